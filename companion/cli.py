@@ -1,0 +1,164 @@
+"""The ``companion`` command line (see docs/api.md for the contract).
+
+Exit codes: 0 success, 2 for a refused request (bad file, bad match id,
+illegal line), with the reason on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from companion import __version__, matchfile
+from companion.errors import CompanionError
+from companion.games import get_game
+from companion.match import Match, StartRecord
+from companion.store import ACTIVE, FINISHED, Store
+
+DB_NAME = "companion.db"
+
+
+def default_data_dir() -> Path:
+    """``$COMPANION_DATA``, else the user's data folder."""
+    env = os.environ.get("COMPANION_DATA")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "table-companion"
+
+
+def open_store(data: Path | None) -> Store:
+    """The store in ``data`` (or the default folder)."""
+    return Store((data or default_data_dir()) / DB_NAME)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code."""
+    args = _parser().parse_args(argv)
+    try:
+        return args.handler(args)
+    except CompanionError as err:
+        print(f"companion: {err}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # e.g. `companion export 3 | head`
+        return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="companion", description="Table Companion: scores and bookkeeping beside a game."
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = sub.add_parser("run", help="run the companion on the table hardware (or --sim)")
+    run.add_argument("--sim", action="store_true", help="simulated hardware")
+    run.add_argument("--config", type=Path, help="TOML configuration file")
+    run.add_argument("--data", type=Path, help="folder of the match database")
+    run.add_argument("--host", help="address to serve on")
+    run.add_argument("--port", type=int, help="port to serve on")
+    run.add_argument("--pin", help="host PIN (else config or $COMPANION_PIN)")
+    run.set_defaults(handler=_run)
+
+    replay = sub.add_parser("replay", help="replay a match file and print its final view")
+    replay.add_argument("file", help="match file (JSON lines), or - for standard input")
+    replay.add_argument("--seed", type=int, help="seed for dice the file leaves unrolled")
+    replay.set_defaults(handler=_replay)
+
+    history = sub.add_parser("history", help="list stored matches, newest first")
+    history.add_argument("--data", type=Path, help="folder of the match database")
+    history.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    history.set_defaults(handler=_history)
+
+    export = sub.add_parser("export", help="print a stored match as a match file")
+    export.add_argument("id", type=int, help="match id (see `companion history`)")
+    export.add_argument("--data", type=Path, help="folder of the match database")
+    export.set_defaults(handler=_export)
+
+    imp = sub.add_parser("import", help="check a match file and add it to the history")
+    imp.add_argument("file", help="match file (JSON lines), or - for standard input")
+    imp.add_argument("--data", type=Path, help="folder of the match database")
+    imp.add_argument("--seed", type=int, help="seed for dice the file leaves unrolled")
+    imp.set_defaults(handler=_import)
+    return parser
+
+
+def _run(args: argparse.Namespace) -> int:
+    print(
+        "companion: `run` (buttons, OLED and the phone pages) is not built yet; "
+        "replay, history, export and import work now.",
+        file=sys.stderr,
+    )
+    return 2
+
+
+def _read_match(path: str, seed: int | None) -> Match:
+    try:
+        if path == "-":
+            return matchfile.replay(sys.stdin, random.Random(seed))
+        with open(path, encoding="utf-8") as lines:
+            return matchfile.replay(lines, random.Random(seed))
+    except (OSError, UnicodeDecodeError) as err:
+        raise CompanionError(f"cannot read {path}: {err}") from None
+
+
+def _replay(args: argparse.Namespace) -> int:
+    match = _read_match(args.file, args.seed)
+    json.dump(match.view(), sys.stdout, indent=2, ensure_ascii=False)
+    sys.stdout.write("\n")
+    return 0
+
+
+def _history(args: argparse.Namespace) -> int:
+    with open_store(args.data) as store:
+        rows = store.history()
+    if args.json:
+        json.dump([r.to_json() for r in rows], sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+        return 0
+    if not rows:
+        print("no matches yet")
+        return 0
+    print(f"{'ID':>4}  {'STARTED (UTC)':16}  {'GAME':16}  {'STATUS':9}  PLAYERS / RESULT")
+    for r in rows:
+        started = time.strftime("%Y-%m-%d %H:%M", time.gmtime(r.started_at))
+        result = " v ".join(r.players)
+        if isinstance(r.winner, int):
+            result += f": {r.players[r.winner]} won"
+        if r.summary:
+            result += f" {r.summary}"
+        print(f"{r.id:>4}  {started:16}  {get_game(r.game).title:16}  {r.status:9}  {result}")
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    with open_store(args.data) as store:
+        stored = store.load(args.id)
+    match = Match(StartRecord.create(stored.start, random.Random()))
+    match.replay(stored.journal)
+    sys.stdout.write(matchfile.dump(match.start, match.events))
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    match = _read_match(args.file, args.seed)
+    winner = match.game.winner(match.state)
+    with open_store(args.data) as store:
+        match_id = store.import_match(
+            match.start.to_json(), list(match.events),
+            status=ACTIVE if winner is None else FINISHED,
+            winner=winner, summary=match.game.summary(match.state),
+        )
+    state = "finished" if winner is not None else "unfinished: the table resumes it"
+    print(f"imported as match {match_id} ({state})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

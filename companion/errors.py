@@ -1,0 +1,52 @@
+"""The companion's error types.
+
+Every error the core raises on purpose derives from :class:`CompanionError`,
+so callers (the command line, the web API, the button controller) can tell a
+refused request from a bug. The two kinds of refused action also derive from
+:class:`ValueError`, as python-chess does for illegal moves.
+"""
+
+from __future__ import annotations
+
+
+class CompanionError(Exception):
+    """Root of every error the companion raises deliberately."""
+
+
+class InvalidAction(CompanionError, ValueError):
+    """An action that is malformed: unknown type, missing or mistyped field.
+
+    The message says which field is wrong and what shape is expected.
+    """
+
+
+class IllegalAction(CompanionError, ValueError):
+    """A well-formed action that the rules do not allow now.
+
+    The message says why, and what is allowed instead.
+    """
+
+
+class NoMatch(IllegalAction):
+    """An action, undo or redo arrived while no match is running."""
+
+
+class MatchInProgress(IllegalAction):
+    """A new match was asked for while an unfinished one is running."""
+
+
+class MatchFileError(CompanionError, ValueError):
+    """A match file could not be read or replayed.
+
+    ``line`` is the 1-based line number at fault and ``reason`` the cause,
+    so a caller can print ``line 7: ...`` without parsing the message.
+    """
+
+    def __init__(self, line: int, reason: str) -> None:
+        super().__init__(f"line {line}: {reason}")
+        self.line = line
+        self.reason = reason
+
+
+class StoreError(CompanionError):
+    """The match database could not be opened or is not one of ours."""

@@ -1,0 +1,158 @@
+"""What every game module provides, and the checks they share.
+
+A game is data plus pure functions (see :class:`Game`). The engine
+(:mod:`companion.match`) drives every game through this one interface, so
+undo, replay, the store and every output work the same for all of them.
+
+The helpers below turn untrusted JSON (from a match file, a phone or the
+serial line) into checked values, raising :class:`InvalidAction` with a
+message that names the field and the expected shape.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.errors import InvalidAction
+
+JSON = dict[str, Any]
+
+#: The longest player or side name accepted; it must fit the OLED.
+MAX_NAME = 16
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game's rules, as pure functions over a frozen state.
+
+    - ``prepare(players, options, rng)``: check the start record and return
+      the complete options (defaults filled in, device decisions such as a
+      coin flip made with ``rng``), ready to store; raises InvalidAction.
+    - ``setup(players, options)``: the state before the first action, from
+      prepared options. Deterministic.
+    - ``legal(state)``: what may happen now, as a list of action shapes
+      (``{"type": ..., field: [allowed values]}``); empty once the game is
+      over. Menus and button meanings are built from it.
+    - ``resolve(state, action, rng)``: check an action against the rules and
+      return the event to log, with every dice result filled in. The only
+      place randomness enters. Raises InvalidAction or IllegalAction.
+    - ``apply(state, event)``: the state after a resolved event. Pure and
+      deterministic: replaying the log always gives the same state.
+    - ``view(state)``: the JSON-ready dict every output renders.
+    - ``winner(state)``: None while the game runs; else the winner's index,
+      or a tuple of indexes for a shared win.
+    - ``summary(state)``: a short result or score line for the history.
+    """
+
+    id: str
+    title: str
+    seats: tuple[int, int]
+    prepare: Callable[[Sequence[str], Mapping[str, Any], random.Random], JSON]
+    setup: Callable[[Sequence[str], Mapping[str, Any]], Any]
+    legal: Callable[[Any], list[JSON]]
+    resolve: Callable[[Any, Mapping[str, Any], random.Random], JSON]
+    apply: Callable[[Any, Mapping[str, Any]], Any]
+    view: Callable[[Any], JSON]
+    winner: Callable[[Any], int | tuple[int, ...] | None]
+    summary: Callable[[Any], str]
+
+    def __repr__(self) -> str:
+        return f"<Game {self.id}>"
+
+
+def check_players(players: object, seats: tuple[int, int]) -> tuple[str, ...]:
+    """The player names, stripped, or InvalidAction saying what is wrong."""
+    low, high = seats
+    count = f"exactly {low}" if low == high else f"{low} to {high}"
+    if not isinstance(players, list | tuple) or not low <= len(players) <= high:
+        raise InvalidAction(f"'players' must be a list of {count} names")
+    names = []
+    for i, name in enumerate(players):
+        if not isinstance(name, str) or not name.strip():
+            raise InvalidAction(f"player {i + 1}: a name must be a non-empty string")
+        name = " ".join(name.split())
+        if len(name) > MAX_NAME or not name.isprintable():
+            raise InvalidAction(
+                f"player {i + 1}: a name must be printable and at most {MAX_NAME} characters"
+            )
+        names.append(name)
+    if len(set(n.casefold() for n in names)) != len(names):
+        raise InvalidAction("player names must differ from each other")
+    return tuple(names)
+
+
+def check_option_keys(options: object, known: Collection[str]) -> Mapping[str, Any]:
+    """``options`` as a mapping, refusing keys the game does not know."""
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise InvalidAction("'options' must be an object")
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise InvalidAction(
+            f"unknown option {unknown[0]!r}; this game knows: {', '.join(sorted(known))}"
+        )
+    return options
+
+
+def choice(mapping: Mapping[str, Any], key: str, allowed: Sequence[Any], default: Any,
+           what: str = "option") -> Any:
+    """``mapping[key]`` if it is one of ``allowed`` (``default`` if absent)."""
+    if key not in mapping:
+        return default
+    value = mapping[key]
+    # bool is an int in Python; True must not pass for 1.
+    if not any(value == a and type(value) is type(a) for a in allowed):
+        shown = ", ".join(_json_repr(a) for a in allowed)
+        raise InvalidAction(f"{what} {key!r} must be one of {shown}; got {_json_repr(value)}")
+    return value
+
+
+def integer(mapping: Mapping[str, Any], key: str, low: int, high: int,
+            what: str = "field", *, required: bool = True) -> int | None:
+    """``mapping[key]`` as an int in ``low..high``; None if absent and optional."""
+    if key not in mapping or (mapping[key] is None and not required):
+        if required:
+            raise InvalidAction(f"missing {what} {key!r} (a whole number {low}-{high})")
+        return None
+    value = mapping[key]
+    if type(value) is not int or not low <= value <= high:
+        raise InvalidAction(
+            f"{what} {key!r} must be a whole number {low}-{high}; got {_json_repr(value)}"
+        )
+    return value
+
+
+def action_type(action: object, known: Collection[str]) -> str:
+    """The action's ``type``, or InvalidAction listing the known types."""
+    if not isinstance(action, Mapping):
+        raise InvalidAction("an action must be a JSON object with a 'type'")
+    kind = action.get("type")
+    if kind not in known:
+        raise InvalidAction(
+            f"unknown action type {_json_repr(kind)}; expected one of: {', '.join(known)}"
+        )
+    return kind
+
+
+def check_fields(action: Mapping[str, Any], allowed: Collection[str]) -> None:
+    """Refuse fields an action type does not have, so typos do not pass silently."""
+    extra = sorted(set(action) - set(allowed) - {"type"})
+    if extra:
+        raise InvalidAction(
+            f"action {action.get('type')!r} has no field {extra[0]!r}; "
+            f"its fields: {', '.join(sorted(allowed)) or 'none'}"
+        )
+
+
+def _json_repr(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return repr(value)

@@ -1,0 +1,458 @@
+"""Center Court: the tennis card game, scored as real tennis.
+
+The companion keeps the score, the server, the Service Die serves and the
+volley value of a rally; the players keep their cards. The rules applied
+(docs/rules.md, after shared/RULINGS.md):
+
+- A serve of 1, 2, 5 or 6 rolls the Service Die (faces 1, 1, 2, 5, 6, 6); a
+  roll equal to the card is a fault. A 3 or a 4 needs no roll and never
+  faults. Two faults in a row are a double fault: the receiver wins the point.
+- A volley of value V is returned with k = 1 + |v - V| cards of value v.
+- Games, sets and the match as in tennis, with the options ``sets`` (1, 3,
+  5), ``no_ad``, ``final_set`` (tiebreak, advantage, match-tiebreak) and
+  ``first_server`` (0, 1 or "coin").
+- The server changes every game; a tiebreak counts as one game for that
+  (so whoever received its first point serves the next set's first game),
+  and inside it the service goes 1, 2, 2, 2, ...
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from companion.errors import IllegalAction
+from companion.games.base import (
+    JSON,
+    Game,
+    action_type,
+    check_fields,
+    check_option_keys,
+    check_players,
+    choice,
+    integer,
+)
+from companion.turns import TurnOrder
+
+GAME_ID = "center-court"
+
+#: The Service Die's faces.
+SERVICE_DIE = (1, 1, 2, 5, 6, 6)
+#: Serve values that are rolled for; 3 and 4 never are.
+ROLLED_SERVES = frozenset({1, 2, 5, 6})
+CARD_VALUES = range(1, 7)
+#: Cards of one value in the deck, so no return needs more.
+CARDS_PER_VALUE = 6
+
+FINAL_SET_MODES = ("tiebreak", "advantage", "match-tiebreak")
+OPTION_KEYS = ("sets", "no_ad", "final_set", "first_server", "coin_flip")
+ACTIONS = ("serve", "return", "point")
+
+_POINT_NAMES = ("0", "15", "30", "40")
+
+
+@dataclass(frozen=True)
+class Options:
+    """The match format; every field has its default from the contract."""
+
+    sets: int = 3
+    no_ad: bool = False
+    final_set: str = "tiebreak"
+    first_server: int = 0
+
+
+@dataclass(frozen=True)
+class ServeRecord:
+    """The last serve: who, which card, what the die showed, and a fault or not."""
+
+    player: int
+    card: int
+    roll: int | None
+    fault: bool
+
+
+@dataclass(frozen=True)
+class Rally:
+    """A ball in play: the value to return and who has to return it."""
+
+    volley: int
+    to_return: int
+
+
+@dataclass(frozen=True)
+class SetScore:
+    """A completed set: the games, and the tiebreak points if one decided it.
+
+    A match tiebreak that replaced the final set has ``games`` (1, 0) or
+    (0, 1) and its points in ``tiebreak``.
+    """
+
+    games: tuple[int, int]
+    tiebreak: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class Stats:
+    """One player's counts over the match."""
+
+    faults: int = 0
+    double_faults: int = 0
+    serve_points_won: int = 0
+    points_won: int = 0
+
+
+@dataclass(frozen=True)
+class State:
+    """The whole match; everything shown is derived from it."""
+
+    players: tuple[str, str]
+    options: Options
+    #: Who serves the current game; advanced once per game (tiebreaks included).
+    service: TurnOrder[int]
+    sets: tuple[SetScore, ...] = ()
+    games: tuple[int, int] = (0, 0)
+    #: Points won in the current game or tiebreak, as plain counts.
+    points: tuple[int, int] = (0, 0)
+    #: 1 or 2: the serve being taken (1 again after every point).
+    serve: int = 1
+    rally: Rally | None = None
+    last_serve: ServeRecord | None = None
+    #: What the last event calls out: "fault", "double_fault" or None.
+    call: str | None = None
+    winner: int | None = None
+    stats: tuple[Stats, Stats] = (Stats(), Stats())
+
+
+# --- options and setup -------------------------------------------------------
+
+
+def prepare(players: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> JSON:
+    """Checked, complete options; ``first_server: "coin"`` is flipped here."""
+    check_players(players, (2, 2))
+    options = check_option_keys(options, OPTION_KEYS)
+    first = choice(options, "first_server", (0, 1, "coin"), 0)
+    coin = choice(options, "coin_flip", (True, False), False)
+    if first == "coin":
+        first, coin = rng.randrange(2), True
+    return {
+        "sets": choice(options, "sets", (1, 3, 5), 3),
+        "no_ad": choice(options, "no_ad", (True, False), False),
+        "final_set": choice(options, "final_set", FINAL_SET_MODES, "tiebreak"),
+        "first_server": first,
+        # Kept in the record so the history shows the device decided.
+        "coin_flip": coin,
+    }
+
+
+def setup(players: Sequence[str], options: Mapping[str, Any]) -> State:
+    """The match before the first serve, from prepared options."""
+    names = check_players(players, (2, 2))
+    opts = Options(
+        sets=options["sets"],
+        no_ad=options["no_ad"],
+        final_set=options["final_set"],
+        first_server=options["first_server"],
+    )
+    first = opts.first_server
+    return State(players=(names[0], names[1]), options=opts,
+                 service=TurnOrder((first, 1 - first)))
+
+
+# --- derived facts -----------------------------------------------------------
+
+
+def sets_won(state: State) -> tuple[int, int]:
+    """Sets won by each player."""
+    won = [0, 0]
+    for s in state.sets:
+        won[0 if s.games[0] > s.games[1] else 1] += 1
+    return won[0], won[1]
+
+
+def sets_to_win(options: Options) -> int:
+    """How many sets win the match: 1, 2 or 3."""
+    return options.sets // 2 + 1
+
+
+def is_final_set(state: State) -> bool:
+    """Whether the set being played is the deciding one."""
+    return len(state.sets) == state.options.sets - 1
+
+
+def match_tiebreak(state: State) -> bool:
+    """Whether the current 'set' is a match tiebreak (first to 10)."""
+    return is_final_set(state) and state.options.final_set == "match-tiebreak"
+
+
+def in_tiebreak(state: State) -> bool:
+    """Whether points are counted as a tiebreak (set or match tiebreak)."""
+    if match_tiebreak(state):
+        return True
+    advantage_set = is_final_set(state) and state.options.final_set == "advantage"
+    return state.games == (6, 6) and not advantage_set
+
+
+def server(state: State) -> int:
+    """Who serves the next (or current) point.
+
+    Outside a tiebreak the game's server. In a tiebreak the game's server
+    serves the first point, then the players serve two points each.
+    """
+    game_server = state.service.current
+    if not in_tiebreak(state):
+        return game_server
+    played = sum(state.points)
+    if played == 0:
+        return game_server
+    return 1 - game_server if (played - 1) // 2 % 2 == 0 else game_server
+
+
+def return_count(volley: int, card: int) -> int:
+    """Cards of value ``card`` needed to return a volley of value ``volley``."""
+    return 1 + abs(card - volley)
+
+
+def valid_returns(volley: int) -> list[tuple[int, int]]:
+    """Every way to return ``volley``: (card value, number of cards), by value.
+
+    The formula fixes the rulebook table's two misprints: against 4 it
+    offers 5-5, and against 6 it asks 4-4-4 (the table says 2-2-2).
+    """
+    if volley not in CARD_VALUES:
+        raise ValueError(f"a volley value is 1-6, not {volley!r}")
+    return [(card, return_count(volley, card)) for card in CARD_VALUES]
+
+
+def format_return(card: int, count: int) -> str:
+    """A return as players say it: ``"5-5"`` for two fives."""
+    return "-".join([str(card)] * count)
+
+
+# --- rules -------------------------------------------------------------------
+
+
+def legal(state: State) -> list[JSON]:
+    """What may happen now; nothing once the match is won."""
+    if state.winner is not None:
+        return []
+    point = {"type": "point", "winner": [0, 1]}
+    if state.rally is None:
+        return [{"type": "serve", "card": list(CARD_VALUES), "player": server(state)}, point]
+    return [{"type": "return", "card": list(CARD_VALUES), "player": state.rally.to_return},
+            point]
+
+
+def resolve(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON:
+    """Check ``action`` and return the event to log (a serve's roll filled in)."""
+    kind = action_type(action, ACTIONS)
+    if state.winner is not None:
+        raise IllegalAction(
+            f"the match is over: {state.players[state.winner]} won. "
+            "Undo to change the last point, or start a new match"
+        )
+    if kind == "point":
+        check_fields(action, ("winner",))
+        return {"type": "point", "winner": integer(action, "winner", 0, 1)}
+    if kind == "serve":
+        return _resolve_serve(state, action, rng)
+    return _resolve_return(state, action)
+
+
+def _resolve_serve(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON:
+    check_fields(action, ("card", "roll"))
+    card = integer(action, "card", 1, 6)
+    roll = integer(action, "roll", 1, 6, required=False)
+    if state.rally is not None:
+        raise IllegalAction(
+            "the ball is in play: record a return or who won the point, not a serve"
+        )
+    if card not in ROLLED_SERVES:
+        if roll is not None:
+            raise IllegalAction(f"a serve of {card} is never rolled for; leave out 'roll'")
+    elif roll is None:
+        roll = rng.choice(SERVICE_DIE)
+    elif roll not in SERVICE_DIE:
+        raise IllegalAction(f"the Service Die cannot show {roll}: its faces are 1, 1, 2, 5, 6, 6")
+    return {"type": "serve", "card": card, "roll": roll}
+
+
+def _resolve_return(state: State, action: Mapping[str, Any]) -> JSON:
+    check_fields(action, ("card", "count"))
+    card = integer(action, "card", 1, 6)
+    count = integer(action, "count", 1, CARDS_PER_VALUE, required=False)
+    if state.rally is None:
+        raise IllegalAction("no ball is in play: the next thing is a serve")
+    needed = return_count(state.rally.volley, card)
+    if count is not None and count != needed:
+        raise IllegalAction(
+            f"to return {state.rally.volley} with {card}s, play {needed} "
+            f"({format_return(card, needed)}), not {count}"
+        )
+    return {"type": "return", "card": card, "count": needed}
+
+
+def apply(state: State, event: Mapping[str, Any]) -> State:
+    """The state after a resolved event."""
+    kind = event["type"]
+    if kind == "point":
+        return _win_point(state, event["winner"])
+    if kind == "return":
+        assert state.rally is not None
+        return replace(state, call=None,
+                       rally=Rally(volley=event["card"], to_return=1 - state.rally.to_return))
+    return _serve(state, event["card"], event.get("roll"))
+
+
+def _serve(state: State, card: int, roll: int | None) -> State:
+    player = server(state)
+    fault = roll == card
+    record = ServeRecord(player=player, card=card, roll=roll, fault=fault)
+    if not fault:
+        return replace(state, last_serve=record, call=None,
+                       rally=Rally(volley=card, to_return=1 - player))
+    stats = _bump(state.stats, player, faults=1)
+    if state.serve == 1:
+        return replace(state, last_serve=record, serve=2, stats=stats, call="fault")
+    stats = _bump(stats, player, double_faults=1)
+    state = _win_point(replace(state, last_serve=record, stats=stats), 1 - player)
+    return replace(state, call="double_fault")
+
+
+def _win_point(state: State, winner: int) -> State:
+    stats = _bump(state.stats, winner, points_won=1,
+                  serve_points_won=int(server(state) == winner))
+    points = _add(state.points, winner)
+    state = replace(state, stats=stats, points=points, serve=1, rally=None, call=None)
+    if match_tiebreak(state):
+        if _decided(points, winner, 10):
+            return _win_set(state, winner, SetScore(_add((0, 0), winner), points))
+        return state
+    if in_tiebreak(state):
+        if _decided(points, winner, 7):
+            return _win_set(state, winner, SetScore(_add(state.games, winner), points))
+        return state
+    game_won = points[winner] >= 4 and (
+        points[winner] - points[1 - winner] >= 2 or state.options.no_ad
+    )
+    if not game_won:
+        return state
+    games = _add(state.games, winner)
+    state = replace(state, games=games, points=(0, 0), service=state.service.advance())
+    if games[winner] >= 6 and games[winner] - games[1 - winner] >= 2:
+        return _win_set(state, winner, SetScore(games))
+    return state
+
+
+def _win_set(state: State, winner: int, score: SetScore) -> State:
+    # A tiebreak is one game for the service order: whoever received its
+    # first point serves next. A set won on an ordinary game has advanced it.
+    service = state.service.advance() if score.tiebreak is not None else state.service
+    state = replace(state, sets=(*state.sets, score), games=(0, 0), points=(0, 0),
+                    service=service)
+    if sets_won(state)[winner] == sets_to_win(state.options):
+        state = replace(state, winner=winner)
+    return state
+
+
+def _decided(points: tuple[int, int], winner: int, target: int) -> bool:
+    return points[winner] >= target and points[winner] - points[1 - winner] >= 2
+
+
+def _add(pair: tuple[int, int], index: int) -> tuple[int, int]:
+    return (pair[0] + 1, pair[1]) if index == 0 else (pair[0], pair[1] + 1)
+
+
+def _bump(stats: tuple[Stats, Stats], player: int, **increments: int) -> tuple[Stats, Stats]:
+    old = stats[player]
+    new = replace(old, **{k: getattr(old, k) + v for k, v in increments.items()})
+    return (new, stats[1]) if player == 0 else (stats[0], new)
+
+
+# --- views -------------------------------------------------------------------
+
+
+def point_names(state: State) -> tuple[str, str]:
+    """The points as called: "0".."40", "AD"; tiebreak points as counts."""
+    a, b = state.points
+    if in_tiebreak(state):
+        return str(a), str(b)
+    if a >= 3 and b >= 3:
+        if a == b:
+            return "40", "40"
+        return ("AD", "40") if a > b else ("40", "AD")
+    return _POINT_NAMES[a], _POINT_NAMES[b]
+
+
+def view(state: State) -> JSON:
+    """The match as every output shows it (see docs/api.md for each key)."""
+    tiebreak = in_tiebreak(state)
+    a, b = state.points
+    deuce = not tiebreak and a >= 3 and b >= 3
+    rally = state.rally
+    last = state.last_serve
+    return {
+        "players": list(state.players),
+        "server": server(state),
+        "serve": state.serve,
+        "in_play": rally is not None,
+        "points": list(point_names(state)),
+        "tiebreak": tiebreak,
+        "match_tiebreak": match_tiebreak(state),
+        "deuce": deuce and a == b,
+        "advantage": (0 if a > b else 1) if deuce and a != b and not state.options.no_ad else None,
+        "games": list(state.games),
+        "sets": [list(s.games) for s in state.sets],
+        "set_tiebreaks": [list(s.tiebreak) if s.tiebreak else None for s in state.sets],
+        "sets_won": list(sets_won(state)),
+        "set_number": len(state.sets) + (0 if state.winner is not None else 1),
+        "winner": state.winner,
+        "last_serve": None if last is None else {
+            "player": last.player, "card": last.card, "roll": last.roll, "fault": last.fault,
+        },
+        "call": state.call,
+        "volley": rally.volley if rally else None,
+        "to_return": rally.to_return if rally else None,
+        "returns": [format_return(c, k) for c, k in valid_returns(rally.volley)] if rally else [],
+        "stats": [
+            {"faults": s.faults, "double_faults": s.double_faults,
+             "serve_points_won": s.serve_points_won, "points_won": s.points_won}
+            for s in state.stats
+        ],
+    }
+
+
+def winner(state: State) -> int | None:
+    """The match winner's index, or None while it runs."""
+    return state.winner
+
+
+def summary(state: State) -> str:
+    """The score line: ``"6-4 6-7(5-7) [10-8]"``, plus the current set if unfinished."""
+    parts = []
+    for s in state.sets:
+        if s.tiebreak is not None and max(s.games) == 1:
+            parts.append(f"[{s.tiebreak[0]}-{s.tiebreak[1]}]")
+        elif s.tiebreak is not None:
+            parts.append(f"{s.games[0]}-{s.games[1]}({s.tiebreak[0]}-{s.tiebreak[1]})")
+        else:
+            parts.append(f"{s.games[0]}-{s.games[1]}")
+    if state.winner is None and (state.games != (0, 0) or state.points != (0, 0) or not parts):
+        parts.append(f"{state.games[0]}-{state.games[1]}")
+    return " ".join(parts)
+
+
+GAME = Game(
+    id=GAME_ID,
+    title="Center Court",
+    seats=(2, 2),
+    prepare=prepare,
+    setup=setup,
+    legal=legal,
+    resolve=resolve,
+    apply=apply,
+    view=view,
+    winner=winner,
+    summary=summary,
+)

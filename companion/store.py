@@ -1,0 +1,311 @@
+"""The match database: SQLite, one file, every change committed to disk.
+
+Each match is a row in ``matches`` (its start record, status and result) and
+a journal of table operations in ``journal``: resolved events, undos and
+redos, in order. Replaying the journal gives the match exactly, redo history
+included, so a restart resumes where the table was.
+
+The database runs in WAL mode with ``synchronous=FULL``: when a write
+method returns, the change is on disk and survives a power cut. Every write
+also raises the table version kept in ``meta``, so the version shown to
+phones keeps rising across restarts.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion.errors import MatchInProgress, StoreError
+from companion.games.base import JSON
+
+SCHEMA_VERSION = 1
+
+ACTIVE, FINISHED, ABANDONED = "active", "finished", "abandoned"
+
+_SCHEMA = """
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+);
+INSERT INTO meta (key, value) VALUES ('version', 0);
+CREATE TABLE matches (
+    id         INTEGER PRIMARY KEY,
+    game       TEXT NOT NULL,
+    start      TEXT NOT NULL,
+    status     TEXT NOT NULL CHECK (status IN ('active', 'finished', 'abandoned')),
+    winner     TEXT,
+    summary    TEXT NOT NULL DEFAULT '',
+    started_at REAL NOT NULL,
+    updated_at REAL NOT NULL
+);
+-- At most one unfinished match, enforced by the database itself.
+CREATE UNIQUE INDEX one_active_match ON matches (status) WHERE status = 'active';
+CREATE TABLE journal (
+    match_id INTEGER NOT NULL REFERENCES matches (id),
+    seq      INTEGER NOT NULL,
+    op       TEXT NOT NULL CHECK (op IN ('event', 'undo', 'redo')),
+    event    TEXT,
+    at       REAL NOT NULL,
+    PRIMARY KEY (match_id, seq)
+) WITHOUT ROWID;
+"""
+
+
+@dataclass(frozen=True)
+class StoredMatch:
+    """A match as stored: its start record and journal, oldest first."""
+
+    id: int
+    start: JSON
+    status: str
+    journal: tuple[tuple[str, JSON | None], ...]
+
+
+@dataclass(frozen=True)
+class MatchSummary:
+    """One line of the match history."""
+
+    id: int
+    game: str
+    players: tuple[str, ...]
+    status: str
+    winner: Any
+    summary: str
+    started_at: float
+    updated_at: float
+
+    def to_json(self) -> JSON:
+        return {
+            "id": self.id, "game": self.game, "players": list(self.players),
+            "status": self.status, "winner": self.winner, "summary": self.summary,
+            "started_at": _iso(self.started_at), "updated_at": _iso(self.updated_at),
+        }
+
+
+class Store:
+    """The SQLite match store. Thread-safe; one connection behind a lock.
+
+    ``path`` is a file (its folder is created) or ``":memory:"`` for tests
+    that need no durability. Raises StoreError naming the path when the file
+    cannot be opened or is not a companion database.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._lock = threading.Lock()
+        try:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        except (OSError, sqlite3.Error) as err:
+            raise StoreError(f"cannot open the match database {self.path}: {err}") from None
+        try:
+            self._setup()
+        except sqlite3.DatabaseError as err:
+            self._db.close()
+            raise StoreError(
+                f"{self.path} is not a usable match database ({err}); "
+                "move it aside to start a new one"
+            ) from None
+
+    def _setup(self) -> None:
+        db = self._db
+        db.execute("PRAGMA busy_timeout = 5000")
+        if self.path != ":memory:":
+            mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if mode.lower() != "wal":
+                raise sqlite3.DatabaseError(f"WAL mode refused (got {mode})")
+        # FULL: a commit returns only once the WAL is synced, so an
+        # acknowledged event survives a power cut.
+        db.execute("PRAGMA synchronous = FULL")
+        db.execute("PRAGMA foreign_keys = ON")
+        with self._transaction():
+            found = db.execute("PRAGMA user_version").fetchone()[0]
+            if found == 0:
+                if db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                    raise sqlite3.DatabaseError("it holds tables but no companion schema")
+                for statement in _SCHEMA.split(";"):
+                    if statement.strip():
+                        db.execute(statement)
+                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            elif found > SCHEMA_VERSION:
+                raise sqlite3.DatabaseError(
+                    f"schema {found} is from a newer companion (this one knows {SCHEMA_VERSION})"
+                )
+
+    def close(self) -> None:
+        """Close the database. Safe to call twice."""
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None  # type: ignore[assignment]
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<Store {self.path}>"
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._db
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    def _bump_version(self) -> int:
+        return self._db.execute(
+            "UPDATE meta SET value = value + 1 WHERE key = 'version' RETURNING value"
+        ).fetchone()[0]
+
+    # --- writes: each is one transaction and returns the new version ---------
+
+    @property
+    def version(self) -> int:
+        """The version of the last committed change."""
+        with self._lock:
+            return self._db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0]
+
+    def begin_match(self, start: JSON) -> tuple[int, int]:
+        """Store a new active match; returns (match id, version).
+
+        Raises MatchInProgress if an unfinished match is stored.
+        """
+        now = time.time()
+        with self._lock:
+            try:
+                with self._transaction() as db:
+                    cur = db.execute(
+                        "INSERT INTO matches (game, start, status, started_at, updated_at)"
+                        " VALUES (?, ?, 'active', ?, ?)",
+                        (start["game"], _dumps(start), now, now),
+                    )
+                    return int(cur.lastrowid), self._bump_version()  # type: ignore[arg-type]
+            except sqlite3.IntegrityError:
+                raise MatchInProgress(
+                    "a match is still unfinished: finish or end it before starting another"
+                ) from None
+
+    def record(self, match_id: int, op: str, event: JSON | None, *, status: str,
+               winner: Any, summary: str) -> int:
+        """Append one journal entry and the match's new status; returns the version."""
+        now = time.time()
+        with self._lock, self._transaction() as db:
+            db.execute(
+                "INSERT INTO journal (match_id, seq, op, event, at) VALUES"
+                " (?, (SELECT coalesce(max(seq), 0) + 1 FROM journal WHERE match_id = ?),"
+                " ?, ?, ?)",
+                (match_id, match_id, op, None if event is None else _dumps(event), now),
+            )
+            self._set_status(db, match_id, status, winner, summary, now)
+            return self._bump_version()
+
+    def set_status(self, match_id: int, status: str, *, winner: Any = None,
+                   summary: str = "") -> int:
+        """Change a match's status (for example to abandoned); returns the version."""
+        with self._lock, self._transaction() as db:
+            self._set_status(db, match_id, status, winner, summary, time.time())
+            return self._bump_version()
+
+    @staticmethod
+    def _set_status(db: sqlite3.Connection, match_id: int, status: str, winner: Any,
+                    summary: str, now: float) -> None:
+        cur = db.execute(
+            "UPDATE matches SET status = ?, winner = ?, summary = ?, updated_at = ? WHERE id = ?",
+            (status, _dumps(winner), summary, now, match_id),
+        )
+        if cur.rowcount != 1:
+            raise StoreError(f"there is no match {match_id}")
+
+    def import_match(self, start: JSON, events: list[JSON], *, status: str, winner: Any,
+                     summary: str) -> int:
+        """Store a whole match from a match file in one transaction; returns its id."""
+        now = time.time()
+        with self._lock:
+            try:
+                with self._transaction() as db:
+                    cur = db.execute(
+                        "INSERT INTO matches (game, start, status, winner, summary,"
+                        " started_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (start["game"], _dumps(start), status, _dumps(winner), summary, now, now),
+                    )
+                    match_id = int(cur.lastrowid)  # type: ignore[arg-type]
+                    db.executemany(
+                        "INSERT INTO journal (match_id, seq, op, event, at)"
+                        " VALUES (?, ?, 'event', ?, ?)",
+                        [(match_id, i, _dumps(e), now) for i, e in enumerate(events, start=1)],
+                    )
+                    self._bump_version()
+                    return match_id
+            except sqlite3.IntegrityError:
+                raise MatchInProgress(
+                    "this match is unfinished and another one is in progress: "
+                    "finish or end that one first"
+                ) from None
+
+    # --- reads ----------------------------------------------------------------
+
+    def current(self) -> StoredMatch | None:
+        """The table's current match: the newest one, unless it was abandoned."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id, status FROM matches ORDER BY id DESC LIMIT 1"
+            ).fetchone()
+        if row is None or row[1] == ABANDONED:
+            return None
+        return self.load(row[0])
+
+    def load(self, match_id: int) -> StoredMatch:
+        """One stored match with its journal; StoreError if there is none."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT start, status FROM matches WHERE id = ?", (match_id,)
+            ).fetchone()
+            if row is None:
+                raise StoreError(f"there is no match {match_id}")
+            rows = self._db.execute(
+                "SELECT op, event FROM journal WHERE match_id = ? ORDER BY seq", (match_id,)
+            ).fetchall()
+        journal = tuple((op, None if ev is None else json.loads(ev)) for op, ev in rows)
+        return StoredMatch(match_id, json.loads(row[0]), row[1], journal)
+
+    def history(self, limit: int | None = None) -> list[MatchSummary]:
+        """Stored matches, newest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, game, start, status, winner, summary, started_at, updated_at"
+                " FROM matches ORDER BY id DESC LIMIT ?", (-1 if limit is None else limit,)
+            ).fetchall()
+        return [
+            MatchSummary(id=r[0], game=r[1], players=tuple(json.loads(r[2])["players"]),
+                         status=r[3], winner=None if r[4] is None else json.loads(r[4]),
+                         summary=r[5], started_at=r[6], updated_at=r[7])
+            for r in rows
+        ]
+
+    def integrity_check(self) -> str:
+        """SQLite's own check of the file: ``"ok"`` when it is sound."""
+        with self._lock:
+            return self._db.execute("PRAGMA integrity_check").fetchone()[0]
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+def _iso(ts: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ts))

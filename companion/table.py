@@ -1,0 +1,248 @@
+"""The table: the running match, its store and everyone watching it.
+
+:class:`Table` is the single writer. Every change goes the same way: resolve
+the action against the rules (dice rolled here, once, with the table's RNG),
+commit it to the store, only then change the match in memory and publish the
+new :class:`Snapshot` to subscribers. A refused action or a failed commit
+changes nothing.
+
+The Table is not thread-safe by design: one thread owns it
+(:class:`TableRunner`), and other threads submit work to that thread's
+queue. Readers on any thread may read :attr:`Table.snapshot`, which is an
+immutable value replaced whole on every change.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import random
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from companion.errors import IllegalAction, NoMatch
+from companion.games.base import JSON
+from companion.match import EVENT, REDO, UNDO, Match, StartRecord
+from companion.store import ABANDONED, ACTIVE, FINISHED, Store
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+Subscriber = Callable[["Snapshot"], None]
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What the table shows at one version; the body of ``GET /api/state``."""
+
+    version: int
+    match: JSON | None
+
+    def to_json(self) -> JSON:
+        return {"version": self.version, "match": self.match}
+
+
+class Table:
+    """The current match, kept in step with the store and published on change.
+
+    On construction it resumes the store's current match (the newest one
+    unless it was abandoned), exactly as it was, redo history included.
+    ``rng`` rolls every die the device rolls; inject a seeded one for tests.
+    """
+
+    def __init__(self, store: Store, rng: random.Random | None = None) -> None:
+        self._store = store
+        self._rng = rng if rng is not None else random.SystemRandom()
+        self._subscribers: list[Subscriber] = []
+        self._match: Match | None = None
+        self._match_id: int | None = None
+        stored = store.current()
+        if stored is not None:
+            match = Match(StartRecord.create(stored.start, self._rng))
+            match.replay(stored.journal)
+            self._match, self._match_id = match, stored.id
+        self.snapshot = self._snapshot(store.version)
+
+    def __repr__(self) -> str:
+        return f"<Table version={self.snapshot.version} match={self._match!r}>"
+
+    @property
+    def match(self) -> Match | None:
+        """The current match (finished ones stay current until replaced)."""
+        return self._match
+
+    @property
+    def match_id(self) -> int | None:
+        return self._match_id
+
+    @property
+    def version(self) -> int:
+        return self.snapshot.version
+
+    # --- changes -------------------------------------------------------------
+
+    def start(self, record: object) -> Snapshot:
+        """Start a match from a start record; it replaces a finished one.
+
+        Raises InvalidAction for a bad record and MatchInProgress while the
+        current match is unfinished.
+        """
+        start = StartRecord.create(record, self._rng)
+        match = Match(start)
+        match_id, version = self._store.begin_match(start.to_json())
+        self._match, self._match_id = match, match_id
+        return self._publish(version)
+
+    def act(self, action: object) -> Snapshot:
+        """Resolve, commit and apply one game action."""
+        match, match_id = self._require_match()
+        event, state = match.resolve(action, self._rng)
+        version = self._record(match_id, EVENT, event, match.game.winner(state),
+                               match.game.summary(state))
+        match.push(event, state)
+        return self._publish(version)
+
+    def undo(self) -> Snapshot:
+        """Take back the last event (a finished match reopens)."""
+        return self._step(UNDO)
+
+    def redo(self) -> Snapshot:
+        """Put back the last undone event exactly as it was resolved."""
+        return self._step(REDO)
+
+    def abandon(self) -> Snapshot:
+        """End the unfinished match without a result; the table is then empty."""
+        match, match_id = self._require_match()
+        if match.is_over:
+            raise IllegalAction("this match is over and kept in the history; start a new one")
+        version = self._store.set_status(match_id, ABANDONED,
+                                         summary=match.game.summary(match.state))
+        self._match = self._match_id = None
+        return self._publish(version)
+
+    def _step(self, op: str) -> Snapshot:
+        match, match_id = self._require_match()
+        # Try it on the match first so a refusal changes nothing stored; the
+        # in-memory step is reversed if the commit then fails.
+        do, undo = (match.undo, match.redo) if op == UNDO else (match.redo, match.undo)
+        do()
+        try:
+            version = self._record(match_id, op, None, match.game.winner(match.state),
+                                   match.game.summary(match.state))
+        except BaseException:
+            undo()
+            raise
+        return self._publish(version)
+
+    def _record(self, match_id: int, op: str, event: JSON | None, winner: Any,
+                summary: str) -> int:
+        status = ACTIVE if winner is None else FINISHED
+        return self._store.record(match_id, op, event, status=status,
+                                  winner=winner, summary=summary)
+
+    def _require_match(self) -> tuple[Match, int]:
+        if self._match is None or self._match_id is None:
+            raise NoMatch("no match is running: start one first")
+        return self._match, self._match_id
+
+    # --- outputs -------------------------------------------------------------
+
+    def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
+        """Call ``subscriber(snapshot)`` after every committed change.
+
+        It runs on the writer thread, so it must only hand the snapshot on
+        (enqueue, notify), never block. Returns a function that unsubscribes.
+        """
+        self._subscribers.append(subscriber)
+
+        def unsubscribe() -> None:
+            if subscriber in self._subscribers:
+                self._subscribers.remove(subscriber)
+
+        return unsubscribe
+
+    def _publish(self, version: int) -> Snapshot:
+        self.snapshot = snapshot = self._snapshot(version)
+        for subscriber in list(self._subscribers):
+            try:
+                subscriber(snapshot)
+            except Exception:  # one broken output must not stop the table
+                log.exception("subscriber %r failed", subscriber)
+        return snapshot
+
+    def _snapshot(self, version: int) -> Snapshot:
+        match = self._match
+        if match is None:
+            return Snapshot(version, None)
+        return Snapshot(version, {
+            "id": self._match_id,
+            "game": match.start.game,
+            "players": list(match.start.players),
+            "options": dict(match.start.options),
+            "status": FINISHED if match.is_over else ACTIVE,
+            "can_undo": match.can_undo,
+            "can_redo": match.can_redo,
+            "legal": match.game.legal(match.state),
+            "view": match.view(),
+        })
+
+
+class TableRunner:
+    """Owns a :class:`Table` on one thread; any thread may submit work.
+
+    ``submit(fn)`` queues ``fn(table)`` and returns a Future of its result,
+    so library callbacks (GPIO, serial, web) only enqueue. ``call`` waits for
+    the result and re-raises what ``fn`` raised. Use as a context manager or
+    call :meth:`close`, which is idempotent.
+    """
+
+    _STOP = object()
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="table-writer", daemon=True)
+        self._closed = False
+        self._thread.start()
+
+    def __enter__(self) -> TableRunner:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def submit(self, fn: Callable[[Table], T]) -> Future[T]:
+        """Queue ``fn(table)`` for the writer thread."""
+        if self._closed:
+            raise RuntimeError("the table runner is closed")
+        future: Future[T] = Future()
+        self._queue.put((fn, future))
+        return future
+
+    def call(self, fn: Callable[[Table], T], timeout: float | None = 10.0) -> T:
+        """Run ``fn(table)`` on the writer thread and return its result."""
+        return self.submit(fn).result(timeout)
+
+    def close(self, timeout: float = 10.0) -> None:
+        """Finish the queued work, then stop the thread."""
+        if self._closed:
+            return
+        self._closed = True
+        self._queue.put(self._STOP)
+        self._thread.join(timeout)
+
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is self._STOP:
+                return
+            fn, future = item
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(fn(self.table))
+            except BaseException as err:  # handed to the caller, never lost
+                future.set_exception(err)
