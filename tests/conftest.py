@@ -1,0 +1,32 @@
+"""Shared fixtures. Every test gets fresh state: a new store in tmp_path."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+from companion.store import Store
+from companion.table import Table
+
+# CI runs derandomized so a red build can be reproduced; locally hypothesis
+# explores new examples on every run.
+settings.register_profile(
+    "ci", derandomize=True, deadline=None, print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile("dev", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+@pytest.fixture
+def store(tmp_path):
+    with Store(tmp_path / "companion.db") as s:
+        yield s
+
+
+@pytest.fixture
+def table(store):
+    return Table(store, rng=random.Random(1234))

@@ -1,0 +1,58 @@
+"""Helpers that play Center Court through the public engine API."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from companion.match import Match, StartRecord
+
+
+class NoDice(random.Random):
+    """An RNG that fails the test if anything is rolled with it."""
+
+    def choice(self, seq: Any) -> Any:
+        raise AssertionError("nothing should have been rolled")
+
+    def randrange(self, *args: Any, **kwargs: Any) -> int:
+        raise AssertionError("nothing should have been rolled")
+
+
+def center_court(players: tuple[str, str] = ("Ann", "Bob"), rng: random.Random | None = None,
+                 **options: Any) -> Match:
+    """A new Center Court match with the given options."""
+    record = {"game": "center-court", "players": list(players), "options": options}
+    return Match(StartRecord.create(record, rng or random.Random(0)))
+
+
+def act(match: Match, action: dict[str, Any], rng: random.Random | None = None) -> Match:
+    """Resolve and apply one action (raising what the rules raise)."""
+    match.push(*match.resolve(action, rng or NoDice()))
+    return match
+
+
+def points(match: Match, *winners: int) -> Match:
+    """Award points to the given players in order."""
+    for w in winners:
+        act(match, {"type": "point", "winner": w})
+    return match
+
+
+def game(match: Match, winner: int) -> Match:
+    """Win a game from 0-0 (four straight points)."""
+    return points(match, *[winner] * 4)
+
+
+def games(match: Match, *winners: int) -> Match:
+    for w in winners:
+        game(match, w)
+    return match
+
+
+def set_6_0(match: Match, winner: int) -> Match:
+    return games(match, *[winner] * 6)
+
+
+def to_six_all(match: Match) -> Match:
+    """From 0-0 in a set, reach 6-6 in games (alternating games)."""
+    return games(match, *[0, 1] * 6)
