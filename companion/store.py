@@ -297,6 +297,14 @@ class Store:
             for r in rows
         ]
 
+    def durability(self) -> dict[str, Any]:
+        """The settings that make commits durable, as SQLite reports them."""
+        with self._lock:
+            mode = self._db.execute("PRAGMA journal_mode").fetchone()[0]
+            sync = self._db.execute("PRAGMA synchronous").fetchone()[0]
+        return {"journal_mode": mode, "synchronous": {0: "OFF", 1: "NORMAL", 2: "FULL",
+                                                      3: "EXTRA"}[sync]}
+
     def integrity_check(self) -> str:
         """SQLite's own check of the file: ``"ok"`` when it is sound."""
         with self._lock:

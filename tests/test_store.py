@@ -1,0 +1,108 @@
+"""The SQLite store: durability settings, matches, journal, history, bad files."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from companion.errors import MatchInProgress, StoreError
+from companion.store import Store
+
+START = {"game": "center-court", "players": ["Ann", "Bob"], "options": {"sets": 1}}
+
+
+def test_commits_are_durable(store):
+    assert store.durability() == {"journal_mode": "wal", "synchronous": "FULL"}
+    assert store.integrity_check() == "ok"
+
+
+def test_a_match_and_its_journal_round_trip(store):
+    match_id, v1 = store.begin_match(START)
+    v2 = store.record(match_id, "event", {"type": "point", "winner": 0}, status="active",
+                      winner=None, summary="0-0")
+    v3 = store.record(match_id, "undo", None, status="active", winner=None, summary="0-0")
+    assert v1 < v2 < v3 == store.version
+    stored = store.load(match_id)
+    assert stored.start == START and stored.status == "active"
+    assert stored.journal == (("event", {"type": "point", "winner": 0}), ("undo", None))
+    assert store.current() == stored
+
+
+def test_only_one_unfinished_match(store):
+    match_id, _ = store.begin_match(START)
+    with pytest.raises(MatchInProgress, match="unfinished"):
+        store.begin_match(START)
+    store.set_status(match_id, "finished", winner=0, summary="6-0")
+    second, _ = store.begin_match(START)
+    assert second == match_id + 1
+
+
+def test_an_abandoned_newest_match_leaves_no_current_match(store):
+    match_id, _ = store.begin_match(START)
+    store.set_status(match_id, "abandoned")
+    assert store.current() is None
+
+
+def test_history_is_newest_first(store):
+    first, _ = store.begin_match(START)
+    store.set_status(first, "finished", winner=1, summary="0-6")
+    second, _ = store.begin_match({**START, "players": ["Cy", "Di"]})
+    rows = store.history()
+    assert [r.id for r in rows] == [second, first]
+    assert rows[1].winner == 1 and rows[1].summary == "0-6" and rows[1].players == ("Ann", "Bob")
+    assert rows[0].to_json()["started_at"].endswith("Z")
+    assert [r.id for r in store.history(limit=1)] == [second]
+
+
+def test_version_and_matches_survive_reopening(tmp_path):
+    path = tmp_path / "deep" / "folder" / "companion.db"
+    with Store(path) as store:
+        match_id, version = store.begin_match(START)
+    with Store(path) as store:
+        assert store.version == version
+        assert store.current().id == match_id
+
+
+def test_unknown_match_is_a_clear_error(store):
+    with pytest.raises(StoreError, match="no match 42"):
+        store.load(42)
+    with pytest.raises(StoreError, match="no match 42"):
+        store.set_status(42, "finished")
+
+
+def test_a_file_that_is_not_a_database(tmp_path):
+    path = tmp_path / "companion.db"
+    path.write_bytes(b"this is not sqlite at all" * 100)
+    with pytest.raises(StoreError, match=f"{path} is not a usable match database"):
+        Store(path)
+
+
+def test_someone_elses_database_is_refused(tmp_path):
+    path = tmp_path / "other.db"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE photos (id INTEGER)")
+    with pytest.raises(StoreError, match="no companion schema"):
+        Store(path)
+
+
+def test_a_database_from_a_newer_companion_is_refused(tmp_path):
+    path = tmp_path / "companion.db"
+    Store(path).close()
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA user_version = 99")
+    with pytest.raises(StoreError, match="newer companion"):
+        Store(path)
+
+
+def test_an_unwritable_folder_is_a_clear_error(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(StoreError, match=str(blocker)):
+        Store(blocker / "companion.db")
+
+
+def test_close_is_idempotent(tmp_path):
+    store = Store(tmp_path / "c.db")
+    store.close()
+    store.close()
