@@ -85,6 +85,7 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_event(tmp_path):
         try:
             check_store(tmp_path, acks)
         except AssertionError as err:
-            raise AssertionError(f"run {run} (CRASH_SEED={SEED}, delay {delay:.3f}s): {err}")
+            where = f"run {run} (CRASH_SEED={SEED}, delay {delay:.3f}s)"
+            raise AssertionError(f"{where}: {err}") from err
     # The runs must have done real work, not died before the first commit.
     assert acknowledged > RUNS

@@ -1,0 +1,100 @@
+"""Benchmark: apply-and-commit time per event, and resume time of a long match.
+
+Run: .venv/bin/python -m tests.bench.bench_store [--events N] [--resume-events N]
+
+Budgets on the development machine: p99 commit <= 10 ms, resume of a
+10,000-event match <= 1 s. Prints numbers; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from companion.store import Store
+from companion.table import Table
+
+START = {"game": "center-court", "players": ["Ann", "Bob"],
+         "options": {"sets": 5, "final_set": "advantage"}}
+
+
+def percentile(samples: list[float], p: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def endless_actions(rng: random.Random):
+    """Legal actions forever: serves, returns and points, with deuce games that never end."""
+    # Three points each reach deuce; alternating points after that keep the
+    # game at deuce/advantage, so the match never finishes.
+    yield from ({"type": "point", "winner": w} for w in (0, 0, 0, 1, 1, 1))
+    winner = 0
+    while True:
+        yield {"type": "serve", "card": rng.choice([3, 4])}
+        yield {"type": "return", "card": rng.randint(1, 6)}
+        yield {"type": "point", "winner": winner}
+        winner = 1 - winner
+
+
+def bench_commit(folder: Path, events: int) -> None:
+    rng = random.Random(1)
+    with Store(folder / "commit.db") as store:
+        table = Table(store, rng=random.Random(2))
+        table.start(START)
+        actions = endless_actions(rng)
+        samples = []
+        for _ in range(events):
+            action = next(actions)
+            t0 = time.perf_counter()
+            table.act(action)
+            samples.append((time.perf_counter() - t0) * 1000)
+        durability = store.durability()
+    print(f"apply+commit per event ({events} events, {durability['journal_mode']}, "
+          f"synchronous={durability['synchronous']}):")
+    print(f"  p50 {percentile(samples, 50):.2f} ms   p99 {percentile(samples, 99):.2f} ms   "
+          f"max {max(samples):.2f} ms   mean {statistics.fmean(samples):.2f} ms   "
+          f"(budget p99 <= 10 ms)")
+
+
+def bench_resume(folder: Path, events: int) -> None:
+    rng = random.Random(3)
+    path = folder / "resume.db"
+    with Store(path) as store:
+        # Resolve through a table without a store round trip per event, then
+        # store the journal in one go: only the resume is being measured.
+        scratch = Table(Store(":memory:"), rng=random.Random(4))
+        scratch.start(START)
+        actions = endless_actions(rng)
+        for _ in range(events):
+            scratch.match.push(*scratch.match.resolve(next(actions), random.Random(5)))
+        store.import_match(START | {"options": dict(scratch.match.start.options)},
+                           list(scratch.match.events), status="active", winner=None,
+                           summary="")
+    times = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        with Store(path) as store:
+            table = Table(store)
+        times.append(time.perf_counter() - t0)
+        assert table.match is not None and len(table.match.events) == events
+    print(f"resume of a {events}-event match (open store, replay journal; 5 runs):")
+    print(f"  best {min(times) * 1000:.0f} ms   median {statistics.median(times) * 1000:.0f} ms"
+          f"   worst {max(times) * 1000:.0f} ms   (budget <= 1000 ms)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=2000)
+    parser.add_argument("--resume-events", type=int, default=10_000)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="companion-bench-") as tmp:
+        bench_commit(Path(tmp), args.events)
+        bench_resume(Path(tmp), args.resume_events)
+
+
+if __name__ == "__main__":
+    main()
