@@ -186,6 +186,7 @@ class Table:
             "can_undo": match.can_undo,
             "can_redo": match.can_redo,
             "legal": match.game.legal(match.state),
+            "turn": list(match.game.turn(match.state)),
             "view": match.view(),
         })
 

@@ -25,6 +25,33 @@ MAX_NAME = 16
 
 
 @dataclass(frozen=True)
+class OptionSpec:
+    """One option a start menu offers: its key, a short label and the choices.
+
+    ``choices`` are ``(value, label)`` pairs; labels fit a 128-pixel screen.
+    """
+
+    key: str
+    label: str
+    choices: tuple[tuple[Any, str], ...]
+    default: Any
+
+    @property
+    def values(self) -> tuple[Any, ...]:
+        return tuple(v for v, _ in self.choices)
+
+    def label_of(self, value: Any) -> str:
+        for v, label in self.choices:
+            if v == value and type(v) is type(value):
+                return label
+        return str(value)
+
+    def read(self, options: Mapping[str, Any]) -> Any:
+        """The option's checked value in ``options`` (the default if absent)."""
+        return choice(options, self.key, self.values, self.default)
+
+
+@dataclass(frozen=True)
 class Game:
     """One game's rules, as pure functions over a frozen state.
 
@@ -45,11 +72,14 @@ class Game:
     - ``winner(state)``: None while the game runs; else the winner's index,
       or a tuple of indexes for a shared win.
     - ``summary(state)``: a short result or score line for the history.
+    - ``turn(state)``: the seats whose turn it is now (lit on the seat LEDs).
+    - ``options``: what a start menu offers, in menu order.
     """
 
     id: str
     title: str
     seats: tuple[int, int]
+    options: tuple[OptionSpec, ...]
     prepare: Callable[[Sequence[str], Mapping[str, Any], random.Random], JSON]
     setup: Callable[[Sequence[str], Mapping[str, Any]], Any]
     legal: Callable[[Any], list[JSON]]
@@ -58,6 +88,7 @@ class Game:
     view: Callable[[Any], JSON]
     winner: Callable[[Any], int | tuple[int, ...] | None]
     summary: Callable[[Any], str]
+    turn: Callable[[Any], tuple[int, ...]]
 
     def __repr__(self) -> str:
         return f"<Game {self.id}>"

@@ -27,11 +27,11 @@ from companion.errors import IllegalAction
 from companion.games.base import (
     JSON,
     Game,
+    OptionSpec,
     action_type,
     check_fields,
     check_option_keys,
     check_players,
-    choice,
     integer,
 )
 from companion.turns import TurnOrder
@@ -46,8 +46,17 @@ CARD_VALUES = range(1, 7)
 #: Cards of one value in the deck, so no return needs more.
 CARDS_PER_VALUE = 6
 
-FINAL_SET_MODES = ("tiebreak", "advantage", "match-tiebreak")
-OPTION_KEYS = ("sets", "no_ad", "final_set", "first_server", "coin_flip")
+OPTIONS = (
+    OptionSpec("sets", "Sets", ((1, "Best of 1"), (3, "Best of 3"), (5, "Best of 5")), 3),
+    OptionSpec("no_ad", "Deuce", ((False, "Advantage"), (True, "No-ad")), False),
+    OptionSpec("final_set", "Final set",
+               (("tiebreak", "Tiebreak"), ("advantage", "Advantage"),
+                ("match-tiebreak", "Match TB 10")), "tiebreak"),
+    OptionSpec("first_server", "Serves 1st", ((0, "Player 1"), (1, "Player 2"),
+                                              ("coin", "Coin flip")), 0),
+)
+#: Written by prepare: whether the device flipped for the first server.
+COIN_FLIP = OptionSpec("coin_flip", "Coin flip", ((False, "No"), (True, "Yes")), False)
 ACTIONS = ("serve", "return", "point")
 
 _POINT_NAMES = ("0", "15", "30", "40")
@@ -131,19 +140,12 @@ class State:
 def prepare(players: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> JSON:
     """Checked, complete options; ``first_server: "coin"`` is flipped here."""
     check_players(players, (2, 2))
-    options = check_option_keys(options, OPTION_KEYS)
-    first = choice(options, "first_server", (0, 1, "coin"), 0)
-    coin = choice(options, "coin_flip", (True, False), False)
-    if first == "coin":
-        first, coin = rng.randrange(2), True
-    return {
-        "sets": choice(options, "sets", (1, 3, 5), 3),
-        "no_ad": choice(options, "no_ad", (True, False), False),
-        "final_set": choice(options, "final_set", FINAL_SET_MODES, "tiebreak"),
-        "first_server": first,
+    options = check_option_keys(options, [o.key for o in (*OPTIONS, COIN_FLIP)])
+    prepared = {spec.key: spec.read(options) for spec in (*OPTIONS, COIN_FLIP)}
+    if prepared["first_server"] == "coin":
         # Kept in the record so the history shows the device decided.
-        "coin_flip": coin,
-    }
+        prepared["first_server"], prepared["coin_flip"] = rng.randrange(2), True
+    return prepared
 
 
 def setup(players: Sequence[str], options: Mapping[str, Any]) -> State:
@@ -428,6 +430,13 @@ def winner(state: State) -> int | None:
     return state.winner
 
 
+def turn(state: State) -> tuple[int, ...]:
+    """Whose move it is: the server before the serve, then whoever must return."""
+    if state.winner is not None:
+        return ()
+    return (state.rally.to_return if state.rally else server(state),)
+
+
 def summary(state: State) -> str:
     """The score line: ``"6-4 6-7(5-7) [10-8]"``, plus the current set if unfinished."""
     parts = []
@@ -447,6 +456,7 @@ GAME = Game(
     id=GAME_ID,
     title="Center Court",
     seats=(2, 2),
+    options=OPTIONS,
     prepare=prepare,
     setup=setup,
     legal=legal,
@@ -455,4 +465,5 @@ GAME = Game(
     view=view,
     winner=winner,
     summary=summary,
+    turn=turn,
 )

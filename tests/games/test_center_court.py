@@ -320,7 +320,7 @@ def test_malformed_actions_are_invalid(action, message):
 
 @pytest.mark.parametrize(("options", "message"), [
     ({"sets": 4}, "'sets' must be one of 1, 3, 5"),
-    ({"no_ad": "yes"}, "'no_ad' must be one of true, false"),
+    ({"no_ad": "yes"}, "'no_ad' must be one of false, true"),
     ({"final_set": "sudden-death"}, "'final_set'"),
     ({"first_server": 2}, "'first_server'"),
     ({"colour": "red"}, "unknown option 'colour'"),
