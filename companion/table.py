@@ -14,7 +14,6 @@ immutable value replaced whole on every change.
 
 from __future__ import annotations
 
-import logging
 import queue
 import random
 import threading
@@ -26,9 +25,8 @@ from typing import Any, TypeVar
 from companion.errors import IllegalAction, NoMatch
 from companion.games.base import JSON
 from companion.match import EVENT, REDO, UNDO, Match, StartRecord
-from companion.store import ABANDONED, ACTIVE, FINISHED, Store
-
-log = logging.getLogger(__name__)
+from companion.store import ABANDONED, ACTIVE, FINISHED, MatchSummary, Store
+from companion.subscribers import Subscribers
 
 T = TypeVar("T")
 Subscriber = Callable[["Snapshot"], None]
@@ -56,7 +54,7 @@ class Table:
     def __init__(self, store: Store, rng: random.Random | None = None) -> None:
         self._store = store
         self._rng = rng if rng is not None else random.SystemRandom()
-        self._subscribers: list[Subscriber] = []
+        self._subscribers: Subscribers[Snapshot] = Subscribers()
         self._match: Match | None = None
         self._match_id: int | None = None
         stored = store.current()
@@ -148,6 +146,10 @@ class Table:
             raise NoMatch("no match is running: start one first")
         return self._match, self._match_id
 
+    def history(self, limit: int | None = None) -> list[MatchSummary]:
+        """Stored matches, newest first."""
+        return self._store.history(limit)
+
     # --- outputs -------------------------------------------------------------
 
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
@@ -156,21 +158,11 @@ class Table:
         It runs on the writer thread, so it must only hand the snapshot on
         (enqueue, notify), never block. Returns a function that unsubscribes.
         """
-        self._subscribers.append(subscriber)
-
-        def unsubscribe() -> None:
-            if subscriber in self._subscribers:
-                self._subscribers.remove(subscriber)
-
-        return unsubscribe
+        return self._subscribers.add(subscriber)
 
     def _publish(self, version: int) -> Snapshot:
         self.snapshot = snapshot = self._snapshot(version)
-        for subscriber in list(self._subscribers):
-            try:
-                subscriber(snapshot)
-            except Exception:  # one broken output must not stop the table
-                log.exception("subscriber %r failed", subscriber)
+        self._subscribers.notify(snapshot)
         return snapshot
 
     def _snapshot(self, version: int) -> Snapshot:

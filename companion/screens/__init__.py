@@ -1,0 +1,48 @@
+"""OLED rendering: what the panel shows, as a 128x64 one-bit Pillow image.
+
+:func:`render` is a pure function of the panel state (and the context for
+the info screen's address): the same state always gives the same pixels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PIL import Image
+
+from companion.controls import Context, Screen
+from companion.panel import PanelState
+from companion.screens import canvas, center_court, menus
+
+BoardRenderer = Callable[[Any, dict[str, Any]], None]
+
+_BOARDS: dict[str, Callable[..., None]] = {
+    "center-court": center_court.board,
+}
+
+
+def render(state: PanelState, ctx: Context) -> Image.Image:
+    """The frame for ``state``."""
+    image, draw = canvas.blank()
+    ui, screen = state.ui, state.screen
+    match = state.snapshot.match
+    if ui.screen == "board":
+        if match is None:
+            menus.welcome(draw)
+        else:
+            _BOARDS[match["game"]](draw, match)
+    elif ui.screen == "info":
+        menus.info(image, draw, screen, ctx)
+    elif screen.items and ui.screen in ("serve", "roll", "return"):
+        menus.choices(draw, screen, ui.cursor)
+    else:
+        menus.listing(draw, screen, None if ui.screen == "history" and not ui.rows
+                      else ui.cursor)
+    canvas.soft_keys(draw, screen)
+    if ui.message:
+        canvas.banner(draw, ui.message)
+    return image
+
+
+__all__ = ["Screen", "render"]

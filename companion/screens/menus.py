@@ -1,0 +1,85 @@
+"""Menus, lists, choice rows, the welcome and the info (QR code) screens."""
+
+from __future__ import annotations
+
+import segno
+from PIL import Image, ImageDraw
+
+from companion.controls import Context, Screen
+from companion.screens.canvas import (
+    BIG,
+    BODY,
+    KEYS_TOP,
+    SMALL,
+    WIDTH,
+    char_width,
+    fit,
+    item_list,
+    title_bar,
+    write,
+    write_centred,
+)
+
+
+def welcome(draw: ImageDraw.ImageDraw) -> None:
+    """No match on the table."""
+    write_centred(draw, 8, "Table", BODY)
+    write_centred(draw, 19, "Companion", BODY)
+    write_centred(draw, 38, "OK: set up a match", SMALL)
+
+
+def listing(draw: ImageDraw.ImageDraw, screen: Screen, cursor: int | None) -> None:
+    """A title, lines with a cursor, and a hint line if the screen has one."""
+    top = title_bar(draw, screen.title)
+    bottom = KEYS_TOP - 1 - (10 if screen.hint and screen.items else 0)
+    item_list(draw, screen.items, cursor, top + 1, bottom)
+    if screen.hint:
+        y = bottom + 1 if screen.items else top + 12
+        write_centred(draw, y, screen.hint, SMALL)
+
+
+def choices(draw: ImageDraw.ImageDraw, screen: Screen, cursor: int) -> None:
+    """A row of big choices (cards, die faces) with the chosen one boxed."""
+    top = title_bar(draw, screen.title)
+    n = len(screen.items)
+    cell = WIDTH // n
+    y = top + 4
+    for i, label in enumerate(screen.items):
+        x = i * cell + (cell - len(label) * char_width(BIG)) // 2
+        if i == cursor % n:
+            draw.rectangle((i * cell + 1, y - 2, (i + 1) * cell - 2, y + 21), fill=1)
+            write(draw, (x, y), label, BIG, fill=0)
+        else:
+            write(draw, (x, y), label, BIG)
+    if screen.hint:
+        write_centred(draw, KEYS_TOP - 10, screen.hint, SMALL)
+
+
+def info(image: Image.Image, draw: ImageDraw.ImageDraw, screen: Screen, ctx: Context) -> None:
+    """The spectator page's address, as text and as a QR code to scan."""
+    address = ctx.address
+    if not address:
+        top = title_bar(draw, screen.title)
+        write_centred(draw, top + 10, "Phone pages are", SMALL)
+        write_centred(draw, top + 19, "not being served", SMALL)
+        return
+    qr = segno.make(address, error="l", micro=False)
+    size = qr.symbol_size(border=1)[0]
+    scale = max(1, (KEYS_TOP - 1) // size)
+    side = size * scale
+    # The QR code needs dark modules on light: draw a light square, then
+    # clear the dark modules.
+    draw.rectangle((0, 0, side - 1, side - 1), fill=1)
+    for row, bits in enumerate(qr.matrix_iter(scale=scale, border=1)):
+        for col, dark in enumerate(bits):
+            if dark:
+                image.putpixel((col, row), 0)
+    left = side + 3
+    width = WIDTH - left
+    write(draw, (left, 1), "Scan to", SMALL)
+    write(draw, (left, 10), "watch:", SMALL)
+    # Host and port on lines of their own: an IP address is read, not wrapped.
+    host, _, port = address.split("://", 1)[-1].rstrip("/").partition(":")
+    write(draw, (left, 26), fit(host, SMALL, width), SMALL)
+    if port:
+        write(draw, (left, 35), fit(f":{port}", SMALL, width), SMALL)
