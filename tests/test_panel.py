@@ -1,0 +1,162 @@
+"""The panel: button presses through the controls to the table, as players use it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.controls import SOFT_KEYS, Context, Ui, build
+from companion.inputs import Input
+from companion.panel import Panel
+from companion.store import Store
+from companion.table import Table
+
+CTX = Context(names=("Ann", "Bob", "Cy"), address="http://10.0.0.2:8080/")
+START = {"game": "center-court", "players": ["Ann", "Bob"], "options": {"sets": 1}}
+
+
+@pytest.fixture
+def panel():
+    return Panel(Table(Store(":memory:"), rng=random.Random(3)), CTX)
+
+
+def press(panel: Panel, *buttons: str) -> None:
+    for b in buttons:
+        panel.handle(Input(b.rstrip("!"), hold=b.endswith("!")))
+
+
+def view(panel: Panel) -> dict:
+    return panel.table.snapshot.match["view"]
+
+
+def test_set_up_and_start_a_match_with_the_buttons(panel):
+    press(panel, "ok")  # New
+    assert panel.state.ui.screen == "setup"
+    press(panel, "next", "ok")  # P1: Ann -> Cy (Bob is taken by P2)
+    press(panel, "next", "next", "ok", "ok")  # Sets: 3 -> 5 -> 1
+    press(panel, "prev", "prev")  # back up to P2... then down to Start
+    press(panel, *["next"] * 6)
+    assert panel.state.screen.label("ok") == "Start"
+    press(panel, "ok")
+    match = panel.table.snapshot.match
+    assert match["players"] == ["Cy", "Bob"] and match["options"]["sets"] == 1
+    assert panel.state.ui.screen == "board"
+
+
+def test_points_from_the_panel_and_the_seat_buttons(panel):
+    panel.table.start(START)
+    press(panel, "prev", "next", "seat2", "seat1", "seat1")
+    assert view(panel)["points"] == ["40", "30"]
+
+
+def test_serve_with_the_device_rolling(panel):
+    panel.table.start(START)
+    press(panel, "ok", "next", "next", "ok")  # serve screen opens on 3; move to 5
+    last = view(panel)["last_serve"]
+    assert last["card"] == 5 and last["roll"] in (1, 2, 5, 6)
+
+
+def test_serve_with_a_physical_roll(panel):
+    panel.table.start(START)
+    press(panel, "ok", "prev", "ok!")  # card 2, hold OK: own die
+    assert panel.state.ui.screen == "roll"
+    press(panel, "next", "ok")  # faces 1, 2, 5, 6: the 2
+    assert view(panel)["last_serve"] == {"player": 0, "card": 2, "roll": 2, "fault": True}
+    assert view(panel)["call"] == "fault"
+
+
+def test_return_from_the_panel(panel):
+    panel.table.start(START)
+    panel.table.act({"type": "serve", "card": 6, "roll": 1})
+    press(panel, "ok")
+    assert panel.state.screen.hint == "play 6"
+    press(panel, "prev", "prev", "ok")
+    assert panel.table.match.events[-1] == {"type": "return", "card": 4, "count": 3}
+
+
+def open_menu_item(panel: Panel, label: str) -> None:
+    press(panel, "back")
+    press(panel, *["next"] * panel.state.screen.items.index(label), "ok")
+
+
+@pytest.mark.parametrize(("screen", "reach"), [
+    ("board", lambda p: None),
+    ("serve", lambda p: press(p, "ok")),
+    ("roll", lambda p: press(p, "ok", "prev", "ok!")),
+    ("menu", lambda p: press(p, "back")),
+    ("setup", lambda p: open_menu_item(p, "New match")),
+    ("history", lambda p: open_menu_item(p, "History")),
+    ("info", lambda p: open_menu_item(p, "Phone page")),
+    ("confirm", lambda p: open_menu_item(p, "End match")),
+])
+def test_holding_back_is_undo_on_every_screen(panel, screen, reach):
+    panel.table.start(START)
+    press(panel, "prev", "prev")
+    reach(panel)
+    assert panel.state.ui.screen == screen
+    press(panel, "back!")
+    assert view(panel)["points"] == ["15", "0"]
+    assert panel.state.ui.screen == "board"
+
+
+def test_rematch_is_one_press_from_the_result(panel):
+    panel.table.start({**START, "options": {"sets": 1, "first_server": "coin"}})
+    press(panel, *["next"] * 24)
+    assert view(panel)["winner"] == 1
+    assert panel.state.screen.label("ok") == "Again"
+    first = panel.table.match_id
+    press(panel, "ok")
+    match = panel.table.snapshot.match
+    assert panel.table.match_id == first + 1 and match["view"]["winner"] is None
+    assert match["players"] == ["Ann", "Bob"] and match["options"]["coin_flip"] is True
+
+
+def test_ending_a_match_needs_a_confirmation(panel):
+    panel.table.start(START)
+    press(panel, "back")
+    items = panel.state.screen.items
+    press(panel, *["next"] * items.index("End match"), "ok")
+    assert panel.state.ui.screen == "confirm"
+    press(panel, "back")  # Keep
+    assert panel.table.match is not None and panel.state.ui.screen == "menu"
+    press(panel, *["next"] * items.index("End match"), "ok", "ok")
+    assert panel.table.match is None
+
+
+def test_a_refusal_is_shown_and_cleared_by_the_next_press(panel):
+    panel.table.start(START)
+    panel.table.act({"type": "serve", "card": 4})
+    press(panel, "ok")  # the return screen
+    panel.table.act({"type": "point", "winner": 0})  # the phone ends the rally
+    before = panel.table.snapshot
+    press(panel, "ok")
+    assert "no ball is in play" in panel.state.ui.message
+    assert panel.table.snapshot == before
+    press(panel, "back")
+    assert panel.state.ui.message is None
+
+
+def test_history_screen_lists_matches(panel):
+    panel.table.start(START)
+    press(panel, *["next"] * 24)
+    open_menu_item(panel, "History")
+    assert panel.state.screen.items == ("Ann v Bob* 0-6",)
+
+
+def test_phone_changes_reach_the_panel_subscribers(panel):
+    frames = []
+    panel.subscribe(frames.append)
+    panel.table.start(START)
+    panel.table.act({"type": "point", "winner": 0})
+    assert [f.snapshot.version for f in frames] == [1, 2]
+
+
+def test_soft_keys_always_name_what_the_button_does(panel):
+    panel.table.start(START)
+    for screen in ("board", "serve", "roll", "return", "menu", "setup", "history", "info",
+                   "confirm"):
+        built = build(Ui(screen=screen, card=5), panel.table.snapshot.to_json(), CTX)
+        for button in SOFT_KEYS:
+            binding = built.keys.get(Input(button))
+            assert (binding is None) == (built.label(button) == "")
