@@ -90,12 +90,13 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _run(args: argparse.Namespace) -> int:
-    print(
-        "companion: `run` (buttons, OLED and the phone pages) is not built yet; "
-        "replay, history, export and import work now.",
-        file=sys.stderr,
-    )
-    return 2
+    # The composition root lives outside the core, which never imports
+    # drivers or I/O libraries; only `run` needs them, so load them here.
+    from app.runtime import run
+
+    if args.data is None and args.sim and args.config is None:
+        args.data = default_data_dir()
+    return run(args)
 
 
 def _read_match(path: str, seed: int | None) -> Match:

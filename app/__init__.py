@@ -1,0 +1,5 @@
+"""The composition root: ``companion run`` wires the core, the drivers and the web here.
+
+Kept outside ``companion/`` so the core never imports hardware or web
+libraries; ``companion.cli`` hands ``run`` over to :mod:`app.runtime`.
+"""

@@ -1,0 +1,167 @@
+"""The running companion: the one place that wires the core to the hardware.
+
+``companion run`` lands here. The core (``companion/``) never imports a
+driver or an I/O library; this composition root does, and connects them in
+the one direction DESIGN.md draws: inputs -> table writer thread -> outputs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import pty
+import signal
+import threading
+from dataclasses import replace
+from pathlib import Path
+from types import FrameType
+
+import sdnotify
+from gpiozero import Factory
+from gpiozero.pins.mock import MockFactory
+
+from companion import config as config_module
+from companion.cli import DB_NAME
+from companion.config import Config
+from companion.controls import Context
+from companion.inputs import Input
+from companion.panel import Panel
+from companion.screens import render
+from companion.store import Store
+from companion.table import Table, TableRunner
+from drivers.buttons import ButtonPanel
+from drivers.display import Oled, open_device
+from drivers.leds import SeatLeds
+from drivers.pins import pin_factory
+from drivers.serial_pad import SerialPad
+
+log = logging.getLogger("companion")
+
+#: How often the writer thread is checked before the systemd watchdog is fed.
+WATCHDOG_EVERY = 10.0
+
+
+class Companion:
+    """Everything ``companion run`` runs, started in order and closed in reverse.
+
+    Use as a context manager. ``sim`` selects gpiozero's mock pins, luma's
+    dummy display and (without a configured pad) a pty for the serial pad.
+    """
+
+    def __init__(self, cfg: Config, *, sim: bool, data: Path, address: str | None = None) -> None:
+        self.cfg = cfg
+        self.sim = sim
+        self._closers: list = []
+        try:
+            self._start(data, address)
+        except BaseException:
+            self.close()
+            raise
+
+    def _start(self, data: Path, address: str | None) -> None:
+        cfg, sim = self.cfg, self.sim
+        # Hardware first: a missing display or GPIO fails before anything is written.
+        self.factory: Factory = pin_factory(cfg.buttons.backend, sim)
+        self._closers.append(self.factory.close)
+        device = open_device(cfg.display, sim)
+        self.store = Store(data / DB_NAME)
+        self._closers.append(self.store.close)
+        self.table = Table(self.store)
+        self.runner = TableRunner(self.table)
+        self._closers.append(self.runner.close)
+        self.ctx = Context(names=cfg.table.names, address=address)
+        self.panel: Panel = self.runner.call(lambda table: Panel(table, self.ctx))
+        self.oled = Oled(device, cfg.display, lambda state: render(state, self.ctx))
+        self._closers.append(self.oled.close)
+        self.runner.call(lambda _: self.panel.subscribe(self.oled.update))
+        self.oled.update(self.panel.state)
+        self.leds = SeatLeds(cfg.leds.seats, self.factory)
+        self._closers.append(self.leds.close)
+        self.runner.call(lambda table: (table.subscribe(self.leds.show),
+                                        self.leds.show(table.snapshot)))
+        self.buttons = ButtonPanel(cfg.buttons, cfg.encoder, self.factory, self.input)
+        self._closers.append(self.buttons.close)
+        self.pad: SerialPad | None = None
+        self.pad_path = cfg.serial.url
+        if self.pad_path is None and sim:
+            self.pad_path = self._sim_pad()
+        if self.pad_path is not None:
+            self.pad = SerialPad(self.pad_path, self.input, cfg.serial.baudrate,
+                                 snapshot=self.table.snapshot)
+            self._closers.append(self.pad.close)
+            self.runner.call(lambda table: table.subscribe(self.pad.show))
+
+    def _sim_pad(self) -> str:
+        # A pty stands in for the USB serial pad: type `TAP ok` into it.
+        controller, device = pty.openpty()
+        self._closers.append(lambda: (os.close(controller), os.close(device)))
+        self.sim_pad_fd = controller
+        return os.ttyname(device)
+
+    def input(self, inp: Input) -> None:
+        """Any input source's entry: wake the display, queue the input for the writer."""
+        self.oled.activity()
+        self.runner.submit(lambda _: self.panel.handle(inp))
+
+    def press(self, button: str, hold: bool = False) -> None:
+        """Simulated finger: drive the button's mock pin as a press would (sim only)."""
+        if not isinstance(self.factory, MockFactory):
+            raise RuntimeError("only simulated buttons can be pressed from software")
+        pin = self.factory.pin(self.buttons.pins[button])
+        active_low = self.cfg.buttons.pull_up
+        (pin.drive_low if active_low else pin.drive_high)()
+        release = pin.drive_high if active_low else pin.drive_low
+        if hold:
+            threading.Timer(self.cfg.buttons.hold_time + 0.1, release).start()
+        else:
+            release()
+
+    def __enter__(self) -> Companion:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop inputs, finish queued work, stop outputs, close the store. Idempotent."""
+        while self._closers:
+            closer = self._closers.pop()
+            try:
+                closer()
+            except Exception:
+                log.exception("error while shutting down %r", closer)
+
+
+def run(args: argparse.Namespace) -> int:
+    """``companion run``: serve until SIGTERM or SIGINT, then shut down cleanly."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    cfg = config_module.load(args.config)
+    if args.data is not None:
+        cfg = replace(cfg, table=replace(cfg.table, data=args.data))
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    notify = sdnotify.SystemdNotifier()
+    with Companion(cfg, sim=args.sim, data=cfg.table.data) as companion:
+        hardware = "simulated hardware" if args.sim else "GPIO buttons and OLED"
+        print(f"Table Companion running with {hardware}; data in {cfg.table.data}", flush=True)
+        if companion.pad_path:
+            print(f"Serial pad: {companion.pad_path}", flush=True)
+        notify.notify("READY=1")
+        while not stop.wait(WATCHDOG_EVERY):
+            # Feed the watchdog only while the writer thread answers, so a
+            # stuck table is restarted by systemd.
+            try:
+                companion.runner.call(lambda _: None, timeout=WATCHDOG_EVERY)
+            except TimeoutError:
+                log.error("the table's writer thread is not answering")
+                continue
+            notify.notify("WATCHDOG=1")
+        notify.notify("STOPPING=1")
+    print("Table Companion stopped.", flush=True)
+    return 0

@@ -1,0 +1,121 @@
+"""The button panel on GPIO: PREV, NEXT, OK, BACK, seat buttons, a rotary encoder.
+
+gpiozero calls our callbacks on its own threads; they only put the edge and
+its time on a queue. One thread of ours runs a
+:class:`~companion.inputs.Debouncer` per button over that queue, ticking at
+the debouncers' deadlines, and hands each :class:`~companion.inputs.Input` to
+``sink``. No timer runs while nothing is pending, so an idle panel uses no CPU.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+
+from gpiozero import DigitalInputDevice, Factory, RotaryEncoder
+
+from companion.config import ButtonsConfig, EncoderConfig
+from companion.inputs import Debouncer, Input
+
+log = logging.getLogger(__name__)
+
+Sink = Callable[[Input], None]
+
+
+class ButtonPanel:
+    """Debounced buttons from config, on the given pin factory.
+
+    ``sink(input)`` is called on the panel's own thread, once per press.
+    ``pins`` maps each button name to its BCM pin. Use as a context manager
+    or call :meth:`close` (idempotent).
+    """
+
+    def __init__(self, buttons: ButtonsConfig, encoder: EncoderConfig, factory: Factory,
+                 sink: Sink, clock: Callable[[], float] = time.monotonic) -> None:
+        self._sink = sink
+        self._clock = clock
+        self._queue: queue.SimpleQueue[tuple[float, str, bool] | None] = queue.SimpleQueue()
+        self.pins: dict[str, int] = {
+            "prev": buttons.prev, "next": buttons.next, "ok": buttons.ok, "back": buttons.back,
+            **{f"seat{i + 1}": pin for i, pin in enumerate(buttons.seats)},
+        }
+        self._debouncers: dict[str, Debouncer] = {}
+        self._devices: list[DigitalInputDevice | RotaryEncoder] = []
+        self._closed = False
+        try:
+            for name, pin in self.pins.items():
+                self._add(name, name, pin, buttons, factory)
+            if encoder.button is not None:
+                self.pins["encoder"] = encoder.button
+                self._add("encoder", "ok", encoder.button, buttons, factory)
+            if encoder.a is not None and encoder.b is not None:
+                dial = RotaryEncoder(encoder.a, encoder.b, max_steps=0, pin_factory=factory)
+                dial.when_rotated_clockwise = lambda: self._queue.put((0.0, "cw", True))
+                dial.when_rotated_counter_clockwise = lambda: self._queue.put((0.0, "ccw", True))
+                self._devices.append(dial)
+        except BaseException:
+            self._close_devices()
+            raise
+        self._thread = threading.Thread(target=self._run, name="buttons", daemon=True)
+        self._thread.start()
+
+    def _add(self, line: str, button: str, pin: int, cfg: ButtonsConfig,
+             factory: Factory) -> None:
+        # bounce_time=None: debouncing is ours (and mock pins ignore it anyway).
+        device = DigitalInputDevice(pin, pull_up=cfg.pull_up, bounce_time=None,
+                                    pin_factory=factory)
+        device.when_activated = lambda: self._queue.put((self._clock(), line, True))
+        device.when_deactivated = lambda: self._queue.put((self._clock(), line, False))
+        self._devices.append(device)
+        self._debouncers[line] = Debouncer(button, quiet=cfg.debounce, hold_time=cfg.hold_time)
+
+    def __enter__(self) -> ButtonPanel:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the thread and release the pins."""
+        if self._closed:
+            return
+        self._closed = True
+        self._queue.put(None)
+        self._thread.join(5)
+        self._close_devices()
+
+    def _close_devices(self) -> None:
+        for device in self._devices:
+            device.close()
+        self._devices.clear()
+
+    def _run(self) -> None:
+        while True:
+            deadlines = [d.deadline for d in self._debouncers.values() if d.deadline is not None]
+            timeout = max(0.0, min(deadlines) - self._clock()) if deadlines else None
+            try:
+                item = self._queue.get(timeout=timeout)
+            except queue.Empty:
+                item = ()
+            if item is None:
+                return
+            now = self._clock()
+            if item:
+                when, line, pressed = item
+                if line in ("cw", "ccw"):
+                    self._emit([Input("next" if line == "cw" else "prev")])
+                    continue
+                self._emit(self._debouncers[line].edge(when, pressed))
+            for debouncer in self._debouncers.values():
+                if debouncer.deadline is not None and debouncer.deadline <= now:
+                    self._emit(debouncer.tick(now))
+
+    def _emit(self, inputs: list[Input]) -> None:
+        for inp in inputs:
+            try:
+                self._sink(inp)
+            except Exception:  # a failing consumer must not stop the buttons
+                log.exception("button input %r was not taken", inp)
