@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
-import pty
 import signal
 import threading
 from dataclasses import replace
@@ -19,7 +17,6 @@ from types import FrameType
 
 import sdnotify
 from gpiozero import Factory
-from gpiozero.pins.mock import MockFactory
 
 from companion import config as config_module
 from companion.cli import DB_NAME
@@ -30,7 +27,7 @@ from companion.panel import Panel
 from companion.screens import render
 from companion.store import Store
 from companion.table import Table, TableRunner
-from drivers.buttons import ButtonPanel
+from drivers.buttons import ButtonPanel, Finger
 from drivers.display import Oled, open_device
 from drivers.leds import SeatLeds
 from drivers.pins import pin_factory
@@ -82,22 +79,16 @@ class Companion:
                                         self.leds.show(table.snapshot)))
         self.buttons = ButtonPanel(cfg.buttons, cfg.encoder, self.factory, self.input)
         self._closers.append(self.buttons.close)
+        self.finger: Finger | None = None
+        if sim:
+            self.finger = Finger(self.factory, self.buttons, cfg.buttons)
+            self._closers.append(self.finger.close)
         self.pad: SerialPad | None = None
-        self.pad_path = cfg.serial.url
-        if self.pad_path is None and sim:
-            self.pad_path = self._sim_pad()
-        if self.pad_path is not None:
-            self.pad = SerialPad(self.pad_path, self.input, cfg.serial.baudrate,
+        if cfg.serial.url is not None:
+            self.pad = SerialPad(cfg.serial.url, self.input, cfg.serial.baudrate,
                                  snapshot=self.table.snapshot)
             self._closers.append(self.pad.close)
             self.runner.call(lambda table: table.subscribe(self.pad.show))
-
-    def _sim_pad(self) -> str:
-        # A pty stands in for the USB serial pad: type `TAP ok` into it.
-        controller, device = pty.openpty()
-        self._closers.append(lambda: (os.close(controller), os.close(device)))
-        self.sim_pad_fd = controller
-        return os.ttyname(device)
 
     def input(self, inp: Input) -> None:
         """Any input source's entry: wake the display, queue the input for the writer."""
@@ -105,17 +96,10 @@ class Companion:
         self.runner.submit(lambda _: self.panel.handle(inp))
 
     def press(self, button: str, hold: bool = False) -> None:
-        """Simulated finger: drive the button's mock pin as a press would (sim only)."""
-        if not isinstance(self.factory, MockFactory):
+        """Simulated finger on the button's mock pin (sim only); returns at once."""
+        if self.finger is None:
             raise RuntimeError("only simulated buttons can be pressed from software")
-        pin = self.factory.pin(self.buttons.pins[button])
-        active_low = self.cfg.buttons.pull_up
-        (pin.drive_low if active_low else pin.drive_high)()
-        release = pin.drive_high if active_low else pin.drive_low
-        if hold:
-            threading.Timer(self.cfg.buttons.hold_time + 0.1, release).start()
-        else:
-            release()
+        self.finger.press(button, hold)
 
     def __enter__(self) -> Companion:
         return self
@@ -150,8 +134,8 @@ def run(args: argparse.Namespace) -> int:
     with Companion(cfg, sim=args.sim, data=cfg.table.data) as companion:
         hardware = "simulated hardware" if args.sim else "GPIO buttons and OLED"
         print(f"Table Companion running with {hardware}; data in {cfg.table.data}", flush=True)
-        if companion.pad_path:
-            print(f"Serial pad: {companion.pad_path}", flush=True)
+        if cfg.serial.url:
+            print(f"Serial pad: {cfg.serial.url}", flush=True)
         notify.notify("READY=1")
         while not stop.wait(WATCHDOG_EVERY):
             # Feed the watchdog only while the writer thread answers, so a

@@ -119,3 +119,46 @@ class ButtonPanel:
                 self._sink(inp)
             except Exception:  # a failing consumer must not stop the buttons
                 log.exception("button input %r was not taken", inp)
+
+
+class Finger:
+    """Presses mock pins as a person would, one press at a time (for --sim).
+
+    A press made by software in a microsecond would look like contact bounce
+    to the debouncer, so each tap lasts ``tap`` seconds, a hold lasts past the
+    hold time, and presses are spaced by more than the debounce quiet time.
+    :meth:`press` queues and returns at once; the presses run on the finger's
+    own thread, in order.
+    """
+
+    def __init__(self, factory: Factory, panel: ButtonPanel, cfg: ButtonsConfig,
+                 tap: float = 0.06) -> None:
+        self._factory = factory
+        self._pins = panel.pins
+        self._cfg = cfg
+        self._tap = max(tap, 2 * cfg.debounce)
+        self._queue: queue.SimpleQueue[tuple[str, bool] | None] = queue.SimpleQueue()
+        self._pause = threading.Event()  # never set: its wait() keeps the press's time
+        self._thread = threading.Thread(target=self._run, name="sim-finger", daemon=True)
+        self._thread.start()
+
+    def press(self, button: str, hold: bool = False) -> None:
+        """Queue a tap (or a hold) of ``button``; KeyError if it has no pin."""
+        if button not in self._pins:
+            raise KeyError(f"no pin for button {button!r}; buttons: {', '.join(self._pins)}")
+        self._queue.put((button, hold))
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._thread.join(5)
+
+    def _run(self) -> None:
+        while (item := self._queue.get()) is not None:
+            button, hold = item
+            pin = self._factory.pin(self._pins[button])
+            down, up = ((pin.drive_low, pin.drive_high) if self._cfg.pull_up
+                        else (pin.drive_high, pin.drive_low))
+            down()
+            self._pause.wait(self._cfg.hold_time + 0.05 if hold else self._tap)
+            up()
+            self._pause.wait(self._cfg.debounce + 0.02)

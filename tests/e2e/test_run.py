@@ -1,0 +1,145 @@
+"""The whole companion with simulated hardware: a press on a mock pin to the OLED frame."""
+
+from __future__ import annotations
+
+import os
+import pty
+import signal
+import subprocess
+import sys
+import threading
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from app.runtime import Companion
+from companion.config import Config, SerialConfig
+from companion.screens import render
+
+COMPANION = str(Path(sys.executable).parent / "companion")
+
+
+class Screen:
+    """Waits until the simulated OLED shows what the panel state says it should."""
+
+    def __init__(self, companion: Companion) -> None:
+        self.companion = companion
+        self.changed = threading.Condition()
+        companion.oled.on_frame = self._frame
+
+    def _frame(self, image) -> None:
+        with self.changed:
+            self.changed.notify_all()
+
+    def settle(self, check, timeout: float = 5.0) -> None:
+        """Wait until ``check(snapshot)`` holds and the device shows that state."""
+        c = self.companion
+
+        def shown() -> bool:
+            state = c.panel.state
+            device = c.oled.device.image
+            return (check(c.table.snapshot) and device is not None
+                    and device.tobytes() == render(state, c.ctx).tobytes())
+
+        with self.changed:
+            assert self.changed.wait_for(shown, timeout), "the OLED did not show the state"
+
+
+def points(snapshot) -> list[str] | None:
+    return snapshot.match["view"]["points"] if snapshot.match else None
+
+
+@pytest.fixture
+def companion(tmp_path):
+    with Companion(Config(), sim=True, data=tmp_path) as c:
+        yield c
+
+
+def test_set_up_a_match_and_score_with_the_buttons(companion):
+    screen = Screen(companion)
+    screen.settle(lambda s: s.match is None)
+    companion.press("ok")               # New
+    for _ in range(7):
+        companion.press("next")         # down to Start
+    companion.press("ok")               # Start
+    screen.settle(lambda s: points(s) == ["0", "0"])
+    companion.press("prev")             # +Player 1
+    screen.settle(lambda s: points(s) == ["15", "0"])
+    companion.press("back", hold=True)  # undo
+    screen.settle(lambda s: points(s) == ["0", "0"])
+    assert companion.table.snapshot.match["players"] == ["Player 1", "Player 2"]
+
+
+def test_a_serve_entered_on_the_buttons(companion):
+    companion.table.start({"game": "center-court", "players": ["Ann", "Bob"]})
+    screen = Screen(companion)
+    companion.press("ok")   # Serve: the card row opens on 3
+    companion.press("ok")   # serve the 3: never rolled
+    screen.settle(lambda s: s.match["view"]["in_play"])
+    assert companion.table.snapshot.match["view"]["last_serve"]["card"] == 3
+
+
+def test_the_match_resumes_after_a_restart(tmp_path):
+    with Companion(Config(), sim=True, data=tmp_path) as first:
+        first.table.start({"game": "center-court", "players": ["Ann", "Bob"]})
+        screen = Screen(first)
+        first.press("next")
+        first.press("next")
+        screen.settle(lambda s: points(s) == ["0", "30"])
+        before = first.table.snapshot
+    with Companion(Config(), sim=True, data=tmp_path) as second:
+        screen = Screen(second)
+        screen.settle(lambda s: s == before)
+
+
+def test_a_serial_pad_scores_too(tmp_path):
+    controller, device = pty.openpty()
+    cfg = replace(Config(), serial=SerialConfig(url=os.ttyname(device)))
+    try:
+        with Companion(cfg, sim=True, data=tmp_path) as c:
+            c.table.start({"game": "center-court", "players": ["Ann", "Bob"]})
+            screen = Screen(c)
+            assert c.pad.connected.wait(5)
+            os.write(controller, b"S2\nS2\nS1\n")
+            screen.settle(lambda s: points(s) == ["15", "30"])
+    finally:
+        os.close(controller)
+        os.close(device)
+
+
+def run_companion(*args: str, **kwargs) -> subprocess.Popen:
+    return subprocess.Popen([COMPANION, "run", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, **kwargs)
+
+
+def test_run_sim_starts_and_stops_cleanly_on_sigterm(tmp_path):
+    proc = run_companion("--sim", "--data", str(tmp_path))
+    try:
+        line = proc.stdout.readline()
+        assert "running with simulated hardware" in line, proc.stderr.read()
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=20)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err
+    assert "stopped" in out
+    assert (tmp_path / "companion.db").exists()
+
+
+@pytest.mark.skipif(Path("/dev/gpiochip0").exists(), reason="this machine has GPIO")
+def test_no_gpio_and_no_sim_is_a_clear_error(tmp_path):
+    proc = run_companion("--data", str(tmp_path))
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 2
+    assert "/dev/gpiochip0" in err and "--sim" in err
+    assert "Traceback" not in err
+
+
+def test_a_broken_config_stops_the_start_naming_the_key(tmp_path):
+    cfg = tmp_path / "config.toml"
+    cfg.write_text("[buttons]\nok = 'middle'\n")
+    proc = run_companion("--sim", "--config", str(cfg), "--data", str(tmp_path))
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 2
+    assert f"{cfg}: [buttons] ok: must be a whole number" in err
