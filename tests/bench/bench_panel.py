@@ -1,0 +1,116 @@
+"""Benchmark: a tap on a mock pin to the new frame on the display, and an idle minute.
+
+Run: .venv/bin/python -m tests.bench.bench_panel [--taps N] [--idle SECONDS]
+
+The whole simulated companion runs in this process (mock pins, debouncer,
+writer thread, panel, renderer, luma dummy device). Budgets on the
+development machine: tap to frame p99 <= 10 ms; while idle, no frames but
+the pixel shift and under 1% of a core. Prints numbers; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import threading
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from app.runtime import Companion
+from companion.config import Config, DisplayConfig
+
+START = {"game": "center-court", "players": ["Ann", "Bob"],
+         "options": {"sets": 5, "final_set": "advantage"}}
+
+
+def percentile(samples: list[float], p: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+class FrameClock:
+    """Records when each frame reached the display device."""
+
+    def __init__(self, companion: Companion) -> None:
+        self.arrived = threading.Event()
+        self.at = 0.0
+        companion.oled.on_frame = self._frame
+
+    def _frame(self, image: object) -> None:
+        self.at = time.perf_counter()
+        self.arrived.set()
+
+
+def bench_taps(taps: int) -> None:
+    pause = threading.Event()  # never set: paces the taps like a hand
+    with tempfile.TemporaryDirectory() as tmp, \
+            Companion(Config(), sim=True, data=Path(tmp)) as c:
+        c.table.start(START)
+        for w in (0, 0, 0, 1, 1, 1):  # deuce: every point from now on changes the screen
+            c.table.act({"type": "point", "winner": w})
+        clock = FrameClock(c)
+        quiet = c.cfg.buttons.debounce
+        on_press, on_release = [], []
+        for i in range(taps):
+            # PREV and NEXT report on the press; OK/BACK (which can be held)
+            # on the release: open the serve screen and close it again.
+            pin = c.factory.pin(c.buttons.pins["prev" if i % 2 else "next"])
+            clock.arrived.clear()
+            start = time.perf_counter()
+            pin.drive_low()
+            assert clock.arrived.wait(2), "no frame after a tap"
+            on_press.append((clock.at - start) * 1000)
+            pin.drive_high()
+            pause.wait(quiet + 0.005)
+            for button in ("ok", "back"):
+                pin = c.factory.pin(c.buttons.pins[button])
+                pin.drive_low()
+                pause.wait(quiet + 0.005)
+                clock.arrived.clear()
+                start = time.perf_counter()
+                pin.drive_high()
+                assert clock.arrived.wait(2), "no frame after a release"
+                on_release.append((clock.at - start) * 1000)
+                pause.wait(quiet + 0.005)
+    for name, samples in (("PREV/NEXT tap (edge: press)", on_press),
+                          ("OK/BACK tap (edge: release)", on_release)):
+        print(f"{name:30} n={len(samples):5}  p50 {percentile(samples, 50):.2f} ms   "
+              f"p99 {percentile(samples, 99):.2f} ms   max {max(samples):.2f} ms   "
+              f"mean {statistics.fmean(samples):.2f} ms   (budget p99 <= 10 ms)")
+
+
+def bench_idle(seconds: float, dim_after: float, shift_every: float) -> None:
+    display = replace(DisplayConfig(), dim_after=dim_after, shift_every=shift_every)
+    cfg = replace(Config(), display=display)
+    with tempfile.TemporaryDirectory() as tmp, Companion(cfg, sim=True, data=Path(tmp)) as c:
+        c.table.start(START)
+        settle = threading.Event()
+        settle.wait(0.5)
+        frames_before = c.oled.frames_sent
+        cpu0, wall0 = time.process_time(), time.perf_counter()
+        settle.wait(seconds)
+        cpu = time.process_time() - cpu0
+        wall = time.perf_counter() - wall0
+        frames = c.oled.frames_sent - frames_before
+    # Dimming changes the contrast, not the pixels; each shift is one frame.
+    expected = max(0, int((seconds - dim_after) // shift_every))
+    print(f"idle {wall:.0f} s (dim after {dim_after:g} s, shift every {shift_every:g} s): "
+          f"frames sent {frames} (pixel shifts expected: about {expected}), "
+          f"CPU {cpu * 1000:.0f} ms = {100 * cpu / wall:.3f}% of a core (budget < 1%)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--taps", type=int, default=500)
+    parser.add_argument("--idle", type=float, default=60.0)
+    parser.add_argument("--dim-after", type=float, default=20.0)
+    parser.add_argument("--shift-every", type=float, default=10.0)
+    args = parser.parse_args()
+    bench_taps(args.taps)
+    bench_idle(args.idle, args.dim_after, args.shift_every)
+
+
+if __name__ == "__main__":
+    main()
