@@ -143,11 +143,6 @@ def test_import_adds_to_history_and_an_unfinished_match_resumes(tmp_path):
     assert again.returncode == 2 and "in progress" in again.stderr
 
 
-def test_run_says_clearly_it_is_not_built_yet():
-    result = companion("run", "--sim")
-    assert result.returncode == 2 and "not built yet" in result.stderr
-
-
 @settings(max_examples=30)
 @given(seed=st.integers(0, 2**32), steps=st.lists(
     st.one_of(st.tuples(st.just("serve"), st.integers(1, 6)),
