@@ -9,17 +9,23 @@ from __future__ import annotations
 
 import argparse
 import gc
+import io
+import itertools
 import logging
+import os
+import secrets
 import signal
 import sys
 import threading
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import FrameType
 
 import sdnotify
 from gpiozero import Factory
+from PIL import Image
 
+from app.server import WebServer, page_urls
 from companion import config as config_module
 from companion.cli import DB_NAME
 from companion.config import Config
@@ -34,6 +40,8 @@ from drivers.display import Oled, open_device
 from drivers.leds import SeatLeds
 from drivers.pins import pin_factory
 from drivers.serial_pad import SerialPad
+from web.app import Services, Simulator, create_app
+from web.stream import Broker
 
 log = logging.getLogger("companion")
 
@@ -41,24 +49,35 @@ log = logging.getLogger("companion")
 WATCHDOG_EVERY = 10.0
 
 
+@dataclass(frozen=True)
+class WebOptions:
+    """Where and how the phone pages are served."""
+
+    host: str
+    port: int
+    pin: str
+    keepalive: float = 15.0
+
+
 class Companion:
     """Everything ``companion run`` runs, started in order and closed in reverse.
 
-    Use as a context manager. ``sim`` selects gpiozero's mock pins, luma's
-    dummy display and (without a configured pad) a pty for the serial pad.
+    Use as a context manager. ``sim`` selects gpiozero's mock pins and luma's
+    dummy display; ``web`` (None: no web server) serves the phone pages.
     """
 
-    def __init__(self, cfg: Config, *, sim: bool, data: Path, address: str | None = None) -> None:
+    def __init__(self, cfg: Config, *, sim: bool, data: Path,
+                 web: WebOptions | None = None) -> None:
         self.cfg = cfg
         self.sim = sim
         self._closers: list = []
         try:
-            self._start(data, address)
+            self._start(data, web)
         except BaseException:
             self.close()
             raise
 
-    def _start(self, data: Path, address: str | None) -> None:
+    def _start(self, data: Path, web: WebOptions | None) -> None:
         cfg, sim = self.cfg, self.sim
         # Hardware first: a missing display or GPIO fails before anything is written.
         self.factory: Factory = pin_factory(cfg.buttons.backend, sim)
@@ -77,10 +96,16 @@ class Companion:
         sys.setswitchinterval(0.001)
         self.runner = TableRunner(self.table)
         self._closers.append(self.runner.close)
-        self.ctx = Context(names=cfg.table.names, address=address)
+        self.urls: list[str] = []
+        if web is not None:
+            self._start_web(data, web)
+        self.ctx = Context(names=cfg.table.names, address=self.urls[0] if self.urls else None)
         self.panel: Panel = self.runner.call(lambda table: Panel(table, self.ctx))
         self.oled = Oled(device, cfg.display, lambda state: render(state, self.ctx))
         self._closers.append(self.oled.close)
+        if web is not None:
+            count = itertools.count(1)
+            self.oled.frames.add(lambda image: self.frames.publish(n := next(count), n))
         self.runner.call(lambda _: self.panel.subscribe(self.oled.update))
         self.oled.update(self.panel.state)
         self.leds = SeatLeds(cfg.leds.seats, self.factory)
@@ -99,6 +124,35 @@ class Companion:
                                  snapshot=self.table.snapshot)
             self._closers.append(self.pad.close)
             self.runner.call(lambda table: table.subscribe(self.pad.show))
+
+    def _start_web(self, data: Path, web: WebOptions) -> None:
+        self.frames = Broker("frame", limit=16, keepalive=web.keepalive)
+        self._closers.append(self.frames.close)
+        sim = None
+        if self.sim:
+            sim = Simulator(press=lambda button, hold: self.press(button, hold),
+                            display_png=self.display_png, frames=self.frames,
+                            buttons=tuple(self.cfg_buttons()))
+        services = Services(runner=self.runner, pin=web.pin, secret_key=secret_key(data),
+                            max_streams=self.cfg.web.max_streams, keepalive=web.keepalive,
+                            sim=sim)
+        self.app = create_app(services)
+        self._closers.append(self.app.extensions["companion.broker"].close)
+        self.server = WebServer(self.app, web.host, web.port, self.cfg.web.max_streams)
+        self._closers.append(self.server.close)
+        self.urls = page_urls(web.host, self.server.port)
+
+    def cfg_buttons(self) -> list[str]:
+        """The buttons the configuration gives a pin."""
+        b = self.cfg.buttons
+        return ["prev", "next", "ok", "back", *(f"seat{i + 1}" for i in range(len(b.seats)))]
+
+    def display_png(self) -> bytes:
+        """The simulated OLED's current frame as a 128x64 PNG."""
+        image = self.oled.device.image or Image.new("1", (128, 64))
+        out = io.BytesIO()
+        image.convert("1").save(out, "PNG")
+        return out.getvalue()
 
     def input(self, inp: Input) -> None:
         """Any input source's entry: wake the display, queue the input for the writer."""
@@ -127,12 +181,48 @@ class Companion:
                 log.exception("error while shutting down %r", closer)
 
 
+#: Seat buttons the simulator offers when no config names any.
+SIM_SEATS = (20, 21, 16, 26)
+
+
+def secret_key(data: Path) -> bytes:
+    """The key that signs host sessions, kept in the data folder so logins survive restarts."""
+    path = data / "secret_key"
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        data.mkdir(parents=True, exist_ok=True)
+        key = secrets.token_bytes(32)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(key)
+        return key
+
+
+def host_pin(args: argparse.Namespace, cfg: Config) -> tuple[str, bool]:
+    """The host PIN: --pin, else the config, else $COMPANION_PIN, else a new random one.
+
+    Returns the PIN and whether it was made up now (and must be shown).
+    """
+    for pin in (args.pin, cfg.web.pin, os.environ.get("COMPANION_PIN")):
+        if pin:
+            if not (pin.isdigit() and 4 <= len(pin) <= 12):
+                raise config_module.ConfigError("the host PIN must be 4 to 12 digits")
+            return pin, False
+    return f"{secrets.randbelow(10**6):06d}", True
+
+
 def run(args: argparse.Namespace) -> int:
     """``companion run``: serve until SIGTERM or SIGINT, then shut down cleanly."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     cfg = config_module.load(args.config)
     if args.data is not None:
         cfg = replace(cfg, table=replace(cfg.table, data=args.data))
+    if args.sim and args.config is None:
+        cfg = replace(cfg, buttons=replace(cfg.buttons, seats=SIM_SEATS))
+    pin, made_up = host_pin(args, cfg)
+    host = args.host or ("127.0.0.1" if args.sim else cfg.web.host)
+    port = cfg.web.port if args.port is None else args.port
     stop = threading.Event()
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
@@ -141,11 +231,20 @@ def run(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     notify = sdnotify.SystemdNotifier()
-    with Companion(cfg, sim=args.sim, data=cfg.table.data) as companion:
+    web = WebOptions(host=host, port=port, pin=pin)
+    with Companion(cfg, sim=args.sim, data=cfg.table.data, web=web) as companion:
         hardware = "simulated hardware" if args.sim else "GPIO buttons and OLED"
-        print(f"Table Companion running with {hardware}; data in {cfg.table.data}", flush=True)
+        print(f"Table Companion running with {hardware}; data in {cfg.table.data}")
+        for url in companion.urls:
+            print(f"  Spectators: {url}")
+        print(f"  Host:       {companion.urls[0]}host")
+        if args.sim:
+            print(f"  Simulator:  {companion.urls[0]}sim")
+        if made_up:
+            print(f"  Host PIN:   {pin} (set COMPANION_PIN, [web] pin or --pin to choose one)")
         if cfg.serial.url:
-            print(f"Serial pad: {cfg.serial.url}", flush=True)
+            print(f"  Serial pad: {cfg.serial.url}")
+        sys.stdout.flush()
         notify.notify("READY=1")
         while not stop.wait(WATCHDOG_EVERY):
             # Feed the watchdog only while the writer thread answers, so a

@@ -18,7 +18,7 @@ from pathlib import Path
 from companion import __version__, matchfile
 from companion.errors import CompanionError
 from companion.games import get_game
-from companion.match import Match, StartRecord
+from companion.match import Match
 from companion.store import ACTIVE, FINISHED, Store
 
 DB_NAME = "companion.db"
@@ -141,9 +141,7 @@ def _history(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     with open_store(args.data) as store:
         stored = store.load(args.id)
-    match = Match(StartRecord.create(stored.start, random.Random()))
-    match.replay(stored.journal)
-    sys.stdout.write(matchfile.dump(match.start, match.events))
+    sys.stdout.write(matchfile.export(stored))
     return 0
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from companion.errors import CompanionError, MatchFileError
 from companion.games.base import JSON
 from companion.match import Match, StartRecord
+from companion.store import StoredMatch
 
 
 def replay(lines: Iterable[str], rng: random.Random) -> Match:
@@ -43,6 +44,13 @@ def replay(lines: Iterable[str], rng: random.Random) -> Match:
     if match is None:
         raise MatchFileError(1, "the file is empty: line 1 must be the start record")
     return match
+
+
+def export(stored: StoredMatch) -> str:
+    """The match file of a stored match: its effective, fully resolved events."""
+    match = Match(StartRecord.create(stored.start, random.Random()))
+    match.replay(stored.journal)
+    return dump(match.start, match.events)
 
 
 def dump(start: StartRecord, events: Iterable[JSON]) -> str:

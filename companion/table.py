@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 from companion.errors import IllegalAction, NoMatch
 from companion.games.base import JSON
 from companion.match import EVENT, REDO, UNDO, Match, StartRecord
-from companion.store import ABANDONED, ACTIVE, FINISHED, MatchSummary, Store
+from companion.store import ABANDONED, ACTIVE, FINISHED, MatchSummary, Store, StoredMatch
 from companion.subscribers import Subscribers
 
 T = TypeVar("T")
@@ -147,8 +147,12 @@ class Table:
         return self._match, self._match_id
 
     def history(self, limit: int | None = None) -> list[MatchSummary]:
-        """Stored matches, newest first."""
+        """Stored matches, newest first. Safe from any thread."""
         return self._store.history(limit)
+
+    def stored(self, match_id: int) -> StoredMatch:
+        """One stored match with its journal; StoreError if unknown. Safe from any thread."""
+        return self._store.load(match_id)
 
     # --- outputs -------------------------------------------------------------
 

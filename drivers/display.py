@@ -26,6 +26,7 @@ from luma.core.device import dummy
 from PIL import Image
 
 from companion.config import DisplayConfig
+from companion.subscribers import Subscribers
 from drivers.errors import (
     DeviceNotFoundError,
     DevicePermissionError,
@@ -113,8 +114,8 @@ class Oled:
         self.shift = (0, 0)
         self.frames_sent = 0
         self._last_bytes: bytes | None = None
-        #: Called after each frame reaches the device (for benchmarks and tests).
-        self.on_frame: Callable[[Image.Image], None] | None = None
+        #: Told about each frame that reached the device (simulator page, tests).
+        self.frames: Subscribers[Image.Image] = Subscribers()
         self._thread = threading.Thread(target=self._run, name="oled", daemon=True)
         self._thread.start()
 
@@ -195,5 +196,4 @@ class Oled:
         self.device.display(image)
         self._last_bytes = data
         self.frames_sent += 1
-        if self.on_frame is not None:
-            self.on_frame(image)
+        self.frames.notify(image)

@@ -36,7 +36,7 @@ class FrameClock:
     def __init__(self, companion: Companion) -> None:
         self.arrived = threading.Event()
         self.at = 0.0
-        companion.oled.on_frame = self._frame
+        companion.oled.frames.add(self._frame)
 
     def _frame(self, image: object) -> None:
         self.at = time.perf_counter()

@@ -28,7 +28,7 @@ class Frames:
     def __init__(self, oled: Oled) -> None:
         self.frames: list[Image.Image] = []
         self.arrived = threading.Condition()
-        oled.on_frame = self.add
+        oled.frames.add(self.add)
 
     def add(self, image: Image.Image) -> None:
         with self.arrived:

@@ -26,7 +26,7 @@ class Screen:
     def __init__(self, companion: Companion) -> None:
         self.companion = companion
         self.changed = threading.Condition()
-        companion.oled.on_frame = self._frame
+        companion.oled.frames.add(self._frame)
 
     def _frame(self, image) -> None:
         with self.changed:
@@ -114,7 +114,7 @@ def run_companion(*args: str, **kwargs) -> subprocess.Popen:
 
 
 def test_run_sim_starts_and_stops_cleanly_on_sigterm(tmp_path):
-    proc = run_companion("--sim", "--data", str(tmp_path))
+    proc = run_companion("--sim", "--data", str(tmp_path), "--port", "0")
     try:
         line = proc.stdout.readline()
         assert "running with simulated hardware" in line, proc.stderr.read()
@@ -129,7 +129,7 @@ def test_run_sim_starts_and_stops_cleanly_on_sigterm(tmp_path):
 
 @pytest.mark.skipif(Path("/dev/gpiochip0").exists(), reason="this machine has GPIO")
 def test_no_gpio_and_no_sim_is_a_clear_error(tmp_path):
-    proc = run_companion("--data", str(tmp_path))
+    proc = run_companion("--data", str(tmp_path), "--port", "0")
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 2
     assert "/dev/gpiochip0" in err and "--sim" in err

@@ -1,0 +1,68 @@
+"""Serving the web app with waitress inside ``companion run``, and the addresses to print."""
+
+from __future__ import annotations
+
+import fcntl
+import ipaddress
+import socket
+import struct
+import threading
+
+from flask import Flask
+from waitress.server import create_server
+
+#: Requests besides the live streams that may run at once (API calls, pages).
+SPARE_THREADS = 8
+SIOCGIFADDR = 0x8915
+
+
+class WebServer:
+    """waitress on its own thread, sized so ``max_streams`` SSE streams fit.
+
+    Each live stream holds a waitress worker thread, so the pool is the
+    stream limit plus spare threads for everything else.
+    """
+
+    def __init__(self, app: Flask, host: str, port: int, max_streams: int) -> None:
+        self._server = create_server(
+            app, host=host, port=port, threads=max_streams + SPARE_THREADS,
+            connection_limit=max_streams + 4 * SPARE_THREADS, ident="TableCompanion",
+            clear_untrusted_proxy_headers=True,
+        )
+        self.port: int = self._server.effective_port
+        self.host = host
+        self._thread = threading.Thread(target=self._server.run, name="waitress", daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        """Stop accepting, end the workers, close every connection."""
+        from waitress import wasyncore
+
+        self._server.task_dispatcher.shutdown(timeout=5)
+        wasyncore.close_all(self._server._map)
+        self._thread.join(5)
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses other than loopback (Linux interface list)."""
+    found = []
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        for _, name in socket.if_nameindex():
+            try:
+                packed = fcntl.ioctl(s.fileno(), SIOCGIFADDR,
+                                     struct.pack("256s", name.encode()[:15]))
+            except OSError:
+                continue  # the interface has no IPv4 address
+            address = socket.inet_ntoa(packed[20:24])
+            if not ipaddress.ip_address(address).is_loopback:
+                found.append(address)
+    return found
+
+
+def page_urls(host: str, port: int) -> list[str]:
+    """Base URLs a phone can use: the bound address, or every LAN address and the .local name."""
+    if host in ("0.0.0.0", "::", ""):
+        hosts = [*lan_addresses(), f"{socket.gethostname()}.local"]
+    else:
+        hosts = [f"[{host}]" if ":" in host else host]
+    return [f"http://{h}:{port}/" for h in hosts]

@@ -1,0 +1,56 @@
+"""The simulator (``--sim`` only): the OLED as the Pi shows it, and the panel's buttons."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from companion.inputs import BUTTONS
+from web.api import host_only
+from web.app import error
+from web.pages import page
+from web.stream import TooManyStreams
+
+bp = Blueprint("sim", __name__)
+
+
+def simulator():
+    return current_app.extensions["companion"].sim
+
+
+@bp.get("/sim")
+def sim_page() -> Response:
+    seats = [b for b in simulator().buttons if b.startswith("seat")]
+    return page("sim.html", seats=seats)
+
+
+@bp.post("/api/sim/button")
+@host_only
+def button() -> Response:
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict) or body.get("button") not in BUTTONS:
+        return error(400, f"'button' must be one of: {', '.join(BUTTONS)}")
+    hold = body.get("hold", False)
+    if not isinstance(hold, bool):
+        return error(400, "'hold' must be true or false")
+    try:
+        simulator().press(body["button"], hold)
+    except KeyError as err:
+        return error(409, str(err.args[0]))
+    return jsonify(button=body["button"], hold=hold)
+
+
+@bp.get("/api/sim/display.png")
+def display() -> Response:
+    return Response(simulator().display_png(), mimetype="image/png",
+                    headers={"Cache-Control": "no-store"})
+
+
+@bp.get("/api/sim/events")
+def frames() -> Response:
+    """``event: frame`` with a rising counter whenever the OLED shows a new frame."""
+    try:
+        stream = simulator().frames.open(None)
+    except TooManyStreams:
+        return error(503, "too many simulator pages open")
+    return Response(stream, mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache, no-transform"})

@@ -1,0 +1,151 @@
+/* Shared by every page: the state stream, the boards of each game, the host session. */
+"use strict";
+
+const TC = {};
+
+/** Make an element: el("p", {class: "x"}, "text", child). Text is never parsed as HTML. */
+TC.el = function (tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === false || v === null || v === undefined) continue;
+    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+};
+
+/** The state the page was served with, so it shows at once. */
+TC.initial = JSON.parse(document.getElementById("state").textContent);
+
+/** Follow the table: calls onState(state) now and on every new version. */
+TC.follow = function (onState) {
+  const offline = document.getElementById("offline");
+  let version = -1;
+  let source = null;
+  const show = (state) => {
+    if (state.version === version) return;
+    version = state.version;
+    onState(state);
+  };
+  const setOffline = (off) => { offline.hidden = !off; };
+  const open = () => {
+    if (source) source.close();
+    source = new EventSource("/api/events");
+    source.addEventListener("state", (e) => { setOffline(false); show(JSON.parse(e.data)); });
+    source.addEventListener("open", () => setOffline(false));
+    source.addEventListener("error", () => {
+      setOffline(true);
+      // The browser retries with Last-Event-ID; if it gave up, start again.
+      if (source.readyState === EventSource.CLOSED) setTimeout(open, 3000);
+    });
+  };
+  const resync = () => {
+    fetch("/api/state", {cache: "no-store"})
+      .then((r) => r.json()).then((s) => { setOffline(false); show(s); })
+      .catch(() => setOffline(true));
+    if (!source || source.readyState === EventSource.CLOSED) open();
+  };
+  // A phone that slept or lost the network catches up as soon as it is back.
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) resync(); });
+  window.addEventListener("online", resync);
+  window.addEventListener("offline", () => setOffline(true));
+  show(TC.initial);
+  open();
+  return {resync, show};
+};
+
+/* --- boards -------------------------------------------------------------------- */
+
+TC.boards = {};
+
+TC.renderBoard = function (container, state) {
+  container.replaceChildren();
+  const match = state.match;
+  if (!match) {
+    container.append(TC.el("p", {class: "empty"}, "No match on the table yet."));
+    return;
+  }
+  const board = TC.boards[match.game] || TC.boards.generic;
+  container.append(board(match));
+};
+
+TC.boards.generic = function (match) {
+  return TC.el("pre", {class: "generic"}, JSON.stringify(match.view, null, 1));
+};
+
+TC.boards["center-court"] = function (match) {
+  const v = match.view;
+  const over = v.winner !== null;
+  const head = [];
+  if (over) head.push(`${v.players[v.winner]} wins`);
+  else {
+    head.push(`Set ${v.set_number}`);
+    if (v.match_tiebreak) head.push("Match tiebreak");
+    else if (v.tiebreak) head.push("Tiebreak");
+    else if (v.deuce) head.push("Deuce");
+    else if (v.advantage !== null) head.push(`Advantage ${v.players[v.advantage]}`);
+  }
+  const rows = [0, 1].map((p) => TC.el("tr", {class: v.winner === p ? "winner" : ""},
+    TC.el("td", {class: "serve", "aria-label": !over && v.server === p ? "serving" : null},
+      !over && v.server === p ? "●" : ""),
+    TC.el("th", {scope: "row", class: "name"}, v.players[p]),
+    v.sets.map((s, i) => TC.el("td", {class: "set"}, s[p],
+      v.set_tiebreaks[i] && Math.max(...s) > 1 ? TC.el("sup", {}, v.set_tiebreaks[i][p]) : null)),
+    over ? null : TC.el("td", {class: "games"}, v.games[p]),
+    over ? null : TC.el("td", {class: "points"}, v.points[p])));
+  const status = [];
+  if (v.call === "double_fault") status.push(TC.el("strong", {class: "call"}, "DOUBLE FAULT"));
+  else if (v.call === "fault") status.push(TC.el("strong", {class: "call"}, "FAULT · second serve"));
+  else if (!over && v.serve === 2) status.push("Second serve");
+  if (v.last_serve) {
+    const s = v.last_serve;
+    status.push(`Last serve: ${s.card}` + (s.roll === null ? "" : `, die ${s.roll}`));
+  }
+  if (v.in_play) status.push(`Ball in play: ${v.volley} to ${v.players[v.to_return]}`);
+  return TC.el("div", {class: "cc"},
+    TC.el("p", {class: "head"}, head.join(" · ")),
+    TC.el("table", {class: "score"}, TC.el("tbody", {}, rows)),
+    TC.el("p", {class: "status"}, status.map((s, i) => [i ? " · " : "", s])));
+};
+
+/* --- the host's session ------------------------------------------------------------- */
+
+TC.csrf = null;
+
+/** POST JSON as the host; resolves to the parsed answer, rejects with its error text. */
+TC.post = function (path, body) {
+  return fetch(path, {
+    method: "POST",
+    headers: {"Content-Type": "application/json", "X-CSRF-Token": TC.csrf || ""},
+    body: JSON.stringify(body === undefined ? {} : body),
+  }).then((r) => r.json().then((data) => {
+    if (!r.ok) throw new Error(data.error || r.statusText);
+    return data;
+  }));
+};
+
+/** Show the login form until the PIN is right, then call onHost(). */
+TC.login = function (form, onHost) {
+  const fail = form.querySelector(".error");
+  fetch("/api/session", {cache: "no-store"}).then((r) => r.json()).then((s) => {
+    if (s.host) { TC.csrf = s.csrf; onHost(); } else form.hidden = false;
+  });
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    fail.textContent = "";
+    fetch("/api/login", {method: "POST", headers: {"Content-Type": "application/json"},
+      body: JSON.stringify({pin: form.pin.value})})
+      .then((r) => r.json().then((d) => {
+        if (!r.ok) throw new Error(d.error);
+        TC.csrf = d.csrf;
+        form.hidden = true;
+        form.pin.value = "";
+        onHost();
+      }))
+      .catch((err) => { fail.textContent = err.message; });
+  });
+};

@@ -1,0 +1,15 @@
+"use strict";
+(function () {
+  const list = document.getElementById("history");
+  const names = (m) => m.players.map((p, i) => (m.winner === i ? `${p} (won)` : p)).join(" v ");
+  const load = () => fetch("/api/history", {cache: "no-store"}).then((r) => r.json()).then((rows) => {
+    list.replaceChildren(...rows.map((m) => TC.el("li", {},
+      TC.el("span", {class: "when"}, m.started_at.replace("T", " ").slice(0, 16)),
+      TC.el("span", {class: "who"}, names(m)),
+      TC.el("span", {class: "result"}, m.summary, m.status === "finished" ? "" : ` (${m.status})`),
+      TC.el("a", {href: `/api/matches/${m.id}/export`, download: `match-${m.id}.jsonl`}, "file"))));
+    if (!rows.length) list.append(TC.el("li", {class: "empty"}, "No matches yet."));
+  });
+  load();
+  TC.follow(() => load());
+})();

@@ -1,0 +1,3 @@
+"use strict";
+const board = document.getElementById("board");
+TC.follow((state) => TC.renderBoard(board, state));

@@ -1,0 +1,98 @@
+"""Server-Sent Events: one broker per feed, many bounded streams.
+
+A :class:`Broker` keeps the newest message of a feed (the table state, or the
+simulated OLED's frame counter). Each stream is a generator that waits on the
+broker's condition and yields the newest message whenever it is newer than
+the one it sent last, so a slow phone skips versions instead of queueing
+them. The message bytes are built once per version, not once per phone.
+
+Streams are counted: past ``limit`` a new one is refused (the caller answers
+503). A stream ends when its client is gone (the server stops iterating it
+after a failed write, at the latest at the next keep-alive) or when the
+broker closes.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+
+class TooManyStreams(Exception):
+    """The broker already serves its limit of streams."""
+
+
+def event_bytes(version: int, event: str, data: Any) -> bytes:
+    """One SSE message: ``id``, ``event`` and the JSON ``data`` on one line."""
+    body = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return f"id: {version}\nevent: {event}\ndata: {body}\n\n".encode()
+
+
+class Broker:
+    """The newest message of one feed, and the streams that follow it."""
+
+    def __init__(self, event: str, limit: int, keepalive: float = 15.0,
+                 retry_ms: int = 2000) -> None:
+        self.event = event
+        self.limit = limit
+        self.keepalive = keepalive
+        self.retry_ms = retry_ms
+        self._changed = threading.Condition()
+        self._version = -1
+        self._message = b""
+        self._streams = 0
+        self._closed = False
+
+    @property
+    def streams(self) -> int:
+        """How many streams are open now."""
+        return self._streams
+
+    def publish(self, version: int, data: Any) -> None:
+        """Make ``data`` at ``version`` the newest message and wake the streams."""
+        message = event_bytes(version, self.event, data)
+        with self._changed:
+            if version < self._version:
+                return
+            self._version, self._message = version, message
+            self._changed.notify_all()
+
+    def close(self) -> None:
+        """End every stream (server shutdown)."""
+        with self._changed:
+            self._closed = True
+            self._changed.notify_all()
+
+    def open(self, last_seen: int | None) -> Iterator[bytes]:
+        """A new stream, or TooManyStreams. ``last_seen``: the client's Last-Event-ID.
+
+        The first message is the current one, unless the client has seen
+        exactly that version already.
+        """
+        with self._changed:
+            if self._streams >= self.limit:
+                raise TooManyStreams(f"{self._streams} streams are open, the limit")
+            self._streams += 1
+        return self._run(last_seen)
+
+    def _run(self, last_seen: int | None) -> Iterator[bytes]:
+        sent = last_seen if last_seen is not None else -1
+        try:
+            yield f"retry: {self.retry_ms}\n\n".encode()
+            while True:
+                with self._changed:
+                    if self._version == sent and not self._closed:
+                        self._changed.wait(self.keepalive)
+                    if self._closed:
+                        return
+                    version, message = self._version, self._message
+                if version != sent and version >= 0:
+                    sent = version
+                    yield message
+                else:
+                    yield b": keep-alive\n\n"
+        finally:
+            with self._changed:
+                self._streams -= 1
