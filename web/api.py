@@ -198,8 +198,3 @@ def redo() -> Response:
 @host_only
 def end() -> Response:
     return change(lambda table: table.abandon())
-
-
-@bp.route("/<path:anything>", methods=["GET", "POST", "PUT", "DELETE", "PATCH"])
-def unknown(anything: str) -> Response:
-    return error(404, f"no API endpoint /api/{anything}")

@@ -1,0 +1,73 @@
+"""A web app over a fresh table and store for every test."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.store import Store
+from companion.table import Table, TableRunner
+from web.app import Services, create_app
+from web.auth import Lockout
+
+PIN = "2468"
+START = {"game": "center-court", "players": ["Ann", "Bob"], "options": {"sets": 1}}
+
+
+class Clock:
+    """A clock the test moves by hand (for lockout waits)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+@pytest.fixture
+def runner(tmp_path):
+    store = Store(tmp_path / "companion.db")
+    with TableRunner(Table(store, rng=random.Random(5))) as r:
+        yield r
+    store.close()
+
+
+@pytest.fixture
+def services(runner, clock):
+    return Services(runner=runner, pin=PIN, secret_key=b"k" * 32, max_streams=3,
+                    keepalive=0.2, lockout=Lockout(base=30, clock=clock))
+
+
+@pytest.fixture
+def app(services):
+    return create_app(services)
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+class Host:
+    """A logged-in host: the test client plus its CSRF token."""
+
+    def __init__(self, client) -> None:
+        self.client = client
+        response = client.post("/api/login", json={"pin": PIN})
+        assert response.status_code == 200, response.json
+        self.csrf = response.json["csrf"]
+
+    def post(self, path: str, body=None, **kwargs):
+        return self.client.post(path, json=body if body is not None else {},
+                                headers={"X-CSRF-Token": self.csrf}, **kwargs)
+
+
+@pytest.fixture
+def host(client):
+    return Host(client)

@@ -1,0 +1,232 @@
+"""Every API route, auth and CSRF rule, through Flask's test client."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.web.conftest import PIN, START, Host
+
+
+def test_state_without_a_match(client):
+    response = client.get("/api/state")
+    assert response.status_code == 200 and response.json == {"version": 0, "match": None}
+
+
+def test_a_host_starts_and_plays(client, host):
+    started = host.post("/api/match", START)
+    assert started.status_code == 200
+    assert started.json["match"]["game"] == "center-court" and started.json["version"] == 1
+    point = host.post("/api/action", {"type": "point", "winner": 1})
+    assert point.status_code == 200 and point.json["match"]["view"]["points"] == ["0", "15"]
+    assert client.get("/api/state").json == point.json
+    assert host.post("/api/undo").json["match"]["view"]["points"] == ["0", "0"]
+    assert host.post("/api/redo").json["match"]["view"]["points"] == ["0", "15"]
+    ended = host.post("/api/match/end")
+    assert ended.status_code == 200 and ended.json["match"] is None
+
+
+@pytest.mark.parametrize(("path", "body"), [
+    ("/api/match", START), ("/api/action", {"type": "point", "winner": 0}),
+    ("/api/undo", None), ("/api/redo", None), ("/api/match/end", None), ("/api/logout", None),
+])
+def test_changes_need_the_session_and_the_csrf_header(client, path, body):
+    before = client.get("/api/state").json
+    assert client.post(path, json=body or {}).status_code == 403
+    host = Host(client)
+    assert client.post(path, json=body or {}).status_code == 403  # cookie but no header
+    wrong = client.post(path, json=body or {}, headers={"X-CSRF-Token": "x" + host.csrf})
+    assert wrong.status_code == 403 and "X-CSRF-Token" in wrong.json["error"]
+    assert client.get("/api/state").json == before
+
+
+def test_another_browser_without_the_cookie_is_refused(app, host):
+    other = app.test_client()
+    response = other.post("/api/undo", headers={"X-CSRF-Token": host.csrf})
+    assert response.status_code == 403
+
+
+def test_refusals_are_400_or_409_with_an_error(host):
+    assert host.post("/api/action", {"type": "point", "winner": 0}).status_code == 409  # no match
+    host.post("/api/match", START)
+    cases = [
+        ("/api/match", START, 409, "unfinished"),
+        ("/api/action", {"type": "serve", "card": 9}, 400, "whole number 1-6"),
+        ("/api/action", {"type": "return", "card": 3}, 409, "no ball is in play"),
+        ("/api/action", [1, 2], 400, "JSON object"),
+        ("/api/redo", None, 409, "nothing to redo"),
+    ]
+    for path, body, status, message in cases:
+        response = host.post(path, body)
+        assert response.status_code == status, (path, body, response.json)
+        assert message in response.json["error"]
+
+
+def test_a_body_that_is_not_json_is_400(host):
+    response = host.client.post("/api/action", data="serve 3",
+                                headers={"X-CSRF-Token": host.csrf,
+                                         "Content-Type": "text/plain"})
+    assert response.status_code == 400 and "must be JSON" in response.json["error"]
+
+
+def test_a_bad_start_record_is_400(host):
+    response = host.post("/api/match", {"game": "chess", "players": ["a", "b"]})
+    assert response.status_code == 400 and "unknown game" in response.json["error"]
+
+
+def test_login(client):
+    assert client.get("/api/session").json == {"host": False, "csrf": None}
+    assert client.post("/api/login", json={"pin": "0000"}).status_code == 401
+    assert client.post("/api/login", json={"pin": 2468}).status_code == 401
+    assert client.post("/api/login", data="x").status_code == 401
+    response = client.post("/api/login", json={"pin": PIN})
+    assert response.status_code == 200
+    cookie = response.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    assert client.get("/api/session").json == {"host": True, "csrf": response.json["csrf"]}
+
+
+def test_logout_ends_the_session(client, host):
+    assert host.post("/api/logout").status_code == 200
+    assert client.get("/api/session").json["host"] is False
+    assert host.post("/api/undo").status_code == 403
+
+
+def test_lockout_after_five_wrong_pins_grows(client, clock):
+    for _ in range(4):
+        assert client.post("/api/login", json={"pin": "1111"}).status_code == 401
+    fifth = client.post("/api/login", json={"pin": "1111"})
+    assert fifth.status_code == 429 and fifth.headers["Retry-After"] == "30"
+    # Locked: even the right PIN waits.
+    assert client.post("/api/login", json={"pin": PIN}).status_code == 429
+    clock.now += 31
+    sixth = client.post("/api/login", json={"pin": "1111"})
+    assert sixth.status_code == 429 and sixth.headers["Retry-After"] == "60"
+    clock.now += 61
+    assert client.post("/api/login", json={"pin": PIN}).status_code == 200
+    # A right PIN clears the count.
+    assert client.post("/api/login", json={"pin": "1111"}).status_code == 401
+
+
+def test_lockout_is_per_client(app, client):
+    for _ in range(5):
+        client.post("/api/login", json={"pin": "1111"}, environ_base={"REMOTE_ADDR": "10.0.0.9"})
+    assert client.post("/api/login", json={"pin": PIN},
+                       environ_base={"REMOTE_ADDR": "10.0.0.9"}).status_code == 429
+    assert client.post("/api/login", json={"pin": PIN},
+                       environ_base={"REMOTE_ADDR": "10.0.0.10"}).status_code == 200
+
+
+@pytest.mark.parametrize(("host_header", "allowed"), [
+    ("localhost", True), ("localhost:8080", True), ("127.0.0.1:8080", True),
+    ("192.168.1.23:8080", True), ("[::1]:8080", True), ("[fe80::1]", True),
+    ("evil.example", False), ("evil.example:8080", False), ("localhost.evil.example", False),
+])
+def test_host_header_allowlist(client, host_header, allowed):
+    response = client.get("/api/state", headers={"Host": host_header})
+    assert (response.status_code == 200) == allowed
+    if not allowed:
+        assert response.status_code == 400 and "unknown host name" in response.json["error"]
+
+
+def test_the_machines_own_names_are_allowed(client):
+    import socket
+
+    name = socket.gethostname()
+    for host_header in (name, f"{name}.local:8080"):
+        assert client.get("/api/state", headers={"Host": host_header}).status_code == 200
+
+
+def test_history_and_export(client, host):
+    host.post("/api/match", START)
+    for _ in range(24):
+        host.post("/api/action", {"type": "point", "winner": 0})
+    history = client.get("/api/history").json
+    assert history[0]["status"] == "finished" and history[0]["winner"] == 0
+    assert history[0]["summary"] == "6-0"
+    export = client.get(f"/api/matches/{history[0]['id']}/export")
+    assert export.status_code == 200 and export.mimetype == "application/x-ndjson"
+    lines = export.get_data(as_text=True).splitlines()
+    assert json.loads(lines[0])["players"] == ["Ann", "Bob"] and len(lines) == 25
+    assert client.get("/api/matches/99/export").status_code == 404
+
+
+def test_games_lists_options_for_the_start_form(client):
+    games = client.get("/api/games").json
+    cc = next(g for g in games if g["id"] == "center-court")
+    assert cc["seats"] == [2, 2]
+    sets = next(o for o in cc["options"] if o["key"] == "sets")
+    assert sets["default"] == 3 and [c["value"] for c in sets["choices"]] == [1, 3, 5]
+
+
+def test_errors_are_json(client, host):
+    missing = client.get("/api/nothing")
+    assert missing.status_code == 404 and "not found" in missing.json["error"]
+    assert client.get("/api/action").status_code == 405
+    big = host.client.post("/api/action", data="x" * 20_000,
+                           headers={"X-CSRF-Token": host.csrf, "Content-Type": "application/json"})
+    assert big.status_code == 413 and "error" in big.json
+
+
+def test_pages_and_security_headers(client):
+    for path in ("/", "/host", "/history"):
+        response = client.get(path)
+        assert response.status_code == 200 and response.mimetype == "text/html"
+        assert "default-src 'self'" in response.headers["Content-Security-Policy"]
+        assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert client.get("/sim").status_code == 404  # only with --sim
+    assert client.get("/api/sim/display.png").status_code == 404
+
+
+def test_the_page_carries_the_state_and_cannot_be_broken_by_a_name(client, host):
+    host.post("/api/match", {**START, "players": ["</script><b>", "Bob"]})
+    html = client.get("/").get_data(as_text=True)
+    block = html.split('<script id="state" type="application/json">')[1].split("</script>")[0]
+    assert json.loads(block)["match"]["players"][0] == "</script><b>"
+
+
+def test_no_debugger_in_the_app(app):
+    assert app.debug is False and app.config["PROPAGATE_EXCEPTIONS"] is False
+
+
+def read_events(response, count: int) -> list[bytes]:
+    chunks = iter(response.response)
+    return [next(chunks) for _ in range(count)]
+
+
+def test_events_start_with_the_current_state(client, host):
+    host.post("/api/match", START)
+    response = client.get("/api/events", buffered=False)
+    assert response.mimetype == "text/event-stream"
+    retry, first = read_events(response, 2)
+    assert retry == b"retry: 2000\n\n"
+    state = client.get("/api/state").json
+    assert first == (f"id: {state['version']}\nevent: state\ndata: "
+                     f"{json.dumps(state, separators=(',', ':'))}\n\n").encode()
+    response.close()
+
+
+def test_events_resume_with_last_event_id(client, host, app):
+    host.post("/api/match", START)
+    version = client.get("/api/state").json["version"]
+    # Up to date: no state at once, only a keep-alive until something changes.
+    same = client.get("/api/events", buffered=False, headers={"Last-Event-ID": str(version)})
+    assert read_events(same, 2)[1] == b": keep-alive\n\n"
+    same.close()
+    # Behind: the current state at once.
+    old = client.get("/api/events", buffered=False, headers={"Last-Event-ID": "0"})
+    assert read_events(old, 2)[1].startswith(f"id: {version}\n".encode())
+    old.close()
+    assert app.extensions["companion.broker"].streams == 0
+
+
+def test_streams_past_the_limit_get_503(client, app):
+    streams = [client.get("/api/events", buffered=False) for _ in range(3)]
+    refused = client.get("/api/events")
+    assert refused.status_code == 503 and refused.headers["Retry-After"]
+    for s in streams:
+        read_events(s, 1)
+        s.close()
+    assert app.extensions["companion.broker"].streams == 0
+    assert client.get("/api/events", buffered=False).status_code == 200
