@@ -9,6 +9,7 @@ import struct
 import threading
 
 from flask import Flask
+from waitress import wasyncore
 from waitress.server import create_server
 
 #: Requests besides the live streams that may run at once (API calls, pages).
@@ -31,16 +32,28 @@ class WebServer:
         )
         self.port: int = self._server.effective_port
         self.host = host
-        self._thread = threading.Thread(target=self._server.run, name="waitress", daemon=True)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._serve, name="waitress", daemon=True)
         self._thread.start()
 
-    def close(self) -> None:
-        """Stop accepting, end the workers, close every connection."""
-        from waitress import wasyncore
+    def _serve(self) -> None:
+        # waitress's own run() only ends when its socket map is empty; closing
+        # that map from another thread races with the poll. Loop here instead
+        # and close everything on this thread once asked to stop.
+        server = self._server
+        while not self._stop.is_set():
+            wasyncore.loop(timeout=server.adj.asyncore_loop_timeout, map=server._map,
+                           use_poll=server.adj.asyncore_use_poll, count=1)
+        server.task_dispatcher.shutdown(timeout=5)
+        wasyncore.close_all(server._map)
 
-        self._server.task_dispatcher.shutdown(timeout=5)
-        wasyncore.close_all(self._server._map)
-        self._thread.join(5)
+    def close(self) -> None:
+        """Stop accepting, end the workers, close every connection. Idempotent."""
+        if self._stop.is_set():
+            return
+        self._stop.set()
+        self._server.pull_trigger()  # wake the poll now rather than at its timeout
+        self._thread.join(10)
 
 
 def lan_addresses() -> list[str]:

@@ -1,0 +1,135 @@
+"""A real waitress server on a free port: several live streams, limits, vanished clients."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import threading
+import time
+
+import pytest
+
+from app.server import WebServer
+from tests.web.conftest import PIN, START
+from tests.web.sse import SseClient
+
+
+@pytest.fixture
+def server(app):
+    s = WebServer(app, "127.0.0.1", 0, max_streams=3)
+    yield s
+    app.extensions["companion.broker"].close()
+    s.close()
+
+
+class HttpHost:
+    """The host over real HTTP: cookie and CSRF header."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        status, headers, body = self.request("POST", "/api/login", {"pin": PIN})
+        assert status == 200
+        self.cookie = headers["Set-Cookie"].split(";")[0]
+        self.csrf = body["csrf"]
+
+    def request(self, method, path, body=None, headers=None):
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        try:
+            conn.request(method, path, body=json.dumps(body) if body is not None else None,
+                         headers={"Content-Type": "application/json", **(headers or {})})
+            response = conn.getresponse()
+            return response.status, dict(response.getheaders()), json.loads(response.read())
+        finally:
+            conn.close()
+
+    def post(self, path, body=None):
+        return self.request("POST", path, body or {},
+                            {"Cookie": self.cookie, "X-CSRF-Token": self.csrf})
+
+
+def wait_until(predicate, timeout=5.0):
+    done = threading.Event()
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        done.wait(0.02)
+
+
+def test_every_stream_gets_every_change(server, app):
+    host = HttpHost(server.port)
+    streams = [SseClient("127.0.0.1", server.port) for _ in range(3)]
+    try:
+        for s in streams:
+            assert s.status == 200 and s.next_state().json()["match"] is None
+        status, _, body = host.post("/api/match", START)
+        assert status == 200
+        for s in streams:
+            event = s.next_state()
+            assert event.id == body["version"] and event.json() == body
+    finally:
+        for s in streams:
+            s.close()
+
+
+def test_past_the_limit_a_clear_503(server):
+    streams = [SseClient("127.0.0.1", server.port) for _ in range(3)]
+    try:
+        for s in streams:
+            s.next_state()
+        refused = SseClient("127.0.0.1", server.port)
+        assert refused.status == 503
+        assert "too many" in json.loads(refused.response.read())["error"]
+        refused.close()
+    finally:
+        for s in streams:
+            s.close()
+
+
+def test_a_vanished_client_frees_its_stream(server, app):
+    broker = app.extensions["companion.broker"]
+    gone = SseClient("127.0.0.1", server.port)
+    gone.next_state()
+    # The phone drops off the network: its socket closes without a goodbye.
+    gone.sock.shutdown(socket.SHUT_RDWR)
+    gone.close()
+    # The next keep-alive write fails and the server ends that stream.
+    wait_until(lambda: broker.streams == 0)
+    fresh = [SseClient("127.0.0.1", server.port) for _ in range(3)]
+    try:
+        for s in fresh:
+            assert s.status == 200
+            s.next_state()
+    finally:
+        for s in fresh:
+            s.close()
+
+
+def test_keep_alives_and_last_event_id_on_a_real_server(server):
+    host = HttpHost(server.port)
+    _, _, body = host.post("/api/match", START)
+    version = body["version"]
+    current = SseClient("127.0.0.1", server.port, last_event_id=version)
+    try:
+        assert current.next_event(skip_comments=False).comment  # nothing new: a keep-alive
+        _, _, body = host.post("/api/action", {"type": "point", "winner": 0})
+        assert current.next_state().id == body["version"]
+    finally:
+        current.close()
+    behind = SseClient("127.0.0.1", server.port, last_event_id=version - 1)
+    try:
+        assert behind.next_state().id == body["version"]
+    finally:
+        behind.close()
+
+
+def test_other_requests_are_served_while_streams_are_open(server):
+    streams = [SseClient("127.0.0.1", server.port) for _ in range(3)]
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+        conn.request("GET", "/api/state")
+        assert conn.getresponse().status == 200
+        conn.close()
+    finally:
+        for s in streams:
+            s.close()
