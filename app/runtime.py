@@ -127,7 +127,6 @@ class Companion:
 
     def _start_web(self, data: Path, web: WebOptions) -> None:
         self.frames = Broker("frame", limit=16, keepalive=web.keepalive)
-        self._closers.append(self.frames.close)
         sim = None
         if self.sim:
             sim = Simulator(press=lambda button, hold: self.press(button, hold),
@@ -137,9 +136,12 @@ class Companion:
                             max_streams=self.cfg.web.max_streams, keepalive=web.keepalive,
                             sim=sim)
         self.app = create_app(services)
-        self._closers.append(self.app.extensions["companion.broker"].close)
         self.server = WebServer(self.app, web.host, web.port, self.cfg.web.max_streams)
         self._closers.append(self.server.close)
+        # Closed first (closers run last to first): live streams end before the
+        # server waits for its worker threads.
+        self._closers.append(self.app.extensions["companion.broker"].close)
+        self._closers.append(self.frames.close)
         self.urls = page_urls(web.host, self.server.port)
 
     def cfg_buttons(self) -> list[str]:

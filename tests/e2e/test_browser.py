@@ -1,0 +1,127 @@
+"""The pages in a real browser: Debian's chromium driven by Playwright, at phone size.
+
+CI installs chromium (.ci/run). On a machine without it these tests are
+skipped, except under CI, where a missing browser is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from app.runtime import Companion, WebOptions
+from companion.config import Config
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+PIN = "1357"
+PHONE = {"width": 390, "height": 844}
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SHOTS = Path(os.environ.get("SCREENSHOTS", "/tmp/companion-screenshots"))
+
+if not Path(CHROMIUM).exists():
+    if os.environ.get("CI"):
+        raise RuntimeError(f"CI needs chromium for the browser tests; {CHROMIUM} is missing")
+    pytest.skip("chromium is not installed (apt-get install chromium)", allow_module_level=True)
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def companion(tmp_path):
+    web = WebOptions(host="127.0.0.1", port=0, pin=PIN, keepalive=1.0)
+    with Companion(Config(), sim=True, data=tmp_path, web=web) as c:
+        yield c
+
+
+@pytest.fixture
+def phone(browser):
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def url(companion: Companion, path: str = "") -> str:
+    return f"{companion.urls[0]}{path}"
+
+
+def shot(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def test_spectator_page_updates_live_without_reload(companion, phone):
+    phone.goto(url(companion))
+    sync_api.expect(phone.locator("#board")).to_contain_text("No match")
+    companion.runner.call(lambda t: t.start({"game": "center-court",
+                                             "players": ["Ann", "Bob"]}))
+    sync_api.expect(phone.locator("#board")).to_contain_text("Ann", timeout=5000)
+    marker = phone.evaluate("window.marker = 42")
+    companion.runner.call(lambda t: t.act({"type": "point", "winner": 1}))
+    sync_api.expect(phone.locator(".points").nth(1)).to_have_text("15", timeout=5000)
+    assert phone.evaluate("window.marker") == marker  # the same page: no reload
+    assert phone.locator("#offline").is_hidden()
+    shot(phone, "spectator")
+
+
+def test_spectator_page_shows_the_state_before_any_stream(companion, browser):
+    companion.runner.call(lambda t: t.start({"game": "center-court",
+                                             "players": ["Ann", "Bob"]}))
+    context = browser.new_context(viewport=PHONE, java_script_enabled=True)
+    page = context.new_page()
+    # No stream at all: the page must still show the match from its first load.
+    page.route("**/api/events", lambda route: route.abort())
+    page.goto(url(companion))
+    sync_api.expect(page.locator("#board")).to_contain_text("Bob")
+    sync_api.expect(page.locator("#offline")).to_be_visible(timeout=5000)
+    context.close()
+
+
+def test_host_logs_in_and_plays_points(companion, phone):
+    phone.goto(url(companion, "host"))
+    phone.fill("#pin", "0000")
+    phone.click("#login button")
+    sync_api.expect(phone.locator("#login .error")).to_contain_text("wrong PIN")
+    phone.fill("#pin", PIN)
+    phone.click("#login button")
+    sync_api.expect(phone.locator("#host")).to_be_visible()
+    phone.fill("#players input >> nth=0", "Ann")
+    phone.fill("#players input >> nth=1", "Bob")
+    phone.click("#start button[type=submit]")
+    sync_api.expect(phone.locator("#board")).to_contain_text("Ann")
+    phone.click("text=Point Ann")
+    phone.click("text=Point Ann")
+    sync_api.expect(phone.locator(".points").first).to_have_text("30")
+    phone.click("text=Serve 4")
+    sync_api.expect(phone.locator("#actions")).to_contain_text("Return 4")
+    phone.click("#undo")
+    sync_api.expect(phone.locator("#actions")).to_contain_text("Serve 4")
+    view = companion.table.snapshot.match["view"]
+    assert view["points"] == ["30", "0"] and not view["in_play"]
+    shot(phone, "host")
+
+
+def test_a_tap_on_the_simulator_changes_the_oled(companion, phone):
+    phone.goto(url(companion, "sim"))
+    phone.fill("#pin", PIN)
+    phone.click("#login button")
+    sync_api.expect(phone.locator("#panel")).to_be_visible()
+    before = phone.locator("#oled").get_attribute("src")
+    png_before = companion.display_png()
+    phone.click("button[data-button=ok]")  # the welcome screen's OK: set up a match
+    sync_api.expect(phone.locator("#oled")).not_to_have_attribute("src", before, timeout=5000)
+    assert companion.display_png() != png_before
+    assert companion.panel.state.ui.screen == "setup"
+    shot(phone, "simulator")
