@@ -230,3 +230,18 @@ def test_streams_past_the_limit_get_503(client, app):
         s.close()
     assert app.extensions["companion.broker"].streams == 0
     assert client.get("/api/events", buffered=False).status_code == 200
+
+
+def test_the_spectator_page_is_light_and_needs_nothing_from_elsewhere(client, host):
+    import re
+
+    host.post("/api/match", START)
+    html = client.get("/").get_data()
+    assets = re.findall(rb'(?:src|href)="([^"]+)"', html)
+    assert assets and all(a.startswith(b"/") for a in assets), assets  # no CDN, no other host
+    total = len(html)
+    for asset in assets:
+        response = client.get(asset.decode())
+        assert response.status_code == 200, asset
+        total += len(response.get_data())
+    assert total <= 60_000, f"the spectator page weighs {total} bytes"
