@@ -241,7 +241,7 @@ def test_the_spectator_page_is_light_and_needs_nothing_from_elsewhere(client, ho
     assert assets and all(a.startswith(b"/") for a in assets), assets  # no CDN, no other host
     total = len(html)
     for asset in assets:
-        response = client.get(asset.decode())
-        assert response.status_code == 200, asset
-        total += len(response.get_data())
+        with client.get(asset.decode()) as response:
+            assert response.status_code == 200, asset
+            total += len(response.get_data())
     assert total <= 60_000, f"the spectator page weighs {total} bytes"
