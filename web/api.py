@@ -163,24 +163,25 @@ def change(work: Callable[[Table], Any]) -> Response:
     return jsonify(snapshot.to_json())
 
 
+def change_with_body(work: Callable[[Table, Any], Any]) -> Response:
+    """Like :func:`change`, for requests whose JSON body is the thing to apply."""
+    try:
+        body = json_body()
+    except InvalidAction as err:
+        return error(400, str(err))
+    return change(lambda table: work(table, body))
+
+
 @bp.post("/match")
 @host_only
 def start() -> Response:
-    try:
-        record = json_body()
-    except InvalidAction as err:
-        return error(400, str(err))
-    return change(lambda table: table.start(record))
+    return change_with_body(lambda table, record: table.start(record))
 
 
 @bp.post("/action")
 @host_only
 def action() -> Response:
-    try:
-        body = json_body()
-    except InvalidAction as err:
-        return error(400, str(err))
-    return change(lambda table: table.act(body))
+    return change_with_body(lambda table, body: table.act(body))
 
 
 @bp.post("/undo")

@@ -46,7 +46,9 @@ def services(runner, clock):
 
 @pytest.fixture
 def app(services):
-    return create_app(services)
+    app = create_app(services)
+    yield app
+    app.extensions["companion.broker"].close()
 
 
 @pytest.fixture
