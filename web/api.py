@@ -15,7 +15,7 @@ from companion.games import GAMES
 from companion.table import Table
 from web.app import Services, error
 from web.auth import new_token, pin_matches, token_matches
-from web.stream import Broker, TooManyStreams, connection_of
+from web.stream import Broker, TooManyStreams
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -43,9 +43,8 @@ def state() -> Response:
 def events() -> Response:
     last = request.headers.get("Last-Event-ID", "").strip()
     last_seen = int(last) if last.isdigit() else None
-    channel, chunked = connection_of(request.environ)
     try:
-        stream = broker().open(last_seen, channel, chunked)
+        stream = broker().open(last_seen)
     except TooManyStreams:
         response = error(503, "too many live viewers right now; try again shortly")
         response.headers["Retry-After"] = "10"

@@ -8,7 +8,7 @@ from companion.inputs import BUTTONS
 from web.api import host_only
 from web.app import error
 from web.pages import page
-from web.stream import TooManyStreams, connection_of
+from web.stream import TooManyStreams
 
 bp = Blueprint("sim", __name__)
 
@@ -49,7 +49,7 @@ def display() -> Response:
 def frames() -> Response:
     """``event: frame`` with a rising counter whenever the OLED shows a new frame."""
     try:
-        stream = simulator().frames.open(None, *connection_of(request.environ))
+        stream = simulator().frames.open(None)
     except TooManyStreams:
         return error(503, "too many simulator pages open")
     return Response(stream, mimetype="text/event-stream",
