@@ -118,6 +118,8 @@ class Companion:
         if sim:
             self.finger = Finger(self.factory, self.buttons, cfg.buttons)
             self._closers.append(self.finger.close)
+            if web is not None:
+                self.simulator.buttons = tuple(self.buttons.pins)
         self.pad: SerialPad | None = None
         if cfg.serial.url is not None:
             self.pad = SerialPad(cfg.serial.url, self.input, cfg.serial.baudrate,
@@ -129,9 +131,9 @@ class Companion:
         self.frames = Broker("frame", limit=16, keepalive=web.keepalive)
         sim = None
         if self.sim:
-            sim = Simulator(press=lambda button, hold: self.press(button, hold),
-                            display_png=self.display_png, frames=self.frames,
-                            buttons=tuple(self.cfg_buttons()))
+            # Its buttons are filled in once the button panel has its pins.
+            self.simulator = sim = Simulator(press=lambda button, hold: self.press(button, hold),
+                                             display_png=self.display_png, frames=self.frames)
         services = Services(runner=self.runner, pin=web.pin, secret_key=secret_key(data),
                             max_streams=self.cfg.web.max_streams, keepalive=web.keepalive,
                             sim=sim)
@@ -143,11 +145,6 @@ class Companion:
         self._closers.append(self.app.extensions["companion.broker"].close)
         self._closers.append(self.frames.close)
         self.urls = page_urls(web.host, self.server.port)
-
-    def cfg_buttons(self) -> list[str]:
-        """The buttons the configuration gives a pin."""
-        b = self.cfg.buttons
-        return ["prev", "next", "ok", "back", *(f"seat{i + 1}" for i in range(len(b.seats)))]
 
     def display_png(self) -> bytes:
         """The simulated OLED's current frame as a 128x64 PNG."""

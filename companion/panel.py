@@ -22,6 +22,8 @@ from companion.subscribers import Subscribers
 from companion.table import Snapshot, Table
 
 HISTORY_ROWS = 20
+#: Table methods a control may call, with the command's arguments.
+TABLE_COMMANDS = frozenset({"act", "start", "undo", "redo", "abandon"})
 
 
 @dataclass(frozen=True)
@@ -62,11 +64,12 @@ class Panel:
         if kind == "history":
             return replace(ui, rows=tuple(history_line(r) for r in
                                           self.table.history(HISTORY_ROWS)))
-        # The table publishes; _table_changed sees self._ui not yet updated,
-        # so set it first to publish the new screen once, not twice.
+        if kind not in TABLE_COMMANDS:
+            raise ValueError(f"unknown panel command {kind!r}")
+        # The table publishes and _table_changed builds from self._ui: set it
+        # first, so the new screen is published once, not twice.
         self._ui = ui
-        getattr(self.table, {"act": "act", "start": "start", "undo": "undo", "redo": "redo",
-                             "abandon": "abandon"}[kind])(*args)
+        getattr(self.table, kind)(*args)
         return ui
 
     def subscribe(self, subscriber: Callable[[PanelState], None]) -> Callable[[], None]:

@@ -1,10 +1,10 @@
 """Server-Sent Events: one broker per feed, many bounded streams.
 
 A :class:`Broker` keeps the newest message of a feed (the table state, or the
-simulated OLED's frame counter). Each stream is a generator that waits on the
-broker's condition and yields the newest message whenever it is newer than
-the one it sent last, so a slow phone skips versions instead of queueing
-them. The message bytes are built once per version, not once per phone.
+simulated OLED's frame counter). Each stream is a generator that parks on a
+lock of its own and yields the newest message whenever it is newer than the
+one it sent last, so a slow phone skips versions instead of queueing them.
+The message bytes are built once per version, not once per phone.
 
 Streams are counted: past ``limit`` a new one is refused (the caller answers
 503). A stream ends when its client is gone (the server stops iterating it
