@@ -92,7 +92,7 @@ class Companion:
         gc.freeze()
         # A press crosses three threads (buttons, table writer, display); with
         # Python's default 5 ms GIL switch interval each hand-over can wait
-        # that long. 1 ms keeps a tap-to-frame well under 10 ms.
+        # that long. 1 ms shortens those waits (tests/bench/bench_panel.py).
         sys.setswitchinterval(0.001)
         self.runner = TableRunner(self.table)
         self._closers.append(self.runner.close)
