@@ -1,0 +1,48 @@
+"""The small decisions `companion run` makes: the PIN, the session key, the addresses."""
+
+from __future__ import annotations
+
+import argparse
+import stat
+
+import pytest
+
+from app.runtime import host_pin, secret_key
+from app.server import lan_addresses, page_urls
+from companion.config import Config, ConfigError, WebConfig
+
+
+def args(pin=None):
+    return argparse.Namespace(pin=pin)
+
+
+def test_the_pin_comes_from_the_flag_then_the_config_then_the_environment(monkeypatch):
+    monkeypatch.setenv("COMPANION_PIN", "3333")
+    cfg = Config(web=WebConfig(pin="2222"))
+    assert host_pin(args("1111"), cfg) == ("1111", False)
+    assert host_pin(args(), cfg) == ("2222", False)
+    assert host_pin(args(), Config()) == ("3333", False)
+    monkeypatch.delenv("COMPANION_PIN")
+    pin, made_up = host_pin(args(), Config())
+    assert made_up and pin.isdigit() and len(pin) == 6
+
+
+def test_a_bad_pin_is_a_config_error():
+    with pytest.raises(ConfigError, match="4 to 12 digits"):
+        host_pin(args("12ab"), Config())
+
+
+def test_the_session_key_is_made_once_and_kept_private(tmp_path):
+    key = secret_key(tmp_path / "data")
+    assert len(key) == 32 and secret_key(tmp_path / "data") == key
+    mode = stat.S_IMODE((tmp_path / "data" / "secret_key").stat().st_mode)
+    assert mode == 0o600
+
+
+def test_addresses_to_print():
+    assert page_urls("127.0.0.1", 8080) == ["http://127.0.0.1:8080/"]
+    assert page_urls("::1", 80) == ["http://[::1]:80/"]
+    everywhere = page_urls("0.0.0.0", 8080)
+    assert everywhere[-1].endswith(".local:8080/")
+    assert all(f"http://{a}:8080/" in everywhere for a in lan_addresses())
+    assert not any(a.startswith("127.") for a in lan_addresses())
