@@ -16,6 +16,7 @@ from werkzeug.exceptions import HTTPException
 
 from companion.table import TableRunner
 from web.auth import Lockout, host_allowed, host_names
+from web.fanout import Fanout
 from web.stream import Broker
 
 log = logging.getLogger(__name__)
@@ -67,7 +68,8 @@ def create_app(services: Services) -> Flask:
         PROPAGATE_EXCEPTIONS=False,
     )
     app.json.sort_keys = False
-    broker = Broker("state", services.max_streams, services.keepalive)
+    broker = Broker("state", services.max_streams, services.keepalive,
+                    fanout=Fanout(services.keepalive))
     services.runner.call(lambda table: (
         table.subscribe(lambda s: broker.publish(s.version, s.to_json())),
         broker.publish(table.snapshot.version, table.snapshot.to_json()),

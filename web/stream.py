@@ -15,9 +15,12 @@ broker closes.
 from __future__ import annotations
 
 import json
+import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
+
+from web.fanout import Fanout
 
 
 class TooManyStreams(Exception):
@@ -39,8 +42,9 @@ class Broker:
     """
 
     def __init__(self, event: str, limit: int, keepalive: float = 15.0,
-                 retry_ms: int = 2000) -> None:
+                 retry_ms: int = 2000, fanout: Fanout | None = None) -> None:
         self.event = event
+        self.fanout = fanout
         self.limit = limit
         self.keepalive = keepalive
         self.retry_ms = retry_ms
@@ -66,6 +70,8 @@ class Broker:
             waiters, self._waiters = self._waiters, set()
         for waiter in waiters:
             waiter.release()
+        if self.fanout is not None:
+            self.fanout.publish(version, message)
 
     def close(self) -> None:
         """End every stream (server shutdown). Idempotent."""
@@ -74,24 +80,39 @@ class Broker:
             waiters, self._waiters = self._waiters, set()
         for waiter in waiters:
             waiter.release()
+        if self.fanout is not None:
+            self.fanout.close()
 
-    def open(self, last_seen: int | None) -> Iterator[bytes]:
+    def open(self, last_seen: int | None,
+             connection: Callable[[], tuple[socket.socket | None, bool]] | None = None,
+             ) -> Iterator[bytes]:
         """A new stream, or TooManyStreams. ``last_seen``: the client's Last-Event-ID.
 
         The first message is the current one, unless the client has seen
-        exactly that version already.
+        exactly that version already. ``connection()`` gives the stream's
+        socket (and whether the response is chunked) once its headers are out,
+        so the fan-out thread can take over writing to it.
         """
         with self._lock:
             if self._streams >= self.limit:
                 raise TooManyStreams(f"{self._streams} streams are open, the limit")
             self._streams += 1
-        return self._run(last_seen)
+        return self._run(last_seen, connection)
 
-    def _run(self, last_seen: int | None) -> Iterator[bytes]:
+    def _run(self, last_seen: int | None,
+             connection: Callable[[], tuple[socket.socket | None, bool]] | None,
+             ) -> Iterator[bytes]:
         sent = last_seen if last_seen is not None else -1
         try:
             yield f"retry: {self.retry_ms}\n\n".encode()
             while True:
+                if self.fanout is not None and connection is not None and sent >= 0:
+                    sock, chunked = connection()
+                    if sock is not None:
+                        # From here the fan-out thread writes; this thread
+                        # only holds the request until the client is gone.
+                        self.fanout.adopt(sock, chunked, sent).gone.wait()
+                        return
                 with self._lock:
                     if self._closed:
                         return

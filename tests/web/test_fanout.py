@@ -1,0 +1,100 @@
+"""The fan-out thread on real socket pairs: framing, keep-alives, slow and vanished clients."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from web.fanout import Fanout, chunk
+
+
+@pytest.fixture
+def fanout():
+    f = Fanout(keepalive=0.2)
+    yield f
+    f.close()
+
+
+def read_exactly(sock: socket.socket, size: int) -> bytes:
+    sock.settimeout(5)
+    data = b""
+    while len(data) < size:
+        data += sock.recv(size - len(data))
+    return data
+
+
+def test_messages_go_out_as_chunks_to_every_stream(fanout):
+    pairs = [socket.socketpair() for _ in range(3)]
+    try:
+        handovers = [fanout.adopt(ours, True, 0) for ours, _ in pairs]
+        fanout.publish(1, b"id: 1\nevent: state\ndata: {}\n\n")
+        expected = chunk(b"id: 1\nevent: state\ndata: {}\n\n")
+        for _, phone in pairs:
+            assert read_exactly(phone, len(expected)) == expected
+        assert not any(h.gone.is_set() for h in handovers)
+    finally:
+        for a, b in pairs:
+            a.close()
+            b.close()
+
+
+def test_an_unchunked_stream_gets_plain_bytes_and_keep_alives(fanout):
+    ours, phone = socket.socketpair()
+    try:
+        fanout.adopt(ours, False, 5)
+        fanout.publish(5, b"old")  # already seen: not sent again
+        assert read_exactly(phone, len(b": keep-alive\n\n")) == b": keep-alive\n\n"
+    finally:
+        ours.close()
+        phone.close()
+
+
+def test_a_vanished_client_ends_its_stream(fanout):
+    ours, phone = socket.socketpair()
+    try:
+        handover = fanout.adopt(ours, True, 0)
+        phone.close()
+        fanout.publish(1, b"x")
+        # The first write may still land; the next keep-alive surely fails.
+        assert handover.gone.wait(5)
+    finally:
+        ours.close()
+
+
+def test_a_slow_client_skips_to_the_newest_message(fanout):
+    ours, phone = socket.socketpair()
+    ours.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+    phone.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    try:
+        fanout.adopt(ours, False, 0)
+        big = b"A" * 200_000
+        fanout.publish(1, big)
+        received = read_exactly(phone, 10)  # the big one is on its way, the socket full
+        for version in range(2, 6):
+            fanout.publish(version, b"v%d" % version)
+        phone.settimeout(5)
+        while not received.endswith(b"v5"):
+            received += phone.recv(65536)
+        # The big message whole, then only the newest: v2-v4 were skipped.
+        # (Publishes that arrive together are also coalesced to the newest.)
+        assert received.startswith(big) and received[len(big):].replace(
+            b": keep-alive\n\n", b"") == b"v5"
+    finally:
+        ours.close()
+        phone.close()
+
+
+def test_close_ends_every_stream_and_refuses_new_ones():
+    f = Fanout()
+    ours, phone = socket.socketpair()
+    try:
+        handover = f.adopt(ours, True, 0)
+        f.close()
+        assert handover.gone.wait(5)
+        late = f.adopt(ours, True, 0)
+        assert late.gone.is_set()
+        f.close()
+    finally:
+        ours.close()
+        phone.close()
