@@ -9,9 +9,9 @@ The message bytes are built once per version, not once per phone.
 With a fan-out (:mod:`web.fanout`) and a server that gives up the stream's
 socket, the stream hands its connection over once its headers are out, and
 the fan-out's single thread writes every later message. Streams are counted:
-past ``limit`` a new one is refused (the caller answers 503). A stream ends when its client is gone (the server stops iterating it
-after a failed write, at the latest at the next keep-alive) or when the
-broker closes.
+past ``limit`` a new one is refused (the caller answers 503). A stream ends
+when its client is gone (a write fails, at the latest at the next keep-alive)
+or when the broker closes.
 """
 
 from __future__ import annotations
