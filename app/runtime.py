@@ -105,7 +105,7 @@ class Companion:
         self._closers.append(self.oled.close)
         if web is not None:
             count = itertools.count(1)
-            self.oled.frames.add(lambda image: self.frames.publish(n := next(count), n))
+            self.oled.frames.add(lambda image: self.frames.publish(n := next(count), str(n)))
         self.runner.call(lambda _: self.panel.subscribe(self.oled.update))
         self.oled.update(self.panel.state)
         self.leds = SeatLeds(cfg.leds.seats, self.factory)

@@ -14,12 +14,14 @@ immutable value replaced whole on every change.
 
 from __future__ import annotations
 
+import json
 import queue
 import random
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, TypeVar
 
 from companion.errors import IllegalAction, NoMatch
@@ -41,6 +43,11 @@ class Snapshot:
 
     def to_json(self) -> JSON:
         return {"version": self.version, "match": self.match}
+
+    @cached_property
+    def json_text(self) -> str:
+        """:meth:`to_json` as compact JSON text, encoded once for every output."""
+        return json.dumps(self.to_json(), separators=(",", ":"), ensure_ascii=False)
 
 
 class Table:

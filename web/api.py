@@ -12,7 +12,7 @@ from flask import Blueprint, Response, current_app, jsonify, request, session
 from companion import matchfile
 from companion.errors import IllegalAction, InvalidAction, StoreError
 from companion.games import GAMES
-from companion.table import Table
+from companion.table import Snapshot, Table
 from web.app import Services, error
 from web.auth import new_token, pin_matches, token_matches
 from web.fanout import socket_of
@@ -32,12 +32,17 @@ def broker() -> Broker:
     return current_app.extensions["companion.broker"]
 
 
+def state_response(snapshot: Snapshot) -> Response:
+    """The state as JSON, from the text the snapshot encoded once."""
+    return Response(snapshot.json_text, mimetype="application/json")
+
+
 # --- reads -------------------------------------------------------------------------
 
 
 @bp.get("/state")
 def state() -> Response:
-    return jsonify(services().runner.table.snapshot.to_json())
+    return state_response(services().runner.table.snapshot)
 
 
 @bp.get("/events")
@@ -161,7 +166,7 @@ def change(work: Callable[[Table], Any]) -> Response:
         return error(409, str(err))
     except FutureTimeout:
         return error(503, "the table is busy; try again")
-    return jsonify(snapshot.to_json())
+    return state_response(snapshot)
 
 
 def change_with_body(work: Callable[[Table, Any], Any]) -> Response:

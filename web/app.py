@@ -71,8 +71,8 @@ def create_app(services: Services) -> Flask:
     broker = Broker("state", services.max_streams, services.keepalive,
                     fanout=Fanout(services.keepalive))
     services.runner.call(lambda table: (
-        table.subscribe(lambda s: broker.publish(s.version, s.to_json())),
-        broker.publish(table.snapshot.version, table.snapshot.to_json()),
+        table.subscribe(lambda s: broker.publish(s.version, s.json_text)),
+        broker.publish(table.snapshot.version, table.snapshot.json_text),
     ))
     app.extensions["companion"] = services
     app.extensions["companion.broker"] = broker

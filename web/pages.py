@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from flask import Blueprint, Response, current_app, render_template
 from markupsafe import Markup
 
@@ -16,8 +14,7 @@ def initial_state() -> Markup:
     Escaped for a ``<script type="application/json">`` block: ``<`` cannot
     end the block early whatever the player names contain.
     """
-    snapshot = current_app.extensions["companion"].runner.table.snapshot
-    text = json.dumps(snapshot.to_json(), ensure_ascii=False, separators=(",", ":"))
+    text = current_app.extensions["companion"].runner.table.snapshot.json_text
     return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
 
 

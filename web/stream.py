@@ -16,11 +16,9 @@ or when the broker closes.
 
 from __future__ import annotations
 
-import json
 import socket
 import threading
 from collections.abc import Callable, Iterator
-from typing import Any
 
 from web.fanout import Fanout
 
@@ -29,10 +27,9 @@ class TooManyStreams(Exception):
     """The broker already serves its limit of streams."""
 
 
-def event_bytes(version: int, event: str, data: Any) -> bytes:
-    """One SSE message: ``id``, ``event`` and the JSON ``data`` on one line."""
-    body = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-    return f"id: {version}\nevent: {event}\ndata: {body}\n\n".encode()
+def event_bytes(version: int, event: str, json_text: str) -> bytes:
+    """One SSE message: ``id``, ``event`` and the JSON text as ``data`` (one line)."""
+    return f"id: {version}\nevent: {event}\ndata: {json_text}\n\n".encode()
 
 
 class Broker:
@@ -62,9 +59,12 @@ class Broker:
         """How many streams are open now."""
         return self._streams
 
-    def publish(self, version: int, data: Any) -> None:
-        """Make ``data`` at ``version`` the newest message and wake the streams. Never blocks."""
-        message = event_bytes(version, self.event, data)
+    def publish(self, version: int, json_text: str) -> None:
+        """Make ``json_text`` at ``version`` the newest message and wake the streams.
+
+        Never blocks. ``json_text`` must be one line of JSON.
+        """
+        message = event_bytes(version, self.event, json_text)
         with self._lock:
             if version < self._version:
                 return
