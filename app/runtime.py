@@ -27,7 +27,7 @@ from PIL import Image
 
 from app.server import WebServer, page_urls
 from companion import config as config_module
-from companion.cli import DB_NAME
+from companion.cli import DB_NAME, default_data_dir
 from companion.config import Config
 from companion.controls import Context
 from companion.inputs import Input
@@ -59,6 +59,20 @@ class WebOptions:
     keepalive: float = 15.0
 
 
+def tune_for_presses() -> None:
+    """Process-wide settings that keep a press quick; call once the table is loaded.
+
+    The resumed match can be thousands of objects that live for good:
+    freezing keeps them out of the collector's sweeps, which would otherwise
+    add milliseconds to the odd press. And a press crosses three threads
+    (buttons, table writer, display); with Python's default 5 ms GIL switch
+    interval each hand-over can wait that long, 1 ms shortens those waits
+    (tests/bench/bench_panel.py measures both).
+    """
+    gc.freeze()
+    sys.setswitchinterval(0.001)
+
+
 class Companion:
     """Everything ``companion run`` runs, started in order and closed in reverse.
 
@@ -86,14 +100,6 @@ class Companion:
         self.store = Store(data / DB_NAME)
         self._closers.append(self.store.close)
         self.table = Table(self.store)
-        # The resumed match can be thousands of objects that live for good:
-        # keep them out of the collector's sweeps, which would otherwise add
-        # milliseconds to the odd button press.
-        gc.freeze()
-        # A press crosses three threads (buttons, table writer, display); with
-        # Python's default 5 ms GIL switch interval each hand-over can wait
-        # that long. 1 ms shortens those waits (tests/bench/bench_panel.py).
-        sys.setswitchinterval(0.001)
         self.runner = TableRunner(self.table)
         self._closers.append(self.runner.close)
         self.urls: list[str] = []
@@ -215,8 +221,11 @@ def run(args: argparse.Namespace) -> int:
     """``companion run``: serve until SIGTERM or SIGINT, then shut down cleanly."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     cfg = config_module.load(args.config)
-    if args.data is not None:
-        cfg = replace(cfg, table=replace(cfg.table, data=args.data))
+    data = args.data
+    if data is None and args.sim and args.config is None:
+        data = default_data_dir()  # a PC without a config: the user's folder
+    if data is not None:
+        cfg = replace(cfg, table=replace(cfg.table, data=data))
     if args.sim and args.config is None:
         cfg = replace(cfg, buttons=replace(cfg.buttons, seats=SIM_SEATS))
     pin, made_up = host_pin(args, cfg)
@@ -232,6 +241,7 @@ def run(args: argparse.Namespace) -> int:
     notify = sdnotify.SystemdNotifier()
     web = WebOptions(host=host, port=port, pin=pin)
     with Companion(cfg, sim=args.sim, data=cfg.table.data, web=web) as companion:
+        tune_for_presses()
         hardware = "simulated hardware" if args.sim else "GPIO buttons and OLED"
         print(f"Table Companion running with {hardware}; data in {cfg.table.data}")
         for url in companion.urls:

@@ -94,8 +94,6 @@ def _run(args: argparse.Namespace) -> int:
     # drivers or I/O libraries; only `run` needs them, so load them here.
     from app.runtime import run
 
-    if args.data is None and args.sim and args.config is None:
-        args.data = default_data_dir()
     return run(args)
 
 

@@ -3,8 +3,8 @@
 The panel's state besides the table is a small frozen :class:`Ui`. For a
 given Ui and table snapshot, :func:`bindings` says what every input does: a
 soft-key label and an :class:`Outcome` (the next Ui, and a table command or
-none). Both the OLED's soft-key labels and :func:`handle` come from that one
-function, so the labels can never disagree with what a button does.
+none). Both the OLED's soft-key labels and what the panel does with a press
+come from that one function, so the labels can never disagree with a button.
 
 Everywhere, holding BACK is undo. Everything here is pure; the
 :class:`~companion.panel.Panel` runs the commands on the table.
@@ -94,15 +94,6 @@ class Screen:
     def label(self, button: str) -> str:
         binding = self.keys.get(Input(button))
         return binding.label if binding else ""
-
-
-def handle(ui: Ui, snapshot: Mapping[str, Any], inp: Input, ctx: Context) -> Outcome:
-    """The outcome of ``inp``; an unbound input only clears the message."""
-    screen = build(ui, snapshot, ctx)
-    binding = screen.keys.get(inp)
-    if binding is None:
-        return Outcome(replace(ui, message=None))
-    return binding.outcome
 
 
 def build(ui: Ui, snapshot: Mapping[str, Any], ctx: Context) -> Screen:

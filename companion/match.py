@@ -100,8 +100,6 @@ class Match:
         Changes nothing, so the caller can commit the event first and only
         then :meth:`push` it. Raises InvalidAction or IllegalAction.
         """
-        if not isinstance(action, Mapping):
-            raise InvalidAction("an action must be a JSON object with a 'type'")
         event = self.game.resolve(self.state, action, rng)
         return event, self.game.apply(self.state, event)
 

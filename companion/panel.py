@@ -49,7 +49,10 @@ class Panel:
     def handle(self, inp: Input) -> PanelState:
         """Act on one input and publish the result."""
         before = self._ui
-        outcome = controls.handle(before, self.table.snapshot.to_json(), inp, self.ctx)
+        # self.state is rebuilt on every table change and every input, so its
+        # screen already holds what each button means now.
+        binding = self.state.screen.keys.get(inp)
+        outcome = binding.outcome if binding else controls.Outcome(replace(before, message=None))
         try:
             ui = self._run(outcome.command, outcome.ui)
         except CompanionError as err:

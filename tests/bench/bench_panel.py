@@ -18,7 +18,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from app.runtime import Companion
+from app.runtime import Companion, tune_for_presses
 from companion.config import Config, DisplayConfig
 
 START = {"game": "center-court", "players": ["Ann", "Bob"],
@@ -47,6 +47,7 @@ def bench_taps(taps: int) -> None:
     pause = threading.Event()  # never set: paces the taps like a hand
     with tempfile.TemporaryDirectory() as tmp, \
             Companion(Config(), sim=True, data=Path(tmp)) as c:
+        tune_for_presses()  # as `companion run` does
         c.table.start(START)
         for w in (0, 0, 0, 1, 1, 1):  # deuce: every point from now on changes the screen
             c.table.act({"type": "point", "winner": w})
