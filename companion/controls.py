@@ -262,24 +262,22 @@ def setup(match: Mapping[str, Any] | None, ctx: Context) -> Ui:
         return Ui(screen="setup", draft=_default_draft(next(iter(GAMES)), ctx))
     record = rematch(match)
     game = get_game(record["game"])
-    options = {s.key: record["options"].get(s.key, s.default) for s in game.options}
+    options = {**{s.key: s.default for s in game.options}, **record["options"]}
     draft = Draft(game.id, tuple(record["players"]), tuple(options.items()))
     return Ui(screen="setup", draft=draft)
 
 
 def rematch(match: Mapping[str, Any]) -> dict[str, Any]:
-    """The start record for the same players and options."""
+    """The start record for the same players and options (device decisions made again)."""
     game = get_game(match["game"])
-    options = {s.key: match["options"][s.key] for s in game.options if s.key in match["options"]}
-    if match["options"].get("coin_flip"):
-        options["first_server"] = "coin"  # the device flipped last time: flip again
-    return {"game": game.id, "players": list(match["players"]), "options": options}
+    return {"game": game.id, "players": list(match["players"]),
+            "options": game.again(match["options"])}
 
 
 def _default_draft(game_id: str, ctx: Context) -> Draft:
     game = get_game(game_id)
-    return Draft(game_id, tuple(ctx.names[: game.seats[0]]),
-                 tuple((s.key, s.default) for s in game.options))
+    options = {**{s.key: s.default for s in game.options}, **game.extras.get("defaults", {})}
+    return Draft(game_id, tuple(ctx.names[: game.seats[0]]), tuple(options.items()))
 
 
 def _setup(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:

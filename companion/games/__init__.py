@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from companion.errors import InvalidAction
-from companion.games import center_court
+from companion.games import center_court, wizard_dodgeball
 from companion.games.base import Game
 
-GAMES: dict[str, Game] = {g.id: g for g in (center_court.GAME,)}
+GAMES: dict[str, Game] = {g.id: g for g in (center_court.GAME, wizard_dodgeball.GAME)}
 
 
 def get_game(game_id: object) -> Game:

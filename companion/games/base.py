@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from companion.errors import InvalidAction
@@ -73,7 +73,10 @@ class Game:
       or a tuple of indexes for a shared win.
     - ``summary(state)``: a short result or score line for the history.
     - ``turn(state)``: the seats whose turn it is now (lit on the seat LEDs).
+    - ``again(options)``: the start options for a rematch from a match's
+      prepared options: the same choices, device decisions to be made again.
     - ``options``: what a start menu offers, in menu order.
+    - ``extras``: static facts the host's start form needs (JSON-ready).
     """
 
     id: str
@@ -89,6 +92,8 @@ class Game:
     winner: Callable[[Any], int | tuple[int, ...] | None]
     summary: Callable[[Any], str]
     turn: Callable[[Any], tuple[int, ...]]
+    again: Callable[[Mapping[str, Any]], JSON]
+    extras: Mapping[str, Any] = field(default_factory=dict)
 
     def __repr__(self) -> str:
         return f"<Game {self.id}>"

@@ -452,6 +452,14 @@ def summary(state: State) -> str:
     return " ".join(parts)
 
 
+def again(options: Mapping[str, Any]) -> JSON:
+    """The options for a rematch: the same, with the coin flipped again if it was."""
+    out = {k: v for k, v in options.items() if k != COIN_FLIP.key}
+    if options.get(COIN_FLIP.key):
+        out["first_server"] = "coin"
+    return out
+
+
 GAME = Game(
     id=GAME_ID,
     title="Center Court",
@@ -466,4 +474,5 @@ GAME = Game(
     winner=winner,
     summary=summary,
     turn=turn,
+    again=again,
 )
