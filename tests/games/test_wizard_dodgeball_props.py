@@ -1,0 +1,182 @@
+"""Property tests: random Wizard Dodgeball play on a real table and store."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import event, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+from companion.errors import IllegalAction, InvalidAction
+from companion.games.wizard_dodgeball import CARD_OF, CARDS, SPELLS
+from companion.match import EVENT, Match
+from companion.store import Store
+from companion.table import Table
+
+ROSTERS = [[21, 58, 12, 33, 7], [45, 30, 10, 41, 25]]
+JERSEYS = [j for r in ROSTERS for j in r]
+#: Small dice make doubles, triples, catches and rebounds common.
+DICE = {"d6": [1, 1, 2, 2, 3, 3], "white": [1, 2, 2, 3, 3, 3]}
+
+
+def progress(view: dict) -> tuple[int, ...]:
+    """What only rises in play: the scores and the activation count."""
+    return (*(s["score"] for s in view["sides"]), view["activation"])
+
+
+class DodgeballTable(RuleBasedStateMachine):
+    """A careless host: legal actions built from ``legal``, junk, undo and redo."""
+
+    @initialize(
+        turn=st.sampled_from(["basic", "advanced"]),
+        variant=st.sampled_from(["points", "elimination"]),
+        goal=st.integers(1, 7),
+        first_side=st.sampled_from([0, 1, "roll"]),
+        bought=st.lists(st.sets(st.sampled_from([c.id for c in CARDS])), min_size=2,
+                        max_size=2),
+        seed=st.integers(0, 2**32),
+    )
+    def start(self, turn, variant, goal, first_side, bought, seed):
+        self.store = Store(":memory:")
+        self.table = Table(self.store, rng=random.Random(seed))
+        options = {"rosters": ROSTERS, "turn": turn, "variant": variant, "target": goal,
+                   "first_side": first_side, "dice": DICE}
+        if turn == "advanced":
+            # Magic 3 each: a budget of 15 buys any set of cards (15 is all ten).
+            options["wizards"] = {str(j): {"magic": 3} for j in JERSEYS}
+            options["spells"] = [sorted(b) for b in bought]
+        self.table.start({"game": "wizard-dodgeball", "players": ["Owls", "Newts"],
+                          "options": options})
+        self.target = goal
+
+    def teardown(self):
+        self.store.close()
+
+    @property
+    def view(self) -> dict:
+        return self.table.snapshot.match["view"]
+
+    def _act(self, action: dict) -> None:
+        before = self.table.snapshot
+        try:
+            after = self.table.act(action)
+        except (IllegalAction, InvalidAction):
+            assert self.table.snapshot == before  # a refusal changes nothing
+            return
+        event(f"accepted {action['type']}")
+        assert after.version > before.version
+        assert all(b >= a for a, b in zip(progress(before.match["view"]),
+                                          progress(after.match["view"]), strict=True))
+
+    @precondition(lambda self: bool(self.table.snapshot.match["legal"]))
+    @rule(data=st.data())
+    def play_a_legal_action(self, data):
+        shapes = self.table.snapshot.match["legal"]
+        shape = data.draw(st.sampled_from(shapes))
+        action = {"type": shape["type"]}
+        for key, values in shape.items():
+            if key == "type":
+                continue
+            if key == "targets":
+                action[key] = data.draw(st.lists(st.sampled_from(values), unique=True,
+                                                 max_size=3))
+            else:
+                action[key] = data.draw(st.sampled_from(values))
+        if action["type"] == "end_activation":
+            # Mostly act before moving on, as players do.
+            if data.draw(st.integers(0, 2)):
+                return self._act(action)
+        self._act(action)
+
+    @rule(times=st.integers(1, 12))
+    def end_activations(self, times):
+        for _ in range(times):
+            self._act({"type": "end_activation"})
+
+    @rule(kind=st.sampled_from(["throw", "hit", "catch", "cast", "cast_roll", "dispel"]),
+          a=st.sampled_from([*JERSEYS, 99]), b=st.sampled_from(JERSEYS),
+          spell=st.sampled_from(SPELLS), zones=st.integers(0, 4))
+    def any_action(self, kind, a, b, spell, zones):
+        """Anything at all: either refused without a trace, or played by the rules."""
+        action = {"type": kind, "thrower": a, "caster": a, "target": b, "catcher": b,
+                  "spell": spell, "targets": [b], "range": zones,
+                  "target_holding_ball": bool(zones % 2)}
+        fields = {"throw": ("thrower", "target", "range", "target_holding_ball"),
+                  "hit": ("thrower", "target"), "catch": ("thrower", "catcher"),
+                  "cast": ("caster", "spell", "targets"),
+                  "cast_roll": ("caster", "spell", "targets"),
+                  "dispel": ("caster", "target", "spell")}[kind]
+        self._act({"type": kind, **{f: action[f] for f in fields}})
+
+    @precondition(lambda self: self.table.match.can_undo)
+    @rule()
+    def undo(self):
+        self.table.undo()
+
+    @precondition(lambda self: self.table.match.can_redo)
+    @rule()
+    def redo(self):
+        self.table.redo()
+
+    @precondition(lambda self: self.table.match.can_undo)
+    @rule()
+    def undo_then_redo_is_identity(self):
+        before = (self.table.match.state, self.table.match.events, self.view)
+        self.table.undo()
+        self.table.redo()
+        assert (self.table.match.state, self.table.match.events, self.view) == before
+
+    @invariant()
+    def replay_equals_live_state(self):
+        match = self.table.match
+        replayed = Match(match.start)
+        replayed.replay((EVENT, e) for e in match.events)
+        assert replayed.state == match.state
+
+    @invariant()
+    def resume_from_the_store_equals_live_state(self):
+        resumed = Table(self.store)
+        assert resumed.match.state == self.table.match.state
+        assert resumed.snapshot == self.table.snapshot
+
+    @invariant()
+    def a_card_is_never_both_ready_and_recharging(self):
+        view = self.view
+        due = {(r["side"], r["card"]) for r in view["recharging"]}
+        for side, s in enumerate(view["sides"]):
+            for spell, status in s["spells"].items():
+                card = CARD_OF[spell].id
+                assert (status == "ready") == ((side, card) not in due)
+                if status != "ready":
+                    assert status["returns_after"] >= view["activation"]
+                    # Both faces of a card say the same.
+                    for face in CARD_OF[spell].faces:
+                        assert s["spells"][face] == status
+        # Every effect belongs to a card out of the hand, and only wizards on
+        # the court carry effects.
+        for t in self.table.match.state.tokens:
+            assert (t.side, CARD_OF[t.spell].id) in due
+        for s in view["sides"]:
+            for w in s["wizards"]:
+                assert w["on_court"] or not w["effects"]
+
+    @invariant()
+    def the_winner_is_decided_by_the_variant(self):
+        view = self.view
+        scores = [s["score"] for s in view["sides"]]
+        if view["variant"] == "points":
+            reached = [n >= self.target for n in scores]
+            assert reached == [view["winner"] == 0, view["winner"] == 1]
+        else:
+            assert scores == [0, 0]
+            empty = [s["on_court"] == 0 for s in view["sides"]]
+            assert empty == [view["winner"] == 1, view["winner"] == 0]
+        if view["winner"] is not None:
+            event("a match was won")
+            assert self.table.snapshot.match["legal"] == []
+
+
+DodgeballTable.TestCase.settings = settings(max_examples=80, stateful_step_count=50,
+                                            deadline=None)
+TestDodgeballTable = DodgeballTable.TestCase
