@@ -31,7 +31,7 @@ import random
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.errors import IllegalAction, InvalidAction
@@ -198,7 +198,7 @@ class State:
     off: frozenset[int] = frozenset()
     tokens: tuple[Token, ...] = ()
     #: Cards out of the hand, each until the end of its activation.
-    recharging: Timers[Cast] = Timers()
+    recharging: Timers[Cast] = field(default_factory=Timers)
     score: tuple[int, int] = (0, 0)
     #: The active wizard came back at the start of this activation.
     returned: bool = False
@@ -463,18 +463,19 @@ def actions(state: State) -> int | None:
 
 
 def reminder(state: State) -> str | None:
-    """What the players must remember about this activation, if anything."""
+    """What the players must remember about this activation, short enough for the OLED."""
     j = active(state)
     if state.winner is not None:
         return None
     if j in state.off:
-        return f"#{j} is off the court"
+        return "off the court: End"
     if has(state, j, "freeze"):
-        return f"#{j} is frozen: no move, throw or cast"
+        return "frozen: no actions"
     if state.returned:
         if state.setup.turn == "basic":
-            return f"#{j} is back: no move this activation"
-        return f"#{j} is back: {actions(state)} action(s), not a move"
+            return "back: no move this time"
+        count = actions(state)
+        return f"back: {count} action{'s' if count != 1 else ''}, no move"
     return None
 
 
@@ -983,7 +984,7 @@ def apply(state: State, event: Mapping[str, Any]) -> State:
     if kind == "hit":
         state = _spend_fireball(state, event["thrower"])
         return _hit(state, event["thrower"], event["target"],
-                    f"#{event['thrower']} hits #{event['target']}", {"type": "hit"})
+                    f"#{event['thrower']} hit #{event['target']}", {"type": "hit"})
     if kind == "catch":
         state = _spend_fireball(state, event["thrower"])
         return _catch(state, event["thrower"], event["catcher"], event["returning"],
@@ -994,7 +995,7 @@ def apply(state: State, event: Mapping[str, Any]) -> State:
         state = _cast_card(state, event["caster"], "dispel")
         state = _remove_token(state, event["target"], event["spell"],
                               state.setup.side_of(event["caster"]))
-        text = f"#{event['caster']} dispels {TITLES[event['spell']]} on #{event['target']}"
+        text = f"#{event['caster']} dispelled {SHORT[event['spell']]} on #{event['target']}"
         return replace(state, last={"type": "dispel", "text": text})
     if kind == "cast":
         return _cast(state, event["caster"], event["spell"], event["targets"], [],
@@ -1014,12 +1015,14 @@ def _end_activation(state: State) -> State:
             skipped.append(j)
             state = _close_slot(replace(state, order=order), order.turn)
             continue
-        text = f"#{j} activates"
+        # The last play stays on show; a skipped slot is news of its own.
+        last = state.last
         if skipped:
-            text = f"{' '.join(f'#{s}' for s in skipped)} skipped; {text}"
+            out = " ".join(f"#{s}" for s in skipped)
+            last = {"type": "end_activation", "text": f"{out} off: skipped",
+                    "skipped": skipped}
         return replace(state, order=order, off=state.off - {j}, returned=j in state.off,
-                       last={"type": "end_activation", "text": text,
-                             "skipped": skipped})
+                       last=last)
 
 
 def _close_slot(state: State, activation: int) -> State:
@@ -1067,19 +1070,19 @@ def _check_out(state: State) -> State:
 def _hit(state: State, thrower: int, target: int, text: str, last: JSON) -> State:
     if has(state, target, "shield"):
         state = _remove_token(state, target, "shield")
-        return replace(state, last={**last, "text": f"{text}: Shield absorbs it"})
+        return replace(state, last={**last, "text": f"{text}: shield"})
     state = _eliminate(state, target)
     state = _score(state, state.setup.side_of(thrower))
-    return _check_out(replace(state, last={**last, "text": f"{text}: #{target} is out"}))
+    return _check_out(replace(state, last={**last, "text": f"{text}: out"}))
 
 
 def _catch(state: State, thrower: int, catcher: int, returning: int | None,
            last: JSON) -> State:
     state = _eliminate(state, thrower)
-    text = f"#{catcher} catches #{thrower}'s ball: #{thrower} is out"
+    text = f"#{catcher} caught #{thrower}"
     if returning is not None:
         state = replace(state, off=state.off - {returning})
-        text += f", #{returning} is back"
+        text += f", #{returning} back"
     state = _score(state, state.setup.side_of(catcher))
     return _check_out(replace(state, last={**last, "text": text}))
 
@@ -1088,19 +1091,17 @@ def _throw(state: State, event: Mapping[str, Any]) -> State:
     outcome = throw_outcome(state, event)
     thrower, target = event["thrower"], event["target"]
     throw, dodge = event["rolls"]["throw"], event["rolls"]["dodge"]
-    attack = "Fireball 10" if outcome["fireball"] else f"{'+'.join(map(str, throw))}"
-    defence = "frozen 5" if outcome["frozen"] else f"{'+'.join(map(str, dodge))}"
-    score = f"{attack} v {defence}"
+    score = f"({outcome['attack']}v{outcome['defence']})"
     last = {"type": "throw", "thrower": thrower, "target": target, "range": event["range"],
             "throw": throw, "dodge": dodge, **outcome}
     state = _spend_fireball(state, thrower)
     result = outcome["result"]
     if result in ("hit", "shield"):
-        return _hit(state, thrower, target, f"#{thrower} hits #{target} {score}", last)
+        return _hit(state, thrower, target, f"#{thrower} hit #{target} {score}", last)
     if result == "catch":
         return _catch(state, thrower, target, event.get("returning"), last)
-    why = " (triples)" if outcome["triples"] and event["target_holding_ball"] else ""
-    return replace(state, last={**last, "text": f"#{target} dodges #{thrower} {score}{why}"})
+    why = " triples" if outcome["triples"] and event["target_holding_ball"] else ""
+    return replace(state, last={**last, "text": f"#{target} dodged #{thrower} {score}{why}"})
 
 
 def _cast_card(state: State, caster: int, spell: str) -> State:
@@ -1130,8 +1131,8 @@ def _cast(state: State, caster: int, spell: str, affected: Sequence[int],
         state = replace(state, tokens=state.tokens + tuple(
             Token(j, spell, side) for j in affected))
     on = " ".join(f"#{j}" for j in affected)
-    text = last.get("text") or (f"#{caster} casts {TITLES[spell]} on {on}" if affected
-                                else f"#{caster} casts {TITLES[spell]}: no effect")
+    text = last.get("text") or (f"#{caster} {TITLES[spell]} on {on}" if affected
+                                else f"#{caster} {TITLES[spell]}: no effect")
     return replace(state, last={**last, "caster": caster, "spell": spell,
                                 "affected": list(affected), "text": text})
 
@@ -1139,18 +1140,15 @@ def _cast(state: State, caster: int, spell: str, affected: Sequence[int],
 def _cast_roll(state: State, event: Mapping[str, Any]) -> State:
     outcome = cast_outcome(state, event)
     caster, spell = event["caster"], event["spell"]
-    parts = []
-    for r in outcome["results"]:
-        if "resister" in r:
-            who = f"#{r['resister']}" + ("" if r["resister"] == r["jersey"]
-                                         else f" for #{r['jersey']}")
-            parts.append(f"{who} {r['total']} {r['result']}")
-        else:
-            parts.append(f"#{r['jersey']} affected")
-    if outcome["rebound"]:
-        parts.append(f"rebound: #{caster} {outcome['rebound']['total']} "
-                     f"{outcome['rebound']['result']}")
-    text = f"#{caster} {TITLES[spell]} {outcome['cast']}: " + ", ".join(parts)
+    # Short enough for the OLED; the phone shows each roll from the other fields.
+    if spell == "dispel":
+        news = "worked" if outcome["affected"] else "resisted"
+    else:
+        on = outcome["affected"]
+        news = f"on {' '.join(f'#{j}' for j in on)}" if on else "resisted"
+        if outcome["rebound"]:
+            news = f"rebound, {news}"
+    text = f"#{caster} {TITLES[spell]} {outcome['cast']}: {news}"
     last = {"type": "cast_roll", **outcome, "text": text}
     if spell == "dispel":
         state = _cast(state, caster, spell, [], outcome["shields"], last)

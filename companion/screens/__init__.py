@@ -13,12 +13,13 @@ from PIL import Image
 
 from companion.controls import Context, Screen
 from companion.panel import PanelState
-from companion.screens import canvas, center_court, menus
+from companion.screens import canvas, center_court, menus, wizard_dodgeball
 
 BoardRenderer = Callable[[Any, dict[str, Any]], None]
 
 _BOARDS: dict[str, Callable[..., None]] = {
     "center-court": center_court.board,
+    "wizard-dodgeball": wizard_dodgeball.board,
 }
 
 
@@ -34,7 +35,7 @@ def render(state: PanelState, ctx: Context) -> Image.Image:
             _BOARDS[match["game"]](draw, match)
     elif ui.screen == "info":
         menus.info(image, draw, screen, ctx)
-    elif screen.items and ui.screen in ("serve", "roll", "return"):
+    elif screen.items and screen.row:
         menus.choices(draw, screen, ui.cursor)
     else:
         menus.listing(draw, screen, None if ui.screen == "history" and not ui.rows

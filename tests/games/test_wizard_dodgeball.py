@@ -101,12 +101,12 @@ def test_eliminated_wizard_returns_on_its_next_activation_basic_and_advanced():
     act(m, type="hit", thrower=21, target=45)
     v = end(m)
     assert v["active"]["jersey"] == 45 and wizard(v, 45)["on_court"]
-    assert v["returned"] and "no move" in v["reminder"]
+    assert v["returned"] and v["reminder"] == "back: no move this time"
     assert v["actions"] is None
     m = start(**ADVANCED)
     act(m, type="hit", thrower=21, target=45)
     v = end(m)
-    assert v["actions"] == 1 and "1 action(s), not a move" in v["reminder"]
+    assert v["actions"] == 1 and v["reminder"] == "back: 1 action, no move"
     v = end(m)
     assert v["returned"] is False and v["actions"] == 2 and v["reminder"] is None
 
@@ -193,7 +193,7 @@ def test_a_card_is_recharging_whatever_the_result():
     m = start()
     v = act(m, type="cast", caster=21, spell="freeze", targets=[])
     assert v["sides"][0]["spells"]["freeze"]["returns_after"] == 11
-    assert "no effect" in v["last"]["text"]
+    assert v["last"]["text"] == "#21 Freeze: no effect"
 
 
 def test_illegal_casts_say_why():
@@ -249,7 +249,7 @@ def test_a_catch_brings_back_a_wizard_of_the_catchers_choice():
     v = act(m, type="catch", thrower=45, catcher=33, returning=12)
     assert wizard(v, 12)["on_court"] and not wizard(v, 58)["on_court"]
     assert not wizard(v, 45)["on_court"]
-    assert "#12 is back" in v["last"]["text"]
+    assert v["last"]["text"] == "#33 caught #45, #12 back"
     assert [s["score"] for s in v["sides"]] == [1, 2]
 
 
@@ -290,7 +290,7 @@ def test_shield_absorbs_the_first_failed_dodge_then_goes():
     end(m)
     v = act(m, type="hit", thrower=45, target=58)
     assert wizard(v, 58)["on_court"] and wizard(v, 58)["effects"] == []
-    assert [s["score"] for s in v["sides"]] == [0, 0] and "Shield absorbs" in v["last"]["text"]
+    assert [s["score"] for s in v["sides"]] == [0, 0] and v["last"]["text"] == "#45 hit #58: shield"
     v = act(m, type="hit", thrower=45, target=58)
     assert not wizard(v, 58)["on_court"] and v["sides"][1]["score"] == 1
 
@@ -337,7 +337,7 @@ def test_fireball_is_dodged_by_triples_while_holding_a_ball():
     act(m, type="cast", caster=21, spell="fireball", targets=[21])
     v = act(m, type="throw", thrower=21, target=45, range=1, target_holding_ball=True,
             rolls={"throw": [], "dodge": [2, 2, 2]})
-    assert v["last"]["result"] == "dodge" and "(triples)" in v["last"]["text"]
+    assert v["last"]["result"] == "dodge" and v["last"]["text"] == "#45 dodged #21 (10v6) triples"
 
 
 def test_speed_and_slow_change_the_advanced_action_count():
@@ -515,6 +515,7 @@ def test_doubles_on_resist_rebound_and_the_caster_resists_the_same_cast():
             rolls={"cast": [6, 5], "resist": {"45": [2, 2]}, "rebound": [3, 4]})
     assert v["last"]["rebound"] == {"dice": [3, 4], "total": 7, "result": "affected"}
     assert wizard(v, 21)["effects"] == ["freeze"] and wizard(v, 45)["effects"] == []
+    assert v["last"]["text"] == "#21 Freeze 11: rebound, on #21"
     m = start()
     v = act(m, type="cast_roll", caster=21, spell="freeze", targets=[45],
             rolls={"cast": [6, 5], "resist": {"45": [2, 2]}, "rebound": [1, 1]})

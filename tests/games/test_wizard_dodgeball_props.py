@@ -83,10 +83,9 @@ class DodgeballTable(RuleBasedStateMachine):
                                                  max_size=3))
             else:
                 action[key] = data.draw(st.sampled_from(values))
-        if action["type"] == "end_activation":
-            # Mostly act before moving on, as players do.
-            if data.draw(st.integers(0, 2)):
-                return self._act(action)
+        # Players mostly act before they end an activation: skip some ends.
+        if action["type"] == "end_activation" and data.draw(st.integers(0, 2)) == 0:
+            return
         self._act(action)
 
     @rule(times=st.integers(1, 12))

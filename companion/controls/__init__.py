@@ -1,7 +1,7 @@
 """What each button means on each screen, and the menus.
 
 The panel's state besides the table is a small frozen :class:`Ui`. For a
-given Ui and table snapshot, :func:`bindings` says what every input does: a
+given Ui and table snapshot, :func:`build` says what every input does: a
 soft-key label and an :class:`Outcome` (the next Ui, and a table command or
 none). Both the OLED's soft-key labels and what the panel does with a press
 come from that one function, so the labels can never disagree with a button.
@@ -13,87 +13,32 @@ Everywhere, holding BACK is undo. Everything here is pure; the
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
+from companion.controls import center_court, wizard_dodgeball
+from companion.controls.base import (
+    SOFT_KEYS,
+    Binding,
+    Command,
+    Context,
+    Draft,
+    Outcome,
+    Screen,
+    Ui,
+    listing,
+)
 from companion.games import GAMES, get_game
-from companion.games.center_court import ROLLED_SERVES, SERVICE_DIE, format_return, return_count
 from companion.inputs import Input
 
-#: A table command: ("act", action), ("start", record), ("undo",), ("redo",),
-#: ("abandon",), or ("history",) to load the history rows into the Ui.
-Command = tuple[Any, ...]
+__all__ = ["SOFT_KEYS", "Binding", "Command", "Context", "Draft", "Outcome", "Screen", "Ui",
+           "build", "rematch", "setup"]
 
-SOFT_KEYS = ("prev", "next", "ok", "back")
-DIE_FACES = tuple(sorted(set(SERVICE_DIE)))
-
-
-@dataclass(frozen=True)
-class Draft:
-    """A match being set up on the buttons."""
-
-    game: str
-    players: tuple[str, ...]
-    options: tuple[tuple[str, Any], ...]
-
-    def option(self, key: str) -> Any:
-        return dict(self.options)[key]
-
-    def record(self) -> dict[str, Any]:
-        return {"game": self.game, "players": list(self.players), "options": dict(self.options)}
-
-
-@dataclass(frozen=True)
-class Ui:
-    """The panel's own state: which screen, where the cursor is, and so on."""
-
-    screen: str = "board"
-    cursor: int = 0
-    draft: Draft | None = None
-    #: The serve card waiting for a physical roll on the roll screen.
-    card: int | None = None
-    #: History lines, loaded when the history screen opens.
-    rows: tuple[str, ...] = ()
-    #: Why the last command was refused; cleared by the next input.
-    message: str | None = None
-
-
-@dataclass(frozen=True)
-class Context:
-    """What the controls need from outside the table."""
-
-    names: tuple[str, ...] = ("Player 1", "Player 2", "Player 3", "Player 4")
-    #: The spectator page's address, for the info screen (None: not served).
-    address: str | None = None
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What an input leads to: the next Ui and an optional table command."""
-
-    ui: Ui
-    command: Command | None = None
-
-
-@dataclass(frozen=True)
-class Binding:
-    label: str
-    outcome: Outcome
-
-
-@dataclass(frozen=True)
-class Screen:
-    """Everything a screen shows and does, for the renderer and the handler."""
-
-    keys: Mapping[Input, Binding] = field(default_factory=dict)
-    #: Menu-like screens: the lines, and which one the cursor is on.
-    title: str = ""
-    items: tuple[str, ...] = ()
-    hint: str = ""
-
-    def label(self, button: str) -> str:
-        binding = self.keys.get(Input(button))
-        return binding.label if binding else ""
+#: Each game's board keys: (ui, match) -> bindings (BACK is added: the menu).
+_BOARDS: dict[str, Callable[[Ui, Mapping[str, Any]], dict[Input, Binding]]] = {
+    "center-court": center_court.board,
+    "wizard-dodgeball": wizard_dodgeball.board,
+}
 
 
 def build(ui: Ui, snapshot: Mapping[str, Any], ctx: Context) -> Screen:
@@ -127,71 +72,6 @@ def _board(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     return Screen(keys={**keys, Input("back"): menu})
 
 
-def _board_center_court(ui: Ui, match: Mapping[str, Any]) -> dict[Input, Binding]:
-    view = match["view"]
-    names = view["players"]
-    keys = {}
-    for player, button in enumerate(("prev", "next")):
-        point = Outcome(Ui(), ("act", {"type": "point", "winner": player}))
-        keys[Input(button)] = Binding(f"+{names[player][:5]}", point)
-        keys[Input(f"seat{player + 1}")] = Binding("", point)
-    if view["in_play"]:
-        cursor = view["volley"] - 1
-        keys[Input("ok")] = Binding("Return", Outcome(Ui(screen="return", cursor=cursor)))
-    else:
-        keys[Input("ok")] = Binding("Serve", Outcome(Ui(screen="serve", cursor=2)))
-    return keys
-
-
-_BOARDS: dict[str, Callable[[Ui, Mapping[str, Any]], dict[Input, Binding]]] = {
-    "center-court": _board_center_court,
-}
-
-
-# --- Center Court serve, roll and return ---------------------------------------------
-
-
-def _cards(ui: Ui, n: int, confirm: Binding, back: Binding, **screen: Any) -> Screen:
-    """A row of ``n`` choices: PREV/NEXT move, OK confirms, BACK goes back."""
-    keys = {
-        Input("prev"): Binding("<", Outcome(replace(ui, cursor=(ui.cursor - 1) % n))),
-        Input("next"): Binding(">", Outcome(replace(ui, cursor=(ui.cursor + 1) % n))),
-        Input("ok"): confirm,
-        Input("back"): back,
-    }
-    return Screen(keys=keys, **screen)
-
-
-def _serve(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
-    card = ui.cursor + 1
-    serve = Outcome(Ui(), ("act", {"type": "serve", "card": card}))
-    screen = _cards(ui, 6, Binding("Serve", serve), Binding("Back", Outcome(Ui())),
-                    title="Serve which card?", items=tuple(str(c) for c in range(1, 7)),
-                    hint="hold OK: own die roll" if card in ROLLED_SERVES else "no roll: 3 or 4")
-    own_die = Outcome(Ui(screen="roll", card=card)) if card in ROLLED_SERVES else serve
-    return replace(screen, keys={**screen.keys, Input("ok", hold=True): Binding("", own_die)})
-
-
-def _roll(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
-    face = DIE_FACES[ui.cursor % len(DIE_FACES)]
-    enter = Outcome(Ui(), ("act", {"type": "serve", "card": ui.card, "roll": face}))
-    back = Outcome(Ui(screen="serve", cursor=(ui.card or 1) - 1))
-    return _cards(ui, len(DIE_FACES), Binding("Enter", enter), Binding("Back", back),
-                  title=f"Serve {ui.card}: die shows?", items=tuple(map(str, DIE_FACES)),
-                  hint=f"{ui.card} on the die is a fault")
-
-
-def _return(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
-    view = match["view"] if match else {}
-    volley = view.get("volley") or 1
-    card = ui.cursor + 1
-    count = return_count(volley, card)
-    ret = Outcome(Ui(), ("act", {"type": "return", "card": card, "count": count}))
-    return _cards(ui, 6, Binding("Return", ret), Binding("Back", Outcome(Ui())),
-                  title=f"Return {volley} with", items=tuple(str(c) for c in range(1, 7)),
-                  hint=f"play {format_return(card, count)}")
-
-
 # --- menus ----------------------------------------------------------------------------
 
 
@@ -208,22 +88,7 @@ def _menu(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
             entries.append(("End match", Outcome(Ui(screen="confirm"))))
     entries.append(("History", Outcome(Ui(screen="history"), ("history",))))
     entries.append(("Phone page", Outcome(Ui(screen="info"))))
-    return _list(ui, "Menu", entries, back=Outcome(Ui()))
-
-
-def _list(ui: Ui, title: str, entries: list[tuple[str, Outcome]], back: Outcome,
-          ok_label: str = "OK") -> Screen:
-    n = len(entries)
-    cursor = min(ui.cursor, n - 1)
-    return Screen(
-        keys={
-            Input("prev"): Binding("Up", Outcome(replace(ui, cursor=(cursor - 1) % n))),
-            Input("next"): Binding("Down", Outcome(replace(ui, cursor=(cursor + 1) % n))),
-            Input("ok"): Binding(ok_label, entries[cursor][1]),
-            Input("back"): Binding("Back", back),
-        },
-        title=title, items=tuple(label for label, _ in entries),
-    )
+    return listing(ui, "Menu", entries, back=Outcome(Ui()))
 
 
 def _confirm(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
@@ -280,32 +145,44 @@ def _default_draft(game_id: str, ctx: Context) -> Draft:
     return Draft(game_id, tuple(ctx.names[: game.seats[0]]), tuple(options.items()))
 
 
+#: Extra setup rows a game needs beyond its option menus: (ui, draft, first row index).
+_SETUP_ROWS: dict[str, Callable[[Ui, Draft, int], list[tuple[str, Outcome]]]] = {
+    "wizard-dodgeball": wizard_dodgeball.setup_rows,
+}
+
+
 def _setup(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     draft = ui.draft or _default_draft(next(iter(GAMES)), ctx)
+    ui = replace(ui, draft=draft)
     game = get_game(draft.game)
-    rows: list[tuple[str, Callable[[], Draft] | None]] = []
+    # Each row: its label and, given the row's index, what OK does there.
+    rows: list[tuple[str, Callable[[int], Outcome]]] = []
+
+    def changes(label: str, change: Callable[[], Draft]) -> None:
+        rows.append((label, lambda row: Outcome(replace(ui, draft=change(), cursor=row))))
+
     games = list(GAMES)
     following = games[(games.index(draft.game) + 1) % len(games)]
-    rows.append((f"Game: {game.title}", lambda: _default_draft(following, ctx)))
+    changes(f"Game: {game.title}", lambda: _default_draft(following, ctx))
     low, high = game.seats
     if low != high:
-        rows.append((f"Players: {len(draft.players)}",
-                     lambda: _seat_count(draft, ctx, low, high)))
+        changes(f"Players: {len(draft.players)}", lambda: _seat_count(draft, ctx, low, high))
     for seat, name in enumerate(draft.players):
-        rows.append((f"P{seat + 1}: {name}", lambda seat=seat: _next_name(draft, seat, ctx)))
+        changes(f"P{seat + 1}: {name}", lambda seat=seat: _next_name(draft, seat, ctx))
     for spec in game.options:
         value = draft.option(spec.key)
-        rows.append((f"{spec.label}: {spec.label_of(value)}",
-                     lambda spec=spec, value=value: _next_option(draft, spec, value)))
-    rows.append(("Start", None))
-    n = len(rows)
+        changes(f"{spec.label}: {spec.label_of(value)}",
+                lambda spec=spec, value=value: _next_option(draft, spec, value))
+    extra = _SETUP_ROWS.get(game.id)
+    if extra is not None:
+        rows.extend((label, lambda row, o=outcome: o) for label, outcome in
+                    extra(ui, draft, len(rows)))
+    n = len(rows) + 1
     cursor = min(ui.cursor, n - 1)
-    change = rows[cursor][1]
-    if change is None:
+    if cursor == n - 1:
         ok = Binding("Start", Outcome(Ui(), ("start", draft.record())))
     else:
-        ok = Binding("Change", Outcome(replace(ui, draft=change(), cursor=cursor)))
-    ui = replace(ui, draft=draft)
+        ok = Binding("Change", rows[cursor][1](cursor))
     return Screen(
         keys={
             Input("prev"): Binding("Up", Outcome(replace(ui, cursor=(cursor - 1) % n))),
@@ -313,7 +190,7 @@ def _setup(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
             Input("ok"): ok,
             Input("back"): Binding("Back", Outcome(Ui(screen="menu"))),
         },
-        title="New match", items=tuple(label for label, _ in rows),
+        title="New match", items=(*(label for label, _ in rows), "Start"),
     )
 
 
@@ -350,9 +227,8 @@ def _next_option(draft: Draft, spec: Any, value: Any) -> Draft:
 
 _SCREENS: dict[str, Callable[[Ui, Mapping[str, Any] | None, Context], Screen]] = {
     "board": _board,
-    "serve": _serve,
-    "roll": _roll,
-    "return": _return,
+    **center_court.SCREENS,
+    **wizard_dodgeball.SCREENS,
     "menu": _menu,
     "confirm": _confirm,
     "history": _history,

@@ -1,0 +1,62 @@
+"""Center Court on the panel: the scoreboard's keys, serve, own-die roll and return."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from companion.controls.base import Binding, Context, Outcome, Screen, Ui, choice_row
+from companion.games.center_court import ROLLED_SERVES, SERVICE_DIE, format_return, return_count
+from companion.inputs import Input
+
+DIE_FACES = tuple(sorted(set(SERVICE_DIE)))
+
+
+def board(ui: Ui, match: Mapping[str, Any]) -> dict[Input, Binding]:
+    view = match["view"]
+    names = view["players"]
+    keys = {}
+    for player, button in enumerate(("prev", "next")):
+        point = Outcome(Ui(), ("act", {"type": "point", "winner": player}))
+        keys[Input(button)] = Binding(f"+{names[player][:5]}", point)
+        keys[Input(f"seat{player + 1}")] = Binding("", point)
+    if view["in_play"]:
+        cursor = view["volley"] - 1
+        keys[Input("ok")] = Binding("Return", Outcome(Ui(screen="return", cursor=cursor)))
+    else:
+        keys[Input("ok")] = Binding("Serve", Outcome(Ui(screen="serve", cursor=2)))
+    return keys
+
+
+def _serve(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+    card = ui.cursor + 1
+    serve = Outcome(Ui(), ("act", {"type": "serve", "card": card}))
+    screen = choice_row(ui, 6, Binding("Serve", serve), Binding("Back", Outcome(Ui())),
+                    title="Serve which card?", items=tuple(str(c) for c in range(1, 7)),
+                    hint="hold OK: own die roll" if card in ROLLED_SERVES else "no roll: 3 or 4")
+    own_die = Outcome(Ui(screen="roll", card=card)) if card in ROLLED_SERVES else serve
+    return replace(screen, keys={**screen.keys, Input("ok", hold=True): Binding("", own_die)})
+
+
+def _roll(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+    face = DIE_FACES[ui.cursor % len(DIE_FACES)]
+    enter = Outcome(Ui(), ("act", {"type": "serve", "card": ui.card, "roll": face}))
+    back = Outcome(Ui(screen="serve", cursor=(ui.card or 1) - 1))
+    return choice_row(ui, len(DIE_FACES), Binding("Enter", enter), Binding("Back", back),
+                  title=f"Serve {ui.card}: die shows?", items=tuple(map(str, DIE_FACES)),
+                  hint=f"{ui.card} on the die is a fault")
+
+
+def _return(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+    view = match["view"] if match else {}
+    volley = view.get("volley") or 1
+    card = ui.cursor + 1
+    count = return_count(volley, card)
+    ret = Outcome(Ui(), ("act", {"type": "return", "card": card, "count": count}))
+    return choice_row(ui, 6, Binding("Return", ret), Binding("Back", Outcome(Ui())),
+                  title=f"Return {volley} with", items=tuple(str(c) for c in range(1, 7)),
+                  hint=f"play {format_return(card, count)}")
+
+
+SCREENS = {"serve": _serve, "roll": _roll, "return": _return}

@@ -1,0 +1,344 @@
+"""Wizard Dodgeball on the panel: the board's keys, the action menus, the roster editor.
+
+Every menu is built from the snapshot's ``legal`` shapes, so the panel only
+offers what the rules allow now: a frozen wizard's menu has no Throw, a
+recharging card is not in the Cast list. The action being put together
+lives in ``Ui.pending``; the targets ticked so far in ``Ui.picked``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from companion.controls.base import (
+    Binding,
+    Context,
+    Draft,
+    Outcome,
+    Screen,
+    Ui,
+    choice_row,
+    listing,
+)
+from companion.games.wizard_dodgeball import CARD_OF, JERSEY_MAX, SHORT, TITLES
+from companion.inputs import Input
+
+END = {"type": "end_activation"}
+MENU = Outcome(Ui(screen="wd-act"))
+
+
+def board(ui: Ui, match: Mapping[str, Any]) -> dict[Input, Binding]:
+    """NEXT ends the activation, OK opens the actions, PREV shows the cards.
+
+    The active side's seat button also ends the activation, so a player can
+    hand over without reaching for the panel.
+    """
+    side = match["view"]["active"]["side"]
+    end = Outcome(Ui(), ("act", END))
+    return {
+        Input("prev"): Binding("Cards", Outcome(Ui(screen="wd-cards"))),
+        Input("next"): Binding("End", end),
+        Input("ok"): Binding("Act", MENU),
+        Input(f"seat{side + 1}"): Binding("", end),
+    }
+
+
+# --- helpers ---------------------------------------------------------------------------
+
+
+def _pending(ui: Ui) -> dict[str, Any]:
+    return dict(ui.pending)
+
+
+def _step(screen: str, ui: Ui, **fields: Any) -> Outcome:
+    """Go to ``screen`` with ``fields`` added to the action being built."""
+    return Outcome(Ui(screen=screen, pending=(*ui.pending, *fields.items()), picked=ui.picked))
+
+
+def _act(action: Mapping[str, Any]) -> Outcome:
+    return Outcome(Ui(), ("act", dict(action)))
+
+
+def _shape(match: Mapping[str, Any] | None, kind: str, spell: str | None = None
+           ) -> dict[str, Any] | None:
+    """The legal shape of ``kind`` (for a rolled Dispel: ``spell="dispel"``)."""
+    for shape in (match or {}).get("legal", []):
+        if shape["type"] == kind and (spell is None) == ("effect" not in shape):
+            return shape
+    return None
+
+
+def _wizards(view: Mapping[str, Any]) -> dict[int, tuple[int, Mapping[str, Any]]]:
+    return {w["jersey"]: (side, w) for side, s in enumerate(view["sides"]) for w in s["wizards"]}
+
+
+def wizard_label(view: Mapping[str, Any], jersey: int) -> str:
+    """``"#45 Newts FRZ"``: jersey, side (or name) and effect tags."""
+    side, w = _wizards(view)[jersey]
+    who = w["name"] or view["sides"][side]["name"]
+    tags = " ".join(SHORT[e] for e in w["effects"])
+    return f"#{jersey} {who.split()[0]}{' ' + tags if tags else ''}"
+
+
+def _active(match: Mapping[str, Any]) -> int:
+    return match["view"]["active"]["jersey"]
+
+
+def _gone(ui: Ui) -> Screen:
+    """The action cannot be made any more (the phone changed the table)."""
+    return listing(ui, "Not possible now", [("Back", Outcome(Ui()))], back=Outcome(Ui()))
+
+
+# --- the action menu -----------------------------------------------------------------------
+
+
+def _act_menu(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+    if match is None or not match["legal"]:
+        return _gone(ui)
+    entries: list[tuple[str, Outcome]] = []
+    fresh = replace(ui, pending=(), picked=())
+    if _shape(match, "throw"):
+        entries.append(("Throw (roll)", _step("wd-target", fresh, type="throw")))
+        entries.append(("Hit", _step("wd-target", fresh, type="hit")))
+    if _shape(match, "catch"):
+        entries.append(("Catch", _step("wd-catcher", fresh, type="catch")))
+    if _shape(match, "cast"):
+        entries.append(("Cast", _step("wd-spell", fresh, type="cast")))
+    if _shape(match, "dispel"):
+        entries.append(("Dispel", _step("wd-wearer", fresh, type="dispel")))
+    entries.append(("End activation", Outcome(Ui(), ("act", END))))
+    return listing(ui, f"#{_active(match)} acts", entries, back=Outcome(Ui()))
+
+
+def _target(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+    kind = _pending(ui).get("type")
+    shape = _shape(match, kind) if kind else None
+    if match is None or shape is None:
+        return _gone(ui)
+    view, thrower = match["view"], _active(match)
+    entries = []
+    for t in shape["target"]:
+        if kind == "hit":
+            outcome = _act({"type": "hit", "thrower": thrower, "target": t})
+        else:
+            outcome = _step("wd-range", ui, target=t)
+        entries.append((wizard_label(view, t), outcome))
+    title = f"#{thrower} throws at" if kind == "throw" else f"#{thrower} hit who?"
+    return listing(ui, title, entries, back=MENU)
+
+
+def _range(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+    zones = ui.cursor % 3 + 1
+    hint = {1: "both dice + white", 2: "both throw dice", 3: "the right die only"}[zones]
+    pick = _step("wd-ball", replace(ui, cursor=0), range=zones)
+    return choice_row(ui, 3, Binding("OK", pick), Binding("Back", MENU),
+                      title="Zones away?", items=("1", "2", "3"), hint=hint)
+
+
+def _ball(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+    p = _pending(ui)
+    if match is None or not _shape(match, "throw"):
+        return _gone(ui)
+    action = {"type": "throw", "thrower": _active(match), "target": p["target"],
+              "range": p["range"]}
+    entries = [("No ball", _act({**action, "target_holding_ball": False})),
+               ("Holds a ball", _act({**action, "target_holding_ball": True}))]
+    return listing(ui, f"Does #{p['target']} hold one?", entries, back=MENU, ok_label="Roll")
+
+
+def _catcher(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+    shape = _shape(match, "catch")
+    if match is None or shape is None:
+        return _gone(ui)
+    view, thrower = match["view"], _active(match)
+    entries = []
+    for c in shape["catcher"]:
+        action = {"type": "catch", "thrower": thrower, "catcher": c}
+        if shape["returning"] == [None]:
+            entries.append((wizard_label(view, c), _act({**action, "returning": None})))
+        else:
+            entries.append((wizard_label(view, c), _step("wd-returning", ui, catcher=c)))
+    return listing(ui, f"Who caught #{thrower}'s?", entries, back=MENU)
+
+
+def _returning(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+    shape = _shape(match, "catch")
+    if match is None or shape is None:
+        return _gone(ui)
+    action = {"type": "catch", "thrower": _active(match), "catcher": _pending(ui)["catcher"]}
+    entries = [(f"#{j}" if j is not None else "Nobody", _act({**action, "returning": j}))
+               for j in shape["returning"]]
+    return listing(ui, "Who comes back?", entries, back=MENU)
+
+
+def _spell(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+    shape = _shape(match, "cast")
+    if match is None or shape is None:
+        return _gone(ui)
+    entries = [(TITLES[s], _step("wd-targets", replace(ui, picked=()), spell=s))
+               for s in shape["spell"]]
+    return listing(ui, f"#{_active(match)} casts", entries, back=MENU)
+
+
+def _targets(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+    shape = _shape(match, "cast")
+    spell = _pending(ui).get("spell")
+    if match is None or shape is None or spell not in shape["spell"]:
+        return _gone(ui)
+    view = match["view"]
+    single = spell == "fireball"
+    entries = []
+    for t in shape["targets"]:
+        on = t in ui.picked
+        picked = tuple(p for p in ui.picked if p != t) if on else \
+            ((t,) if single else (*ui.picked, t))
+        mark = "[x]" if on else "[ ]"
+        entries.append((f"{mark} {wizard_label(view, t)}",
+                        Outcome(replace(ui, picked=picked))))
+    entries.append((f"Done ({len(ui.picked)})", _step("wd-how", replace(ui, cursor=0))))
+    screen = listing(ui, f"{TITLES[spell]} on?", entries, back=MENU)
+    # Ticking keeps the cursor where it is (listing's outcomes carry ``ui``).
+    return screen if ui.cursor < len(entries) - 1 else replace(
+        screen, keys={**screen.keys, Input("ok"): Binding("Next", entries[-1][1])})
+
+
+def _how(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+    p = _pending(ui)
+    if match is None or not _shape(match, "cast"):
+        return _gone(ui)
+    cast = {"type": "cast", "caster": _active(match), "spell": p["spell"]}
+    targets = list(ui.picked)
+    entries = []
+    if targets:
+        entries.append(("Device rolls", _act({**cast, "type": "cast_roll",
+                                               "targets": targets})))
+        entries.append(("It took effect", _act({**cast, "targets": targets})))
+        entries.append(("All resisted", _act({**cast, "targets": []})))
+    else:
+        entries.append(("Cast (no wizard)", _act({**cast, "targets": []})))
+    return listing(ui, TITLES[p["spell"]], entries, back=MENU)
+
+
+def _wearer(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+    shape = _shape(match, "dispel")
+    if match is None or shape is None:
+        return _gone(ui)
+    view = match["view"]
+    entries = [(wizard_label(view, j), _step("wd-effect", ui, target=j))
+               for j in shape["target"]]
+    return listing(ui, "Dispel on whom?", entries, back=MENU)
+
+
+def _effect(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+    target = _pending(ui).get("target")
+    if match is None or not _shape(match, "dispel") or target not in _wizards(match["view"]):
+        return _gone(ui)
+    _, w = _wizards(match["view"])[target]
+    entries = [(TITLES[e], _step("wd-dispel-how", ui, spell=e)) for e in w["effects"]]
+    if not entries:
+        return _gone(ui)
+    return listing(ui, f"Which effect on #{target}?", entries, back=MENU)
+
+
+def _dispel_how(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+    p = _pending(ui)
+    if match is None or not _shape(match, "dispel"):
+        return _gone(ui)
+    caster = _active(match)
+    entries = [
+        ("Device rolls", _act({"type": "cast_roll", "caster": caster, "spell": "dispel",
+                               "targets": [p["target"]], "effect": p["spell"]})),
+        ("It worked", _act({"type": "dispel", "caster": caster, "target": p["target"],
+                            "spell": p["spell"]})),
+        ("It failed", _act({"type": "cast", "caster": caster, "spell": "dispel",
+                            "targets": []})),
+    ]
+    return listing(ui, f"Dispel {SHORT[p['spell']]} on #{p['target']}", entries, back=MENU)
+
+
+def _cards(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+    """Both sides' cards: the recharging ones first, with activations left."""
+    if match is None:
+        return _gone(ui)
+    view = match["view"]
+    lines = [f"S{r['side'] + 1} {SHORT[r['spell']]} #{r['caster']} {r['left']} left"
+             for r in view["recharging"]]
+    for side, s in enumerate(view["sides"]):
+        # One tag per card (its first face), four to a line.
+        ready = [SHORT[k] for k, v in s["spells"].items() if v == "ready" and CARD_OF[k].id == k]
+        lines.append(f"S{side + 1} ready:{'' if ready else ' none'}")
+        lines += [" " + " ".join(ready[i:i + 4]) for i in range(0, len(ready), 4)]
+    entries = [(line, Outcome(ui)) for line in lines]
+    screen = listing(ui, "Cards", entries, back=Outcome(Ui()))
+    return replace(screen, keys={k: b for k, b in screen.keys.items() if k != Input("ok")})
+
+
+# --- the roster on the setup screen ---------------------------------------------------------
+
+
+def setup_rows(ui: Ui, draft: Draft, first_row: int) -> list[tuple[str, Outcome]]:
+    """One row per wizard: OK opens the jersey editor on it."""
+    rosters = draft.option("rosters")
+    rows = []
+    for side, roster in enumerate(rosters):
+        for slot, jersey in enumerate(roster):
+            edit = Ui(screen="wd-jersey", draft=draft, cursor=0,
+                      pending=(("side", side), ("slot", slot),
+                               ("row", first_row + len(rows)), ("value", jersey)))
+            rows.append((f"S{side + 1} wizard {slot + 1}: #{jersey}", Outcome(edit)))
+    return rows
+
+
+def _jersey(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+    """Two digits, tens then units: PREV/NEXT change the boxed one, OK moves on."""
+    p = _pending(ui)
+    assert ui.draft is not None
+    value, digit = p["value"], ui.cursor % 2
+    step = 10 if digit == 0 else 1
+
+    def change(delta: int) -> Outcome:
+        tens, units = divmod(value, 10)
+        if digit == 0:
+            tens = (tens + delta) % 10
+        else:
+            units = (units + delta) % 10
+        new = min(JERSEY_MAX, tens * 10 + units)
+        return Outcome(replace(ui, pending=(*ui.pending[:3], ("value", new))))
+
+    back = Outcome(Ui(screen="setup", draft=ui.draft, cursor=p["row"]))
+    if digit == 0:
+        ok = Binding("Next", Outcome(replace(ui, cursor=1)))
+    else:
+        rosters = [list(r) for r in ui.draft.option("rosters")]
+        rosters[p["side"]][p["slot"]] = value
+        options = {**dict(ui.draft.options), "rosters": tuple(tuple(r) for r in rosters)}
+        draft = replace(ui.draft, options=tuple(options.items()))
+        ok = Binding("Set", Outcome(Ui(screen="setup", draft=draft, cursor=p["row"])))
+    taken = [f"S{s + 1} wizard {i + 1}" for s, r in enumerate(ui.draft.option("rosters"))
+             for i, j in enumerate(r) if j == value and (s, i) != (p["side"], p["slot"])]
+    hint = f"taken: {taken[0]}" if taken else f"PREV/NEXT: -/+{step}"
+    return Screen(
+        keys={Input("prev"): Binding("-", change(-1)), Input("next"): Binding("+", change(1)),
+              Input("ok"): ok, Input("back"): Binding("Back", back)},
+        title=f"S{p['side'] + 1} wizard {p['slot'] + 1} jersey",
+        items=tuple(f"{value:02d}"), hint=hint, row=True)
+
+
+SCREENS: dict[str, Callable[[Ui, Mapping[str, Any] | None, Context], Screen]] = {
+    "wd-act": _act_menu,
+    "wd-target": _target,
+    "wd-range": _range,
+    "wd-ball": _ball,
+    "wd-catcher": _catcher,
+    "wd-returning": _returning,
+    "wd-spell": _spell,
+    "wd-targets": _targets,
+    "wd-how": _how,
+    "wd-wearer": _wearer,
+    "wd-effect": _effect,
+    "wd-dispel-how": _dispel_how,
+    "wd-cards": _cards,
+    "wd-jersey": _jersey,
+}

@@ -1,0 +1,68 @@
+"""The Wizard Dodgeball board: who acts, the score, what just happened, the recharging cards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import ImageDraw
+
+from companion.games.wizard_dodgeball import SHORT
+from companion.screens.canvas import BOLD, KEYS_TOP, SMALL, WIDTH, fit, write, write_right
+
+#: Recharging cards: one column per side, this many lines each.
+CARD_LINES = 2
+CARDS_TOP = 34
+
+
+def board(draw: ImageDraw.ImageDraw, match: dict[str, Any]) -> None:
+    """Active wizard and score; the activation or a reminder; the last event; the cards."""
+    view = match["view"]
+    sides = view["sides"]
+    if view["winner"] is not None:
+        write(draw, (0, 0), fit(f"{sides[view['winner']]['name']} wins", BOLD, 90), BOLD)
+    else:
+        side, jersey = view["active"]["side"], view["active"]["jersey"]
+        write(draw, (0, 0), f"#{jersey}", BOLD)
+        write(draw, (31, 2), fit(sides[side]["name"], SMALL, 60), SMALL)
+    write_right(draw, WIDTH, 0, score(view), BOLD)
+    write(draw, (0, 14), fit(status(view), SMALL, WIDTH), SMALL)
+    last = view["last"]
+    if last is not None:
+        write(draw, (0, 23), fit(last["text"], SMALL, WIDTH), SMALL)
+    draw.line((0, CARDS_TOP - 2, WIDTH - 1, CARDS_TOP - 2), fill=1)
+    draw.line((WIDTH // 2, CARDS_TOP - 2, WIDTH // 2, KEYS_TOP), fill=1)
+    for side in (0, 1):
+        left = side * (WIDTH // 2) + 2
+        for i, line in enumerate(card_lines(view, side)):
+            write(draw, (left, CARDS_TOP + 9 * i), line, SMALL)
+
+
+def score(view: dict[str, Any]) -> str:
+    """Points as ``"3-2"``; in the elimination variant, wizards on court ``"5v4"``."""
+    a, b = view["sides"]
+    if view["variant"] == "points":
+        return f"{a['score']}-{b['score']}"
+    return f"{a['on_court']}v{b['on_court']}"
+
+
+def status(view: dict[str, Any]) -> str:
+    """The reminder if there is one, else the activation, round and actions."""
+    if view["winner"] is not None:
+        return f"Act {view['activation']}  round {view['round']}"
+    if view["reminder"]:
+        return view["reminder"]
+    parts = [f"Act {view['activation']}", f"round {view['round']}"]
+    if view["actions"] is not None:
+        parts.append(f"{view['actions']} actions")
+    return "  ".join(parts)
+
+
+def card_lines(view: dict[str, Any], side: int) -> list[str]:
+    """``"FRZ#21 3"``: the side's recharging cards, caster and activations left."""
+    due = [r for r in view["recharging"] if r["side"] == side]
+    lines = [f"{SHORT[r['spell']]}#{r['caster']} {r['left']}" for r in due]
+    if not lines:
+        return ["all ready"]
+    if len(lines) > CARD_LINES:
+        lines = [*lines[: CARD_LINES - 1], f"+{len(lines) - CARD_LINES + 1} more"]
+    return lines

@@ -1,0 +1,178 @@
+"""Wizard Dodgeball from the panel: every action reachable with the four buttons."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.controls import Context
+from companion.inputs import Input
+from companion.panel import Panel
+from companion.store import Store
+from companion.table import Table
+
+CTX = Context(names=("Owls", "Newts", "Cy"))
+ROSTERS = [[21, 58, 12, 33, 7], [45, 30, 10, 41, 25]]
+START = {"game": "wizard-dodgeball", "players": ["Owls", "Newts"],
+         "options": {"rosters": ROSTERS}}
+
+
+@pytest.fixture
+def panel():
+    table = Table(Store(":memory:"), rng=random.Random(3))
+    table.start(START)
+    return Panel(table, CTX)
+
+
+def press(panel: Panel, *buttons: str) -> None:
+    for b in buttons:
+        panel.handle(Input(b.rstrip("!"), hold=b.endswith("!")))
+
+
+def view(panel: Panel) -> dict:
+    return panel.table.snapshot.match["view"]
+
+
+def events(panel: Panel) -> list[dict]:
+    return list(panel.table.match.events)
+
+
+def menu_to(panel: Panel, label: str) -> None:
+    """Move the cursor of the open list to the line starting with ``label`` and press OK."""
+    items = panel.state.screen.items
+    index = next(i for i, item in enumerate(items) if item.startswith(label))
+    press(panel, *["next"] * ((index - panel.state.ui.cursor) % len(items)), "ok")
+
+
+def test_next_ends_the_activation_and_the_active_sides_seat_button_does_too(panel):
+    assert panel.state.screen.label("next") == "End"
+    press(panel, "next")
+    assert view(panel)["active"] == {"side": 1, "jersey": 45}
+    press(panel, "seat1")  # not Owls' turn: nothing happens
+    assert view(panel)["activation"] == 2
+    press(panel, "seat2")
+    assert view(panel)["active"]["jersey"] == 58
+
+
+def test_a_rolled_throw_from_the_buttons(panel):
+    press(panel, "ok")
+    menu_to(panel, "Throw")
+    menu_to(panel, "#30")
+    assert panel.state.ui.screen == "wd-range"
+    press(panel, "next", "ok")  # 2 zones
+    menu_to(panel, "Holds a ball")
+    event = events(panel)[-1]
+    assert event["type"] == "throw" and event["target"] == 30 and event["range"] == 2
+    assert event["target_holding_ball"] is True and len(event["rolls"]["dodge"]) == 3
+    assert panel.state.ui.screen == "board"
+
+
+def test_hit_and_catch_with_a_wizard_brought_back(panel):
+    press(panel, "next")  # Newts' #45 acts
+    press(panel, "ok")
+    menu_to(panel, "Hit")
+    menu_to(panel, "#58")
+    assert not view(panel)["sides"][0]["wizards"][1]["on_court"]
+    press(panel, "ok")
+    menu_to(panel, "Catch")
+    menu_to(panel, "#21")
+    assert panel.state.screen.items == ("#58", "Nobody")
+    menu_to(panel, "#58")
+    assert events(panel)[-1] == {"type": "catch", "thrower": 45, "catcher": 21,
+                                 "returning": 58}
+
+
+def test_cast_on_several_targets_physically_and_by_the_device(panel):
+    press(panel, "ok")
+    menu_to(panel, "Cast")
+    menu_to(panel, "Freeze")
+    menu_to(panel, "[ ] #45")
+    menu_to(panel, "[ ] #30")
+    assert panel.state.screen.items[-1] == "Done (2)"
+    menu_to(panel, "Done")
+    menu_to(panel, "It took effect")
+    assert events(panel)[-1] == {"type": "cast", "caster": 21, "spell": "freeze",
+                                 "targets": [45, 30]}
+    press(panel, "ok")
+    menu_to(panel, "Cast")
+    assert "Freeze" not in panel.state.screen.items  # recharging
+    menu_to(panel, "Weak")
+    menu_to(panel, "[ ] #10")
+    menu_to(panel, "Done")
+    menu_to(panel, "Device rolls")
+    event = events(panel)[-1]
+    assert event["type"] == "cast_roll" and "10" in event["rolls"]["resist"]
+
+
+def test_dispel_from_the_buttons(panel):
+    panel.table.act({"type": "cast", "caster": 21, "spell": "slow", "targets": [45]})
+    press(panel, "next")
+    press(panel, "ok")
+    menu_to(panel, "Dispel")
+    menu_to(panel, "#45")
+    menu_to(panel, "Slow")
+    menu_to(panel, "It worked")
+    assert events(panel)[-1] == {"type": "dispel", "caster": 45, "target": 45,
+                                 "spell": "slow"}
+    assert view(panel)["sides"][1]["wizards"][0]["effects"] == []
+
+
+def test_a_frozen_wizard_is_offered_only_the_end(panel):
+    panel.table.act({"type": "cast", "caster": 21, "spell": "freeze", "targets": [45]})
+    press(panel, "next", "ok")
+    assert panel.state.screen.items == ("End activation",)
+
+
+def test_a_menu_overtaken_by_the_phone_says_so(panel):
+    press(panel, "ok")
+    menu_to(panel, "Catch")
+    # The phone freezes the thrower while the catch menu is open.
+    panel.table.act({"type": "cast", "caster": 21, "spell": "freeze", "targets": [21]})
+    assert panel.state.screen.title == "Not possible now"
+    before = panel.table.version
+    press(panel, "ok")
+    assert panel.state.ui.screen == "board" and panel.table.version == before
+
+
+def test_set_up_a_match_and_edit_a_jersey_with_the_buttons():
+    panel = Panel(Table(Store(":memory:"), rng=random.Random(1)), CTX)
+    press(panel, "ok", "ok")  # New; Game: Center Court -> Wizard Dodgeball
+    items = panel.state.screen.items
+    assert items[0] == "Game: Wizard Dodgeball" and "S1 wizard 1: #1" in items
+    menu_to(panel, "S1 wizard 1")
+    assert panel.state.ui.screen == "wd-jersey" and panel.state.screen.items == ("0", "1")
+    press(panel, "next", "next", "ok", "prev")  # tens 0 -> 2, units 1 -> 0
+    assert panel.state.screen.items == ("2", "0")
+    press(panel, "ok")  # Set
+    assert panel.state.ui.screen == "setup"
+    assert "S1 wizard 1: #20" in panel.state.screen.items
+    press(panel, *["next"] * 10)  # the last roster row, then Start
+    assert panel.state.screen.label("ok") == "Start"
+    press(panel, "ok")
+    match = panel.table.snapshot.match
+    assert match["game"] == "wizard-dodgeball"
+    assert match["options"]["rosters"] == [[20, 2, 3, 4, 5], [6, 7, 8, 9, 10]]
+
+
+def test_a_duplicate_jersey_is_flagged_and_refused_at_start():
+    panel = Panel(Table(Store(":memory:"), rng=random.Random(1)), CTX)
+    press(panel, "ok", "ok")
+    menu_to(panel, "S1 wizard 1")
+    press(panel, "ok", "next")  # 01 -> 02, which wizard 2 wears
+    assert panel.state.screen.hint == "taken: S1 wizard 2"
+    press(panel, "ok", *["next"] * 10, "ok")
+    assert panel.table.snapshot.match is None
+    assert "#2 is in the rosters twice" in panel.state.ui.message
+
+
+def test_rematch_keeps_rosters_and_rolls_off_again():
+    table = Table(Store(":memory:"), rng=random.Random(2))
+    table.start({**START, "options": {"rosters": ROSTERS, "first_side": "roll", "target": 1}})
+    table.act({"type": "hit", "thrower": table.snapshot.match["view"]["active"]["jersey"],
+               "target": 45 if table.snapshot.match["view"]["active"]["side"] == 0 else 21})
+    panel = Panel(table, CTX)
+    press(panel, "ok")  # Again
+    options = panel.table.snapshot.match["options"]
+    assert options["rosters"] == ROSTERS and options["roll_off"]
+    assert panel.table.snapshot.match["view"]["winner"] is None
