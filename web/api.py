@@ -70,6 +70,7 @@ def games() -> Response:
         "options": [{"key": o.key, "label": o.label, "default": o.default,
                      "choices": [{"value": v, "label": label} for v, label in o.choices]}
                     for o in g.options],
+        "extras": dict(g.extras),
     } for g in GAMES.values()])
 
 

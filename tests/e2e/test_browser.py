@@ -125,3 +125,78 @@ def test_a_tap_on_the_simulator_changes_the_oled(companion, phone):
     assert companion.display_png() != png_before
     assert companion.panel.state.ui.screen == "setup"
     shot(phone, "simulator")
+
+
+WD_START = {"game": "wizard-dodgeball", "players": ["Owls", "Newts"],
+            "options": {"rosters": [[21, 58, 12, 33, 7], [45, 30, 10, 41, 25]],
+                        "wizards": {"21": {"name": "Hoary Burblepot"}}}}
+
+
+def test_dodgeball_spectator_board_shows_rosters_effects_and_recharge(companion, phone):
+    companion.runner.call(lambda t: t.start(WD_START))
+    phone.goto(url(companion))
+    board = phone.locator("#board")
+    sync_api.expect(board).to_contain_text("Hoary Burblepot")
+    sync_api.expect(phone.locator(".wd .side.active h2")).to_contain_text("Owls")
+    companion.runner.call(lambda t: t.act({"type": "cast", "caster": 21, "spell": "freeze",
+                                           "targets": [45]}))
+    companion.runner.call(lambda t: t.act({
+        "type": "throw", "thrower": 21, "target": 30, "range": 2, "target_holding_ball": False,
+        "rolls": {"throw": [5, 6], "dodge": [1, 2]}}))
+    companion.runner.call(lambda t: t.act({"type": "end_activation"}))
+    newts = phone.locator('.wd .side[data-side="1"]')
+    sync_api.expect(newts.locator("li.now")).to_contain_text("#45")
+    sync_api.expect(newts.locator("li.now .chip")).to_have_text("Freeze")
+    sync_api.expect(newts.locator("li.off")).to_contain_text("#30")
+    sync_api.expect(newts.locator(".pts")).to_have_text("0")
+    owls = phone.locator('.wd .side[data-side="0"]')
+    sync_api.expect(owls.locator(".pts")).to_have_text("1")
+    sync_api.expect(owls.locator(".recharging")).to_contain_text(
+        "Freeze by #21 · back after activation 11 (10 left)")
+    sync_api.expect(phone.locator(".status.now")).to_contain_text("frozen: no actions")
+    sync_api.expect(phone.locator(".status.last")).to_contain_text("throw 5+6 v dodge 1+2")
+    shot(phone, "dodgeball-spectator")
+
+
+def test_dodgeball_host_starts_a_match_and_plays_every_kind_of_action(companion, phone):
+    phone.goto(url(companion, "host"))
+    phone.fill("#pin", PIN)
+    phone.click("#login button")
+    sync_api.expect(phone.locator("#host")).to_be_visible()
+    phone.select_option("#game", "wizard-dodgeball")
+    phone.fill("#players input >> nth=0", "Owls")
+    phone.fill("#players input >> nth=1", "Newts")
+    phone.fill('.wiz[data-side="0"][data-slot="0"] [name=jersey]', "21")
+    phone.fill('.wiz[data-side="0"][data-slot="0"] [name=name]', "Hoary")
+    phone.click("#start button[type=submit]")
+    sync_api.expect(phone.locator("#board")).to_contain_text("Hoary")
+    # A refusal changes nothing and says why.
+    phone.locator('fieldset[data-action="cast"]').locator("text=Device rolls").click()
+    sync_api.expect(phone.locator("#message")).to_contain_text("needs at least one target")
+    assert companion.table.match.events == ()
+    # Cast Freeze on #6 (Newts' first wizard), the device rolling the resist.
+    cast = phone.locator('fieldset[data-action="cast"]')
+    cast.locator("select").select_option(label="Freeze")
+    cast.locator('input[value="6"]').check()
+    cast.locator("text=It took effect").click()
+    sync_api.expect(phone.locator('.wd .side[data-side="1"] li >> nth=0')).to_contain_text(
+        "Freeze")
+    # A rolled throw, then the activation ends.
+    throw = phone.locator('fieldset[data-action="throw"]')
+    throw.locator("select[name=target]").select_option(label="#7")
+    throw.locator("text=Roll the throw").click()
+    sync_api.expect(phone.locator(".status.last")).to_contain_text("#7")
+    phone.click("text=End #21's activation")
+    sync_api.expect(phone.locator(".status.now")).to_contain_text("#6")
+    # Frozen #6 has no throw or cast: only the end.
+    assert phone.locator('fieldset[data-action="throw"]').count() == 0
+    # Owls' #58 dispels the Freeze.
+    phone.click("text=End #6's activation")
+    dispel = phone.locator('fieldset[data-action="dispel"]')
+    dispel.locator("text=It worked").click()
+    sync_api.expect(phone.locator('.wd .side[data-side="1"] li >> nth=0')).not_to_contain_text(
+        "Freeze")
+    events = companion.table.match.events
+    assert [e["type"] for e in events] == ["cast", "throw", "end_activation",
+                                           "end_activation", "dispel"]
+    shot(phone, "dodgeball-host")

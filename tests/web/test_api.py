@@ -160,6 +160,29 @@ def test_games_lists_options_for_the_start_form(client):
     assert sets["default"] == 3 and [c["value"] for c in sets["choices"]] == [1, 3, 5]
 
 
+def test_dodgeball_through_the_api(client, host):
+    games = client.get("/api/games").json
+    wd = next(g for g in games if g["id"] == "wizard-dodgeball")
+    assert len(wd["extras"]["cards"]) == 10 and wd["extras"]["defaults"]["rosters"]
+    bad = host.post("/api/match", {**WD_START, "options": {"rosters": [[1, 2, 3, 4, 5]] * 2}})
+    assert bad.status_code == 400 and "#1 is in the rosters twice" in bad.json["error"]
+    state = host.post("/api/match", WD_START).json
+    assert state["match"]["view"]["active"] == {"side": 0, "jersey": 21}
+    cast = host.post("/api/action", {"type": "cast", "caster": 21, "spell": "freeze",
+                                     "targets": [45]})
+    assert cast.status_code == 200
+    assert cast.json["match"]["view"]["sides"][0]["spells"]["freeze"]["returns_after"] == 11
+    again = host.post("/api/action", {"type": "cast", "caster": 21, "spell": "freeze",
+                                      "targets": [30]})
+    assert again.status_code == 409
+    assert "Freeze is recharging: cast by #21" in again.json["error"]
+    thrown = host.post("/api/action", {"type": "throw", "thrower": 21, "target": 30,
+                                       "range": 1, "target_holding_ball": False})
+    event = thrown.json["match"]["view"]["last"]
+    assert thrown.status_code == 200 and len(event["throw"]) == 3
+    assert client.get("/api/state").json == thrown.json
+
+
 def test_errors_are_json(client, host):
     missing = client.get("/api/nothing")
     assert missing.status_code == 404 and "not found" in missing.json["error"]
@@ -232,10 +255,18 @@ def test_streams_past_the_limit_get_503(client, app):
     assert client.get("/api/events", buffered=False).status_code == 200
 
 
-def test_the_spectator_page_is_light_and_needs_nothing_from_elsewhere(client, host):
+WD_START = {"game": "wizard-dodgeball", "players": ["Owls", "Newts"],
+            "options": {"rosters": [[21, 58, 12, 33, 7], [45, 30, 10, 41, 25]],
+                        "wizards": {str(j): {"name": "A Rather Long Wizard Name",
+                                             "throw": ["blue", "grey"]}
+                                    for j in (21, 58, 12, 33, 7, 45, 30, 10, 41, 25)}}}
+
+
+@pytest.mark.parametrize("start", [START, WD_START], ids=["center-court", "wizard-dodgeball"])
+def test_the_spectator_page_is_light_and_needs_nothing_from_elsewhere(client, host, start):
     import re
 
-    host.post("/api/match", START)
+    assert host.post("/api/match", start).status_code == 200
     html = client.get("/").get_data()
     assets = re.findall(rb'(?:src|href)="([^"]+)"', html)
     assert assets and all(a.startswith(b"/") for a in assets), assets  # no CDN, no other host

@@ -29,14 +29,19 @@
     $("redo").disabled = !(match && match.can_redo);
     $("end").disabled = !(match && match.status === "active");
     if (!match) return;
+    (controls[match.game] || genericControls)(box, match);
+  }
+
+  /* One row of buttons per legal shape with a single list field (Center Court). */
+  function genericControls(box, match) {
     const v = match.view;
     for (const shape of match.legal) {
       const field = Object.keys(shape).find((k) => Array.isArray(shape[k]));
       const row = TC.el("div", {class: "row", "data-action": shape.type});
-      for (const value of shape[field]) {
-        const label = (describe[shape.type] || ((_, x) => `${shape.type} ${x}`))(v, value);
+      for (const value of field ? shape[field] : [null]) {
+        const label = (describe[shape.type] || ((_, x) => `${shape.type} ${x ?? ""}`))(v, value);
         row.append(TC.el("button", {type: "button", onclick: () => {
-          const body = {type: shape.type, [field]: value};
+          const body = field ? {type: shape.type, [field]: value} : {type: shape.type};
           const roll = $("roll");
           if (shape.type === "serve" && roll && roll.value && ![3, 4].includes(value)) {
             body.roll = Number(roll.value);
@@ -53,6 +58,77 @@
       }
     }
   }
+
+  const controls = {};
+  const select = (name, values, label) => TC.el("select", {name},
+    values.map((x) => TC.el("option", {value: JSON.stringify(x)}, label ? label(x) : String(x))));
+  const value = (el) => JSON.parse(el.value);
+  const button = (text, onclick) => TC.el("button", {type: "button", onclick}, text);
+
+  /* Wizard Dodgeball: every action for the active wizard, from the legal shapes. */
+  controls["wizard-dodgeball"] = function (box, match) {
+    const v = match.view;
+    const shape = (type, dispel) => match.legal.find((s) => s.type === type && !!s.effect === !!dispel);
+    const who = (j) => {
+      const w = v.sides.flatMap((s) => s.wizards).find((x) => x.jersey === j);
+      return `#${j}${w && w.name ? " " + w.name : ""}`;
+    };
+    const me = v.active.jersey;
+    box.append(TC.el("div", {class: "row"}, button(`End #${me}'s activation`,
+      () => act("/api/action", {type: "end_activation"}))));
+    const throwing = shape("throw");
+    if (throwing) {
+      const target = select("target", throwing.target, who);
+      const range = select("range", [1, 2, 3], (z) => `${z} zone${z > 1 ? "s" : ""} away`);
+      const ball = TC.el("input", {type: "checkbox", name: "holding"});
+      const body = () => ({thrower: me, target: value(target)});
+      box.append(TC.el("fieldset", {"data-action": "throw"}, TC.el("legend", {}, `#${me} throws`),
+        target, range, TC.el("label", {}, ball, " target holds a ball"),
+        button("Roll the throw", () => act("/api/action", {type: "throw", ...body(),
+          range: value(range), target_holding_ball: ball.checked})),
+        button("Hit (we rolled)", () => act("/api/action", {type: "hit", ...body()}))));
+    }
+    const catching = shape("catch");
+    if (catching) {
+      const catcher = select("catcher", catching.catcher, who);
+      const back = select("returning", catching.returning, (j) => j === null ? "nobody comes back" : `${who(j)} comes back`);
+      box.append(TC.el("fieldset", {"data-action": "catch"}, TC.el("legend", {}, `#${me}'s ball caught`),
+        catcher, back, button("Caught", () => act("/api/action", {type: "catch", thrower: me,
+          catcher: value(catcher), returning: value(back)}))));
+    }
+    const casting = shape("cast");
+    if (casting) {
+      const spell = select("spell", casting.spell, TC.spellName);
+      const ticks = casting.targets.map((j) => TC.el("label", {},
+        TC.el("input", {type: "checkbox", value: j}), ` ${who(j)}`));
+      const targets = () => ticks.map((l) => l.firstChild).filter((c) => c.checked).map((c) => Number(c.value));
+      const cast = (type, affected) => act("/api/action", {type, caster: me, spell: value(spell), targets: affected});
+      box.append(TC.el("fieldset", {"data-action": "cast"}, TC.el("legend", {}, `#${me} casts`),
+        spell, TC.el("div", {class: "row"}, ticks),
+        button("Device rolls", () => cast("cast_roll", targets())),
+        button("It took effect", () => cast("cast", targets())),
+        button("No effect", () => cast("cast", []))));
+    }
+    const dispel = shape("dispel");
+    if (dispel) {
+      const wearers = dispel.target;
+      const target = select("target", wearers, who);
+      const effect = TC.el("select", {name: "effect"});
+      const fill = () => {
+        const w = v.sides.flatMap((s) => s.wizards).find((x) => x.jersey === value(target));
+        effect.replaceChildren(...w.effects.map((e) => TC.el("option", {value: JSON.stringify(e)}, TC.spellName(e))));
+      };
+      target.addEventListener("change", fill);
+      fill();
+      box.append(TC.el("fieldset", {"data-action": "dispel"}, TC.el("legend", {}, `#${me} dispels`),
+        target, effect,
+        button("Device rolls", () => act("/api/action", {type: "cast_roll", caster: me, spell: "dispel",
+          targets: [value(target)], effect: value(effect)})),
+        button("It worked", () => act("/api/action", {type: "dispel", caster: me,
+          target: value(target), spell: value(effect)})),
+        button("It failed", () => act("/api/action", {type: "cast", caster: me, spell: "dispel", targets: []}))));
+    }
+  };
 
   /* The start form, from the games' option lists. */
   function renderStart() {
@@ -74,7 +150,64 @@
         {value: i, selected: JSON.stringify(c.value) === JSON.stringify(o.default)}, c.label)));
       options.append(TC.el("label", {}, `${o.label} `, select));
     }
+    const extra = startExtras[game.id];
+    collectExtras = extra ? extra(options, game, current) : null;
   }
+
+  /* Game-specific parts of the start form; each returns a function adding to the options. */
+  let collectExtras = null;
+  const startExtras = {};
+
+  startExtras["wizard-dodgeball"] = function (box, game, current) {
+    const x = game.extras;
+    const before = current ? current.options : {};
+    const rosters = before.rosters || x.defaults.rosters;
+    const stats = before.wizards || {};
+    const number = (name, v, min, max) => TC.el("input", {type: "number", name, min, max,
+      value: v ?? "", inputmode: "numeric"});
+    const sides = rosters.map((roster, side) => {
+      const rows = roster.map((j, slot) => {
+        const st = stats[String(j)] || {};
+        const dice = x.stats.map((k) => TC.el("label", {}, `${k} `, TC.el("input", {name: k,
+          size: 10, placeholder: "d6", value: st[k] ? (st[k][0] === st[k][1] ? st[k][0] : st[k].join("/")) : ""})));
+        return TC.el("div", {class: "wiz", "data-side": side, "data-slot": slot},
+          TC.el("label", {}, `${slot + 1}. #`, number("jersey", j, 0, x.jersey_max)),
+          TC.el("input", {name: "name", value: st.name || "", placeholder: "name (optional)", maxlength: 32}),
+          TC.el("details", {}, TC.el("summary", {}, "stats"),
+            TC.el("label", {}, "move ", number("move", st.move, 0, 9)),
+            TC.el("label", {}, "magic ", number("magic", st.magic, 0, 9)), dice));
+      });
+      return TC.el("fieldset", {class: "roster-form"},
+        TC.el("legend", {}, `Player ${side + 1}'s wizards, in initiative order`), rows);
+    });
+    const bought = before.spells || [[], []];
+    const spellBoxes = [0, 1].map((side) => TC.el("fieldset", {"data-spells": side},
+      TC.el("legend", {}, `Player ${side + 1}'s spell cards (advanced)`),
+      x.cards.map((c) => TC.el("label", {}, TC.el("input", {type: "checkbox", value: c.id,
+        checked: before.turn === "advanced" && bought[side].includes(c.id)}),
+        ` ${c.faces.map(TC.spellName).join(" / ")} (${c.cost})`))));
+    box.append(...sides, ...spellBoxes);
+    return (options) => {
+      options.rosters = [0, 1].map((side) => [...box.querySelectorAll(`.wiz[data-side="${side}"] [name=jersey]`)]
+        .map((i) => Number(i.value)));
+      const wizards = {};
+      for (const row of box.querySelectorAll(".wiz")) {
+        const get = (n) => row.querySelector(`[name=${n}]`).value.trim();
+        const w = {};
+        if (get("name")) w.name = get("name");
+        for (const k of ["move", "magic"]) if (get(k) !== "") w[k] = Number(get(k));
+        for (const k of x.stats) {
+          const dice = get(k).split("/").map((c) => c.trim().toLowerCase()).filter(Boolean);
+          if (dice.length) w[k] = dice.length === 1 ? dice[0] : dice;
+        }
+        if (Object.keys(w).length) wizards[get("jersey")] = w;
+      }
+      options.wizards = wizards;
+      if (options.turn === "advanced") {
+        options.spells = spellBoxes.map((f) => [...f.querySelectorAll("input:checked")].map((i) => i.value));
+      }
+    };
+  };
 
   $("start").addEventListener("submit", (e) => {
     e.preventDefault();
@@ -82,6 +215,7 @@
     const players = [...document.querySelectorAll("#players input")].map((i) => i.value.trim()).filter(Boolean);
     const options = {};
     for (const o of game.options) options[o.key] = o.choices[Number($("options").querySelector(`[name="${o.key}"]`).value)].value;
+    if (collectExtras) collectExtras(options);
     act("/api/match", {game: game.id, players, options});
   });
   $("game").addEventListener("change", renderStart);
