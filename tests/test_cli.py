@@ -164,3 +164,35 @@ def test_exported_files_replay_exactly_with_no_dice_left_to_roll(seed, steps):
     text = matchfile.dump(table.match.start, table.match.events)
     replayed = matchfile.replay(text.splitlines(), NoDice())
     assert replayed.state == table.match.state
+
+
+WD_START = {"game": "wizard-dodgeball", "players": ["Owls", "Newts"],
+            "options": {"rosters": [[21, 58, 12, 33, 7], [45, 30, 10, 41, 25]],
+                        "first_side": 1}}
+
+
+def test_a_dodgeball_match_file_replays_with_seeded_rolls_and_exports_exactly(tmp_path):
+    f = write(tmp_path / "wd.jsonl", WD_START,
+              {"type": "cast_roll", "caster": 45, "spell": "weak", "targets": [21, 58]},
+              {"type": "throw", "thrower": 45, "target": 12, "range": 1,
+               "target_holding_ball": False},
+              {"type": "end_activation"}, {"type": "end_activation"})
+    runs = [companion("replay", str(f), "--seed", str(seed)) for seed in (4, 4)]
+    assert runs[0].returncode == 0, runs[0].stderr
+    assert runs[0].stdout == runs[1].stdout
+    view = json.loads(runs[0].stdout)
+    assert view["activation"] == 3 and view["last"]["type"] in ("throw", "end_activation")
+    # The resolved events replay with no die left to roll.
+    match = matchfile.replay(f.read_text().splitlines(), random.Random(4))
+    again = matchfile.replay(matchfile.dump(match.start, match.events).splitlines(), NoDice())
+    assert again.state == match.state
+
+
+def test_an_illegal_dodgeball_line_names_the_line_and_why(tmp_path):
+    f = write(tmp_path / "wd.jsonl", WD_START,
+              {"type": "end_activation"},
+              {"type": "cast", "caster": 21, "spell": "freeze", "targets": [45]},
+              {"type": "cast", "caster": 21, "spell": "freeze", "targets": [30]})
+    result = companion("replay", str(f))
+    assert result.returncode == 2 and result.stdout == ""
+    assert "line 4" in result.stderr and "Freeze is recharging" in result.stderr
