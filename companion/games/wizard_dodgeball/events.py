@@ -1,0 +1,194 @@
+"""Applying resolved events: activations, hits, catches, casts, recharge."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from companion.games.base import JSON
+from companion.games.wizard_dodgeball.cards import CARD_OF, NO_TOKEN, SHORT, TITLES
+from companion.games.wizard_dodgeball.dice import cast_outcome, throw_outcome
+from companion.games.wizard_dodgeball.state import Cast, State, Token, dispel_token, has, on_court
+
+
+def apply(state: State, event: Mapping[str, Any]) -> State:
+    """The state after a resolved event."""
+    kind = event["type"]
+    if kind == "end_activation":
+        return _end_activation(state)
+    if kind == "hit":
+        state = _spend_fireball(state, event["thrower"])
+        return _hit(state, event["thrower"], event["target"],
+                    f"#{event['thrower']} hit #{event['target']}", {"type": "hit"})
+    if kind == "catch":
+        state = _spend_fireball(state, event["thrower"])
+        return _catch(state, event["thrower"], event["catcher"], event["returning"],
+                      {"type": "catch"})
+    if kind == "throw":
+        return _throw(state, event)
+    if kind == "dispel":
+        state = _cast_card(state, event["caster"], "dispel")
+        state = _remove_token(state, event["target"], event["spell"],
+                              state.setup.side_of(event["caster"]))
+        text = f"#{event['caster']} dispelled {SHORT[event['spell']]} on #{event['target']}"
+        return replace(state, last={"type": "dispel", "text": text})
+    if kind == "cast":
+        return _cast(state, event["caster"], event["spell"], event["targets"], [],
+                     {"type": "cast"})
+    return _cast_roll(state, event)
+
+
+def _end_activation(state: State) -> State:
+    order = state.order
+    state = _close_slot(state, order.turn)
+    skipped = []
+    while True:
+        order = order.advance()
+        j = order.current
+        if j in state.off and state.setup.variant == "elimination":
+            # The slot counts, and ends at once: cards due at its end return.
+            skipped.append(j)
+            state = _close_slot(replace(state, order=order), order.turn)
+            continue
+        # The last play stays on show; a skipped slot is news of its own.
+        last = state.last
+        if skipped:
+            out = " ".join(f"#{s}" for s in skipped)
+            last = {"type": "end_activation", "text": f"{out} off: skipped",
+                    "skipped": skipped}
+        return replace(state, order=order, off=state.off - {j}, returned=j in state.off,
+                       last=last)
+
+
+def _close_slot(state: State, activation: int) -> State:
+    """End activation ``activation``: cards due come back, their tokens go."""
+    timers, expired = state.recharging.end_turn(activation)
+    if not expired:
+        return state
+    gone = {(c.side, c.card) for c in expired}
+    tokens = tuple(t for t in state.tokens if (t.side, CARD_OF[t.spell].id) not in gone)
+    return replace(state, recharging=timers, tokens=tokens)
+
+
+def _spend_fireball(state: State, thrower: int) -> State:
+    """A Fireball's token ends when its throw resolves."""
+    return replace(state, tokens=tuple(t for t in state.tokens
+                                       if not (t.jersey == thrower and t.spell == "fireball")))
+
+
+def _eliminate(state: State, jersey: int) -> State:
+    """Off the court, and every effect on the wizard goes with it."""
+    return replace(state, off=state.off | {jersey},
+                   tokens=tuple(t for t in state.tokens if t.jersey != jersey))
+
+
+def _score(state: State, side: int) -> State:
+    if state.setup.variant != "points":
+        return state
+    score = (state.score[0] + 1, state.score[1]) if side == 0 else \
+        (state.score[0], state.score[1] + 1)
+    state = replace(state, score=score)
+    if score[side] >= state.setup.target:
+        state = replace(state, winner=side)
+    return state
+
+
+def _check_out(state: State) -> State:
+    """Elimination variant: a side with nobody on the court has lost."""
+    if state.setup.variant == "elimination" and state.winner is None:
+        for side in (0, 1):
+            if not on_court(state, side):
+                return replace(state, winner=1 - side)
+    return state
+
+
+def _hit(state: State, thrower: int, target: int, text: str, last: JSON) -> State:
+    if has(state, target, "shield"):
+        state = _remove_token(state, target, "shield")
+        return replace(state, last={**last, "text": f"{text}: shield"})
+    state = _eliminate(state, target)
+    state = _score(state, state.setup.side_of(thrower))
+    return _check_out(replace(state, last={**last, "text": f"{text}: out"}))
+
+
+def _catch(state: State, thrower: int, catcher: int, returning: int | None,
+           last: JSON) -> State:
+    state = _eliminate(state, thrower)
+    text = f"#{catcher} caught #{thrower}"
+    if returning is not None:
+        state = replace(state, off=state.off - {returning})
+        text += f", #{returning} back"
+    state = _score(state, state.setup.side_of(catcher))
+    return _check_out(replace(state, last={**last, "text": text}))
+
+
+def _throw(state: State, event: Mapping[str, Any]) -> State:
+    outcome = throw_outcome(state, event)
+    thrower, target = event["thrower"], event["target"]
+    throw, dodge = event["rolls"]["throw"], event["rolls"]["dodge"]
+    score = f"({outcome['attack']}v{outcome['defence']})"
+    last = {"type": "throw", "thrower": thrower, "target": target, "range": event["range"],
+            "throw": throw, "dodge": dodge, **outcome}
+    state = _spend_fireball(state, thrower)
+    result = outcome["result"]
+    if result in ("hit", "shield"):
+        return _hit(state, thrower, target, f"#{thrower} hit #{target} {score}", last)
+    if result == "catch":
+        return _catch(state, thrower, target, event.get("returning"), last)
+    why = " triples" if outcome["triples"] and event["target_holding_ball"] else ""
+    return replace(state, last={**last, "text": f"#{target} dodged #{thrower} {score}{why}"})
+
+
+def _cast_card(state: State, caster: int, spell: str) -> State:
+    """The card leaves the hand until the end of the caster's next slot."""
+    side = state.setup.side_of(caster)
+    cast = Cast(side, CARD_OF[spell].id, spell, caster)
+    until = state.order.turn + len(state.order.order)
+    return replace(state, recharging=state.recharging.start(cast, until))
+
+
+def _remove_token(state: State, jersey: int, spell: str, dispeller: int | None = None) -> State:
+    """One ``spell`` token off ``jersey`` (for a Dispel: an opponent's first)."""
+    side = dispeller if dispeller is not None else -1
+    token = dispel_token(state, jersey, spell, side)
+    tokens = list(state.tokens)
+    tokens.remove(token)
+    return replace(state, tokens=tuple(tokens))
+
+
+def _cast(state: State, caster: int, spell: str, affected: Sequence[int],
+          shields: Sequence[int], last: JSON) -> State:
+    state = _cast_card(state, caster, spell)
+    for j in shields:
+        state = _remove_token(state, j, "shield")
+    side = state.setup.side_of(caster)
+    if spell not in NO_TOKEN:
+        state = replace(state, tokens=state.tokens + tuple(
+            Token(j, spell, side) for j in affected))
+    on = " ".join(f"#{j}" for j in affected)
+    text = last.get("text") or (f"#{caster} {TITLES[spell]} on {on}" if affected
+                                else f"#{caster} {TITLES[spell]}: no effect")
+    return replace(state, last={**last, "caster": caster, "spell": spell,
+                                "affected": list(affected), "text": text})
+
+
+def _cast_roll(state: State, event: Mapping[str, Any]) -> State:
+    outcome = cast_outcome(state, event)
+    caster, spell = event["caster"], event["spell"]
+    # Short enough for the OLED; the phone shows each roll from the other fields.
+    if spell == "dispel":
+        news = "worked" if outcome["affected"] else "resisted"
+    else:
+        on = outcome["affected"]
+        news = f"on {' '.join(f'#{j}' for j in on)}" if on else "resisted"
+        if outcome["rebound"]:
+            news = f"rebound, {news}"
+    text = f"#{caster} {TITLES[spell]} {outcome['cast']}: {news}"
+    last = {"type": "cast_roll", **outcome, "text": text}
+    if spell == "dispel":
+        state = _cast(state, caster, spell, [], outcome["shields"], last)
+        for j in outcome["affected"]:
+            state = _remove_token(state, j, event["effect"], state.setup.side_of(caster))
+        return replace(state, last={**state.last, "affected": outcome["affected"]})
+    return _cast(state, caster, spell, outcome["affected"], outcome["shields"], last)

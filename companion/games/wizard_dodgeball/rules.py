@@ -1,0 +1,323 @@
+"""What may happen now, and checking an action into an event (rolls filled in)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from companion.errors import IllegalAction, InvalidAction
+from companion.games.base import JSON, action_type, check_fields, choice, integer
+from companion.games.wizard_dodgeball.cards import CARD_OF, SPELLS, TITLES
+from companion.games.wizard_dodgeball.dice import (
+    Pool,
+    cast_outcome,
+    dodge_pool,
+    pool,
+    rebounds,
+    resister_of,
+    roll,
+    throw_outcome,
+    throw_pool,
+)
+from companion.games.wizard_dodgeball.options import JERSEY_MAX
+from companion.games.wizard_dodgeball.state import (
+    State,
+    active,
+    cannot_catch,
+    cannot_throw,
+    card_status,
+    effects,
+    has,
+    on_court,
+    ready,
+    returns_after,
+)
+
+ACTIONS = ("end_activation", "throw", "hit", "catch", "cast", "cast_roll", "dispel")
+
+def legal(state: State) -> list[JSON]:
+    """What may happen now; every shape lists the values a field may take."""
+    if state.winner is not None:
+        return []
+    shapes: list[JSON] = [{"type": "end_activation"}]
+    j = active(state)
+    side = state.setup.side_of(j)
+    if j in state.off or has(state, j, "freeze"):
+        return shapes
+    foes = on_court(state, 1 - side)
+    if cannot_throw(state, j) is None and foes:
+        shapes.append({"type": "throw", "thrower": [j], "target": foes, "range": [1, 2, 3],
+                       "target_holding_ball": [False, True]})
+        shapes.append({"type": "hit", "thrower": [j], "target": foes})
+        catchers = [f for f in foes if cannot_catch(state, f) is None]
+        if catchers and not has(state, j, "fireball"):
+            back = [w for w in state.setup.rosters[1 - side] if w in state.off]
+            shapes.append({"type": "catch", "thrower": [j], "catcher": catchers,
+                           "returning": [*back, None]})
+    spells = [s for s in ready(state, side) if s != "dispel"]
+    everyone = on_court(state, 0) + on_court(state, 1)
+    if spells:
+        shapes.append({"type": "cast", "caster": [j], "spell": spells, "targets": everyone})
+        shapes.append({"type": "cast_roll", "caster": [j], "spell": spells,
+                       "targets": everyone})
+    wearers = [w for w in everyone if effects(state, w)]
+    if "dispel" in ready(state, side) and wearers:
+        spells_on = sorted({t.spell for t in state.tokens if t.jersey in wearers},
+                           key=SPELLS.index)
+        shapes.append({"type": "dispel", "caster": [j], "target": wearers,
+                       "spell": spells_on})
+        shapes.append({"type": "cast_roll", "caster": [j], "spell": ["dispel"],
+                       "targets": wearers, "effect": spells_on})
+    return shapes
+
+
+def resolve(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON:
+    """Check ``action`` and return the event to log, every roll filled in."""
+    kind = action_type(action, ACTIONS)
+    if state.winner is not None:
+        raise IllegalAction(f"the match is over: {state.setup.sides[state.winner]} won. "
+                            "Undo to change the last action, or start a new match")
+    if kind == "end_activation":
+        check_fields(action, ())
+        return {"type": "end_activation"}
+    if kind in ("throw", "hit", "catch"):
+        return _RESOLVE_THROWS[kind](state, action, rng)
+    return _resolve_cast(state, action, rng)
+
+
+def _jersey(state: State, action: Mapping[str, Any], key: str) -> int:
+    j = integer(action, key, 0, JERSEY_MAX)
+    assert j is not None
+    if j not in state.setup.wizards:
+        raise IllegalAction(f"no wizard wears #{j}; the rosters are "
+                            f"{_roster_text(state, 0)} and {_roster_text(state, 1)}")
+    return j
+
+
+def _roster_text(state: State, side: int) -> str:
+    jerseys = " ".join(f"#{j}" for j in state.setup.rosters[side])
+    return f"{state.setup.sides[side]} ({jerseys})"
+
+
+def _flag(action: Mapping[str, Any], key: str) -> bool:
+    value = action.get(key, False)
+    if not isinstance(value, bool):
+        raise InvalidAction(f"field {key!r} must be true or false; got {value!r}")
+    return value
+
+
+def _require_active(state: State, j: int, doing: str) -> None:
+    """``j`` may act now: it is its activation and it is on the court, unfrozen."""
+    now = active(state)
+    if j != now:
+        side = state.setup.sides[state.setup.side_of(now)]
+        raise IllegalAction(f"it is #{now}'s activation ({side}): #{j} cannot {doing} now")
+    if j in state.off:
+        raise IllegalAction(f"#{j} is off the court and cannot {doing}")
+    if has(state, j, "freeze"):
+        raise IllegalAction(f"#{j} is frozen and cannot {doing}")
+
+
+def _thrower_and_target(state: State, action: Mapping[str, Any],
+                        target_key: str) -> tuple[int, int]:
+    thrower = _jersey(state, action, "thrower")
+    _require_active(state, thrower, "throw")
+    reason = cannot_throw(state, thrower)
+    if reason:
+        raise IllegalAction(reason)
+    target = _jersey(state, action, target_key)
+    if state.setup.side_of(target) == state.setup.side_of(thrower):
+        raise IllegalAction(f"#{target} is #{thrower}'s teammate: a pass needs no record")
+    if target in state.off:
+        raise IllegalAction(f"#{target} is off the court")
+    return thrower, target
+
+
+def _returning(state: State, action: Mapping[str, Any], catcher: int) -> int | None:
+    """Who the catcher's side brings back: given, or its first eliminated wizard."""
+    side = state.setup.side_of(catcher)
+    back = [w for w in state.setup.rosters[side] if w in state.off]
+    if "returning" not in action:
+        return back[0] if back else None
+    if action["returning"] is None:
+        return None
+    j = _jersey(state, action, "returning")
+    if j not in back:
+        who = ", ".join(f"#{w}" for w in back) or "nobody"
+        raise IllegalAction(f"#{j} cannot come back: of {state.setup.sides[side]}, "
+                            f"off the court is {who}")
+    return j
+
+
+def _resolve_hit(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON:
+    check_fields(action, ("thrower", "target"))
+    thrower, target = _thrower_and_target(state, action, "target")
+    return {"type": "hit", "thrower": thrower, "target": target}
+
+
+def _resolve_catch(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON:
+    check_fields(action, ("thrower", "catcher", "returning"))
+    thrower, catcher = _thrower_and_target(state, action, "catcher")
+    if has(state, thrower, "fireball"):
+        raise IllegalAction(f"#{thrower}'s ball is a Fireball: it cannot be caught")
+    reason = cannot_catch(state, catcher)
+    if reason:
+        raise IllegalAction(reason)
+    return {"type": "catch", "thrower": thrower, "catcher": catcher,
+            "returning": _returning(state, action, catcher)}
+
+
+def _resolve_throw(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON:
+    check_fields(action, ("thrower", "target", "range", "target_holding_ball", "rolls",
+                          "result", "returning"))
+    thrower, target = _thrower_and_target(state, action, "target")
+    zones = integer(action, "range", 1, 3)
+    assert zones is not None
+    holding = _flag(action, "target_holding_ball")
+    if holding and has(state, target, "butter_fingers"):
+        raise IllegalAction(f"#{target} has Butter Fingers and cannot be holding a ball")
+    rolls = action.get("rolls")
+    if rolls is not None and (not isinstance(rolls, Mapping) or set(rolls) - {"throw", "dodge"}):
+        raise InvalidAction("field 'rolls' must be {\"throw\": [...], \"dodge\": [...]}")
+    rolls = rolls or {}
+    fireball = has(state, thrower, "fireball")
+    frozen = has(state, target, "freeze")
+    attack = throw_pool(state, thrower, zones) if not fireball else Pool(())
+    dodge = dodge_pool(state, target, holding) if not frozen else Pool(())
+    event = {
+        "type": "throw", "thrower": thrower, "target": target, "range": zones,
+        "target_holding_ball": holding,
+        "rolls": {"throw": roll(state, attack, rolls.get("throw"), "rolls.throw", rng),
+                  "dodge": roll(state, dodge, rolls.get("dodge"), "rolls.dodge", rng)},
+    }
+    result = throw_outcome(state, event)["result"]
+    if "result" in action and action["result"] != result:
+        raise IllegalAction(f"those rolls give {result!r}, not {action['result']!r}")
+    event["result"] = result
+    if result == "catch":
+        event["returning"] = _returning(state, action, target)
+    return event
+
+
+def _resolve_cast(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON:
+    kind = action["type"]
+    fields = {"cast": ("caster", "spell", "targets"),
+              "cast_roll": ("caster", "spell", "targets", "effect", "rolls", "affected"),
+              "dispel": ("caster", "target", "spell")}[kind]
+    check_fields(action, fields)
+    caster = _jersey(state, action, "caster")
+    _require_active(state, caster, "cast")
+    side = state.setup.side_of(caster)
+    spell = "dispel" if kind == "dispel" else choice(action, "spell", SPELLS, None, "field")
+    if spell is None:
+        raise InvalidAction(f"missing field 'spell' (one of {', '.join(SPELLS)})")
+    _require_ready(state, side, spell)
+    if kind == "dispel":
+        target = _jersey(state, action, "target")
+        effect = choice(action, "spell", SPELLS, None, "field")
+        _require_effect(state, target, effect)
+        return {"type": "dispel", "caster": caster, "target": target, "spell": effect}
+    targets = _targets(state, action.get("targets"), spell)
+    if kind == "cast":
+        if spell == "dispel" and targets:
+            raise InvalidAction("say which effect Dispel removed with the 'dispel' action "
+                                "(a failed Dispel is a cast with no targets)")
+        return {"type": "cast", "caster": caster, "spell": spell, "targets": targets}
+    if not targets:
+        raise InvalidAction("a rolled cast needs at least one target wizard "
+                            "(a Teleport of a ball alone is a 'cast')")
+    event: JSON = {"type": "cast_roll", "caster": caster, "spell": spell, "targets": targets}
+    if spell == "dispel":
+        if len(targets) != 1:
+            raise InvalidAction("Dispel cancels one effect on one wizard: give one target")
+        effect = choice(action, "effect", SPELLS, None, "field")
+        _require_effect(state, targets[0], effect)
+        event["effect"] = effect
+    elif "effect" in action:
+        raise InvalidAction("field 'effect' is for Dispel only")
+    event["rolls"] = _cast_rolls(state, event, action.get("rolls"), rng)
+    affected = cast_outcome(state, event)["affected"]
+    if "affected" in action and action["affected"] != affected:
+        raise IllegalAction(f"those rolls affect {affected!r}, not {action['affected']!r}")
+    event["affected"] = affected
+    return event
+
+
+def _require_ready(state: State, side: int, spell: str) -> None:
+    card = CARD_OF[spell]
+    name = TITLES[spell]
+    if card.id not in state.setup.cards[side]:
+        raise IllegalAction(f"{state.setup.sides[side]} did not buy the {name} card")
+    cast = card_status(state, side, card.id)
+    if cast is not None:
+        end = returns_after(state, cast)
+        to_go = end - state.order.turn
+        when = "when this activation ends" if to_go == 0 else \
+            f"when activation {end} ends ({to_go} more after this one)"
+        face = "" if cast.spell == spell else f" (its {TITLES[cast.spell]} face was cast)"
+        raise IllegalAction(f"{name} is recharging{face}: cast by #{cast.caster}, it returns "
+                            f"{when}")
+
+
+def _require_effect(state: State, target: int, effect: str | None) -> None:
+    if effect is None:
+        raise InvalidAction("say which effect to cancel (a spell id)")
+    if target in state.off:
+        raise IllegalAction(f"#{target} is off the court")
+    if not has(state, target, effect):
+        on = ", ".join(TITLES[s] for s in effects(state, target)) or "no effect"
+        raise IllegalAction(f"#{target} has no {TITLES[effect]} to cancel; it has {on}")
+
+
+def _targets(state: State, value: object, spell: str) -> list[int]:
+    if value is None:
+        value = []
+    if not isinstance(value, list):
+        raise InvalidAction("field 'targets' must be a list of jersey numbers")
+    targets = []
+    for j in value:
+        if type(j) is not int or j not in state.setup.wizards:
+            raise IllegalAction(f"'targets' has {j!r}, who is no wizard in this match")
+        if j in targets:
+            raise InvalidAction(f"#{j} is in 'targets' twice")
+        if j in state.off:
+            raise IllegalAction(f"#{j} is off the court: spells reach only wizards on it")
+        targets.append(j)
+    if spell == "fireball" and len(targets) > 1:
+        raise IllegalAction("Fireball goes on one held ball: give the one wizard holding it")
+    return targets
+
+
+def _cast_rolls(state: State, event: JSON, given: object,
+                rng: random.Random) -> JSON:
+    caster = event["caster"]
+    if given is not None and (not isinstance(given, Mapping)
+                              or set(given) - {"cast", "resist", "rebound"}):
+        raise InvalidAction("field 'rolls' must be {\"cast\": [...], \"resist\": "
+                            "{jersey: [...]}, \"rebound\": [...]}")
+    given = given or {}
+    rolls: JSON = {"cast": roll(state, pool(state, caster, "cast"), given.get("cast"),
+                                 "rolls.cast", rng), "resist": {}}
+    resist_given = given.get("resist") or {}
+    if not isinstance(resist_given, Mapping):
+        raise InvalidAction("'rolls.resist' must be an object of dice by jersey")
+    resisters = [r for t in event["targets"] if (r := resister_of(state, event, t)) is not None]
+    extra = set(map(str, resist_given)) - set(map(str, resisters))
+    if extra:
+        raise InvalidAction(f"'rolls.resist' has a roll for #{sorted(extra)[0]}, who does not "
+                            "resist this cast")
+    for r in resisters:
+        value = resist_given.get(str(r), resist_given.get(r))  # type: ignore[call-overload]
+        rolls["resist"][str(r)] = roll(state, pool(state, r, "resist"), value,
+                                        f"rolls.resist.{r}", rng)
+    event = {**event, "rolls": rolls}
+    if rebounds(state, event):
+        rolls["rebound"] = roll(state, pool(state, caster, "resist"), given.get("rebound"),
+                                 "rolls.rebound", rng)
+    elif given.get("rebound") is not None:
+        raise InvalidAction("'rolls.rebound' is only for a spell that rebounded")
+    return rolls
+
+
+_RESOLVE_THROWS = {"throw": _resolve_throw, "hit": _resolve_hit, "catch": _resolve_catch}

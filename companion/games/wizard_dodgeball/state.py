@@ -1,0 +1,166 @@
+"""The match state and the facts derived from it (who acts, effects, cards)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.games.base import check_players
+from companion.games.wizard_dodgeball.cards import CARD_OF
+from companion.games.wizard_dodgeball.options import SIDE_SIZE, STATS, Setup, Wizard
+from companion.turns import Timers, TurnOrder
+
+
+@dataclass(frozen=True)
+class Token:
+    """An effect on a wizard, from a side's card (removed when that card returns)."""
+
+    jersey: int
+    spell: str
+    side: int
+
+
+@dataclass(frozen=True)
+class Cast:
+    """A card out of a side's hand: which face was cast, and by whom."""
+
+    side: int
+    card: str
+    spell: str
+    caster: int
+
+
+@dataclass(frozen=True)
+class State:
+    """The match; everything shown is derived from it."""
+
+    setup: Setup
+    #: Whose slot it is; ``order.turn`` is the activation count.
+    order: TurnOrder[int]
+    off: frozenset[int] = frozenset()
+    tokens: tuple[Token, ...] = ()
+    #: Cards out of the hand, each until the end of its activation.
+    recharging: Timers[Cast] = field(default_factory=Timers)
+    score: tuple[int, int] = (0, 0)
+    #: The active wizard came back at the start of this activation.
+    returned: bool = False
+    #: What the last event did, for the outputs (JSON-ready).
+    last: Mapping[str, Any] | None = None
+    winner: int | None = None
+
+
+def setup(players: Sequence[str], options: Mapping[str, Any]) -> State:
+    """The match before the first activation, from prepared options."""
+    names = check_players(players, (2, 2))
+    rosters = (tuple(options["rosters"][0]), tuple(options["rosters"][1]))
+    stats = {int(j): s for j, s in options["wizards"].items()}
+    wizards = {}
+    for side, roster in enumerate(rosters):
+        for j in roster:
+            s = stats.get(j, {})
+            dice = tuple((k, (s[k][0], s[k][1])) for k in STATS if k in s)
+            wizards[j] = Wizard(j, side, s.get("name"), s.get("move"), s.get("magic"), dice)
+    first = options["first_side"]
+    order = tuple(rosters[side][i] for i in range(SIDE_SIZE) for side in (first, 1 - first))
+    return State(
+        setup=Setup(
+            sides=(names[0], names[1]), turn=options["turn"], variant=options["variant"],
+            target=options["target"], first_side=first, rosters=rosters, wizards=wizards,
+            cards=(tuple(options["spells"][0]), tuple(options["spells"][1])),
+            dice={c: tuple(f) for c, f in options["dice"].items()},
+        ),
+        order=TurnOrder(order),
+    )
+
+
+def active(state: State) -> int:
+    """The jersey whose activation it is."""
+    return state.order.current
+
+
+def has(state: State, jersey: int, spell: str) -> bool:
+    return any(t.jersey == jersey and t.spell == spell for t in state.tokens)
+
+
+def effects(state: State, jersey: int) -> list[str]:
+    return [t.spell for t in state.tokens if t.jersey == jersey]
+
+
+def on_court(state: State, side: int) -> list[int]:
+    """The side's wizards on the court, in initiative order."""
+    return [j for j in state.setup.rosters[side] if j not in state.off]
+
+
+def card_status(state: State, side: int, card: str) -> Cast | None:
+    """The cast keeping ``card`` out of ``side``'s hand, or None if it is ready."""
+    for cast, _ in recharges(state):
+        if cast.side == side and cast.card == card:
+            return cast
+    return None
+
+
+def returns_after(state: State, cast: Cast) -> int:
+    return state.recharging.until[cast]
+
+
+def ready(state: State, side: int) -> list[str]:
+    """The spells ``side`` may cast now: both faces of each card in hand."""
+    return [face for card in state.setup.cards[side] if card_status(state, side, card) is None
+            for face in CARD_OF[card].faces]
+
+
+def actions(state: State) -> int | None:
+    """Actions the active wizard has (advanced turn only)."""
+    if state.setup.turn != "advanced":
+        return None
+    j = active(state)
+    count = 2 + has(state, j, "speed") - has(state, j, "slow") - state.returned
+    return max(0, count)
+
+
+def reminder(state: State) -> str | None:
+    """What the players must remember about this activation, short enough for the OLED."""
+    j = active(state)
+    if state.winner is not None:
+        return None
+    if j in state.off:
+        return "off the court: End"
+    if has(state, j, "freeze"):
+        return "frozen: no actions"
+    if state.returned:
+        if state.setup.turn == "basic":
+            return "back: no move this time"
+        count = actions(state)
+        return f"back: {count} action{'s' if count != 1 else ''}, no move"
+    return None
+
+
+def recharges(state: State) -> list[tuple[Cast, int]]:
+    return sorted(state.recharging.until.items(), key=lambda kv: (kv[1], kv[0].side))
+
+
+def cannot_throw(state: State, j: int) -> str | None:
+    """Why ``j`` cannot throw at all, or None."""
+    if has(state, j, "butter_fingers"):
+        return f"#{j} has Butter Fingers and cannot hold a ball"
+    if has(state, j, "sticky_fingers"):
+        return f"#{j} has Sticky Fingers and cannot throw"
+    return None
+
+
+def cannot_catch(state: State, j: int) -> str | None:
+    """Why ``j`` cannot catch now, or None."""
+    if has(state, j, "freeze"):
+        return f"#{j} is frozen and cannot catch"
+    if has(state, j, "shield"):
+        return f"#{j} is shielded and cannot catch"
+    if has(state, j, "butter_fingers"):
+        return f"#{j} has Butter Fingers and cannot catch"
+    return None
+
+
+def dispel_token(state: State, target: int, effect: str, side: int) -> Token:
+    """The token a Dispel by ``side`` cancels: an opponent's before its own side's."""
+    tokens = [t for t in state.tokens if t.jersey == target and t.spell == effect]
+    return sorted(tokens, key=lambda t: t.side == side)[0]
