@@ -57,6 +57,14 @@ def url(companion: Companion, path: str = "") -> str:
     return f"{companion.urls[0]}{path}"
 
 
+def log_in(phone, companion: Companion, path: str, shown: str) -> None:
+    """Open ``path`` and log in as the host; ``shown`` appears once logged in."""
+    phone.goto(url(companion, path))
+    phone.fill("#pin", PIN)
+    phone.click("#login button")
+    sync_api.expect(phone.locator(shown)).to_be_visible()
+
+
 def shot(page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
@@ -114,10 +122,7 @@ def test_host_logs_in_and_plays_points(companion, phone):
 
 
 def test_a_tap_on_the_simulator_changes_the_oled(companion, phone):
-    phone.goto(url(companion, "sim"))
-    phone.fill("#pin", PIN)
-    phone.click("#login button")
-    sync_api.expect(phone.locator("#panel")).to_be_visible()
+    log_in(phone, companion, "sim", "#panel")
     before = phone.locator("#oled").get_attribute("src")
     png_before = companion.display_png()
     phone.click("button[data-button=ok]")  # the welcome screen's OK: set up a match
@@ -159,10 +164,7 @@ def test_dodgeball_spectator_board_shows_rosters_effects_and_recharge(companion,
 
 
 def test_dodgeball_host_starts_a_match_and_plays_every_kind_of_action(companion, phone):
-    phone.goto(url(companion, "host"))
-    phone.fill("#pin", PIN)
-    phone.click("#login button")
-    sync_api.expect(phone.locator("#host")).to_be_visible()
+    log_in(phone, companion, "host", "#host")
     phone.select_option("#game", "wizard-dodgeball")
     phone.fill("#players input >> nth=0", "Owls")
     phone.fill("#players input >> nth=1", "Newts")

@@ -7,17 +7,15 @@ import random
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
-    RuleBasedStateMachine,
     initialize,
     invariant,
-    precondition,
     rule,
 )
 
 from companion.errors import IllegalAction
-from companion.match import EVENT, Match
 from companion.store import Store
 from companion.table import Table
+from tests.games.table_machine import TableMachine
 
 ROLLS = st.one_of(st.none(), st.sampled_from([1, 2, 5, 6]))
 
@@ -27,8 +25,10 @@ def progress(view: dict) -> tuple[int, ...]:
     return (*(s["points_won"] for s in view["stats"]), *view["sets_won"], len(view["sets"]))
 
 
-class CenterCourtTable(RuleBasedStateMachine):
+class CenterCourtTable(TableMachine):
     """Drives a Table like a careless host: any action, undo, redo, in any order."""
+
+    progress = staticmethod(progress)
 
     @initialize(
         sets=st.sampled_from([1, 3, 5]),
@@ -38,85 +38,28 @@ class CenterCourtTable(RuleBasedStateMachine):
         seed=st.integers(0, 2**32),
     )
     def start(self, sets, no_ad, final_set, first_server, seed):
-        self.store = Store(":memory:")
-        self.table = Table(self.store, rng=random.Random(seed))
-        self.table.start({
+        self.open_table({
             "game": "center-court", "players": ["Ann", "Bob"],
             "options": {"sets": sets, "no_ad": no_ad, "final_set": final_set,
                         "first_server": first_server},
-        })
+        }, seed)
         self.needed = sets // 2 + 1
-
-    def teardown(self):
-        self.store.close()
-
-    @property
-    def view(self) -> dict:
-        return self.table.snapshot.match["view"]
-
-    def _act(self, action: dict) -> None:
-        before = self.table.snapshot
-        try:
-            after = self.table.act(action)
-        except IllegalAction:
-            # A refusal changes nothing, not even the version.
-            assert self.table.snapshot == before
-            return
-        assert after.version > before.version
-        assert all(b >= a for a, b in zip(progress(before.match["view"]),
-                                          progress(after.match["view"]), strict=True))
 
     @rule(card=st.integers(1, 6), roll=ROLLS)
     def serve(self, card, roll):
         action = {"type": "serve", "card": card}
         if roll is not None and card not in (3, 4):
             action["roll"] = roll
-        self._act(action)
+        self.act(action)
 
     @rule(card=st.integers(1, 6))
     def return_volley(self, card):
-        self._act({"type": "return", "card": card})
+        self.act({"type": "return", "card": card})
 
     @rule(winner=st.sampled_from([0, 1]), count=st.integers(1, 12))
     def points(self, winner, count):
         for _ in range(count):
-            self._act({"type": "point", "winner": winner})
-
-    @precondition(lambda self: self.table.match.can_undo)
-    @rule()
-    def undo(self):
-        self.table.undo()
-
-    @precondition(lambda self: self.table.match.can_redo)
-    @rule()
-    def redo(self):
-        self.table.redo()
-
-    @precondition(lambda self: self.table.match.can_undo)
-    @rule()
-    def undo_then_redo_is_identity(self):
-        before_state = self.table.match.state
-        before_events = self.table.match.events
-        before_view = self.view
-        self.table.undo()
-        self.table.redo()
-        assert self.table.match.state == before_state
-        assert self.table.match.events == before_events
-        assert self.view == before_view
-
-    @invariant()
-    def replay_equals_live_state(self):
-        match = self.table.match
-        replayed = Match(match.start)
-        replayed.replay((EVENT, e) for e in match.events)
-        assert replayed.state == match.state
-
-    @invariant()
-    def resume_from_the_store_equals_live_state(self):
-        resumed = Table(self.store)
-        assert resumed.match.state == self.table.match.state
-        assert resumed.match.can_redo == self.table.match.can_redo
-        assert resumed.snapshot == self.table.snapshot
+            self.act({"type": "point", "winner": winner})
 
     @invariant()
     def one_winner_exactly_when_over(self):

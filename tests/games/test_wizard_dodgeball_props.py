@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import random
-
 from hypothesis import event, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from hypothesis.stateful import initialize, invariant, precondition, rule
 
-from companion.errors import IllegalAction, InvalidAction
 from companion.games.wizard_dodgeball import CARD_OF, CARDS, SPELLS
-from companion.match import EVENT, Match
-from companion.store import Store
-from companion.table import Table
+from tests.games.table_machine import TableMachine
 
 ROSTERS = [[21, 58, 12, 33, 7], [45, 30, 10, 41, 25]]
 JERSEYS = [j for r in ROSTERS for j in r]
@@ -25,8 +20,10 @@ def progress(view: dict) -> tuple[int, ...]:
     return (*(s["score"] for s in view["sides"]), view["activation"])
 
 
-class DodgeballTable(RuleBasedStateMachine):
+class DodgeballTable(TableMachine):
     """A careless host: legal actions built from ``legal``, junk, undo and redo."""
+
+    progress = staticmethod(progress)
 
     @initialize(
         turn=st.sampled_from(["basic", "advanced"]),
@@ -38,36 +35,21 @@ class DodgeballTable(RuleBasedStateMachine):
         seed=st.integers(0, 2**32),
     )
     def start(self, turn, variant, goal, first_side, bought, seed):
-        self.store = Store(":memory:")
-        self.table = Table(self.store, rng=random.Random(seed))
         options = {"rosters": ROSTERS, "turn": turn, "variant": variant, "target": goal,
                    "first_side": first_side, "dice": DICE}
         if turn == "advanced":
             # Magic 3 each: a budget of 15 buys any set of cards (15 is all ten).
             options["wizards"] = {str(j): {"magic": 3} for j in JERSEYS}
             options["spells"] = [sorted(b) for b in bought]
-        self.table.start({"game": "wizard-dodgeball", "players": ["Owls", "Newts"],
-                          "options": options})
+        self.open_table({"game": "wizard-dodgeball", "players": ["Owls", "Newts"],
+                         "options": options}, seed)
         self.target = goal
 
-    def teardown(self):
-        self.store.close()
-
-    @property
-    def view(self) -> dict:
-        return self.table.snapshot.match["view"]
-
-    def _act(self, action: dict) -> None:
-        before = self.table.snapshot
-        try:
-            after = self.table.act(action)
-        except (IllegalAction, InvalidAction):
-            assert self.table.snapshot == before  # a refusal changes nothing
-            return
-        event(f"accepted {action['type']}")
-        assert after.version > before.version
-        assert all(b >= a for a, b in zip(progress(before.match["view"]),
-                                          progress(after.match["view"]), strict=True))
+    def act(self, action: dict) -> bool:
+        taken = super().act(action)
+        if taken:
+            event(f"accepted {action['type']}")
+        return taken
 
     @precondition(lambda self: bool(self.table.snapshot.match["legal"]))
     @rule(data=st.data())
@@ -86,12 +68,12 @@ class DodgeballTable(RuleBasedStateMachine):
         # Players mostly act before they end an activation: skip some ends.
         if action["type"] == "end_activation" and data.draw(st.integers(0, 2)) == 0:
             return
-        self._act(action)
+        self.act(action)
 
     @rule(times=st.integers(1, 12))
     def end_activations(self, times):
         for _ in range(times):
-            self._act({"type": "end_activation"})
+            self.act({"type": "end_activation"})
 
     @rule(kind=st.sampled_from(["throw", "hit", "catch", "cast", "cast_roll", "dispel"]),
           a=st.sampled_from([*JERSEYS, 99]), b=st.sampled_from(JERSEYS),
@@ -106,38 +88,7 @@ class DodgeballTable(RuleBasedStateMachine):
                   "cast": ("caster", "spell", "targets"),
                   "cast_roll": ("caster", "spell", "targets"),
                   "dispel": ("caster", "target", "spell")}[kind]
-        self._act({"type": kind, **{f: action[f] for f in fields}})
-
-    @precondition(lambda self: self.table.match.can_undo)
-    @rule()
-    def undo(self):
-        self.table.undo()
-
-    @precondition(lambda self: self.table.match.can_redo)
-    @rule()
-    def redo(self):
-        self.table.redo()
-
-    @precondition(lambda self: self.table.match.can_undo)
-    @rule()
-    def undo_then_redo_is_identity(self):
-        before = (self.table.match.state, self.table.match.events, self.view)
-        self.table.undo()
-        self.table.redo()
-        assert (self.table.match.state, self.table.match.events, self.view) == before
-
-    @invariant()
-    def replay_equals_live_state(self):
-        match = self.table.match
-        replayed = Match(match.start)
-        replayed.replay((EVENT, e) for e in match.events)
-        assert replayed.state == match.state
-
-    @invariant()
-    def resume_from_the_store_equals_live_state(self):
-        resumed = Table(self.store)
-        assert resumed.match.state == self.table.match.state
-        assert resumed.snapshot == self.table.snapshot
+        self.act({"type": kind, **{f: action[f] for f in fields}})
 
     @invariant()
     def a_card_is_never_both_ready_and_recharging(self):
