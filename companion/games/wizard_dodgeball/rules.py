@@ -36,6 +36,7 @@ from companion.games.wizard_dodgeball.state import (
 
 ACTIONS = ("end_activation", "throw", "hit", "catch", "cast", "cast_roll", "dispel")
 
+
 def legal(state: State) -> list[JSON]:
     """What may happen now; every shape lists the values a field may take."""
     if state.winner is not None:
