@@ -629,3 +629,28 @@ def test_contract_view_keys():
 
 def m_turn(view: dict) -> int:
     return view["active"]["side"]
+
+
+def test_magic_drain_and_boost_change_the_cast_and_resist_dice():
+    m = start()
+    act(m, type="cast", caster=21, spell="magic_drain", targets=[21])
+    v = act(m, type="cast_roll", caster=21, spell="freeze", targets=[45],
+            rolls={"cast": [4], "resist": {"45": [1, 2]}})
+    assert v["last"]["cast"] == 4 and v["last"]["affected"] == [45]
+    m = start()
+    act(m, type="cast", caster=21, spell="magic_boost", targets=[45])
+    v = act(m, type="cast_roll", caster=21, spell="freeze", targets=[45],
+            rolls={"cast": [4, 4], "resist": {"45": [1, 2, 6]}})
+    assert v["last"]["results"][0]["total"] == 9 and v["last"]["affected"] == []
+    with pytest.raises(InvalidAction, match="needs 3 value"):
+        m.resolve({"type": "cast_roll", "caster": 21, "spell": "slow", "targets": [45],
+                   "rolls": {"cast": [4, 4], "resist": {"45": [1, 2]}}}, random.Random())
+
+
+def test_teleport_leaves_no_token_but_its_card_recharges():
+    m = start()
+    v = act(m, type="cast", caster=21, spell="teleport", targets=[45])
+    assert wizard(v, 45)["effects"] == []
+    assert v["sides"][0]["spells"]["teleport"]["returns_after"] == 11
+    v = act(m, type="cast_roll", caster=21, spell="shield", targets=[21], rolls={"cast": [1, 2]})
+    assert wizard(v, 21)["effects"] == ["shield"]
