@@ -7,15 +7,12 @@ the info screen's address): the same state always gives the same pixels.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from PIL import Image
 
 from companion.controls import Context, Screen
 from companion.panel import PanelState
 from companion.screens import canvas, center_court, menus, wizard_dodgeball
-
-BoardRenderer = Callable[[Any, dict[str, Any]], None]
 
 _BOARDS: dict[str, Callable[..., None]] = {
     "center-court": center_court.board,

@@ -29,8 +29,8 @@ def apply(state: State, event: Mapping[str, Any]) -> State:
         return _throw(state, event)
     if kind == "dispel":
         state = _cast_card(state, event["caster"], "dispel")
-        state = _remove_token(state, event["target"], event["spell"],
-                              state.setup.side_of(event["caster"]))
+        side = state.setup.side_of(event["caster"])
+        state = _remove_token(state, dispel_token(state, event["target"], event["spell"], side))
         text = f"#{event['caster']} dispelled {SHORT[event['spell']]} on #{event['target']}"
         return replace(state, last={"type": "dispel", "text": text})
     if kind == "cast":
@@ -105,7 +105,7 @@ def _check_out(state: State) -> State:
 
 def _hit(state: State, thrower: int, target: int, text: str, last: JSON) -> State:
     if has(state, target, "shield"):
-        state = _remove_token(state, target, "shield")
+        state = _remove_shield(state, target)
         return replace(state, last={**last, "text": f"{text}: shield"})
     state = _eliminate(state, target)
     state = _score(state, state.setup.side_of(thrower))
@@ -148,20 +148,24 @@ def _cast_card(state: State, caster: int, spell: str) -> State:
     return replace(state, recharging=state.recharging.start(cast, until))
 
 
-def _remove_token(state: State, jersey: int, spell: str, dispeller: int | None = None) -> State:
-    """One ``spell`` token off ``jersey`` (for a Dispel: an opponent's first)."""
-    side = dispeller if dispeller is not None else -1
-    token = dispel_token(state, jersey, spell, side)
+def _remove_token(state: State, token: Token) -> State:
+    """The state with one token fewer."""
     tokens = list(state.tokens)
     tokens.remove(token)
     return replace(state, tokens=tuple(tokens))
+
+
+def _remove_shield(state: State, jersey: int) -> State:
+    """A Shield on ``jersey`` absorbed a failure and goes."""
+    shield = next(t for t in state.tokens if t.jersey == jersey and t.spell == "shield")
+    return _remove_token(state, shield)
 
 
 def _cast(state: State, caster: int, spell: str, affected: Sequence[int],
           shields: Sequence[int], last: JSON) -> State:
     state = _cast_card(state, caster, spell)
     for j in shields:
-        state = _remove_token(state, j, "shield")
+        state = _remove_shield(state, j)
     side = state.setup.side_of(caster)
     if spell not in NO_TOKEN:
         state = replace(state, tokens=state.tokens + tuple(
@@ -188,7 +192,8 @@ def _cast_roll(state: State, event: Mapping[str, Any]) -> State:
     last = {"type": "cast_roll", **outcome, "text": text}
     if spell == "dispel":
         state = _cast(state, caster, spell, [], outcome["shields"], last)
+        side = state.setup.side_of(caster)
         for j in outcome["affected"]:
-            state = _remove_token(state, j, event["effect"], state.setup.side_of(caster))
+            state = _remove_token(state, dispel_token(state, j, event["effect"], side))
         return replace(state, last={**state.last, "affected": outcome["affected"]})
     return _cast(state, caster, spell, outcome["affected"], outcome["shields"], last)

@@ -61,10 +61,6 @@ class Wizard:
     def stat(self, stat: str) -> tuple[str, str]:
         return dict(self.dice).get(stat, (PLAIN, PLAIN))
 
-    @property
-    def label(self) -> str:
-        return f"#{self.jersey}"
-
 
 @dataclass(frozen=True)
 class Setup:

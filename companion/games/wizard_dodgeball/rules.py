@@ -277,9 +277,8 @@ def _targets(state: State, value: object, spell: str) -> list[int]:
     if not isinstance(value, list):
         raise InvalidAction("field 'targets' must be a list of jersey numbers")
     targets = []
-    for j in value:
-        if type(j) is not int or j not in state.setup.wizards:
-            raise IllegalAction(f"'targets' has {j!r}, who is no wizard in this match")
+    for item in value:
+        j = _jersey(state, {"targets": item}, "targets")
         if j in targets:
             raise InvalidAction(f"#{j} is in 'targets' twice")
         if j in state.off:
