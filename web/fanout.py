@@ -33,6 +33,11 @@ def chunk(data: bytes) -> bytes:
     return b"%X\r\n%s\r\n" % (len(data), data)
 
 
+def framings(data: bytes) -> tuple[bytes, bytes]:
+    """``data`` as sent on a plain and on a chunked stream: index by ``Handover.chunked``."""
+    return data, chunk(data)
+
+
 @dataclass(eq=False)
 class Handover:
     """A stream's connection, now written by the fan-out thread."""
@@ -41,13 +46,12 @@ class Handover:
     chunked: bool
     sent: int
     #: Bytes of a message already begun on the wire.
-    pending: bytearray = field(default_factory=bytearray)
+    pending: bytes = b""
     #: The newest whole message waiting behind them; an older one is dropped.
     queued: bytes = b""
     gone: threading.Event = field(default_factory=threading.Event)
-
-    def frame(self, data: bytes) -> bytes:
-        return chunk(data) if self.chunked else data
+    #: Registered with the selector, waiting for room to write.
+    waiting: bool = False
 
 
 def socket_of(environ: dict[str, Any]) -> tuple[socket.socket | None, bool]:
@@ -140,15 +144,17 @@ class Fanout:
                 return
             if message is not None and (message[0] != done or joining):
                 done = message[0]
+                framed = framings(message[1])
                 for handover in list(self._streams):
                     if handover.sent < message[0]:
                         handover.sent = message[0]
-                        self._send(handover, handover.frame(message[1]))
+                        self._send(handover, framed[handover.chunked])
             if time.monotonic() >= next_keepalive:
                 next_keepalive = time.monotonic() + self.keepalive
+                framed = framings(KEEPALIVE)
                 for handover in list(self._streams):
                     if not handover.pending:  # a busy connection needs no keep-alive
-                        self._send(handover, handover.frame(KEEPALIVE))
+                        self._send(handover, framed[handover.chunked])
 
     def _send(self, handover: Handover, data: bytes) -> None:
         """Send ``data`` now, or keep it as the newest message for a busy socket."""
@@ -158,7 +164,7 @@ class Fanout:
             # A slow phone skips versions instead of queueing them.
             handover.queued = data
             return
-        handover.pending += data
+        handover.pending = data
         self._flush(handover)
 
     def _flush(self, handover: Handover) -> None:
@@ -170,22 +176,24 @@ class Fanout:
             except OSError:  # reset, broken pipe: the phone is gone
                 self._drop(handover)
                 return
-            del handover.pending[:sent]
+            handover.pending = handover.pending[sent:]
             if handover.pending:
                 self._register(handover)  # go on when the socket can take more
                 return
-            if handover.queued:
-                handover.pending += handover.queued
-                handover.queued = b""
+            handover.pending, handover.queued = handover.queued, b""
         self._unregister(handover)
 
+    # The selector is only asked when the flag changes: its KeyError for an
+    # unknown socket formats the socket's repr, two syscalls per stream.
     def _register(self, handover: Handover) -> None:
-        with contextlib.suppress(KeyError):  # already waiting to write
+        if not handover.waiting:
             self._selector.register(handover.sock, selectors.EVENT_WRITE, handover)
+            handover.waiting = True
 
     def _unregister(self, handover: Handover) -> None:
-        with contextlib.suppress(KeyError, ValueError):
+        if handover.waiting:
             self._selector.unregister(handover.sock)
+            handover.waiting = False
 
     def _drop(self, handover: Handover) -> None:
         """Forget a stream whose client is gone, and let its request end."""
