@@ -20,8 +20,11 @@ SIOCGIFADDR = 0x8915
 class WebServer:
     """waitress on its own thread, sized so ``max_streams`` SSE streams fit.
 
-    Each live stream holds a waitress worker thread, so the pool is the
-    stream limit plus spare threads for everything else.
+    A live stream normally holds a worker only until the fan-out takes its
+    connection over (web/fanout.py). Should that hand-over ever be refused
+    (another waitress release), each stream keeps its worker for as long as
+    it lives, so the pool is still the stream limit plus spare threads for
+    everything else; idle workers cost no CPU.
     """
 
     def __init__(self, app: Flask, host: str, port: int, max_streams: int) -> None:

@@ -15,7 +15,7 @@ from companion.games import GAMES
 from companion.table import Snapshot, Table
 from web.app import Services, error
 from web.auth import new_token, pin_matches, token_matches
-from web.fanout import socket_of
+from web.fanout import connection_of
 from web.stream import Broker, TooManyStreams
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -51,7 +51,7 @@ def events() -> Response:
     last_seen = int(last) if last.isdigit() else None
     environ = request.environ
     try:
-        stream = broker().open(last_seen, lambda: socket_of(environ))
+        stream = broker().open(last_seen, lambda: connection_of(environ))
     except TooManyStreams:
         response = error(503, "too many live viewers right now; try again shortly")
         response.headers["Retry-After"] = "10"

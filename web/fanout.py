@@ -1,29 +1,35 @@
 """One thread that writes every new message to every live stream's socket.
 
-With waitress each live stream holds a worker thread, and a message sent
-through those threads costs 50-100 us per stream under the GIL: 200 phones
-would wait 10-20 ms and more for the last one. So once a stream's response
-headers and first message have gone out through waitress, the stream hands a
-duplicate of its connection's socket to this :class:`Fanout`, whose single
-selector thread writes each new message to all of them (about 5 us each)
-and sends the keep-alives. The stream's own thread stays parked with its
-request until the fan-out reports the client gone or the server stops; then
-the response ends through waitress as usual.
+Sending each message through waitress, from each stream's own worker
+thread, costs 50-100 us per stream under the GIL: 200 phones would wait
+10-20 ms and more for the last one. So once a stream's response headers and
+first message have gone out through waitress, the stream hands a duplicate
+of its connection's socket to this :class:`Fanout`, whose single selector
+thread writes each new message to all of them and sends the keep-alives.
 
-While a stream is handed over, waitress writes nothing to that connection
-(its worker is parked inside the response), so the two never interleave.
+Then the stream lets waitress go of the connection (:class:`Connection`):
+waitress ends the request without writing another byte and closes its own
+descriptor, while the fan-out's duplicate keeps the connection open. The
+worker thread is free again, and waitress's loop no longer walks 200 idle
+connections on every request. The fan-out watches each socket for reading
+too, so a phone that closes its page frees its stream at once; a phone that
+vanishes without a word is found at the next write or keep-alive.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import selectors
 import socket
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+log = logging.getLogger(__name__)
 
 KEEPALIVE = b": keep-alive\n\n"
 
@@ -49,23 +55,60 @@ class Handover:
     pending: bytes = b""
     #: The newest whole message waiting behind them; an older one is dropped.
     queued: bytes = b""
+    #: Called once, on the fan-out thread, when the stream has ended.
+    on_gone: Callable[[], None] | None = field(default=None, kw_only=True)
     gone: threading.Event = field(default_factory=threading.Event)
-    #: Registered with the selector, waiting for room to write.
+    #: Waiting for room to write (the selector watches for it).
     waiting: bool = False
 
 
-def socket_of(environ: dict[str, Any]) -> tuple[socket.socket | None, bool]:
-    """The connection's socket behind a waitress request, and whether it is chunked.
+@dataclass(frozen=True)
+class Connection:
+    """A live stream's connection as the server holds it, ready to hand over."""
+
+    sock: socket.socket
+    #: HTTP/1.1 chunked framing (else the raw bytes, for HTTP/1.0).
+    chunked: bool
+    #: Makes the server let go of the connection without writing to it again.
+    release: Callable[[], None]
+
+
+class _HandedOver(logging.Filter):
+    """Drops waitress's note about a released stream: it reads as a client that left."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.notes: set[str] = set()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.getMessage() not in self.notes
+
+
+_HANDED_OVER = _HandedOver()
+
+
+def connection_of(environ: dict[str, Any]) -> Connection | None:
+    """The connection behind a waitress request, once everything written is flushed.
 
     waitress puts its channel's ``check_client_disconnected`` in the environ;
-    the channel keeps its socket as ``socket``. Any other server: None, and
-    the stream keeps sending through the server.
+    the channel keeps its socket as ``socket``. None under any other server
+    (or while waitress still holds unsent bytes): the stream then keeps
+    sending through the server.
     """
     channel = getattr(environ.get("waitress.client_disconnected"), "__self__", None)
     sock = getattr(channel, "socket", None)
     if not isinstance(sock, socket.socket) or getattr(channel, "total_outbufs_len", 1):
-        return None, True
-    return sock, environ.get("SERVER_PROTOCOL") == "HTTP/1.1"
+        return None
+
+    def release() -> None:
+        # waitress now treats the client as gone: it writes nothing more (not
+        # even the closing chunk), ends the request, frees the worker and
+        # closes its descriptor. The fan-out's duplicate keeps the connection.
+        _HANDED_OVER.notes.add(f"Client disconnected while serving {environ.get('PATH_INFO')}")
+        logging.getLogger("waitress").addFilter(_HANDED_OVER)
+        channel.connected = False
+
+    return Connection(sock, environ.get("SERVER_PROTOCOL") == "HTTP/1.1", release)
 
 
 class Fanout:
@@ -85,17 +128,23 @@ class Fanout:
         self._thread = threading.Thread(target=self._run, name="sse-fanout", daemon=True)
         self._thread.start()
 
-    def adopt(self, sock: socket.socket, chunked: bool, sent: int) -> Handover:
-        """Take over writing to ``sock`` (duplicated: the server keeps its own)."""
+    def adopt(self, sock: socket.socket, chunked: bool, sent: int,
+              on_gone: Callable[[], None] | None = None) -> Handover:
+        """Take over writing to ``sock`` (a duplicate: the server may close its own).
+
+        ``sent``: the version the client already has. ``on_gone`` is called
+        once when the stream ends (client gone, or the fan-out closed).
+        """
         mine = sock.dup()
         mine.setblocking(False)
-        handover = Handover(mine, chunked, sent)
+        handover = Handover(mine, chunked, sent, on_gone=on_gone)
         with self._lock:
-            if self._closed:
-                mine.close()
-                handover.gone.set()
-                return handover
-            self._joining.append(handover)
+            closed = self._closed
+            if not closed:
+                self._joining.append(handover)
+        if closed:
+            self._drop(handover)
+            return handover
         self._wake()
         return handover
 
@@ -127,7 +176,10 @@ class Fanout:
                     with contextlib.suppress(BlockingIOError):
                         while os.read(self._wake_r, 4096):
                             pass
-                elif events & selectors.EVENT_WRITE and key.data in self._streams:
+                    continue
+                if events & selectors.EVENT_READ and key.data in self._streams:
+                    self._read(key.data)
+                if events & selectors.EVENT_WRITE and key.data in self._streams:
                     self._flush(key.data)
             with self._lock:
                 closed = self._closed
@@ -135,6 +187,7 @@ class Fanout:
                 message = self._message
             for handover in joining:
                 self._streams.add(handover)
+                self._selector.register(handover.sock, selectors.EVENT_READ, handover)
             if closed:
                 for handover in list(self._streams):
                     self._drop(handover)
@@ -183,21 +236,41 @@ class Fanout:
             handover.pending, handover.queued = handover.queued, b""
         self._unregister(handover)
 
-    # The selector is only asked when the flag changes: its KeyError for an
-    # unknown socket formats the socket's repr, two syscalls per stream.
+    def _read(self, handover: Handover) -> None:
+        """The client spoke: an SSE client only ever closes, anything else is ignored."""
+        try:
+            data = handover.sock.recv(4096)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:  # the page was closed or the phone reset the connection
+            self._drop(handover)
+
+    # The selector is only asked when the flag changes (a few times per slow
+    # phone), not once per message and stream.
     def _register(self, handover: Handover) -> None:
         if not handover.waiting:
-            self._selector.register(handover.sock, selectors.EVENT_WRITE, handover)
+            self._selector.modify(handover.sock, selectors.EVENT_READ | selectors.EVENT_WRITE,
+                                  handover)
             handover.waiting = True
 
     def _unregister(self, handover: Handover) -> None:
         if handover.waiting:
-            self._selector.unregister(handover.sock)
+            self._selector.modify(handover.sock, selectors.EVENT_READ, handover)
             handover.waiting = False
 
     def _drop(self, handover: Handover) -> None:
-        """Forget a stream whose client is gone, and let its request end."""
-        self._streams.discard(handover)
-        self._unregister(handover)
+        """Forget a stream whose client is gone (or every stream, on close). Idempotent."""
+        if handover.gone.is_set():
+            return
+        if handover in self._streams:
+            self._streams.discard(handover)
+            self._selector.unregister(handover.sock)
         handover.sock.close()
         handover.gone.set()
+        if handover.on_gone is not None:
+            try:
+                handover.on_gone()
+            except Exception:
+                log.exception("stream end callback %r failed", handover.on_gone)

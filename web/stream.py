@@ -7,20 +7,20 @@ one it sent last, so a slow phone skips versions instead of queueing them.
 The message bytes are built once per version, not once per phone.
 
 With a fan-out (:mod:`web.fanout`) and a server that gives up the stream's
-socket, the stream hands its connection over once its headers are out, and
-the fan-out's single thread writes every later message. Streams are counted:
-past ``limit`` a new one is refused (the caller answers 503). A stream ends
-when its client is gone (a write fails, at the latest at the next keep-alive)
-or when the broker closes.
+connection, the stream hands it over once its headers are out: the fan-out's
+single thread writes every later message, and the server's worker is free.
+Streams are counted, handed over or not: past ``limit`` a new one is refused
+(the caller answers 503). A stream ends when its client is gone (it closed
+the connection, or a write fails, at the latest at the next keep-alive) or
+when the broker closes.
 """
 
 from __future__ import annotations
 
-import socket
 import threading
 from collections.abc import Callable, Iterator
 
-from web.fanout import Fanout
+from web.fanout import Connection, Fanout
 
 
 class TooManyStreams(Exception):
@@ -86,14 +86,14 @@ class Broker:
             self.fanout.close()
 
     def open(self, last_seen: int | None,
-             connection: Callable[[], tuple[socket.socket | None, bool]] | None = None,
-             ) -> Iterator[bytes]:
+             connection: Callable[[], Connection | None] | None = None) -> Iterator[bytes]:
         """A new stream, or TooManyStreams. ``last_seen``: the client's Last-Event-ID.
 
         The first message is the current one, unless the client has seen
         exactly that version already. ``connection()`` gives the stream's
-        socket (and whether the response is chunked) once its headers are out,
-        so the fan-out thread can take over writing to it.
+        connection once what was yielded is on the wire (None: not possible),
+        so the fan-out thread can take over writing to it; the iterator then
+        ends, and the stream counts until the fan-out drops it.
         """
         with self._lock:
             if self._streams >= self.limit:
@@ -101,19 +101,25 @@ class Broker:
             self._streams += 1
         return self._run(last_seen, connection)
 
+    def _ended(self) -> None:
+        with self._lock:
+            self._streams -= 1
+
     def _run(self, last_seen: int | None,
-             connection: Callable[[], tuple[socket.socket | None, bool]] | None,
-             ) -> Iterator[bytes]:
+             connection: Callable[[], Connection | None] | None) -> Iterator[bytes]:
         sent = last_seen if last_seen is not None else -1
+        handed_over = False
         try:
             yield f"retry: {self.retry_ms}\n\n".encode()
             while True:
                 if self.fanout is not None and connection is not None and sent >= 0:
-                    sock, chunked = connection()
-                    if sock is not None:
-                        # From here the fan-out thread writes; this thread
-                        # only holds the request until the client is gone.
-                        self.fanout.adopt(sock, chunked, sent).gone.wait()
+                    conn = connection()
+                    if conn is not None:
+                        # From here the fan-out thread writes; the stream
+                        # counts until it reports the client gone.
+                        self.fanout.adopt(conn.sock, conn.chunked, sent, self._ended)
+                        handed_over = True
+                        conn.release()
                         return
                 with self._lock:
                     if self._closed:
@@ -133,5 +139,5 @@ class Broker:
                     # Written through the server, so a vanished client is noticed here.
                     yield b": keep-alive\n\n"
         finally:
-            with self._lock:
-                self._streams -= 1
+            if not handed_over:
+                self._ended()

@@ -62,6 +62,33 @@ def test_a_vanished_client_ends_its_stream(fanout):
         ours.close()
 
 
+def test_a_client_that_closes_is_dropped_at_once_and_reported_once():
+    f = Fanout(keepalive=60)  # no keep-alive or message will find it out
+    ours, phone = socket.socketpair()
+    ended = []
+    try:
+        handover = f.adopt(ours, True, 0, on_gone=lambda: ended.append(1))
+        phone.close()
+        assert handover.gone.wait(5)
+        f.close()
+        assert ended == [1]
+    finally:
+        ours.close()
+
+
+def test_what_a_client_sends_is_read_and_ignored(fanout):
+    ours, phone = socket.socketpair()
+    try:
+        handover = fanout.adopt(ours, False, 0)
+        phone.sendall(b"GET /more HTTP/1.1\r\n\r\n")
+        fanout.publish(1, b"v1")
+        assert read_exactly(phone, 2) == b"v1"
+        assert not handover.gone.is_set()
+    finally:
+        ours.close()
+        phone.close()
+
+
 def test_a_slow_client_skips_to_the_newest_message(fanout):
     ours, phone = socket.socketpair()
     ours.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
@@ -89,11 +116,13 @@ def test_close_ends_every_stream_and_refuses_new_ones():
     f = Fanout()
     ours, phone = socket.socketpair()
     try:
-        handover = f.adopt(ours, True, 0)
+        ended = []
+        handover = f.adopt(ours, True, 0, on_gone=lambda: ended.append("first"))
         f.close()
         assert handover.gone.wait(5)
-        late = f.adopt(ours, True, 0)
+        late = f.adopt(ours, True, 0, on_gone=lambda: ended.append("late"))
         assert late.gone.is_set()
+        assert ended == ["first", "late"]
         f.close()
     finally:
         ours.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import logging
 import socket
 import threading
 import time
@@ -13,6 +14,7 @@ import pytest
 from app.server import WebServer
 from tests.web.conftest import PIN, START
 from tests.web.sse import SseClient
+from web.app import Services, create_app
 
 
 @pytest.fixture
@@ -133,3 +135,46 @@ def test_other_requests_are_served_while_streams_are_open(server):
     finally:
         for s in streams:
             s.close()
+
+
+@pytest.fixture
+def roomy(runner):
+    """An app allowing 24 streams with a long keep-alive, behind a server with 9 workers."""
+    app = create_app(Services(runner=runner, pin=PIN, secret_key=b"k" * 32, max_streams=24,
+                              keepalive=60))
+    s = WebServer(app, "127.0.0.1", 0, max_streams=1)
+    yield app, s
+    app.extensions["companion.broker"].close()
+    s.close()
+
+
+def test_a_stream_holds_a_worker_only_until_the_fanout_takes_it(roomy, caplog):
+    app, server = roomy
+    caplog.set_level(logging.INFO, logger="waitress")
+    host = HttpHost(server.port)
+    # Far more streams than waitress has worker threads (1 + 8).
+    streams = [SseClient("127.0.0.1", server.port) for _ in range(20)]
+    try:
+        for s in streams:
+            assert s.status == 200
+            s.next_state()
+        status, _, body = host.post("/api/match", START)
+        assert status == 200
+        for s in streams:
+            assert s.next_state().id == body["version"]
+        assert app.extensions["companion.broker"].streams == 20
+    finally:
+        for s in streams:
+            s.close()
+    # Handing a stream over is not a client leaving: nothing for the log.
+    assert not [r for r in caplog.records if r.name == "waitress"]
+
+
+def test_a_page_closed_frees_its_stream_at_once(roomy):
+    app, server = roomy
+    broker = app.extensions["companion.broker"]
+    stream = SseClient("127.0.0.1", server.port)
+    stream.next_state()
+    assert broker.streams == 1
+    stream.close()  # no message or keep-alive is due for a minute
+    wait_until(lambda: broker.streams == 0, timeout=5)
