@@ -15,6 +15,11 @@ sockets on one Python thread, so it also prints when its loop got round to
 each read, which adds its own queueing on top. Budgets (200 streams): p99 <= 20 ms from the
 action, <= 30 ms from the tap, RSS <= 64 MB, idle CPU < 1% of a core,
 /api/state < 50 ms. Prints numbers; asserts nothing.
+
+On a virtual machine the host may take the CPUs away for milliseconds at a
+time ("steal"); the tail percentiles then measure the host, not the
+companion. The share stolen during the load is printed with each run, so a
+noisy run can be told from a slow companion.
 """
 
 from __future__ import annotations
@@ -42,6 +47,13 @@ ID = re.compile(rb"id: (\d+)\n")
 TIMESPEC = struct.Struct("@ll")
 #: Linux's value (asm-generic/socket.h); Python's socket module does not name it.
 SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
+
+
+def cpu_ticks() -> tuple[int, int]:
+    """This machine's CPU time so far, all of it and the part stolen by a hypervisor."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    steal = fields[7] if len(fields) > 7 else 0
+    return sum(fields[:8]), steal
 
 
 def percentile(samples: list[float], p: float) -> float:
@@ -218,6 +230,7 @@ def bench(count: int, changes: int) -> None:
                                       args=(companion.port, stop, state_times))
             poller.start()
             cpu0, wall0 = companion.cpu_seconds(), time.perf_counter()
+            ticks0 = cpu_ticks()
             from_action: list[float] = []
             action_read: list[float] = []
             for i in range(changes):
@@ -238,6 +251,8 @@ def bench(count: int, changes: int) -> None:
                 tap_read += [(t - t0) * 1000 for t in read]
                 pause.wait(0.15)  # the simulated finger lifts and the switch settles
             load_cpu = (companion.cpu_seconds() - cpu0) / (time.perf_counter() - wall0)
+            ticks1 = cpu_ticks()
+            steal = (ticks1[1] - ticks0[1]) / max(1, ticks1[0] - ticks0[0])
             stop.set()
             poller.join()
             rss_load = companion.rss_mb()
@@ -248,7 +263,8 @@ def bench(count: int, changes: int) -> None:
             streams.close()
         finally:
             companion.stop()
-    print(f"--- {count} SSE streams on loopback ({threads} threads in the companion)")
+    print(f"--- {count} SSE streams on loopback ({threads} threads in the companion; "
+          f"{100 * steal:.0f}% of the CPU time stolen by the host during the load)")
     print(f"  POST /api/action -> every stream: {summary(from_action)}")
     print(f"      (read by this bench's loop:  {summary(action_read)})")
     print(f"  tap (POST /api/sim/button) -> every stream: {summary(from_tap)}")
