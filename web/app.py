@@ -70,6 +70,8 @@ def create_app(services: Services) -> Flask:
     app.json.sort_keys = False
     broker = Broker("state", services.max_streams, services.keepalive,
                     fanout=Fanout(services.keepalive))
+    # Subscribed before the panel and the OLED (the runtime builds the app
+    # first), so the phones' copies are on the wire before that work starts.
     services.runner.call(lambda table: (
         table.subscribe(lambda s: broker.publish(s.version, s.json_text)),
         broker.publish(table.snapshot.version, table.snapshot.json_text),

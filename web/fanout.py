@@ -1,11 +1,19 @@
-"""One thread that writes every new message to every live stream's socket.
+"""Every live stream's socket, written in one pass for each new message.
 
 Sending each message through waitress, from each stream's own worker
 thread, costs 50-100 us per stream under the GIL: 200 phones would wait
 10-20 ms and more for the last one. So once a stream's response headers and
 first message have gone out through waitress, the stream hands a duplicate
-of its connection's socket to this :class:`Fanout`, whose single selector
-thread writes each new message to all of them and sends the keep-alives.
+of its connection's socket to this :class:`Fanout`.
+
+:meth:`Fanout.publish` writes a new message to every stream at once, on the
+publishing thread (the table's writer), before the OLED, the host's HTTP
+answer or anything else runs: a non-blocking send per phone, about 10 us
+each. Handing the message to another thread first cost a wake-up and then
+a share of the GIL with all that other work, 2-3 ms at 200 phones (measured
+with tests/bench/bench_web.py). What a full socket cannot take at once
+waits for the fan-out's own selector thread, which also sends the
+keep-alives, takes in new streams and notices closed ones.
 
 Then the stream lets waitress go of the connection (:class:`Connection`):
 waitress ends the request without writing another byte and closes its own
@@ -112,7 +120,11 @@ def connection_of(environ: dict[str, Any]) -> Connection | None:
 
 
 class Fanout:
-    """The selector thread that owns handed-over stream sockets."""
+    """The handed-over stream sockets, and the selector thread that tends them.
+
+    One lock covers the streams and their sockets, so a publish and the
+    selector thread never write to the same socket at once.
+    """
 
     def __init__(self, keepalive: float = 15.0) -> None:
         self.keepalive = keepalive
@@ -149,10 +161,24 @@ class Fanout:
         return handover
 
     def publish(self, version: int, message: bytes) -> None:
-        """Send ``message`` (a whole SSE message) to every stream behind ``version``."""
+        """Write ``message`` (a whole SSE message) to every stream behind ``version``.
+
+        The writes happen now, on the caller's thread: they never block (what
+        a full socket cannot take waits for the fan-out thread), and no other
+        thread's Python work is in between. About 10 us per stream.
+        """
         with self._lock:
+            if self._closed:
+                return
             self._message = (version, message)
-        self._wake()
+            framed = framings(message)
+            for handover in list(self._streams):
+                self._catch_up(handover, version, framed)
+
+    def _catch_up(self, handover: Handover, version: int, framed: tuple[bytes, bytes]) -> None:
+        if handover.sent < version:
+            handover.sent = version
+            self._send(handover, framed[handover.chunked])
 
     def close(self) -> None:
         with self._lock:
@@ -168,46 +194,39 @@ class Fanout:
 
     def _run(self) -> None:
         next_keepalive = time.monotonic() + self.keepalive
-        done = -1
         while True:
             timeout = max(0.0, next_keepalive - time.monotonic())
-            for key, events in self._selector.select(timeout):
-                if key.fileobj == self._wake_r:
-                    with contextlib.suppress(BlockingIOError):
-                        while os.read(self._wake_r, 4096):
-                            pass
-                    continue
-                if events & selectors.EVENT_READ and key.data in self._streams:
-                    self._read(key.data)
-                if events & selectors.EVENT_WRITE and key.data in self._streams:
-                    self._flush(key.data)
+            ready = self._selector.select(timeout)
             with self._lock:
-                closed = self._closed
+                for key, events in ready:
+                    if key.fileobj == self._wake_r:
+                        with contextlib.suppress(BlockingIOError):
+                            while os.read(self._wake_r, 4096):
+                                pass
+                        continue
+                    if events & selectors.EVENT_READ and key.data in self._streams:
+                        self._read(key.data)
+                    if events & selectors.EVENT_WRITE and key.data in self._streams:
+                        self._flush(key.data)
                 joining, self._joining = self._joining, []
-                message = self._message
-            for handover in joining:
-                self._streams.add(handover)
-                self._selector.register(handover.sock, selectors.EVENT_READ, handover)
-            if closed:
-                for handover in list(self._streams):
-                    self._drop(handover)
-                self._selector.close()
-                os.close(self._wake_r)
-                os.close(self._wake_w)
-                return
-            if message is not None and (message[0] != done or joining):
-                done = message[0]
-                framed = framings(message[1])
-                for handover in list(self._streams):
-                    if handover.sent < message[0]:
-                        handover.sent = message[0]
-                        self._send(handover, framed[handover.chunked])
-            if time.monotonic() >= next_keepalive:
-                next_keepalive = time.monotonic() + self.keepalive
-                framed = framings(KEEPALIVE)
-                for handover in list(self._streams):
-                    if not handover.pending:  # a busy connection needs no keep-alive
-                        self._send(handover, framed[handover.chunked])
+                for handover in joining:
+                    self._streams.add(handover)
+                    self._selector.register(handover.sock, selectors.EVENT_READ, handover)
+                    if self._message is not None:
+                        self._catch_up(handover, self._message[0], framings(self._message[1]))
+                if self._closed:
+                    for handover in list(self._streams):
+                        self._drop(handover)
+                    self._selector.close()
+                    os.close(self._wake_r)
+                    os.close(self._wake_w)
+                    return
+                if time.monotonic() >= next_keepalive:
+                    next_keepalive = time.monotonic() + self.keepalive
+                    framed = framings(KEEPALIVE)
+                    for handover in list(self._streams):
+                        if not handover.pending:  # a busy connection needs no keep-alive
+                            self._send(handover, framed[handover.chunked])
 
     def _send(self, handover: Handover, data: bytes) -> None:
         """Send ``data`` now, or keep it as the newest message for a busy socket."""

@@ -62,7 +62,9 @@ class Broker:
     def publish(self, version: int, json_text: str) -> None:
         """Make ``json_text`` at ``version`` the newest message and wake the streams.
 
-        Never blocks. ``json_text`` must be one line of JSON.
+        Never blocks: handed-over streams get the message written into their
+        sockets before this returns (see :meth:`Fanout.publish`), the others
+        are woken. ``json_text`` must be one line of JSON.
         """
         message = event_bytes(version, self.event, json_text)
         with self._lock:

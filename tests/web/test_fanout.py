@@ -39,6 +39,20 @@ def test_messages_go_out_as_chunks_to_every_stream(fanout):
             b.close()
 
 
+def test_a_new_stream_catches_up_then_gets_each_message_before_publish_returns(fanout):
+    ours, phone = socket.socketpair()
+    try:
+        fanout.publish(1, b"one")
+        fanout.adopt(ours, False, 0)
+        assert read_exactly(phone, 3) == b"one"  # caught up by the fan-out thread
+        fanout.publish(2, b"two")
+        phone.setblocking(False)
+        assert phone.recv(16) == b"two"  # already there: written by publish itself
+    finally:
+        ours.close()
+        phone.close()
+
+
 def test_an_unchunked_stream_gets_plain_bytes_and_keep_alives(fanout):
     ours, phone = socket.socketpair()
     try:
