@@ -53,6 +53,20 @@ def test_a_new_stream_catches_up_then_gets_each_message_before_publish_returns(f
         phone.close()
 
 
+def test_an_older_version_is_never_sent_after_a_newer_one(fanout):
+    ours, phone = socket.socketpair()
+    try:
+        fanout.publish(2, b"two")
+        fanout.publish(1, b"one")
+        fanout.adopt(ours, False, 0)
+        assert read_exactly(phone, 3) == b"two"
+        fanout.publish(3, b"new")
+        assert read_exactly(phone, 3) == b"new"
+    finally:
+        ours.close()
+        phone.close()
+
+
 def test_an_unchunked_stream_gets_plain_bytes_and_keep_alives(fanout):
     ours, phone = socket.socketpair()
     try:
