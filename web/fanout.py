@@ -217,6 +217,11 @@ class Fanout:
                         self._catch_up(handover, self._message[0], framings(self._message[1]))
                 if self._closed:
                     for handover in list(self._streams):
+                        if handover.chunked and not handover.pending:
+                            # End the response properly, as the server would
+                            # have: the page then reconnects at its retry time.
+                            with contextlib.suppress(OSError):
+                                handover.sock.send(b"0\r\n\r\n")
                         self._drop(handover)
                     self._selector.close()
                     os.close(self._wake_r)

@@ -143,15 +143,21 @@ def test_a_slow_client_skips_to_the_newest_message(fanout):
 def test_close_ends_every_stream_and_refuses_new_ones():
     f = Fanout()
     ours, phone = socket.socketpair()
+    later, later_phone = socket.socketpair()
     try:
         ended = []
         handover = f.adopt(ours, True, 0, on_gone=lambda: ended.append("first"))
+        ours.close()  # as the server does once the fan-out has the connection
+        f.publish(1, b"x")
+        assert read_exactly(phone, len(chunk(b"x"))) == chunk(b"x")
         f.close()
         assert handover.gone.wait(5)
-        late = f.adopt(ours, True, 0, on_gone=lambda: ended.append("late"))
+        assert read_exactly(phone, 5) == b"0\r\n\r\n"  # the response's last chunk
+        assert phone.recv(1) == b""  # and then the connection is closed
+        late = f.adopt(later, True, 0, on_gone=lambda: ended.append("late"))
         assert late.gone.is_set()
         assert ended == ["first", "late"]
         f.close()
     finally:
-        ours.close()
-        phone.close()
+        for s in (ours, phone, later, later_phone):
+            s.close()
