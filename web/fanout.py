@@ -256,10 +256,10 @@ class Fanout:
                 return
             handover.pending = handover.pending[sent:]
             if handover.pending:
-                self._register(handover)  # go on when the socket can take more
+                self._wait_for_room(handover)  # go on when the socket can take more
                 return
             handover.pending, handover.queued = handover.queued, b""
-        self._unregister(handover)
+        self._stop_waiting(handover)
 
     def _read(self, handover: Handover) -> None:
         """The client spoke: an SSE client only ever closes, anything else is ignored."""
@@ -274,13 +274,13 @@ class Fanout:
 
     # The selector is only asked when the flag changes (a few times per slow
     # phone), not once per message and stream.
-    def _register(self, handover: Handover) -> None:
+    def _wait_for_room(self, handover: Handover) -> None:
         if not handover.waiting:
             self._selector.modify(handover.sock, selectors.EVENT_READ | selectors.EVENT_WRITE,
                                   handover)
             handover.waiting = True
 
-    def _unregister(self, handover: Handover) -> None:
+    def _stop_waiting(self, handover: Handover) -> None:
         if handover.waiting:
             self._selector.modify(handover.sock, selectors.EVENT_READ, handover)
             handover.waiting = False
