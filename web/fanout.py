@@ -52,6 +52,9 @@ def framings(data: bytes) -> tuple[bytes, bytes]:
     return data, chunk(data)
 
 
+KEEPALIVES = framings(KEEPALIVE)
+
+
 @dataclass(eq=False)
 class Handover:
     """A stream's connection, now written by the fan-out thread."""
@@ -135,7 +138,8 @@ class Fanout:
         self._lock = threading.Lock()
         self._streams: set[Handover] = set()
         self._joining: list[Handover] = []
-        self._message: tuple[int, bytes] | None = None
+        #: The newest version and its message, framed both ways (see framings).
+        self._message: tuple[int, tuple[bytes, bytes]] | None = None
         self._closed = False
         self._thread = threading.Thread(target=self._run, name="sse-fanout", daemon=True)
         self._thread.start()
@@ -171,8 +175,7 @@ class Fanout:
         with self._lock:
             if self._closed or (self._message is not None and version < self._message[0]):
                 return
-            self._message = (version, message)
-            framed = framings(message)
+            self._message = (version, framed := framings(message))
             for handover in list(self._streams):
                 self._catch_up(handover, version, framed)
 
@@ -214,7 +217,7 @@ class Fanout:
                     self._streams.add(handover)
                     self._selector.register(handover.sock, selectors.EVENT_READ, handover)
                     if self._message is not None:
-                        self._catch_up(handover, self._message[0], framings(self._message[1]))
+                        self._catch_up(handover, *self._message)
                 if self._closed:
                     for handover in list(self._streams):
                         if handover.chunked and not handover.pending:
@@ -229,10 +232,9 @@ class Fanout:
                     return
                 if time.monotonic() >= next_keepalive:
                     next_keepalive = time.monotonic() + self.keepalive
-                    framed = framings(KEEPALIVE)
                     for handover in list(self._streams):
                         if not handover.pending:  # a busy connection needs no keep-alive
-                            self._send(handover, framed[handover.chunked])
+                            self._send(handover, KEEPALIVES[handover.chunked])
 
     def _send(self, handover: Handover, data: bytes) -> None:
         """Send ``data`` now, or keep it as the newest message for a busy socket."""

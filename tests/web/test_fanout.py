@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import socket
+from collections.abc import Callable, Iterator
 
 import pytest
 
-from web.fanout import Fanout, chunk
+from web.fanout import KEEPALIVE, Fanout, chunk
+
+Pair = tuple[socket.socket, socket.socket]
 
 
 @pytest.fixture
@@ -14,6 +17,21 @@ def fanout():
     f = Fanout(keepalive=0.2)
     yield f
     f.close()
+
+
+@pytest.fixture
+def socketpair() -> Iterator[Callable[[], Pair]]:
+    """Makes ``(ours, phone)`` connected pairs; all are closed after the test."""
+    made: list[socket.socket] = []
+
+    def make() -> Pair:
+        pair = socket.socketpair()
+        made.extend(pair)
+        return pair
+
+    yield make
+    for s in made:
+        s.close()
 
 
 def read_exactly(sock: socket.socket, size: int) -> bytes:
@@ -24,140 +42,105 @@ def read_exactly(sock: socket.socket, size: int) -> bytes:
     return data
 
 
-def test_messages_go_out_as_chunks_to_every_stream(fanout):
-    pairs = [socket.socketpair() for _ in range(3)]
-    try:
-        handovers = [fanout.adopt(ours, True, 0) for ours, _ in pairs]
-        fanout.publish(1, b"id: 1\nevent: state\ndata: {}\n\n")
-        expected = chunk(b"id: 1\nevent: state\ndata: {}\n\n")
-        for _, phone in pairs:
-            assert read_exactly(phone, len(expected)) == expected
-        assert not any(h.gone.is_set() for h in handovers)
-    finally:
-        for a, b in pairs:
-            a.close()
-            b.close()
+def test_messages_go_out_as_chunks_to_every_stream(fanout, socketpair):
+    pairs = [socketpair() for _ in range(3)]
+    handovers = [fanout.adopt(ours, True, 0) for ours, _ in pairs]
+    fanout.publish(1, b"id: 1\nevent: state\ndata: {}\n\n")
+    expected = chunk(b"id: 1\nevent: state\ndata: {}\n\n")
+    for _, phone in pairs:
+        assert read_exactly(phone, len(expected)) == expected
+    assert not any(h.gone.is_set() for h in handovers)
 
 
-def test_a_new_stream_catches_up_then_gets_each_message_before_publish_returns(fanout):
-    ours, phone = socket.socketpair()
-    try:
-        fanout.publish(1, b"one")
-        fanout.adopt(ours, False, 0)
-        assert read_exactly(phone, 3) == b"one"  # caught up by the fan-out thread
-        fanout.publish(2, b"two")
-        phone.setblocking(False)
-        assert phone.recv(16) == b"two"  # already there: written by publish itself
-    finally:
-        ours.close()
-        phone.close()
+def test_a_new_stream_catches_up_then_gets_each_message_before_publish_returns(
+        fanout, socketpair):
+    ours, phone = socketpair()
+    fanout.publish(1, b"one")
+    fanout.adopt(ours, False, 0)
+    assert read_exactly(phone, 3) == b"one"  # caught up by the fan-out thread
+    fanout.publish(2, b"two")
+    phone.setblocking(False)
+    assert phone.recv(16) == b"two"  # already there: written by publish itself
 
 
-def test_an_older_version_is_never_sent_after_a_newer_one(fanout):
-    ours, phone = socket.socketpair()
-    try:
-        fanout.publish(2, b"two")
-        fanout.publish(1, b"one")
-        fanout.adopt(ours, False, 0)
-        assert read_exactly(phone, 3) == b"two"
-        fanout.publish(3, b"new")
-        assert read_exactly(phone, 3) == b"new"
-    finally:
-        ours.close()
-        phone.close()
+def test_an_older_version_is_never_sent_after_a_newer_one(fanout, socketpair):
+    ours, phone = socketpair()
+    fanout.publish(2, b"two")
+    fanout.publish(1, b"one")
+    fanout.adopt(ours, False, 0)
+    assert read_exactly(phone, 3) == b"two"
+    fanout.publish(3, b"new")
+    assert read_exactly(phone, 3) == b"new"
 
 
-def test_an_unchunked_stream_gets_plain_bytes_and_keep_alives(fanout):
-    ours, phone = socket.socketpair()
-    try:
-        fanout.adopt(ours, False, 5)
-        fanout.publish(5, b"old")  # already seen: not sent again
-        assert read_exactly(phone, len(b": keep-alive\n\n")) == b": keep-alive\n\n"
-    finally:
-        ours.close()
-        phone.close()
+def test_an_unchunked_stream_gets_plain_bytes_and_keep_alives(fanout, socketpair):
+    ours, phone = socketpair()
+    fanout.adopt(ours, False, 5)
+    fanout.publish(5, b"old")  # already seen: not sent again
+    assert read_exactly(phone, len(KEEPALIVE)) == KEEPALIVE
 
 
-def test_a_vanished_client_ends_its_stream(fanout):
-    ours, phone = socket.socketpair()
-    try:
-        handover = fanout.adopt(ours, True, 0)
-        phone.close()
-        fanout.publish(1, b"x")
-        # The first write may still land; the next keep-alive surely fails.
-        assert handover.gone.wait(5)
-    finally:
-        ours.close()
+def test_a_vanished_client_ends_its_stream(fanout, socketpair):
+    ours, phone = socketpair()
+    handover = fanout.adopt(ours, True, 0)
+    phone.close()
+    fanout.publish(1, b"x")
+    # The first write may still land; the next keep-alive surely fails.
+    assert handover.gone.wait(5)
 
 
-def test_a_client_that_closes_is_dropped_at_once_and_reported_once():
+def test_a_client_that_closes_is_dropped_at_once_and_reported_once(socketpair):
     f = Fanout(keepalive=60)  # no keep-alive or message will find it out
-    ours, phone = socket.socketpair()
+    ours, phone = socketpair()
     ended = []
-    try:
-        handover = f.adopt(ours, True, 0, on_gone=lambda: ended.append(1))
-        phone.close()
-        assert handover.gone.wait(5)
-        f.close()
-        assert ended == [1]
-    finally:
-        ours.close()
+    handover = f.adopt(ours, True, 0, on_gone=lambda: ended.append(1))
+    phone.close()
+    assert handover.gone.wait(5)
+    f.close()
+    assert ended == [1]
 
 
-def test_what_a_client_sends_is_read_and_ignored(fanout):
-    ours, phone = socket.socketpair()
-    try:
-        handover = fanout.adopt(ours, False, 0)
-        phone.sendall(b"GET /more HTTP/1.1\r\n\r\n")
-        fanout.publish(1, b"v1")
-        assert read_exactly(phone, 2) == b"v1"
-        assert not handover.gone.is_set()
-    finally:
-        ours.close()
-        phone.close()
+def test_what_a_client_sends_is_read_and_ignored(fanout, socketpair):
+    ours, phone = socketpair()
+    handover = fanout.adopt(ours, False, 0)
+    phone.sendall(b"GET /more HTTP/1.1\r\n\r\n")
+    fanout.publish(1, b"v1")
+    assert read_exactly(phone, 2) == b"v1"
+    assert not handover.gone.is_set()
 
 
-def test_a_slow_client_skips_to_the_newest_message(fanout):
-    ours, phone = socket.socketpair()
+def test_a_slow_client_skips_to_the_newest_message(fanout, socketpair):
+    ours, phone = socketpair()
     ours.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
     phone.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    try:
-        fanout.adopt(ours, False, 0)
-        big = b"A" * 200_000
-        fanout.publish(1, big)
-        received = read_exactly(phone, 10)  # the big one is on its way, the socket full
-        for version in range(2, 6):
-            fanout.publish(version, b"v%d" % version)
-        phone.settimeout(5)
-        while not received.endswith(b"v5"):
-            received += phone.recv(65536)
-        # The big message whole, then only the newest: v2-v4 were skipped.
-        # (Publishes that arrive together are also coalesced to the newest.)
-        assert received.startswith(big) and received[len(big):].replace(
-            b": keep-alive\n\n", b"") == b"v5"
-    finally:
-        ours.close()
-        phone.close()
+    fanout.adopt(ours, False, 0)
+    big = b"A" * 200_000
+    fanout.publish(1, big)
+    received = read_exactly(phone, 10)  # the big one is on its way, the socket full
+    for version in range(2, 6):
+        fanout.publish(version, b"v%d" % version)
+    phone.settimeout(5)
+    while not received.endswith(b"v5"):
+        received += phone.recv(65536)
+    # The big message whole, then only the newest: v2-v4 were skipped.
+    # (Publishes that arrive together are also coalesced to the newest.)
+    assert received.startswith(big) and received[len(big):].replace(KEEPALIVE, b"") == b"v5"
 
 
-def test_close_ends_every_stream_and_refuses_new_ones():
+def test_close_ends_every_stream_and_refuses_new_ones(socketpair):
     f = Fanout()
-    ours, phone = socket.socketpair()
-    later, later_phone = socket.socketpair()
-    try:
-        ended = []
-        handover = f.adopt(ours, True, 0, on_gone=lambda: ended.append("first"))
-        ours.close()  # as the server does once the fan-out has the connection
-        f.publish(1, b"x")
-        assert read_exactly(phone, len(chunk(b"x"))) == chunk(b"x")
-        f.close()
-        assert handover.gone.wait(5)
-        assert read_exactly(phone, 5) == b"0\r\n\r\n"  # the response's last chunk
-        assert phone.recv(1) == b""  # and then the connection is closed
-        late = f.adopt(later, True, 0, on_gone=lambda: ended.append("late"))
-        assert late.gone.is_set()
-        assert ended == ["first", "late"]
-        f.close()
-    finally:
-        for s in (ours, phone, later, later_phone):
-            s.close()
+    ours, phone = socketpair()
+    later, _ = socketpair()
+    ended = []
+    handover = f.adopt(ours, True, 0, on_gone=lambda: ended.append("first"))
+    ours.close()  # as the server does once the fan-out has the connection
+    f.publish(1, b"x")
+    assert read_exactly(phone, len(chunk(b"x"))) == chunk(b"x")
+    f.close()
+    assert handover.gone.wait(5)
+    assert read_exactly(phone, 5) == b"0\r\n\r\n"  # the response's last chunk
+    assert phone.recv(1) == b""  # and then the connection is closed
+    late = f.adopt(later, True, 0, on_gone=lambda: ended.append("late"))
+    assert late.gone.is_set()
+    assert ended == ["first", "late"]
+    f.close()

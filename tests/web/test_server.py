@@ -8,13 +8,14 @@ import logging
 import socket
 import threading
 import time
+from dataclasses import replace
 
 import pytest
 
 from app.server import WebServer
 from tests.web.conftest import PIN, START
 from tests.web.sse import SseClient
-from web.app import Services, create_app
+from web.app import create_app
 
 
 @pytest.fixture
@@ -138,10 +139,9 @@ def test_other_requests_are_served_while_streams_are_open(server):
 
 
 @pytest.fixture
-def roomy(runner):
+def roomy(services):
     """An app allowing 24 streams with a long keep-alive, behind a server with 9 workers."""
-    app = create_app(Services(runner=runner, pin=PIN, secret_key=b"k" * 32, max_streams=24,
-                              keepalive=60))
+    app = create_app(replace(services, max_streams=24, keepalive=60))
     s = WebServer(app, "127.0.0.1", 0, max_streams=1)
     yield app, s
     app.extensions["companion.broker"].close()
