@@ -84,10 +84,12 @@ class ServeRecord:
 
 @dataclass(frozen=True)
 class Rally:
-    """A ball in play: the value to return and who has to return it."""
+    """A ball in play: the value to return, who has to return it, and which
+    serve (1 or 2) put it in play."""
 
     volley: int
     to_return: int
+    serve: int = 1
 
 
 @dataclass(frozen=True)
@@ -124,13 +126,17 @@ class State:
     games: tuple[int, int] = (0, 0)
     #: Points won in the current game or tiebreak, as plain counts.
     points: tuple[int, int] = (0, 0)
-    #: 1 or 2: the serve being taken (1 again after every point).
+    #: 1 or 2: the serve due next. 2 only between a first-serve fault and the
+    #: second serve; a good serve puts the ball in play and the next point
+    #: starts with a first serve again.
     serve: int = 1
     rally: Rally | None = None
     last_serve: ServeRecord | None = None
     #: What the last event calls out: "fault", "double_fault" or None.
     call: str | None = None
     winner: int | None = None
+    #: Who served the point that won the match (None while it runs).
+    match_point_server: int | None = None
     stats: tuple[Stats, Stats] = (Stats(), Stats())
 
 
@@ -179,8 +185,12 @@ def sets_to_win(options: Options) -> int:
 
 
 def is_final_set(state: State) -> bool:
-    """Whether the set being played is the deciding one."""
-    return len(state.sets) == state.options.sets - 1
+    """Whether the set being played is the deciding one.
+
+    Once the match is won no set is being played, so never then: a match won
+    2-0 must not read as being in its (match-tiebreak) final set.
+    """
+    return state.winner is None and len(state.sets) == state.options.sets - 1
 
 
 def match_tiebreak(state: State) -> bool:
@@ -200,8 +210,11 @@ def server(state: State) -> int:
     """Who serves the next (or current) point.
 
     Outside a tiebreak the game's server. In a tiebreak the game's server
-    serves the first point, then the players serve two points each.
+    serves the first point, then the players serve two points each. Once the
+    match is won nobody serves again: the answer is who served match point.
     """
+    if state.match_point_server is not None:
+        return state.match_point_server
     game_server = state.service.current
     if not in_tiebreak(state):
         return game_server
@@ -302,8 +315,8 @@ def apply(state: State, event: Mapping[str, Any]) -> State:
         return _win_point(state, event["winner"])
     if kind == "return":
         assert state.rally is not None
-        return replace(state, call=None,
-                       rally=Rally(volley=event["card"], to_return=1 - state.rally.to_return))
+        rally = replace(state.rally, volley=event["card"], to_return=1 - state.rally.to_return)
+        return replace(state, call=None, rally=rally)
     return _serve(state, event["card"], event.get("roll"))
 
 
@@ -312,8 +325,8 @@ def _serve(state: State, card: int, roll: int | None) -> State:
     fault = roll == card
     record = ServeRecord(player=player, card=card, roll=roll, fault=fault)
     if not fault:
-        return replace(state, last_serve=record, call=None,
-                       rally=Rally(volley=card, to_return=1 - player))
+        return replace(state, last_serve=record, call=None, serve=1,
+                       rally=Rally(volley=card, to_return=1 - player, serve=state.serve))
     stats = _bump(state.stats, player, faults=1)
     if state.serve == 1:
         return replace(state, last_serve=record, serve=2, stats=stats, call="fault")
@@ -323,8 +336,15 @@ def _serve(state: State, card: int, roll: int | None) -> State:
 
 
 def _win_point(state: State, winner: int) -> State:
-    stats = _bump(state.stats, winner, points_won=1,
-                  serve_points_won=int(server(state) == winner))
+    served = server(state)
+    state = _score_point(state, winner, served)
+    if state.winner is not None:
+        state = replace(state, match_point_server=served)
+    return state
+
+
+def _score_point(state: State, winner: int, served: int) -> State:
+    stats = _bump(state.stats, winner, points_won=1, serve_points_won=int(served == winner))
     points = _add(state.points, winner)
     state = replace(state, stats=stats, points=points, serve=1, rally=None, call=None)
     if match_tiebreak(state):
@@ -387,6 +407,26 @@ def point_names(state: State) -> tuple[str, str]:
     return _POINT_NAMES[a], _POINT_NAMES[b]
 
 
+def set_score(score: SetScore, first: int) -> str:
+    """One completed set as written from player ``first``'s side: ``"6-4"``,
+    ``"7-6(7-5)"`` with its tiebreak points, ``"[10-8]"`` for a match tiebreak."""
+    def pair(p: tuple[int, int]) -> str:
+        return f"{p[first]}-{p[1 - first]}"
+
+    if score.tiebreak is None:
+        return pair(score.games)
+    if max(score.games) == 1:
+        return f"[{pair(score.tiebreak)}]"
+    return f"{pair(score.games)}({pair(score.tiebreak)})"
+
+
+def final_score(state: State) -> str | None:
+    """The match's sets from the winner's side (``"6-0 6-4"``); None while it runs."""
+    if state.winner is None:
+        return None
+    return " ".join(set_score(s, state.winner) for s in state.sets)
+
+
 def view(state: State) -> JSON:
     """The match as every output shows it (see docs/api.md for each key)."""
     tiebreak = in_tiebreak(state)
@@ -398,6 +438,7 @@ def view(state: State) -> JSON:
         "players": list(state.players),
         "server": server(state),
         "serve": state.serve,
+        "rally_serve": rally.serve if rally else None,
         "in_play": rally is not None,
         "points": list(point_names(state)),
         "tiebreak": tiebreak,
@@ -410,6 +451,7 @@ def view(state: State) -> JSON:
         "sets_won": list(sets_won(state)),
         "set_number": len(state.sets) + (0 if state.winner is not None else 1),
         "winner": state.winner,
+        "final_score": final_score(state),
         "last_serve": None if last is None else {
             "player": last.player, "card": last.card, "roll": last.roll, "fault": last.fault,
         },
@@ -439,14 +481,7 @@ def turn(state: State) -> tuple[int, ...]:
 
 def summary(state: State) -> str:
     """The score line: ``"6-4 6-7(5-7) [10-8]"``, plus the current set if unfinished."""
-    parts = []
-    for s in state.sets:
-        if s.tiebreak is not None and max(s.games) == 1:
-            parts.append(f"[{s.tiebreak[0]}-{s.tiebreak[1]}]")
-        elif s.tiebreak is not None:
-            parts.append(f"{s.games[0]}-{s.games[1]}({s.tiebreak[0]}-{s.tiebreak[1]})")
-        else:
-            parts.append(f"{s.games[0]}-{s.games[1]}")
+    parts = [set_score(s, 0) for s in state.sets]
     if state.winner is None and (state.games != (0, 0) or state.points != (0, 0) or not parts):
         parts.append(f"{state.games[0]}-{state.games[1]}")
     return " ".join(parts)

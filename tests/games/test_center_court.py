@@ -221,6 +221,26 @@ def test_fault_then_good_second_serve():
     assert v["in_play"] and v["call"] is None and v["volley"] == 2 and v["to_return"] == 1
 
 
+def test_a_rally_begun_by_a_second_serve_has_a_first_serve_due_next():
+    m = act(center_court(), {"type": "serve", "card": 5, "roll": 5})
+    act(m, {"type": "serve", "card": 2, "roll": 6})
+    v = view(m)
+    # The ball is in play: no serve is due, and the next point starts with a first.
+    assert v["in_play"] and v["serve"] == 1 and v["rally_serve"] == 2
+    act(m, {"type": "return", "card": 2})
+    assert view(m)["serve"] == 1 and view(m)["rally_serve"] == 2
+    points(m, 0)
+    v = view(m)
+    assert v["serve"] == 1 and v["rally_serve"] is None and not v["in_play"]
+
+
+def test_a_rally_begun_by_a_first_serve():
+    m = act(center_court(), {"type": "serve", "card": 4})
+    v = view(m)
+    assert v["in_play"] and v["serve"] == 1 and v["rally_serve"] == 1
+    assert view(center_court())["rally_serve"] is None
+
+
 def test_double_fault_gives_the_receiver_the_point():
     m = act(center_court(), {"type": "serve", "card": 1, "roll": 1})
     act(m, {"type": "serve", "card": 6, "roll": 6})
@@ -302,6 +322,70 @@ def test_nothing_is_accepted_after_the_match_ends():
     for action in ({"type": "point", "winner": 0}, {"type": "serve", "card": 3}):
         with pytest.raises(IllegalAction, match="match is over: Bob won"):
             act(m, action)
+
+
+def finish(match, *set_winners):
+    """Win one 6-0 set for each of ``set_winners``; returns who served the last point."""
+    for w in set_winners[:-1]:
+        set_6_0(match, w)
+    games(match, *[set_winners[-1]] * 5)
+    points(match, *[set_winners[-1]] * 3)
+    server = view(match)["server"]
+    points(match, set_winners[-1])
+    return server
+
+
+@pytest.mark.parametrize(("sets", "set_winners", "final_score"), [
+    (3, (0, 0), "6-0 6-0"),
+    (5, (1, 1, 0, 1), "6-0 6-0 0-6 6-0"),
+])
+def test_a_match_won_before_its_match_tiebreak_is_in_no_tiebreak(sets, set_winners,
+                                                                  final_score):
+    m = center_court(sets=sets, final_set="match-tiebreak")
+    finish(m, *set_winners)
+    v = view(m)
+    assert v["winner"] == set_winners[-1]
+    assert not v["tiebreak"] and not v["match_tiebreak"]
+    assert v["final_score"] == final_score
+
+
+def test_every_view_key_once_the_match_is_won():
+    m = center_court(sets=3, final_set="match-tiebreak", first_server=1)
+    served = finish(m, 1, 1)
+    v = view(m)
+    assert v["winner"] == 1 and v["sets"] == [[0, 6], [0, 6]] and v["sets_won"] == [0, 2]
+    # Nothing is being played: no serve due, no ball, no game or set running.
+    assert v["server"] == served  # who served the match point
+    assert v["serve"] == 1 and v["rally_serve"] is None and not v["in_play"]
+    assert v["points"] == ["0", "0"] and v["games"] == [0, 0] and v["set_number"] == 2
+    assert not v["deuce"] and v["advantage"] is None
+    assert v["volley"] is None and v["to_return"] is None and v["returns"] == []
+    assert v["final_score"] == "6-0 6-0"
+
+
+def test_a_match_won_in_its_match_tiebreak_is_no_longer_in_one():
+    m = set_6_0(set_6_0(center_court(final_set="match-tiebreak"), 0), 1)
+    points(m, *[1, 0] * 9, 0, 0)  # 9-9, then two points to Ann
+    v = view(m)
+    assert v["winner"] == 0 and not v["tiebreak"] and not v["match_tiebreak"]
+    assert v["final_score"] == "6-0 0-6 [11-9]"
+
+
+def test_the_final_score_is_told_from_the_winners_side():
+    m = center_court(sets=3)
+    set_6_0(m, 0)
+    to_six_all(m)
+    points(m, *[0] * 5, *[1] * 7)  # Bob takes the tiebreak 7-5
+    finish(m, 1)
+    v = view(m)
+    assert v["winner"] == 1 and v["sets"] == [[6, 0], [6, 7], [0, 6]]
+    assert v["final_score"] == "0-6 7-6(7-5) 6-0"
+    assert cc.summary(m.state) == "6-0 6-7(5-7) 0-6"  # the history keeps seat order
+
+
+def test_no_final_score_while_the_match_runs():
+    m = set_6_0(center_court(), 1)
+    assert view(m)["final_score"] is None
 
 
 @pytest.mark.parametrize(("action", "message"), [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 
 from hypothesis import event, given, settings
@@ -74,6 +75,28 @@ class CenterCourtTable(TableMachine):
             assert self.table.snapshot.match["legal"] == []
             assert self.table.snapshot.match["status"] == "finished"
 
+    @invariant()
+    def the_view_says_what_is_being_played(self):
+        view = self.view
+        # A serve is due only when no ball is in play; "second" only after a fault.
+        assert view["in_play"] == (view["rally_serve"] is not None)
+        if view["serve"] == 2:
+            assert not view["in_play"] and view["call"] == "fault"
+        if view["winner"] is not None:
+            assert_nothing_is_being_played(view)
+        else:
+            assert view["final_score"] is None
+
+
+def assert_nothing_is_being_played(view: dict) -> None:
+    """What a finished match's view says: no tiebreak, no ball, no serve, no game."""
+    assert not view["tiebreak"] and not view["match_tiebreak"]
+    assert not view["in_play"] and view["rally_serve"] is None and view["volley"] is None
+    assert view["serve"] == 1 and not view["deuce"] and view["advantage"] is None
+    assert view["points"] == ["0", "0"] and view["games"] == [0, 0]
+    assert view["set_number"] == len(view["sets"])
+    assert view["final_score"].count(" ") == len(view["sets"]) - 1
+
 
 CenterCourtTable.TestCase.settings = settings(max_examples=60, stateful_step_count=60)
 TestCenterCourtTable = CenterCourtTable.TestCase
@@ -102,3 +125,50 @@ def test_no_action_is_accepted_after_the_match_ends(winners, sets, closer):
         else:
             raise AssertionError(f"{action} accepted after the match ended")
     assert table.snapshot == before
+
+
+ACTIONS = st.one_of(
+    st.builds(lambda w: {"type": "point", "winner": w}, st.sampled_from([0, 1])),
+    st.builds(lambda c, r: {"type": "serve", "card": c, "roll": r} if c not in (3, 4)
+              else {"type": "serve", "card": c}, st.integers(1, 6), st.sampled_from([1, 2, 5, 6])),
+    st.builds(lambda c: {"type": "return", "card": c}, st.integers(1, 6)),
+)
+
+
+@settings(max_examples=60)
+@given(actions=st.lists(ACTIONS, max_size=200), sets=st.sampled_from([1, 3, 5]),
+       final_set=st.sampled_from(["tiebreak", "advantage", "match-tiebreak"]),
+       no_ad=st.booleans(), first_server=st.sampled_from([0, 1]), closer=st.sampled_from([0, 1]),
+       match_point=st.sampled_from(["point", "double_fault", "rally"]))
+def test_a_finished_match_shows_nothing_in_play(actions, sets, final_set, no_ad, first_server,
+                                               closer, match_point):
+    with Store(":memory:") as store:
+        finish_match(Table(store, rng=random.Random(0)), actions, sets, final_set, no_ad,
+                     first_server, closer, match_point)
+
+
+def finish_match(table, actions, sets, final_set, no_ad, first_server, closer, match_point):
+    table.start({"game": "center-court", "players": ["A", "B"],
+                 "options": {"sets": sets, "final_set": final_set, "no_ad": no_ad,
+                             "first_server": first_server}})
+    for action in actions:
+        with contextlib.suppress(IllegalAction):
+            table.act(action)
+        if table.match.is_over:
+            break
+    # Then one player wins every point until the match ends, the last one as
+    # ``match_point`` says (a plain point, the server's double fault, a rally).
+    while not table.match.is_over:
+        view = table.snapshot.match["view"]
+        if view["in_play"]:
+            table.act({"type": "point", "winner": closer})
+        elif match_point == "double_fault" and view["server"] != closer:
+            if view["serve"] == 1:
+                table.act({"type": "serve", "card": 5, "roll": 5})
+            table.act({"type": "serve", "card": 6, "roll": 6})
+        elif match_point == "rally":
+            table.act({"type": "serve", "card": 3})
+        else:
+            table.act({"type": "point", "winner": closer})
+    view = table.snapshot.match["view"]
+    assert_nothing_is_being_played(view)
