@@ -11,6 +11,7 @@ from companion.screens.canvas import (
     BOLD,
     SMALL,
     WIDTH,
+    char_width,
     fit,
     marker,
     write,
@@ -19,33 +20,70 @@ from companion.screens.canvas import (
 )
 
 ROW_TOPS = (0, 21)
+#: Right edge of the games column while playing.
+GAMES_RIGHT = 86
+#: Space between two set columns of the finished board.
+SET_GAP = 4
+NAME_LEFT, NAME_WIDTH = 5, 49
 
 
 def board(draw: ImageDraw.ImageDraw, match: dict[str, Any]) -> None:
-    """Two rows (server marker, name, a dot per set won, games, points), then a status line."""
+    """Two player rows above a status line.
+
+    While playing a row is: server marker, name, a dot per set won, games,
+    points. Once the match is won no game is running: a row is the name
+    (the winner's inverted) and the games of every set, a match tiebreak as
+    its points; the status line tells the score from the winner's side.
+    """
     view = match["view"]
-    over = view["winner"] is not None
+    if view["winner"] is None:
+        _playing_rows(draw, view)
+    else:
+        _finished_rows(draw, view)
+    draw.line((0, 41, WIDTH - 1, 41), fill=1)
+    write_centred(draw, 44, status(view), SMALL)
+
+
+def _playing_rows(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     for player, top in enumerate(ROW_TOPS):
-        if not over and view["server"] == player:
+        if view["server"] == player:
             marker(draw, 0, top + 5)
-        write(draw, (5, top + 2), fit(view["players"][player], BOLD, 49), BOLD)
+        write(draw, (NAME_LEFT, top + 2), fit(view["players"][player], BOLD, NAME_WIDTH), BOLD)
         for i in range(view["sets_won"][player]):
             x = 57 + 6 * i
             draw.ellipse((x, top + 7, x + 3, top + 10), fill=1)
-        write_right(draw, 86, top + 2, str(view["games"][player]), BOLD)
-        if not over:
-            write_right(draw, WIDTH, top, view["points"][player], BIG)
-        elif view["winner"] == player:
-            write_right(draw, WIDTH, top + 2, "WIN", BOLD)
-    draw.line((0, 41, WIDTH - 1, 41), fill=1)
-    write_centred(draw, 44, status(view), SMALL)
+        write_right(draw, GAMES_RIGHT, top + 2, str(view["games"][player]), BOLD)
+        write_right(draw, WIDTH, top, view["points"][player], BIG)
+
+
+def _finished_rows(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+    # A match tiebreak is recorded as a set won 1-0; the board shows its points.
+    columns = [[str(n) for n in (tb if tb and max(games) == 1 else games)]
+               for games, tb in zip(view["sets"], view["set_tiebreaks"], strict=True)]
+    # Laid out from the right edge, so the names keep whatever room five sets
+    # (or a long advantage set) leave them.
+    rights = []
+    right = WIDTH
+    for column in reversed(columns):
+        rights.insert(0, right)
+        right -= max(map(len, column)) * char_width(BOLD) + SET_GAP
+    name_width = min(NAME_WIDTH, right - NAME_LEFT)
+    for player, top in enumerate(ROW_TOPS):
+        name = fit(view["players"][player], BOLD, name_width)
+        ink = 1
+        if view["winner"] == player:
+            draw.rectangle((NAME_LEFT - 2, top + 1, NAME_LEFT + len(name) * char_width(BOLD),
+                            top + 15), fill=1)
+            ink = 0
+        write(draw, (NAME_LEFT, top + 2), name, BOLD, fill=ink)
+        for column, x in zip(columns, rights, strict=True):
+            write_right(draw, x, top + 2, column[player], BOLD)
 
 
 def status(view: dict[str, Any]) -> str:
     """The one line that says what is going on now."""
     if view["winner"] is not None:
-        sets = " ".join(f"{a}-{b}" for a, b in view["sets"])
-        return f"{view['players'][view['winner']]} wins {sets}"
+        return _result(view)
     call = view["call"]
     last = view["last_serve"]
     if call == "double_fault":
@@ -53,8 +91,7 @@ def status(view: dict[str, Any]) -> str:
     if call == "fault":
         return f"FAULT (die {last['roll']}) 2nd serve"
     if view["in_play"]:
-        mover = view["players"][view["to_return"]]
-        return fit(f"{view['volley']} to {mover}: {' '.join(view['returns'][:3])}", SMALL, 126)
+        return _rally(view)
     parts = []
     if view["match_tiebreak"]:
         parts.append("MATCH TIEBREAK")
@@ -71,3 +108,30 @@ def status(view: dict[str, Any]) -> str:
     parts += sets
     parts.append(f"set {view['set_number']}")
     return fit("  ".join(parts), SMALL, 126)
+
+
+def _rally(view: dict[str, Any]) -> str:
+    """``"4 to Bob: 4 3-3 5-5"``: the ball and the returns that cost fewest cards,
+    as many whole ones as the line holds."""
+    room = 126 // char_width(SMALL)
+    line = f"{view['volley']} to {view['players'][view['to_return']]}:"
+    if len(line) > room:
+        return fit(line, SMALL, 126)
+    # Returns are "5-5" strings: fewer dashes, fewer cards.
+    for ret in sorted(view["returns"], key=lambda r: r.count("-")):
+        if len(line) + 1 + len(ret) > room:
+            break
+        line += f" {ret}"
+    return line
+
+
+def _result(view: dict[str, Any]) -> str:
+    """``"Alexander wins 6-0 6-4"``: the sets from the winner's side; when that
+    is too long for the line, how many sets it took (the rows show each set)."""
+    room = 126 // char_width(SMALL)
+    name = view["players"][view["winner"]]
+    line = f"{name} wins {view['final_score']}"
+    if len(line) <= room:
+        return line
+    tail = f" wins in {len(view['sets'])} sets"
+    return fit(name, SMALL, (room - len(tail)) * char_width(SMALL)) + tail

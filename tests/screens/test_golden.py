@@ -43,6 +43,26 @@ def started(table: Table, panel: Panel) -> None:
     table.start(START)
 
 
+def won(*games: int) -> list[int]:
+    """The points of whole games won by these players, four straight each."""
+    return [w for g in games for w in [g] * 4]
+
+
+def five_setter(table: Table, panel: Panel) -> None:
+    """Alexander beats Alexandra 6-4 3-6 7-6(7-5) 4-6 12-10 (advantage final set)."""
+    table.start({"game": "center-court", "players": ["Alexandra", "Alexander"],
+                 "options": {"sets": 5, "final_set": "advantage"}})
+    points(table, *won(*[0, 1] * 4, 1, 1), *won(*[0, 1] * 3, 0, 0, 0),
+           *won(*[0, 1] * 6), *[0] * 5, *[1] * 7, *won(*[0, 1] * 4, 0, 0),
+           *won(*[0, 1] * 10, 1, 1))
+
+
+def match_tiebreak_won(table: Table, panel: Panel) -> None:
+    """Ann wins 6-4 4-6 [10-8]."""
+    table.start({**START, "options": {"sets": 3, "final_set": "match-tiebreak"}})
+    points(table, *won(*[0, 1] * 4, 0, 0), *won(*[0, 1] * 4, 1, 1), *[0, 1] * 8, 0, 0)
+
+
 SCENES: dict[str, Callable[[Table, Panel], None]] = {
     "welcome": lambda t, p: None,
     "setup": lambda t, p: press(p, "ok"),
@@ -59,6 +79,11 @@ SCENES: dict[str, Callable[[Table, Panel], None]] = {
     "board-tiebreak": lambda t, p: (started(t, p), points(t, *([0] * 4 + [1] * 4) * 6, 0, 1, 1)),
     "board-second-set": lambda t, p: (started(t, p), points(t, *[0] * 24, 1, 1, 0)),
     "board-over": lambda t, p: (started(t, p), points(t, *[1] * 48)),
+    "board-over-five-sets": five_setter,
+    "board-over-match-tiebreak": match_tiebreak_won,
+    "board-second-serve-in-play": lambda t, p: (started(t, p),
+                                                t.act({"type": "serve", "card": 5, "roll": 5}),
+                                                t.act({"type": "serve", "card": 2, "roll": 6})),
     "serve": lambda t, p: (started(t, p), press(p, "ok")),
     "serve-five": lambda t, p: (started(t, p), press(p, "ok", "next", "next")),
     "roll": lambda t, p: (started(t, p), press(p, "ok", "next", "next", "ok!")),
