@@ -121,6 +121,52 @@ def test_host_logs_in_and_plays_points(companion, phone):
     shot(phone, "host")
 
 
+def play(companion: Companion, *actions: dict) -> None:
+    def run(table):
+        for action in actions:
+            table.act(action)
+    companion.runner.call(run)
+
+
+def test_spectator_page_never_calls_a_rally_a_second_serve(companion, phone):
+    companion.runner.call(lambda t: t.start({"game": "center-court",
+                                             "players": ["Ann", "Bob"]}))
+    phone.goto(url(companion))
+    status = phone.locator("#board .status")
+    play(companion, {"type": "serve", "card": 5, "roll": 5})
+    sync_api.expect(status).to_contain_text("FAULT · second serve", timeout=5000)
+    play(companion, {"type": "serve", "card": 2, "roll": 6})
+    sync_api.expect(status).to_contain_text("Ball in play: 2 to Bob", timeout=5000)
+    sync_api.expect(status).not_to_contain_text("econd serve")
+    sync_api.expect(status).to_have_text("Last serve: 2 (2nd), die 6 · Ball in play: 2 to Bob")
+    play(companion, {"type": "return", "card": 3}, {"type": "point", "winner": 0})
+    sync_api.expect(status).to_have_text("Last serve: 2, die 6", timeout=5000)
+
+
+def test_spectator_page_shows_a_won_match_from_the_winners_side(companion, phone):
+    # Bob wins 6-0 6-0 before the match tiebreak that would have decided 1-1.
+    companion.runner.call(lambda t: t.start({"game": "center-court", "players": ["Ann", "Bob"],
+                                             "options": {"final_set": "match-tiebreak"}}))
+    phone.goto(url(companion))
+    play(companion, *[{"type": "point", "winner": 1}] * 48)
+    head = phone.locator("#board .head")
+    sync_api.expect(head).to_have_text("Bob wins 6-0 6-0", timeout=5000)
+    sync_api.expect(phone.locator("#board")).not_to_contain_text("iebreak")
+    sync_api.expect(phone.locator("#board .games")).to_have_count(0)
+    sync_api.expect(phone.locator("#board .points")).to_have_count(0)
+    sync_api.expect(phone.locator("#board tr.winner .name")).to_have_text("Bob")
+
+
+def test_spectator_page_shows_a_match_tiebreak_by_its_points(companion, phone):
+    companion.runner.call(lambda t: t.start({"game": "center-court", "players": ["Ann", "Bob"],
+                                             "options": {"sets": 1,
+                                                         "final_set": "match-tiebreak"}}))
+    phone.goto(url(companion))
+    play(companion, *[{"type": "point", "winner": w} for w in [0, 1] * 8 + [0, 0]])
+    sync_api.expect(phone.locator("#board .head")).to_have_text("Ann wins [10-8]", timeout=5000)
+    sync_api.expect(phone.locator("#board .set")).to_have_text(["10", "8"])
+
+
 def test_a_tap_on_the_simulator_changes_the_oled(companion, phone):
     log_in(phone, companion, "sim", "#panel")
     before = phone.locator("#oled").get_attribute("src")

@@ -81,7 +81,8 @@ TC.boards["center-court"] = function (match) {
   const v = match.view;
   const over = v.winner !== null;
   const head = [];
-  if (over) head.push(`${v.players[v.winner]} wins`);
+  // Once won, nothing is being played: the sets, from the winner's side.
+  if (over) head.push(`${v.players[v.winner]} wins ${v.final_score}`);
   else {
     head.push(`Set ${v.set_number}`);
     if (v.match_tiebreak) head.push("Match tiebreak");
@@ -93,17 +94,23 @@ TC.boards["center-court"] = function (match) {
     TC.el("td", {class: "serve", "aria-label": !over && v.server === p ? "serving" : null},
       !over && v.server === p ? "●" : ""),
     TC.el("th", {scope: "row", class: "name"}, v.players[p]),
-    v.sets.map((s, i) => TC.el("td", {class: "set"}, s[p],
-      v.set_tiebreaks[i] && Math.max(...s) > 1 ? TC.el("sup", {}, v.set_tiebreaks[i][p]) : null)),
+    v.sets.map((s, i) => {
+      const tb = v.set_tiebreaks[i];
+      // A match tiebreak is recorded as a set won 1-0: show its points instead.
+      if (tb && Math.max(...s) === 1) return TC.el("td", {class: "set mtb"}, tb[p]);
+      return TC.el("td", {class: "set"}, s[p], tb ? TC.el("sup", {}, tb[p]) : null);
+    }),
     over ? null : TC.el("td", {class: "games"}, v.games[p]),
     over ? null : TC.el("td", {class: "points"}, v.points[p])));
   const status = [];
   if (v.call === "double_fault") status.push(TC.el("strong", {class: "call"}, "DOUBLE FAULT"));
-  else if (v.call === "fault") status.push(TC.el("strong", {class: "call"}, "FAULT · second serve"));
-  else if (!over && v.serve === 2) status.push("Second serve");
+  // serve is 2 exactly while a second serve is due: after a first-serve fault,
+  // never with the ball in play.
+  else if (v.serve === 2) status.push(TC.el("strong", {class: "call"}, "FAULT · second serve"));
   if (v.last_serve) {
     const s = v.last_serve;
-    status.push(`Last serve: ${s.card}` + (s.roll === null ? "" : `, die ${s.roll}`));
+    status.push(`Last serve: ${s.card}` + (v.rally_serve === 2 ? " (2nd)" : "") +
+      (s.roll === null ? "" : `, die ${s.roll}`));
   }
   if (v.in_play) status.push(`Ball in play: ${v.volley} to ${v.players[v.to_return]}`);
   return TC.el("div", {class: "cc"},
