@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -383,6 +384,15 @@ def test_the_final_score_is_told_from_the_winners_side():
     assert cc.summary(m.state) == "6-0 6-7(5-7) 0-6"  # the history keeps seat order
 
 
+def test_the_final_score_writes_a_match_tiebreak_by_its_points():
+    m = center_court(sets=3, final_set="match-tiebreak")
+    to_six_all(m)
+    points(m, *[0] * 5, *[1] * 5, 0, 0)  # 7-5 in the tiebreak
+    games(m, *[0, 1] * 4, 1, 1)  # 4-6
+    points(m, *[0, 1] * 8, 0, 0)  # 10-8
+    assert view(m)["final_score"] == "7-6(7-5) 4-6 [10-8]"  # as docs/api.md shows it
+
+
 def test_no_final_score_while_the_match_runs():
     m = set_6_0(center_court(), 1)
     assert view(m)["final_score"] is None
@@ -456,3 +466,10 @@ def test_summary_shows_sets_and_the_current_set():
     set_6_0(m, 0)
     games(m, 1, 1)
     assert cc.summary(m.state) == "6-0 0-2"
+
+
+def test_docs_api_describes_every_view_key():
+    doc = (Path(__file__).parents[2] / "docs" / "api.md").read_text()
+    section = doc.split("## Center Court")[1].split("\n## ")[0].split("### View")[1]
+    documented = {line.split("`")[1] for line in section.splitlines() if line.startswith("| `")}
+    assert documented == set(view(center_court()))
