@@ -139,6 +139,7 @@ def test_spectator_page_never_calls_a_rally_a_second_serve(companion, phone):
     sync_api.expect(status).to_contain_text("Ball in play: 2 to Bob", timeout=5000)
     sync_api.expect(status).not_to_contain_text("econd serve")
     sync_api.expect(status).to_have_text("Last serve: 2 (2nd), die 6 · Ball in play: 2 to Bob")
+    shot(phone, "spectator-rally")
     play(companion, {"type": "return", "card": 3}, {"type": "point", "winner": 0})
     sync_api.expect(status).to_have_text("Last serve: 2, die 6", timeout=5000)
 
@@ -155,6 +156,7 @@ def test_spectator_page_shows_a_won_match_from_the_winners_side(companion, phone
     sync_api.expect(phone.locator("#board .games")).to_have_count(0)
     sync_api.expect(phone.locator("#board .points")).to_have_count(0)
     sync_api.expect(phone.locator("#board tr.winner .name")).to_have_text("Bob")
+    shot(phone, "spectator-won")
 
 
 def test_spectator_page_shows_a_match_tiebreak_by_its_points(companion, phone):
@@ -165,6 +167,7 @@ def test_spectator_page_shows_a_match_tiebreak_by_its_points(companion, phone):
     play(companion, *[{"type": "point", "winner": w} for w in [0, 1] * 8 + [0, 0]])
     sync_api.expect(phone.locator("#board .head")).to_have_text("Ann wins [10-8]", timeout=5000)
     sync_api.expect(phone.locator("#board .set")).to_have_text(["10", "8"])
+    shot(phone, "spectator-match-tiebreak")
 
 
 def test_a_tap_on_the_simulator_changes_the_oled(companion, phone):
