@@ -244,8 +244,9 @@ def bench(count: int, changes: int) -> None:
             tap_read: list[float] = []
             for i in range(changes // 2):
                 t0 = time.time()
-                host.post("/api/sim/button", {"button": "prev" if i % 2 else "next"})
-                version += 1
+                # Answered once the press was handled, with the new state.
+                version = host.post("/api/sim/button",
+                                    {"button": "prev" if i % 2 else "next"})["version"]
                 arrived, read = streams.wait_all(version)
                 from_tap += [(t - t0) * 1000 for t in arrived]
                 tap_read += [(t - t0) * 1000 for t in read]
