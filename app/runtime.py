@@ -17,9 +17,11 @@ import secrets
 import signal
 import sys
 import threading
+from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 import sdnotify
 from gpiozero import Factory
@@ -34,7 +36,7 @@ from companion.inputs import Input
 from companion.panel import Panel
 from companion.screens import render
 from companion.store import Store
-from companion.table import Table, TableRunner
+from companion.table import Snapshot, Table, TableRunner
 from drivers.buttons import ButtonPanel, Finger
 from drivers.display import Oled, open_device
 from drivers.leds import SeatLeds
@@ -164,11 +166,39 @@ class Companion:
         self.oled.activity()
         self.runner.submit(lambda _: self.panel.handle(inp))
 
-    def press(self, button: str, hold: bool = False) -> None:
-        """Simulated finger on the button's mock pin (sim only); returns at once."""
+    def press(self, button: str, hold: bool = False) -> Future[Snapshot]:
+        """Simulated finger on the button's mock pin (sim only); returns at once.
+
+        The future resolves with the table's snapshot once the press has been
+        handled: the finger let go, the button panel turned the edges into
+        inputs, and the writer thread ran the panel on them (its queue is
+        first in, first out, so a snapshot read queued after the inputs sees
+        their effect). KeyError (at once) for a button with no pin; the future
+        is cancelled if the companion shuts down first.
+        """
         if self.finger is None:
             raise RuntimeError("only simulated buttons can be pressed from software")
-        self.finger.press(button, hold)
+        handled: Future[Snapshot] = Future()
+
+        # Each step is queued from the thread that finished the one before,
+        # so no thread waits on another.
+        def released(step: Future[None]) -> None:
+            if _succeeded(step, handled):
+                self.buttons.drained().add_done_callback(drained)
+
+        def drained(step: Future[None]) -> None:
+            if _succeeded(step, handled):
+                try:
+                    self.runner.submit(lambda table: table.snapshot).add_done_callback(read)
+                except RuntimeError:  # the runner closed meanwhile
+                    handled.cancel()
+
+        def read(step: Future[Snapshot]) -> None:
+            if _succeeded(step, handled):
+                handled.set_result(step.result())
+
+        self.finger.press(button, hold).add_done_callback(released)
+        return handled
 
     def __enter__(self) -> Companion:
         return self
@@ -184,6 +214,17 @@ class Companion:
                 closer()
             except Exception:
                 log.exception("error while shutting down %r", closer)
+
+
+def _succeeded(step: Future[Any], outcome: Future[Any]) -> bool:
+    """Whether ``step`` succeeded; if not, ``outcome`` ends the same way."""
+    if step.cancelled():
+        outcome.cancel()
+        return False
+    if (err := step.exception()) is not None:
+        outcome.set_exception(err)
+        return False
+    return True
 
 
 #: Seat buttons the simulator offers when no config names any.

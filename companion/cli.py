@@ -18,7 +18,6 @@ from pathlib import Path
 from companion import __version__, matchfile
 from companion.errors import CompanionError
 from companion.games import get_game
-from companion.match import Match
 from companion.store import ACTIVE, FINISHED, Store
 
 DB_NAME = "companion.db"
@@ -33,9 +32,13 @@ def default_data_dir() -> Path:
     return Path(base) / "table-companion"
 
 
-def open_store(data: Path | None) -> Store:
-    """The store in ``data`` (or the default folder)."""
-    return Store((data or default_data_dir()) / DB_NAME)
+def open_store(data: Path | None, *, create: bool = True) -> Store:
+    """The store in ``data`` (or the default folder).
+
+    Without ``create`` (commands that only read) a missing database is a
+    StoreError naming the folder, and no folder or file is made.
+    """
+    return Store((data or default_data_dir()) / DB_NAME, create=create)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -97,25 +100,25 @@ def _run(args: argparse.Namespace) -> int:
     return run(args)
 
 
-def _read_match(path: str, seed: int | None) -> Match:
+def _read_file(path: str, seed: int | None) -> matchfile.MatchFile:
     try:
         if path == "-":
-            return matchfile.replay(sys.stdin, random.Random(seed))
+            return matchfile.read(sys.stdin, random.Random(seed))
         with open(path, encoding="utf-8") as lines:
-            return matchfile.replay(lines, random.Random(seed))
+            return matchfile.read(lines, random.Random(seed))
     except (OSError, UnicodeDecodeError) as err:
         raise CompanionError(f"cannot read {path}: {err}") from None
 
 
 def _replay(args: argparse.Namespace) -> int:
-    match = _read_match(args.file, args.seed)
+    match = _read_file(args.file, args.seed).match
     json.dump(match.view(), sys.stdout, indent=2, ensure_ascii=False)
     sys.stdout.write("\n")
     return 0
 
 
 def _history(args: argparse.Namespace) -> int:
-    with open_store(args.data) as store:
+    with open_store(args.data, create=False) as store:
         rows = store.history()
     if args.json:
         json.dump([r.to_json() for r in rows], sys.stdout, indent=2, ensure_ascii=False)
@@ -137,20 +140,25 @@ def _history(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    with open_store(args.data) as store:
+    with open_store(args.data, create=False) as store:
         stored = store.load(args.id)
     sys.stdout.write(matchfile.export(stored))
     return 0
 
 
 def _import(args: argparse.Namespace) -> int:
-    match = _read_match(args.file, args.seed)
+    file = _read_file(args.file, args.seed)
+    match = file.match
     winner = match.game.winner(match.state)
     with open_store(args.data) as store:
+        stored_as = matchfile.already_stored(store, file)
+        if stored_as is not None:
+            raise CompanionError(f"this match is already stored as match {stored_as} "
+                                 "(same start, actions and dice); nothing was imported")
         match_id = store.import_match(
             match.start.to_json(), list(match.events),
             status=ACTIVE if winner is None else FINISHED,
-            winner=winner, summary=match.game.summary(match.state),
+            winner=winner, summary=match.game.summary(match.state), started_at=file.started,
         )
     state = "finished" if winner is not None else "unfinished: the table resumes it"
     print(f"imported as match {match_id} ({state})")

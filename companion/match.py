@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import IllegalAction, InvalidAction
-from companion.games import Game, get_game
+from companion.games import GAMES, Game, get_game
 from companion.games.base import JSON, check_players
 
 #: Table-level operations in a journal, besides game events.
@@ -41,9 +41,14 @@ class StartRecord:
         if not isinstance(record, Mapping):
             raise InvalidAction("a start record must be a JSON object with 'game' and 'players'")
         extra = sorted(set(record) - {"game", "players", "options"})
+        if extra == ["started"]:
+            raise InvalidAction("'started' belongs to match files (replay, import): "
+                                "a match started here starts now")
         if extra:
             raise InvalidAction(f"a start record has no field {extra[0]!r}")
-        game = get_game(record.get("game"))
+        if "game" not in record:
+            raise InvalidAction(f'the start record has no "game"; one of: {", ".join(GAMES)}')
+        game = get_game(record["game"])
         players = check_players(record.get("players"), game.seats)
         options = game.prepare(players, record.get("options") or {}, rng)
         return cls(game.id, players, options)

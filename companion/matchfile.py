@@ -1,9 +1,11 @@
 """Match files: JSON lines, a start record then one action per line.
 
-Line 1 is ``{"game": ..., "players": [...], "options": {...}}``. Every
+Line 1 is ``{"game": ..., "players": [...], "options": {...}}``, optionally
+with ``"started"``: when the match began, ISO 8601 with a time zone. Every
 further line is an action object, or the table-level ``{"type": "undo"}`` /
 ``{"type": "redo"}``. Blank lines are ignored. An exported file holds
-resolved actions (dice filled in), so replaying it reproduces the match.
+resolved actions (dice filled in) and the start time, so replaying it
+reproduces the match and importing it keeps its place in time.
 """
 
 from __future__ import annotations
@@ -11,27 +13,44 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from companion.errors import CompanionError, MatchFileError
+from companion.errors import CompanionError, InvalidAction, MatchFileError
 from companion.games.base import JSON
 from companion.match import Match, StartRecord
-from companion.store import StoredMatch
+from companion.store import Store, StoredMatch, iso_utc
+
+#: The start record's key for the start time (the rest is a StartRecord).
+STARTED = "started"
 
 
-def replay(lines: Iterable[str], rng: random.Random) -> Match:
+@dataclass(frozen=True)
+class MatchFile:
+    """A checked match file: the match it describes, and when it began if line 1 says."""
+
+    match: Match
+    #: Seconds since the epoch, or None when the file carries no start time.
+    started: float | None
+
+
+def read(lines: Iterable[str], rng: random.Random) -> MatchFile:
     """The match a file describes, every line checked against the rules.
 
     Actions without dice results are resolved with ``rng``. Raises
     MatchFileError naming the first bad line and why it is bad.
     """
     match: Match | None = None
+    started: float | None = None
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         obj = _parse(number, line)
         try:
             if match is None:
+                if STARTED in obj:
+                    started = _parse_started(obj.pop(STARTED))
                 match = Match(StartRecord.create(obj, rng))
             elif obj.get("type") == "undo" and set(obj) == {"type"}:
                 match.undo()
@@ -43,19 +62,62 @@ def replay(lines: Iterable[str], rng: random.Random) -> Match:
             raise MatchFileError(number, str(err)) from None
     if match is None:
         raise MatchFileError(1, "the file is empty: line 1 must be the start record")
-    return match
+    return MatchFile(match, started)
+
+
+def replay(lines: Iterable[str], rng: random.Random) -> Match:
+    """The match of :func:`read`, for callers that need no start time."""
+    return read(lines, rng).match
 
 
 def export(stored: StoredMatch) -> str:
-    """The match file of a stored match: its effective, fully resolved events."""
+    """The match file of a stored match: its start time and effective, resolved events."""
+    match = _standing(stored)
+    return dump(match.start, match.events, stored.started_at)
+
+
+def dump(start: StartRecord, events: Iterable[JSON], started: float | None = None) -> str:
+    """A match file for ``start`` and its resolved ``events``, begun at ``started``."""
+    record = start.to_json()
+    if started is not None:
+        record[STARTED] = iso_utc(started)
+    return "".join(_line(obj) for obj in (record, *events))
+
+
+def already_stored(store: Store, file: MatchFile) -> int | None:
+    """The id of a stored match that is the one ``file`` describes, or None.
+
+    The same match: the same resolved start record, the same events standing
+    (however undo and redo got there) and, when the file has one, the same
+    start time to the second. Dice the file leaves to the device are rolled
+    anew on each read, so such a file matches only when read with the same seed.
+    """
+    match = file.match
+    for stored in store.with_start(match.start.to_json()):
+        if file.started is not None and iso_utc(file.started) != iso_utc(stored.started_at):
+            continue
+        if _standing(stored).events == match.events:
+            return stored.id
+    return None
+
+
+def _standing(stored: StoredMatch) -> Match:
+    """A stored match replayed: the events that stand after its undos and redos."""
     match = Match(StartRecord.create(stored.start, random.Random()))
     match.replay(stored.journal)
-    return dump(match.start, match.events)
+    return match
 
 
-def dump(start: StartRecord, events: Iterable[JSON]) -> str:
-    """A match file for ``start`` and its resolved ``events``."""
-    return "".join(_line(obj) for obj in (start.to_json(), *events))
+def _parse_started(value: object) -> float:
+    example = "e.g. 2024-05-01T18:02:11Z"
+    try:
+        when = datetime.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        when = None
+    if when is None or when.tzinfo is None:
+        raise InvalidAction(f"'started' must be a time in ISO 8601 with its time zone, "
+                            f"{example}; got {json.dumps(value)}")
+    return when.timestamp()
 
 
 def _line(obj: Any) -> str:

@@ -67,6 +67,8 @@ class StoredMatch:
     start: JSON
     status: str
     journal: tuple[tuple[str, JSON | None], ...]
+    #: When the match began (seconds since the epoch), as kept in the history.
+    started_at: float
 
 
 @dataclass(frozen=True)
@@ -86,29 +88,38 @@ class MatchSummary:
         return {
             "id": self.id, "game": self.game, "players": list(self.players),
             "status": self.status, "winner": self.winner, "summary": self.summary,
-            "started_at": _iso(self.started_at), "updated_at": _iso(self.updated_at),
+            "started_at": iso_utc(self.started_at), "updated_at": iso_utc(self.updated_at),
         }
 
 
 class Store:
     """The SQLite match store. Thread-safe; one connection behind a lock.
 
-    ``path`` is a file (its folder is created) or ``":memory:"`` for tests
-    that need no durability. Raises StoreError naming the path when the file
-    cannot be opened or is not a companion database.
+    ``path`` is a file or ``":memory:"`` for tests that need no durability.
+    With ``create`` (the default) a missing file and its folder are made;
+    without it (for commands that only read) a missing database raises
+    StoreError naming the folder, and nothing is written to the disk. Raises
+    StoreError naming the path when the file cannot be opened or is not a
+    companion database.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, create: bool = True) -> None:
         self.path = str(path)
         self._lock = threading.Lock()
+        if not create and self.path != ":memory:":
+            _require_database(Path(self.path))
         try:
-            if self.path != ":memory:":
+            if create and self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            # mode=rw: SQLite itself refuses to make a file that vanished meanwhile.
+            target, uri = ((self.path, False) if create or self.path == ":memory:"
+                           else (Path(self.path).resolve().as_uri() + "?mode=rw", True))
+            self._db = sqlite3.connect(target, isolation_level=None, check_same_thread=False,
+                                       uri=uri)
         except (OSError, sqlite3.Error) as err:
             raise StoreError(f"cannot open the match database {self.path}: {err}") from None
         try:
-            self._setup()
+            self._setup(create)
         except sqlite3.DatabaseError as err:
             self._db.close()
             raise StoreError(
@@ -116,7 +127,7 @@ class Store:
                 "move it aside to start a new one"
             ) from None
 
-    def _setup(self) -> None:
+    def _setup(self, create: bool) -> None:
         db = self._db
         db.execute("PRAGMA busy_timeout = 5000")
         if self.path != ":memory:":
@@ -130,6 +141,8 @@ class Store:
         with self._transaction():
             found = db.execute("PRAGMA user_version").fetchone()[0]
             if found == 0:
+                if not create:
+                    raise sqlite3.DatabaseError("it holds no companion schema")
                 if db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
                     raise sqlite3.DatabaseError("it holds tables but no companion schema")
                 for statement in _SCHEMA.split(";"):
@@ -232,8 +245,11 @@ class Store:
             raise StoreError(f"there is no match {match_id}")
 
     def import_match(self, start: JSON, events: list[JSON], *, status: str, winner: Any,
-                     summary: str) -> int:
-        """Store a whole match from a match file in one transaction; returns its id."""
+                     summary: str, started_at: float | None = None) -> int:
+        """Store a whole match from a match file in one transaction; returns its id.
+
+        ``started_at`` is when the match began (the file's start time); None: now.
+        """
         now = time.time()
         with self._lock:
             try:
@@ -241,7 +257,8 @@ class Store:
                     cur = db.execute(
                         "INSERT INTO matches (game, start, status, winner, summary,"
                         " started_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        (start["game"], _dumps(start), status, _dumps(winner), summary, now, now),
+                        (start["game"], _dumps(start), status, _dumps(winner), summary,
+                         now if started_at is None else started_at, now),
                     )
                     match_id = int(cur.lastrowid)  # type: ignore[arg-type]
                     db.executemany(
@@ -273,7 +290,7 @@ class Store:
         """One stored match with its journal; StoreError if there is none."""
         with self._lock:
             row = self._db.execute(
-                "SELECT start, status FROM matches WHERE id = ?", (match_id,)
+                "SELECT start, status, started_at FROM matches WHERE id = ?", (match_id,)
             ).fetchone()
             if row is None:
                 raise StoreError(f"there is no match {match_id}")
@@ -281,7 +298,16 @@ class Store:
                 "SELECT op, event FROM journal WHERE match_id = ? ORDER BY seq", (match_id,)
             ).fetchall()
         journal = tuple((op, None if ev is None else json.loads(ev)) for op, ev in rows)
-        return StoredMatch(match_id, json.loads(row[0]), row[1], journal)
+        return StoredMatch(match_id, json.loads(row[0]), row[1], journal, row[2])
+
+    def with_start(self, start: JSON) -> list[StoredMatch]:
+        """The stored matches whose start record equals ``start``, oldest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, start FROM matches WHERE game = ? ORDER BY id", (start.get("game"),)
+            ).fetchall()
+        # Compared as JSON values, not text: key order is no part of a record.
+        return [self.load(r[0]) for r in rows if json.loads(r[1]) == start]
 
     def history(self, limit: int | None = None) -> list[MatchSummary]:
         """Stored matches, newest first."""
@@ -315,5 +341,19 @@ def _dumps(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
 
-def _iso(ts: float) -> str:
+def iso_utc(ts: float) -> str:
+    """A time as ISO 8601 in UTC to the second: ``2024-05-01T18:02:11Z``."""
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ts))
+
+
+def _require_database(path: Path) -> None:
+    """StoreError unless ``path`` exists: reading commands never create a database."""
+    if path.exists():
+        return
+    folder = path.parent
+    why = ("the folder does not exist" if not folder.exists()
+           else f"there is no {path.name} in it")
+    raise StoreError(
+        f"no match database in {folder} ({why}); the data folder is --data DIR, "
+        "else $COMPANION_DATA, else the user's data folder"
+    )

@@ -14,6 +14,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import Future
 
 from gpiozero import DigitalInputDevice, Factory, RotaryEncoder
 
@@ -37,7 +38,9 @@ class ButtonPanel:
                  sink: Sink, clock: Callable[[], float] = time.monotonic) -> None:
         self._sink = sink
         self._clock = clock
-        self._queue: queue.SimpleQueue[tuple[float, str, bool] | None] = queue.SimpleQueue()
+        # Edges, drain markers (see drained), and None to stop.
+        self._queue: queue.SimpleQueue[tuple[float, str, bool] | Future[None] | None] = (
+            queue.SimpleQueue())
         self.pins: dict[str, int] = {
             "prev": buttons.prev, "next": buttons.next, "ok": buttons.ok, "back": buttons.back,
             **{f"seat{i + 1}": pin for i, pin in enumerate(buttons.seats)},
@@ -87,6 +90,22 @@ class ButtonPanel:
         self._thread.join(5)
         self._close_devices()
 
+    def drained(self) -> Future[None]:
+        """A future resolved once every edge seen so far has reached the sink.
+
+        Edges are queued in the order the pins report them, so when the
+        marker this queues comes up, the inputs of all earlier edges have
+        been handed to ``sink``. An edge that ends a calm spell counts at once
+        (see Debouncer), so for presses spaced as a finger spaces them that
+        is every input they make. Cancelled if the panel closes first.
+        """
+        marker: Future[None] = Future()
+        if self._closed:
+            marker.cancel()
+        else:
+            self._queue.put(marker)
+        return marker
+
     def _close_devices(self) -> None:
         for device in self._devices:
             device.close()
@@ -101,9 +120,12 @@ class ButtonPanel:
             except queue.Empty:
                 item = ()
             if item is None:
+                self._cancel_markers()
                 return
             now = self._clock()
-            if item:
+            if isinstance(item, Future):
+                item.set_result(None)
+            elif item:
                 when, line, pressed = item
                 if line in ("cw", "ccw"):
                     self._emit([Input("next" if line == "cw" else "prev")])
@@ -112,6 +134,15 @@ class ButtonPanel:
             for debouncer in self._debouncers.values():
                 if debouncer.deadline is not None and debouncer.deadline <= now:
                     self._emit(debouncer.tick(now))
+
+    def _cancel_markers(self) -> None:
+        while True:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                return
+            if isinstance(item, Future):
+                item.cancel()
 
     def _emit(self, inputs: list[Input]) -> None:
         for inp in inputs:
@@ -128,7 +159,7 @@ class Finger:
     to the debouncer, so each tap lasts ``tap`` seconds, a hold lasts past the
     hold time, and presses are spaced by more than the debounce quiet time.
     :meth:`press` queues and returns at once; the presses run on the finger's
-    own thread, in order.
+    own thread, in order, and each press's future tells when it is over.
     """
 
     def __init__(self, factory: Factory, panel: ButtonPanel, cfg: ButtonsConfig,
@@ -137,28 +168,56 @@ class Finger:
         self._pins = panel.pins
         self._cfg = cfg
         self._tap = max(tap, 2 * cfg.debounce)
-        self._queue: queue.SimpleQueue[tuple[str, bool] | None] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[tuple[str, bool, Future[None]] | None] = (
+            queue.SimpleQueue())
+        self._closed = False
         self._pause = threading.Event()  # never set: its wait() keeps the press's time
         self._thread = threading.Thread(target=self._run, name="sim-finger", daemon=True)
         self._thread.start()
 
-    def press(self, button: str, hold: bool = False) -> None:
-        """Queue a tap (or a hold) of ``button``; KeyError if it has no pin."""
+    def press(self, button: str, hold: bool = False) -> Future[None]:
+        """Queue a tap (or a hold) of ``button``; KeyError if it has no pin.
+
+        The future is resolved once the button is let go, its release edge
+        already reported to the pin's callbacks (mock pins call them on the
+        thread that drives the pin). Cancelled if the finger closes first.
+        """
         if button not in self._pins:
             raise KeyError(f"no pin for button {button!r}; buttons: {', '.join(self._pins)}")
-        self._queue.put((button, hold))
+        done: Future[None] = Future()
+        if self._closed:
+            done.cancel()
+        else:
+            self._queue.put((button, hold, done))
+        return done
 
     def close(self) -> None:
+        self._closed = True
         self._queue.put(None)
         self._thread.join(5)
 
     def _run(self) -> None:
         while (item := self._queue.get()) is not None:
-            button, hold = item
+            button, hold, done = item
+            if not done.set_running_or_notify_cancel():
+                continue
             pin = self._factory.pin(self._pins[button])
             down, up = ((pin.drive_low, pin.drive_high) if self._cfg.pull_up
                         else (pin.drive_high, pin.drive_low))
-            down()
-            self._pause.wait(self._cfg.hold_time + 0.05 if hold else self._tap)
-            up()
+            try:
+                down()
+                self._pause.wait(self._cfg.hold_time + 0.05 if hold else self._tap)
+                up()
+            except BaseException as err:
+                done.set_exception(err)
+                raise
+            done.set_result(None)
             self._pause.wait(self._cfg.debounce + 0.02)
+        # Presses still queued when the finger closes are never made.
+        while True:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                return
+            if item is not None:
+                item[2].cancel()

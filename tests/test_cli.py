@@ -66,6 +66,14 @@ def test_unrolled_serves_follow_the_seed(tmp_path):
     ([START, {"type": "serve", "card": 3, "roll": 2}], "line 2: a serve of 3 is never rolled"),
     ([START, {"type": "redo"}], "line 2: nothing to redo"),
     ([{"game": "chess", "players": ["a", "b"]}], "line 1: unknown game 'chess'"),
+    ([{"players": ["a", "b"]}], 'line 1: the start record has no "game"; one of: '
+                                "center-court, wizard-dodgeball"),
+    ([{"game": "alakaslam", "players": ["a", "b"]}],
+     "line 1: alakaslam (AlakaSLAM) is planned but not built yet; built games: "
+     "center-court, wizard-dodgeball"),
+    ([{"game": "alakazoo", "players": ["a", "b"]}], "line 1: alakazoo (Alakazoo) is planned"),
+    ([{**START, "started": "yesterday"}], "line 1: 'started' must be a time in ISO 8601"),
+    ([{**START, "started": "2024-05-01T18:02:11"}], "with its time zone"),
     ([{**START, "options": {"sets": 2}}], "line 1: option 'sets' must be one of 1, 3, 5"),
     ([], "line 1: the file is empty"),
 ])
@@ -111,6 +119,7 @@ def test_export_then_replay_reproduces_the_match(tmp_path):
 
 
 def test_history_lists_matches(tmp_path):
+    Store(tmp_path / "companion.db").close()  # as `companion run` leaves it before a match
     assert companion("history", "--data", str(tmp_path)).stdout == "no matches yet\n"
     table = play_stored_match(tmp_path)
     result = companion("history", "--data", str(tmp_path))
@@ -129,6 +138,7 @@ def test_history_uses_the_data_folder_from_the_environment(tmp_path):
 
 
 def test_export_of_an_unknown_match(tmp_path):
+    Store(tmp_path / "companion.db").close()
     result = companion("export", "99", "--data", str(tmp_path))
     assert result.returncode == 2 and "no match 99" in result.stderr
 
@@ -139,8 +149,78 @@ def test_import_adds_to_history_and_an_unfinished_match_resumes(tmp_path):
     assert result.returncode == 0 and "unfinished" in result.stdout
     with Store(tmp_path / "d" / "companion.db") as store:
         assert Table(store).snapshot.match["view"]["points"] == ["15", "0"]
-    again = companion("import", str(f), "--data", str(tmp_path / "d"))
+    other = write(tmp_path / "o.jsonl", START, {"type": "point", "winner": 1})
+    again = companion("import", str(other), "--data", str(tmp_path / "d"))
     assert again.returncode == 2 and "in progress" in again.stderr
+
+
+@pytest.mark.parametrize("command", [["history"], ["history", "--json"], ["export", "1"]])
+def test_reading_commands_never_create_a_data_folder(tmp_path, command):
+    typo = tmp_path / "dta"
+    result = companion(*command, "--data", str(typo))
+    assert result.returncode == 2 and result.stdout == ""
+    assert f"no match database in {typo}" in result.stderr
+    assert "the folder does not exist" in result.stderr
+    assert not typo.exists()
+    # A folder without a database stays without one.
+    result = companion(*command, "--data", str(tmp_path))
+    assert result.returncode == 2
+    assert f"no match database in {tmp_path}" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_importing_the_same_match_twice_is_refused(tmp_path):
+    finished = [START, *[{"type": "point", "winner": 1}] * 24]
+    f = write(tmp_path / "m.jsonl", *finished)
+    data = str(tmp_path / "d")
+    first = companion("import", str(f), "--data", data)
+    assert first.returncode == 0 and "imported as match 1 (finished)" in first.stdout
+    again = companion("import", str(f), "--data", data)
+    assert again.returncode == 2
+    assert "already stored as match 1" in again.stderr and "nothing was imported" in again.stderr
+    # The same actions written another way (an undone point, a redo) are the same match.
+    detour = write(tmp_path / "detour.jsonl", *finished[:3], {"type": "undo"}, {"type": "redo"},
+                   *finished[3:])
+    assert "already stored as match 1" in companion("import", str(detour), "--data", data).stderr
+    # Its own export, which carries the start time, is the same match too.
+    exported = companion("export", "1", "--data", data).stdout
+    result = companion("import", "-", "--data", data, stdin=exported)
+    assert result.returncode == 2 and "already stored as match 1" in result.stderr
+    assert len(json.loads(companion("history", "--json", "--data", data).stdout)) == 1
+    # A different match with the same players is welcome.
+    other = write(tmp_path / "o.jsonl", *finished[:-1], {"type": "point", "winner": 0},
+                  {"type": "point", "winner": 1})
+    assert companion("import", str(other), "--data", data).returncode == 0
+
+
+def test_a_match_played_here_then_exported_is_already_stored(tmp_path):
+    table = play_stored_match(tmp_path)
+    exported = companion("export", str(table.match_id), "--data", str(tmp_path)).stdout
+    result = companion("import", "-", "--data", str(tmp_path), stdin=exported)
+    assert result.returncode == 2
+    assert f"already stored as match {table.match_id}" in result.stderr
+
+
+def test_export_writes_the_start_time_and_import_keeps_it(tmp_path):
+    table = play_stored_match(tmp_path)
+    listed = json.loads(companion("history", "--json", "--data", str(tmp_path)).stdout)[0]
+    exported = companion("export", str(table.match_id), "--data", str(tmp_path)).stdout
+    start = json.loads(exported.splitlines()[0])
+    assert start["started"] == listed["started_at"]
+    assert list(start) == ["game", "players", "options", "started"]
+    # Replay accepts it; import into another folder keeps it.
+    assert companion("replay", "-", stdin=exported).returncode == 0
+    elsewhere = str(tmp_path / "other")
+    assert companion("import", "-", "--data", elsewhere, stdin=exported).returncode == 0
+    moved = json.loads(companion("history", "--json", "--data", elsewhere).stdout)[0]
+    assert moved["started_at"] == listed["started_at"]
+    # A written start time with an offset is kept as the same instant, in UTC.
+    f = write(tmp_path / "m.jsonl", {**START, "started": "2023-04-05T08:07:08+02:00"})
+    assert companion("import", str(f), "--data", str(tmp_path / "third")).returncode == 0
+    rows = json.loads(companion("history", "--json", "--data", str(tmp_path / "third")).stdout)
+    assert rows[0]["started_at"] == "2023-04-05T06:07:08Z"
+    again = companion("export", str(rows[0]["id"]), "--data", str(tmp_path / "third")).stdout
+    assert json.loads(again.splitlines()[0])["started"] == "2023-04-05T06:07:08Z"
 
 
 @settings(max_examples=30)

@@ -194,6 +194,9 @@ def test_a_bad_start_record_is_invalid(table):
         ({"game": "center-court"}, "'players'"),
         ({"game": "center-court", "players": ["A", "B"], "extra": 1}, "no field 'extra'"),
         (["center-court"], "JSON object"),
+        ({"game": "center-court", "players": ["A", "B"], "started": "2024-05-01T18:02:11Z"},
+         "'started' belongs to match files"),
+        ({"game": None, "players": ["A", "B"]}, '"game" must be a game id'),
     ]:
         with pytest.raises(InvalidAction, match=message):
             table.start(record)

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from companion.table import TableRunner
+from companion.table import Snapshot, TableRunner
 from web.auth import Lockout, host_allowed, host_names
 from web.fanout import Fanout
 from web.stream import Broker
@@ -29,7 +30,8 @@ MAX_BODY = 16 * 1024
 class Simulator:
     """Hooks into the simulated hardware, for ``/sim`` (only with ``--sim``)."""
 
-    press: Callable[[str, bool], None]
+    #: Press a button (name, hold); the future gives the state once it was handled.
+    press: Callable[[str, bool], Future[Snapshot]]
     display_png: Callable[[], bytes]
     frames: Broker
     #: The buttons that have a simulated pin.

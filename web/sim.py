@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from concurrent.futures import CancelledError
+from concurrent.futures import TimeoutError as FutureTimeout
+
+from flask import Blueprint, Response, current_app, request
 
 from companion.inputs import BUTTONS
-from web.api import host_only
+from web.api import WRITE_TIMEOUT, host_only, state_response
 from web.app import error
 from web.pages import page
 from web.stream import TooManyStreams
@@ -26,6 +29,12 @@ def sim_page() -> Response:
 @bp.post("/api/sim/button")
 @host_only
 def button() -> Response:
+    """Press a button; answer with the table state once the press has been handled.
+
+    A hold is answered after its release. The wait is bounded: past
+    WRITE_TIMEOUT (plus the press itself) the answer is 503, and the press
+    may still be handled later.
+    """
     body = request.get_json(silent=True)
     if not isinstance(body, dict) or body.get("button") not in BUTTONS:
         return error(400, f"'button' must be one of: {', '.join(BUTTONS)}")
@@ -33,10 +42,15 @@ def button() -> Response:
     if not isinstance(hold, bool):
         return error(400, "'hold' must be true or false")
     try:
-        simulator().press(body["button"], hold)
+        handled = simulator().press(body["button"], hold)
     except KeyError as err:
         return error(409, str(err.args[0]))
-    return jsonify(button=body["button"], hold=hold)
+    try:
+        snapshot = handled.result(WRITE_TIMEOUT)
+    except (FutureTimeout, CancelledError):
+        return error(503, f"the press was made but not handled within {WRITE_TIMEOUT:g} s; "
+                          "it may still be handled: read /api/state")
+    return state_response(snapshot)
 
 
 @bp.get("/api/sim/display.png")

@@ -1,6 +1,6 @@
 """Benchmark: live phone streams on loopback against a real `companion run --sim`.
 
-Run: .venv/bin/python -m tests.bench.bench_web [--streams 50 200] [--changes 100]
+Run: .venv/bin/python -m tests.bench.bench_web [--streams 50 200] [--changes 100] [--idle 20]
 
 For each stream count it measures, from this process against the companion's
 own process: the time from ``POST /api/action`` to every stream receiving the
@@ -210,7 +210,7 @@ def time_state_requests(port: int, stop: threading.Event, out: list[float]) -> N
     conn.close()
 
 
-def bench(count: int, changes: int) -> None:
+def bench(count: int, changes: int, idle: float = 20.0) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         companion = Process(Path(tmp))
         try:
@@ -244,8 +244,9 @@ def bench(count: int, changes: int) -> None:
             tap_read: list[float] = []
             for i in range(changes // 2):
                 t0 = time.time()
-                host.post("/api/sim/button", {"button": "prev" if i % 2 else "next"})
-                version += 1
+                # Answered once the press was handled, with the new state.
+                version = host.post("/api/sim/button",
+                                    {"button": "prev" if i % 2 else "next"})["version"]
                 arrived, read = streams.wait_all(version)
                 from_tap += [(t - t0) * 1000 for t in arrived]
                 tap_read += [(t - t0) * 1000 for t in read]
@@ -258,7 +259,7 @@ def bench(count: int, changes: int) -> None:
             rss_load = companion.rss_mb()
             threads = companion.threads()
             idle_cpu0, idle_wall0 = companion.cpu_seconds(), time.perf_counter()
-            pause.wait(20.0)
+            pause.wait(idle)
             idle_cpu = (companion.cpu_seconds() - idle_cpu0) / (time.perf_counter() - idle_wall0)
             streams.close()
         finally:
@@ -272,16 +273,17 @@ def bench(count: int, changes: int) -> None:
     print(f"  GET /api/state during the load:   {summary(state_times)}")
     print(f"  RSS at rest {rss_rest:.1f} MB, with {count} streams under load {rss_load:.1f} MB")
     print(f"  CPU under load {100 * load_cpu:.1f}% of a core; idle with {count} streams open "
-          f"(20 s) {100 * idle_cpu:.2f}%")
+          f"({idle:g} s) {100 * idle_cpu:.2f}%")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--streams", type=int, nargs="+", default=[50, 200])
     parser.add_argument("--changes", type=int, default=100)
+    parser.add_argument("--idle", type=float, default=20.0, help="seconds of idle CPU measured")
     args = parser.parse_args()
     for count in args.streams:
-        bench(count, args.changes)
+        bench(count, args.changes, args.idle)
 
 
 if __name__ == "__main__":

@@ -13,9 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from app.runtime import Companion
+import web.sim
+from app.runtime import Companion, WebOptions
 from companion.config import Config, SerialConfig
 from companion.screens import render
+from tests.web.conftest import PIN
+from tests.web.test_server import HttpHost
 
 COMPANION = str(Path(sys.executable).parent / "companion")
 
@@ -106,6 +109,60 @@ def test_a_serial_pad_scores_too(tmp_path):
     finally:
         os.close(controller)
         os.close(device)
+
+
+@pytest.fixture
+def served(tmp_path):
+    """A simulated companion with its web server, and the host logged in over HTTP."""
+    with Companion(Config(), sim=True, data=tmp_path,
+                   web=WebOptions(host="127.0.0.1", port=0, pin=PIN)) as c:
+        yield c, HttpHost(c.server.port)
+
+
+def test_a_simulator_press_answers_once_the_table_has_handled_it(served):
+    _, host = served
+    status, _, state = host.post("/api/match", {"game": "center-court",
+                                                "players": ["Ann", "Bob"]})
+    assert status == 200
+    expected = [0, 0]
+    for button in ("prev", "next", "prev", "next", "next"):
+        status, _, pressed = host.post("/api/sim/button", {"button": button})
+        assert status == 200, pressed
+        expected[button == "next"] += 1
+        # The answer is the state after the press, and so is the next read.
+        assert pressed["version"] == state["version"] + 1
+        assert host.request("GET", "/api/state")[2] == pressed
+        calls = ["0", "15", "30", "40"]
+        assert pressed["match"]["view"]["points"] == [calls[expected[0]], calls[expected[1]]]
+        state = pressed
+    # A hold is answered after its release and handling: BACK held is undo.
+    status, _, undone = host.post("/api/sim/button", {"button": "back", "hold": True})
+    assert status == 200 and undone["version"] == state["version"] + 1
+    assert undone["match"]["view"]["points"] == ["30", "30"]
+    assert host.request("GET", "/api/state")[2] == undone
+    # A press that changes only the panel answers the unchanged state.
+    status, _, opened = host.post("/api/sim/button", {"button": "ok"})
+    assert status == 200 and opened == undone
+    # A button without a pin is refused at once.
+    status, _, body = host.post("/api/sim/button", {"button": "seat4"})
+    assert status == 409 and "no pin for button 'seat4'" in body["error"]
+
+
+def test_a_simulator_press_the_table_cannot_handle_in_time_says_so(served, monkeypatch):
+    companion, host = served
+    monkeypatch.setattr(web.sim, "WRITE_TIMEOUT", 0.3)
+    host.post("/api/match", {"game": "center-court", "players": ["Ann", "Bob"]})
+    busy = threading.Event()
+    companion.runner.submit(lambda table: busy.wait(30))  # the writer thread is stuck
+    try:
+        status, _, body = host.post("/api/sim/button", {"button": "next"})
+    finally:
+        busy.set()
+    assert status == 503
+    assert "not handled within 0.3 s; it may still be handled" in body["error"]
+    # It is handled once the table is free again: the next press answers after it.
+    status, _, state = host.post("/api/sim/button", {"button": "next"})
+    assert status == 200 and state["match"]["view"]["points"] == ["0", "30"]
 
 
 def run_companion(*args: str, **kwargs) -> subprocess.Popen:

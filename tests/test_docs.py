@@ -1,0 +1,315 @@
+"""Every fenced code block in README.md and docs/*.md is checked here, so the docs cannot drift.
+
+How a block is checked depends on its language tag, refined by an optional
+marker: an HTML comment on the line right above the fence (GitHub does not
+show it), ``<!-- doc-test: {JSON} -->``.
+
+- ``sh``: one command per line (``  # comment`` ignored). ``./run replay``,
+  ``./run import``, ``./run history`` and ``./run export`` are run for real:
+  all of one document's, in the order written, in one temp folder that holds
+  the document's match files, with ``./run`` standing for the venv's
+  ``companion`` and ``COMPANION_DATA`` / ``HOME`` pointing into the temp
+  folder; each must exit 0. The benchmarks run for real with small sizes
+  (``SMALL``). Any other command must be in ``ELSEWHERE``: the file that runs
+  it and a string that file must contain. A command in none of these fails.
+- ``jsonl``: a match file, replayed with ``companion replay`` (must exit 0).
+  Marker keys: ``file`` (the name the document's commands use for it),
+  ``seed`` (``--seed``), ``view`` (keys and values the final view must have).
+- ``json`` and ``text``: need a marker ``{"check": NAME}``, one of
+  ``CHECKS`` below; each compares the block with what the program really
+  does or prints. An unknown tag or check fails: add one here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.cli import _parser
+from companion.store import Store
+from companion.table import Table
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+COMPANION = str(Path(sys.executable).parent / "companion")
+
+#: Commands another test (or CI itself) runs: command -> (file, a string it must hold).
+ELSEWHERE: dict[str, tuple[str, str]] = {
+    "./run": ("tests/e2e/test_run.py", 'run_companion("--sim"'),
+    "./test": (".ci/run", "./test"),
+    "sudo systemd/install.sh": ("tests/test_systemd.py", '"install.sh"), "--dry-run"'),
+}
+#: Benchmarks, run for real with these (small) arguments added.
+SMALL: dict[str, list[str]] = {
+    ".venv/bin/python -m tests.bench.bench_store": ["--events", "20", "--resume-events", "50"],
+    ".venv/bin/python -m tests.bench.bench_panel": ["--taps", "3", "--idle", "0.3",
+                                                   "--dim-after", "0.1", "--shift-every", "0.1"],
+    ".venv/bin/python -m tests.bench.bench_web": ["--streams", "2", "--changes", "2",
+                                                 "--idle", "0.3"],
+}
+#: ``./run`` subcommands that are run for real in a temp data folder.
+RUN_FOR_REAL = ("replay", "import", "history", "export")
+
+FENCE = re.compile(r"^```(\S*)\s*$")
+MARKER = re.compile(r"^<!-- doc-test: (\{.*\}) -->$")
+
+
+@dataclass(frozen=True)
+class Block:
+    doc: Path
+    line: int          # of the opening fence, 1-based
+    tag: str
+    text: str
+    marker: dict[str, Any]
+
+    def __str__(self) -> str:
+        return f"{self.doc.relative_to(ROOT)}:{self.line}"
+
+
+def blocks(doc: Path) -> list[Block]:
+    """The fenced blocks of ``doc`` with their tags and markers."""
+    lines = doc.read_text(encoding="utf-8").splitlines()
+    found: list[Block] = []
+    i = 0
+    while i < len(lines):
+        fence = FENCE.match(lines[i])
+        if not fence:
+            i += 1
+            continue
+        end = next(j for j in range(i + 1, len(lines)) if lines[j].startswith("```"))
+        marker = MARKER.match(lines[i - 1]) if i else None
+        found.append(Block(doc, i + 1, fence.group(1), "\n".join(lines[i + 1:end]) + "\n",
+                           json.loads(marker.group(1)) if marker else {}))
+        i = end + 1
+    return found
+
+
+ALL = [b for doc in DOCS for b in blocks(doc)]
+
+
+def commands(block: Block) -> list[str]:
+    """The commands of an ``sh`` block, comments and blank lines dropped."""
+    out = []
+    for line in block.text.splitlines():
+        command = re.sub(r"\s+#.*$", "", line).strip()
+        if command and not command.startswith("#"):
+            out.append(command)
+    return out
+
+
+def run_for_real(command: str) -> bool:
+    words = command.split()
+    return words[0] == "./run" and len(words) > 1 and words[1] in RUN_FOR_REAL
+
+
+def companion(*args: str, cwd: Path | None = None,
+              env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([COMPANION, *args], capture_output=True, text=True, timeout=60,
+                          cwd=cwd, env=env)
+
+
+def sandbox_env(tmp: Path) -> dict[str, str]:
+    """The environment with every data location inside ``tmp``: never the user's files."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("COMPANION_DATA", "XDG_DATA_HOME", "COMPANION_PIN")}
+    env["HOME"] = str(tmp / "home" / "you")
+    return env
+
+
+# --- the rules for every block --------------------------------------------------------
+
+
+def test_the_docs_have_blocks_and_every_block_has_a_rule():
+    assert len(ALL) >= 10 and {b.doc.name for b in ALL} >= {"README.md", "api.md"}
+    for block in ALL:
+        if block.tag in ("sh", "jsonl"):
+            continue
+        assert block.tag in ("json", "text"), (
+            f"{block}: no rule for a ```{block.tag or '(untagged)'} block: tag it sh, jsonl, "
+            "json or text (see tests/test_docs.py)")
+        assert block.marker.get("check") in CHECKS, (
+            f"{block}: a ```{block.tag} block needs <!-- doc-test: {{\"check\": NAME}} --> "
+            f"above it, NAME one of {', '.join(CHECKS)}")
+
+
+def test_every_shell_command_is_run_here_or_by_a_named_test():
+    for block in (b for b in ALL if b.tag == "sh"):
+        for command in commands(block):
+            if run_for_real(command) or command in SMALL:
+                continue
+            assert command in ELSEWHERE, (
+                f"{block}: {command!r} is neither run by tests/test_docs.py nor mapped to the "
+                "test that runs it (ELSEWHERE)")
+            path, needle = ELSEWHERE[command]
+            assert needle in (ROOT / path).read_text(), f"{path} no longer runs {command!r}"
+
+
+@pytest.mark.parametrize("block", [b for b in ALL if b.tag == "jsonl"], ids=str)
+def test_a_match_file_replays(block, tmp_path):
+    path = tmp_path / block.marker.get("file", "match.jsonl")
+    path.write_text(block.text)
+    seed = block.marker.get("seed")
+    result = companion("replay", str(path), *(["--seed", str(seed)] if seed is not None else []))
+    assert result.returncode == 0, f"{block}: {result.stderr}"
+    view = json.loads(result.stdout)
+    expected = block.marker.get("view", {})
+    assert {k: view.get(k) for k in expected} == expected, f"{block}: the final view differs"
+
+
+@pytest.mark.parametrize("doc", [d for d in DOCS if any(
+    run_for_real(c) for b in blocks(d) if b.tag == "sh" for c in commands(b))],
+    ids=lambda d: d.name)
+def test_the_commands_run_in_order_in_a_fresh_data_folder(doc, tmp_path):
+    for block in (b for b in blocks(doc) if b.tag == "jsonl" and "file" in b.marker):
+        (tmp_path / block.marker["file"]).write_text(block.text)
+    env = {**sandbox_env(tmp_path), "COMPANION_DATA": str(tmp_path / "data")}
+    for block in (b for b in blocks(doc) if b.tag == "sh"):
+        for command in filter(run_for_real, commands(block)):
+            line = shlex.quote(COMPANION) + command.removeprefix("./run")
+            result = subprocess.run(["bash", "-c", line], cwd=tmp_path, env=env,
+                                    capture_output=True, text=True, timeout=60)
+            assert result.returncode == 0, f"{block}: {command!r} failed: {result.stderr}"
+    # What `export` wrote is a match file that replays.
+    for written in tmp_path.glob("match-*.jsonl"):
+        assert companion("replay", str(written)).returncode == 0
+
+
+@pytest.mark.parametrize("command", [c for b in ALL if b.tag == "sh" for c in commands(b)
+                                     if c in SMALL])
+def test_a_benchmark_runs(command):
+    module = command.split()[-1]
+    result = subprocess.run([sys.executable, "-m", module, *SMALL[command]], cwd=ROOT,
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("block", [b for b in ALL if "check" in b.marker], ids=str)
+def test_a_checked_block_is_what_the_program_does(block, tmp_path):
+    CHECKS[block.marker["check"]](block, tmp_path)
+
+
+# --- the checks ------------------------------------------------------------------------
+
+
+def check_run_banner(block: Block, tmp: Path) -> None:
+    """``./run`` prints these lines: the same, but for the home folder, port and PIN."""
+    expected = block.text.splitlines()
+    proc = subprocess.Popen([COMPANION, "run", "--sim", "--port", "0"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=sandbox_env(tmp))
+    try:
+        lines = [proc.stdout.readline().rstrip("\n") for _ in expected]
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err
+    shown = "\n".join(lines).replace(str(tmp), "")
+    shown = re.sub(r"127\.0\.0\.1:\d+/", "127.0.0.1:8080/", shown)
+    shown = re.sub(r"Host PIN:   \d{6} ", "Host PIN:   482913 ", shown)
+    assert shown.splitlines() == expected
+
+
+def check_synopsis(block: Block, tmp: Path) -> None:
+    """One line per subcommand, with exactly the options the parser has."""
+    subparsers = next(a for a in _parser()._actions if a.dest == "command").choices
+    listed = {}
+    for line in block.text.splitlines():
+        words = line.split()
+        assert words[0] == "companion", line
+        listed[words[1]] = line
+    assert sorted(listed) == sorted(subparsers)
+    for name, line in listed.items():
+        actions = [a for a in subparsers[name]._actions if a.dest != "help"]
+        flags = {a.option_strings[0] for a in actions if a.option_strings}
+        assert set(re.findall(r"--[a-z-]+", line)) == flags, line
+        positionals = [a for a in actions if not a.option_strings]
+        assert len(re.sub(r"\[[^\]]*\]", "", line).split()[2:]) == len(positionals), line
+
+
+def check_replay_error(block: Block, tmp: Path) -> None:
+    """The error line is what a match file with a return on line 7 and no ball in play gets."""
+    start = {"game": "center-court", "players": ["Ann", "Bob"]}
+    lines = [start, *[{"type": "point", "winner": w} for w in (0, 0, 1, 1, 0)],
+             {"type": "return", "card": 3}]
+    path = tmp / "bad.jsonl"
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    result = companion("replay", str(path))
+    assert result.returncode == 2 and result.stderr == block.text
+
+
+def check_layout(block: Block, tmp: Path) -> None:
+    """Every folder named exists, and every top-level Python package is named."""
+    top = None
+    named = set()
+    for line in block.text.splitlines():
+        name = line.split()[0]
+        if not name.endswith("/"):
+            continue
+        if line.startswith(" "):
+            assert top is not None and (ROOT / top / name).is_dir(), line
+        else:
+            top = name
+            named.add(name.rstrip("/"))
+            assert (ROOT / name).is_dir(), line
+    packages = {p.parent.name for p in ROOT.glob("*/__init__.py")}
+    assert packages <= named, f"not in the layout: {sorted(packages - named)}"
+
+
+def check_state(block: Block, tmp: Path) -> None:
+    """Each example has the keys and kinds of values the real table state has.
+
+    ``{...}`` stands for any object. Numbers (versions, ids) need only be
+    numbers; strings, booleans and null must be equal.
+    """
+    text = block.text.replace("{...}", '"..."')
+    decoder, examples, at = json.JSONDecoder(), [], 0
+    while text[at:].strip():
+        at += len(text[at:]) - len(text[at:].lstrip())
+        value, at = decoder.raw_decode(text, at)
+        examples.append(value)
+    assert examples
+    for example in examples:
+        with Store(":memory:") as store:
+            table = Table(store)
+            if example["match"] is not None:
+                table.start({"game": example["match"]["game"],
+                             "players": example["match"]["players"]})
+            conforms(example, table.snapshot.to_json(), "state")
+
+
+def conforms(example: Any, real: Any, where: str) -> None:
+    if example == "...":
+        return
+    if isinstance(example, dict):
+        assert isinstance(real, dict) and sorted(example) == sorted(real), (
+            f"{where}: the example has keys {sorted(example)}, the real one {sorted(real)}")
+        for key in example:
+            conforms(example[key], real[key], f"{where}.{key}")
+    elif isinstance(example, list):
+        assert isinstance(real, list) and len(example) == len(real), f"{where}: {real!r}"
+        for i, (e, r) in enumerate(zip(example, real, strict=True)):
+            conforms(e, r, f"{where}[{i}]")
+    elif isinstance(example, (int, float)) and not isinstance(example, bool):
+        assert isinstance(real, (int, float)) and not isinstance(real, bool), f"{where}: {real!r}"
+    else:
+        assert example == real, f"{where}: the example says {example!r}, the real one {real!r}"
+
+
+CHECKS: dict[str, Callable[[Block, Path], None]] = {
+    "run-banner": check_run_banner,
+    "synopsis": check_synopsis,
+    "replay-error": check_replay_error,
+    "layout": check_layout,
+    "state": check_state,
+}
