@@ -84,10 +84,12 @@ class ServeRecord:
 
 @dataclass(frozen=True)
 class Rally:
-    """A ball in play: the value to return and who has to return it."""
+    """A ball in play: the value to return, who has to return it, returns so far."""
 
     volley: int
     to_return: int
+    #: Returns played since the serve (0: the serve itself is the ball in play).
+    returns: int = 0
 
 
 @dataclass(frozen=True)
@@ -128,6 +130,8 @@ class State:
     serve: int = 1
     rally: Rally | None = None
     last_serve: ServeRecord | None = None
+    #: Each player's card on their latest serve in this match (faults included).
+    serve_cards: tuple[int | None, int | None] = (None, None)
     #: What the last event calls out: "fault", "double_fault" or None.
     call: str | None = None
     winner: int | None = None
@@ -302,8 +306,10 @@ def apply(state: State, event: Mapping[str, Any]) -> State:
         return _win_point(state, event["winner"])
     if kind == "return":
         assert state.rally is not None
-        return replace(state, call=None,
-                       rally=Rally(volley=event["card"], to_return=1 - state.rally.to_return))
+        rally = state.rally
+        return replace(state, call=None, rally=Rally(volley=event["card"],
+                                                     to_return=1 - rally.to_return,
+                                                     returns=rally.returns + 1))
     return _serve(state, event["card"], event.get("roll"))
 
 
@@ -311,6 +317,8 @@ def _serve(state: State, card: int, roll: int | None) -> State:
     player = server(state)
     fault = roll == card
     record = ServeRecord(player=player, card=card, roll=roll, fault=fault)
+    cards = (card, state.serve_cards[1]) if player == 0 else (state.serve_cards[0], card)
+    state = replace(state, serve_cards=cards)
     if not fault:
         return replace(state, last_serve=record, call=None,
                        rally=Rally(volley=card, to_return=1 - player))
@@ -413,8 +421,10 @@ def view(state: State) -> JSON:
         "last_serve": None if last is None else {
             "player": last.player, "card": last.card, "roll": last.roll, "fault": last.fault,
         },
+        "last_serve_card": list(state.serve_cards),
         "call": state.call,
         "volley": rally.volley if rally else None,
+        "rally_returns": rally.returns if rally else None,
         "to_return": rally.to_return if rally else None,
         "returns": [format_return(c, k) for c, k in valid_returns(rally.volley)] if rally else [],
         "stats": [

@@ -54,6 +54,10 @@ def status(view: dict[str, Any]) -> str:
         return f"FAULT (die {last['roll']}) 2nd serve"
     if view["in_play"]:
         mover = view["players"][view["to_return"]]
+        if view["rally_returns"] == 0 and last["roll"] is not None:
+            # The device may have rolled out of sight: say what the die showed
+            # (the returns are on the return screen, one OK away).
+            return fit(f"Die {last['roll']}: in  {view['volley']} to {mover}", SMALL, 126)
         return fit(f"{view['volley']} to {mover}: {' '.join(view['returns'][:3])}", SMALL, 126)
     parts = []
     if view["match_tiebreak"]:
