@@ -160,3 +160,55 @@ def test_soft_keys_always_name_what_the_button_does(panel):
         for button in SOFT_KEYS:
             binding = built.keys.get(Input(button))
             assert (binding is None) == (built.label(button) == "")
+
+
+class Presses:
+    """Counts the presses handed to a panel."""
+
+    def __init__(self, panel: Panel) -> None:
+        self.panel, self.count = panel, 0
+
+    def __call__(self, *buttons: str) -> None:
+        press(self.panel, *buttons)
+        self.count += len(buttons)
+
+
+def test_a_device_rolled_serve_of_the_servers_last_card_is_two_presses(panel):
+    panel.table.start(START)
+    press(panel, "ok", "next", "next", "ok")  # Ann's first serve: the row opens on 3; 5
+    press(panel, "prev")  # Ann wins the point
+    presses = Presses(panel)
+    presses("ok", "ok")  # Serve, Serve: the row opens on Ann's 5
+    assert presses.count == 2
+    event = panel.table.match.events[-1]
+    assert event["type"] == "serve" and event["card"] == 5 and event["roll"] in (1, 2, 5, 6)
+    assert view(panel)["last_serve_card"] == [5, None]
+
+
+def test_the_serve_row_opens_on_each_servers_own_last_card(panel):
+    panel.table.start(START)
+    panel.table.act({"type": "serve", "card": 2, "roll": 1})
+    press(panel, *["prev"] * 4)  # Ann holds; Bob serves the next game
+    press(panel, "ok")
+    assert panel.state.ui.cursor == 2  # Bob has not served: 3, never rolled
+    press(panel, "next", "next", "next", "ok")  # Bob serves 6
+    press(panel, *["next"] * 4)  # Bob holds; Ann serves again
+    press(panel, "ok")
+    assert panel.state.screen.items[panel.state.ui.cursor] == "2"
+    # A fault counts as the last card too: the second serve opens on it.
+    press(panel, "back")
+    panel.table.act({"type": "serve", "card": 1, "roll": 1})
+    press(panel, "ok")
+    assert panel.state.screen.items[panel.state.ui.cursor] == "1"
+
+
+def test_a_good_device_rolled_serve_shows_its_die_on_the_board(panel):
+    from companion.screens.center_court import status
+
+    panel.table.start(START)
+    press(panel, "ok", "next", "next", "ok")  # card 5: seed 3 rolls it in
+    last = view(panel)["last_serve"]
+    assert last["card"] == 5 and not last["fault"]
+    assert status(view(panel)).startswith(f"Die {last['roll']}: in  5 to Bob")
+    press(panel, "ok", "ok")  # Bob returns with a 5: the die is old news
+    assert status(view(panel)).startswith("5 to Ann")

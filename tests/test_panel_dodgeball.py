@@ -87,10 +87,12 @@ def test_cast_on_several_targets_physically_and_by_the_device(panel):
     press(panel, "ok")
     menu_to(panel, "Cast")
     menu_to(panel, "Freeze")
+    menu_to(panel, "Several wizards")
     menu_to(panel, "[ ] #45")
     menu_to(panel, "[ ] #30")
     assert panel.state.screen.items[-1] == "Done (2)"
     menu_to(panel, "Done")
+    assert panel.state.screen.title == "Freeze on #45 #30"
     menu_to(panel, "It took effect")
     assert events(panel)[-1] == {"type": "cast", "caster": 21, "spell": "freeze",
                                  "targets": [45, 30]}
@@ -98,6 +100,7 @@ def test_cast_on_several_targets_physically_and_by_the_device(panel):
     menu_to(panel, "Cast")
     assert "Freeze" not in panel.state.screen.items  # recharging
     menu_to(panel, "Weak")
+    menu_to(panel, "Several wizards")
     menu_to(panel, "[ ] #10")
     menu_to(panel, "Done")
     menu_to(panel, "Device rolls")
@@ -176,3 +179,106 @@ def test_rematch_keeps_rosters_and_rolls_off_again():
     options = panel.table.snapshot.match["options"]
     assert options["rosters"] == ROSTERS and options["roll_off"]
     assert panel.table.snapshot.match["view"]["winner"] is None
+
+
+class Presses:
+    """Counts the presses handed to a panel; ``to`` takes the shorter way round a list."""
+
+    def __init__(self, panel: Panel) -> None:
+        self.panel, self.count = panel, 0
+
+    def __call__(self, *buttons: str) -> None:
+        press(self.panel, *buttons)
+        self.count += len(buttons)
+
+    def to(self, label: str) -> None:
+        """Move to the line starting with ``label`` (PREV or NEXT, fewer) and press OK."""
+        items = self.panel.state.screen.items
+        index = next(i for i, item in enumerate(items) if item.startswith(label))
+        ahead = (index - self.panel.state.ui.cursor) % len(items)
+        self(*(["next"] * ahead if ahead <= len(items) - ahead
+               else ["prev"] * (len(items) - ahead)), "ok")
+
+
+def back_to(panel: Panel, jersey: int) -> None:
+    """End activations until ``jersey`` acts again."""
+    while True:
+        panel.table.act(END)
+        if view(panel)["active"]["jersey"] == jersey:
+            return
+
+
+END = {"type": "end_activation"}
+
+
+def test_a_device_rolled_cast_of_a_familiar_spell_on_one_opponent_takes_six_presses(panel):
+    panel.table.act({"type": "cast", "caster": 21, "spell": "freeze", "targets": [45]})
+    back_to(panel, 21)  # Freeze is back in the hand
+    back_to(panel, 21)
+    presses = Presses(panel)
+    presses("ok")
+    presses.to("Cast")
+    assert panel.state.screen.items[0] == "Freeze"  # cast last time
+    presses.to("Freeze")
+    assert panel.state.screen.items[0] == "#45 Newts"  # an opponent first
+    presses.to("#45")
+    assert panel.state.screen.items[0] == "Device rolls"
+    presses.to("Device rolls")
+    assert presses.count == 6
+    event = events(panel)[-1]
+    assert (event["type"], event["caster"], event["spell"], event["targets"]) == \
+        ("cast_roll", 21, "freeze", [45])
+    assert panel.state.ui.screen == "board"
+
+
+def test_a_helping_spell_offers_the_caster_and_teammates_first(panel):
+    press(panel, "ok")
+    menu_to(panel, "Cast")
+    menu_to(panel, "Shield")
+    assert panel.state.screen.items[:5] == ("#21 Owls", "#58 Owls", "#12 Owls", "#33 Owls",
+                                            "#7 Owls")
+    menu_to(panel, "#58")
+    menu_to(panel, "Device rolls")
+    assert view(panel)["sides"][0]["wizards"][1]["effects"] == ["shield"]
+
+
+def test_recent_spells_come_first_the_casters_own_before_the_sides(panel):
+    panel.table.act({"type": "cast", "caster": 21, "spell": "slow", "targets": [45]})
+    panel.table.act(END)
+    panel.table.act({"type": "cast", "caster": 45, "spell": "weak", "targets": [21]})
+    panel.table.act(END)
+    panel.table.act({"type": "cast", "caster": 58, "spell": "shield", "targets": [58]})
+    assert view(panel)["sides"][0]["recent_casts"] == [
+        {"spell": "shield", "caster": 58}, {"spell": "slow", "caster": 21}]
+    assert view(panel)["sides"][1]["recent_casts"] == [{"spell": "weak", "caster": 45}]
+    back_to(panel, 21)
+    back_to(panel, 21)  # every card is back
+    press(panel, "ok")
+    menu_to(panel, "Cast")
+    # #21's own Slow, then #58's Shield, then the rest in card order.
+    assert panel.state.screen.items[:4] == ("Slow", "Shield", "Fireball", "Freeze")
+
+
+def test_no_wizard_stays_reachable_through_several(panel):
+    press(panel, "ok")
+    menu_to(panel, "Cast")
+    menu_to(panel, "Teleport")
+    assert panel.state.screen.items[0] == "#21 Owls"  # the caster moves itself, mostly
+    menu_to(panel, "Several wizards")
+    assert panel.state.screen.items[-1] == "Done (0)"
+    menu_to(panel, "Done")
+    menu_to(panel, "Cast (no wizard)")
+    assert events(panel)[-1] == {"type": "cast", "caster": 21, "spell": "teleport",
+                                 "targets": []}
+
+
+def test_a_fireball_goes_on_one_wizard_the_caster_first(panel):
+    press(panel, "ok")
+    menu_to(panel, "Cast")
+    menu_to(panel, "Fireball")
+    items = panel.state.screen.items
+    assert items[0] == "#21 Owls" and "Several wizards" not in items
+    menu_to(panel, "#21")
+    menu_to(panel, "It took effect")
+    assert events(panel)[-1] == {"type": "cast", "caster": 21, "spell": "fireball",
+                                 "targets": [21]}

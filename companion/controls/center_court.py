@@ -25,8 +25,18 @@ def board(ui: Ui, match: Mapping[str, Any]) -> dict[Input, Binding]:
         cursor = view["volley"] - 1
         keys[Input("ok")] = Binding("Return", Outcome(Ui(screen="return", cursor=cursor)))
     else:
-        keys[Input("ok")] = Binding("Serve", Outcome(Ui(screen="serve", cursor=2)))
+        cursor = serve_card(view) - 1
+        keys[Input("ok")] = Binding("Serve", Outcome(Ui(screen="serve", cursor=cursor)))
     return keys
+
+
+def serve_card(view: Mapping[str, Any]) -> int:
+    """The card the serve row starts on: the server's own latest serve in this match.
+
+    Players tend to serve the same way again, so their last card is one OK
+    away; before a player's first serve it is 3, a serve that is never rolled.
+    """
+    return view["last_serve_card"][view["server"]] or 3
 
 
 def _serve(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:

@@ -99,13 +99,16 @@ def _act_menu(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
         return _gone(ui)
     entries: list[tuple[str, Outcome]] = []
     fresh = replace(ui, pending=(), picked=())
+    # The two plays the device rolls come first, a throw then a cast (one
+    # NEXT away); Hit and Catch record a throw rolled at the table.
     if _shape(match, "throw"):
         entries.append(("Throw (roll)", _step("wd-target", fresh, type="throw")))
+    if _shape(match, "cast"):
+        entries.append(("Cast", _step("wd-spell", fresh, type="cast")))
+    if _shape(match, "throw"):
         entries.append(("Hit", _step("wd-target", fresh, type="hit")))
     if _shape(match, "catch"):
         entries.append(("Catch", _step("wd-catcher", fresh, type="catch")))
-    if _shape(match, "cast"):
-        entries.append(("Cast", _step("wd-spell", fresh, type="cast")))
     if _shape(match, "dispel"):
         entries.append(("Dispel", _step("wd-wearer", fresh, type="dispel")))
     entries.append(("End activation", Outcome(Ui(), ("act", END))))
@@ -177,31 +180,76 @@ def _spell(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     shape = _shape(match, "cast")
     if match is None or shape is None:
         return _gone(ui)
-    entries = [(TITLES[s], _step("wd-targets", replace(ui, picked=()), spell=s))
-               for s in shape["spell"]]
-    return listing(ui, f"#{_active(match)} casts", entries, back=MENU)
+    caster = _active(match)
+    entries = [(TITLES[s], _step("wd-targets", replace(ui, cursor=0, picked=()), spell=s))
+               for s in spell_order(match["view"], caster, shape["spell"])]
+    return listing(ui, f"#{caster} casts", entries, back=MENU)
+
+
+def spell_order(view: Mapping[str, Any], caster: int, spells: list[str]) -> list[str]:
+    """``spells`` with the likeliest first: the ones ``caster`` cast before, newest
+    first, then the ones the side's other wizards cast, newest first, then the rest
+    in card order. A card just cast is recharging, so these are old favourites.
+    """
+    side, _ = _wizards(view)[caster]
+    recent = view["sides"][side]["recent_casts"]
+    mine = [c["spell"] for c in recent if c["caster"] == caster]
+    favourites = [*mine, *(c["spell"] for c in recent if c["caster"] != caster)]
+    return sorted(spells, key=lambda s: favourites.index(s) if s in favourites
+                  else len(favourites))
+
+
+#: Spells a side casts on its own wizards (the caster first); the others are
+#: cast on opponents. Fireball goes on a held ball, Teleport mostly moves the
+#: caster; Shrink adds a dodge die and Enlarge takes one away, so Enlarge
+#: (for all its move) is the one cast on an opponent.
+FRIENDLY = frozenset({"fireball", "teleport", "shield", "sticky_fingers", "magic_boost",
+                      "shrink", "speed", "strong"})
+
+
+def target_order(view: Mapping[str, Any], caster: int, spell: str,
+                 targets: list[int]) -> list[int]:
+    """``targets`` with the likeliest first: opponents for an attack, the caster and
+    teammates for a spell that helps; otherwise in initiative order.
+    """
+    wizards = _wizards(view)
+    own = wizards[caster][0]
+    friendly = spell in FRIENDLY
+    return sorted(targets, key=lambda j: ((wizards[j][0] == own) != friendly, j != caster))
 
 
 def _targets(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+    """The spell's target: OK on a wizard casts on that one alone; "Several
+    wizards" turns the list into ticks, with Done at the end (none is allowed).
+    """
     shape = _shape(match, "cast")
-    spell = _pending(ui).get("spell")
+    p = _pending(ui)
+    spell = p.get("spell")
     if match is None or shape is None or spell not in shape["spell"]:
         return _gone(ui)
     view = match["view"]
+    order = target_order(view, _active(match), spell, shape["targets"])
     single = spell == "fireball"
+    if not p.get("several"):
+        entries = [(wizard_label(view, t), _step("wd-how", replace(ui, cursor=0, picked=(t,))))
+                   for t in order]
+        if not single:
+            several = replace(ui, cursor=0, picked=(), pending=(*ui.pending, ("several", True)))
+            entries.append(("Several wizards", Outcome(several)))
+        return listing(ui, f"{TITLES[spell]} on?", entries, back=MENU, ok_label="Pick")
     entries = []
-    for t in shape["targets"]:
+    for t in order:
         on = t in ui.picked
-        picked = tuple(p for p in ui.picked if p != t) if on else \
-            ((t,) if single else (*ui.picked, t))
+        picked = tuple(x for x in ui.picked if x != t) if on else (*ui.picked, t)
         mark = "[x]" if on else "[ ]"
         entries.append((f"{mark} {wizard_label(view, t)}",
                         Outcome(replace(ui, picked=picked))))
     entries.append((f"Done ({len(ui.picked)})", _step("wd-how", replace(ui, cursor=0))))
-    screen = listing(ui, f"{TITLES[spell]} on?", entries, back=MENU)
+    cursor = min(ui.cursor, len(entries) - 1)
+    label = "Next" if cursor == len(order) else "Untick" if order[cursor] in ui.picked \
+        else "Tick"
     # Ticking keeps the cursor where it is (listing's outcomes carry ``ui``).
-    return screen if ui.cursor < len(entries) - 1 else replace(
-        screen, keys={**screen.keys, Input("ok"): Binding("Next", entries[-1][1])})
+    return listing(ui, f"{TITLES[spell]} on?", entries, back=MENU, ok_label=label)
 
 
 def _how(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
@@ -218,7 +266,9 @@ def _how(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
         entries.append(("All resisted", _act({**cast, "targets": []})))
     else:
         entries.append(("Cast (no wizard)", _act({**cast, "targets": []})))
-    return listing(ui, TITLES[p["spell"]], entries, back=MENU)
+    on = " ".join(f"#{t}" for t in targets)
+    return listing(ui, f"{TITLES[p['spell']]} on {on}" if on else TITLES[p["spell"]],
+                   entries, back=MENU)
 
 
 def _wearer(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:

@@ -84,12 +84,14 @@ class ServeRecord:
 
 @dataclass(frozen=True)
 class Rally:
-    """A ball in play: the value to return, who has to return it, and which
-    serve (1 or 2) put it in play."""
+    """A ball in play: the value to return, who has to return it, which serve
+    (1 or 2) put it in play, and the returns played since."""
 
     volley: int
     to_return: int
     serve: int = 1
+    #: Returns played since the serve (0: the serve itself is the ball in play).
+    returns: int = 0
 
 
 @dataclass(frozen=True)
@@ -132,6 +134,8 @@ class State:
     serve: int = 1
     rally: Rally | None = None
     last_serve: ServeRecord | None = None
+    #: Each player's card on their latest serve in this match (faults included).
+    serve_cards: tuple[int | None, int | None] = (None, None)
     #: What the last event calls out: "fault", "double_fault" or None.
     call: str | None = None
     winner: int | None = None
@@ -315,7 +319,8 @@ def apply(state: State, event: Mapping[str, Any]) -> State:
         return _win_point(state, event["winner"])
     if kind == "return":
         assert state.rally is not None
-        rally = replace(state.rally, volley=event["card"], to_return=1 - state.rally.to_return)
+        rally = replace(state.rally, volley=event["card"], to_return=1 - state.rally.to_return,
+                        returns=state.rally.returns + 1)
         return replace(state, call=None, rally=rally)
     return _serve(state, event["card"], event.get("roll"))
 
@@ -324,6 +329,8 @@ def _serve(state: State, card: int, roll: int | None) -> State:
     player = server(state)
     fault = roll == card
     record = ServeRecord(player=player, card=card, roll=roll, fault=fault)
+    cards = (card, state.serve_cards[1]) if player == 0 else (state.serve_cards[0], card)
+    state = replace(state, serve_cards=cards)
     if not fault:
         return replace(state, last_serve=record, call=None, serve=1,
                        rally=Rally(volley=card, to_return=1 - player, serve=state.serve))
@@ -455,8 +462,10 @@ def view(state: State) -> JSON:
         "last_serve": None if last is None else {
             "player": last.player, "card": last.card, "roll": last.roll, "fault": last.fault,
         },
+        "last_serve_card": list(state.serve_cards),
         "call": state.call,
         "volley": rally.volley if rally else None,
+        "rally_returns": rally.returns if rally else None,
         "to_return": rally.to_return if rally else None,
         "returns": [format_return(c, k) for c, k in valid_returns(rally.volley)] if rally else [],
         "stats": [

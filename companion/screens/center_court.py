@@ -91,6 +91,11 @@ def status(view: dict[str, Any]) -> str:
     if call == "fault":
         return f"FAULT (die {last['roll']}) 2nd serve"
     if view["in_play"]:
+        if view["rally_returns"] == 0 and last["roll"] is not None:
+            # The device may have rolled out of sight: say what the die showed
+            # (the returns are on the return screen, one OK away).
+            mover = view["players"][view["to_return"]]
+            return fit(f"Die {last['roll']}: in  {view['volley']} to {mover}", SMALL, 126)
         return _rally(view)
     parts = []
     if view["match_tiebreak"]:

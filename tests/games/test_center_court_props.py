@@ -14,6 +14,7 @@ from hypothesis.stateful import (
 )
 
 from companion.errors import IllegalAction
+from companion.match import Match, StartRecord
 from companion.store import Store
 from companion.table import Table
 from tests.games.table_machine import TableMachine
@@ -86,6 +87,25 @@ class CenterCourtTable(TableMachine):
             assert_nothing_is_being_played(view)
         else:
             assert view["final_score"] is None
+
+    @invariant()
+    def the_panel_hints_agree_with_the_log(self):
+        """``last_serve_card`` and ``rally_returns`` say what the event log says."""
+        view, cards, returns = self.view, [None, None], None
+        # The server of each serve is in the view only for the latest one, so
+        # replay the log to attribute every serve to its player.
+        replay = Match(StartRecord.create(self.table.match.start.to_json(), random.Random(0)))
+        for e in self.table.match.events:
+            if e["type"] == "serve":
+                cards[replay.view()["server"]] = e["card"]
+                returns = 0 if e["roll"] != e["card"] else None
+            elif e["type"] == "return":
+                returns += 1
+            else:
+                returns = None
+            replay.push(e)
+        assert view["last_serve_card"] == cards
+        assert view["rally_returns"] == returns
 
 
 def assert_nothing_is_being_played(view: dict) -> None:

@@ -112,6 +112,20 @@ class DodgeballTable(TableMachine):
                 assert w["on_court"] or not w["effects"]
 
     @invariant()
+    def recent_casts_follow_the_log(self):
+        """Per side, each spell cast once, newest first, with its latest caster."""
+        side_of = {w["jersey"]: side for side, s in enumerate(self.view["sides"])
+                   for w in s["wizards"]}
+        expected: list[list[dict]] = [[], []]
+        for e in self.table.match.events:
+            if e["type"] in ("cast", "cast_roll", "dispel"):
+                spell = "dispel" if e["type"] == "dispel" else e["spell"]
+                mine = expected[side_of[e["caster"]]]
+                mine[:] = [{"spell": spell, "caster": e["caster"]},
+                           *(c for c in mine if c["spell"] != spell)]
+        assert [s["recent_casts"] for s in self.view["sides"]] == expected
+
+    @invariant()
     def the_winner_is_decided_by_the_variant(self):
         view = self.view
         scores = [s["score"] for s in view["sides"]]

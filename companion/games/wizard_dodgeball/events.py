@@ -145,7 +145,8 @@ def _cast_card(state: State, caster: int, spell: str) -> State:
     side = state.setup.side_of(caster)
     cast = Cast(side, CARD_OF[spell].id, spell, caster)
     until = state.order.turn + len(state.order.order)
-    return replace(state, recharging=state.recharging.start(cast, until))
+    history = (cast, *(c for c in state.cast_history if (c.side, c.spell) != (side, spell)))
+    return replace(state, recharging=state.recharging.start(cast, until), cast_history=history)
 
 
 def _remove_token(state: State, token: Token) -> State:

@@ -42,6 +42,8 @@ class State:
     tokens: tuple[Token, ...] = ()
     #: Cards out of the hand, each until the end of its activation.
     recharging: Timers[Cast] = field(default_factory=Timers)
+    #: Every spell cast in the match, newest first, each (side, spell) once.
+    cast_history: tuple[Cast, ...] = ()
     score: tuple[int, int] = (0, 0)
     #: The active wizard came back at the start of this activation.
     returned: bool = False

@@ -41,6 +41,8 @@ def view(state: State) -> JSON:
             "budget": sum(m for m in magic if m is not None) if None not in magic else None,
             "wizards": [_wizard_view(state, w) for w in s.rosters[side]],
             "spells": spells,
+            "recent_casts": [{"spell": c.spell, "caster": c.caster}
+                             for c in state.cast_history if c.side == side],
         })
     recharging = [{"side": c.side, "card": c.card, "spell": c.spell, "caster": c.caster,
                    "returns_after": t, "left": t - state.order.turn + 1}
