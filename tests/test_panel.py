@@ -126,15 +126,13 @@ def test_ending_a_match_needs_a_confirmation(panel):
 
 def test_a_refusal_is_shown_and_cleared_by_the_next_press(panel):
     panel.table.start(START)
-    panel.table.act({"type": "serve", "card": 4})
-    press(panel, "ok")  # the return screen
-    panel.table.act({"type": "point", "winner": 0})  # the phone ends the rally
+    open_menu_item(panel, "New match")
+    press(panel, "prev", "ok")  # Start, while this match is unfinished
     before = panel.table.snapshot
-    press(panel, "ok")
-    assert "no ball is in play" in panel.state.ui.message
-    assert panel.table.snapshot == before
-    press(panel, "back")
-    assert panel.state.ui.message is None
+    assert "finish or end it before starting another" in panel.state.ui.message
+    assert panel.table.snapshot == before and panel.state.ui.screen == "setup"
+    press(panel, "prev")  # acts (the cursor moves) and clears the refusal
+    assert panel.state.ui.message is None and panel.state.screen.label("ok") == "Change"
 
 
 def test_history_screen_lists_matches(panel):

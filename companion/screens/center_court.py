@@ -6,11 +6,13 @@ from typing import Any
 
 from PIL import ImageDraw
 
+from companion.names import short_names
 from companion.screens.canvas import (
     BIG,
     BOLD,
     SMALL,
     WIDTH,
+    char_width,
     fit,
     marker,
     write,
@@ -19,16 +21,19 @@ from companion.screens.canvas import (
 )
 
 ROW_TOPS = (0, 21)
+#: Room for a name on its row, before the set dots.
+NAME_WIDTH = 49
 
 
 def board(draw: ImageDraw.ImageDraw, match: dict[str, Any]) -> None:
     """Two rows (server marker, name, a dot per set won, games, points), then a status line."""
     view = match["view"]
     over = view["winner"] is not None
+    names = short_names(view["players"], NAME_WIDTH // char_width(BOLD))
     for player, top in enumerate(ROW_TOPS):
         if not over and view["server"] == player:
             marker(draw, 0, top + 5)
-        write(draw, (5, top + 2), fit(view["players"][player], BOLD, 49), BOLD)
+        write(draw, (5, top + 2), names[player], BOLD)
         for i in range(view["sets_won"][player]):
             x = 57 + 6 * i
             draw.ellipse((x, top + 7, x + 3, top + 10), fill=1)
