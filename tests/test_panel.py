@@ -158,3 +158,19 @@ def test_soft_keys_always_name_what_the_button_does(panel):
         for button in SOFT_KEYS:
             binding = built.keys.get(Input(button))
             assert (binding is None) == (built.label(button) == "")
+
+
+def test_the_setup_offers_recent_players_first(panel):
+    for players in (["Dora", "Ann"], ["Alexandra", "Alexander"]):  # the second is the newest
+        panel.table.start({**START, "players": players})
+        panel.table.abandon()
+    press(panel, "ok", "next")  # New; on "P1: Ann"
+    offered = []
+    for _ in range(6):
+        press(panel, "ok")
+        offered.append(panel.state.screen.items[1])
+    # Recent players newest first, then the configured names, each once; Bob is P2's.
+    assert offered == ["P1: Cy", "P1: Alexandra", "P1: Alexander", "P1: Dora", "P1: Ann",
+                       "P1: Cy"]
+    press(panel, "ok", *["next"] * 6, "ok")  # Alexandra, then Start
+    assert panel.table.snapshot.match["players"] == ["Alexandra", "Bob"]
