@@ -19,12 +19,13 @@ def short_names(names: Sequence[str], width: int) -> list[str]:
     """Each of ``names`` in at most ``width`` characters, in the same order.
 
     Contract: distinct names get distinct forms, equal names equal forms, and
-    a name that fits is kept as it is. A longer name is tried, in this order,
-    without its spaces (``"Player1"``), cut with a dot (``"Alexan."``), then
-    with more and more of its end kept after the dot (``"Alex.a"`` and
-    ``"Alex.r"`` for Alexandra and Alexander), the first form no other name
-    takes; failing all that, numbered (``"Alex.1"``). The spaces go only if
-    every long name then fits, so the names shown together share one style.
+    a name that fits is kept as it is. Longer names lose their spaces if
+    that makes them all fit (``"Player1"``, ``"Player2"``: one style for the
+    names shown together). Otherwise each is tried cut with a dot
+    (``"Alexan."``), then with more and more of its end kept after the dot
+    (``"Alex.a"`` and ``"Alex.r"`` for Alexandra and Alexander), taking the
+    first form no other name offers or holds; failing all that, numbered
+    (``"Alex.1"``). Raises ValueError for a width under :data:`MIN_WIDTH`.
     """
     if width < MIN_WIDTH:
         raise ValueError(f"width must be at least {MIN_WIDTH} characters, not {width}")
@@ -59,11 +60,6 @@ def short_names(names: Sequence[str], width: int) -> list[str]:
                 forms[n] = form
                 taken.add(form)
     return [forms[n] for n in names]
-
-
-def short_name(names: Sequence[str], index: int, width: int) -> str:
-    """The short form of ``names[index]`` among ``names`` (see :func:`short_names`)."""
-    return short_names(names, width)[index]
 
 
 def _candidates(name: str, width: int) -> Iterator[str]:
