@@ -162,9 +162,15 @@ class Companion:
         return out.getvalue()
 
     def input(self, inp: Input) -> None:
-        """Any input source's entry: wake the display, queue the input for the writer."""
+        """Any input source's entry: wake the display, queue the input for the writer.
+
+        The press is stamped with the panel's epoch now, on the source's
+        thread: if a phone's change is handled before it, the panel knows the
+        press was meant for the screen before that change and does not act on it.
+        """
         self.oled.activity()
-        self.runner.submit(lambda _: self.panel.handle(inp))
+        seen = self.panel.epoch
+        self.runner.submit(lambda _: self.panel.handle(inp, seen))
 
     def press(self, button: str, hold: bool = False) -> Future[Snapshot]:
         """Simulated finger on the button's mock pin (sim only); returns at once.

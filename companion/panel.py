@@ -6,6 +6,14 @@ A :class:`Panel` lives on the table's writer thread (inputs reach it through
 there is one, and publishes a :class:`PanelState` (the Ui plus the table
 snapshot) to its outputs, the OLED first among them. A refused command
 leaves the table as it was and shows why on the screen.
+
+The panel's own commands and the table's changes from elsewhere (the host
+phone, whose requests run on the same writer thread) are told apart: after
+a change from elsewhere, a screen whose premise no longer holds closes back
+to the board with a notice, a list reloads, and a press that was made before
+the change (see :meth:`Panel.handle`'s ``seen``) is not acted on. The serial
+pad's and the simulator's presses are the panel's own: they come through
+:meth:`Panel.handle` like the buttons.
 """
 
 from __future__ import annotations
@@ -17,11 +25,16 @@ from companion import controls
 from companion.controls import Context, Screen, Ui
 from companion.errors import CompanionError
 from companion.inputs import Input
+from companion.names import short_names
 from companion.store import MatchSummary
 from companion.subscribers import Subscribers
 from companion.table import Snapshot, Table
 
 HISTORY_ROWS = 20
+#: How many recent matches the setup screen takes player names from.
+RECENT_MATCHES = 10
+#: Characters each name keeps in a history row, so the score still shows.
+HISTORY_NAME_CHARS = 6
 #: Table methods a control may call, with the command's arguments.
 TABLE_COMMANDS = frozenset({"act", "start", "undo", "redo", "abandon"})
 
@@ -41,14 +54,29 @@ class Panel:
     def __init__(self, table: Table, ctx: Context | None = None) -> None:
         self.table = table
         self.ctx = ctx or Context()
+        #: How many changes from elsewhere the panel has seen. An input source
+        #: reads it when a press happens and hands it to :meth:`handle`.
+        self.epoch = 0
+        self._own = False  # True while the panel's own command runs
+        self._recent_for: object = object()  # the match the recent names were read at
+        self._read_recent(table.snapshot)
         self._ui = Ui()
         self._subscribers: Subscribers[PanelState] = Subscribers()
         self.state = self._build()
         table.subscribe(self._table_changed)
 
-    def handle(self, inp: Input) -> PanelState:
-        """Act on one input and publish the result."""
+    def handle(self, inp: Input, seen: int | None = None) -> PanelState:
+        """Act on one input and publish the result.
+
+        ``seen`` is :attr:`epoch` as it was when the press happened (None:
+        not known, as in tests that press in step). A press made before a
+        change from elsewhere was meant for a screen that is not there any
+        more: it only brings up the notice that the table changed.
+        """
         before = self._ui
+        if seen is not None and seen < self.epoch:
+            self._ui = controls.notice(before)
+            return self._publish()
         # self.state is rebuilt on every table change and every input, so its
         # screen already holds what each button means now.
         binding = self.state.screen.keys.get(inp)
@@ -57,7 +85,7 @@ class Panel:
             ui = self._run(outcome.command, outcome.ui)
         except CompanionError as err:
             ui = replace(before, message=str(err))
-        self._ui = ui
+        self._ui = self._stamped(ui)
         return self._publish()
 
     def _run(self, command: controls.Command | None, ui: Ui) -> Ui:
@@ -65,22 +93,57 @@ class Panel:
             return ui
         kind, *args = command
         if kind == "history":
-            return replace(ui, rows=tuple(history_line(r) for r in
-                                          self.table.history(HISTORY_ROWS)))
+            return self._history(ui)
         if kind not in TABLE_COMMANDS:
             raise ValueError(f"unknown panel command {kind!r}")
-        # The table publishes and _table_changed builds from self._ui: set it
-        # first, so the new screen is published once, not twice.
-        self._ui = ui
-        getattr(self.table, kind)(*args)
+        # The table publishes on this thread before it returns: _table_changed
+        # must know the change is the panel's own (no notice), and leave the
+        # publishing to handle, so the new screen is published once.
+        self._own = True
+        try:
+            getattr(self.table, kind)(*args)
+        finally:
+            self._own = False
         return ui
+
+    def _history(self, ui: Ui) -> Ui:
+        """``ui`` with the history rows (re)loaded, the cursor kept on the same match."""
+        rows = tuple((s.id, history_line(s)) for s in self.table.history(HISTORY_ROWS))
+        ids = [match_id for match_id, _ in rows]
+        shown = ui.rows[ui.cursor][0] if ui.cursor < len(ui.rows) else None
+        cursor = ids.index(shown) if shown in ids else min(ui.cursor, max(0, len(rows) - 1))
+        return replace(ui, rows=rows, cursor=cursor)
+
+    def _stamped(self, ui: Ui) -> Ui:
+        """``ui`` with the premise of its screen on the table as it is now."""
+        return replace(ui, premise=controls.premise(ui, self.table.snapshot.to_json()))
 
     def subscribe(self, subscriber: Callable[[PanelState], None]) -> Callable[[], None]:
         """Call ``subscriber(state)`` after every change (on the writer thread)."""
         return self._subscribers.add(subscriber)
 
     def _table_changed(self, snapshot: Snapshot) -> None:
+        self._read_recent(snapshot)
+        if self._own:
+            return
+        # A change from elsewhere: the open screen keeps only what it stood on.
+        self.epoch += 1
+        ui = self._ui
+        if controls.premise(ui, snapshot.to_json()) != ui.premise:
+            ui = controls.notice(Ui())
+        elif (command := controls.reload(ui)) is not None:
+            ui = self._run(command, ui)
+        self._ui = self._stamped(ui)
         self._publish()
+
+    def _read_recent(self, snapshot: Snapshot) -> None:
+        """Offer the players of recent matches; read again when another match is on the table."""
+        match_id = None if snapshot.match is None else snapshot.match["id"]
+        if match_id == self._recent_for:
+            return
+        self._recent_for = match_id
+        recent = (name for s in self.table.history(RECENT_MATCHES) for name in s.players)
+        self.ctx = replace(self.ctx, recent=tuple(dict.fromkeys(recent)))
 
     def _build(self) -> PanelState:
         snapshot = self.table.snapshot
@@ -97,7 +160,8 @@ class Panel:
 
 
 def history_line(summary: MatchSummary) -> str:
-    """One history row for a small screen: ``"Ann v Bob 6-4 6-3"``, winner first-marked."""
-    names = [f"{n}*" if summary.winner == i else n for i, n in enumerate(summary.players)]
-    status = {"abandoned": " (ended)", "active": " (live)"}.get(summary.status, "")
-    return f"{' v '.join(names)} {summary.summary}{status}".strip()
+    """One history row for a small screen: ``"Ann v Bob* 4-6 3-6"``, the winner marked."""
+    short = short_names(summary.players, HISTORY_NAME_CHARS)
+    names = [f"{n}*" if summary.winner == i else n for i, n in enumerate(short)]
+    status = {"abandoned": "(ended)", "active": "(live)"}.get(summary.status, "")
+    return " ".join(part for part in (" v ".join(names), summary.summary, status) if part)

@@ -126,15 +126,13 @@ def test_ending_a_match_needs_a_confirmation(panel):
 
 def test_a_refusal_is_shown_and_cleared_by_the_next_press(panel):
     panel.table.start(START)
-    panel.table.act({"type": "serve", "card": 4})
-    press(panel, "ok")  # the return screen
-    panel.table.act({"type": "point", "winner": 0})  # the phone ends the rally
+    open_menu_item(panel, "New match")
+    press(panel, "prev", "ok")  # Start, while this match is unfinished
     before = panel.table.snapshot
-    press(panel, "ok")
-    assert "no ball is in play" in panel.state.ui.message
-    assert panel.table.snapshot == before
-    press(panel, "back")
-    assert panel.state.ui.message is None
+    assert "finish or end it before starting another" in panel.state.ui.message
+    assert panel.table.snapshot == before and panel.state.ui.screen == "setup"
+    press(panel, "prev")  # acts (the cursor moves) and clears the refusal
+    assert panel.state.ui.message is None and panel.state.screen.label("ok") == "Change"
 
 
 def test_history_screen_lists_matches(panel):
@@ -212,3 +210,19 @@ def test_a_good_device_rolled_serve_shows_its_die_on_the_board(panel):
     assert status(view(panel)).startswith(f"Die {last['roll']}: in  5 to Bob")
     press(panel, "ok", "ok")  # Bob returns with a 5: the die is old news
     assert status(view(panel)).startswith("5 to Ann")
+
+
+def test_the_setup_offers_recent_players_first(panel):
+    for players in (["Dora", "Ann"], ["Alexandra", "Alexander"]):  # the second is the newest
+        panel.table.start({**START, "players": players})
+        panel.table.abandon()
+    press(panel, "ok", "next")  # New; on "P1: Ann"
+    offered = []
+    for _ in range(6):
+        press(panel, "ok")
+        offered.append(panel.state.screen.items[1])
+    # Recent players newest first, then the configured names, each once; Bob is P2's.
+    assert offered == ["P1: Cy", "P1: Alexandra", "P1: Alexander", "P1: Dora", "P1: Ann",
+                       "P1: Cy"]
+    press(panel, "ok", *["next"] * 6, "ok")  # Alexandra, then Start
+    assert panel.table.snapshot.match["players"] == ["Alexandra", "Bob"]

@@ -127,15 +127,16 @@ def test_a_frozen_wizard_is_offered_only_the_end(panel):
     assert panel.state.screen.items == ("End activation",)
 
 
-def test_a_menu_overtaken_by_the_phone_says_so(panel):
+def test_a_menu_overtaken_by_the_phone_closes_with_a_notice(panel):
     press(panel, "ok")
     menu_to(panel, "Catch")
     # The phone freezes the thrower while the catch menu is open.
     panel.table.act({"type": "cast", "caster": 21, "spell": "freeze", "targets": [21]})
-    assert panel.state.screen.title == "Not possible now"
+    assert panel.state.ui.screen == "board"
+    assert panel.state.ui.message == "Changed from a phone"
     before = panel.table.version
-    press(panel, "ok")
-    assert panel.state.ui.screen == "board" and panel.table.version == before
+    press(panel, "ok")  # only clears the notice
+    assert panel.state.ui.message is None and panel.table.version == before
 
 
 def test_set_up_a_match_and_edit_a_jersey_with_the_buttons():

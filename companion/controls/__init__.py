@@ -8,16 +8,24 @@ come from that one function, so the labels can never disagree with a button.
 
 Everywhere, holding BACK is undo. Everything here is pure; the
 :class:`~companion.panel.Panel` runs the commands on the table.
+
+Every screen is in :data:`SCREENS` with its premise (see
+:class:`~companion.controls.base.ScreenSpec`): the panel closes a screen
+whose premise a change from elsewhere broke. A game's screens come from its
+module's ``SCREENS``; a bare builder there is a draft that closes on any
+change, so a new game's screens are safe without declaring anything.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import replace
 from typing import Any
 
 from companion.controls import center_court, wizard_dodgeball
 from companion.controls.base import (
+    CHANGED,
+    SOFT_KEY_CHARS,
     SOFT_KEYS,
     Binding,
     Command,
@@ -25,14 +33,22 @@ from companion.controls.base import (
     Draft,
     Outcome,
     Screen,
+    ScreenSpec,
     Ui,
+    by_match,
+    independent,
     listing,
+    screens,
 )
 from companion.games import GAMES, get_game
-from companion.inputs import Input
+from companion.inputs import BUTTONS, HOLDABLE, Input
 
-__all__ = ["SOFT_KEYS", "Binding", "Command", "Context", "Draft", "Outcome", "Screen", "Ui",
-           "build", "rematch", "setup"]
+__all__ = ["CHANGED", "SCREENS", "SOFT_KEYS", "SOFT_KEY_CHARS", "Binding", "Command", "Context",
+           "Draft", "Outcome", "Screen", "ScreenSpec", "Ui", "build", "notice", "premise",
+           "reload", "rematch", "setup"]
+
+#: Every input a button can make: what a notice swallows.
+_INPUTS = (*(Input(b) for b in BUTTONS), *(Input(b, hold=True) for b in HOLDABLE))
 
 #: Each game's board keys: (ui, match) -> bindings (BACK is added: the menu).
 _BOARDS: dict[str, Callable[[Ui, Mapping[str, Any]], dict[Input, Binding]]] = {
@@ -42,12 +58,40 @@ _BOARDS: dict[str, Callable[[Ui, Mapping[str, Any]], dict[Input, Binding]]] = {
 
 
 def build(ui: Ui, snapshot: Mapping[str, Any], ctx: Context) -> Screen:
-    """The screen for ``ui`` over the table snapshot JSON (``{"version", "match"}``)."""
+    """The screen for ``ui`` over the table snapshot JSON (``{"version", "match"}``).
+
+    Under a notice every input, taps and holds alike, only clears it: a press
+    made while the notice was not yet seen must not act on what replaced the
+    screen it was meant for.
+    """
     match = snapshot.get("match")
-    builder = _SCREENS.get(ui.screen, _board)
-    screen = builder(replace(ui, message=None), match, ctx)
+    screen = _spec(ui).build(replace(ui, message=None, notice=False), match, ctx)
+    if ui.notice:
+        seen = Outcome(replace(ui, message=None, notice=False))
+        return replace(screen, keys={
+            inp: Binding("OK" if inp.button in SOFT_KEYS and not inp.hold else "", seen)
+            for inp in _INPUTS})
     undo = Binding("", Outcome(Ui(), ("undo",)))
     return replace(screen, keys={**screen.keys, Input("back", hold=True): undo})
+
+
+def premise(ui: Ui, snapshot: Mapping[str, Any]) -> Hashable:
+    """What ``ui``'s screen stands on in ``snapshot`` (compared across a change from elsewhere)."""
+    return _spec(ui).premise(snapshot)
+
+
+def reload(ui: Ui) -> Command | None:
+    """The command that refreshes ``ui``'s screen after a change from elsewhere, if any."""
+    return _spec(ui).reload
+
+
+def notice(ui: Ui) -> Ui:
+    """``ui`` under the notice that the table changed from elsewhere."""
+    return replace(ui, message=CHANGED, notice=True)
+
+
+def _spec(ui: Ui) -> ScreenSpec:
+    return SCREENS.get(ui.screen, SCREENS["board"])
 
 
 # --- the board ------------------------------------------------------------------
@@ -109,7 +153,7 @@ def _history(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
             Input("next"): Binding("Down", Outcome(replace(ui, cursor=(ui.cursor + 1) % n))),
             Input("back"): Binding("Back", Outcome(Ui(screen="menu"))),
         },
-        title="History", items=ui.rows or ("No matches yet",),
+        title="History", items=tuple(line for _, line in ui.rows) or ("No matches yet",),
     )
 
 
@@ -196,7 +240,7 @@ def _setup(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
 
 def _next_name(draft: Draft, seat: int, ctx: Context) -> Draft:
     taken = {n for i, n in enumerate(draft.players) if i != seat}
-    names = [n for n in ctx.names if n not in taken] or [draft.players[seat]]
+    names = [n for n in ctx.choices if n not in taken] or [draft.players[seat]]
     current = draft.players[seat]
     following = names[(names.index(current) + 1) % len(names)] if current in names else names[0]
     players = list(draft.players)
@@ -209,7 +253,7 @@ def _seat_count(draft: Draft, ctx: Context, low: int, high: int) -> Draft:
     if count > high:
         count = low
     players = list(draft.players[:count])
-    for name in ctx.names:
+    for name in ctx.choices:
         if len(players) == count:
             break
         if name not in players:
@@ -225,13 +269,24 @@ def _next_option(draft: Draft, spec: Any, value: Any) -> Draft:
     return replace(draft, options=tuple(options.items()))
 
 
-_SCREENS: dict[str, Callable[[Ui, Mapping[str, Any] | None, Context], Screen]] = {
-    "board": _board,
+def _same_match_unfinished(snapshot: Mapping[str, Any]) -> Hashable:
+    match = snapshot["match"]
+    return None if match is None else (match["id"], match["status"])
+
+
+#: Every screen of the panel, by name. The board never closes (it is what a
+#: closed screen goes back to); the menu is a draft (its entries follow undo
+#: and redo, so a cursor must not slide onto another one); the setup screen
+#: and its jersey editor stand on which match is on the table (a phone that
+#: starts one closes them); "End this match?" on the match and its status;
+#: the history reloads its rows; the phone page is independent.
+SCREENS: dict[str, ScreenSpec] = screens({
+    "board": ScreenSpec(_board, premise=independent),
     **center_court.SCREENS,
     **wizard_dodgeball.SCREENS,
     "menu": _menu,
-    "confirm": _confirm,
-    "history": _history,
-    "info": _info,
-    "setup": _setup,
-}
+    "confirm": ScreenSpec(_confirm, premise=_same_match_unfinished),
+    "history": ScreenSpec(_history, premise=independent, reload=("history",)),
+    "info": ScreenSpec(_info, premise=independent),
+    "setup": ScreenSpec(_setup, premise=by_match),
+})

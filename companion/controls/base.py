@@ -1,8 +1,8 @@
-"""The pieces every screen is made of: the panel's Ui, bindings, and list helpers."""
+"""The pieces every screen is made of: the panel's Ui, bindings, screens and list helpers."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -13,6 +13,11 @@ from companion.inputs import Input
 Command = tuple[Any, ...]
 
 SOFT_KEYS = ("prev", "next", "ok", "back")
+#: The most characters a soft-key label may have: what fits its cell on the
+#: OLED without touching the dividers (the renderer checks its cells hold it).
+SOFT_KEY_CHARS = 6
+#: The notice shown when a change from elsewhere closed the open screen.
+CHANGED = "Changed from a phone"
 
 
 @dataclass(frozen=True)
@@ -39,14 +44,20 @@ class Ui:
     draft: Draft | None = None
     #: The serve card waiting for a physical roll on the roll screen.
     card: int | None = None
-    #: History lines, loaded when the history screen opens.
-    rows: tuple[str, ...] = ()
+    #: History rows as (match id, line), loaded when the history screen opens.
+    rows: tuple[tuple[int, str], ...] = ()
     #: An action being put together over several screens, as (field, value) pairs.
     pending: tuple[tuple[str, Any], ...] = ()
     #: The choices ticked so far on a pick-several screen.
     picked: tuple[Any, ...] = ()
     #: Why the last command was refused; cleared by the next input.
     message: str | None = None
+    #: The message is a notice that the table changed from elsewhere: the
+    #: next input only clears it (it may have been meant for what was shown).
+    notice: bool = False
+    #: What the screen was opened for (see :attr:`ScreenSpec.premise`), set by
+    #: the panel after each of its own inputs.
+    premise: Hashable = None
 
 
 @dataclass(frozen=True)
@@ -56,6 +67,13 @@ class Context:
     names: tuple[str, ...] = ("Player 1", "Player 2", "Player 3", "Player 4")
     #: The spectator page's address, for the info screen (None: not served).
     address: str | None = None
+    #: The players of recent stored matches, most recent first (the panel fills it).
+    recent: tuple[str, ...] = ()
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """The names the setup screen offers: recent players first, then the configured ones."""
+        return tuple(dict.fromkeys((*self.recent, *self.names)))
 
 
 @dataclass(frozen=True)
@@ -68,8 +86,17 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Binding:
+    """A button's soft-key label (at most :data:`SOFT_KEY_CHARS`) and what it does."""
+
     label: str
     outcome: Outcome
+
+    def __post_init__(self) -> None:
+        # Checked here, where every label is made, so none can reach the
+        # screen cut short or running into its neighbour.
+        if len(self.label) > SOFT_KEY_CHARS:
+            raise ValueError(f"soft-key label {self.label!r} is longer than "
+                             f"{SOFT_KEY_CHARS} characters")
 
 
 @dataclass(frozen=True)
@@ -87,6 +114,49 @@ class Screen:
     def label(self, button: str) -> str:
         binding = self.keys.get(Input(button))
         return binding.label if binding else ""
+
+
+Builder = Callable[[Ui, Mapping[str, Any] | None, Context], Screen]
+
+
+def by_version(snapshot: Mapping[str, Any]) -> Hashable:
+    """Premise of a draft: the table as it was; any change from elsewhere closes it."""
+    return snapshot["version"]
+
+
+def by_match(snapshot: Mapping[str, Any]) -> Hashable:
+    """Premise of a screen about the match on the table, whatever happens in it: which match."""
+    match = snapshot["match"]
+    return None if match is None else match["id"]
+
+
+def independent(snapshot: Mapping[str, Any]) -> Hashable:
+    """Premise of a screen that does not depend on the table (the phone page)."""
+    return None
+
+
+@dataclass(frozen=True)
+class ScreenSpec:
+    """A screen of the panel: how it is built and what it stands on.
+
+    When the table changes from elsewhere (a phone), the panel compares the
+    screen's ``premise`` of the new snapshot with the one it was opened for.
+    If it differs, the screen closes back to the board with a notice: nothing
+    the screen offered is re-bound to a different subject. If it is the same,
+    the screen stays and is rebuilt on the new snapshot, first running
+    ``reload`` (a panel command) if it has rows of its own to refresh.
+
+    The default premise is the table version: a draft closes on any change.
+    """
+
+    build: Builder
+    premise: Callable[[Mapping[str, Any]], Hashable] = by_version
+    reload: Command | None = None
+
+
+def screens(table: Mapping[str, Builder | ScreenSpec]) -> dict[str, ScreenSpec]:
+    """A screen registry: bare builders are drafts (premise: the table version)."""
+    return {name: s if isinstance(s, ScreenSpec) else ScreenSpec(s) for name, s in table.items()}
 
 
 def choice_row(ui: Ui, n: int, confirm: Binding, back: Binding, **screen: Any) -> Screen:

@@ -6,20 +6,30 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from companion.controls.base import Binding, Context, Outcome, Screen, Ui, choice_row
+from companion.controls.base import (
+    SOFT_KEY_CHARS,
+    Binding,
+    Context,
+    Outcome,
+    Screen,
+    Ui,
+    choice_row,
+)
 from companion.games.center_court import ROLLED_SERVES, SERVICE_DIE, format_return, return_count
 from companion.inputs import Input
+from companion.names import short_names
 
 DIE_FACES = tuple(sorted(set(SERVICE_DIE)))
 
 
 def board(ui: Ui, match: Mapping[str, Any]) -> dict[Input, Binding]:
     view = match["view"]
-    names = view["players"]
+    # "+Ann": a point for Ann, the names told apart in what the key has room for.
+    names = short_names(view["players"], SOFT_KEY_CHARS - 1)
     keys = {}
     for player, button in enumerate(("prev", "next")):
         point = Outcome(Ui(), ("act", {"type": "point", "winner": player}))
-        keys[Input(button)] = Binding(f"+{names[player][:5]}", point)
+        keys[Input(button)] = Binding(f"+{names[player]}", point)
         keys[Input(f"seat{player + 1}")] = Binding("", point)
     if view["in_play"]:
         cursor = view["volley"] - 1
@@ -69,4 +79,6 @@ def _return(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
                   hint=f"play {format_return(card, count)}")
 
 
+#: Drafts all three: a change from elsewhere closes them (the serve, the roll
+#: and the return they were opened for may not be the next thing any more).
 SCREENS = {"serve": _serve, "roll": _roll, "return": _return}

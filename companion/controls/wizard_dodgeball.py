@@ -4,26 +4,38 @@ Every menu is built from the snapshot's ``legal`` shapes, so the panel only
 offers what the rules allow now: a frozen wizard's menu has no Throw, a
 recharging card is not in the Cast list. The action being put together
 lives in ``Ui.pending``; the targets ticked so far in ``Ui.picked``.
+
+The action screens are drafts (see :class:`~companion.controls.base.ScreenSpec`):
+the panel closes them when the table changes from elsewhere, so each is only
+ever built on the snapshot its menu was opened on, where the active wizard
+and the shapes it was offered are still there.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
 from companion.controls.base import (
     Binding,
+    Builder,
     Context,
     Draft,
     Outcome,
     Screen,
+    ScreenSpec,
     Ui,
+    by_match,
     choice_row,
     listing,
 )
 from companion.games.wizard_dodgeball import CARD_OF, JERSEY_MAX, SHORT, TITLES
 from companion.inputs import Input
+from companion.names import short_names
+
+#: Characters a side's or wizard's name keeps in a list line (``"#45 Newts FRZ"``).
+NAME_CHARS = 8
 
 END = {"type": "end_activation"}
 MENU = Outcome(Ui(screen="wd-act"))
@@ -75,28 +87,29 @@ def _wizards(view: Mapping[str, Any]) -> dict[int, tuple[int, Mapping[str, Any]]
 
 
 def wizard_label(view: Mapping[str, Any], jersey: int) -> str:
-    """``"#45 Newts FRZ"``: jersey, side (or name) and effect tags."""
+    """``"#45 Newts FRZ"``: jersey, side (or name) and effect tags.
+
+    Names are shortened among all the names on the court, so two that begin
+    alike still read differently.
+    """
     side, w = _wizards(view)[jersey]
-    who = w["name"] or view["sides"][side]["name"]
+    names = [s["name"] for s in view["sides"]] + [
+        v["name"] for s in view["sides"] for v in s["wizards"] if v["name"]]
+    short = dict(zip(names, short_names(names, NAME_CHARS), strict=True))
+    who = short[w["name"] or view["sides"][side]["name"]]
     tags = " ".join(SHORT[e] for e in w["effects"])
-    return f"#{jersey} {who.split()[0]}{' ' + tags if tags else ''}"
+    return f"#{jersey} {who}{' ' + tags if tags else ''}"
 
 
 def _active(match: Mapping[str, Any]) -> int:
     return match["view"]["active"]["jersey"]
 
 
-def _gone(ui: Ui) -> Screen:
-    """The action cannot be made any more (the phone changed the table)."""
-    return listing(ui, "Not possible now", [("Back", Outcome(Ui()))], back=Outcome(Ui()))
-
-
 # --- the action menu -----------------------------------------------------------------------
 
 
 def _act_menu(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
-    if match is None or not match["legal"]:
-        return _gone(ui)
+    assert match is not None  # opened from the board of a match in play
     entries: list[tuple[str, Outcome]] = []
     fresh = replace(ui, pending=(), picked=())
     # The two plays the device rolls come first, a throw then a cast (one
@@ -116,10 +129,9 @@ def _act_menu(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
 
 
 def _target(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
-    kind = _pending(ui).get("type")
-    shape = _shape(match, kind) if kind else None
-    if match is None or shape is None:
-        return _gone(ui)
+    kind = _pending(ui)["type"]
+    shape = _shape(match, kind)
+    assert match is not None and shape is not None
     view, thrower = match["view"], _active(match)
     entries = []
     for t in shape["target"]:
@@ -142,8 +154,7 @@ def _range(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
 
 def _ball(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     p = _pending(ui)
-    if match is None or not _shape(match, "throw"):
-        return _gone(ui)
+    assert match is not None
     action = {"type": "throw", "thrower": _active(match), "target": p["target"],
               "range": p["range"]}
     entries = [("No ball", _act({**action, "target_holding_ball": False})),
@@ -153,8 +164,7 @@ def _ball(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
 
 def _catcher(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     shape = _shape(match, "catch")
-    if match is None or shape is None:
-        return _gone(ui)
+    assert match is not None and shape is not None
     view, thrower = match["view"], _active(match)
     entries = []
     for c in shape["catcher"]:
@@ -168,8 +178,7 @@ def _catcher(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
 
 def _returning(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     shape = _shape(match, "catch")
-    if match is None or shape is None:
-        return _gone(ui)
+    assert match is not None and shape is not None
     action = {"type": "catch", "thrower": _active(match), "catcher": _pending(ui)["catcher"]}
     entries = [(f"#{j}" if j is not None else "Nobody", _act({**action, "returning": j}))
                for j in shape["returning"]]
@@ -178,8 +187,7 @@ def _returning(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
 
 def _spell(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     shape = _shape(match, "cast")
-    if match is None or shape is None:
-        return _gone(ui)
+    assert match is not None and shape is not None
     caster = _active(match)
     entries = [(TITLES[s], _step("wd-targets", replace(ui, cursor=0, picked=()), spell=s))
                for s in spell_order(match["view"], caster, shape["spell"])]
@@ -224,9 +232,8 @@ def _targets(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     """
     shape = _shape(match, "cast")
     p = _pending(ui)
-    spell = p.get("spell")
-    if match is None or shape is None or spell not in shape["spell"]:
-        return _gone(ui)
+    spell = p["spell"]
+    assert match is not None and shape is not None
     view = match["view"]
     order = target_order(view, _active(match), spell, shape["targets"])
     single = spell == "fireball"
@@ -254,8 +261,7 @@ def _targets(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
 
 def _how(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     p = _pending(ui)
-    if match is None or not _shape(match, "cast"):
-        return _gone(ui)
+    assert match is not None
     cast = {"type": "cast", "caster": _active(match), "spell": p["spell"]}
     targets = list(ui.picked)
     entries = []
@@ -273,8 +279,7 @@ def _how(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
 
 def _wearer(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     shape = _shape(match, "dispel")
-    if match is None or shape is None:
-        return _gone(ui)
+    assert match is not None and shape is not None
     view = match["view"]
     entries = [(wizard_label(view, j), _step("wd-effect", ui, target=j))
                for j in shape["target"]]
@@ -282,20 +287,16 @@ def _wearer(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
 
 
 def _effect(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
-    target = _pending(ui).get("target")
-    if match is None or not _shape(match, "dispel") or target not in _wizards(match["view"]):
-        return _gone(ui)
+    target = _pending(ui)["target"]
+    assert match is not None
     _, w = _wizards(match["view"])[target]
     entries = [(TITLES[e], _step("wd-dispel-how", ui, spell=e)) for e in w["effects"]]
-    if not entries:
-        return _gone(ui)
     return listing(ui, f"Which effect on #{target}?", entries, back=MENU)
 
 
 def _dispel_how(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     p = _pending(ui)
-    if match is None or not _shape(match, "dispel"):
-        return _gone(ui)
+    assert match is not None
     caster = _active(match)
     entries = [
         ("Device rolls", _act({"type": "cast_roll", "caster": caster, "spell": "dispel",
@@ -310,8 +311,7 @@ def _dispel_how(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen
 
 def _cards(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     """Both sides' cards: the recharging ones first, with activations left."""
-    if match is None:
-        return _gone(ui)
+    assert match is not None  # opened from the board; closed if the match goes
     view = match["view"]
     lines = [f"S{r['side'] + 1} {SHORT[r['spell']]} #{r['caster']} {r['left']} left"
              for r in view["recharging"]]
@@ -376,7 +376,10 @@ def _jersey(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
         items=tuple(f"{value:02d}"), hint=hint, row=True)
 
 
-SCREENS: dict[str, Callable[[Ui, Mapping[str, Any] | None, Context], Screen]] = {
+#: The game's screens: action drafts, the cards (shown for as long as the same
+#: match is on the table, refreshed on every change) and the setup screen's
+#: jersey editor (a part of the setup: it closes when another match starts).
+SCREENS: dict[str, Builder | ScreenSpec] = {
     "wd-act": _act_menu,
     "wd-target": _target,
     "wd-range": _range,
@@ -389,6 +392,6 @@ SCREENS: dict[str, Callable[[Ui, Mapping[str, Any] | None, Context], Screen]] = 
     "wd-wearer": _wearer,
     "wd-effect": _effect,
     "wd-dispel-how": _dispel_how,
-    "wd-cards": _cards,
-    "wd-jersey": _jersey,
+    "wd-cards": ScreenSpec(_cards, premise=by_match),
+    "wd-jersey": ScreenSpec(_jersey, premise=by_match),
 }

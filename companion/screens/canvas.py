@@ -19,6 +19,8 @@ FONTS = Path(__file__).parent / "fonts"
 #: The soft-key bar: the bottom 9 rows, one 32-pixel cell per panel button.
 KEYS_TOP = HEIGHT - 9
 SMALL, BODY, BOLD, BIG = "5x8", "6x10", "7x13B", "10x20"
+#: One soft-key cell per panel button, a divider between two.
+KEY_CELL = WIDTH // len(SOFT_KEYS)
 
 
 @cache
@@ -61,15 +63,22 @@ def write_centred(draw: ImageDraw.ImageDraw, y: int, text: str, name: str = BODY
 
 
 def soft_keys(draw: ImageDraw.ImageDraw, screen: Screen) -> None:
-    """The bottom bar: what PREV, NEXT, OK and BACK do now, left to right."""
+    """The bottom bar: what PREV, NEXT, OK and BACK do now, left to right.
+
+    Labels are at most :data:`~companion.controls.SOFT_KEY_CHARS` long
+    (checked where bindings are made); :data:`KEY_CELL` holds that many with
+    a clear pixel beside each divider (the last column of a glyph is blank).
+    """
     draw.line((0, KEYS_TOP, WIDTH - 1, KEYS_TOP), fill=1)
-    cell = WIDTH // len(SOFT_KEYS)
+    cell, advance = KEY_CELL, char_width(SMALL)
     for i, button in enumerate(SOFT_KEYS):
         if i:
             draw.line((i * cell, KEYS_TOP, i * cell, HEIGHT - 1), fill=1)
         label = screen.label(button)
         if label:
-            write_centred(draw, KEYS_TOP + 1, label, SMALL, left=i * cell + 1, width=cell - 1)
+            inside = cell - 1  # the pixels between two dividers
+            x = i * cell + 1 + max(1, (inside - len(label) * advance) // 2)
+            write(draw, (x, KEYS_TOP + 1), label, SMALL)
 
 
 def title_bar(draw: ImageDraw.ImageDraw, title: str) -> int:

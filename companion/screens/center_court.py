@@ -6,6 +6,7 @@ from typing import Any
 
 from PIL import ImageDraw
 
+from companion.names import short_names
 from companion.screens.canvas import (
     BIG,
     BOLD,
@@ -24,6 +25,7 @@ ROW_TOPS = (0, 21)
 GAMES_RIGHT = 86
 #: Space between two set columns of the finished board.
 SET_GAP = 4
+#: Where a name starts, and its room before the set dots.
 NAME_LEFT, NAME_WIDTH = 5, 49
 
 
@@ -45,10 +47,11 @@ def board(draw: ImageDraw.ImageDraw, match: dict[str, Any]) -> None:
 
 
 def _playing_rows(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+    names = short_names(view["players"], NAME_WIDTH // char_width(BOLD))
     for player, top in enumerate(ROW_TOPS):
         if view["server"] == player:
             marker(draw, 0, top + 5)
-        write(draw, (NAME_LEFT, top + 2), fit(view["players"][player], BOLD, NAME_WIDTH), BOLD)
+        write(draw, (NAME_LEFT, top + 2), names[player], BOLD)
         for i in range(view["sets_won"][player]):
             x = 57 + 6 * i
             draw.ellipse((x, top + 7, x + 3, top + 10), fill=1)
@@ -68,8 +71,9 @@ def _finished_rows(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
         rights.insert(0, right)
         right -= max(map(len, column)) * char_width(BOLD) + SET_GAP
     name_width = min(NAME_WIDTH, right - NAME_LEFT)
+    names = short_names(view["players"], name_width // char_width(BOLD))
     for player, top in enumerate(ROW_TOPS):
-        name = fit(view["players"][player], BOLD, name_width)
+        name = names[player]
         ink = 1
         if view["winner"] == player:
             draw.rectangle((NAME_LEFT - 2, top + 1, NAME_LEFT + len(name) * char_width(BOLD),

@@ -7,7 +7,17 @@ from typing import Any
 from PIL import ImageDraw
 
 from companion.games.wizard_dodgeball import SHORT
-from companion.screens.canvas import BOLD, KEYS_TOP, SMALL, WIDTH, fit, write, write_right
+from companion.names import short_names
+from companion.screens.canvas import (
+    BOLD,
+    KEYS_TOP,
+    SMALL,
+    WIDTH,
+    char_width,
+    fit,
+    write,
+    write_right,
+)
 
 #: Recharging cards: one column per side, this many lines each.
 CARD_LINES = 2
@@ -17,13 +27,14 @@ CARDS_TOP = 34
 def board(draw: ImageDraw.ImageDraw, match: dict[str, Any]) -> None:
     """Active wizard and score; the activation or a reminder; the last event; the cards."""
     view = match["view"]
-    sides = view["sides"]
+    names = [s["name"] for s in view["sides"]]
     if view["winner"] is not None:
-        write(draw, (0, 0), fit(f"{sides[view['winner']]['name']} wins", BOLD, 90), BOLD)
+        wins = short_names(names, 90 // char_width(BOLD) - len(" wins"))
+        write(draw, (0, 0), f"{wins[view['winner']]} wins", BOLD)
     else:
         side, jersey = view["active"]["side"], view["active"]["jersey"]
         write(draw, (0, 0), f"#{jersey}", BOLD)
-        write(draw, (31, 2), fit(sides[side]["name"], SMALL, 60), SMALL)
+        write(draw, (31, 2), short_names(names, 60 // char_width(SMALL))[side], SMALL)
     write_right(draw, WIDTH, 0, score(view), BOLD)
     write(draw, (0, 14), fit(status(view), SMALL, WIDTH), SMALL)
     last = view["last"]
