@@ -14,6 +14,11 @@ GAME = "wizard-dodgeball"
 ROSTERS = [[21, 58, 12, 33, 7], [45, 30, 10, 41, 25]]
 #: Activation order when side 1 goes first.
 ORDER = [21, 45, 58, 30, 12, 10, 33, 41, 7, 25]
+#: The advanced turn with every card, and Magic enough to reach any three wizards.
+ADVANCED_ALL = {"turn": "advanced",
+                "wizards": {str(j): {"magic": 3} for r in ROSTERS for j in r},
+                "spells": [["dispel", "fireball", "freeze", "shield", "teleport",
+                            "butter_fingers", "magic_drain", "shrink", "slow", "weak"]] * 2}
 ADVANCED = {"turn": "advanced",
             "wizards": {str(j): {"magic": 2} for r in ROSTERS for j in r},
             "spells": [["freeze", "shield", "speed"], ["fireball", "slow", "dispel"]]}
@@ -242,32 +247,38 @@ def test_hits_and_catches_score_and_the_target_wins_at_once():
 def test_a_catch_brings_back_a_wizard_of_the_catchers_choice():
     m = start()
     end(m)
-    act(m, type="hit", thrower=45, target=58)
-    act(m, type="hit", thrower=45, target=12)
-    assert "#21 cannot come back: of Owls, off the court is #58, #12" in refused(
-        m, type="catch", thrower=45, catcher=33, returning=21)
-    v = act(m, type="catch", thrower=45, catcher=33, returning=12)
-    assert wizard(v, 12)["on_court"] and not wizard(v, 58)["on_court"]
-    assert not wizard(v, 45)["on_court"]
-    assert v["last"]["text"] == "#33 caught #45, #12 back"
+    act(m, type="hit", thrower=45, target=33)
+    end(m, 2)
+    act(m, type="hit", thrower=30, target=7)
+    end(m, 2)
+    assert "#21 cannot come back: of Owls, off the court is #33, #7" in refused(
+        m, type="catch", thrower=10, catcher=12, returning=21)
+    v = act(m, type="catch", thrower=10, catcher=12, returning=7)
+    assert wizard(v, 7)["on_court"] and not wizard(v, 33)["on_court"]
+    assert not wizard(v, 10)["on_court"]
+    assert v["last"]["text"] == "#12 caught #10, #7 back"
     assert [s["score"] for s in v["sides"]] == [1, 2]
 
 
 def test_catch_without_returning_brings_back_the_first_eliminated_in_order():
     m = start()
     end(m)
-    act(m, type="hit", thrower=45, target=12)
-    act(m, type="hit", thrower=45, target=58)
-    event, _ = m.resolve({"type": "catch", "thrower": 45, "catcher": 21}, random.Random())
-    assert event["returning"] == 58
+    act(m, type="hit", thrower=45, target=7)
+    end(m, 2)
+    act(m, type="hit", thrower=30, target=33)
+    end(m, 2)
+    event, _ = m.resolve({"type": "catch", "thrower": 10, "catcher": 21}, random.Random())
+    assert event["returning"] == 33
 
 
 def test_elimination_variant_a_side_with_nobody_on_court_loses():
     m = start(variant="elimination")
-    for target in [45, 30, 10, 41]:
-        act(m, type="hit", thrower=21, target=target)
+    for thrower, target in [(21, 45), (58, 30), (12, 10), (33, 41)]:
+        until_active(m, thrower)
+        act(m, type="hit", thrower=thrower, target=target)
     assert m.view()["winner"] is None
-    v = act(m, type="hit", thrower=21, target=25)
+    until_active(m, 7)
+    v = act(m, type="hit", thrower=7, target=25)
     assert v["winner"] == 0 and v["sides"][1]["on_court"] == 0
     assert m.game.summary(m.state) == "5 v 0 on court"
 
@@ -291,19 +302,22 @@ def test_shield_absorbs_the_first_failed_dodge_then_goes():
     v = act(m, type="hit", thrower=45, target=58)
     assert wizard(v, 58)["on_court"] and wizard(v, 58)["effects"] == []
     assert [s["score"] for s in v["sides"]] == [0, 0] and v["last"]["text"] == "#45 hit #58: shield"
-    v = act(m, type="hit", thrower=45, target=58)
+    end(m, 2)
+    v = act(m, type="hit", thrower=30, target=58)
     assert not wizard(v, 58)["on_court"] and v["sides"][1]["score"] == 1
 
 
 def test_shielded_and_frozen_wizards_cannot_catch():
     m = start()
     act(m, type="cast", caster=21, spell="shield", targets=[58])
-    act(m, type="cast", caster=21, spell="freeze", targets=[12])
+    end(m, 2)
+    act(m, type="cast", caster=58, spell="freeze", targets=[12])
     end(m)
-    assert "shielded and cannot catch" in refused(m, type="catch", thrower=45, catcher=58)
-    assert "frozen and cannot catch" in refused(m, type="catch", thrower=45, catcher=12)
+    assert m.view()["active"]["jersey"] == 30
+    assert "shielded and cannot catch" in refused(m, type="catch", thrower=30, catcher=58)
+    assert "frozen and cannot catch" in refused(m, type="catch", thrower=30, catcher=12)
     # A rolled throw: doubles on the shielded target's dodge are no catch.
-    v = act(m, type="throw", thrower=45, target=58, range=2, target_holding_ball=False,
+    v = act(m, type="throw", thrower=30, target=58, range=2, target_holding_ball=False,
             rolls={"throw": [1, 1], "dodge": [3, 3]})
     assert v["last"]["result"] == "dodge"
 
@@ -314,7 +328,8 @@ def test_frozen_target_has_a_fixed_dodge_of_five_and_rolls_nothing():
     v = act(m, type="throw", thrower=21, target=45, range=2, target_holding_ball=False,
             rolls={"throw": [3, 2], "dodge": []})
     assert v["last"]["defence"] == 5 and v["last"]["result"] == "dodge"
-    act(m, type="throw", thrower=21, target=45, range=2, target_holding_ball=False,
+    end(m, 2)
+    act(m, type="throw", thrower=58, target=45, range=2, target_holding_ball=False,
         rolls={"throw": [3, 3], "dodge": []})
     assert m.view()["last"]["result"] == "hit"
 
@@ -379,8 +394,9 @@ def test_dispel_removes_one_effect_and_its_card_recharges():
     assert v["sides"][0]["spells"]["dispel"]["returns_after"] == 13
     m = start()
     act(m, type="cast", caster=21, spell="slow", targets=[30])
+    end(m, 2)
     assert "#30 has no Shield to cancel; it has Slow" in refused(
-        m, type="dispel", caster=21, target=30, spell="shield")
+        m, type="dispel", caster=58, target=30, spell="shield")
 
 
 def test_dispel_of_an_opponents_effect_is_resisted_by_that_effects_caster():
@@ -632,18 +648,19 @@ def m_turn(view: dict) -> int:
 
 
 def test_magic_drain_and_boost_change_the_cast_and_resist_dice():
-    m = start()
+    m = start(**ADVANCED_ALL)
     act(m, type="cast", caster=21, spell="magic_drain", targets=[21])
     v = act(m, type="cast_roll", caster=21, spell="freeze", targets=[45],
             rolls={"cast": [4], "resist": {"45": [1, 2]}})
     assert v["last"]["cast"] == 4 and v["last"]["affected"] == [45]
-    m = start()
+    m = start(**ADVANCED_ALL)
     act(m, type="cast", caster=21, spell="magic_boost", targets=[45])
     v = act(m, type="cast_roll", caster=21, spell="freeze", targets=[45],
             rolls={"cast": [4, 4], "resist": {"45": [1, 2, 6]}})
     assert v["last"]["results"][0]["total"] == 9 and v["last"]["affected"] == []
+    end(m, 2)
     with pytest.raises(InvalidAction, match="needs 3 value"):
-        m.resolve({"type": "cast_roll", "caster": 21, "spell": "slow", "targets": [45],
+        m.resolve({"type": "cast_roll", "caster": 58, "spell": "slow", "targets": [45],
                    "rolls": {"cast": [4, 4], "resist": {"45": [1, 2]}}}, random.Random())
 
 
@@ -652,5 +669,6 @@ def test_teleport_leaves_no_token_but_its_card_recharges():
     v = act(m, type="cast", caster=21, spell="teleport", targets=[45])
     assert wizard(v, 45)["effects"] == []
     assert v["sides"][0]["spells"]["teleport"]["returns_after"] == 11
-    v = act(m, type="cast_roll", caster=21, spell="shield", targets=[21], rolls={"cast": [1, 2]})
-    assert wizard(v, 21)["effects"] == ["shield"]
+    end(m, 2)
+    v = act(m, type="cast_roll", caster=58, spell="shield", targets=[58], rolls={"cast": [1, 2]})
+    assert wizard(v, 58)["effects"] == ["shield"]
