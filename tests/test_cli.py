@@ -192,7 +192,34 @@ def test_an_illegal_dodgeball_line_names_the_line_and_why(tmp_path):
     f = write(tmp_path / "wd.jsonl", WD_START,
               {"type": "end_activation"},
               {"type": "cast", "caster": 21, "spell": "freeze", "targets": [45]},
-              {"type": "cast", "caster": 21, "spell": "freeze", "targets": [30]})
+              {"type": "end_activation"}, {"type": "end_activation"},
+              {"type": "cast", "caster": 58, "spell": "freeze", "targets": [30]})
     result = companion("replay", str(f))
     assert result.returncode == 2 and result.stdout == ""
-    assert "line 4" in result.stderr and "Freeze is recharging" in result.stderr
+    assert "line 6" in result.stderr and "Freeze is recharging" in result.stderr
+    f = write(tmp_path / "twice.jsonl", WD_START,
+              {"type": "end_activation"},
+              {"type": "cast", "caster": 21, "spell": "freeze", "targets": [45]},
+              {"type": "cast", "caster": 21, "spell": "shield", "targets": [58]})
+    result = companion("replay", str(f))
+    assert result.returncode == 2 and "line 4: #21 has already cast this activation; left: " \
+        "throw (basic turn: move, throw and cast once each)" in result.stderr
+
+
+def test_a_dodgeball_match_file_with_passes_replays_and_exports_exactly(tmp_path):
+    f = write(tmp_path / "wd.jsonl", WD_START,
+              {"type": "cast", "caster": 45, "spell": "fireball", "targets": [45]},
+              {"type": "pass", "thrower": 45, "to": 30},
+              {"type": "end_activation"},
+              {"type": "pass", "thrower": 21, "to": 58}, {"type": "end_activation"},
+              {"type": "throw", "thrower": 30, "target": 58, "range": 1,
+               "target_holding_ball": True})
+    replayed = companion("replay", str(f), "--seed", "9")
+    assert replayed.returncode == 0, replayed.stderr
+    view = json.loads(replayed.stdout)
+    assert view["last"]["fireball"] is True and view["last"]["attack"] == 10
+    match = matchfile.replay(f.read_text().splitlines(), random.Random(9))
+    text = matchfile.dump(match.start, match.events)
+    assert '{"type": "pass", "thrower": 45, "to": 30}' in text
+    again = matchfile.replay(text.splitlines(), NoDice())
+    assert again.state == match.state and again.view() == json.loads(replayed.stdout)
