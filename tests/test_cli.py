@@ -223,3 +223,21 @@ def test_a_dodgeball_match_file_with_passes_replays_and_exports_exactly(tmp_path
     assert '{"type": "pass", "thrower": 45, "to": 30}' in text
     again = matchfile.replay(text.splitlines(), NoDice())
     assert again.state == match.state and again.view() == json.loads(replayed.stdout)
+
+
+def test_the_api_docs_pass_example_replays_and_its_refusal_is_as_quoted(tmp_path):
+    text = (Path(__file__).parent.parent / "docs" / "api.md").read_text()
+    after = text.split("An activation in a match file", 1)[1]
+    block = after.split("```\n", 2)[1]
+    lines = block.splitlines()
+    f = tmp_path / "pass.jsonl"
+    f.write_text(block)
+    result = companion("replay", str(f), "--seed", "3")
+    assert result.returncode == 0, result.stderr
+    view = json.loads(result.stdout)
+    assert view["last"]["thrower"] == 58 and view["last"]["fireball"] is True
+    quoted = " ".join(after.split("would be refused: `", 1)[1].split("`", 1)[0].split())
+    second = {"type": "cast", "caster": 21, "spell": "shield", "targets": [58]}
+    f.write_text("\n".join([*lines[:2], json.dumps(second)]) + "\n")
+    result = companion("replay", str(f))
+    assert result.returncode == 2 and f"line 3: {quoted}\n" in result.stderr
