@@ -177,7 +177,9 @@ def budget_refusal(state: State, use: str) -> str | None:
         action = BASIC_ACTION[use]
         if action in open_actions(state):
             return None
-        done = next(u for u in state.used if BASIC_ACTION[u] == action)
+        done = next((u for u in state.used if BASIC_ACTION[u] == action), None)
+        if done is None:  # frozen, off the court or over: the caller says which
+            return f"#{j} has no {action} this activation"
         did = {"throw": "thrown", "pass": "passed (a pass is the throw action)",
                "cast": "cast"}[done]
         left = " and ".join(open_actions(state)) or "no throw or cast"
