@@ -9,8 +9,8 @@ moves). The rules applied (docs/rules.md, after shared/RULINGS.md):
   Activations alternate: the first side's first wizard, the other side's
   first, ... the other side's fifth, then the next round. The activation
   count includes skipped slots.
-- Each activation records its throws (a pass is one), and casts within the
-  turn: basic, one throw and one cast; advanced, two actions (Speed +1,
+- The actions recorded in an activation stay within the turn: basic, one
+  throw (a pass is the throw) and one cast; advanced, two actions (Speed +1,
   Slow -1, one fewer when back), none while frozen. A spell names at most
   the caster's Magic in wizards when the stats give it. A Shield absorbs the
   first failed resist however the cast is recorded, rolled or by hand.
