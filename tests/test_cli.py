@@ -272,7 +272,52 @@ def test_an_illegal_dodgeball_line_names_the_line_and_why(tmp_path):
     f = write(tmp_path / "wd.jsonl", WD_START,
               {"type": "end_activation"},
               {"type": "cast", "caster": 21, "spell": "freeze", "targets": [45]},
-              {"type": "cast", "caster": 21, "spell": "freeze", "targets": [30]})
+              {"type": "end_activation"}, {"type": "end_activation"},
+              {"type": "cast", "caster": 58, "spell": "freeze", "targets": [30]})
     result = companion("replay", str(f))
     assert result.returncode == 2 and result.stdout == ""
-    assert "line 4" in result.stderr and "Freeze is recharging" in result.stderr
+    assert "line 6" in result.stderr and "Freeze is recharging" in result.stderr
+    f = write(tmp_path / "twice.jsonl", WD_START,
+              {"type": "end_activation"},
+              {"type": "cast", "caster": 21, "spell": "freeze", "targets": [45]},
+              {"type": "cast", "caster": 21, "spell": "shield", "targets": [58]})
+    result = companion("replay", str(f))
+    assert result.returncode == 2 and "line 4: #21 has already cast this activation; left: " \
+        "throw (basic turn: move, throw and cast once each)" in result.stderr
+
+
+def test_a_dodgeball_match_file_with_passes_replays_and_exports_exactly(tmp_path):
+    f = write(tmp_path / "wd.jsonl", WD_START,
+              {"type": "cast", "caster": 45, "spell": "fireball", "targets": [45]},
+              {"type": "pass", "thrower": 45, "to": 30},
+              {"type": "end_activation"},
+              {"type": "pass", "thrower": 21, "to": 58}, {"type": "end_activation"},
+              {"type": "throw", "thrower": 30, "target": 58, "range": 1,
+               "target_holding_ball": True})
+    replayed = companion("replay", str(f), "--seed", "9")
+    assert replayed.returncode == 0, replayed.stderr
+    view = json.loads(replayed.stdout)
+    assert view["last"]["fireball"] is True and view["last"]["attack"] == 10
+    match = matchfile.replay(f.read_text().splitlines(), random.Random(9))
+    text = matchfile.dump(match.start, match.events)
+    assert '{"type": "pass", "thrower": 45, "to": 30}' in text
+    again = matchfile.replay(text.splitlines(), NoDice())
+    assert again.state == match.state and again.view() == json.loads(replayed.stdout)
+
+
+def test_the_api_docs_pass_example_replays_and_its_refusal_is_as_quoted(tmp_path):
+    text = (Path(__file__).parent.parent / "docs" / "api.md").read_text()
+    after = text.split("An activation in a match file", 1)[1]
+    block = after.split("```jsonl\n", 1)[1].split("```\n", 1)[0]
+    lines = block.splitlines()
+    f = tmp_path / "pass.jsonl"
+    f.write_text(block)
+    result = companion("replay", str(f), "--seed", "3")
+    assert result.returncode == 0, result.stderr
+    view = json.loads(result.stdout)
+    assert view["last"]["thrower"] == 58 and view["last"]["fireball"] is True
+    quoted = " ".join(after.split("would be refused: `", 1)[1].split("`", 1)[0].split())
+    second = {"type": "cast", "caster": 21, "spell": "shield", "targets": [58]}
+    f.write_text("\n".join([*lines[:2], json.dumps(second)]) + "\n")
+    result = companion("replay", str(f))
+    assert result.returncode == 2 and f"line 3: {quoted}\n" in result.stderr

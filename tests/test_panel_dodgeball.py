@@ -72,15 +72,16 @@ def test_hit_and_catch_with_a_wizard_brought_back(panel):
     press(panel, "next")  # Newts' #45 acts
     press(panel, "ok")
     menu_to(panel, "Hit")
-    menu_to(panel, "#58")
-    assert not view(panel)["sides"][0]["wizards"][1]["on_court"]
+    menu_to(panel, "#33")
+    assert not view(panel)["sides"][0]["wizards"][3]["on_court"]
+    press(panel, "next", "next")  # Newts' #30 acts; #33 is off until its slot
     press(panel, "ok")
     menu_to(panel, "Catch")
     menu_to(panel, "#21")
-    assert panel.state.screen.items == ("#58", "Nobody")
-    menu_to(panel, "#58")
-    assert events(panel)[-1] == {"type": "catch", "thrower": 45, "catcher": 21,
-                                 "returning": 58}
+    assert panel.state.screen.items == ("#33", "Nobody")
+    menu_to(panel, "#33")
+    assert events(panel)[-1] == {"type": "catch", "thrower": 30, "catcher": 21,
+                                 "returning": 33}
 
 
 def test_cast_on_several_targets_physically_and_by_the_device(panel):
@@ -97,6 +98,8 @@ def test_cast_on_several_targets_physically_and_by_the_device(panel):
     assert events(panel)[-1] == {"type": "cast", "caster": 21, "spell": "freeze",
                                  "targets": [45, 30]}
     press(panel, "ok")
+    assert "Cast" not in panel.state.screen.items  # #21 has cast this activation
+    press(panel, "back", "next", "next", "ok")  # frozen #45's slot ends; #58 casts
     menu_to(panel, "Cast")
     assert "Freeze" not in panel.state.screen.items  # recharging
     menu_to(panel, "Weak")
@@ -283,3 +286,18 @@ def test_a_fireball_goes_on_one_wizard_the_caster_first(panel):
     menu_to(panel, "It took effect")
     assert events(panel)[-1] == {"type": "cast", "caster": 21, "spell": "fireball",
                                  "targets": [21]}
+
+
+def test_pass_from_the_buttons_and_the_used_throw_leaves_the_menu(panel):
+    panel.table.act({"type": "cast", "caster": 21, "spell": "fireball", "targets": [21]})
+    press(panel, "ok")
+    menu_to(panel, "Pass")
+    assert panel.state.screen.title == "#21 passes to"
+    assert panel.state.screen.items == ("#58 Owls", "#12 Owls", "#33 Owls", "#7 Owls")
+    menu_to(panel, "#12")
+    assert events(panel)[-1] == {"type": "pass", "thrower": 21, "to": 12}
+    assert view(panel)["sides"][0]["wizards"][2]["effects"] == ["fireball"]
+    assert view(panel)["last"]["text"] == "#21 passed to #12 (Fireball)"
+    # The pass was #21's throw, and it has cast: only the end is left.
+    press(panel, "ok")
+    assert panel.state.screen.items == ("End activation",)

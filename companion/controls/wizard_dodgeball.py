@@ -124,6 +124,8 @@ def _act_menu(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
         entries.append(("Catch", _step("wd-catcher", fresh, type="catch")))
     if _shape(match, "dispel"):
         entries.append(("Dispel", _step("wd-wearer", fresh, type="dispel")))
+    if _shape(match, "pass"):
+        entries.append(("Pass", _step("wd-receiver", fresh, type="pass")))
     entries.append(("End activation", Outcome(Ui(), ("act", END))))
     return listing(ui, f"#{_active(match)} acts", entries, back=Outcome(Ui()))
 
@@ -183,6 +185,16 @@ def _returning(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     entries = [(f"#{j}" if j is not None else "Nobody", _act({**action, "returning": j}))
                for j in shape["returning"]]
     return listing(ui, "Who comes back?", entries, back=MENU)
+
+
+def _receiver(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+    """The teammate who takes the active wizard's pass."""
+    shape = _shape(match, "pass")
+    assert match is not None and shape is not None
+    view, thrower = match["view"], _active(match)
+    entries = [(wizard_label(view, t), _act({"type": "pass", "thrower": thrower, "to": t}))
+               for t in shape["to"]]
+    return listing(ui, f"#{thrower} passes to", entries, back=MENU)
 
 
 def _spell(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
@@ -386,6 +398,7 @@ SCREENS: dict[str, Builder | ScreenSpec] = {
     "wd-ball": _ball,
     "wd-catcher": _catcher,
     "wd-returning": _returning,
+    "wd-receiver": _receiver,
     "wd-spell": _spell,
     "wd-targets": _targets,
     "wd-how": _how,

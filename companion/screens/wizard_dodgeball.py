@@ -57,15 +57,40 @@ def score(view: dict[str, Any]) -> str:
 
 
 def status(view: dict[str, Any]) -> str:
-    """The reminder if there is one, else the activation, round and actions."""
+    """The reminder if there is one, else the activation, round and actions.
+
+    Once the active wizard has recorded an action, the line says what is
+    left of the activation instead ("Act 3  left: cast", "no move; 1 action
+    left"), since that is what the table needs next.
+    """
     if view["winner"] is not None:
         return f"Act {view['activation']}  round {view['round']}"
-    if view["reminder"]:
+    side, jersey = view["active"]["side"], view["active"]["jersey"]
+    me = next(w for w in view["sides"][side]["wizards"] if w["jersey"] == jersey)
+    stuck = not me["on_court"] or "freeze" in me["effects"]
+    if view["reminder"] and (stuck or not view["used"]):
         return view["reminder"]
+    if view["used"]:
+        head = "no move;" if view["returned"] else f"Act {view['activation']} "
+        return f"{head} {left(view)}"
     parts = [f"Act {view['activation']}", f"round {view['round']}"]
     if view["actions"] is not None:
-        parts.append(f"{view['actions']} actions")
+        parts.append(plural(view["actions"], "action"))
     return "  ".join(parts)
+
+
+def left(view: dict[str, Any]) -> str:
+    """What the active wizard may still record: ``"left: cast"``, ``"1 action left"``."""
+    if view["actions"] is not None:
+        n = view["actions_left"]
+        return f"{plural(n, 'action') if n else 'no action'} left"
+    if view["open"]:
+        return "left: " + ", ".join(view["open"])
+    return "throw, cast done"
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def card_lines(view: dict[str, Any], side: int) -> list[str]:

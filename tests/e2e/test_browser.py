@@ -232,6 +232,9 @@ def test_dodgeball_host_starts_a_match_and_plays_every_kind_of_action(companion,
     cast.locator("text=It took effect").click()
     sync_api.expect(phone.locator('.wd .side[data-side="1"] li >> nth=0')).to_contain_text(
         "Freeze")
+    # One cast per basic activation: the cast form is gone, the throw is left.
+    sync_api.expect(phone.locator(".status.now")).to_contain_text("left: throw")
+    assert phone.locator('fieldset[data-action="cast"]').count() == 0
     # A rolled throw, then the activation ends.
     throw = phone.locator('fieldset[data-action="throw"]')
     throw.locator("select[name=target]").select_option(label="#7")
@@ -247,7 +250,18 @@ def test_dodgeball_host_starts_a_match_and_plays_every_kind_of_action(companion,
     dispel.locator("text=It worked").click()
     sync_api.expect(phone.locator('.wd .side[data-side="1"] li >> nth=0')).not_to_contain_text(
         "Freeze")
+    # #2 passes to a teammate (not #21: the device's throw may have been
+    # caught, and #21 off the court): the pass is its throw, so nothing is left.
+    passing = phone.locator('fieldset[data-action="pass"]')
+    receivers = passing.locator("select[name=to] option").all_inner_texts()
+    receiver = next(label for label in receivers if not label.startswith("#21"))
+    passing.locator("select[name=to]").select_option(label=receiver)
+    passing.locator("button", has_text="Pass").click()
+    sync_api.expect(phone.locator(".status.last")).to_contain_text(
+        f"#2 passed to {receiver.split()[0]}")
+    sync_api.expect(phone.locator(".status.now")).to_contain_text("no throw or cast left")
+    assert phone.locator('fieldset[data-action="pass"]').count() == 0
     events = companion.table.match.events
     assert [e["type"] for e in events] == ["cast", "throw", "end_activation",
-                                           "end_activation", "dispel"]
+                                           "end_activation", "dispel", "pass"]
     shot(phone, "dodgeball-host")

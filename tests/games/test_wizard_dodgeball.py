@@ -14,6 +14,11 @@ GAME = "wizard-dodgeball"
 ROSTERS = [[21, 58, 12, 33, 7], [45, 30, 10, 41, 25]]
 #: Activation order when side 1 goes first.
 ORDER = [21, 45, 58, 30, 12, 10, 33, 41, 7, 25]
+#: The advanced turn with every card, and Magic enough to reach any three wizards.
+ADVANCED_ALL = {"turn": "advanced",
+                "wizards": {str(j): {"magic": 3} for r in ROSTERS for j in r},
+                "spells": [["dispel", "fireball", "freeze", "shield", "teleport",
+                            "butter_fingers", "magic_drain", "shrink", "slow", "weak"]] * 2}
 ADVANCED = {"turn": "advanced",
             "wizards": {str(j): {"magic": 2} for r in ROSTERS for j in r},
             "spells": [["freeze", "shield", "speed"], ["fireball", "slow", "dispel"]]}
@@ -242,32 +247,38 @@ def test_hits_and_catches_score_and_the_target_wins_at_once():
 def test_a_catch_brings_back_a_wizard_of_the_catchers_choice():
     m = start()
     end(m)
-    act(m, type="hit", thrower=45, target=58)
-    act(m, type="hit", thrower=45, target=12)
-    assert "#21 cannot come back: of Owls, off the court is #58, #12" in refused(
-        m, type="catch", thrower=45, catcher=33, returning=21)
-    v = act(m, type="catch", thrower=45, catcher=33, returning=12)
-    assert wizard(v, 12)["on_court"] and not wizard(v, 58)["on_court"]
-    assert not wizard(v, 45)["on_court"]
-    assert v["last"]["text"] == "#33 caught #45, #12 back"
+    act(m, type="hit", thrower=45, target=33)
+    end(m, 2)
+    act(m, type="hit", thrower=30, target=7)
+    end(m, 2)
+    assert "#21 cannot come back: of Owls, off the court is #33, #7" in refused(
+        m, type="catch", thrower=10, catcher=12, returning=21)
+    v = act(m, type="catch", thrower=10, catcher=12, returning=7)
+    assert wizard(v, 7)["on_court"] and not wizard(v, 33)["on_court"]
+    assert not wizard(v, 10)["on_court"]
+    assert v["last"]["text"] == "#12 caught #10, #7 back"
     assert [s["score"] for s in v["sides"]] == [1, 2]
 
 
 def test_catch_without_returning_brings_back_the_first_eliminated_in_order():
     m = start()
     end(m)
-    act(m, type="hit", thrower=45, target=12)
-    act(m, type="hit", thrower=45, target=58)
-    event, _ = m.resolve({"type": "catch", "thrower": 45, "catcher": 21}, random.Random())
-    assert event["returning"] == 58
+    act(m, type="hit", thrower=45, target=7)
+    end(m, 2)
+    act(m, type="hit", thrower=30, target=33)
+    end(m, 2)
+    event, _ = m.resolve({"type": "catch", "thrower": 10, "catcher": 21}, random.Random())
+    assert event["returning"] == 33
 
 
 def test_elimination_variant_a_side_with_nobody_on_court_loses():
     m = start(variant="elimination")
-    for target in [45, 30, 10, 41]:
-        act(m, type="hit", thrower=21, target=target)
+    for thrower, target in [(21, 45), (58, 30), (12, 10), (33, 41)]:
+        until_active(m, thrower)
+        act(m, type="hit", thrower=thrower, target=target)
     assert m.view()["winner"] is None
-    v = act(m, type="hit", thrower=21, target=25)
+    until_active(m, 7)
+    v = act(m, type="hit", thrower=7, target=25)
     assert v["winner"] == 0 and v["sides"][1]["on_court"] == 0
     assert m.game.summary(m.state) == "5 v 0 on court"
 
@@ -291,19 +302,22 @@ def test_shield_absorbs_the_first_failed_dodge_then_goes():
     v = act(m, type="hit", thrower=45, target=58)
     assert wizard(v, 58)["on_court"] and wizard(v, 58)["effects"] == []
     assert [s["score"] for s in v["sides"]] == [0, 0] and v["last"]["text"] == "#45 hit #58: shield"
-    v = act(m, type="hit", thrower=45, target=58)
+    end(m, 2)
+    v = act(m, type="hit", thrower=30, target=58)
     assert not wizard(v, 58)["on_court"] and v["sides"][1]["score"] == 1
 
 
 def test_shielded_and_frozen_wizards_cannot_catch():
     m = start()
     act(m, type="cast", caster=21, spell="shield", targets=[58])
-    act(m, type="cast", caster=21, spell="freeze", targets=[12])
+    end(m, 2)
+    act(m, type="cast", caster=58, spell="freeze", targets=[12])
     end(m)
-    assert "shielded and cannot catch" in refused(m, type="catch", thrower=45, catcher=58)
-    assert "frozen and cannot catch" in refused(m, type="catch", thrower=45, catcher=12)
+    assert m.view()["active"]["jersey"] == 30
+    assert "shielded and cannot catch" in refused(m, type="catch", thrower=30, catcher=58)
+    assert "frozen and cannot catch" in refused(m, type="catch", thrower=30, catcher=12)
     # A rolled throw: doubles on the shielded target's dodge are no catch.
-    v = act(m, type="throw", thrower=45, target=58, range=2, target_holding_ball=False,
+    v = act(m, type="throw", thrower=30, target=58, range=2, target_holding_ball=False,
             rolls={"throw": [1, 1], "dodge": [3, 3]})
     assert v["last"]["result"] == "dodge"
 
@@ -314,7 +328,8 @@ def test_frozen_target_has_a_fixed_dodge_of_five_and_rolls_nothing():
     v = act(m, type="throw", thrower=21, target=45, range=2, target_holding_ball=False,
             rolls={"throw": [3, 2], "dodge": []})
     assert v["last"]["defence"] == 5 and v["last"]["result"] == "dodge"
-    act(m, type="throw", thrower=21, target=45, range=2, target_holding_ball=False,
+    end(m, 2)
+    act(m, type="throw", thrower=58, target=45, range=2, target_holding_ball=False,
         rolls={"throw": [3, 3], "dodge": []})
     assert m.view()["last"]["result"] == "hit"
 
@@ -379,8 +394,9 @@ def test_dispel_removes_one_effect_and_its_card_recharges():
     assert v["sides"][0]["spells"]["dispel"]["returns_after"] == 13
     m = start()
     act(m, type="cast", caster=21, spell="slow", targets=[30])
+    end(m, 2)
     assert "#30 has no Shield to cancel; it has Slow" in refused(
-        m, type="dispel", caster=21, target=30, spell="shield")
+        m, type="dispel", caster=58, target=30, spell="shield")
 
 
 def test_dispel_of_an_opponents_effect_is_resisted_by_that_effects_caster():
@@ -632,18 +648,19 @@ def m_turn(view: dict) -> int:
 
 
 def test_magic_drain_and_boost_change_the_cast_and_resist_dice():
-    m = start()
+    m = start(**ADVANCED_ALL)
     act(m, type="cast", caster=21, spell="magic_drain", targets=[21])
     v = act(m, type="cast_roll", caster=21, spell="freeze", targets=[45],
             rolls={"cast": [4], "resist": {"45": [1, 2]}})
     assert v["last"]["cast"] == 4 and v["last"]["affected"] == [45]
-    m = start()
+    m = start(**ADVANCED_ALL)
     act(m, type="cast", caster=21, spell="magic_boost", targets=[45])
     v = act(m, type="cast_roll", caster=21, spell="freeze", targets=[45],
             rolls={"cast": [4, 4], "resist": {"45": [1, 2, 6]}})
     assert v["last"]["results"][0]["total"] == 9 and v["last"]["affected"] == []
+    end(m, 2)
     with pytest.raises(InvalidAction, match="needs 3 value"):
-        m.resolve({"type": "cast_roll", "caster": 21, "spell": "slow", "targets": [45],
+        m.resolve({"type": "cast_roll", "caster": 58, "spell": "slow", "targets": [45],
                    "rolls": {"cast": [4, 4], "resist": {"45": [1, 2]}}}, random.Random())
 
 
@@ -652,5 +669,291 @@ def test_teleport_leaves_no_token_but_its_card_recharges():
     v = act(m, type="cast", caster=21, spell="teleport", targets=[45])
     assert wizard(v, 45)["effects"] == []
     assert v["sides"][0]["spells"]["teleport"]["returns_after"] == 11
-    v = act(m, type="cast_roll", caster=21, spell="shield", targets=[21], rolls={"cast": [1, 2]})
-    assert wizard(v, 21)["effects"] == ["shield"]
+    end(m, 2)
+    v = act(m, type="cast_roll", caster=58, spell="shield", targets=[58], rolls={"cast": [1, 2]})
+    assert wizard(v, 58)["effects"] == ["shield"]
+
+
+# --- a Shield on a recorded cast (issue 10, item 2) ----------------------------------------
+
+
+def shielded_58() -> Match:
+    """#21 shields #58; #45 (Newts) is active."""
+    m = start()
+    act(m, type="cast", caster=21, spell="shield", targets=[58])
+    end(m)
+    return m
+
+
+def test_a_recorded_cast_on_a_shielded_opponent_uses_up_the_shield():
+    m = shielded_58()
+    v = act(m, type="cast", caster=45, spell="freeze", targets=[58, 30])
+    assert wizard(v, 58)["effects"] == [] and wizard(v, 30)["effects"] == ["freeze"]
+    assert v["last"]["affected"] == [30] and v["last"]["shields"] == [58]
+    assert v["last"]["text"] == "#45 Freeze on #30, #58 shield"
+    # The Shield is gone: the next failed dodge counts.
+    end(m, 4)
+    v = act(m, type="hit", thrower=10, target=58)
+    assert not wizard(v, 58)["on_court"] and v["sides"][1]["score"] == 1
+
+
+def test_all_shielded_a_recorded_cast_says_so():
+    m = shielded_58()
+    v = act(m, type="cast", caster=45, spell="slow", targets=[58])
+    assert wizard(v, 58)["effects"] == [] and v["last"]["text"] == "#45 Slow: #58 shield"
+
+
+def test_recorded_and_rolled_casts_agree_on_a_shield():
+    recorded, rolled = shielded_58(), shielded_58()
+    act(recorded, type="cast", caster=45, spell="butter_fingers", targets=[58])
+    v = act(rolled, type="cast_roll", caster=45, spell="butter_fingers", targets=[58],
+            rolls={"cast": [6, 5], "resist": {"58": [1, 2]}})
+    assert v["last"]["text"] == "#45 Butter Fingers 11: #58 shield"
+    assert recorded.state.tokens == rolled.state.tokens
+    assert recorded.view()["sides"] == rolled.view()["sides"]
+
+
+def test_a_shielded_teammate_does_not_resist_so_keeps_its_shield():
+    m = start()
+    act(m, type="cast", caster=21, spell="shield", targets=[58])
+    end(m, 2)
+    v = act(m, type="cast", caster=58, spell="strong", targets=[58])
+    assert wizard(v, 58)["effects"] == ["shield", "strong"] and v["last"]["shields"] == []
+
+
+def dispel_against_a_shielded_resister() -> Match:
+    """Newts' #45 slows #21, #30 shields #45; Owls' #12 is active."""
+    m = start()
+    end(m)
+    act(m, type="cast", caster=45, spell="slow", targets=[21])
+    end(m, 2)
+    act(m, type="cast", caster=30, spell="shield", targets=[45])
+    end(m)
+    return m
+
+
+def test_a_recorded_dispel_resisted_by_a_shielded_caster_uses_up_the_shield():
+    recorded, rolled = dispel_against_a_shielded_resister(), dispel_against_a_shielded_resister()
+    v = act(recorded, type="dispel", caster=12, target=21, spell="slow")
+    # #45 resists (it cast the Slow): its Shield absorbs the failure, the Slow stays.
+    assert wizard(v, 21)["effects"] == ["slow"] and wizard(v, 45)["effects"] == []
+    assert v["last"]["text"] == "#12 Dispel SLO on #21: #45 shield"
+    assert v["sides"][0]["spells"]["dispel"] != "ready"
+    w = act(rolled, type="cast_roll", caster=12, spell="dispel", targets=[21], effect="slow",
+            rolls={"cast": [6, 6], "resist": {"45": [1, 2]}})
+    assert w["last"]["text"] == "#12 Dispel 12: #45 shield"
+    assert recorded.state.tokens == rolled.state.tokens
+
+
+# --- actions per activation (issue 10, item 3) ---------------------------------------------
+
+
+BASIC = "(basic turn: move, throw and cast once each)"
+
+
+def test_basic_turn_one_cast_and_one_throw_per_activation():
+    m = start()
+    v = act(m, type="cast", caster=21, spell="freeze", targets=[45])
+    assert v["used"] == ["cast"] and v["open"] == ["throw"] and v["actions_left"] == 1
+    msg = refused(m, type="cast", caster=21, spell="shield", targets=[58])
+    assert msg == f"#21 has already cast this activation; left: throw {BASIC}"
+    refused(m, type="cast_roll", caster=21, spell="shield", targets=[58])
+    refused(m, type="dispel", caster=21, target=45, spell="freeze")
+    v = act(m, type="throw", thrower=21, target=30, range=2, target_holding_ball=False,
+            rolls={"throw": [1, 2], "dodge": [3, 4]})
+    assert v["used"] == ["cast", "throw"] and v["open"] == [] and v["actions_left"] == 0
+    msg = refused(m, type="hit", thrower=21, target=30)
+    assert msg == f"#21 has already thrown this activation; left: no throw or cast {BASIC}"
+    refused(m, type="throw", thrower=21, target=30, range=2, target_holding_ball=False)
+    refused(m, type="pass", thrower=21, to=58)
+    assert m.game.legal(m.state) == [{"type": "end_activation"}]
+    v = end(m)
+    assert v["used"] == [] and v["open"] == [] and v["actions_left"] == 0  # #45 is frozen
+    v = end(m)
+    assert v["used"] == [] and v["open"] == ["throw", "cast"] and v["actions_left"] == 2
+
+
+def test_basic_turn_a_pass_is_the_throw_action():
+    m = start()
+    act(m, type="pass", thrower=21, to=58)
+    msg = refused(m, type="hit", thrower=21, target=45)
+    assert msg == ("#21 has already passed (a pass is the throw action) this activation; "
+                   f"left: cast {BASIC}")
+    assert {s["type"] for s in m.game.legal(m.state)} == {"end_activation", "cast",
+                                                          "cast_roll"}
+
+
+def test_basic_turn_legal_offers_only_what_is_left():
+    m = start()
+    act(m, type="hit", thrower=21, target=45)
+    kinds = {s["type"] for s in m.game.legal(m.state)}
+    assert kinds == {"end_activation", "cast", "cast_roll"}
+    m = start()
+    act(m, type="cast_roll", caster=21, spell="slow", targets=[45])
+    assert {s["type"] for s in m.game.legal(m.state)} == {"end_activation", "throw", "hit",
+                                                          "catch", "pass"}
+
+
+def test_a_wizard_back_from_elimination_still_throws_and_casts_in_the_basic_turn():
+    m = start()
+    act(m, type="hit", thrower=21, target=45)
+    v = end(m)
+    assert v["returned"] and v["open"] == ["throw", "cast"] and v["actions_left"] == 2
+    act(m, type="cast", caster=45, spell="slow", targets=[21])
+    v = act(m, type="hit", thrower=45, target=58)
+    assert v["actions_left"] == 0
+
+
+def advanced(**stats) -> Match:
+    """The advanced turn, Magic 3 each, every card; extra stats by jersey."""
+    wizards = {k: dict(v) for k, v in ADVANCED_ALL["wizards"].items()}
+    for j, s in stats.items():
+        wizards[j.lstrip("_")].update(s)
+    return start(**{**ADVANCED_ALL, "wizards": wizards})
+
+
+def test_advanced_turn_two_actions_in_any_combination():
+    m = advanced()
+    act(m, type="cast", caster=21, spell="freeze", targets=[45])
+    v = act(m, type="cast_roll", caster=21, spell="shield", targets=[58])
+    assert v["used"] == ["cast", "cast"] and v["actions_left"] == 0 and v["open"] == []
+    msg = refused(m, type="cast", caster=21, spell="slow", targets=[30])
+    assert msg == ("#21 has used its 2 actions this activation (cast, cast); left: none "
+                   "(advanced turn: 2 actions)")
+    refused(m, type="pass", thrower=21, to=58)
+    assert m.game.legal(m.state) == [{"type": "end_activation"}]
+    end(m, 2)  # #45 frozen: no actions; #58 throws twice
+    v = m.view()
+    assert v["active"]["jersey"] == 58 and v["actions"] == 2
+    act(m, type="pass", thrower=58, to=12)
+    v = act(m, type="hit", thrower=58, target=30)
+    assert v["used"] == ["pass", "throw"] and v["actions_left"] == 0
+
+
+def test_advanced_speed_slow_and_coming_back_change_the_budget():
+    m = advanced()
+    act(m, type="cast", caster=21, spell="speed", targets=[21])
+    v = m.view()
+    # Speed counts at once: two actions, one used, plus one.
+    assert v["actions"] == 3 and v["actions_left"] == 2
+    act(m, type="pass", thrower=21, to=58)
+    act(m, type="hit", thrower=21, target=45)
+    msg = refused(m, type="cast", caster=21, spell="freeze", targets=[30])
+    assert msg == ("#21 has used its 3 actions this activation (cast, pass, throw); left: "
+                   "none (advanced turn: 2 actions, +1 for Speed)")
+    v = end(m)  # #45 comes back: one action fewer
+    assert v["returned"] and v["actions"] == 1 and v["reminder"] == "back: 1 action, no move"
+    act(m, type="cast", caster=45, spell="slow", targets=[58])
+    assert "(advanced turn: 2 actions, -1 back from elimination)" in refused(
+        m, type="hit", thrower=45, target=21)
+    v = end(m)
+    assert v["active"]["jersey"] == 58 and v["actions"] == 1
+    act(m, type="hit", thrower=58, target=30)
+    assert "left: none (advanced turn: 2 actions, -1 for Slow)" in refused(
+        m, type="cast", caster=58, spell="freeze", targets=[30])
+
+
+def test_a_frozen_wizard_has_no_actions_in_the_view():
+    m = advanced()
+    act(m, type="cast", caster=21, spell="freeze", targets=[45])
+    v = end(m)
+    assert v["actions"] == 0 and v["actions_left"] == 0 and v["open"] == []
+    assert v["reminder"] == "frozen: no actions"
+
+
+def test_device_rolled_throws_and_casts_count():
+    m = start(seed=3)
+    act(m, type="throw", thrower=21, target=45, range=3, target_holding_ball=True)
+    assert "already thrown" in refused(m, type="throw", thrower=21, target=30, range=3,
+                                       target_holding_ball=True)
+    act(m, type="cast_roll", caster=21, spell="teleport", targets=[30])
+    assert "already cast" in refused(m, type="cast_roll", caster=21, spell="slow",
+                                     targets=[30])
+
+
+def test_a_caught_throw_was_the_throw_and_the_returning_wizard_keeps_its_move():
+    m = advanced()
+    end(m)
+    act(m, type="hit", thrower=45, target=58)  # #58 off until its slot (3)
+    v = act(m, type="catch", thrower=45, catcher=21, returning=58)
+    assert v["used"] == ["throw", "throw"] and v["actions_left"] == 0
+    v = end(m)
+    # Brought back by the catch, #58 plays a whole turn.
+    assert v["active"]["jersey"] == 58 and not v["returned"] and v["actions"] == 2
+
+
+def test_spell_targets_are_capped_by_the_casters_magic():
+    m = advanced(_21={"magic": 1}, _58={"magic": 5})
+    msg = refused(m, type="cast_roll", caster=21, spell="freeze", targets=[45, 30])
+    assert msg == ("#21's Magic is 1: its spells reach at most 1 wizard (one connected space "
+                   "each); 2 named")
+    refused(m, type="cast", caster=21, spell="freeze", targets=[45, 30])
+    casts = [s for s in m.game.legal(m.state) if s["type"] in ("cast", "cast_roll")]
+    assert {s["max_targets"] for s in casts} == {1}
+    # Recorded by hand, the caster may be named besides its target: a rebound.
+    v = act(m, type="cast", caster=21, spell="slow", targets=[45, 21])
+    assert wizard(v, 21)["effects"] == ["slow"]
+    m = advanced(_21={"magic": 0}, _58={"magic": 6})
+    assert "reach no wizard" in refused(m, type="cast", caster=21, spell="slow", targets=[45])
+    act(m, type="cast", caster=21, spell="teleport", targets=[])  # a ball only
+    # Without a Magic stat there is no cap, and no max_targets.
+    m = start()
+    act(m, type="cast_roll", caster=21, spell="slow", targets=[45, 30, 10, 41, 25])
+    assert all("max_targets" not in s for s in m.game.legal(start().state))
+
+
+# --- passes ---------------------------------------------------------------------------------
+
+
+def test_a_pass_carries_the_fireball_to_the_receiver():
+    m = start()
+    act(m, type="cast", caster=21, spell="fireball", targets=[21])
+    v = act(m, type="pass", thrower=21, to=58)
+    assert wizard(v, 21)["effects"] == [] and wizard(v, 58)["effects"] == ["fireball"]
+    assert v["last"] == {"type": "pass", "thrower": 21, "to": 58, "fireball": True,
+                         "text": "#21 passed to #58 (Fireball)"}
+    end(m, 2)
+    assert "cannot be caught" in refused(m, type="catch", thrower=58, catcher=30)
+    v = act(m, type="throw", thrower=58, target=30, range=3, target_holding_ball=False,
+            rolls={"throw": [], "dodge": [4, 5]})
+    assert v["last"]["attack"] == 10 and wizard(v, 58)["effects"] == []
+    assert v["sides"][0]["spells"]["fireball"]["caster"] == 21
+
+
+def test_a_pass_goes_to_a_teammate_on_the_court_who_can_hold_a_ball():
+    m = start()
+    assert "#45 is an opponent" in refused(m, type="pass", thrower=21, to=45)
+    assert "cannot pass to itself" in refused(m, type="pass", thrower=21, to=21)
+    assert "it is #21's activation" in refused(m, type="pass", thrower=58, to=21)
+    refused(m, InvalidAction, type="pass", thrower=21)
+    refused(m, InvalidAction, type="pass", thrower=21, to=58, range=2)
+    assert "a throw to a teammate is a 'pass'" in refused(m, type="hit", thrower=21, target=58)
+    act(m, type="cast", caster=21, spell="butter_fingers", targets=[33])
+    assert "#33 has Butter Fingers and cannot take a pass" in refused(
+        m, type="pass", thrower=21, to=33)
+    assert [s for s in m.game.legal(m.state) if s["type"] == "pass"] == [
+        {"type": "pass", "thrower": [21], "to": [58, 12, 7]}]
+    end(m)
+    act(m, type="hit", thrower=45, target=12)
+    end(m)
+    assert "#12 is off the court; teammates on it: #21 #33 #7" in refused(
+        m, type="pass", thrower=58, to=12)
+    assert "Butter Fingers" in refused(m, type="pass", thrower=58, to=33)
+    m = start()
+    act(m, type="cast", caster=21, spell="sticky_fingers", targets=[21])
+    assert "Sticky Fingers and cannot throw" in refused(m, type="pass", thrower=21, to=58)
+
+
+def test_passes_replay_and_export_exactly():
+    m = start()
+    act(m, type="cast", caster=21, spell="fireball", targets=[21])
+    act(m, type="pass", thrower=21, to=58)
+    end(m)
+    act(m, type="pass", thrower=45, to=30)
+    lines = dump(m.start, m.events).splitlines()
+    assert '{"type": "pass", "thrower": 21, "to": 58}' in lines
+    copy = replay(lines, random.Random(1))
+    assert copy.state == m.state and copy.view() == m.view()
+    m.undo()
+    m.undo()
+    assert m.view()["used"] == ["cast", "pass"] and wizard(m.view(), 58)["effects"] == ["fireball"]

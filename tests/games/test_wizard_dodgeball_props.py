@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import initialize, invariant, precondition, rule
 
 from companion.games.wizard_dodgeball import CARD_OF, CARDS, SPELLS
+from companion.games.wizard_dodgeball.state import USE_OF
 from tests.games.table_machine import TableMachine
 
 ROSTERS = [[21, 58, 12, 33, 7], [45, 30, 10, 41, 25]]
@@ -32,23 +33,36 @@ class DodgeballTable(TableMachine):
         first_side=st.sampled_from([0, 1, "roll"]),
         bought=st.lists(st.sets(st.sampled_from([c.id for c in CARDS])), min_size=2,
                         max_size=2),
+        magic=st.lists(st.integers(0, 3), min_size=10, max_size=10),
         seed=st.integers(0, 2**32),
     )
-    def start(self, turn, variant, goal, first_side, bought, seed):
+    def start(self, turn, variant, goal, first_side, bought, magic, seed):
         options = {"rosters": ROSTERS, "turn": turn, "variant": variant, "target": goal,
                    "first_side": first_side, "dice": DICE}
         if turn == "advanced":
-            # Magic 3 each: a budget of 15 buys any set of cards (15 is all ten).
-            options["wizards"] = {str(j): {"magic": 3} for j in JERSEYS}
+            # Magic 0-3 caps the targets; each side keeps the cards its Magic buys.
+            options["wizards"] = {str(j): {"magic": m} for j, m in
+                                  zip(JERSEYS, magic, strict=True)}
+            for side, cards in enumerate(bought):
+                budget = sum(magic[side * 5:side * 5 + 5])
+                while sum(CARD_OF[c].cost for c in cards) > budget:
+                    cards.remove(max(cards))
             options["spells"] = [sorted(b) for b in bought]
         self.open_table({"game": "wizard-dodgeball", "players": ["Owls", "Newts"],
                          "options": options}, seed)
         self.target = goal
 
     def act(self, action: dict) -> bool:
+        before = self.view
         taken = super().act(action)
         if taken:
             event(f"accepted {action['type']}")
+            use = USE_OF.get(action["type"])
+            if use is not None:
+                # Only what the activation had left is ever accepted.
+                kind = "throw" if use == "pass" else use
+                assert kind in before["open"] and before["actions_left"] >= 1
+                assert self.view["used"] == [*before["used"], use]
         return taken
 
     @precondition(lambda self: bool(self.table.snapshot.match["legal"]))
@@ -60,9 +74,13 @@ class DodgeballTable(TableMachine):
         for key, values in shape.items():
             if key == "type":
                 continue
+            if key == "max_targets":
+                continue
             if key == "targets":
+                # Mostly within the caster's Magic; sometimes one over, to be refused.
+                most = shape.get("max_targets", 3) + data.draw(st.sampled_from([0, 0, 0, 1]))
                 action[key] = data.draw(st.lists(st.sampled_from(values), unique=True,
-                                                 max_size=3))
+                                                 max_size=min(most, 4)))
             else:
                 action[key] = data.draw(st.sampled_from(values))
         # Players mostly act before they end an activation: skip some ends.
@@ -75,16 +93,18 @@ class DodgeballTable(TableMachine):
         for _ in range(times):
             self.act({"type": "end_activation"})
 
-    @rule(kind=st.sampled_from(["throw", "hit", "catch", "cast", "cast_roll", "dispel"]),
+    @rule(kind=st.sampled_from(["throw", "hit", "catch", "pass", "cast", "cast_roll",
+                                "dispel"]),
           a=st.sampled_from([*JERSEYS, 99]), b=st.sampled_from(JERSEYS),
           spell=st.sampled_from(SPELLS), zones=st.integers(0, 4))
     def any_action(self, kind, a, b, spell, zones):
         """Anything at all: either refused without a trace, or played by the rules."""
         action = {"type": kind, "thrower": a, "caster": a, "target": b, "catcher": b,
-                  "spell": spell, "targets": [b], "range": zones,
+                  "to": b, "spell": spell, "targets": [b], "range": zones,
                   "target_holding_ball": bool(zones % 2)}
         fields = {"throw": ("thrower", "target", "range", "target_holding_ball"),
                   "hit": ("thrower", "target"), "catch": ("thrower", "catcher"),
+                  "pass": ("thrower", "to"),
                   "cast": ("caster", "spell", "targets"),
                   "cast_roll": ("caster", "spell", "targets"),
                   "dispel": ("caster", "target", "spell")}[kind]
@@ -124,6 +144,28 @@ class DodgeballTable(TableMachine):
                 mine[:] = [{"spell": spell, "caster": e["caster"]},
                            *(c for c in mine if c["spell"] != spell)]
         assert [s["recent_casts"] for s in self.view["sides"]] == expected
+
+    @invariant()
+    def an_activation_never_records_more_than_its_budget(self):
+        """``used`` is what the log recorded since the activation began, within the turn."""
+        events = self.table.match.events
+        since = []
+        for e in reversed(events):
+            if e["type"] == "end_activation":
+                break
+            since.insert(0, USE_OF[e["type"]])
+        view = self.view
+        assert view["used"] == since
+        if view["turn"] == "basic":
+            assert sum(u in ("throw", "pass") for u in since) <= 1
+            assert since.count("cast") <= 1
+            assert view["actions_left"] == len(view["open"]) <= 2
+        else:
+            # Two, +1 with Speed: never more than three, whatever came later.
+            assert len(since) <= 3
+            assert view["open"] == (["throw", "cast"] if view["actions_left"] else [])
+        if view["winner"] is not None:
+            assert view["actions_left"] == 0
 
     @invariant()
     def the_winner_is_decided_by_the_variant(self):

@@ -123,18 +123,19 @@ def wd_play(table: Table, panel: Panel) -> None:
     """#21 freezes #45 and hits #30; #45's activation begins."""
     wd(table, panel)
     table.act({"type": "cast", "caster": 21, "spell": "freeze", "targets": [45]})
-    table.act({"type": "cast", "caster": 21, "spell": "speed", "targets": [21]})
     table.act({"type": "throw", "thrower": 21, "target": 30, "range": 2,
                "target_holding_ball": False, "rolls": {"throw": [4, 5], "dodge": [2, 3]}})
     table.act({"type": "end_activation"})
 
 
 def wd_second(table: Table, panel: Panel) -> None:
-    """#45 acts after hitting #58, so Owls have someone to bring back on a catch."""
+    """#30 acts after #45 hit #12, so Owls have someone to bring back on a catch."""
     wd(table, panel)
     table.act({"type": "cast", "caster": 21, "spell": "shield", "targets": [58]})
     table.act({"type": "end_activation"})
     table.act({"type": "hit", "thrower": 45, "target": 12})
+    table.act({"type": "end_activation"})
+    table.act({"type": "end_activation"})
 
 
 WD_SCENES: dict[str, Callable[[Table, Panel], None]] = {
@@ -150,6 +151,12 @@ WD_SCENES: dict[str, Callable[[Table, Panel], None]] = {
                                           t.act({"type": "end_activation"})),
     "board-wd-over": lambda t, p: (wd(t, p, target=1),
                                    t.act({"type": "hit", "thrower": 21, "target": 45})),
+    "board-wd-used": lambda t, p: (wd(t, p), t.act({"type": "pass", "thrower": 21, "to": 58})),
+    "board-wd-advanced-used": lambda t, p: (
+        wd(t, p, turn="advanced", spells=[["speed"], ["slow"]],
+           wizards={str(j): {"magic": 2} for j in [21, 58, 12, 33, 7, 45, 30, 10, 41, 25]}),
+        t.act({"type": "cast", "caster": 21, "spell": "speed", "targets": [21]})),
+    "wd-receiver": lambda t, p: (wd(t, p), press(p, "ok", *["next"] * 4, "ok")),
     "wd-cards": lambda t, p: (wd_play(t, p), press(p, "prev")),
     "wd-act": lambda t, p: (wd(t, p), press(p, "ok")),
     "wd-target": lambda t, p: (wd(t, p), press(p, "ok", "ok")),

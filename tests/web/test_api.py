@@ -175,7 +175,11 @@ def test_dodgeball_through_the_api(client, host):
     again = host.post("/api/action", {"type": "cast", "caster": 21, "spell": "freeze",
                                       "targets": [30]})
     assert again.status_code == 409
-    assert "Freeze is recharging: cast by #21" in again.json["error"]
+    assert again.json["error"] == ("#21 has already cast this activation; left: throw "
+                                   "(basic turn: move, throw and cast once each)")
+    view = client.get("/api/state").json["match"]["view"]
+    assert view["used"] == ["cast"] and view["open"] == ["throw"]
+    assert view["actions_left"] == 1
     thrown = host.post("/api/action", {"type": "throw", "thrower": 21, "target": 30,
                                        "range": 1, "target_holding_ball": False})
     event = thrown.json["match"]["view"]["last"]

@@ -199,13 +199,22 @@ TC.boards["wizard-dodgeball"] = function (match) {
   });
   const status = [];
   if (!over) status.push(`Now: #${v.active.jersey} (${v.sides[v.active.side].name})`);
-  if (v.actions !== null && !over) status.push(`${v.actions} action${v.actions === 1 ? "" : "s"}`);
+  // A frozen or eliminated wizard's reminder says it all.
+  if (!over && (v.actions_left || v.used.length)) status.push(TC.actionsLeft(v));
   if (v.reminder) status.push(v.reminder);
   return TC.el("div", {class: "wd"},
     TC.el("p", {class: "head"}, head.join(" · ")),
     TC.el("p", {class: "status now"}, status.join(" · ")),
     TC.el("div", {class: "sides"}, sides),
     v.last ? TC.el("p", {class: "status last"}, "Last: ", v.last.text, TC.lastDice(v.last)) : null);
+};
+
+/** What the active wizard may still record this activation, e.g. "left: throw, cast". */
+TC.actionsLeft = function (v) {
+  if (v.actions !== null) {
+    return `${v.actions_left} of ${v.actions} action${v.actions === 1 ? "" : "s"} left`;
+  }
+  return v.open.length ? `left: ${v.open.join(", ")}` : "no throw or cast left";
 };
 
 /** The dice behind the last play, e.g. " · throw 4+5 v dodge 2+3". */

@@ -128,6 +128,12 @@
           target: value(target), spell: value(effect)})),
         button("It failed", () => act("/api/action", {type: "cast", caster: me, spell: "dispel", targets: []}))));
     }
+    const passing = shape("pass");
+    if (passing) {
+      const to = select("to", passing.to, who);
+      box.append(TC.el("fieldset", {"data-action": "pass"}, TC.el("legend", {}, `#${me} passes`),
+        to, button("Pass", () => act("/api/action", {type: "pass", thrower: me, to: value(to)}))));
+    }
   };
 
   /* The start form, from the games' option lists. */

@@ -9,6 +9,11 @@ moves). The rules applied (docs/rules.md, after shared/RULINGS.md):
   Activations alternate: the first side's first wizard, the other side's
   first, ... the other side's fifth, then the next round. The activation
   count includes skipped slots.
+- The actions recorded in an activation stay within the turn: basic, one
+  throw (a pass is the throw) and one cast; advanced, two actions (Speed +1,
+  Slow -1, one fewer when back), none while frozen. A spell names at most
+  the caster's Magic in wizards when the stats give it. A Shield absorbs the
+  first failed resist however the cast is recorded, rolled or by hand.
 - A cast card leaves the hand whatever the result and comes back, with every
   effect token of that cast, when activation ``cast + 10`` ends: the
   caster's next slot, whether the caster played it, sat it out or was off

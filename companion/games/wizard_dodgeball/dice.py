@@ -149,7 +149,13 @@ def _resist_result(state: State, event: Mapping[str, Any], jersey: int,
         return "rebound"
     if total >= cast:
         return "resisted"
-    return "shield" if shielded else "affected"
+    return failed_resist(state, jersey)
+
+
+def failed_resist(state: State, jersey: int) -> str:
+    """A failed resist by ``jersey``: its Shield absorbs it ("shield") or the spell
+    takes hold ("affected")."""
+    return "shield" if has(state, jersey, "shield") else "affected"
 
 
 def rebounds(state: State, event: Mapping[str, Any]) -> bool:
@@ -158,13 +164,17 @@ def rebounds(state: State, event: Mapping[str, Any]) -> bool:
 
 
 def cast_outcome(state: State, event: Mapping[str, Any]) -> JSON:
-    """What a rolled cast does to each target, and to the caster on a rebound.
+    """What a cast does to each target, and to the caster on a rebound.
 
-    ``affected`` lists who gets the effect (for Dispel: whose effect goes),
-    ``shields`` who lost a Shield absorbing a failed resist, ``results`` one
-    entry per target.
+    A rolled cast (``rolls`` given) compares each resist with the cast. A
+    cast recorded by hand names the wizards it took (``targets``): each
+    opponent among them failed to resist, and a Shield absorbs that failure
+    just as for a rolled one. ``affected`` lists who gets the effect (for
+    Dispel: whose effect goes), ``shields`` who lost a Shield absorbing a
+    failed resist, ``results`` one entry per target.
     """
     caster = event["caster"]
+    rolled = "rolls" in event
     affected, shields, results = [], [], []
     for target in event["targets"]:
         resister = resister_of(state, event, target)
@@ -172,27 +182,32 @@ def cast_outcome(state: State, event: Mapping[str, Any]) -> JSON:
             results.append({"jersey": target, "result": "affected"})
             affected.append(target)
             continue
-        values = event["rolls"]["resist"][str(resister)]
-        result = _resist_result(state, event, resister, values)
-        results.append({"jersey": target, "resister": resister, "dice": values,
-                        "total": sum(values), "result": result})
+        if rolled:
+            values = event["rolls"]["resist"][str(resister)]
+            result = _resist_result(state, event, resister, values)
+            results.append({"jersey": target, "resister": resister, "dice": values,
+                            "total": sum(values), "result": result})
+        else:
+            result = failed_resist(state, resister)
+            results.append({"jersey": target, "resister": resister, "result": result})
         if result == "affected":
             affected.append(target)
         elif result == "shield":
             shields.append(resister)
     rebound = None
-    if "rebound" in event["rolls"]:
+    if rolled and "rebound" in event["rolls"]:
         values = event["rolls"]["rebound"]
         p = pool(state, caster, "resist")
         if p.doubles(values) or Pool.triples(values) or sum(values) >= sum(event["rolls"]["cast"]):
             outcome = "resisted"
-        elif has(state, caster, "shield"):
-            outcome = "shield"
-            shields.append(caster)
         else:
-            outcome = "affected"
-            if caster not in affected:
+            outcome = failed_resist(state, caster)
+            if outcome == "shield":
+                shields.append(caster)
+            elif caster not in affected:
                 affected.append(caster)
         rebound = {"dice": values, "total": sum(values), "result": outcome}
-    return {"cast": sum(event["rolls"]["cast"]), "affected": affected, "shields": shields,
-            "results": results, "rebound": rebound}
+    out: JSON = {"affected": affected, "shields": shields, "results": results}
+    if rolled:
+        out = {"cast": sum(event["rolls"]["cast"]), **out, "rebound": rebound}
+    return out

@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
 from companion.games.base import JSON
 from companion.games.wizard_dodgeball.cards import CARD_OF, NO_TOKEN, SHORT, TITLES
 from companion.games.wizard_dodgeball.dice import cast_outcome, throw_outcome
-from companion.games.wizard_dodgeball.state import Cast, State, Token, dispel_token, has, on_court
+from companion.games.wizard_dodgeball.state import (
+    USE_OF,
+    Cast,
+    State,
+    Token,
+    dispel_token,
+    has,
+    on_court,
+)
 
 
 def apply(state: State, event: Mapping[str, Any]) -> State:
@@ -17,6 +25,8 @@ def apply(state: State, event: Mapping[str, Any]) -> State:
     kind = event["type"]
     if kind == "end_activation":
         return _end_activation(state)
+    # Every other event is an action of the active wizard's activation.
+    state = replace(state, used=(*state.used, USE_OF[kind]))
     if kind == "hit":
         state = _spend_fireball(state, event["thrower"])
         return _hit(state, event["thrower"], event["target"],
@@ -27,16 +37,9 @@ def apply(state: State, event: Mapping[str, Any]) -> State:
                       {"type": "catch"})
     if kind == "throw":
         return _throw(state, event)
-    if kind == "dispel":
-        state = _cast_card(state, event["caster"], "dispel")
-        side = state.setup.side_of(event["caster"])
-        state = _remove_token(state, dispel_token(state, event["target"], event["spell"], side))
-        text = f"#{event['caster']} dispelled {SHORT[event['spell']]} on #{event['target']}"
-        return replace(state, last={"type": "dispel", "text": text})
-    if kind == "cast":
-        return _cast(state, event["caster"], event["spell"], event["targets"], [],
-                     {"type": "cast"})
-    return _cast_roll(state, event)
+    if kind == "pass":
+        return _pass(state, event["thrower"], event["to"])
+    return _spell(state, event)
 
 
 def _end_activation(state: State) -> State:
@@ -58,7 +61,7 @@ def _end_activation(state: State) -> State:
             last = {"type": "end_activation", "text": f"{out} off: skipped",
                     "skipped": skipped}
         return replace(state, order=order, off=state.off - {j}, returned=j in state.off,
-                       last=last)
+                       used=(), last=last)
 
 
 def _close_slot(state: State, activation: int) -> State:
@@ -140,6 +143,15 @@ def _throw(state: State, event: Mapping[str, Any]) -> State:
     return replace(state, last={**last, "text": f"#{target} dodged #{thrower} {score}{why}"})
 
 
+def _pass(state: State, thrower: int, to: int) -> State:
+    """The ball goes to a teammate, and a Fireball on it goes along."""
+    fire = [t for t in state.tokens if t.jersey == thrower and t.spell == "fireball"]
+    tokens = tuple(replace(t, jersey=to) if t in fire else t for t in state.tokens)
+    text = f"#{thrower} passed to #{to}" + (" (Fireball)" if fire else "")
+    return replace(state, tokens=tokens, last={"type": "pass", "thrower": thrower, "to": to,
+                                               "fireball": bool(fire), "text": text})
+
+
 def _cast_card(state: State, caster: int, spell: str) -> State:
     """The card leaves the hand until the end of the caster's next slot."""
     side = state.setup.side_of(caster)
@@ -162,39 +174,53 @@ def _remove_shield(state: State, jersey: int) -> State:
     return _remove_token(state, shield)
 
 
-def _cast(state: State, caster: int, spell: str, affected: Sequence[int],
-          shields: Sequence[int], last: JSON) -> State:
+def _spell(state: State, event: Mapping[str, Any]) -> State:
+    """A cast, rolled or recorded: the card goes, Shields absorb failed resists,
+    the effect takes hold on the rest (a Dispel removes its effect instead)."""
+    kind, caster = event["type"], event["caster"]
+    if kind == "dispel":
+        # "It worked": the Dispel's one target failed to resist, as a recorded cast.
+        event = {"caster": caster, "spell": "dispel", "targets": [event["target"]],
+                 "effect": event["spell"]}
+    spell = event["spell"]
+    outcome = cast_outcome(state, event)
+    affected, shields = outcome["affected"], outcome["shields"]
     state = _cast_card(state, caster, spell)
     for j in shields:
         state = _remove_shield(state, j)
     side = state.setup.side_of(caster)
-    if spell not in NO_TOKEN:
+    if spell == "dispel":
+        for j in affected:
+            state = _remove_token(state, dispel_token(state, j, event["effect"], side))
+    elif spell not in NO_TOKEN:
         state = replace(state, tokens=state.tokens + tuple(
             Token(j, spell, side) for j in affected))
-    on = " ".join(f"#{j}" for j in affected)
-    text = last.get("text") or (f"#{caster} {TITLES[spell]} on {on}" if affected
-                                else f"#{caster} {TITLES[spell]}: no effect")
-    return replace(state, last={**last, "caster": caster, "spell": spell,
-                                "affected": list(affected), "text": text})
+    last = {"type": kind, **outcome, "caster": caster, "spell": spell,
+            "text": _spell_text(event, kind, outcome)}
+    return replace(state, last=last)
 
 
-def _cast_roll(state: State, event: Mapping[str, Any]) -> State:
-    outcome = cast_outcome(state, event)
+def _spell_text(event: Mapping[str, Any], kind: str, outcome: Mapping[str, Any]) -> str:
+    """One short line for the OLED; the phone shows each roll from the other fields."""
     caster, spell = event["caster"], event["spell"]
-    # Short enough for the OLED; the phone shows each roll from the other fields.
+    affected, shields = outcome["affected"], outcome["shields"]
+    absorbed = ", ".join(f"#{j} shield" for j in shields)
+    if kind == "dispel":
+        head = f"#{caster} dispelled {SHORT[event['effect']]} on #{event['targets'][0]}"
+        if not affected:
+            head = f"#{caster} Dispel {SHORT[event['effect']]} on #{event['targets'][0]}"
+        return f"{head}: {absorbed}" if absorbed else head
+    on = " ".join(f"#{j}" for j in affected)
+    if kind == "cast":
+        head = f"#{caster} {TITLES[spell]}"
+        if on:
+            return f"{head} on {on}" + (f", {absorbed}" if absorbed else "")
+        return f"{head}: {absorbed or 'no effect'}"
     if spell == "dispel":
-        news = "worked" if outcome["affected"] else "resisted"
+        news = "worked" if affected else (absorbed or "resisted")
     else:
-        on = outcome["affected"]
-        news = f"on {' '.join(f'#{j}' for j in on)}" if on else "resisted"
+        news = ", ".join(part for part in (f"on {on}" if on else "", absorbed) if part)
+        news = news or "resisted"
         if outcome["rebound"]:
             news = f"rebound, {news}"
-    text = f"#{caster} {TITLES[spell]} {outcome['cast']}: {news}"
-    last = {"type": "cast_roll", **outcome, "text": text}
-    if spell == "dispel":
-        state = _cast(state, caster, spell, [], outcome["shields"], last)
-        side = state.setup.side_of(caster)
-        for j in outcome["affected"]:
-            state = _remove_token(state, dispel_token(state, j, event["effect"], side))
-        return replace(state, last={**state.last, "affected": outcome["affected"]})
-    return _cast(state, caster, spell, outcome["affected"], outcome["shields"], last)
+    return f"#{caster} {TITLES[spell]} {outcome['cast']}: {news}"

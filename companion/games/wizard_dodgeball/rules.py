@@ -24,46 +24,63 @@ from companion.games.wizard_dodgeball.options import JERSEY_MAX
 from companion.games.wizard_dodgeball.state import (
     State,
     active,
+    budget_refusal,
     cannot_catch,
+    cannot_receive,
     cannot_throw,
     card_status,
     effects,
     has,
     on_court,
+    open_actions,
     ready,
     returns_after,
 )
 
-ACTIONS = ("end_activation", "throw", "hit", "catch", "cast", "cast_roll", "dispel")
+ACTIONS = ("end_activation", "throw", "hit", "catch", "pass", "cast", "cast_roll", "dispel")
 
 
 def legal(state: State) -> list[JSON]:
-    """What may happen now; every shape lists the values a field may take."""
+    """What may happen now; every shape lists the values a field may take.
+
+    Only what the active wizard's activation has left is offered: in the
+    basic turn one throw (a pass included) and one cast; in the advanced
+    turn any of them while actions are left. A cast shape carries
+    ``max_targets`` (the caster's Magic) when the stats give it.
+    """
     if state.winner is not None:
         return []
     shapes: list[JSON] = [{"type": "end_activation"}]
     j = active(state)
     side = state.setup.side_of(j)
-    if j in state.off or has(state, j, "freeze"):
-        return shapes
+    left = open_actions(state)
     foes = on_court(state, 1 - side)
-    if cannot_throw(state, j) is None and foes:
-        shapes.append({"type": "throw", "thrower": [j], "target": foes, "range": [1, 2, 3],
-                       "target_holding_ball": [False, True]})
-        shapes.append({"type": "hit", "thrower": [j], "target": foes})
+    if "throw" in left and cannot_throw(state, j) is None:
+        if foes:
+            shapes.append({"type": "throw", "thrower": [j], "target": foes,
+                           "range": [1, 2, 3], "target_holding_ball": [False, True]})
+            shapes.append({"type": "hit", "thrower": [j], "target": foes})
         catchers = [f for f in foes if cannot_catch(state, f) is None]
         if catchers and not has(state, j, "fireball"):
             back = [w for w in state.setup.rosters[1 - side] if w in state.off]
             shapes.append({"type": "catch", "thrower": [j], "catcher": catchers,
                            "returning": [*back, None]})
+        mates = [m for m in on_court(state, side) if m != j and cannot_receive(state, m) is None]
+        if mates:
+            shapes.append({"type": "pass", "thrower": [j], "to": mates})
+    if "cast" not in left:
+        return shapes
+    magic = state.setup.wizards[j].magic
+    reach: JSON = {} if magic is None else {"max_targets": magic}
     spells = [s for s in ready(state, side) if s != "dispel"]
     everyone = on_court(state, 0) + on_court(state, 1)
     if spells:
-        shapes.append({"type": "cast", "caster": [j], "spell": spells, "targets": everyone})
+        shapes.append({"type": "cast", "caster": [j], "spell": spells, "targets": everyone,
+                       **reach})
         shapes.append({"type": "cast_roll", "caster": [j], "spell": spells,
-                       "targets": everyone})
+                       "targets": everyone, **reach})
     wearers = [w for w in everyone if effects(state, w)]
-    if "dispel" in ready(state, side) and wearers:
+    if "dispel" in ready(state, side) and wearers and magic != 0:
         spells_on = sorted({t.spell for t in state.tokens if t.jersey in wearers},
                            key=SPELLS.index)
         shapes.append({"type": "dispel", "caster": [j], "target": wearers,
@@ -82,7 +99,7 @@ def resolve(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON
     if kind == "end_activation":
         check_fields(action, ())
         return {"type": "end_activation"}
-    if kind in ("throw", "hit", "catch"):
+    if kind in _RESOLVE_THROWS:
         return _RESOLVE_THROWS[kind](state, action, rng)
     return _resolve_cast(state, action, rng)
 
@@ -120,19 +137,53 @@ def _require_active(state: State, j: int, doing: str) -> None:
         raise IllegalAction(f"#{j} is frozen and cannot {doing}")
 
 
-def _thrower_and_target(state: State, action: Mapping[str, Any],
-                        target_key: str) -> tuple[int, int]:
-    thrower = _jersey(state, action, "thrower")
-    _require_active(state, thrower, "throw")
-    reason = cannot_throw(state, thrower)
+def _require_budget(state: State, use: str) -> None:
+    """The active wizard's activation has ``use`` ("throw", "pass", "cast") left."""
+    reason = budget_refusal(state, use)
     if reason:
         raise IllegalAction(reason)
+
+
+def _thrower_and_target(state: State, action: Mapping[str, Any],
+                        target_key: str) -> tuple[int, int]:
+    thrower = _thrower(state, action)
     target = _jersey(state, action, target_key)
     if state.setup.side_of(target) == state.setup.side_of(thrower):
-        raise IllegalAction(f"#{target} is #{thrower}'s teammate: a pass needs no record")
+        raise IllegalAction(f"#{target} is #{thrower}'s teammate: a throw to a teammate "
+                            "is a 'pass'")
     if target in state.off:
         raise IllegalAction(f"#{target} is off the court")
     return thrower, target
+
+
+def _thrower(state: State, action: Mapping[str, Any], use: str = "throw") -> int:
+    """The active wizard, able to throw, with its activation's throw (or an action) left."""
+    thrower = _jersey(state, action, "thrower")
+    _require_active(state, thrower, "pass" if use == "pass" else "throw")
+    _require_budget(state, use)
+    reason = cannot_throw(state, thrower)
+    if reason:
+        raise IllegalAction(reason)
+    return thrower
+
+
+def _resolve_pass(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON:
+    """A throw to a teammate: no roll; a Fireball on the ball goes with it."""
+    check_fields(action, ("thrower", "to"))
+    thrower = _thrower(state, action, "pass")
+    to = _jersey(state, action, "to")
+    side = state.setup.side_of(thrower)
+    if to == thrower:
+        raise IllegalAction(f"#{thrower} cannot pass to itself")
+    if state.setup.side_of(to) != side:
+        raise IllegalAction(f"#{to} is an opponent: a throw at #{to} is a 'throw' or 'hit'")
+    if to in state.off:
+        mates = " ".join(f"#{m}" for m in on_court(state, side) if m != thrower) or "nobody"
+        raise IllegalAction(f"#{to} is off the court; teammates on it: {mates}")
+    reason = cannot_receive(state, to)
+    if reason:
+        raise IllegalAction(reason)
+    return {"type": "pass", "thrower": thrower, "to": to}
 
 
 def _returning(state: State, action: Mapping[str, Any], catcher: int) -> int | None:
@@ -209,6 +260,7 @@ def _resolve_cast(state: State, action: Mapping[str, Any], rng: random.Random) -
     check_fields(action, fields)
     caster = _jersey(state, action, "caster")
     _require_active(state, caster, "cast")
+    _require_budget(state, "cast")
     side = state.setup.side_of(caster)
     spell = "dispel" if kind == "dispel" else choice(action, "spell", SPELLS, None, "field")
     if spell is None:
@@ -218,8 +270,12 @@ def _resolve_cast(state: State, action: Mapping[str, Any], rng: random.Random) -
         target = _jersey(state, action, "target")
         effect = choice(action, "spell", SPELLS, None, "field")
         _require_effect(state, target, effect)
+        _require_reach(state, caster, [target])
         return {"type": "dispel", "caster": caster, "target": target, "spell": effect}
     targets = _targets(state, action.get("targets"), spell)
+    # A hand-recorded cast names who was affected: the caster may be among
+    # them after a rebound without being one of the spell's targets.
+    _require_reach(state, caster, [t for t in targets if kind != "cast" or t != caster])
     if kind == "cast":
         if spell == "dispel" and targets:
             raise InvalidAction("say which effect Dispel removed with the 'dispel' action "
@@ -271,6 +327,15 @@ def _require_effect(state: State, target: int, effect: str | None) -> None:
         raise IllegalAction(f"#{target} has no {TITLES[effect]} to cancel; it has {on}")
 
 
+def _require_reach(state: State, caster: int, targets: list[int]) -> None:
+    """The caster's Magic (when known) is how many connected spaces a spell reaches."""
+    magic = state.setup.wizards[caster].magic
+    if magic is not None and len(targets) > magic:
+        most = f"at most {magic} wizard{'s' if magic != 1 else ''}" if magic else "no wizard"
+        raise IllegalAction(f"#{caster}'s Magic is {magic}: its spells reach {most} "
+                            f"(one connected space each); {len(targets)} named")
+
+
 def _targets(state: State, value: object, spell: str) -> list[int]:
     if value is None:
         value = []
@@ -320,4 +385,5 @@ def _cast_rolls(state: State, event: JSON, given: object,
     return rolls
 
 
-_RESOLVE_THROWS = {"throw": _resolve_throw, "hit": _resolve_hit, "catch": _resolve_catch}
+_RESOLVE_THROWS = {"throw": _resolve_throw, "hit": _resolve_hit, "catch": _resolve_catch,
+                   "pass": _resolve_pass}

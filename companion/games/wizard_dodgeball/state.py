@@ -47,6 +47,9 @@ class State:
     score: tuple[int, int] = (0, 0)
     #: The active wizard came back at the start of this activation.
     returned: bool = False
+    #: What the active wizard has recorded this activation, in order: "throw"
+    #: (a throw at an opponent, hit or caught), "pass" or "cast" (Dispel too).
+    used: tuple[str, ...] = ()
     #: What the last event did, for the outputs (JSON-ready).
     last: Mapping[str, Any] | None = None
     winner: int | None = None
@@ -112,13 +115,91 @@ def ready(state: State, side: int) -> list[str]:
             for face in CARD_OF[card].faces]
 
 
+#: What each recorded action uses of the active wizard's activation.
+USE_OF = {"throw": "throw", "hit": "throw", "catch": "throw", "pass": "pass",
+          "cast": "cast", "cast_roll": "cast", "dispel": "cast"}
+#: The basic turn's action each use takes: a pass is the throw action.
+BASIC_ACTION = {"throw": "throw", "pass": "throw", "cast": "cast"}
+#: The actions the companion records (the move stays with the players).
+RECORDED = ("throw", "cast")
+BASIC_RULE = "basic turn: move, throw and cast once each"
+
+
 def actions(state: State) -> int | None:
-    """Actions the active wizard has (advanced turn only)."""
+    """Actions the active wizard has this activation (advanced turn only; None in basic).
+
+    Two, +1 with Speed, -1 with Slow, -1 when back from elimination; none
+    while frozen. Effects count from the moment they take hold, so a Speed
+    cast on oneself gives its action at once and a rebounded Freeze ends the
+    activation's actions.
+    """
     if state.setup.turn != "advanced":
         return None
     j = active(state)
+    if has(state, j, "freeze"):
+        return 0
     count = 2 + has(state, j, "speed") - has(state, j, "slow") - state.returned
     return max(0, count)
+
+
+def open_actions(state: State) -> list[str]:
+    """The kinds of action the active wizard may still record: "throw" (a pass
+    included) and "cast", in that order; none when frozen, off the court or over."""
+    j = active(state)
+    if state.winner is not None or j in state.off or has(state, j, "freeze"):
+        return []
+    if state.setup.turn == "advanced":
+        return list(RECORDED) if actions_left(state) else []
+    taken = {BASIC_ACTION[u] for u in state.used}
+    return [a for a in RECORDED if a not in taken]
+
+
+def actions_left(state: State) -> int:
+    """How many more actions the active wizard may record this activation.
+
+    Advanced: ``actions`` minus those recorded (never below 0). Basic: the
+    throw and the cast not yet used (0-2); the move is the players' to count.
+    """
+    j = active(state)
+    if state.winner is not None or j in state.off or has(state, j, "freeze"):
+        return 0
+    count = actions(state)
+    if count is None:
+        return len(open_actions(state))
+    return max(0, count - len(state.used))
+
+
+def budget_refusal(state: State, use: str) -> str | None:
+    """Why the active wizard cannot record ``use`` ("throw", "pass", "cast") now, or None.
+
+    The message says what was used and what is left this activation.
+    """
+    j = active(state)
+    if state.setup.turn == "basic":
+        action = BASIC_ACTION[use]
+        if action in open_actions(state):
+            return None
+        done = next((u for u in state.used if BASIC_ACTION[u] == action), None)
+        if done is None:  # frozen, off the court or over: the caller says which
+            return f"#{j} has no {action} this activation"
+        did = {"throw": "thrown", "pass": "passed (a pass is the throw action)",
+               "cast": "cast"}[done]
+        left = " and ".join(open_actions(state)) or "no throw or cast"
+        return f"#{j} has already {did} this activation; left: {left} ({BASIC_RULE})"
+    if actions_left(state):
+        return None
+    count = actions(state)
+    assert count is not None
+    why = ["advanced turn: 2 actions"]
+    if has(state, j, "speed"):
+        why.append("+1 for Speed")
+    if has(state, j, "slow"):
+        why.append("-1 for Slow")
+    if state.returned:
+        why.append("-1 back from elimination")
+    done = ", ".join(state.used) or "none recorded"
+    return (f"#{j} has used its {count} action{'s' if count != 1 else ''} this activation "
+            f"({done}); left: none ({', '.join(why)})")
 
 
 def reminder(state: State) -> str | None:
@@ -148,6 +229,13 @@ def cannot_throw(state: State, j: int) -> str | None:
         return f"#{j} has Butter Fingers and cannot hold a ball"
     if has(state, j, "sticky_fingers"):
         return f"#{j} has Sticky Fingers and cannot throw"
+    return None
+
+
+def cannot_receive(state: State, j: int) -> str | None:
+    """Why ``j`` cannot take a teammate's pass, or None."""
+    if has(state, j, "butter_fingers"):
+        return f"#{j} has Butter Fingers and cannot take a pass"
     return None
 
 
