@@ -96,6 +96,11 @@ class Store:
     ``path`` is a file (its folder is created) or ``":memory:"`` for tests
     that need no durability. Raises StoreError naming the path when the file
     cannot be opened or is not a companion database.
+
+    The store owns its connection: whoever opens a store closes it
+    (:meth:`close`, or use it as a context manager). Python 3.13 warns about
+    a connection left for the garbage collector, and the tests make that an
+    error.
     """
 
     def __init__(self, path: str | Path) -> None:
@@ -115,6 +120,9 @@ class Store:
                 f"{self.path} is not a usable match database ({err}); "
                 "move it aside to start a new one"
             ) from None
+        except BaseException:  # e.g. Ctrl-C: whatever stops the setup, nothing stays open
+            self._db.close()
+            raise
 
     def _setup(self) -> None:
         db = self._db
