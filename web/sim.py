@@ -6,8 +6,8 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.inputs import BUTTONS
 from web.api import host_only
-from web.app import error
 from web.pages import page
+from web.services import error
 from web.stream import TooManyStreams
 
 bp = Blueprint("sim", __name__)
