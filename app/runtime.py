@@ -29,9 +29,9 @@ from PIL import Image
 
 from app.server import WebServer, page_urls
 from companion import config as config_module
-from companion.cli import DB_NAME, default_data_dir
 from companion.config import Config
 from companion.controls import Context
+from companion.data_folder import DB_NAME, default_data_dir
 from companion.inputs import Input
 from companion.panel import Panel
 from companion.screens import render
@@ -42,7 +42,8 @@ from drivers.display import Oled, open_device
 from drivers.leds import SeatLeds
 from drivers.pins import pin_factory
 from drivers.serial_pad import SerialPad
-from web.app import Services, Simulator, create_app
+from web.app import create_app
+from web.services import Services, Simulator
 from web.stream import Broker
 
 log = logging.getLogger("companion")

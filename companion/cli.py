@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import sys
 import time
@@ -16,20 +15,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from companion import __version__, matchfile
+from companion.data_folder import DB_NAME, default_data_dir
 from companion.errors import CompanionError
 from companion.games import get_game
 from companion.store import ACTIVE, FINISHED, Store
-
-DB_NAME = "companion.db"
-
-
-def default_data_dir() -> Path:
-    """``$COMPANION_DATA``, else the user's data folder."""
-    env = os.environ.get("COMPANION_DATA")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return Path(base) / "table-companion"
 
 
 def open_store(data: Path | None, *, create: bool = True) -> Store:

@@ -101,6 +101,11 @@ class Store:
     StoreError naming the folder, and nothing is written to the disk. Raises
     StoreError naming the path when the file cannot be opened or is not a
     companion database.
+
+    The store owns its connection: whoever opens a store closes it
+    (:meth:`close`, or use it as a context manager). Python 3.13 warns about
+    a connection left for the garbage collector, and the tests make that an
+    error.
     """
 
     def __init__(self, path: str | Path, *, create: bool = True) -> None:
@@ -126,6 +131,9 @@ class Store:
                 f"{self.path} is not a usable match database ({err}); "
                 "move it aside to start a new one"
             ) from None
+        except BaseException:  # e.g. Ctrl-C: whatever stops the setup, nothing stays open
+            self._db.close()
+            raise
 
     def _setup(self, create: bool) -> None:
         db = self._db

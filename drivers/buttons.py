@@ -41,6 +41,10 @@ class ButtonPanel:
         # Edges, drain markers (see drained), and None to stop.
         self._queue: queue.SimpleQueue[tuple[float, str, bool] | Future[None] | None] = (
             queue.SimpleQueue())
+        # An edge's time is read and the edge queued under this lock, so once
+        # the thread holds it and finds the queue empty, no edge from before
+        # that moment can still arrive.
+        self._edges = threading.Lock()
         self.pins: dict[str, int] = {
             "prev": buttons.prev, "next": buttons.next, "ok": buttons.ok, "back": buttons.back,
             **{f"seat{i + 1}": pin for i, pin in enumerate(buttons.seats)},
@@ -70,8 +74,8 @@ class ButtonPanel:
         # bounce_time=None: debouncing is ours (and mock pins ignore it anyway).
         device = DigitalInputDevice(pin, pull_up=cfg.pull_up, bounce_time=None,
                                     pin_factory=factory)
-        device.when_activated = lambda: self._queue.put((self._clock(), line, True))
-        device.when_deactivated = lambda: self._queue.put((self._clock(), line, False))
+        device.when_activated = lambda: self._edge(line, True)
+        device.when_deactivated = lambda: self._edge(line, False)
         self._devices.append(device)
         self._debouncers[line] = Debouncer(button, quiet=cfg.debounce, hold_time=cfg.hold_time)
 
@@ -111,6 +115,10 @@ class ButtonPanel:
             device.close()
         self._devices.clear()
 
+    def _edge(self, line: str, pressed: bool) -> None:
+        with self._edges:
+            self._queue.put((self._clock(), line, pressed))
+
     def _run(self) -> None:
         while True:
             deadlines = [d.deadline for d in self._debouncers.values() if d.deadline is not None]
@@ -122,7 +130,6 @@ class ButtonPanel:
             if item is None:
                 self._cancel_markers()
                 return
-            now = self._clock()
             if isinstance(item, Future):
                 item.set_result(None)
             elif item:
@@ -130,10 +137,23 @@ class ButtonPanel:
                 if line in ("cw", "ccw"):
                     self._emit([Input("next" if line == "cw" else "prev")])
                     continue
+                # Whatever became certain before this edge comes out before it.
+                self._settle(when)
                 self._emit(self._debouncers[line].edge(when, pressed))
-            for debouncer in self._debouncers.values():
-                if debouncer.deadline is not None and debouncer.deadline <= now:
-                    self._emit(debouncer.tick(now))
+            with self._edges:
+                now = self._clock()
+                behind = not self._queue.empty()
+            if not behind:
+                self._settle(now)
+            # else edges from before now still wait (this thread fell behind,
+            # say on a busy CPU): settling at now would skip them and turn a
+            # bouncing press into several, or a quick OK into a hold. They
+            # go first, each settling the others up to its own time.
+
+    def _settle(self, t: float) -> None:
+        for debouncer in self._debouncers.values():
+            if debouncer.deadline is not None and debouncer.deadline <= t:
+                self._emit(debouncer.tick(t))
 
     def _cancel_markers(self) -> None:
         while True:

@@ -28,5 +28,12 @@ def store(tmp_path):
 
 
 @pytest.fixture
+def memory_store():
+    """A store in memory (no disk sync per change), closed after the test."""
+    with Store(":memory:") as s:
+        yield s
+
+
+@pytest.fixture
 def table(store):
     return Table(store, rng=random.Random(1234))

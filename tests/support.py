@@ -1,4 +1,4 @@
-"""Helpers that play Center Court through the public engine API."""
+"""Helpers that play Center Court through the public engine API, and a hand-moved clock."""
 
 from __future__ import annotations
 
@@ -56,3 +56,13 @@ def set_6_0(match: Match, winner: int) -> Match:
 def to_six_all(match: Match) -> Match:
     """From 0-0 in a set, reach 6-6 in games (alternating games)."""
     return games(match, *[0, 1] * 6)
+
+
+class Clock:
+    """A clock the test moves by hand (lockout waits, button edge times)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now

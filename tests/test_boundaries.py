@@ -1,8 +1,10 @@
-"""The core stays free of hardware, web and serial libraries (DESIGN.md)."""
+"""The module structure holds: the core stays free of hardware, web and serial
+libraries (DESIGN.md), and no module imports itself round a circle."""
 
 from __future__ import annotations
 
 import ast
+import itertools
 import json
 import subprocess
 import sys
@@ -12,6 +14,9 @@ import companion
 
 FORBIDDEN = {"drivers", "web", "flask", "gpiozero", "luma", "serial", "waitress"}
 CORE = Path(companion.__file__).parent
+ROOT = Path(__file__).resolve().parent.parent
+#: The project's packages (pyproject.toml's list, and the tests).
+PACKAGES = ("companion", "drivers", "app", "web", "tests")
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -44,3 +49,145 @@ def test_importing_the_whole_core_loads_none_of_them():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, timeout=60).stdout
     assert set(json.loads(out)) & FORBIDDEN == set()
+
+
+# --- import circles -------------------------------------------------------------
+#
+# Every import statement counts, wherever it stands: at the top, inside a
+# function, under ``if TYPE_CHECKING``. A lazy import that only dodges a
+# circle at load time still ties the two modules to each other; what the
+# structure wants is each fact in one module below all of its users.
+
+
+def project_modules(root: Path = ROOT, packages: tuple[str, ...] = PACKAGES) -> dict[str, Path]:
+    """Dotted module name -> file, for every module of the project's packages."""
+    modules = {}
+    for package in packages:
+        for path in sorted((root / package).rglob("*.py")):
+            parts = path.relative_to(root).with_suffix("").parts
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            modules[".".join(parts)] = path
+    return modules
+
+
+def _resolve(name: str, modules: dict[str, Path]) -> str | None:
+    """The project module ``name`` loads: itself, else its nearest package."""
+    while name and name not in modules:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def import_edges(modules: dict[str, Path]) -> dict[tuple[str, str], int]:
+    """(importer, imported) -> line of the first such import, among project modules."""
+    edges: dict[tuple[str, str], int] = {}
+    for module, path in modules.items():
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        targets: list[tuple[str, int]] = []
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if isinstance(node, ast.Import):
+                targets += [(alias.name, node.lineno) for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:  # relative: from the importer's package, up level - 1
+                    anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join([*anchor, *([base] if base else [])])
+                # `from pkg import name` loads pkg.name when that is a module.
+                targets += [(f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules
+                             else base, node.lineno) for alias in node.names]
+        for target, line in targets:
+            found = _resolve(target, modules)
+            if found is not None and found != module:
+                edges.setdefault((module, found), line)
+    return edges
+
+
+def import_circles(edges: dict[tuple[str, str], int]) -> list[list[str]]:
+    """One circle (a, b, ..., a) through each group of modules that import each other."""
+    graph: dict[str, list[str]] = {}
+    for a, b in sorted(edges):
+        graph.setdefault(a, []).append(b)
+    # Tarjan's strongly connected components; a component of two or more
+    # modules holds at least one circle.
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    components: list[set[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in graph.get(node, ()):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = set()
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.add(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                components.append(component)
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    circles = []
+    for component in components:
+        # The shortest way from the component's first module back to itself.
+        start = min(component)
+        paths = {start: [start]}
+        queue = [start]
+        while start not in paths or paths[start] == [start]:
+            a = queue.pop(0)
+            for b in graph[a]:
+                if b == start:
+                    paths[start] = [*paths[a], start]
+                    break
+                if b in component and b not in paths:
+                    paths[b] = [*paths[a], b]
+                    queue.append(b)
+            else:
+                continue
+            break
+        circles.append(paths[start])
+    return circles
+
+
+def test_no_import_circles_among_the_project_modules():
+    modules = project_modules()
+    edges = import_edges(modules)
+    found = [
+        " -> ".join(f"{a} ({modules[a].relative_to(ROOT)}:{edges[a, b]})"
+                    for a, b in itertools.pairwise(circle)) + f" -> {circle[-1]}"
+        for circle in import_circles(edges)
+    ]
+    assert found == [], "import circles:\n" + "\n".join(found)
+
+
+def test_the_import_graph_sees_every_kind_of_import():
+    """The circle check would pass on an empty graph: make sure it reads what it must."""
+    edges = import_edges(project_modules())
+    assert ("app.runtime", "companion.table") in edges  # `from pkg.mod import name`
+    assert ("companion.cli", "app.runtime") in edges  # inside a function
+    assert ("companion.cli", "companion.matchfile") in edges  # `from pkg import module`
+    assert ("companion.games", "companion.games.center_court") in edges  # from a package
+    assert ("tests.web.test_server", "tests.web.conftest") in edges
+
+
+def test_a_circle_is_found_and_named(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "a.py").write_text("from pkg.b import thing\n")
+    (tmp_path / "pkg" / "b.py").write_text("def thing():\n    from . import c\n")
+    (tmp_path / "pkg" / "c.py").write_text("import pkg.a\n")
+    (tmp_path / "pkg" / "d.py").write_text("import pkg.a\n")
+    modules = project_modules(tmp_path, ("pkg",))
+    assert import_circles(import_edges(modules)) == [["pkg.a", "pkg.b", "pkg.c", "pkg.a"]]

@@ -229,21 +229,22 @@ def test_export_writes_the_start_time_and_import_keeps_it(tmp_path):
               st.tuples(st.just("point"), st.integers(0, 1)),
               st.tuples(st.just("undo"), st.none())), max_size=80))
 def test_exported_files_replay_exactly_with_no_dice_left_to_roll(seed, steps):
-    table = Table(Store(":memory:"), rng=random.Random(seed))
-    table.start({**START, "options": {"first_server": "coin"}})
-    for kind, value in steps:
-        try:
-            if kind == "serve":
-                table.act({"type": "serve", "card": value})
-            elif kind == "point":
-                table.act({"type": "point", "winner": value})
-            else:
-                table.undo()
-        except ValueError:
-            pass
-    text = matchfile.dump(table.match.start, table.match.events)
-    replayed = matchfile.replay(text.splitlines(), NoDice())
-    assert replayed.state == table.match.state
+    with Store(":memory:") as store:
+        table = Table(store, rng=random.Random(seed))
+        table.start({**START, "options": {"first_server": "coin"}})
+        for kind, value in steps:
+            try:
+                if kind == "serve":
+                    table.act({"type": "serve", "card": value})
+                elif kind == "point":
+                    table.act({"type": "point", "winner": value})
+                else:
+                    table.undo()
+            except ValueError:
+                pass
+        text = matchfile.dump(table.match.start, table.match.events)
+        replayed = matchfile.replay(text.splitlines(), NoDice())
+        assert replayed.state == table.match.state
 
 
 WD_START = {"game": "wizard-dodgeball", "players": ["Owls", "Newts"],

@@ -18,7 +18,8 @@ START = {"game": "center-court", "players": ["Ann", "Bob"], "options": {"sets": 
 
 @pytest.fixture
 def panel():
-    return Panel(Table(Store(":memory:"), rng=random.Random(3)), CTX)
+    with Store(":memory:") as store:
+        yield Panel(Table(store, rng=random.Random(3)), CTX)
 
 
 def press(panel: Panel, *buttons: str) -> None:

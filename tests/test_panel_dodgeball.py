@@ -9,7 +9,6 @@ import pytest
 from companion.controls import Context
 from companion.inputs import Input
 from companion.panel import Panel
-from companion.store import Store
 from companion.table import Table
 
 CTX = Context(names=("Owls", "Newts", "Cy"))
@@ -19,8 +18,8 @@ START = {"game": "wizard-dodgeball", "players": ["Owls", "Newts"],
 
 
 @pytest.fixture
-def panel():
-    table = Table(Store(":memory:"), rng=random.Random(3))
+def panel(memory_store):
+    table = Table(memory_store, rng=random.Random(3))
     table.start(START)
     return Panel(table, CTX)
 
@@ -142,8 +141,8 @@ def test_a_menu_overtaken_by_the_phone_closes_with_a_notice(panel):
     assert panel.state.ui.message is None and panel.table.version == before
 
 
-def test_set_up_a_match_and_edit_a_jersey_with_the_buttons():
-    panel = Panel(Table(Store(":memory:"), rng=random.Random(1)), CTX)
+def test_set_up_a_match_and_edit_a_jersey_with_the_buttons(memory_store):
+    panel = Panel(Table(memory_store, rng=random.Random(1)), CTX)
     press(panel, "ok", "ok")  # New; Game: Center Court -> Wizard Dodgeball
     items = panel.state.screen.items
     assert items[0] == "Game: Wizard Dodgeball" and "S1 wizard 1: #1" in items
@@ -162,8 +161,8 @@ def test_set_up_a_match_and_edit_a_jersey_with_the_buttons():
     assert match["options"]["rosters"] == [[20, 2, 3, 4, 5], [6, 7, 8, 9, 10]]
 
 
-def test_a_duplicate_jersey_is_flagged_and_refused_at_start():
-    panel = Panel(Table(Store(":memory:"), rng=random.Random(1)), CTX)
+def test_a_duplicate_jersey_is_flagged_and_refused_at_start(memory_store):
+    panel = Panel(Table(memory_store, rng=random.Random(1)), CTX)
     press(panel, "ok", "ok")
     menu_to(panel, "S1 wizard 1")
     press(panel, "ok", "next")  # 01 -> 02, which wizard 2 wears
@@ -173,8 +172,8 @@ def test_a_duplicate_jersey_is_flagged_and_refused_at_start():
     assert "#2 is in the rosters twice" in panel.state.ui.message
 
 
-def test_rematch_keeps_rosters_and_rolls_off_again():
-    table = Table(Store(":memory:"), rng=random.Random(2))
+def test_rematch_keeps_rosters_and_rolls_off_again(memory_store):
+    table = Table(memory_store, rng=random.Random(2))
     table.start({**START, "options": {"rosters": ROSTERS, "first_side": "roll", "target": 1}})
     table.act({"type": "hit", "thrower": table.snapshot.match["view"]["active"]["jersey"],
                "target": 45 if table.snapshot.match["view"]["active"]["side"] == 0 else 21})

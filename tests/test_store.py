@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from contextlib import closing
 
 import pytest
 
@@ -80,7 +81,7 @@ def test_a_file_that_is_not_a_database(tmp_path):
 
 def test_someone_elses_database_is_refused(tmp_path):
     path = tmp_path / "other.db"
-    with sqlite3.connect(path) as db:
+    with closing(sqlite3.connect(path, isolation_level=None)) as db:
         db.execute("CREATE TABLE photos (id INTEGER)")
     with pytest.raises(StoreError, match="no companion schema"):
         Store(path)
@@ -89,7 +90,7 @@ def test_someone_elses_database_is_refused(tmp_path):
 def test_a_database_from_a_newer_companion_is_refused(tmp_path):
     path = tmp_path / "companion.db"
     Store(path).close()
-    with sqlite3.connect(path) as db:
+    with closing(sqlite3.connect(path, isolation_level=None)) as db:
         db.execute("PRAGMA user_version = 99")
     with pytest.raises(StoreError, match="newer companion"):
         Store(path)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import sqlite3
 import threading
+from contextlib import closing
 
 import pytest
 
@@ -95,7 +96,7 @@ def test_a_failed_commit_changes_nothing(table, store):
     table.act(POINT_0)
     before = table.snapshot
     # The disk refuses writes, through SQLite itself.
-    with sqlite3.connect(store.path) as other:
+    with closing(sqlite3.connect(store.path, isolation_level=None)) as other:
         other.execute("CREATE TRIGGER refuse BEFORE INSERT ON journal"
                       " BEGIN SELECT RAISE(ABORT, 'disk says no'); END")
     with pytest.raises(sqlite3.DatabaseError, match="disk says no"):

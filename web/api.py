@@ -13,19 +13,15 @@ from companion import matchfile
 from companion.errors import IllegalAction, InvalidAction, StoreError
 from companion.games import GAMES
 from companion.table import Snapshot, Table
-from web.app import Services, error
 from web.auth import new_token, pin_matches, token_matches
 from web.fanout import connection_of
+from web.services import error, services
 from web.stream import Broker, TooManyStreams
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 #: How long a host request waits for the table's writer thread.
 WRITE_TIMEOUT = 10.0
-
-
-def services() -> Services:
-    return current_app.extensions["companion"]
 
 
 def broker() -> Broker:

@@ -2,22 +2,22 @@
 
 ``create_app(services)`` receives everything it serves (the table's runner,
 the PIN, the simulator hooks); nothing lives in module globals, so every test
-gets a fresh app over a fresh table.
+gets a fresh app over a fresh table. This module only composes: the
+blueprints (api, pages, sim) and what they share (web/services.py) sit
+below it and never import it.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
-from concurrent.futures import Future
-from dataclasses import dataclass, field
 
-from flask import Flask, Response, jsonify, request
+from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
 
-from companion.table import Snapshot, TableRunner
-from web.auth import Lockout, host_allowed, host_names
+from web import api, pages, sim
+from web.auth import host_allowed, host_names
 from web.fanout import Fanout
+from web.services import Services, error
 from web.stream import Broker
 
 log = logging.getLogger(__name__)
@@ -26,38 +26,8 @@ log = logging.getLogger(__name__)
 MAX_BODY = 16 * 1024
 
 
-@dataclass
-class Simulator:
-    """Hooks into the simulated hardware, for ``/sim`` (only with ``--sim``)."""
-
-    #: Press a button (name, hold); the future gives the state once it was handled.
-    press: Callable[[str, bool], Future[Snapshot]]
-    display_png: Callable[[], bytes]
-    frames: Broker
-    #: The buttons that have a simulated pin.
-    buttons: tuple[str, ...] = ()
-
-
-@dataclass
-class Services:
-    """What the web app serves and with which settings."""
-
-    runner: TableRunner
-    pin: str
-    secret_key: bytes
-    max_streams: int = 200
-    keepalive: float = 15.0
-    extra_host_names: Iterable[str] = ()
-    lockout: Lockout = field(default_factory=Lockout)
-    sim: Simulator | None = None
-    #: The spectator page's address as printed and shown on the OLED.
-    address: str | None = None
-
-
 def create_app(services: Services) -> Flask:
     """A Flask app over ``services``; subscribes its state broker to the table."""
-    from web import api, pages, sim
-
     app = Flask(__name__)
     app.config.update(
         SECRET_KEY=services.secret_key,
@@ -114,10 +84,3 @@ def create_app(services: Services) -> Flask:
     if services.sim is not None:
         app.register_blueprint(sim.bp)
     return app
-
-
-def error(status: int, message: str) -> Response:
-    """``{"error": message}`` with ``status``."""
-    response = jsonify(error=message)
-    response.status_code = status
-    return response

@@ -134,6 +134,7 @@ class Fanout:
         self._selector = selectors.DefaultSelector()
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
+        os.set_blocking(self._wake_w, False)
         self._selector.register(self._wake_r, selectors.EVENT_READ)
         self._lock = threading.Lock()
         self._streams: set[Handover] = set()
@@ -158,10 +159,9 @@ class Fanout:
             closed = self._closed
             if not closed:
                 self._joining.append(handover)
+                self._wake()
         if closed:
             self._drop(handover)
-            return handover
-        self._wake()
         return handover
 
     def publish(self, version: int, message: bytes) -> None:
@@ -185,14 +185,24 @@ class Fanout:
             self._send(handover, framed[handover.chunked])
 
     def close(self) -> None:
+        """End every stream (a chunked one with its last chunk) and stop the thread. Idempotent."""
         with self._lock:
             if self._closed:
                 return
             self._closed = True
-        self._wake()
+            self._wake()
         self._thread.join(5)
+        if self._thread.is_alive():
+            log.warning("the fan-out thread did not stop; its wake pipe stays open")
+            return
+        # Closed only once the thread is gone: a descriptor closed while
+        # another thread may still use it can be reused by a new file or
+        # socket, which would then get (or lose) that thread's bytes.
+        os.close(self._wake_r)
+        os.close(self._wake_w)
 
     def _wake(self) -> None:
+        """Wake the fan-out thread. Call with the lock held, so close() has not happened."""
         with contextlib.suppress(BlockingIOError):  # the pipe is full: a wake is pending
             os.write(self._wake_w, b"x")
 
@@ -227,8 +237,6 @@ class Fanout:
                                 handover.sock.send(b"0\r\n\r\n")
                         self._drop(handover)
                     self._selector.close()
-                    os.close(self._wake_r)
-                    os.close(self._wake_w)
                     return
                 if time.monotonic() >= next_keepalive:
                     next_keepalive = time.monotonic() + self.keepalive

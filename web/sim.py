@@ -9,8 +9,8 @@ from flask import Blueprint, Response, current_app, request
 
 from companion.inputs import BUTTONS
 from web.api import WRITE_TIMEOUT, host_only, state_response
-from web.app import error
 from web.pages import page
+from web.services import error
 from web.stream import TooManyStreams
 
 bp = Blueprint("sim", __name__)

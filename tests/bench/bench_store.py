@@ -63,10 +63,10 @@ def bench_commit(folder: Path, events: int) -> None:
 def bench_resume(folder: Path, events: int) -> None:
     rng = random.Random(3)
     path = folder / "resume.db"
-    with Store(path) as store:
+    with Store(path) as store, Store(":memory:") as memory:
         # Resolve through a table without a store round trip per event, then
         # store the journal in one go: only the resume is being measured.
-        scratch = Table(Store(":memory:"), rng=random.Random(4))
+        scratch = Table(memory, rng=random.Random(4))
         scratch.start(START)
         actions = endless_actions(rng)
         for _ in range(events):

@@ -6,15 +6,14 @@ import random
 
 from gpiozero.pins.mock import MockFactory
 
-from companion.store import Store
 from companion.table import Table
 from drivers.leds import SeatLeds
 
 
-def test_the_seat_to_move_is_lit():
+def test_the_seat_to_move_is_lit(memory_store):
     factory = MockFactory()
     leds = SeatLeds([23, 12], factory)
-    table = Table(Store(":memory:"), rng=random.Random(0))
+    table = Table(memory_store, rng=random.Random(0))
     table.subscribe(leds.show)
     try:
         table.start({"game": "center-court", "players": ["Ann", "Bob"],

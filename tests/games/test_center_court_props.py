@@ -126,25 +126,26 @@ TestCenterCourtTable = CenterCourtTable.TestCase
 @given(winners=st.lists(st.sampled_from([0, 1]), max_size=300),
        sets=st.sampled_from([1, 3, 5]), closer=st.sampled_from([0, 1]))
 def test_no_action_is_accepted_after_the_match_ends(winners, sets, closer):
-    table = Table(Store(":memory:"), rng=random.Random(0))
-    table.start({"game": "center-court", "players": ["A", "B"], "options": {"sets": sets}})
-    # Random points, then one player wins every point until the match ends
-    # (at most 3 sets of 13 games of a few points each).
-    for w in [*winners, *[closer] * 400]:
-        if table.match.is_over:
-            break
-        table.act({"type": "point", "winner": w})
-    assert table.match.is_over
-    before = table.snapshot
-    for action in ({"type": "point", "winner": 0}, {"type": "serve", "card": 4},
-                   {"type": "serve", "card": 5, "roll": 1}):
-        try:
-            table.act(action)
-        except IllegalAction as err:
-            assert "match is over" in str(err)
-        else:
-            raise AssertionError(f"{action} accepted after the match ended")
-    assert table.snapshot == before
+    with Store(":memory:") as store:
+        table = Table(store, rng=random.Random(0))
+        table.start({"game": "center-court", "players": ["A", "B"], "options": {"sets": sets}})
+        # Random points, then one player wins every point until the match ends
+        # (at most 3 sets of 13 games of a few points each).
+        for w in [*winners, *[closer] * 400]:
+            if table.match.is_over:
+                break
+            table.act({"type": "point", "winner": w})
+        assert table.match.is_over
+        before = table.snapshot
+        for action in ({"type": "point", "winner": 0}, {"type": "serve", "card": 4},
+                       {"type": "serve", "card": 5, "roll": 1}):
+            try:
+                table.act(action)
+            except IllegalAction as err:
+                assert "match is over" in str(err)
+            else:
+                raise AssertionError(f"{action} accepted after the match ended")
+        assert table.snapshot == before
 
 
 ACTIONS = st.one_of(

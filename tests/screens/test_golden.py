@@ -186,10 +186,11 @@ SCENES.update(WD_SCENES)
 
 
 def frame(scene: str) -> Image.Image:
-    table = Table(Store(":memory:"), rng=random.Random(0))
-    panel = Panel(table, CTX)
-    SCENES[scene](table, panel)
-    return render(panel.state, CTX)
+    with Store(":memory:") as store:
+        table = Table(store, rng=random.Random(0))
+        panel = Panel(table, CTX)
+        SCENES[scene](table, panel)
+        return render(panel.state, CTX)
 
 
 @pytest.mark.parametrize("scene", SCENES)

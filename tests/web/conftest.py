@@ -8,21 +8,13 @@ import pytest
 
 from companion.store import Store
 from companion.table import Table, TableRunner
-from web.app import Services, create_app
+from tests.support import Clock
+from web.app import create_app
 from web.auth import Lockout
+from web.services import Services
 
 PIN = "2468"
 START = {"game": "center-court", "players": ["Ann", "Bob"], "options": {"sets": 1}}
-
-
-class Clock:
-    """A clock the test moves by hand (for lockout waits)."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
@@ -32,10 +24,9 @@ def clock():
 
 @pytest.fixture
 def runner(tmp_path):
-    store = Store(tmp_path / "companion.db")
-    with TableRunner(Table(store, rng=random.Random(5))) as r:
+    with Store(tmp_path / "companion.db") as store, \
+            TableRunner(Table(store, rng=random.Random(5))) as r:
         yield r
-    store.close()
 
 
 @pytest.fixture

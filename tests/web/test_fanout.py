@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import socket
+import sys
+import threading
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -144,3 +146,30 @@ def test_close_ends_every_stream_and_refuses_new_ones(socketpair):
     assert late.gone.is_set()
     assert ended == ["first", "late"]
     f.close()
+
+
+def test_close_never_touches_the_wake_pipe_after_the_thread_has_closed_it():
+    """close() once woke the thread after letting go of the lock: a thread that
+    woke by itself in between (a keep-alive) saw the close, closed the pipe and
+    ended, and the late wake wrote to a closed descriptor, or to whatever file
+    or socket had reused its number. A tracer holds close() just before it
+    writes that wake until the thread has had every chance to end."""
+    before = set(threading.enumerate())
+    f = Fanout(keepalive=0.01)
+    (thread,) = set(threading.enumerate()) - before
+    held = []
+
+    def tracer(frame, event, arg):
+        if event == "call" and frame.f_code.co_name == "_wake" and \
+                frame.f_back.f_code.co_name == "close":
+            held.append(True)
+            thread.join(1)  # returns at once if the thread ended; else waits for nothing
+        return None
+
+    sys.settrace(tracer)
+    try:
+        f.close()
+    finally:
+        sys.settrace(None)
+    assert held == [True]  # the tracer did hold close() at its wake
+    assert not thread.is_alive()

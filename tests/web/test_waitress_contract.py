@@ -1,0 +1,131 @@
+"""What web/fanout.py takes from waitress's internals, checked on a real server.
+
+The fan-out takes a live stream's connection over from waitress (see
+web/fanout.py): it finds the channel behind ``waitress.client_disconnected``,
+its ``socket`` and ``total_outbufs_len``, and sets ``connected = False`` to
+make waitress let go without writing another byte. None of that is public
+API, so pyproject.toml pins waitress to the tested range, and this test
+fails when a release changes any of it: an upgrade then fails here instead
+of on a phone (streams silently holding a worker each, or a stray closing
+chunk in the middle of a handed-over stream).
+"""
+
+from __future__ import annotations
+
+import queue
+import socket
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask, Response, request
+
+from app.server import WebServer
+from web.fanout import Connection, chunk, connection_of
+
+FIRST = b"first message"
+OURS = b"written by the fan-out"
+
+
+class Handover:
+    """A stream route that hands its connection over once the client has its first bytes."""
+
+    def __init__(self) -> None:
+        self.app = Flask(__name__)
+        self.client_has_first = threading.Event()
+        self.results: queue.Queue[Any] = queue.Queue()
+        self.app.add_url_rule("/stream", view_func=self.stream)
+
+    def stream(self) -> Response:
+        environ = request.environ
+        return Response(self.body(environ), mimetype="text/event-stream")
+
+    def body(self, environ: dict[str, Any]) -> Iterator[bytes]:
+        try:
+            yield FIRST
+            # The stream's own worker thread, after waitress wrote FIRST.
+            if not self.client_has_first.wait(10):
+                raise TimeoutError("the client never read the first bytes")
+            probe = getattr(environ.get("waitress.client_disconnected"), "__self__", None)
+            self.results.put({name: getattr(probe, name, "missing")
+                              for name in ("socket", "total_outbufs_len", "connected")})
+            # waitress may still be counting the sent bytes down for a moment
+            # after the client has them; the broker tries again later, too.
+            conn = connection_of(environ)
+            settled = threading.Event()
+            for _ in range(500):
+                if conn is not None:
+                    break
+                settled.wait(0.01)
+                conn = connection_of(environ)
+            self.results.put(conn)
+            if conn is not None:
+                self.results.put(conn.sock.dup())  # as Fanout.adopt keeps it
+                conn.release()
+        except BaseException as err:
+            self.results.put(err)
+            raise
+
+    def next_result(self) -> Any:
+        result = self.results.get(timeout=10)
+        if isinstance(result, BaseException):
+            raise result
+        return result
+
+
+@pytest.fixture
+def handover():
+    h = Handover()
+    server = WebServer(h.app, "127.0.0.1", 0, max_streams=1)
+    yield h, server.port
+    server.close()
+
+
+def read_until(sock: socket.socket, data: bytes, end: bytes) -> tuple[bytes, bytes]:
+    """Read until ``data`` holds ``end``: (up to and including it, the rest read)."""
+    while end not in data:
+        more = sock.recv(4096)
+        assert more, f"the connection closed before {end!r}; got {data!r}"
+        data += more
+    head, _, rest = data.partition(end)
+    return head + end, rest
+
+
+def read_to_end(sock: socket.socket, data: bytes) -> bytes:
+    while more := sock.recv(4096):
+        data += more
+    return data
+
+
+@pytest.mark.parametrize("protocol", ["HTTP/1.1", "HTTP/1.0"])
+def test_waitress_lets_the_fanout_take_a_stream_over(handover, protocol):
+    h, port = handover
+    chunked = protocol == "HTTP/1.1"
+    first, ours_framed = (chunk(FIRST), chunk(OURS)) if chunked else (FIRST, OURS)
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as phone:
+        phone.sendall(f"GET /stream {protocol}\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        head, rest = read_until(phone, b"", b"\r\n\r\n")
+        assert head.startswith(f"{protocol} 200".encode())
+        # The fan-out frames its messages as waitress framed the first one.
+        assert (b"transfer-encoding: chunked" in head.lower()) == chunked
+        got, rest = read_until(phone, rest, first)
+        assert got == first and rest == b""
+        h.client_has_first.set()
+
+        internals = h.next_result()
+        assert isinstance(internals["socket"], socket.socket), internals
+        assert isinstance(internals["total_outbufs_len"], int), internals
+        assert internals["connected"] is True, internals
+        conn = h.next_result()
+        assert isinstance(conn, Connection), "waitress no longer hands the connection over"
+        assert conn.chunked == chunked
+        # It is this phone's connection.
+        assert conn.sock.getpeername() == phone.getsockname()
+
+        with h.next_result() as ours:
+            ours.sendall(ours_framed)
+        # Once released, waitress writes nothing more (not even the closing
+        # chunk) and closes its own descriptor: with ours closed too, the
+        # phone reads exactly the fan-out's bytes, then the end.
+        assert read_to_end(phone, rest) == ours_framed
