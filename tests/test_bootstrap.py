@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import sys
@@ -11,10 +12,11 @@ ROOT = Path(__file__).resolve().parent.parent
 VERSION = "{}.{}".format(*sys.version_info[:2])
 
 
-def bootstrap(**env: str) -> subprocess.CompletedProcess[str]:
-    """Source the bootstrap as ./test does, with ``env`` added; prints the venv's python."""
+def bootstrap(extras: str = "test", **env: str) -> subprocess.CompletedProcess[str]:
+    """Source the bootstrap as ./test does (./run: ``extras=""``), with ``env``
+    added; prints the venv's python."""
     return subprocess.run(
-        ["bash", "-c", 'source tools/bootstrap.sh test && echo "$VENV_PY"'],
+        ["bash", "-c", f'source tools/bootstrap.sh "{extras}" && echo "$VENV_PY"'],
         cwd=ROOT, env={**os.environ, **env}, capture_output=True, text=True, timeout=60,
     )
 
@@ -23,7 +25,8 @@ def fake_venv(folder: Path, version: str) -> Path:
     """A venv folder whose python says it is ``version`` (nothing is installed)."""
     (folder / "bin").mkdir(parents=True)
     python = folder / "bin" / "python"
-    python.write_text(f"#!/bin/sh\necho {version}\n")
+    # It says its version, and notes every call (pip installs) beside itself.
+    python.write_text(f'#!/bin/sh\necho "$@" >>"{folder}/calls"\necho {version}\n')
     python.chmod(0o755)
     return folder
 
@@ -43,3 +46,15 @@ def test_a_python_that_does_not_run_is_named(tmp_path):
         in result.stderr
     assert not (tmp_path / "venv").exists()  # nothing made
 
+
+
+def test_run_after_test_installs_nothing_again(tmp_path):
+    venv = fake_venv(tmp_path / "venv", VERSION)
+    pyproject = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()[:16]
+    (venv / ".installed").write_text(f"{pyproject} .[test]\n")
+    assert bootstrap(extras="", VENV=str(venv)).returncode == 0  # ./run
+    assert not (venv / "calls").exists()
+    # The other way round the test extra is missing: it is installed.
+    (venv / ".installed").write_text(f"{pyproject} .\n")
+    assert bootstrap(VENV=str(venv)).returncode == 0  # ./test
+    assert "-m pip install" in (venv / "calls").read_text()

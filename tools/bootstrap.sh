@@ -61,8 +61,19 @@ fi
 spec="."
 [ -n "$EXTRAS" ] && spec=".[$EXTRAS]"
 stamp="$VENV/.installed"
-want="$(cat "$ROOT/pyproject.toml" | sha256sum | cut -c1-16) $spec"
-if [ ! -f "$stamp" ] || ! grep -qxF "$want" "$stamp"; then
+hash=$(sha256sum <"$ROOT/pyproject.toml" | cut -c1-16)
+want="$hash $spec"
+installed() {
+    [ -f "$stamp" ] || return 1
+    if [ -n "$EXTRAS" ]; then
+        grep -qxF "$want" "$stamp"
+    else
+        # Any install of this pyproject.toml holds the plain project, so
+        # ./run after ./test (which adds the test extra) installs nothing.
+        grep -qE "^$hash \.(\[|\$)" "$stamp"
+    fi
+}
+if ! installed; then
     echo "Installing Table Companion ($spec) into $VENV ..." >&2
     "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e "$ROOT$([ -n "$EXTRAS" ] && echo "[$EXTRAS]")" >&2
     echo "$want" >>"$stamp"
