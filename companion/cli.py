@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
@@ -107,8 +108,16 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _history(args: argparse.Namespace) -> int:
-    with open_store(args.data, create=False) as store:
-        rows = store.history()
+    folder = args.data or default_data_dir()
+    if (args.data is None and not os.environ.get("COMPANION_DATA")
+            and not (folder / DB_NAME).exists()):
+        # Nobody named a folder: on a machine that never played, the default
+        # one is simply empty. A folder someone named but missing is an
+        # error (a typo must not look like an empty history).
+        rows = []
+    else:
+        with open_store(args.data, create=False) as store:
+            rows = store.history()
     if args.json:
         json.dump([r.to_json() for r in rows], sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")

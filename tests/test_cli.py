@@ -154,6 +154,17 @@ def test_import_adds_to_history_and_an_unfinished_match_resumes(tmp_path):
     assert again.returncode == 2 and "in progress" in again.stderr
 
 
+def test_history_on_a_machine_that_never_played_is_empty_and_makes_nothing(tmp_path):
+    env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}  # no COMPANION_DATA, no XDG
+    result = subprocess.run([COMPANION, "history"], capture_output=True, text=True, env=env,
+                            timeout=60)
+    assert (result.returncode, result.stdout) == (0, "no matches yet\n"), result.stderr
+    result = subprocess.run([COMPANION, "history", "--json"], capture_output=True, text=True,
+                            env=env, timeout=60)
+    assert json.loads(result.stdout) == []
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("command", [["history"], ["history", "--json"], ["export", "1"]])
 def test_reading_commands_never_create_a_data_folder(tmp_path, command):
     typo = tmp_path / "dta"
