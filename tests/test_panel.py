@@ -11,6 +11,7 @@ from companion.inputs import Input
 from companion.panel import Panel
 from companion.store import Store
 from companion.table import Table
+from tests.panel_support import Presses, press, view
 
 CTX = Context(names=("Ann", "Bob", "Cy"), address="http://10.0.0.2:8080/")
 START = {"game": "center-court", "players": ["Ann", "Bob"], "options": {"sets": 1}}
@@ -20,15 +21,6 @@ START = {"game": "center-court", "players": ["Ann", "Bob"], "options": {"sets": 
 def panel():
     with Store(":memory:") as store:
         yield Panel(Table(store, rng=random.Random(3)), CTX)
-
-
-def press(panel: Panel, *buttons: str) -> None:
-    for b in buttons:
-        panel.handle(Input(b.rstrip("!"), hold=b.endswith("!")))
-
-
-def view(panel: Panel) -> dict:
-    return panel.table.snapshot.match["view"]
 
 
 def test_set_up_and_start_a_match_with_the_buttons(panel):
@@ -159,17 +151,6 @@ def test_soft_keys_always_name_what_the_button_does(panel):
         for button in SOFT_KEYS:
             binding = built.keys.get(Input(button))
             assert (binding is None) == (built.label(button) == "")
-
-
-class Presses:
-    """Counts the presses handed to a panel."""
-
-    def __init__(self, panel: Panel) -> None:
-        self.panel, self.count = panel, 0
-
-    def __call__(self, *buttons: str) -> None:
-        press(self.panel, *buttons)
-        self.count += len(buttons)
 
 
 def test_a_device_rolled_serve_of_the_servers_last_card_is_two_presses(panel):

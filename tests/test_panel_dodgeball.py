@@ -7,9 +7,9 @@ import random
 import pytest
 
 from companion.controls import Context
-from companion.inputs import Input
 from companion.panel import Panel
 from companion.table import Table
+from tests.panel_support import Presses, press, view
 
 CTX = Context(names=("Owls", "Newts", "Cy"))
 ROSTERS = [[21, 58, 12, 33, 7], [45, 30, 10, 41, 25]]
@@ -22,15 +22,6 @@ def panel(memory_store):
     table = Table(memory_store, rng=random.Random(3))
     table.start(START)
     return Panel(table, CTX)
-
-
-def press(panel: Panel, *buttons: str) -> None:
-    for b in buttons:
-        panel.handle(Input(b.rstrip("!"), hold=b.endswith("!")))
-
-
-def view(panel: Panel) -> dict:
-    return panel.table.snapshot.match["view"]
 
 
 def events(panel: Panel) -> list[dict]:
@@ -182,25 +173,6 @@ def test_rematch_keeps_rosters_and_rolls_off_again(memory_store):
     options = panel.table.snapshot.match["options"]
     assert options["rosters"] == ROSTERS and options["roll_off"]
     assert panel.table.snapshot.match["view"]["winner"] is None
-
-
-class Presses:
-    """Counts the presses handed to a panel; ``to`` takes the shorter way round a list."""
-
-    def __init__(self, panel: Panel) -> None:
-        self.panel, self.count = panel, 0
-
-    def __call__(self, *buttons: str) -> None:
-        press(self.panel, *buttons)
-        self.count += len(buttons)
-
-    def to(self, label: str) -> None:
-        """Move to the line starting with ``label`` (PREV or NEXT, fewer) and press OK."""
-        items = self.panel.state.screen.items
-        index = next(i for i, item in enumerate(items) if item.startswith(label))
-        ahead = (index - self.panel.state.ui.cursor) % len(items)
-        self(*(["next"] * ahead if ahead <= len(items) - ahead
-               else ["prev"] * (len(items) - ahead)), "ok")
 
 
 def back_to(panel: Panel, jersey: int) -> None:
