@@ -259,7 +259,7 @@ def host_pin(args: argparse.Namespace, cfg: Config) -> tuple[str, bool]:
     """
     for pin in (args.pin, cfg.web.pin, os.environ.get("COMPANION_PIN")):
         if pin:
-            if not (pin.isdigit() and 4 <= len(pin) <= 12):
+            if not config_module.valid_pin(pin):
                 raise config_module.ConfigError("the host PIN must be 4 to 12 digits")
             return pin, False
     return f"{secrets.randbelow(10**6):06d}", True

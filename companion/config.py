@@ -8,6 +8,10 @@ configured. Unknown keys are errors too, so a typo never passes silently.
 
 from __future__ import annotations
 
+import codecs
+import ipaddress
+import math
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
@@ -15,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError
+from companion.games import GAMES
+from companion.games.base import MAX_NAME
 
 #: BCM numbers of the Raspberry Pi header's general purpose pins.
 GPIO_PINS = range(2, 28)
@@ -22,6 +28,17 @@ PIN_BACKENDS = ("lgpio", "rpigpio")
 DISPLAY_DRIVERS = ("ssd1306", "sh1106")
 DISPLAY_INTERFACES = ("i2c", "spi")
 MAX_SEATS = 4
+#: Names the setup screen can offer; more only make its list long.
+MAX_NAMES = 32
+#: The longest wait any timing key may ask for: a day.
+MAX_SECONDS = 86400.0
+#: The slowest and fastest rates pyserial names (``serial.Serial.BAUDRATES``).
+BAUDRATES = (50, 4_000_000)
+#: Phone streams one process serves at most: each holds an open connection
+#: (a file descriptor) and may hold a worker thread, created at start.
+MAX_STREAMS = 1000
+#: A host name as RFC 1123 spells one: dot-separated labels of letters, digits, hyphens.
+_HOST_LABEL = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)")
 
 
 class ConfigError(CompanionError, ValueError):
@@ -125,10 +142,18 @@ def load(path: Path | None) -> Config:
     if path is None:
         return Config()
     try:
-        with open(path, "rb") as f:
-            raw = tomllib.load(f)
+        data = Path(path).read_bytes()
     except OSError as err:
         raise ConfigError(f"cannot read the config file {path}: {err.strerror}") from None
+    # A byte order mark some editors write is not an error.
+    bom = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
+    try:
+        raw = tomllib.loads(data[bom:].decode("utf-8"))
+    except UnicodeDecodeError as err:
+        at = bom + err.start
+        bad, line = data[at:at + 1], data.count(b"\n", 0, at) + 1
+        raise ConfigError(f"{path} is not UTF-8 text: byte {at} (line {line}) is "
+                          f"{bad!r}; save the file as UTF-8") from None
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{path} is not valid TOML: {err}") from None
     try:
@@ -185,7 +210,7 @@ def _convert(where: str, value: Any, default: Any, annotation: str) -> Any:
             raise ConfigError(f"{where}: must be true or false, got {value!r}")
         return value
     if annotation == "float":
-        if type(value) not in (int, float) or value < 0:
+        if type(value) not in (int, float) or not math.isfinite(value) or value < 0:
             raise ConfigError(f"{where}: must be a number of seconds >= 0, got {value!r}")
         return float(value)
     if "int" in annotation:
@@ -210,7 +235,7 @@ def _unknown(table: Mapping[str, Any], known: Any, section: str) -> None:
 
 def _check(config: Config) -> None:
     """Checks that span values: ranges, choices and pins used twice."""
-    b, e, d, w = config.buttons, config.encoder, config.display, config.web
+    b, e, d, s, w = config.buttons, config.encoder, config.display, config.serial, config.web
     _one_of("[buttons] backend", b.backend, PIN_BACKENDS)
     _one_of("[display] driver", d.driver, DISPLAY_DRIVERS)
     _one_of("[display] interface", d.interface, DISPLAY_INTERFACES)
@@ -221,23 +246,32 @@ def _check(config: Config) -> None:
         raise ConfigError(f"[leds] seats: at most {MAX_SEATS} seat LEDs")
     if (e.a is None) != (e.b is None):
         raise ConfigError("[encoder]: set both a and b (or neither)")
-    if not 0.05 <= b.hold_time <= 5:
-        raise ConfigError(f"[buttons] hold_time: must be 0.05-5 seconds, got {b.hold_time}")
-    if not 0.001 <= b.debounce <= 0.2:
-        raise ConfigError(f"[buttons] debounce: must be 0.001-0.2 seconds, got {b.debounce}")
+    _within("[buttons] hold_time", b.hold_time, 0.05, 5, " seconds")
+    _within("[buttons] debounce", b.debounce, 0.001, 0.2, " seconds")
+    for key in ("i2c_port", "spi_port", "spi_device"):
+        # The bus numbers of /dev/i2c-N and /dev/spidevN.M.
+        _within(f"[display] {key}", getattr(d, key), 0, 255)
     if not 0x03 <= d.i2c_address <= 0x77:
         raise ConfigError(f"[display] i2c_address: {d.i2c_address:#x} is not a 7-bit address")
     for key in ("contrast", "dim_contrast"):
-        if not 0 <= getattr(d, key) <= 255:
-            raise ConfigError(f"[display] {key}: must be 0-255")
-    if not 1 <= w.port <= 65535:
-        raise ConfigError(f"[web] port: must be 1-65535, got {w.port}")
-    if w.max_streams < 1:
-        raise ConfigError("[web] max_streams: must be at least 1")
-    if w.pin is not None and not (w.pin.isdigit() and 4 <= len(w.pin) <= 12):
+        _within(f"[display] {key}", getattr(d, key), 0, 255)
+    _within("[display] dim_after", d.dim_after, 0, MAX_SECONDS, " seconds")
+    if d.shift_every != 0:
+        # Each shift redraws the panel: more often than once a second only loads the bus.
+        _within("[display] shift_every", d.shift_every, 1, MAX_SECONDS,
+                " seconds (or 0: never shift)")
+    if s.url is not None and (not s.url.strip() or not s.url.isprintable()):
+        raise ConfigError(f"[serial] url: must be a device path or pyserial URL such as "
+                          f"/dev/ttyUSB0, got {s.url!r}; leave it out for no pad")
+    _within("[serial] baudrate", s.baudrate, *BAUDRATES)
+    if not valid_host(w.host):
+        raise ConfigError(f"[web] host: {w.host!r} is not an IP address or host name; "
+                          "0.0.0.0 serves on every address")
+    _within("[web] port", w.port, 1, 65535)
+    _within("[web] max_streams", w.max_streams, 1, MAX_STREAMS)
+    if w.pin is not None and not valid_pin(w.pin):
         raise ConfigError("[web] pin: must be 4 to 12 digits")
-    if not config.table.names or any(not n.strip() or len(n) > 16 for n in config.table.names):
-        raise ConfigError("[table] names: 1-16 characters each, at least one name")
+    _check_table(config.table)
     # The display's bus pins are taken before any button may claim them.
     if config.display.interface == "i2c":
         pins = {2: "the I2C bus (SDA)", 3: "the I2C bus (SCL)"}
@@ -250,6 +284,57 @@ def _check(config: Config) -> None:
         if pin in pins:
             raise ConfigError(f"{where}: GPIO {pin} is already used by {pins[pin]}")
         pins[pin] = where
+    if config.display.interface == "i2c":
+        # Unused with I2C, but a later switch to SPI should not find them broken.
+        for key in ("gpio_dc", "gpio_rst"):
+            if getattr(d, key) not in GPIO_PINS:
+                raise ConfigError(f"[display] {key}: GPIO {getattr(d, key)} is not a BCM pin "
+                                  "number 2-27")
+
+
+def _check_table(table: TableConfig) -> None:
+    """A usable folder path; names a match can start with, enough for every game's seats."""
+    if any(c < " " or c == "\x7f" for c in str(table.data)):
+        raise ConfigError(f"[table] data: {str(table.data)!r} holds a control character")
+    # The setup screen seats the first names: each game's minimum must be there.
+    least = max(game.seats[0] for game in GAMES.values())
+    names = table.names
+    if not least <= len(names) <= MAX_NAMES:
+        raise ConfigError(f"[table] names: {least} to {MAX_NAMES} names, got {len(names)}")
+    for i, name in enumerate(names):
+        if not name.strip() or len(name) > MAX_NAME or not name.isprintable():
+            raise ConfigError(f"[table] names[{i}]: {name!r} is not a name of 1-{MAX_NAME} "
+                              "printable characters")
+    if len({" ".join(n.split()).casefold() for n in names}) != len(names):
+        raise ConfigError("[table] names: each name only once (the same name twice cannot "
+                          "play one match)")
+
+
+def valid_host(host: str) -> bool:
+    """Whether ``host`` is an IP address (v4 or v6) or a well-formed host name."""
+    try:
+        ipaddress.ip_address(host)
+        return True
+    except ValueError:
+        pass
+    name = host.removesuffix(".")
+    return 0 < len(name) <= 253 and all(_HOST_LABEL.fullmatch(p) for p in name.split("."))
+
+
+def valid_pin(pin: str) -> bool:
+    """Whether ``pin`` is a host PIN: 4 to 12 ASCII digits."""
+    return pin.isascii() and pin.isdigit() and 4 <= len(pin) <= 12
+
+
+def _within(where: str, value: float, low: float, high: float, unit: str = "") -> None:
+    if not low <= value <= high:
+        raise ConfigError(f"{where}: must be {_number(low)}-{_number(high)}{unit}, "
+                          f"got {_number(value)}")
+
+
+def _number(value: float) -> str:
+    """``value`` as written in TOML: 5 rather than 5.0."""
+    return str(int(value)) if float(value).is_integer() else str(value)
 
 
 def _pins(config: Config) -> list[tuple[str, int]]:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from companion import config
 from companion.config import Config, ConfigError, load
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -85,3 +86,95 @@ def test_invalid_toml_says_where(tmp_path):
 def test_a_missing_file(tmp_path):
     with pytest.raises(ConfigError, match=r"cannot read the config file .*nope\.toml"):
         load(tmp_path / "nope.toml")
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    # Not finite: nan spun the display thread, inf killed it.
+    ("[display]\ndim_after = nan", "[display] dim_after: must be a number of seconds >= 0, "
+                                   "got nan"),
+    ("[display]\ndim_after = inf", "[display] dim_after: must be a number of seconds >= 0, "
+                                   "got inf"),
+    ("[display]\nshift_every = -inf", "[display] shift_every: must be a number of seconds"),
+    ("[buttons]\nhold_time = nan", "[buttons] hold_time: must be a number of seconds >= 0"),
+    ("[display]\ndim_after = 1e12",
+     "[display] dim_after: must be 0-86400 seconds, got 1000000000000"),
+    ("[display]\nshift_every = 0.001", "[display] shift_every: must be 1-86400 seconds (or 0"),
+    ("[display]\ncontrast = 256", "[display] contrast: must be 0-255, got 256"),
+    ("[display]\ndim_contrast = -1", "[display] dim_contrast: must be 0-255, got -1"),
+    ("[display]\ni2c_port = -1", "[display] i2c_port: must be 0-255, got -1"),
+    ("[display]\nspi_port = 300", "[display] spi_port: must be 0-255, got 300"),
+    ("[display]\nspi_device = -2", "[display] spi_device: must be 0-255, got -2"),
+    ("[display]\ngpio_dc = 99", "[display] gpio_dc: GPIO 99 is not a BCM pin number 2-27"),
+    ("[display]\ninterface = 'spi'\ngpio_rst = 1",
+     "[display] gpio_rst: GPIO 1 is not a BCM pin number 2-27"),
+    ("[serial]\nbaudrate = 0", "[serial] baudrate: must be 50-4000000, got 0"),
+    ("[serial]\nbaudrate = -9600", "[serial] baudrate: must be 50-4000000, got -9600"),
+    ("[serial]\nbaudrate = 115200.0", "[serial] baudrate: must be a whole number"),
+    ("[serial]\nurl = ''", "[serial] url: must be a device path or pyserial URL"),
+    ('[serial]\nurl = "/dev/tty\\u0000"', "[serial] url: must be a device path"),
+    ("[web]\nport = 0", "[web] port: must be 1-65535, got 0"),
+    ("[web]\nport = -80", "[web] port: must be 1-65535, got -80"),
+    ("[web]\nmax_streams = 0", "[web] max_streams: must be 1-1000, got 0"),
+    ("[web]\nmax_streams = 100000", "[web] max_streams: must be 1-1000, got 100000"),
+    ("[web]\nhost = 'my host'", "[web] host: 'my host' is not an IP address or host name"),
+    ("[web]\nhost = ''", "[web] host: '' is not an IP address or host name"),
+    ("[web]\nhost = '300.1.1.1:80'", "[web] host: '300.1.1.1:80' is not an IP address"),
+    ("[web]\npin = '١٢٣٤'", "[web] pin: must be 4 to 12 digits"),
+    ("[table]\nnames = ['Ann']", "[table] names: 2 to 32 names, got 1"),
+    ("[table]\nnames = ['Ann', 'ann ']", "[table] names: each name only once"),
+    ('[table]\nnames = ["Ann", "B\\nb"]', "[table] names[1]: 'B\\nb' is not a name of 1-16"),
+    ("[table]\nnames = ['Ann', '   ']", "[table] names[1]: '   ' is not a name"),
+    ('[table]\ndata = "/var/lib/\\u0000x"', "[table] data: '/var/lib/\\x00x' holds a control"),
+])
+def test_a_value_that_would_break_the_device_is_refused(tmp_path, text, message):
+    path = write(tmp_path, text)
+    with pytest.raises(ConfigError) as err:
+        load(path)
+    assert str(err.value).startswith(f"{path}: ")
+    assert message in str(err.value)
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "127.0.0.1", "fe80::1%eth0", "localhost",
+                                  "table-pi.local", "table.example.org."])
+def test_hosts_that_are_addresses_or_names_pass(tmp_path, host):
+    assert load(write(tmp_path, f"[web]\nhost = '{host}'")).web.host == host
+
+
+def test_the_edges_of_each_range_pass(tmp_path):
+    cfg = load(write(tmp_path, """
+[display]
+dim_after = 0
+shift_every = 0
+contrast = 0
+dim_contrast = 255
+[serial]
+baudrate = 4000000
+[web]
+port = 65535
+max_streams = 1000
+"""))
+    assert cfg.display.dim_after == 0 and cfg.display.shift_every == 0
+    assert cfg.serial.baudrate == 4_000_000 and cfg.web.max_streams == 1000
+
+
+def test_a_file_that_is_not_utf8_names_the_byte(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_bytes(b"[table]\nnames = ['J\xf6rg', 'Ann']\n")  # Latin-1, as an old editor saves
+    with pytest.raises(ConfigError) as err:
+        load(path)
+    assert str(err.value) == (f"{path} is not UTF-8 text: byte 19 (line 2) is b'\\xf6'; "
+                              "save the file as UTF-8")
+
+
+def test_a_byte_order_mark_is_not_an_error(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_bytes("\ufeff[web]\nport = 8081\n".encode())
+    assert load(path).web.port == 8081
+    path.write_bytes(b"\xef\xbb\xbf[web]\nport = 8081 # \xe9\n")  # offsets count the mark
+    with pytest.raises(ConfigError, match=r"byte 23 \(line 2\) is b'\\xe9'"):
+        load(path)
+
+
+def test_the_baudrate_range_is_pyserials():
+    serial = pytest.importorskip("serial")
+    assert (min(serial.Serial.BAUDRATES), max(serial.Serial.BAUDRATES)) == config.BAUDRATES
