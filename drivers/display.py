@@ -15,6 +15,7 @@ spare the OLED; any button wakes it.
 from __future__ import annotations
 
 import logging
+import math
 import threading
 import time
 from collections.abc import Callable
@@ -39,6 +40,8 @@ log = logging.getLogger(__name__)
 WIDTH, HEIGHT = 128, 64
 #: Where the picture sits while dimmed, in turn: a small square walk.
 SHIFTS = ((0, 0), (1, 0), (1, 1), (0, 1))
+#: The longest the display thread sleeps: it looks again at least this often.
+MAX_WAIT = 3600.0
 
 
 def open_device(cfg: DisplayConfig, sim: bool, dev: Path = Path("/dev")) -> LumaDevice:
@@ -161,17 +164,22 @@ class Oled:
                 log.exception("the display could not be updated")
 
     def _next_change(self) -> float | None:
-        """Seconds until dimming or the next pixel shift is due (None: never)."""
+        """Seconds until dimming or the next pixel shift is due (None: never).
+
+        Always a wait the thread can take: 0 to MAX_WAIT, whatever the
+        timings (config.py refuses nan and inf, but a wait computed from one
+        would spin the thread, nan, or end it, inf overflows the lock's timeout).
+        """
         now = self._clock()
         if not self.dimmed:
-            return max(0.0, self._last_activity + self.cfg.dim_after - now)
+            return _bounded(self._last_activity + self.cfg.dim_after - now)
         if self._last_activity + self.cfg.dim_after > now:
             return 0.0  # woken: undim now
-        if self.cfg.shift_every <= 0:
+        if not self.cfg.shift_every > 0:
             return None
         dim_at = self._last_activity + self.cfg.dim_after
         elapsed = now - dim_at
-        return self.cfg.shift_every - elapsed % self.cfg.shift_every
+        return _bounded(self.cfg.shift_every - elapsed % self.cfg.shift_every)
 
     def _care(self) -> None:
         idle = self._clock() - self._last_activity
@@ -180,8 +188,8 @@ class Oled:
             self.dimmed = dimmed
             self.device.contrast(self.cfg.dim_contrast if dimmed else self.cfg.contrast)
         if dimmed and self.cfg.shift_every > 0:
-            step = int((idle - self.cfg.dim_after) // self.cfg.shift_every)
-            self.shift = SHIFTS[step % len(SHIFTS)]
+            step = (idle - self.cfg.dim_after) // self.cfg.shift_every
+            self.shift = SHIFTS[int(step) % len(SHIFTS)] if math.isfinite(step) else (0, 0)
         else:
             self.shift = (0, 0)
 
@@ -197,3 +205,8 @@ class Oled:
         self._last_bytes = data
         self.frames_sent += 1
         self.frames.notify(image)
+
+
+def _bounded(wait: float) -> float:
+    """``wait`` within 0..MAX_WAIT; MAX_WAIT for nan (a wait that never comes due)."""
+    return MAX_WAIT if math.isnan(wait) else min(max(0.0, wait), MAX_WAIT)

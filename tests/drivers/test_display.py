@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
 import os
 import subprocess
 import threading
+import time
 
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -62,6 +64,51 @@ def test_frames_reach_the_device_only_when_they_change():
     finally:
         oled.close()
         oled.close()
+
+
+class CountingClock:
+    """time.monotonic, counting how often the display thread looks at it."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self) -> float:
+        self.calls += 1
+        return time.monotonic()
+
+
+@pytest.mark.parametrize("timing", [
+    {"dim_after": math.nan}, {"dim_after": math.inf}, {"dim_after": -math.inf},
+    {"dim_after": 1e300}, {"dim_after": 0.0, "shift_every": math.nan},
+    {"dim_after": 0.0, "shift_every": math.inf},
+])
+def test_timings_config_refuses_still_neither_spin_nor_end_the_display(timing):
+    # config.py refuses these; the display must survive them anyway. nan used
+    # to spin the thread at full CPU, inf ended it (a blank OLED, service up).
+    cfg = DisplayConfig(**timing)
+    clock = CountingClock()
+    oled = Oled(open_device(cfg, sim=True), cfg, picture, clock=clock)
+    frames = Frames(oled)
+    try:
+        oled.update("15-0")
+        frames.wait(1)
+        looked = clock.calls
+        threading.Event().wait(0.3)  # an idle display: it should barely look at the clock
+        assert clock.calls - looked < 10
+        oled.update("30-0")  # still drawing
+        assert frames.wait(2)[-1].tobytes() in {picture("30-0").tobytes(),
+                                                 *shifted_forms(picture("30-0"))}
+    finally:
+        oled.close()
+
+
+def shifted_forms(image: Image.Image) -> set[bytes]:
+    forms = set()
+    for shift in ((1, 0), (1, 1), (0, 1)):
+        moved = Image.new(image.mode, image.size, 0)
+        moved.paste(image, shift)
+        forms.add(moved.tobytes())
+    return forms
 
 
 def test_idle_dims_and_shifts_then_a_button_wakes():
