@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import ipaddress
 import socket
@@ -12,9 +13,15 @@ from flask import Flask
 from waitress import wasyncore
 from waitress.server import create_server
 
+from companion.errors import CompanionError
+
 #: Requests besides the live streams that may run at once (API calls, pages).
 SPARE_THREADS = 8
 SIOCGIFADDR = 0x8915
+
+
+class ServeError(CompanionError):
+    """The web server cannot listen where it was told to; the message names the address."""
 
 
 class WebServer:
@@ -28,11 +35,17 @@ class WebServer:
     """
 
     def __init__(self, app: Flask, host: str, port: int, max_streams: int) -> None:
-        self._server = create_server(
-            app, host=host, port=port, threads=max_streams + SPARE_THREADS,
-            connection_limit=max_streams + 4 * SPARE_THREADS, ident="TableCompanion",
-            clear_untrusted_proxy_headers=True,
-        )
+        """Listen on ``host``:``port`` and serve; ServeError naming the address if it cannot."""
+        sockets: dict = {}  # waitress's socket map: closed here if the start fails
+        try:
+            self._server = create_server(
+                app, map=sockets, host=host, port=port, threads=max_streams + SPARE_THREADS,
+                connection_limit=max_streams + 4 * SPARE_THREADS, ident="TableCompanion",
+                clear_untrusted_proxy_headers=True,
+            )
+        except (OSError, ValueError) as err:
+            wasyncore.close_all(sockets)
+            raise ServeError(_cannot_serve(host, port, err)) from None
         self.port: int = self._server.effective_port
         self.host = host
         self._stop = threading.Event()
@@ -57,6 +70,28 @@ class WebServer:
         self._stop.set()
         self._server.pull_trigger()  # wake the poll now rather than at its timeout
         self._thread.join(10)
+
+
+def _cannot_serve(host: str, port: int, err: OSError | ValueError) -> str:
+    """Why waitress could not listen, and what to change, as one line."""
+    address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    where = "--host or [web] host; 0.0.0.0 serves on every address"
+    if isinstance(err, ValueError):
+        # waitress turns a failed name lookup into "Invalid host/port specified."
+        cause = err.__context__
+        why = cause.strerror if isinstance(cause, OSError) and cause.strerror else str(err)
+        return (f"cannot serve on {address}: {host!r} is not an address of this machine "
+                f"({why}); use one of its addresses or names ({where})")
+    if err.errno == errno.EADDRINUSE:
+        return (f"cannot serve on {address}: the port is already in use (another companion "
+                "running?); stop that program or choose another port (--port or [web] port)")
+    if err.errno == errno.EADDRNOTAVAIL:
+        return (f"cannot serve on {address}: {host} is not an address of this machine; "
+                f"use one of its addresses ({where})")
+    if err.errno == errno.EACCES and 0 < port < 1024:
+        return (f"cannot serve on {address}: ports below 1024 need root; choose a port "
+                "from 1024 up (--port or [web] port)")
+    return f"cannot serve on {address}: {err.strerror or err}"
 
 
 def lan_addresses() -> list[str]:

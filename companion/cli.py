@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from companion import __version__, matchfile
+from companion.config import valid_host
 from companion.data_folder import DB_NAME, default_data_dir
 from companion.errors import CompanionError
 from companion.games import get_game
@@ -54,8 +55,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--sim", action="store_true", help="simulated hardware")
     run.add_argument("--config", type=Path, help="TOML configuration file")
     run.add_argument("--data", type=Path, help="folder of the match database")
-    run.add_argument("--host", help="address to serve on")
-    run.add_argument("--port", type=int, help="port to serve on")
+    run.add_argument("--host", type=_host, help="address to serve on")
+    run.add_argument("--port", type=_port, help="port to serve on (0: any free one)")
     run.add_argument("--pin", help="host PIN (else config or $COMPANION_PIN)")
     run.set_defaults(handler=_run)
 
@@ -80,6 +81,23 @@ def _parser() -> argparse.ArgumentParser:
     imp.add_argument("--seed", type=int, help="seed for dice the file leaves unrolled")
     imp.set_defaults(handler=_import)
     return parser
+
+
+def _host(text: str) -> str:
+    if not valid_host(text):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not an IP address or host name (0.0.0.0 serves on every address)")
+    return text
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"must be a port number 0-65535, got {text!r}")
+    return port
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import pty
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -200,3 +201,60 @@ def test_a_broken_config_stops_the_start_naming_the_key(tmp_path):
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 2
     assert f"{cfg}: [buttons] ok: must be a whole number" in err
+
+
+@pytest.fixture
+def port_in_use():
+    """A port some other program listens on."""
+    with socket.socket() as other:
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        yield other.getsockname()[1]
+
+
+def start_fails(*args: str) -> str:
+    """``companion run --sim`` with ``args``: it must stop at once, exit 2, no traceback."""
+    proc = run_companion("--sim", *args)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 2, out + err
+    assert "Traceback" not in err and "running" not in out
+    return err
+
+
+def test_a_port_in_use_is_one_line_naming_it(tmp_path, port_in_use):
+    err = start_fails("--data", str(tmp_path), "--port", str(port_in_use))
+    assert err == (f"companion: cannot serve on 127.0.0.1:{port_in_use}: the port is already "
+                   "in use (another companion running?); stop that program or choose another "
+                   "port (--port or [web] port)\n")
+
+
+def test_a_port_in_use_named_in_the_config_too(tmp_path, port_in_use):
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(f"[web]\nhost = '127.0.0.1'\nport = {port_in_use}\n")
+    err = start_fails("--config", str(cfg), "--data", str(tmp_path))
+    assert f"cannot serve on 127.0.0.1:{port_in_use}: the port is already in use" in err
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--host", "no-such-host.invalid"],
+     "companion: cannot serve on no-such-host.invalid:0: 'no-such-host.invalid' is not an "
+     "address of this machine ("),
+    (["--host", "192.0.2.1"],  # TEST-NET-1: never this machine's
+     "companion: cannot serve on 192.0.2.1:0: 192.0.2.1 is not an address of this machine; "
+     "use one of its addresses (--host or [web] host; 0.0.0.0 serves on every address)"),
+    (["--host", "my table"],
+     "argument --host: 'my table' is not an IP address or host name"),
+    (["--port", "70000"], "argument --port: must be a port number 0-65535, got '70000'"),
+    (["--port", "-1"], "argument --port: must be a port number 0-65535, got '-1'"),
+])
+def test_a_bad_address_is_one_line_naming_it(tmp_path, args, message):
+    err = start_fails("--data", str(tmp_path), "--port", "0", *args)
+    assert message in err
+
+
+def test_a_config_file_that_is_not_utf8_names_the_byte(tmp_path):
+    cfg = tmp_path / "config.toml"
+    cfg.write_bytes(b"[table]\nnames = ['J\xf6rg', 'Ann']\n")
+    err = start_fails("--config", str(cfg), "--data", str(tmp_path))
+    assert err == f"companion: {cfg} is not UTF-8 text: byte 19 (line 2) is b'\\xf6'; " \
+                  "save the file as UTF-8\n"
