@@ -19,10 +19,15 @@ Companion to pad:
   separated (``TURN 2``; ``TURN -`` for none), for pads with seat LEDs.
 - ``PONG``.
 
-Anything else coming in (unknown words, bad bytes, lines over 64 characters)
-is garbage: counted in :attr:`SerialPad.garbage`, logged, and ignored. When
-the port goes away (unplugged), the pad reconnects with a growing backoff
-and then resends the state.
+Only complete lines are acted on. Anything else coming in is garbage:
+unknown words, bytes that are not ASCII, lines over 64 characters, and a line
+whose bytes were spread over more than :data:`PARTIAL_MAX_AGE` seconds (a pad
+that stalled or restarted mid-line; its end, whenever it comes, is dropped
+with it, so a fragment is never taken for a command). Garbage is counted in
+:attr:`SerialPad.garbage` and logged: the first line at once, then a summary
+at most every :data:`GARBAGE_LOG_EVERY` seconds. When the port goes away
+(unplugged), the pad reconnects with a growing backoff and then resends the
+state.
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ import contextlib
 import json
 import logging
 import threading
+import time
+from collections import Counter
 from collections.abc import Callable
 
 import serial
@@ -42,11 +49,19 @@ log = logging.getLogger(__name__)
 
 MAX_LINE = 64
 BACKOFF_START, BACKOFF_MAX = 0.2, 10.0
+#: How long a read waits for bytes before the reader looks around (stop, ages, log).
+READ_TIMEOUT = 0.5
+#: Seconds a line may take from its first byte to its newline; older, it is garbage.
+PARTIAL_MAX_AGE = 3.0
+#: After the first garbage line is logged, further ones are summed up at most this often.
+GARBAGE_LOG_EVERY = 60.0
+#: Bytes of a garbage line shown in the log.
+SAMPLE = 40
 
 
 def parse(line: bytes) -> Input | str | None:
     """One incoming line: an Input, ``"PING"``, or None for garbage."""
-    if len(line) > MAX_LINE:
+    if len(line.rstrip(b"\r\n")) > MAX_LINE:
         return None
     try:
         words = line.decode("ascii").strip().split()
@@ -72,6 +87,64 @@ def state_lines(snapshot: Snapshot) -> bytes:
     return f"STATE {snapshot.version} {body}\nTURN {seats}\n".encode("ascii")
 
 
+class LineCutter:
+    """Cuts a byte stream into complete lines; everything else is garbage.
+
+    :meth:`feed` takes the bytes read (possibly none, after a read timed
+    out) and the time, and returns what they complete: ``(line, None)`` for a
+    line ending in ``\\n`` to act on, ``(sample, why)`` for a garbage one. A
+    line over MAX_LINE characters, or one still unfinished PARTIAL_MAX_AGE
+    seconds after its first byte, is garbage at once, and so is the rest of it
+    up to its newline (skipped, not counted twice).
+    """
+
+    def __init__(self) -> None:
+        self._partial = bytearray()
+        self._started = 0.0
+        self._skipping = False  # inside a line already counted as garbage
+
+    def feed(self, data: bytes, now: float) -> list[tuple[bytes, str | None]]:
+        out: list[tuple[bytes, str | None]] = []
+        *complete, rest = data.split(b"\n")
+        for piece in complete:
+            if self._skipping:
+                self._skipping = False  # that newline ends the skipped line
+                continue
+            if self._partial and now - self._started > PARTIAL_MAX_AGE:
+                out.append(self._stale())
+                self._skipping = False
+                continue
+            line = bytes(self._partial + piece) + b"\n"
+            self._partial.clear()
+            out.append((line, None) if len(line) <= MAX_LINE + 2 else
+                       (line[:SAMPLE], f"over {MAX_LINE} characters"))
+        if not self._skipping and rest:
+            if not self._partial:
+                self._started = now
+            self._partial += rest
+            if len(self._partial) > MAX_LINE + 1:  # + 1: room for a \r
+                out.append((bytes(self._partial[:SAMPLE]), f"over {MAX_LINE} characters"))
+                self._partial.clear()
+                self._skipping = True
+        if self._partial and now - self._started > PARTIAL_MAX_AGE:
+            out.append(self._stale())
+        return out
+
+    def cut_off(self) -> list[tuple[bytes, str | None]]:
+        """The connection ended: an unfinished line is garbage. Starts afresh."""
+        out = [(bytes(self._partial[:SAMPLE]), "cut off by the disconnection")] \
+            if self._partial else []
+        self._partial.clear()
+        self._skipping = False
+        return out
+
+    def _stale(self) -> tuple[bytes, str]:
+        sample = bytes(self._partial[:SAMPLE])
+        self._partial.clear()
+        self._skipping = True
+        return sample, f"a line unfinished after {PARTIAL_MAX_AGE:g} s"
+
+
 class SerialPad:
     """A pad on ``url`` (a device path or any pyserial URL such as ``loop://``).
 
@@ -86,7 +159,11 @@ class SerialPad:
         self.url = url
         self.baudrate = baudrate
         self._sink = sink
+        #: Garbage lines so far (see the module docstring).
         self.garbage = 0
+        self._garbage_kinds: Counter[str] = Counter()  # since the last log line
+        self._garbage_logged_at: float | None = None
+        self._garbage_sample = b""
         self.connections = 0
         self._port: serial.SerialBase | None = None
         self._lock = threading.Condition()
@@ -126,7 +203,8 @@ class SerialPad:
         backoff = BACKOFF_START
         while not self._stop.is_set():
             try:
-                port = serial.serial_for_url(self.url, baudrate=self.baudrate, timeout=0.5)
+                port = serial.serial_for_url(self.url, baudrate=self.baudrate,
+                                             timeout=READ_TIMEOUT)
             except (serial.SerialException, OSError, ValueError) as err:
                 log.info("serial pad %s not available (%s); retrying in %.1fs",
                          self.url, err, backoff)
@@ -141,31 +219,36 @@ class SerialPad:
                 self._lock.notify()
             self.connected.set()
             log.info("serial pad connected on %s", self.url)
+            lines = LineCutter()
             try:
-                self._read_lines(port)
+                self._read_lines(port, lines)
             except (serial.SerialException, OSError) as err:
                 log.warning("serial pad %s lost (%s); reconnecting", self.url, err)
             finally:
                 self.connected.clear()
                 self._drop()
+                self._take(lines.cut_off(), time.monotonic())
 
-    def _read_lines(self, port: serial.SerialBase) -> None:
+    def _read_lines(self, port: serial.SerialBase, lines: LineCutter) -> None:
         while not self._stop.is_set():
-            line = port.read_until(b"\n", MAX_LINE + 2)
-            if not line:
-                continue
-            if not line.endswith(b"\n") and len(line) > MAX_LINE:
-                # Over-long: count it once and skip to the end of that line.
-                self._garbage(line)
-                while line and not line.endswith(b"\n") and not self._stop.is_set():
-                    line = port.read_until(b"\n", 256)
-                continue
-            self._handle(line)
+            # Whatever is waiting, else up to READ_TIMEOUT for a first byte.
+            data = port.read(min(max(1, port.in_waiting), 4096))
+            now = time.monotonic()
+            self._take(lines.feed(data, now), now)
 
-    def _handle(self, line: bytes) -> None:
+    def _take(self, lines: list[tuple[bytes, str | None]], now: float) -> None:
+        for line, garbage in lines:
+            if garbage is None:
+                self._handle(line, now)
+            else:
+                self._garbage(line, garbage, now)
+        self._log_garbage(now)
+
+    def _handle(self, line: bytes, now: float) -> None:
         parsed = parse(line)
         if parsed is None:
-            self._garbage(line)
+            self._garbage(line[:SAMPLE], "not ASCII" if not line.isascii() else
+                          "not a command", now)
         elif parsed == "PING":
             self._send(b"PONG\n")
         elif isinstance(parsed, Input):
@@ -174,9 +257,31 @@ class SerialPad:
             except Exception:
                 log.exception("serial input %r was not taken", parsed)
 
-    def _garbage(self, line: bytes) -> None:
+    def _garbage(self, sample: bytes, why: str, now: float) -> None:
         self.garbage += 1
-        log.debug("serial pad: ignored %r", line[:80])
+        self._garbage_kinds[why] += 1
+        self._garbage_sample = sample
+        if self._garbage_logged_at is None:
+            self._log_garbage(now)
+
+    def _log_garbage(self, now: float) -> None:
+        """Log the garbage not logged yet: the very first at once, then at most every
+        GARBAGE_LOG_EVERY seconds, so a babbling pad cannot flood the journal."""
+        if not self._garbage_kinds:
+            return
+        if self._garbage_logged_at is None:
+            (why, _), = self._garbage_kinds.items()
+            log.warning("serial pad %s: ignored %r (%s); more garbage is summed up at most "
+                        "every %g s", self.url, self._garbage_sample, why, GARBAGE_LOG_EVERY)
+        elif now - self._garbage_logged_at >= GARBAGE_LOG_EVERY:
+            kinds = ", ".join(f"{n} {why}" for why, n in self._garbage_kinds.most_common())
+            log.warning("serial pad %s: ignored %d more garbage lines (%s), the last %r; "
+                        "%d in all", self.url, self._garbage_kinds.total(), kinds,
+                        self._garbage_sample, self.garbage)
+        else:
+            return
+        self._garbage_logged_at = now
+        self._garbage_kinds.clear()
 
     def _drop(self) -> None:
         with self._lock:

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import pty
 import queue
+import random
 import select
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
+import drivers.serial_pad
 from companion.inputs import Input
 from companion.table import Snapshot
 from drivers.serial_pad import SerialPad, parse
@@ -74,6 +78,8 @@ def wait_for(predicate, timeout: float = 3.0) -> None:
     (b"HELLO there\n", None),
     (b"\xff\xfe\n", None),
     (b"TAP ok " + b"x" * 80 + b"\n", None),
+    (b"TAP ok" + b" " * 58 + b"\r\n", Input("ok")),  # 64 characters and the line end
+    (b"TAP ok" + b" " * 59 + b"\n", None),
 ])
 def test_parse(line, expected):
     assert parse(line) == expected
@@ -158,3 +164,95 @@ def test_a_port_that_never_appears_is_retried_quietly(tmp_path):
         assert pad.connections == 0
     finally:
         pad.close()
+
+
+def pause(seconds: float) -> None:
+    """The pad goes quiet mid-line: the hostile behaviour itself, not a synchronisation."""
+    threading.Event().wait(seconds)
+
+
+@pytest.fixture
+def pad_on_pty(link):
+    end = Pty(link)
+    inputs = queue.Queue()
+    pad = SerialPad(str(link), inputs.put)
+    try:
+        assert pad.connected.wait(3)
+        yield end, pad, inputs
+    finally:
+        pad.close()
+        end.unplug()
+
+
+def garbage_logs(caplog) -> list[str]:
+    return [r.getMessage() for r in caplog.records
+            if r.name == "drivers.serial_pad" and r.levelno == logging.WARNING
+            and "ignored" in r.getMessage()]
+
+
+def test_a_line_split_by_a_pause_is_taken_whole(pad_on_pty):
+    end, pad, inputs = pad_on_pty
+    end.write(b"TAP ")
+    pause(0.8)  # longer than a read waits
+    end.write(b"ok\n")
+    assert inputs.get(timeout=3) == Input("ok")
+    assert pad.garbage == 0
+
+
+def test_the_end_of_a_line_after_a_pause_is_never_a_command(pad_on_pty, caplog):
+    end, pad, inputs = pad_on_pty
+    end.write(b"NOISE ")
+    pause(0.8)
+    end.write(b"S1\n")  # was read as a line of its own: a tap on seat 1
+    end.write(b"TAP next\n")
+    assert inputs.get(timeout=3) == Input("next")
+    assert inputs.empty() and pad.garbage == 1
+    assert garbage_logs(caplog) == [
+        f"serial pad {pad.url}: ignored b'NOISE S1\\n' (not a command); more garbage is "
+        "summed up at most every 60 s"]
+
+
+def test_a_line_left_unfinished_is_dropped_with_its_end(pad_on_pty, monkeypatch, caplog):
+    end, pad, inputs = pad_on_pty
+    monkeypatch.setattr(drivers.serial_pad, "PARTIAL_MAX_AGE", 0.3)
+    end.write(b"TAP ")  # the pad restarts mid-line...
+    wait_for(lambda: pad.garbage == 1)  # counted without waiting for the rest
+    end.write(b"ok\nS2\n")  # ...and its end, whenever it comes, is no command
+    assert inputs.get(timeout=3) == Input("seat2")
+    assert inputs.empty() and pad.garbage == 1
+    assert "ignored b'TAP ' (a line unfinished after 0.3 s)" in garbage_logs(caplog)[0]
+
+
+def test_an_over_long_line_is_garbage_to_its_end_even_after_a_pause(pad_on_pty):
+    end, pad, inputs = pad_on_pty
+    end.write(b"A" * 200)
+    pause(1.2)  # more than two reads' wait
+    end.write(b"S1\n")  # still the long line
+    end.write(b"S3\n")
+    assert inputs.get(timeout=3) == Input("seat3")
+    assert inputs.empty() and pad.garbage == 1
+
+
+def test_a_babbling_pad_is_counted_and_logged_once(pad_on_pty, caplog):
+    end, pad, inputs = pad_on_pty
+    noise = random.Random(11).randbytes(450_000)
+    for at in range(0, len(noise), 4096):
+        end.write(noise[at:at + 4096])
+    end.write(b"\nTAP next\n")
+    assert inputs.get(timeout=10) == Input("next")
+    assert inputs.empty()
+    assert pad.garbage > 1000
+    logged = garbage_logs(caplog)
+    assert len(logged) == 1 and "more garbage is summed up at most every 60 s" in logged[0]
+
+
+def test_further_garbage_is_summed_up_at_most_every_interval(pad_on_pty, monkeypatch, caplog):
+    end, pad, _ = pad_on_pty
+    monkeypatch.setattr(drivers.serial_pad, "GARBAGE_LOG_EVERY", 0.5)
+    end.write(b"FOO\n")
+    wait_for(lambda: len(garbage_logs(caplog)) == 1)
+    end.write(b"BAR\n\xff\n" + b"B" * 100 + b"\n")
+    wait_for(lambda: len(garbage_logs(caplog)) == 2)
+    assert garbage_logs(caplog)[1] == (
+        f"serial pad {pad.url}: ignored 3 more garbage lines (1 not a command, 1 not ASCII, "
+        f"1 over 64 characters), the last {b'B' * 40!r}; 4 in all")
