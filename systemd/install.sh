@@ -6,18 +6,53 @@
 set -euo pipefail
 
 PREFIX=/opt/table-companion
-SRC=$(cd "$(dirname "$0")/.." && pwd)
-DRY=${1:-}
+DRY=
+
+usage() {
+    echo "usage: sudo $0 [--dry-run]"
+    echo "  --dry-run  print the steps instead of running them"
+}
 
 run() {
-    if [ "$DRY" = "--dry-run" ]; then
+    if [ -n "$DRY" ]; then
         printf '+ %s\n' "$*"
     else
         "$@"
     fi
 }
 
-if [ "$DRY" != "--dry-run" ] && [ "$(id -u)" -ne 0 ]; then
+# Six random digits, every PIN equally likely. 32 random bits hold 4294 whole
+# runs of a million and a short one: a draw in the short one is drawn again,
+# as the remainder of it would favour the lower PINs (and the first digits of
+# the number, as taken before, favour PINs starting with 1 to 4 five to one).
+random_pin() {
+    local n
+    while :; do
+        n=$(od -An -N4 -tu4 /dev/urandom | tr -d ' \n')
+        if [ "$n" -lt 4294000000 ]; then
+            printf '%06d\n' $((n % 1000000))
+            return
+        fi
+    done
+}
+
+# Sourced (as the tests do): the functions above, nothing run.
+if [ "${BASH_SOURCE[0]}" != "$0" ]; then
+    return 0
+fi
+
+# Options first, before anything is run: a mistyped --dry-run must not install.
+while [ $# -gt 0 ]; do
+    case $1 in
+        --dry-run) DRY=1 ;;
+        -h|--help) usage; exit 0 ;;
+        *) echo "install.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+    esac
+    shift
+done
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+
+if [ -z "$DRY" ] && [ "$(id -u)" -ne 0 ]; then
     echo "Run as root: sudo $0" >&2
     exit 1
 fi
@@ -56,10 +91,10 @@ if [ ! -e /etc/companion/config.toml ]; then
     run install -m 0640 -g companion "$SRC/config.example.toml" /etc/companion/config.toml
 fi
 if [ ! -e /etc/companion/env ]; then
-    pin=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ' | cut -c1-6)
-    if [ "$DRY" = "--dry-run" ]; then
+    if [ -n "$DRY" ]; then
         echo "+ write COMPANION_PIN=<6 random digits> to /etc/companion/env"
     else
+        pin=$(random_pin)
         umask 027
         printf 'COMPANION_PIN=%s\n' "$pin" >/etc/companion/env
         chgrp companion /etc/companion/env

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import configparser
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "companion.service"
 INSTALLED = "/opt/table-companion/.venv/bin/companion"
+INSTALL = ROOT / "systemd" / "install.sh"
+BASH = shutil.which("bash")
 
 
 def unit() -> configparser.ConfigParser:
@@ -58,3 +64,33 @@ def test_the_install_script_dry_run_lists_every_step():
     assert "/etc/systemd/system/companion.service" in out
     assert "systemctl enable --now companion.service" in out
     assert "useradd --system" in out or "usermod" in out
+
+
+@pytest.mark.parametrize("args", [["--dryrun"], ["--dry_run"], ["-n"], ["dry-run"],
+                                  ["--dry-run=yes"], ["--dry-run", "--verbose"]])
+def test_the_install_script_refuses_an_unknown_option_before_doing_anything(tmp_path, args):
+    # An empty PATH leaves bash its builtins only: should the option not be
+    # refused, the install could not run a single program.
+    result = subprocess.run([BASH, str(INSTALL), *args], env={"PATH": str(tmp_path)},
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert result.stdout == ""
+    unknown = args[-1]
+    assert result.stderr == (f"install.sh: unknown option '{unknown}'\n"
+                             f"usage: sudo {INSTALL} [--dry-run]\n"
+                             "  --dry-run  print the steps instead of running them\n")
+
+
+def test_the_install_script_random_pin_is_uniform():
+    # The PIN used to be the first six digits of a random 32-bit number: most
+    # started with 1 to 4, and a small number gave fewer digits.
+    result = subprocess.run(
+        [BASH, "-c", f'source "{INSTALL}"; for i in $(seq 1000); do random_pin; done'],
+        capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    pins = result.stdout.split("\n")[:-1]
+    assert len(pins) == 1000 and all(re.fullmatch(r"[0-9]{6}", p) for p in pins)
+    for position in range(6):
+        # Digits 5-9 are half of a fair draw: 500 of 1000, give or take 16.
+        high = sum(p[position] >= "5" for p in pins)
+        assert 400 < high < 600, f"position {position + 1}: {high} of 1000 digits are 5-9"
