@@ -9,6 +9,7 @@ redo stack, so a dice result is never rolled again.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -50,7 +51,13 @@ class StartRecord:
             raise InvalidAction(f'the start record has no "game"; one of: {", ".join(GAMES)}')
         game = get_game(record["game"])
         players = check_players(record.get("players"), game.seats)
-        options = game.prepare(players, record.get("options") or {}, rng)
+        options = record.get("options")
+        if options is None:  # left out (or null): the game's defaults
+            options = {}
+        elif not isinstance(options, Mapping):
+            raise InvalidAction(f"'options' must be a JSON object of the game's options, "
+                                f"such as {{}}; got {json.dumps(options)[:40]}")
+        options = game.prepare(players, options, rng)
         return cls(game.id, players, options)
 
     def to_json(self) -> JSON:

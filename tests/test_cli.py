@@ -76,6 +76,11 @@ def test_unrolled_serves_follow_the_seed(tmp_path):
     ([{**START, "started": "2024-05-01T18:02:11"}], "with its time zone"),
     ([{**START, "options": {"sets": 2}}], "line 1: option 'sets' must be one of 1, 3, 5"),
     ([], "line 1: the file is empty"),
+    ([{**START, "options": []}, {"type": "point", "winner": 0}],
+     "line 1: 'options' must be a JSON object of the game's options, such as {}; got []"),
+    ([{**START, "options": 0}], "line 1: 'options' must be a JSON object"),
+    ([{**START, "options": ""}], "line 1: 'options' must be a JSON object"),
+    ([{**START, "options": False}], "line 1: 'options' must be a JSON object"),
 ])
 def test_a_bad_line_exits_2_naming_the_line_and_reason(tmp_path, lines, expected):
     f = tmp_path / "m.jsonl"
@@ -86,6 +91,14 @@ def test_a_bad_line_exits_2_naming_the_line_and_reason(tmp_path, lines, expected
         return
     assert result.returncode == 2
     assert expected in result.stderr and result.stdout == ""
+
+
+def test_import_refuses_options_that_are_not_an_object(tmp_path):
+    f = tmp_path / "m.jsonl"
+    f.write_text(json.dumps({**START, "options": [["sets", 5]]}) + "\n")
+    result = companion("import", str(f), "--data", str(tmp_path / "data"))
+    assert result.returncode == 2
+    assert "line 1: 'options' must be a JSON object" in result.stderr
 
 
 def test_replay_of_a_missing_file(tmp_path):

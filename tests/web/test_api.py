@@ -75,6 +75,14 @@ def test_a_bad_start_record_is_400(host):
     assert response.status_code == 400 and "unknown game" in response.json["error"]
 
 
+@pytest.mark.parametrize("options", [[], [["sets", 5]], 0, "", False, "sets=5"])
+def test_start_record_options_that_are_not_an_object_are_400(host, options):
+    response = host.post("/api/match", {**START, "options": options})
+    assert response.status_code == 400
+    assert "'options' must be a JSON object of the game's options" in response.json["error"]
+    assert host.client.get("/api/state").json["match"] is None
+
+
 def test_login(client):
     assert client.get("/api/session").json == {"host": False, "csrf": None}
     assert client.post("/api/login", json={"pin": "0000"}).status_code == 401
