@@ -257,10 +257,12 @@ def host_pin(args: argparse.Namespace, cfg: Config) -> tuple[str, bool]:
 
     Returns the PIN and whether it was made up now (and must be shown).
     """
-    for pin in (args.pin, cfg.web.pin, os.environ.get("COMPANION_PIN")):
+    for source, pin in (("--pin", args.pin), ("[web] pin", cfg.web.pin),
+                        ("COMPANION_PIN", os.environ.get("COMPANION_PIN"))):
         if pin:
             if not config_module.valid_pin(pin):
-                raise config_module.ConfigError("the host PIN must be 4 to 12 digits")
+                raise config_module.ConfigError(f"the host PIN ({source}) must be 4 to 12 "
+                                                "digits 0-9")
             return pin, False
     return f"{secrets.randbelow(10**6):06d}", True
 

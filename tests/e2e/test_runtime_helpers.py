@@ -27,9 +27,13 @@ def test_the_pin_comes_from_the_flag_then_the_config_then_the_environment(monkey
     assert made_up and pin.isdigit() and len(pin) == 6
 
 
-def test_a_bad_pin_is_a_config_error():
-    with pytest.raises(ConfigError, match="4 to 12 digits"):
-        host_pin(args("12ab"), Config())
+@pytest.mark.parametrize("pin", ["12ab", "123", "١٢٣٤٥"])  # the last: Arabic-Indic digits
+def test_a_bad_pin_is_a_config_error_naming_where_it_came_from(pin, monkeypatch):
+    with pytest.raises(ConfigError, match=r"the host PIN \(--pin\) must be 4 to 12 digits"):
+        host_pin(args(pin), Config())
+    monkeypatch.setenv("COMPANION_PIN", pin)
+    with pytest.raises(ConfigError, match=r"the host PIN \(COMPANION_PIN\) must be"):
+        host_pin(args(), Config())
 
 
 def test_the_session_key_is_made_once_and_kept_private(tmp_path):
