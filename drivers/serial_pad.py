@@ -247,8 +247,11 @@ class SerialPad:
     def _handle(self, line: bytes, now: float) -> None:
         parsed = parse(line)
         if parsed is None:
-            self._garbage(line[:SAMPLE], "not ASCII" if not line.isascii() else
-                          "not a command", now)
+            if len(line.rstrip(b"\r\n")) > MAX_LINE:
+                why = f"over {MAX_LINE} characters"
+            else:
+                why = "not a command" if line.isascii() else "not ASCII"
+            self._garbage(line[:SAMPLE], why, now)
         elif parsed == "PING":
             self._send(b"PONG\n")
         elif isinstance(parsed, Input):
