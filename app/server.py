@@ -12,6 +12,8 @@ from flask import Flask
 from waitress import wasyncore
 from waitress.server import create_server
 
+from app.connections import DEFAULT_LIMITS, ConnectionLimits, guard_connections
+
 #: Requests besides the live streams that may run at once (API calls, pages).
 SPARE_THREADS = 8
 SIOCGIFADDR = 0x8915
@@ -25,14 +27,20 @@ class WebServer:
     (another waitress release), each stream keeps its worker for as long as
     it lives, so the pool is still the stream limit plus spare threads for
     everything else; idle workers cost no CPU.
+
+    What each client may hold (request sizes, connections per address, time
+    to send a request) is bounded by ``limits``: see app/connections.py.
     """
 
-    def __init__(self, app: Flask, host: str, port: int, max_streams: int) -> None:
+    def __init__(self, app: Flask, host: str, port: int, max_streams: int,
+                 limits: ConnectionLimits = DEFAULT_LIMITS) -> None:
         self._server = create_server(
             app, host=host, port=port, threads=max_streams + SPARE_THREADS,
             connection_limit=max_streams + 4 * SPARE_THREADS, ident="TableCompanion",
             clear_untrusted_proxy_headers=True,
+            **limits.adjustments(),
         )
+        guard_connections(self._server, limits)
         self.port: int = self._server.effective_port
         self.host = host
         self._stop = threading.Event()
