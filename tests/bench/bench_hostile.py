@@ -53,7 +53,8 @@ class Attack:
                  pause: float = 1.0) -> None:
         self.port, self.addresses, self.idle, self.pause = port, addresses, idle, pause
         self.socks: list[socket.socket | None] = [None] * count
-        self.reopened = 0
+        #: Connections opened so far (the first ones included).
+        self.opened = 0
         self.rounds = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -82,7 +83,8 @@ class Attack:
             sock.settimeout(0.5)
             sock.bind((address, 0))
             sock.connect(("127.0.0.1", self.port))
-            self.reopened += 1
+            sock.setblocking(False)  # a peek or a byte never waits
+            self.opened += 1
             if not self.idle:
                 sock.send(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
             return sock
@@ -90,9 +92,6 @@ class Attack:
             if sock is not None:
                 sock.close()
             return None
-
-    def held(self) -> int:
-        return sum(s is not None for s in self.socks)
 
     def close(self) -> None:
         self._stop.set()
@@ -137,6 +136,15 @@ class Host:
         except OSError as err:
             problem = type(err).__name__
         return time.monotonic() - started, problem
+
+
+def sockets(pid: int) -> int:
+    """The companion's open sockets (waitress's connections, streams, its listener)."""
+    count = 0
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        with contextlib.suppress(OSError):
+            count += os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:")
+    return count
 
 
 def spooled_mb(pid: int) -> float:
@@ -187,10 +195,10 @@ def run_attack(proc: Process, host: Host, label: str, addresses: list[str], coun
         deadline = time.monotonic() + 20
         while attack.rounds < 3 and time.monotonic() < deadline:
             time.sleep(0.1)
-        rss = proc.rss_mb()
+        rss, held = proc.rss_mb(), sockets(proc.proc.pid)
         line, worst, failed = host_under(proc, host)
-        print(f"  {label:42} {line}; attacker holds {attack.held():5}, re-opened "
-              f"{attack.reopened:6}; RSS {rss:5.1f} MB", flush=True)
+        print(f"  {label:42} {line}; attacker opened {attack.opened:5}, companion "
+              f"sockets {held:4}; RSS {rss:5.1f} MB", flush=True)
     finally:
         attack.close()
     time.sleep(2)  # the server notices the closed connections
