@@ -27,17 +27,28 @@ from tests.web.sse import SseClient
 from tests.web.test_server import HttpHost
 
 LIMITS = ConnectionLimits(per_address=4, request_timeout=1.0, idle_timeout=2.0)
+#: Timeouts that never strike within a test: only the connection bounds act.
+PATIENT = ConnectionLimits(per_address=4, request_timeout=60.0, idle_timeout=60.0)
 #: The attacker's address; the host and the phones use 127.0.0.1.
 ATTACKER = "127.0.0.9"
 
 
-@pytest.fixture
-def server(app):  # noqa: F811 (the fixture imported above)
+def serve(app, limits: ConnectionLimits):  # noqa: F811 (the fixture imported above)
     # max_streams=3: waitress's connection_limit is 35, so 33 connections.
-    s = WebServer(app, "127.0.0.1", 0, max_streams=3, limits=LIMITS)
+    s = WebServer(app, "127.0.0.1", 0, max_streams=3, limits=limits)
     yield s
     app.extensions["companion.broker"].close()
     s.close()
+
+
+@pytest.fixture
+def server(app):  # noqa: F811
+    yield from serve(app, LIMITS)
+
+
+@pytest.fixture
+def patient_server(app):  # noqa: F811
+    yield from serve(app, PATIENT)
 
 
 def connect(port: int, source: str = "127.0.0.1", timeout: float = 5.0) -> socket.socket:
@@ -222,14 +233,9 @@ class Crowd:
 
 
 @pytest.fixture
-def crowd(server):
+def crowds():
     made: list[Crowd] = []
-
-    def make(*args, **kwargs) -> Crowd:
-        made.append(Crowd(server.port, *args, **kwargs))
-        return made[-1]
-
-    yield make
+    yield made
     for c in made:
         c.close()
 
@@ -243,13 +249,14 @@ def served_within(seconds: float, call):
 
 
 @pytest.mark.parametrize("idle", [False, True], ids=["slow-headers", "idle"])
-def test_one_address_cannot_lock_the_others_out(server, crowd, idle):
+def test_one_address_cannot_lock_the_others_out(patient_server, crowds, idle):
+    server = patient_server
     host = HttpHost(server.port)
     phone = SseClient("127.0.0.1", server.port)
     try:
         phone.next_state()
         # More connections than waitress holds at all (33).
-        crowd([ATTACKER], 60, idle=idle)
+        crowds.append(Crowd(server.port, [ATTACKER], 60, idle=idle))
         status, _, body = served_within(3, lambda: host.post("/api/match", START))
         assert status == 200
         assert phone.next_state().id == body["version"]
@@ -264,10 +271,12 @@ def test_one_address_cannot_lock_the_others_out(server, crowd, idle):
         phone.close()
 
 
-def test_many_addresses_cannot_lock_the_host_out(server, crowd):
+@pytest.mark.parametrize("idle", [False, True], ids=["slow-headers", "idle"])
+def test_many_addresses_cannot_lock_the_host_out(patient_server, crowds, idle):
+    server = patient_server
     host = HttpHost(server.port)
     # 12 addresses x 4: more than waitress holds, each address within its own bound.
-    crowd([f"127.0.0.{20 + i}" for i in range(12)], 48)
+    crowds.append(Crowd(server.port, [f"127.0.0.{20 + i}" for i in range(12)], 48, idle=idle))
     for _ in range(3):
         status, _, _ = served_within(3, lambda: host.request("GET", "/api/state"))
         assert status == 200
@@ -313,3 +322,16 @@ def test_a_phone_at_its_bound_still_gets_its_answers(server):
     finally:
         for conn in kept:
             conn.close()
+
+
+def test_one_address_holds_at_most_its_bound(patient_server):
+    socks = [connect(patient_server.port, ATTACKER, timeout=3) for _ in range(7)]
+    try:
+        # Each connection past the bound of 4 closed that address's oldest one.
+        assert [closed_by_server(s) for s in socks[:3]] == [True] * 3
+        for sock in socks[3:]:
+            sock.settimeout(0.3)
+        assert [closed_by_server(s) for s in socks[3:]] == [False] * 4
+    finally:
+        for sock in socks:
+            sock.close()
