@@ -16,8 +16,8 @@ change, and the companion's RSS and spooled temporary files.
   idle connections (connect, send nothing). Then the same spread over
   ``--addresses A`` addresses, 16 each (a NAT, or an attacker with many).
 - ``--uploads U``: U uploads that declare 100 MB and send ``--upload-mb``
-  before holding; ``--partial P``: P connections from P addresses holding a
-  15 KB partial body of a 16 KB request.
+  before holding; ``--partial P``: P connections from P addresses holding
+  490 KB of a 500 KB body (under waitress's 512 KB in-memory buffer).
 
 The issue's question, "how many slow connections from one address delay a
 host action by more than 1 s", is printed at the end (goal: not reachable).
@@ -240,11 +240,12 @@ def partial_bodies(proc: Process, host: Host, count: int) -> None:
                     source_address=(f"127.0.{2 + i // 250}.{1 + i % 250}", 0))
                 socks.append(sock)
                 sock.sendall(b"POST /api/action HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
-                             b"application/json\r\nContent-Length: 16000\r\n\r\n" + b" " * 15000)
+                             b"application/json\r\nContent-Length: 500000\r\n\r\n")
+                sock.sendall(b" " * 490_000)
         time.sleep(1)
         grown = proc.rss_mb() - rss
         line, _, _ = host_under(proc, host)
-        print(f"  {count} held partial bodies (15 of 16 KB), {count} addresses: {line}; "
+        print(f"  {count} held partial bodies (490 of 500 KB), {count} addresses: {line}; "
               f"RSS +{grown:5.1f} MB", flush=True)
     finally:
         for sock in socks:
