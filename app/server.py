@@ -13,6 +13,7 @@ from flask import Flask
 from waitress import wasyncore
 from waitress.server import create_server
 
+from app.connections import DEFAULT_LIMITS, ConnectionLimits, guard_connections
 from companion.errors import CompanionError
 
 #: Requests besides the live streams that may run at once (API calls, pages).
@@ -32,9 +33,13 @@ class WebServer:
     (another waitress release), each stream keeps its worker for as long as
     it lives, so the pool is still the stream limit plus spare threads for
     everything else; idle workers cost no CPU.
+
+    What each client may hold (request sizes, connections per address, time
+    to send a request) is bounded by ``limits``: see app/connections.py.
     """
 
-    def __init__(self, app: Flask, host: str, port: int, max_streams: int) -> None:
+    def __init__(self, app: Flask, host: str, port: int, max_streams: int,
+                 limits: ConnectionLimits = DEFAULT_LIMITS) -> None:
         """Listen on ``host``:``port`` and serve; ServeError naming the address if it cannot."""
         sockets: dict = {}  # waitress's socket map: closed here if the start fails
         try:
@@ -42,10 +47,12 @@ class WebServer:
                 app, map=sockets, host=host, port=port, threads=max_streams + SPARE_THREADS,
                 connection_limit=max_streams + 4 * SPARE_THREADS, ident="TableCompanion",
                 clear_untrusted_proxy_headers=True,
+                **limits.adjustments(),
             )
         except (OSError, ValueError) as err:
             wasyncore.close_all(sockets)
             raise ServeError(_cannot_serve(host, port, err)) from None
+        guard_connections(self._server, limits)
         self.port: int = self._server.effective_port
         self.host = host
         self._stop = threading.Event()

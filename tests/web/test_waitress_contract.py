@@ -1,4 +1,4 @@
-"""What web/fanout.py takes from waitress's internals, checked on a real server.
+"""What web/fanout.py and app/connections.py take from waitress's internals, on a real server.
 
 The fan-out takes a live stream's connection over from waitress (see
 web/fanout.py): it finds the channel behind ``waitress.client_disconnected``,
@@ -20,8 +20,13 @@ from typing import Any
 
 import pytest
 from flask import Flask, Response, request
+from waitress.channel import HTTPChannel
+from waitress.task import ErrorTask
+from waitress.utilities import BadRequest, RequestEntityTooLarge, RequestHeaderFieldsTooLarge
 
+from app.connections import GuardedChannel, JsonErrorTask
 from app.server import WebServer
+from web.app import MAX_BODY
 from web.fanout import Connection, chunk, connection_of
 
 FIRST = b"first message"
@@ -129,3 +134,81 @@ def test_waitress_lets_the_fanout_take_a_stream_over(handover, protocol):
         # chunk) and closes its own descriptor: with ours closed too, the
         # phone reads exactly the fan-out's bytes, then the end.
         assert read_to_end(phone, rest) == ours_framed
+
+
+# --- what app/connections.py takes from waitress's internals ---------------------
+#
+# The connection guard is waitress's channel_class (a subclass of its
+# HTTPChannel) and reads, on waitress's loop thread, the server's
+# active_channels and map and each channel's requests, request,
+# total_outbufs_len, will_close, connected and addr; its error task reads
+# request.error. tests/hostile/test_web_server.py checks the behaviour; this
+# checks the assumptions, so an upgrade that breaks one fails here by name.
+
+
+@pytest.fixture
+def guarded():
+    app = Flask(__name__)
+    serving, release = threading.Event(), threading.Event()
+
+    @app.route("/slow")
+    def slow() -> str:
+        serving.set()
+        release.wait(10)
+        return "done"
+
+    server = WebServer(app, "127.0.0.1", 0, max_streams=1)
+    yield server._server, serving, release
+    release.set()
+    server.close()
+
+
+def wait_for(predicate: Any, what: str) -> Any:
+    done = threading.Event()
+    for _ in range(500):
+        if (found := predicate()) is not None:
+            return found
+        done.wait(0.01)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def test_waitress_keeps_what_the_connection_guard_reads(guarded):
+    waitress, serving, release = guarded
+    assert waitress.adj.max_request_body_size == MAX_BODY + 1
+    assert waitress.adj.inbuf_overflow > MAX_BODY
+    with socket.create_connection(("127.0.0.1", waitress.effective_port), timeout=10) as sock:
+        sock.sendall(b"GET /slow HTTP/1.1\r\n")
+
+        def arriving():
+            channels = list(waitress.active_channels.values())
+            return next((c for c in channels if c.request is not None), None)
+
+        channel = wait_for(arriving, "a channel with a request arriving")
+        assert isinstance(channel, GuardedChannel)
+        # The accept made it through channel_class, with the client's address.
+        assert channel.addr[:2] == sock.getsockname()
+        assert channel.requests == [] and channel.total_outbufs_len == 0
+        assert channel.will_close is False and channel.connected is True
+        # waitress's map: its connections, its listening socket and its wake-up pipe;
+        # it stops accepting once that reaches connection_limit.
+        assert channel._map is waitress._map
+        assert len(waitress._map) == len(waitress.active_channels) + 2
+        assert channel.waiting_since() is not None
+
+        sock.sendall(b"Host: 127.0.0.1\r\n\r\n")
+        assert serving.wait(10)
+        # Being served: in requests until the answer is written.
+        assert channel.request is None and len(channel.requests) == 1
+        assert channel.waiting_since() is None
+        release.set()
+        assert read_until(sock, b"", b"\r\n\r\n")[0].startswith(b"HTTP/1.1 200")
+        wait_for(lambda: True if not channel.requests else None, "the request to end")
+
+
+def test_waitress_errors_go_through_the_channels_error_task():
+    for error in (RequestEntityTooLarge, RequestHeaderFieldsTooLarge, BadRequest):
+        err = error("why")
+        assert isinstance(err.code, int) and isinstance(err.reason, str) and err.body == "why"
+    assert GuardedChannel.error_task_class is JsonErrorTask
+    assert issubclass(JsonErrorTask, ErrorTask)
+    assert HTTPChannel.error_task_class is ErrorTask  # the attribute waitress uses

@@ -1,0 +1,337 @@
+"""A hostile phone on the Wi-Fi against a real waitress server (app/connections.py).
+
+Oversize bodies and headers are refused before they are buffered; slow and
+idle connections, from one address or from many, never lock out the host,
+a phone's stream or a new phone. Other phones are other loopback addresses
+(all of 127/8 is loopback on Linux).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import os
+import socket
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from app.connections import ConnectionLimits
+from app.server import WebServer
+from tests.web.conftest import START, app, clock, runner, services  # noqa: F401 (fixtures)
+from tests.web.sse import SseClient
+from tests.web.test_server import HttpHost
+
+LIMITS = ConnectionLimits(per_address=4, request_timeout=1.0, idle_timeout=2.0)
+#: Timeouts that never strike within a test: only the connection bounds act.
+PATIENT = ConnectionLimits(per_address=4, request_timeout=60.0, idle_timeout=60.0)
+#: The attacker's address; the host and the phones use 127.0.0.1.
+ATTACKER = "127.0.0.9"
+
+
+def serve(app, limits: ConnectionLimits):  # noqa: F811 (the fixture imported above)
+    # max_streams=3: waitress's connection_limit is 35, so 33 connections.
+    s = WebServer(app, "127.0.0.1", 0, max_streams=3, limits=limits)
+    yield s
+    app.extensions["companion.broker"].close()
+    s.close()
+
+
+@pytest.fixture
+def server(app):  # noqa: F811
+    yield from serve(app, LIMITS)
+
+
+@pytest.fixture
+def patient_server(app):  # noqa: F811
+    yield from serve(app, PATIENT)
+
+
+def connect(port: int, source: str = "127.0.0.1", timeout: float = 5.0) -> socket.socket:
+    return socket.create_connection(("127.0.0.1", port), timeout=timeout,
+                                    source_address=(source, 0))
+
+
+def answer(sock: socket.socket) -> tuple[int, dict[str, str], bytes]:
+    """The server's answer on ``sock``: status, headers (lower-case names), body."""
+    response = http.client.HTTPResponse(sock)
+    try:
+        response.begin()
+        return (response.status, {k.lower(): v for k, v in response.getheaders()},
+                response.read())
+    finally:
+        response.close()
+
+
+def closed_by_server(sock: socket.socket) -> bool:
+    """Whether the server closed ``sock`` (the end read, or a reset) within its timeout."""
+    try:
+        while sock.recv(4096):
+            pass
+    except ConnectionResetError:
+        pass
+    except TimeoutError:
+        return False
+    return True
+
+
+def json_error(status: int, headers: dict[str, str], body: bytes) -> str:
+    assert headers["content-type"] == "application/json", (status, headers, body)
+    return json.loads(body)["error"]
+
+
+def spooled(folder: Path) -> list[str]:
+    """This process's open files in ``folder`` (waitress's spooled bodies)."""
+    found = []
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith(str(folder)):
+            found.append(target)
+    return found
+
+
+@pytest.fixture
+def spool(tmp_path, monkeypatch):
+    """Where temporary files go during the test (waitress spools bodies there)."""
+    folder = tmp_path / "spool"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    return folder
+
+
+# --- item 1: bodies and headers ---------------------------------------------------
+
+
+def test_an_oversize_content_length_is_refused_before_its_body(server):
+    with connect(server.port) as sock:
+        sock.sendall(b"POST /api/action HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     b"Content-Type: application/json\r\nContent-Length: 100000000\r\n\r\n")
+        # Not one byte of the body sent: the answer comes from the headers alone.
+        status, headers, body = answer(sock)
+    assert status == 413
+    assert "at most 16384 bytes" in json_error(status, headers, body)
+
+
+def test_an_oversize_chunked_body_is_refused_as_it_arrives(server, spool):
+    with connect(server.port) as sock:
+        sock.sendall(b"POST /api/action HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+        sock.sendall(b"%X\r\n%s\r\n" % (20_000, b"x" * 20_000))  # no last chunk: more to come
+        status, headers, body = answer(sock)
+    assert status == 413
+    assert "at most 16384 bytes" in json_error(status, headers, body)
+    assert spooled(spool) == []
+
+
+def test_a_body_at_the_limit_still_reaches_the_app(server):
+    host = HttpHost(server.port)
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+    try:
+        conn.request("POST", "/api/match", body=b" " * 16384,
+                     headers={"Content-Type": "application/json", "Cookie": host.cookie,
+                              "X-CSRF-Token": host.csrf})
+        response = conn.getresponse()
+        status, body = response.status, json.loads(response.read())
+    finally:
+        conn.close()
+    # The app's own answer (16 KB of blanks is no start record), not the server's 413.
+    assert status == 400 and "error" in body
+
+
+def test_held_uploads_leave_nothing_behind(server, spool):
+    host = HttpHost(server.port)
+    uploads = [connect(server.port, f"127.0.0.{10 + i}") for i in range(5)]
+    try:
+        for sock in uploads:
+            sock.sendall(b"POST /api/action HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                         b"Content-Type: application/json\r\nContent-Length: 100000000\r\n\r\n")
+        for sock in uploads:
+            status, _, body = answer(sock)
+            assert status == 413, (status, body)
+            # The server is done with this client: what it sends now goes nowhere.
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                sock.sendall(b"x" * 1_000_000)
+            assert closed_by_server(sock)
+        assert spooled(spool) == []
+        status, _, _ = host.post("/api/match", START)
+        assert status == 200
+    finally:
+        for sock in uploads:
+            sock.close()
+
+
+def test_oversize_headers_get_a_json_431(server):
+    with connect(server.port) as sock:
+        sock.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: "
+                     + b"a" * 20_000 + b"\r\n\r\n")
+        status, headers, body = answer(sock)
+    assert status == 431
+    assert "at most 16384 bytes" in json_error(status, headers, body)
+
+
+def test_a_request_waitress_cannot_parse_gets_a_json_400(server):
+    with connect(server.port) as sock:
+        sock.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\n\r\n")
+        status, headers, body = answer(sock)
+    assert status == 400
+    assert "invalid header" in json_error(status, headers, body).lower()
+
+
+# --- item 2: slow and idle connections ----------------------------------------------
+
+
+class Crowd:
+    """``count`` connections from ``addresses`` that send a request a byte at a time.
+
+    Connections the server closes are opened again at the next round, as an
+    attacker would. ``idle``: send nothing at all instead.
+    """
+
+    def __init__(self, port: int, addresses: list[str], count: int, idle: bool = False,
+                 pause: float = 0.2) -> None:
+        self.port, self.addresses, self.idle, self.pause = port, addresses, idle, pause
+        self.socks: list[socket.socket | None] = [None] * count
+        self.opened = 0
+        self._stop = threading.Event()
+        self._round()
+        self._thread = threading.Thread(target=self._run, name="crowd", daemon=True)
+        self._thread.start()
+
+    def _round(self) -> None:
+        for i, sock in enumerate(self.socks):
+            try:
+                if sock is None:
+                    address = self.addresses[i % len(self.addresses)]
+                    sock = self.socks[i] = connect(self.port, address)
+                    self.opened += 1
+                    if not self.idle:
+                        sock.sendall(b"GET /api/state HTTP/1.1\r\n")
+                elif not self.idle:
+                    sock.sendall(b"X")  # one more byte of a header that never ends
+            except OSError:
+                if sock is not None:
+                    sock.close()
+                self.socks[i] = None
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.pause):  # the pause is the hostile behaviour
+            self._round()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(10)
+        for sock in self.socks:
+            if sock is not None:
+                sock.close()
+
+
+@pytest.fixture
+def crowds():
+    made: list[Crowd] = []
+    yield made
+    for c in made:
+        c.close()
+
+
+def served_within(seconds: float, call):
+    """``call()``'s result, failing if it took longer than ``seconds``."""
+    started = time.monotonic()
+    result = call()
+    assert time.monotonic() - started < seconds, f"took {time.monotonic() - started:.1f} s"
+    return result
+
+
+@pytest.mark.parametrize("idle", [False, True], ids=["slow-headers", "idle"])
+def test_one_address_cannot_lock_the_others_out(patient_server, crowds, idle):
+    server = patient_server
+    host = HttpHost(server.port)
+    phone = SseClient("127.0.0.1", server.port)
+    try:
+        phone.next_state()
+        # More connections than waitress holds at all (33).
+        crowds.append(Crowd(server.port, [ATTACKER], 60, idle=idle))
+        status, _, body = served_within(5, lambda: host.post("/api/match", START))
+        assert status == 200
+        assert phone.next_state().id == body["version"]
+        newcomer = served_within(5, lambda: SseClient("127.0.0.1", server.port))
+        try:
+            assert newcomer.status == 200 and newcomer.next_state().id == body["version"]
+        finally:
+            newcomer.close()
+        status, _, page = served_within(5, lambda: host.request("GET", "/api/state"))
+        assert status == 200 and page["version"] == body["version"]
+    finally:
+        phone.close()
+
+
+@pytest.mark.parametrize("idle", [False, True], ids=["slow-headers", "idle"])
+def test_many_addresses_cannot_lock_the_host_out(patient_server, crowds, idle):
+    server = patient_server
+    host = HttpHost(server.port)
+    # 12 addresses x 4: more than waitress holds, each address within its own bound.
+    crowds.append(Crowd(server.port, [f"127.0.0.{20 + i}" for i in range(12)], 48, idle=idle))
+    for _ in range(3):
+        status, _, _ = served_within(5, lambda: host.request("GET", "/api/state"))
+        assert status == 200
+    status, _, _ = served_within(5, lambda: host.post("/api/match", START))
+    assert status == 200
+
+
+def test_a_request_that_trickles_in_is_cut_off(server):
+    with connect(server.port, ATTACKER, timeout=0.2) as sock:
+        sock.sendall(b"GET /api/state HTTP/1.1\r\n")
+        started = time.monotonic()
+        cut = False
+        while not cut and time.monotonic() - started < 8:
+            try:
+                sock.sendall(b"X")  # a byte every 0.2 s: never idle, never done
+            except (BrokenPipeError, ConnectionResetError):
+                cut = True
+                break
+            cut = closed_by_server(sock)
+        assert cut, "the trickling request was never cut off"
+        assert 0.8 < time.monotonic() - started < 6  # request_timeout is 1 s
+
+
+def test_an_idle_connection_is_closed(server):
+    with connect(server.port, ATTACKER, timeout=8) as sock:
+        started = time.monotonic()
+        assert closed_by_server(sock)
+        assert 1.8 < time.monotonic() - started < 7  # idle_timeout is 2 s
+
+
+def test_a_phone_at_its_bound_still_gets_its_answers(server):
+    # A browser keeping idle keep-alive connections (more than the bound of 4):
+    # a new one closes its own oldest idle one, and every request is answered.
+    kept = []
+    try:
+        for _ in range(8):
+            conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+            kept.append(conn)
+            conn.request("GET", "/api/state")
+            response = conn.getresponse()
+            assert response.status == 200
+            response.read()
+    finally:
+        for conn in kept:
+            conn.close()
+
+
+def test_one_address_holds_at_most_its_bound(patient_server):
+    socks = [connect(patient_server.port, ATTACKER, timeout=3) for _ in range(7)]
+    try:
+        # Each connection past the bound of 4 closed that address's oldest one.
+        assert [closed_by_server(s) for s in socks[:3]] == [True] * 3
+        for sock in socks[3:]:
+            sock.settimeout(0.3)
+        assert [closed_by_server(s) for s in socks[3:]] == [False] * 4
+    finally:
+        for sock in socks:
+            sock.close()
