@@ -4,38 +4,60 @@ from __future__ import annotations
 
 import fcntl
 import ipaddress
+import logging
+import resource
 import socket
 import struct
 import threading
+import time
 
 from flask import Flask
 from waitress import wasyncore
 from waitress.server import create_server
 
+from companion.config import ConfigError
+
+log = logging.getLogger(__name__)
+
 #: Requests besides the live streams that may run at once (API calls, pages).
 SPARE_THREADS = 8
+#: waitress's worker threads, whatever ``max_streams``: a live stream holds one
+#: only while it hands its first message over to the fan-out (web/fanout.py).
+THREADS = 2 * SPARE_THREADS
+#: Descriptors the process needs besides connections: the database and its
+#: WAL, pipes, selectors, GPIO, the serial pad, logs.
+OTHER_FILES = 64
+#: The serving loop turns at least this often while it is alive (its poll
+#: waits ``asyncore_loop_timeout``, 1 s); longer means it is stuck.
+STUCK_AFTER = 10.0
 SIOCGIFADDR = 0x8915
 
 
 class WebServer:
     """waitress on its own thread, sized so ``max_streams`` SSE streams fit.
 
-    A live stream normally holds a worker only until the fan-out takes its
-    connection over (web/fanout.py). Should that hand-over ever be refused
-    (another waitress release), each stream keeps its worker for as long as
-    it lives, so the pool is still the stream limit plus spare threads for
-    everything else; idle workers cost no CPU.
+    A live stream holds a worker only while it writes its first message:
+    then the fan-out takes its connection over (web/fanout.py), so the pool
+    is a small constant. waitress polls its sockets with ``poll()``, not
+    ``select()``, which fails for a descriptor above 1023; the process's
+    open-file limit is checked against ``max_streams`` at start (ConfigError
+    when it cannot be raised far enough).
     """
 
     def __init__(self, app: Flask, host: str, port: int, max_streams: int) -> None:
+        connection_limit = max_streams + 4 * SPARE_THREADS
+        # Each stream keeps one descriptor in the fan-out; waitress holds up
+        # to connection_limit more (a stream being handed over has both).
+        ensure_open_files(max_streams + connection_limit + OTHER_FILES, max_streams)
         self._server = create_server(
-            app, host=host, port=port, threads=max_streams + SPARE_THREADS,
-            connection_limit=max_streams + 4 * SPARE_THREADS, ident="TableCompanion",
+            app, host=host, port=port, threads=THREADS, asyncore_use_poll=True,
+            connection_limit=connection_limit, ident="TableCompanion",
             clear_untrusted_proxy_headers=True,
         )
         self.port: int = self._server.effective_port
         self.host = host
         self._stop = threading.Event()
+        self._turned = time.monotonic()
         self._thread = threading.Thread(target=self._serve, name="waitress", daemon=True)
         self._thread.start()
 
@@ -44,11 +66,22 @@ class WebServer:
         # that map from another thread races with the poll. Loop here instead
         # and close everything on this thread once asked to stop.
         server = self._server
-        while not self._stop.is_set():
-            wasyncore.loop(timeout=server.adj.asyncore_loop_timeout, map=server._map,
-                           use_poll=server.adj.asyncore_use_poll, count=1)
+        try:
+            while not self._stop.is_set():
+                self._turned = time.monotonic()
+                wasyncore.loop(timeout=server.adj.asyncore_loop_timeout, map=server._map,
+                               use_poll=server.adj.asyncore_use_poll, count=1)
+        except BaseException:
+            # Nothing is served any more: say so, and let healthy() tell the watchdog.
+            log.exception("the web server's loop failed; no request is served")
+            raise
         server.task_dispatcher.shutdown(timeout=5)
         wasyncore.close_all(server._map)
+
+    def healthy(self) -> bool:
+        """Whether the server is serving: its thread alive and its loop turning."""
+        return (self._thread.is_alive() and not self._stop.is_set()
+                and time.monotonic() - self._turned < STUCK_AFTER)
 
     def close(self) -> None:
         """Stop accepting, end the workers, close every connection. Idempotent."""
@@ -57,6 +90,25 @@ class WebServer:
         self._stop.set()
         self._server.pull_trigger()  # wake the poll now rather than at its timeout
         self._thread.join(10)
+
+
+def ensure_open_files(needed: int, max_streams: int) -> None:
+    """Raise the soft open-file limit to ``needed`` if it is lower, within the hard limit.
+
+    ConfigError naming ``[web] max_streams`` when the hard limit is too low.
+    """
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY or soft >= needed:
+        return
+    if hard != resource.RLIM_INFINITY and hard < needed:
+        raise ConfigError(
+            f"[web] max_streams = {max_streams} needs about {needed} open files, but this "
+            f"process may open at most {hard} (RLIMIT_NOFILE); lower [web] max_streams to "
+            f"{max(1, (hard - OTHER_FILES - 4 * SPARE_THREADS) // 2)} or raise the limit "
+            "(LimitNOFILE= in the systemd unit, ulimit -n)")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
+    log.info("open-file limit raised from %d to %d for [web] max_streams = %d",
+             soft, needed, max_streams)
 
 
 def lan_addresses() -> list[str]:

@@ -11,7 +11,9 @@ from tests.web.conftest import PIN, START, Host
 
 def test_state_without_a_match(client):
     response = client.get("/api/state")
-    assert response.status_code == 200 and response.json == {"version": 0, "match": None}
+    assert response.status_code == 200
+    assert response.json == {"version": 0, "epoch": response.json["epoch"], "match": None}
+    assert isinstance(response.json["epoch"], int) and 0 < response.json["epoch"] < 2**53
 
 
 def test_a_host_starts_and_plays(client, host):
