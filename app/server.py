@@ -54,10 +54,13 @@ class WebServer:
             connection_limit=connection_limit, ident="TableCompanion",
             clear_untrusted_proxy_headers=True,
         )
-        self.port: int = self._server.effective_port
+        self.port = int(self._server.effective_port)  # waitress gives it as text
         self.host = host
         self._stop = threading.Event()
         self._turned = time.monotonic()
+        #: Held while the connections (waitress's wake-up pipe too) are closed.
+        self._closing = threading.Lock()
+        self._closed = False
         self._thread = threading.Thread(target=self._serve, name="waitress", daemon=True)
         self._thread.start()
 
@@ -71,12 +74,15 @@ class WebServer:
                 self._turned = time.monotonic()
                 wasyncore.loop(timeout=server.adj.asyncore_loop_timeout, map=server._map,
                                use_poll=server.adj.asyncore_use_poll, count=1)
-        except BaseException:
-            # Nothing is served any more: say so, and let healthy() tell the watchdog.
+        except Exception:
+            # Nothing can be served any more: say so, close the connections so
+            # clients see an error instead of hanging, and let healthy() tell
+            # the watchdog.
             log.exception("the web server's loop failed; no request is served")
-            raise
         server.task_dispatcher.shutdown(timeout=5)
-        wasyncore.close_all(server._map)
+        with self._closing:
+            wasyncore.close_all(server._map)
+            self._closed = True
 
     def healthy(self) -> bool:
         """Whether the server is serving: its thread alive and its loop turning."""
@@ -88,7 +94,11 @@ class WebServer:
         if self._stop.is_set():
             return
         self._stop.set()
-        self._server.pull_trigger()  # wake the poll now rather than at its timeout
+        with self._closing:
+            # Wake the poll now rather than at its timeout; never once the
+            # pipe is closed (its number may belong to another file by then).
+            if not self._closed:
+                self._server.pull_trigger()
         self._thread.join(10)
 
 
