@@ -25,7 +25,7 @@ import pytest
 from flask import Flask
 from waitress import wasyncore
 
-from app.server import THREADS, WebServer
+from app.server import WebServer
 from companion.store import Store
 from companion.table import Table, TableRunner
 from tests.web.conftest import PIN, START
@@ -46,7 +46,7 @@ class Served:
 
     @property
     def port(self) -> int:
-        return self.server.port
+        return int(self.server.port)
 
     @property
     def broker(self) -> Broker:
@@ -201,7 +201,7 @@ def test_hundreds_of_phones_need_no_thread_each(tmp_path):
             for _ in range(count):
                 phones.append(s.phone(timeout=10))
                 phones[-1].next_state()
-            assert waitress_workers() - before <= THREADS < 50
+            assert waitress_workers() - before <= 32  # a small pool, whatever max_streams
             state = play(s.port, 0)
             for phone in phones:
                 assert phone.next_state().json() == state
