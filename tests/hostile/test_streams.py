@@ -21,7 +21,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
 from flask import Flask
 from waitress import wasyncore
 
@@ -248,8 +247,8 @@ def test_a_dead_web_server_is_not_healthy(tmp_path, caplog):
     with served(tmp_path / "companion.db") as s, contextlib.ExitStack() as done:
         assert s.server.healthy()
         caplog.set_level(logging.ERROR, logger="app.server")
-        ours, other = (done.enter_context(x) for x in socket.socketpair())
-        broken = Broken(ours, map=s.server._server._map)  # the injected fault
+        ours, _ = (done.enter_context(x) for x in socket.socketpair())
+        Broken(ours, map=s.server._server._map)  # the injected fault
         s.server._server.pull_trigger()
         wait_until(lambda: not s.server.healthy())
         assert "the web server's loop failed" in caplog.text
