@@ -43,6 +43,7 @@ from drivers.leds import SeatLeds
 from drivers.pins import pin_factory
 from drivers.serial_pad import SerialPad
 from web.app import create_app
+from web.fanout import Fanout
 from web.services import Services, Simulator
 from web.stream import Broker
 
@@ -137,7 +138,8 @@ class Companion:
             self.runner.call(lambda table: table.subscribe(self.pad.show))
 
     def _start_web(self, data: Path, web: WebOptions) -> None:
-        self.frames = Broker("frame", limit=16, keepalive=web.keepalive)
+        self.frames = Broker("frame", limit=16, keepalive=web.keepalive,
+                             fanout=Fanout(web.keepalive))
         sim = None
         if self.sim:
             # Its buttons are filled in once the button panel has its pins.
@@ -312,6 +314,10 @@ def run(args: argparse.Namespace) -> int:
                 companion.runner.call(lambda _: None, timeout=WATCHDOG_EVERY)
             except TimeoutError:
                 log.error("the table's writer thread is not answering")
+                continue
+            # Nor while the web server is dead: the phones would hang for good.
+            if not companion.server.healthy():
+                log.error("the web server is not serving; not feeding the watchdog")
                 continue
             notify.notify("WATCHDOG=1")
         notify.notify("STOPPING=1")

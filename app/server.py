@@ -5,19 +5,34 @@ from __future__ import annotations
 import errno
 import fcntl
 import ipaddress
+import logging
+import resource
 import socket
 import struct
 import threading
+import time
 
 from flask import Flask
 from waitress import wasyncore
 from waitress.server import create_server
 
 from app.connections import DEFAULT_LIMITS, ConnectionLimits, guard_connections
+from companion.config import ConfigError
 from companion.errors import CompanionError
+
+log = logging.getLogger(__name__)
 
 #: Requests besides the live streams that may run at once (API calls, pages).
 SPARE_THREADS = 8
+#: waitress's worker threads, whatever ``max_streams``: a live stream holds one
+#: only while it hands its first message over to the fan-out (web/fanout.py).
+THREADS = 2 * SPARE_THREADS
+#: Descriptors the process needs besides connections: the database and its
+#: WAL, pipes, selectors, GPIO, the serial pad, logs.
+OTHER_FILES = 64
+#: The serving loop turns at least this often while it is alive (its poll
+#: waits ``asyncore_loop_timeout``, 1 s); longer means it is stuck.
+STUCK_AFTER = 10.0
 SIOCGIFADDR = 0x8915
 
 
@@ -28,11 +43,12 @@ class ServeError(CompanionError):
 class WebServer:
     """waitress on its own thread, sized so ``max_streams`` SSE streams fit.
 
-    A live stream normally holds a worker only until the fan-out takes its
-    connection over (web/fanout.py). Should that hand-over ever be refused
-    (another waitress release), each stream keeps its worker for as long as
-    it lives, so the pool is still the stream limit plus spare threads for
-    everything else; idle workers cost no CPU.
+    A live stream holds a worker only while it writes its first message:
+    then the fan-out takes its connection over (web/fanout.py), so the pool
+    is a small constant. waitress polls its sockets with ``poll()``, not
+    ``select()``, which fails for a descriptor above 1023; the process's
+    open-file limit is checked against ``max_streams`` at start (ConfigError
+    when it cannot be raised far enough).
 
     What each client may hold (request sizes, connections per address, time
     to send a request) is bounded by ``limits``: see app/connections.py.
@@ -41,21 +57,29 @@ class WebServer:
     def __init__(self, app: Flask, host: str, port: int, max_streams: int,
                  limits: ConnectionLimits = DEFAULT_LIMITS) -> None:
         """Listen on ``host``:``port`` and serve; ServeError naming the address if it cannot."""
+        connection_limit = max_streams + 4 * SPARE_THREADS
+        # Each stream keeps one descriptor in the fan-out; waitress holds up
+        # to connection_limit more (a stream being handed over has both).
+        ensure_open_files(max_streams + connection_limit + OTHER_FILES, max_streams)
         sockets: dict = {}  # waitress's socket map: closed here if the start fails
         try:
             self._server = create_server(
-                app, map=sockets, host=host, port=port, threads=max_streams + SPARE_THREADS,
-                connection_limit=max_streams + 4 * SPARE_THREADS, ident="TableCompanion",
-                clear_untrusted_proxy_headers=True,
+                app, map=sockets, host=host, port=port, threads=THREADS,
+                asyncore_use_poll=True, connection_limit=connection_limit,
+                ident="TableCompanion", clear_untrusted_proxy_headers=True,
                 **limits.adjustments(),
             )
         except (OSError, ValueError) as err:
             wasyncore.close_all(sockets)
             raise ServeError(_cannot_serve(host, port, err)) from None
         guard_connections(self._server, limits)
-        self.port: int = self._server.effective_port
+        self.port = int(self._server.effective_port)  # waitress gives it as text
         self.host = host
         self._stop = threading.Event()
+        self._turned = time.monotonic()
+        #: Held while the connections (waitress's wake-up pipe too) are closed.
+        self._closing = threading.Lock()
+        self._closed = False
         self._thread = threading.Thread(target=self._serve, name="waitress", daemon=True)
         self._thread.start()
 
@@ -64,18 +88,36 @@ class WebServer:
         # that map from another thread races with the poll. Loop here instead
         # and close everything on this thread once asked to stop.
         server = self._server
-        while not self._stop.is_set():
-            wasyncore.loop(timeout=server.adj.asyncore_loop_timeout, map=server._map,
-                           use_poll=server.adj.asyncore_use_poll, count=1)
+        try:
+            while not self._stop.is_set():
+                self._turned = time.monotonic()
+                wasyncore.loop(timeout=server.adj.asyncore_loop_timeout, map=server._map,
+                               use_poll=server.adj.asyncore_use_poll, count=1)
+        except Exception:
+            # Nothing can be served any more: say so, close the connections so
+            # clients see an error instead of hanging, and let healthy() tell
+            # the watchdog.
+            log.exception("the web server's loop failed; no request is served")
         server.task_dispatcher.shutdown(timeout=5)
-        wasyncore.close_all(server._map)
+        with self._closing:
+            wasyncore.close_all(server._map)
+            self._closed = True
+
+    def healthy(self) -> bool:
+        """Whether the server is serving: its thread alive and its loop turning."""
+        return (self._thread.is_alive() and not self._stop.is_set()
+                and time.monotonic() - self._turned < STUCK_AFTER)
 
     def close(self) -> None:
         """Stop accepting, end the workers, close every connection. Idempotent."""
         if self._stop.is_set():
             return
         self._stop.set()
-        self._server.pull_trigger()  # wake the poll now rather than at its timeout
+        with self._closing:
+            # Wake the poll now rather than at its timeout; never once the
+            # pipe is closed (its number may belong to another file by then).
+            if not self._closed:
+                self._server.pull_trigger()
         self._thread.join(10)
 
 
@@ -99,6 +141,25 @@ def _cannot_serve(host: str, port: int, err: OSError | ValueError) -> str:
         return (f"cannot serve on {address}: ports below 1024 need root; choose a port "
                 "from 1024 up (--port or [web] port)")
     return f"cannot serve on {address}: {err.strerror or err}"
+
+
+def ensure_open_files(needed: int, max_streams: int) -> None:
+    """Raise the soft open-file limit to ``needed`` if it is lower, within the hard limit.
+
+    ConfigError naming ``[web] max_streams`` when the hard limit is too low.
+    """
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY or soft >= needed:
+        return
+    if hard != resource.RLIM_INFINITY and hard < needed:
+        raise ConfigError(
+            f"[web] max_streams = {max_streams} needs about {needed} open files, but this "
+            f"process may open at most {hard} (RLIMIT_NOFILE); lower [web] max_streams to "
+            f"{max(1, (hard - OTHER_FILES - 4 * SPARE_THREADS) // 2)} or raise the limit "
+            "(LimitNOFILE= in the systemd unit, ulimit -n)")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
+    log.info("open-file limit raised from %d to %d for [web] max_streams = %d",
+             soft, needed, max_streams)
 
 
 def lan_addresses() -> list[str]:

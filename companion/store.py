@@ -8,12 +8,16 @@ included, so a restart resumes where the table was.
 The database runs in WAL mode with ``synchronous=FULL``: when a write
 method returns, the change is on disk and survives a power cut. Every write
 also raises the table version kept in ``meta``, so the version shown to
-phones keeps rising across restarts.
+phones keeps rising across restarts. Each database also has an ``epoch``, a
+random number made with it, so a phone can tell a new database (one moved
+aside and started afresh, whose version began again at 0) from the one it
+followed.
 """
 
 from __future__ import annotations
 
 import json
+import secrets
 import sqlite3
 import threading
 import time
@@ -161,6 +165,12 @@ class Store:
                 raise sqlite3.DatabaseError(
                     f"schema {found} is from a newer companion (this one knows {SCHEMA_VERSION})"
                 )
+            if create:  # a new database, or one made before epochs: it gets one now
+                db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('epoch', ?)",
+                           (new_epoch(),))
+            row = db.execute("SELECT value FROM meta WHERE key = 'epoch'").fetchone()
+        #: This database's identity (0 for an old one opened only to read).
+        self.epoch: int = 0 if row is None else row[0]
 
     def close(self) -> None:
         """Close the database. Safe to call twice."""
@@ -343,6 +353,11 @@ class Store:
         """SQLite's own check of the file: ``"ok"`` when it is sound."""
         with self._lock:
             return self._db.execute("PRAGMA integrity_check").fetchone()[0]
+
+
+def new_epoch() -> int:
+    """A random database identity: positive and exact as a JavaScript number (< 2**53)."""
+    return secrets.randbelow(2**53 - 1) + 1
 
 
 def _dumps(obj: Any) -> str:

@@ -40,9 +40,11 @@ class Snapshot:
 
     version: int
     match: JSON | None
+    #: The database's identity (Store.epoch): versions count anew in a new one.
+    epoch: int = 0
 
     def to_json(self) -> JSON:
-        return {"version": self.version, "match": self.match}
+        return {"version": self.version, "epoch": self.epoch, "match": self.match}
 
     @cached_property
     def json_text(self) -> str:
@@ -179,7 +181,7 @@ class Table:
     def _snapshot(self, version: int) -> Snapshot:
         match = self._match
         if match is None:
-            return Snapshot(version, None)
+            return Snapshot(version, None, self._store.epoch)
         return Snapshot(version, {
             "id": self._match_id,
             "game": match.start.game,
@@ -191,7 +193,7 @@ class Table:
             "legal": match.game.legal(match.state),
             "turn": list(match.game.turn(match.state)),
             "view": match.view(),
-        })
+        }, self._store.epoch)
 
 
 class TableRunner:

@@ -65,6 +65,32 @@ def test_version_and_matches_survive_reopening(tmp_path):
         assert store.current().id == match_id
 
 
+def test_each_database_has_its_own_lasting_epoch(tmp_path):
+    with Store(tmp_path / "a.db") as a, Store(tmp_path / "b.db") as b:
+        epoch = a.epoch
+        assert 0 < epoch < 2**53 and 0 < b.epoch < 2**53 and b.epoch != epoch
+    with Store(tmp_path / "a.db") as again:
+        assert again.epoch == epoch  # the same database keeps it
+    (tmp_path / "a.db").rename(tmp_path / "a.db.old")  # moved aside: a new one starts
+    with Store(tmp_path / "a.db") as fresh:
+        assert fresh.epoch != epoch and fresh.version == 0
+
+
+def test_a_database_from_before_epochs_gets_one(tmp_path):
+    path = tmp_path / "companion.db"
+    with Store(path) as store:
+        store.begin_match(START)
+    with closing(sqlite3.connect(path)) as db, db:
+        db.execute("DELETE FROM meta WHERE key = 'epoch'")
+    with Store(path, create=False) as reader:
+        assert reader.epoch == 0  # a reading command writes nothing
+    with Store(path) as store:
+        epoch = store.epoch
+        assert epoch > 0 and store.version == 1
+    with Store(path) as store:
+        assert store.epoch == epoch
+
+
 def test_unknown_match_is_a_clear_error(store):
     with pytest.raises(StoreError, match="no match 42"):
         store.load(42)

@@ -23,7 +23,9 @@ def win_match(table: Table, winner: int = 0) -> None:
 
 def test_an_empty_table(table):
     assert table.match is None
-    assert table.snapshot.to_json() == {"version": 0, "match": None}
+    assert table.snapshot.to_json() == {"version": 0, "epoch": table.snapshot.epoch,
+                                        "match": None}
+    assert table.snapshot.epoch > 0
     for change in (table.undo, table.redo, table.abandon):
         with pytest.raises(NoMatch, match="start one first"):
             change()

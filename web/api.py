@@ -45,9 +45,13 @@ def state() -> Response:
 def events() -> Response:
     last = request.headers.get("Last-Event-ID", "").strip()
     last_seen = int(last) if last.isdigit() else None
+    # The page names the database it has followed (the state's "epoch"), so
+    # a new database at the same version number still sends the state.
+    epoch_text = request.args.get("epoch", "").strip()
+    epoch = int(epoch_text) if epoch_text.isdigit() else None
     environ = request.environ
     try:
-        stream = broker().open(last_seen, lambda: connection_of(environ))
+        stream = broker().open(last_seen, lambda: connection_of(environ), epoch)
     except TooManyStreams:
         response = error(503, "too many live viewers right now; try again shortly")
         response.headers["Retry-After"] = "10"

@@ -45,8 +45,8 @@ def create_app(services: Services) -> Flask:
     # Subscribed before the panel and the OLED (the runtime builds the app
     # first), so the phones' copies are on the wire before that work starts.
     services.runner.call(lambda table: (
-        table.subscribe(lambda s: broker.publish(s.version, s.json_text)),
-        broker.publish(table.snapshot.version, table.snapshot.json_text),
+        table.subscribe(lambda s: broker.publish(s.version, s.json_text, s.epoch)),
+        broker.publish(table.snapshot.version, table.snapshot.json_text, table.snapshot.epoch),
     ))
     app.extensions["companion"] = services
     app.extensions["companion.broker"] = broker

@@ -20,8 +20,17 @@ waitress ends the request without writing another byte and closes its own
 descriptor, while the fan-out's duplicate keeps the connection open. The
 worker thread is free again, and waitress's loop no longer walks 200 idle
 connections on every request. The fan-out watches each socket for reading
-too, so a phone that closes its page frees its stream at once; a phone that
-vanishes without a word is found at the next write or keep-alive.
+too, so a phone that closes its page frees its stream at once.
+
+A stream's place must come back even from a phone that stops reading or
+vanishes without a word (out of range, battery gone): a stream that cannot
+take a whole message (or keep-alive) within ``send_timeout`` is dropped (the
+page reconnects and gets the current state), and the kernel gives up on a
+connection whose sent bytes stay unacknowledged that long
+(``TCP_USER_TIMEOUT``; otherwise retransmissions go on for about 15
+minutes). Each socket's send buffer is bounded (``SNDBUF``), so a phone
+that stops reading is found after a few messages and cannot hold megabytes
+of kernel memory.
 """
 
 from __future__ import annotations
@@ -40,6 +49,10 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 KEEPALIVE = b": keep-alive\n\n"
+#: A handed-over socket's send buffer: several state messages, not megabytes.
+SNDBUF = 64 * 1024
+#: Linux's TCP_USER_TIMEOUT (netinet/tcp.h), should Python's module not name it.
+TCP_USER_TIMEOUT = getattr(socket, "TCP_USER_TIMEOUT", 18)
 
 
 def chunk(data: bytes) -> bytes:
@@ -71,6 +84,8 @@ class Handover:
     gone: threading.Event = field(default_factory=threading.Event)
     #: Waiting for room to write (the selector watches for it).
     waiting: bool = False
+    #: When the socket last refused bytes of the message now pending (monotonic).
+    stalled_at: float | None = None
 
 
 @dataclass(frozen=True)
@@ -80,8 +95,9 @@ class Connection:
     sock: socket.socket
     #: HTTP/1.1 chunked framing (else the raw bytes, for HTTP/1.0).
     chunked: bool
-    #: Makes the server let go of the connection without writing to it again.
-    release: Callable[[], None]
+    #: Makes the server let go of the connection without writing to it again;
+    #: returns the bytes it had not sent yet (they go first).
+    release: Callable[[], bytes]
 
 
 class _HandedOver(logging.Filter):
@@ -99,25 +115,32 @@ _HANDED_OVER = _HandedOver()
 
 
 def connection_of(environ: dict[str, Any]) -> Connection | None:
-    """The connection behind a waitress request, once everything written is flushed.
+    """The connection behind a waitress request, ready to hand over at once.
 
     waitress puts its channel's ``check_client_disconnected`` in the environ;
-    the channel keeps its socket as ``socket``. None under any other server
-    (or while waitress still holds unsent bytes): the stream then keeps
-    sending through the server.
+    the channel keeps its socket as ``socket`` and what it has not sent yet
+    in ``outbufs`` (``total_outbufs_len`` bytes, under ``outbuf_lock``).
+    None under any other server: the stream then keeps sending through it.
     """
     channel = getattr(environ.get("waitress.client_disconnected"), "__self__", None)
     sock = getattr(channel, "socket", None)
-    if not isinstance(sock, socket.socket) or getattr(channel, "total_outbufs_len", 1):
+    if not isinstance(sock, socket.socket) or not hasattr(channel, "outbuf_lock"):
         return None
 
-    def release() -> None:
+    def release() -> bytes:
         # waitress now treats the client as gone: it writes nothing more (not
         # even the closing chunk), ends the request, frees the worker and
         # closes its descriptor. The fan-out's duplicate keeps the connection.
+        # What waitress still held unsent (a phone slow to read its first
+        # message) is taken out of its buffers under their lock, so it is
+        # sent once, by the fan-out, and the worker never waits for a phone.
         _HANDED_OVER.notes.add(f"Client disconnected while serving {environ.get('PATH_INFO')}")
         logging.getLogger("waitress").addFilter(_HANDED_OVER)
-        channel.connected = False
+        with channel.outbuf_lock:
+            unsent = b"".join(buf.get(-1, True) for buf in channel.outbufs)
+            channel.total_outbufs_len = 0
+            channel.connected = False
+        return unsent
 
     return Connection(sock, environ.get("SERVER_PROTOCOL") == "HTTP/1.1", release)
 
@@ -129,8 +152,10 @@ class Fanout:
     selector thread never write to the same socket at once.
     """
 
-    def __init__(self, keepalive: float = 15.0) -> None:
+    def __init__(self, keepalive: float = 15.0, send_timeout: float | None = None) -> None:
         self.keepalive = keepalive
+        #: How long a stream may take to accept a message; default: ``keepalive``.
+        self.send_timeout = keepalive if send_timeout is None else send_timeout
         self._selector = selectors.DefaultSelector()
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
@@ -139,6 +164,8 @@ class Fanout:
         self._lock = threading.Lock()
         self._streams: set[Handover] = set()
         self._joining: list[Handover] = []
+        #: Streams whose socket is full: each is dropped at its stalled_at + send_timeout.
+        self._stalled: set[Handover] = set()
         #: The newest version and its message, framed both ways (see framings).
         self._message: tuple[int, tuple[bytes, bytes]] | None = None
         self._closed = False
@@ -146,15 +173,31 @@ class Fanout:
         self._thread.start()
 
     def adopt(self, sock: socket.socket, chunked: bool, sent: int,
-              on_gone: Callable[[], None] | None = None) -> Handover:
+              on_gone: Callable[[], None] | None = None, *,
+              release: Callable[[], bytes] | None = None) -> Handover:
         """Take over writing to ``sock`` (a duplicate: the server may close its own).
 
         ``sent``: the version the client already has. ``on_gone`` is called
         once when the stream ends (client gone, or the fan-out closed).
+        ``release`` (see :class:`Connection`) is called once the duplicate is
+        made; the bytes it returns are sent before anything else. Never
+        blocks and never waits for the client.
         """
-        mine = sock.dup()
+        try:
+            mine = sock.dup()
+        except OSError:  # the server closed it already: the client left meanwhile
+            mine = None
+        unsent = release() if release is not None else b""
+        if mine is None:
+            handover = Handover(sock, chunked, sent, on_gone=on_gone)
+            self._gone(handover)
+            return handover
         mine.setblocking(False)
-        handover = Handover(mine, chunked, sent, on_gone=on_gone)
+        with contextlib.suppress(OSError):  # not TCP (a test's socket pair)
+            mine.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SNDBUF)
+            mine.setsockopt(socket.IPPROTO_TCP, TCP_USER_TIMEOUT,
+                            max(1, round(self.send_timeout * 1000)))
+        handover = Handover(mine, chunked, sent, pending=unsent, on_gone=on_gone)
         with self._lock:
             closed = self._closed
             if not closed:
@@ -209,7 +252,10 @@ class Fanout:
     def _run(self) -> None:
         next_keepalive = time.monotonic() + self.keepalive
         while True:
-            timeout = max(0.0, next_keepalive - time.monotonic())
+            with self._lock:
+                due = min((h.stalled_at for h in self._stalled if h.stalled_at is not None),
+                          default=next_keepalive) + self.send_timeout
+            timeout = max(0.0, min(next_keepalive, due) - time.monotonic())
             ready = self._selector.select(timeout)
             with self._lock:
                 for key, events in ready:
@@ -226,6 +272,8 @@ class Fanout:
                 for handover in joining:
                     self._streams.add(handover)
                     self._selector.register(handover.sock, selectors.EVENT_READ, handover)
+                    if handover.pending:  # what the server had not sent yet
+                        self._flush(handover)
                     if self._message is not None:
                         self._catch_up(handover, *self._message)
                 if self._closed:
@@ -238,6 +286,13 @@ class Fanout:
                         self._drop(handover)
                     self._selector.close()
                     return
+                now = time.monotonic()
+                for handover in list(self._stalled):
+                    if handover.stalled_at is not None and \
+                            now - handover.stalled_at >= self.send_timeout:
+                        # It cannot take a message: its place goes to a phone
+                        # that can (this one reconnects and catches up).
+                        self._drop(handover)
                 if time.monotonic() >= next_keepalive:
                     next_keepalive = time.monotonic() + self.keepalive
                     for handover in list(self._streams):
@@ -268,6 +323,7 @@ class Fanout:
             if handover.pending:
                 self._wait_for_room(handover)  # go on when the socket can take more
                 return
+            handover.stalled_at = None  # a whole message went: the next has its own time
             handover.pending, handover.queued = handover.queued, b""
         self._stop_waiting(handover)
 
@@ -285,15 +341,21 @@ class Fanout:
     # The selector is only asked when the flag changes (a few times per slow
     # phone), not once per message and stream.
     def _wait_for_room(self, handover: Handover) -> None:
+        if handover.stalled_at is None:
+            handover.stalled_at = time.monotonic()
         if not handover.waiting:
             self._selector.modify(handover.sock, selectors.EVENT_READ | selectors.EVENT_WRITE,
                                   handover)
             handover.waiting = True
+            self._stalled.add(handover)
+            self._wake()  # the fan-out thread's next deadline may be this one's
 
     def _stop_waiting(self, handover: Handover) -> None:
+        handover.stalled_at = None
         if handover.waiting:
             self._selector.modify(handover.sock, selectors.EVENT_READ, handover)
             handover.waiting = False
+            self._stalled.discard(handover)
 
     def _drop(self, handover: Handover) -> None:
         """Forget a stream whose client is gone (or every stream, on close). Idempotent."""
@@ -301,8 +363,13 @@ class Fanout:
             return
         if handover in self._streams:
             self._streams.discard(handover)
+            self._stalled.discard(handover)
             self._selector.unregister(handover.sock)
         handover.sock.close()
+        self._gone(handover)
+
+    @staticmethod
+    def _gone(handover: Handover) -> None:
         handover.gone.set()
         if handover.on_gone is not None:
             try:

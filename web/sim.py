@@ -9,6 +9,7 @@ from flask import Blueprint, Response, current_app, request
 
 from companion.inputs import BUTTONS
 from web.api import WRITE_TIMEOUT, host_only, state_response
+from web.fanout import connection_of
 from web.pages import page
 from web.services import error
 from web.stream import TooManyStreams
@@ -63,7 +64,9 @@ def display() -> Response:
 def frames() -> Response:
     """``event: frame`` with a rising counter whenever the OLED shows a new frame."""
     try:
-        stream = simulator().frames.open(None)
+        environ = request.environ
+        # Handed over to the frames' fan-out like a phone's stream: no worker each.
+        stream = simulator().frames.open(None, lambda: connection_of(environ))
     except TooManyStreams:
         return error(503, "too many simulator pages open")
     return Response(stream, mimetype="text/event-stream",

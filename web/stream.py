@@ -7,12 +7,21 @@ one it sent last, so a slow phone skips versions instead of queueing them.
 The message bytes are built once per version, not once per phone.
 
 With a fan-out (:mod:`web.fanout`) and a server that gives up the stream's
-connection, the stream hands it over once its headers are out: the fan-out's
-single thread writes every later message, and the server's worker is free.
-Streams are counted, handed over or not: past ``limit`` a new one is refused
-(the caller answers 503). A stream ends when its client is gone (it closed
-the connection, or a write fails, at the latest at the next keep-alive) or
-when the broker closes.
+connection, the stream hands it over right after its first message (with
+whatever of it the server has not sent yet): the fan-out's single thread
+writes every later message, and the server's worker is free at once.
+Streams are counted from :meth:`Broker.open` until they end, handed over or
+not, iterated or not: past ``limit`` a new one is refused (the caller
+answers 503). A stream ends when its client is gone (it closed the
+connection, a write fails, or it could not take a message in time: see
+web/fanout.py), when the server closes it without reading it (a ``HEAD``),
+or when the broker closes.
+
+Versions rise within one database. A feed may name its database with an
+``epoch`` (Store.epoch): a client that reconnects with a ``Last-Event-ID``
+equal to the current version skips the first message only if it also
+names the same epoch (or none); a client that is ahead of the feed (its
+version is from another database) always gets the current message first.
 """
 
 from __future__ import annotations
@@ -25,6 +34,41 @@ from web.fanout import Connection, Fanout
 
 class TooManyStreams(Exception):
     """The broker already serves its limit of streams."""
+
+
+class Stream:
+    """A stream's bytes for the server: a WSGI body that gives its slot back on close.
+
+    A generator that was never started runs no ``finally`` when closed, so a
+    server that answers without reading the body (werkzeug does so for
+    ``HEAD``) would keep the slot for good. Here the slot is freed once,
+    whichever way the stream ends: its body ends or is closed, or, once the
+    fan-out took the connection over, when the fan-out drops it.
+    """
+
+    def __init__(self, ended: Callable[[], None]) -> None:
+        self.body: Iterator[bytes] = iter(())
+        self._ended: Callable[[], None] | None = ended
+        self._lock = threading.Lock()
+
+    def __iter__(self) -> Stream:
+        return self
+
+    def __next__(self) -> bytes:
+        return next(self.body)
+
+    def hand_over(self) -> Callable[[], None]:
+        """The slot's release, from now on owed by whoever took the stream over."""
+        with self._lock:
+            ended, self._ended = self._ended, None
+        return ended or (lambda: None)
+
+    def close(self) -> None:
+        """The server is done with the body: end it, and free the slot unless handed over."""
+        close = getattr(self.body, "close", None)
+        if close is not None:
+            close()
+        self.hand_over()()
 
 
 def event_bytes(version: int, event: str, json_text: str) -> bytes:
@@ -50,6 +94,7 @@ class Broker:
         self._lock = threading.Lock()
         self._waiters: set[threading.Lock] = set()
         self._version = -1
+        self._epoch: int | None = None
         self._message = b""
         self._streams = 0
         self._closed = False
@@ -59,18 +104,19 @@ class Broker:
         """How many streams are open now."""
         return self._streams
 
-    def publish(self, version: int, json_text: str) -> None:
+    def publish(self, version: int, json_text: str, epoch: int | None = None) -> None:
         """Make ``json_text`` at ``version`` the newest message and wake the streams.
 
         Never blocks: handed-over streams get the message written into their
         sockets before this returns (see :meth:`Fanout.publish`), the others
-        are woken. ``json_text`` must be one line of JSON.
+        are woken. ``json_text`` must be one line of JSON. ``epoch`` names the
+        database the versions count in; it stays the same for a broker.
         """
         message = event_bytes(version, self.event, json_text)
         with self._lock:
             if version < self._version:
                 return
-            self._version, self._message = version, message
+            self._version, self._message, self._epoch = version, message, epoch
             waiters, self._waiters = self._waiters, set()
         for waiter in waiters:
             waiter.release()
@@ -88,40 +134,47 @@ class Broker:
             self.fanout.close()
 
     def open(self, last_seen: int | None,
-             connection: Callable[[], Connection | None] | None = None) -> Iterator[bytes]:
+             connection: Callable[[], Connection | None] | None = None,
+             epoch: int | None = None) -> Stream:
         """A new stream, or TooManyStreams. ``last_seen``: the client's Last-Event-ID.
 
         The first message is the current one, unless the client has seen
-        exactly that version already. ``connection()`` gives the stream's
-        connection once what was yielded is on the wire (None: not possible),
-        so the fan-out thread can take over writing to it; the iterator then
-        ends, and the stream counts until the fan-out drops it.
+        exactly that version of the same ``epoch`` already (a client that
+        names no epoch is taken to mean this one). ``connection()`` gives the
+        stream's connection once its first message was handed to the server
+        (None: not possible), so the fan-out thread can take over writing to
+        it; the iterator then ends, and the stream counts until the fan-out
+        drops it. The caller must ``close()`` the stream it got (a WSGI
+        server does).
         """
         with self._lock:
             if self._streams >= self.limit:
                 raise TooManyStreams(f"{self._streams} streams are open, the limit")
             self._streams += 1
-        return self._run(last_seen, connection)
+            seen = (last_seen is not None and last_seen == self._version >= 0
+                    and epoch in (None, self._epoch))
+        stream = Stream(self._ended)
+        stream.body = self._run(last_seen if seen else -1, connection, stream)
+        return stream
 
     def _ended(self) -> None:
         with self._lock:
             self._streams -= 1
 
-    def _run(self, last_seen: int | None,
-             connection: Callable[[], Connection | None] | None) -> Iterator[bytes]:
-        sent = last_seen if last_seen is not None else -1
-        handed_over = False
+    def _run(self, sent: int, connection: Callable[[], Connection | None] | None,
+             stream: Stream) -> Iterator[bytes]:
+        """``sent``: the version the client has (-1: none, send the current one first)."""
         try:
             yield f"retry: {self.retry_ms}\n\n".encode()
             while True:
                 if self.fanout is not None and connection is not None and sent >= 0:
                     conn = connection()
                     if conn is not None:
-                        # From here the fan-out thread writes; the stream
-                        # counts until it reports the client gone.
-                        self.fanout.adopt(conn.sock, conn.chunked, sent, self._ended)
-                        handed_over = True
-                        conn.release()
+                        # From here the fan-out thread writes (what the server
+                        # had not sent yet first); the stream counts until it
+                        # reports the client gone. The worker is free at once.
+                        self.fanout.adopt(conn.sock, conn.chunked, sent, stream.hand_over(),
+                                          release=conn.release)
                         return
                 with self._lock:
                     if self._closed:
@@ -141,5 +194,4 @@ class Broker:
                     # Written through the server, so a vanished client is noticed here.
                     yield b": keep-alive\n\n"
         finally:
-            if not handed_over:
-                self._ended()
+            stream.hand_over()()  # the slot, unless the fan-out has it now

@@ -100,7 +100,7 @@ def test_taps_in_and_state_out_over_a_pty(link):
         end.write(b"PING\n")
         assert end.read_line() == b"PONG"
         pad.show(Snapshot(8, None))
-        assert end.read_line() == b'STATE 8 {"version":8,"match":null}'
+        assert end.read_line() == b'STATE 8 {"version":8,"epoch":0,"match":null}'
         assert end.read_line() == b"TURN -"
     finally:
         pad.close()
@@ -136,7 +136,7 @@ def test_unplug_and_replug_reconnects_and_resends_the_state(link):
         pad.show(Snapshot(9, None))  # changes while unplugged are not lost
         end = Pty(link)
         wait_for(lambda: pad.connections == 2, timeout=5)
-        assert end.read_line() == b'STATE 9 {"version":9,"match":null}'
+        assert end.read_line() == b'STATE 9 {"version":9,"epoch":0,"match":null}'
         end.write(b"S4\n")
         assert inputs.get(timeout=3) == Input("seat4")
     finally:

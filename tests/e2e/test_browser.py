@@ -90,7 +90,7 @@ def test_spectator_page_shows_the_state_before_any_stream(companion, browser):
     context = browser.new_context(viewport=PHONE, java_script_enabled=True)
     page = context.new_page()
     # No stream at all: the page must still show the match from its first load.
-    page.route("**/api/events", lambda route: route.abort())
+    page.route("**/api/events*", lambda route: route.abort())  # ?epoch=... too
     page.goto(url(companion))
     sync_api.expect(page.locator("#board")).to_contain_text("Bob")
     sync_api.expect(page.locator("#offline")).to_be_visible(timeout=5000)

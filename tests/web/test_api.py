@@ -11,7 +11,9 @@ from tests.web.conftest import PIN, START, Host
 
 def test_state_without_a_match(client):
     response = client.get("/api/state")
-    assert response.status_code == 200 and response.json == {"version": 0, "match": None}
+    assert response.status_code == 200
+    assert response.json == {"version": 0, "epoch": response.json["epoch"], "match": None}
+    assert isinstance(response.json["epoch"], int) and 0 < response.json["epoch"] < 2**53
 
 
 def test_a_host_starts_and_plays(client, host):
@@ -254,6 +256,40 @@ def test_events_resume_with_last_event_id(client, host, app):
     assert read_events(old, 2)[1].startswith(f"id: {version}\n".encode())
     old.close()
     assert app.extensions["companion.broker"].streams == 0
+
+
+def test_events_to_a_client_ahead_of_the_table_start_with_the_state(client, host):
+    """Its Last-Event-ID is from a database moved aside (or a rolled-back WAL): the
+    version went back. It once got nothing, not even after later changes."""
+    state = host.post("/api/match", START).json
+    ahead = client.get("/api/events", buffered=False,
+                       headers={"Last-Event-ID": str(state["version"] + 5)})
+    assert read_events(ahead, 2)[1].startswith(f"id: {state['version']}\n".encode())
+    ahead.close()
+
+
+def test_events_at_the_same_version_of_another_database_start_with_the_state(client, host):
+    state = host.post("/api/match", START).json
+    version, epoch = state["version"], state["epoch"]
+    other = client.get(f"/api/events?epoch={epoch + 1}", buffered=False,
+                       headers={"Last-Event-ID": str(version)})
+    first = read_events(other, 2)[1]
+    assert first.startswith(f"id: {version}\n".encode()) and f'"epoch":{epoch}'.encode() in first
+    other.close()
+    same = client.get(f"/api/events?epoch={epoch}", buffered=False,
+                      headers={"Last-Event-ID": str(version)})
+    assert read_events(same, 2)[1] == b": keep-alive\n\n"  # nothing new for it
+    same.close()
+
+
+def test_a_stream_answered_without_its_body_gives_its_slot_back(client, app):
+    """werkzeug answers HEAD without reading the body: the stream generator never
+    started, so its slot was never freed, and a few HEADs locked every phone out."""
+    for _ in range(5):
+        with client.head("/api/events") as answer:  # closed, as a WSGI server does
+            assert answer.status_code == 200
+    assert app.extensions["companion.broker"].streams == 0
+    assert client.get("/api/events", buffered=False).status_code == 200
 
 
 def test_streams_past_the_limit_get_503(client, app):

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from web.fanout import KEEPALIVE, Fanout, chunk
+from web.fanout import KEEPALIVE, SNDBUF, TCP_USER_TIMEOUT, Fanout, chunk
 
 Pair = tuple[socket.socket, socket.socket]
 
@@ -173,3 +173,61 @@ def test_close_never_touches_the_wake_pipe_after_the_thread_has_closed_it():
         sys.settrace(None)
     assert held == [True]  # the tracer did hold close() at its wake
     assert not thread.is_alive()
+
+
+def test_a_tcp_stream_gives_up_on_a_vanished_phone_and_buffers_little():
+    """Without a FIN the kernel retransmits for about 15 minutes; the fan-out's
+    sockets give up once sent bytes stay unacknowledged for its send timeout."""
+    f = Fanout(keepalive=15, send_timeout=20)
+    with socket.create_server(("127.0.0.1", 0)) as listener, \
+            socket.create_connection(listener.getsockname()) as phone:
+        ours, _ = listener.accept()
+        with ours:
+            handover = f.adopt(ours, False, 0)
+            mine = handover.sock
+            assert mine.getsockopt(socket.IPPROTO_TCP, TCP_USER_TIMEOUT) == 20_000
+            assert mine.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF) <= 2 * SNDBUF
+            f.publish(1, b"v1")
+            assert read_exactly(phone, 2) == b"v1"
+    f.close()
+
+
+def test_what_the_server_had_not_sent_goes_first_and_once(fanout, socketpair):
+    ours, phone = socketpair()
+    fanout.publish(2, b"two")
+    released = []
+
+    def release() -> bytes:
+        released.append(True)
+        return b"head+one"
+
+    fanout.adopt(ours, False, 1, release=release)
+    assert released == [True]
+    assert read_exactly(phone, len(b"head+onetwo")) == b"head+onetwo"
+
+
+def test_a_stream_that_cannot_take_a_message_in_time_is_dropped(socketpair):
+    f = Fanout(keepalive=60, send_timeout=0.3)  # no keep-alive will find it out
+    ours, phone = socketpair()
+    ours.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+    phone.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    ended = []
+    handover = f.adopt(ours, False, 0, on_gone=lambda: ended.append(1))
+    f.publish(1, b"A" * 200_000)  # the phone reads none of it
+    assert handover.gone.wait(5)
+    assert ended == [1]
+    f.close()
+
+
+def test_a_slow_but_reading_phone_is_kept(socketpair):
+    f = Fanout(keepalive=60, send_timeout=0.5)
+    ours, phone = socketpair()
+    ours.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+    phone.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    handover = f.adopt(ours, False, 0)
+    for version in range(1, 4):
+        f.publish(version, b"%d" % version * 20_000)
+        # Each message takes a while, but each is taken well within the bound.
+        assert read_exactly(phone, 20_000) == b"%d" % version * 20_000
+    assert not handover.gone.is_set()
+    f.close()

@@ -140,7 +140,7 @@ def test_other_requests_are_served_while_streams_are_open(server):
 
 @pytest.fixture
 def roomy(services):
-    """An app allowing 24 streams with a long keep-alive, behind a server with 9 workers."""
+    """An app allowing 24 streams with a long keep-alive, behind a server sized for 1."""
     app = create_app(replace(services, max_streams=24, keepalive=60))
     s = WebServer(app, "127.0.0.1", 0, max_streams=1)
     yield app, s
@@ -152,7 +152,7 @@ def test_a_stream_holds_a_worker_only_until_the_fanout_takes_it(roomy, caplog):
     app, server = roomy
     caplog.set_level(logging.INFO, logger="waitress")
     host = HttpHost(server.port)
-    # Far more streams than waitress has worker threads (1 + 8).
+    # More streams than waitress has worker threads.
     streams = [SseClient("127.0.0.1", server.port) for _ in range(20)]
     try:
         for s in streams:

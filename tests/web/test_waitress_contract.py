@@ -7,7 +7,11 @@ make waitress let go without writing another byte. None of that is public
 API, so pyproject.toml pins waitress to the tested range, and this test
 fails when a release changes any of it: an upgrade then fails here instead
 of on a phone (streams silently holding a worker each, or a stray closing
-chunk in the middle of a handed-over stream).
+chunk in the middle of a handed-over stream). The hand-over never waits for
+waitress to flush: it takes what waitress has not sent out of the channel's
+``outbufs`` (their ``get(-1, True)``) under ``outbuf_lock`` and zeroes
+``total_outbufs_len``; the last test checks that those bytes then reach the
+client exactly once.
 """
 
 from __future__ import annotations
@@ -212,3 +216,42 @@ def test_waitress_errors_go_through_the_channels_error_task():
     assert GuardedChannel.error_task_class is JsonErrorTask
     assert issubclass(JsonErrorTask, ErrorTask)
     assert HTTPChannel.error_task_class is ErrorTask  # the attribute waitress uses
+
+
+def test_bytes_waitress_has_not_sent_are_handed_over_exactly_once():
+    """A phone that does not read its first message: the hand-over takes the
+    unsent bytes from waitress at once instead of holding the worker."""
+    big = bytes(range(256)) * 40960  # 10 MB: more than the socket buffers can hold
+    app = Flask(__name__)
+    handed: queue.Queue[Any] = queue.Queue()
+
+    def body(environ: dict[str, Any]) -> Iterator[bytes]:
+        yield big
+        conn = connection_of(environ)
+        assert conn is not None
+        ours = conn.sock.dup()
+        unsent = conn.release()
+        handed.put((ours, unsent))
+
+    app.add_url_rule("/big", view_func=lambda: Response(body(request.environ)))
+    server = WebServer(app, "127.0.0.1", 0, max_streams=1)
+    assert server._server.adj.asyncore_use_poll is True
+    try:
+        with socket.socket() as phone:
+            phone.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # reads slowly
+            phone.settimeout(10)
+            phone.connect(("127.0.0.1", server.port))
+            phone.sendall(b"GET /big HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            ours, unsent = handed.get(timeout=10)  # the worker did not wait for the phone
+            with ours:
+                ours.settimeout(10)  # a duplicate shares waitress's non-blocking mode
+                assert 0 < len(unsent) < len(big) + 100  # most of it was still waiting
+                writer = threading.Thread(target=ours.sendall, args=(unsent + chunk(OURS),))
+                writer.start()
+                head, rest = read_until(phone, b"", b"\r\n\r\n")
+                assert head.startswith(b"HTTP/1.1 200")
+                got, rest = read_until(phone, rest, chunk(OURS))
+                writer.join(10)
+            assert got == chunk(big) + chunk(OURS) and read_to_end(phone, rest) == b""
+    finally:
+        server.close()

@@ -21,20 +21,28 @@ TC.el = function (tag, attrs, ...children) {
 /** The state the page was served with, so it shows at once. */
 TC.initial = JSON.parse(document.getElementById("state").textContent);
 
-/** Follow the table: calls onState(state) now and on every new version. */
+/**
+ * Follow the table: calls onState(state) now and on every new state.
+ * A state is new when its version or its epoch (the database's identity)
+ * differs from the one shown: a new database counts its versions from 0
+ * again. The stream is opened naming the epoch shown, so a reconnect at the
+ * same version number of another database still gets the state.
+ */
 TC.follow = function (onState) {
   const offline = document.getElementById("offline");
   let version = -1;
+  let epoch = null;
   let source = null;
   const show = (state) => {
-    if (state.version === version) return;
+    if (state.version === version && state.epoch === epoch) return;
     version = state.version;
+    epoch = state.epoch;
     onState(state);
   };
   const setOffline = (off) => { offline.hidden = !off; };
   const open = () => {
     if (source) source.close();
-    source = new EventSource("/api/events");
+    source = new EventSource(epoch === null ? "/api/events" : `/api/events?epoch=${epoch}`);
     source.addEventListener("state", (e) => { setOffline(false); show(JSON.parse(e.data)); });
     source.addEventListener("open", () => setOffline(false));
     source.addEventListener("error", () => {
