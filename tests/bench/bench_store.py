@@ -73,7 +73,7 @@ def bench_resume(folder: Path, events: int) -> None:
             scratch.match.push(*scratch.match.resolve(next(actions), random.Random(5)))
         store.import_match(START | {"options": dict(scratch.match.start.options)},
                            list(scratch.match.events), status="active", winner=None,
-                           summary="")
+                           summary=scratch.match.game.summary(scratch.match.state))
     times = []
     for _ in range(5):
         t0 = time.perf_counter()
