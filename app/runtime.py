@@ -34,9 +34,9 @@ from companion.controls import Context
 from companion.data_folder import DB_NAME, default_data_dir
 from companion.inputs import Input
 from companion.panel import Panel
+from companion.recovery import open_table
 from companion.screens import render
-from companion.store import Store
-from companion.table import Snapshot, Table, TableRunner
+from companion.table import Snapshot, TableRunner
 from drivers.buttons import ButtonPanel, Finger
 from drivers.display import Oled, open_device
 from drivers.leds import SeatLeds
@@ -100,9 +100,15 @@ class Companion:
         self.factory: Factory = pin_factory(cfg.buttons.backend, sim)
         self._closers.append(self.factory.close)
         device = open_device(cfg.display, sim)
-        self.store = Store(data / DB_NAME)
+        # Checked before the table resumes: a damaged database is set aside
+        # and the table starts on a new one (companion/recovery.py).
+        opened = open_table(data / DB_NAME)
+        self.store, self.table = opened.store, opened.table
         self._closers.append(self.store.close)
-        self.table = Table(self.store)
+        #: What was wrong with the stored database at start, or None.
+        self.notice = opened.notice
+        if opened.notice:
+            log.error("%s", opened.notice)
         self.runner = TableRunner(self.table)
         self._closers.append(self.runner.close)
         self.urls: list[str] = []

@@ -461,8 +461,9 @@ class Store:
         return {"journal_mode": mode, "synchronous": {0: "OFF", 1: "NORMAL", 2: "FULL",
                                                       3: "EXTRA"}[sync]}
 
+    @_named_errors
     def integrity_check(self) -> str:
-        """SQLite's own check of the file: ``"ok"`` when it is sound."""
+        """SQLite's own check of the file: ``"ok"`` when it is sound, else its first finding."""
         with self._lock:
             return self._db.execute("PRAGMA integrity_check").fetchone()[0]
 
