@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion.errors import StoreDamaged
+from companion.errors import StoreDamaged, StoreError
 from companion.store import Store
 from companion.table import Table
 
@@ -50,14 +50,18 @@ def open_table(path: Path, rng: random.Random | None = None) -> Opened:
     """The checked table on the database at ``path``; a fresh one if it is damaged.
 
     Raises StoreError (not damage: e.g. a permission problem, a database from
-    a newer companion) with nothing moved, and StoreDamaged only if even a
-    new database cannot be made.
+    a newer companion) with nothing moved, or when the damaged files cannot
+    be moved; StoreDamaged only if even a new database cannot be made.
     """
     try:
         return Opened(*_checked(path, rng))
     except StoreDamaged as err:
         damage = err
-    kept = set_aside(path)
+    try:
+        kept = set_aside(path)
+    except OSError as err:
+        raise StoreError(f"{damage}; it could not be moved aside ({err}): move "
+                         f"{path} and its -wal and -shm files away by hand") from None
     store, table = _checked(path, rng)
     notice = (f"DAMAGED MATCH DATABASE: {damage}. The damaged files were moved to {kept} "
               "(nothing was deleted) and the companion started on a new, empty database, "
@@ -72,7 +76,8 @@ def _checked(path: Path, rng: random.Random | None) -> tuple[Store, Table]:
     try:
         found = store.integrity_check()
         if found != "ok":
-            raise StoreDamaged(store.path, f"SQLite's integrity check finds: {found}")
+            raise StoreDamaged(store.path, "SQLite's integrity check finds: "
+                               + " ".join(found.split()))
         return store, Table(store, rng)  # replays the current match through the rules
     except BaseException:
         # Closing lets SQLite fold the log's committed frames into the file

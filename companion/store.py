@@ -144,6 +144,10 @@ def _check_wal(path: Path) -> None:
     log = _sibling(path, "-wal")
     found = wal.damage(log, wal.db_page_size(path))
     if found is not None:
+        # Read again: a log another process restarted while it was being
+        # read can look damaged once; real damage stays.
+        found = wal.damage(log, wal.db_page_size(path))
+    if found is not None:
         raise StoreDamaged(str(log), found)
 
 
