@@ -18,6 +18,11 @@ chaining from the frame before), acknowledged history is being thrown away:
 that is damage. Frames from an older WAL generation (other salts), left
 behind when the log restarted, are normal and ignored.
 
+The header is checked the same way: a damaged header makes SQLite ignore
+the whole log, so frames that still chain from it (or whose salts differ
+from it by one flipped bit) mean damage, while a header torn as the log
+restarted (new salts over the old, already checkpointed frames) does not.
+
 Limit: a flip inside the last transaction's own frames cannot be told from a
 torn write; at most that last change is lost, as after a power cut.
 
@@ -86,9 +91,14 @@ def damage(wal: Path, fallback_page_size: int | None = None) -> str | None:
     if len(data) < _HEADER + _FRAME_HEADER + page_size:
         return None  # not one whole frame: nothing was ever committed in it
     if not header_ok or _checksum(data[:24], 0, 0, orders[0]) != (c0, c1):
-        # A damaged header: the first frame's salts are this log's.
         header_ok = False
-        salt1, salt2 = struct.unpack(">2I", data[_HEADER + 8:_HEADER + 16])
+        # A header torn by a power cut as the log restarted holds new salts
+        # (salt-1 plus one, a new random salt-2) over old frames: those do
+        # not match it, and no alarm is raised. Frames whose salts differ
+        # from the header's by a single bit are this log's, under a flipped bit.
+        first = struct.unpack(">2I", data[_HEADER + 8:_HEADER + 16])
+        if ((first[0] ^ salt1).bit_count() + (first[1] ^ salt2).bit_count()) == 1:
+            salt1, salt2 = first
     for big_endian in orders:
         found = _scan(data, page_size, salt1, salt2, (c0, c1), big_endian, header_ok)
         if found:
