@@ -48,6 +48,9 @@ from web.stream import Broker
 
 log = logging.getLogger("companion")
 
+#: The OLED's word on damaged storage found at start (the log says the rest).
+DAMAGED_BANNER = "Damaged data set aside. New database: see the log"
+
 #: How often the writer thread is checked before the systemd watchdog is fed.
 WATCHDOG_EVERY = 10.0
 
@@ -116,6 +119,9 @@ class Companion:
             self._start_web(data, web)
         self.ctx = Context(names=cfg.table.names, address=self.urls[0] if self.urls else None)
         self.panel: Panel = self.runner.call(lambda table: Panel(table, self.ctx))
+        if self.notice:
+            # Seen at the table too, until the next press; the log has the details.
+            self.runner.call(lambda _: self.panel.notify(DAMAGED_BANNER))
         self.oled = Oled(device, cfg.display, lambda state: render(state, self.ctx))
         self._closers.append(self.oled.close)
         if web is not None:

@@ -20,13 +20,17 @@ import sqlite3
 import struct
 import subprocess
 import sys
+import threading
 from contextlib import closing
 from pathlib import Path
 
 import pytest
 
+from app.runtime import DAMAGED_BANNER, Companion
+from companion.config import Config
 from companion.errors import StoreDamaged, StoreError
 from companion.recovery import open_table
+from companion.screens import render
 from companion.store import Store
 from companion.table import Table
 
@@ -380,3 +384,31 @@ def test_a_read_only_database_through_the_store_api(tmp_path):
     assert result.returncode == 3, result.stderr
     assert "permission problem" in result.stdout and str(db) in result.stdout
     assert isinstance(StoreDamaged(str(db), "x"), StoreError)  # damage is a StoreError too
+
+
+# --- seen at the table ----------------------------------------------------------------------
+
+
+def test_the_oled_says_damaged_data_was_set_aside_until_the_next_press(tmp_path):
+    garbage_page(played_database(tmp_path), "journal")
+    with Companion(Config(), sim=True, data=tmp_path) as c:
+        assert c.notice is not None and str(kept_folder(tmp_path)) in c.notice
+        changed = threading.Condition()
+
+        def frame(image) -> None:
+            with changed:
+                changed.notify_all()
+
+        c.oled.frames.add(frame)
+
+        def shows(message: str | None) -> bool:
+            state, image = c.panel.state, c.oled.device.image
+            return (state.ui.message == message and image is not None
+                    and image.tobytes() == render(state, c.ctx).tobytes())
+
+        with changed:
+            assert changed.wait_for(lambda: shows(DAMAGED_BANNER), 5)
+        c.press("next")
+        with changed:
+            assert changed.wait_for(lambda: shows(None), 5)
+        assert c.table.snapshot.match is None and c.table.history() == []
