@@ -32,7 +32,9 @@ from companion.errors import StoreDamaged, StoreError
 from companion.recovery import open_table
 from companion.screens import render
 from companion.store import Store
-from companion.table import Table
+from companion.table import Table, TableRunner
+from web.app import create_app
+from web.services import Services
 
 COMPANION = str(Path(sys.executable).parent / "companion")
 DB = "companion.db"
@@ -412,3 +414,19 @@ def test_the_oled_says_damaged_data_was_set_aside_until_the_next_press(tmp_path)
         with changed:
             assert changed.wait_for(lambda: shows(None), 5)
         assert c.table.snapshot.match is None and c.table.history() == []
+
+
+def test_the_web_export_of_a_damaged_match_names_the_damage(tmp_path):
+    db = played_database(tmp_path)
+    sql(db, "UPDATE journal SET event = ? WHERE match_id = 3 AND seq = 4",
+        json.dumps({"type": "serve", "card": 9}))
+    with Store(db) as store, TableRunner(Table(store)) as runner:
+        app = create_app(Services(runner=runner, pin="2468", secret_key=b"k" * 32,
+                                  max_streams=3, keepalive=0.2))
+        try:
+            response = app.test_client().get("/api/matches/3/export")
+        finally:
+            app.extensions["companion.broker"].close()
+    assert response.status_code == 500
+    assert response.json["error"].startswith(
+        f"{db} is damaged: match 3, journal entry 4")
