@@ -14,15 +14,20 @@ from __future__ import annotations
 
 import argparse
 import random
+import signal
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
+from companion.data_folder import DB_NAME
 from companion.recovery import open_table
 from companion.store import Store
 from companion.table import Table
 
+COMPANION = str(Path(sys.executable).parent / "companion")
 START = {"game": "center-court", "players": ["Ann", "Bob"],
          "options": {"sets": 5, "final_set": "advantage"}}
 
@@ -111,7 +116,7 @@ def finished_match(rng: random.Random) -> tuple[dict, list[dict], object, str]:
 
 
 def bench_start(folder: Path, matches: int) -> None:
-    path = folder / "history.db"
+    path = folder / DB_NAME
     start, events, winner, summary = finished_match(random.Random(7))
     with Store(path) as store:
         for _ in range(matches):
@@ -133,6 +138,28 @@ def bench_start(folder: Path, matches: int) -> None:
           f"({size:.1f} MB; 3 runs, median):")
     print(f"  plain open+resume {statistics.median(plain) * 1000:.0f} ms   "
           f"checked (integrity check + rules replay) {statistics.median(checked) * 1000:.0f} ms")
+    empty = folder / "empty"
+    empty.mkdir()
+    full, bare = ([run_until_serving(where) for _ in range(3)] for where in (folder, empty))
+    print(f"  `companion run --sim` until it serves: {statistics.median(full) * 1000:.0f} ms "
+          f"(an empty data folder: {statistics.median(bare) * 1000:.0f} ms)")
+
+
+def run_until_serving(data: Path) -> float:
+    """Seconds from starting ``companion run --sim --data DATA`` to its first line."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([COMPANION, "run", "--sim", "--data", str(data), "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        elapsed = time.perf_counter() - t0
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=20)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert "running" in line, line
+    return elapsed
 
 
 def main() -> None:
