@@ -86,10 +86,9 @@ def damage(wal: Path, fallback_page_size: int | None = None) -> str | None:
     header_ok = magic in _MAGIC and _page_size(size_field) is not None
     orders = [magic == _MAGIC[1]] if magic in _MAGIC else [True, False]
     page_size = _page_size(size_field) or fallback_page_size
-    if page_size is None:
-        return "its header is damaged and the page size is unknown"
-    if len(data) < _HEADER + _FRAME_HEADER + page_size:
-        return None  # not one whole frame: nothing was ever committed in it
+    # Unknown (a damaged header over a database never checkpointed): each
+    # size is tried; frames only check out with the right one.
+    sizes = [page_size] if page_size else [512 << k for k in range(8)]
     if not header_ok or _checksum(data[:24], 0, 0, orders[0]) != (c0, c1):
         header_ok = False
         # A header torn by a power cut as the log restarted holds new salts
@@ -99,10 +98,13 @@ def damage(wal: Path, fallback_page_size: int | None = None) -> str | None:
         first = struct.unpack(">2I", data[_HEADER + 8:_HEADER + 16])
         if ((first[0] ^ salt1).bit_count() + (first[1] ^ salt2).bit_count()) == 1:
             salt1, salt2 = first
-    for big_endian in orders:
-        found = _scan(data, page_size, salt1, salt2, (c0, c1), big_endian, header_ok)
-        if found:
-            return found
+    for size in sizes:
+        if len(data) < _HEADER + _FRAME_HEADER + size:
+            continue  # not one whole frame: nothing was ever committed in it
+        for big_endian in orders:
+            found = _scan(data, size, salt1, salt2, (c0, c1), big_endian, header_ok)
+            if found:
+                return found
     return None
 
 

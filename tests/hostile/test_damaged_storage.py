@@ -164,10 +164,12 @@ def test_a_flipped_bit_in_the_wal_is_named_and_the_table_starts_fresh(tmp_path):
     assert (kept / DB).exists()
 
 
-def test_a_damaged_wal_header_is_named_by_the_store(tmp_path):
+@pytest.mark.parametrize("offset", [3, 10, 17, 25], ids=["magic", "page-size", "salt",
+                                                        "checksum"])
+def test_a_damaged_wal_header_is_named_by_the_store(tmp_path, offset):
     data = tmp_path / "data"
     crash_image(data)
-    flip(data / (DB + "-wal"), 17)  # a salt: SQLite would ignore the whole log
+    flip(data / (DB + "-wal"), offset)  # SQLite would ignore the whole log
     with pytest.raises(StoreDamaged, match=r"companion\.db-wal is damaged: its header"):
         Store(data / DB)
 
