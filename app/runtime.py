@@ -34,9 +34,9 @@ from companion.controls import Context
 from companion.data_folder import DB_NAME, default_data_dir
 from companion.inputs import Input
 from companion.panel import Panel
+from companion.recovery import open_table
 from companion.screens import render
-from companion.store import Store
-from companion.table import Snapshot, Table, TableRunner
+from companion.table import Snapshot, TableRunner
 from drivers.buttons import ButtonPanel, Finger
 from drivers.display import Oled, open_device
 from drivers.leds import SeatLeds
@@ -48,6 +48,9 @@ from web.services import Services, Simulator
 from web.stream import Broker
 
 log = logging.getLogger("companion")
+
+#: The OLED's word on damaged storage found at start (the log says the rest).
+DAMAGED_BANNER = "Damaged data set aside. New database: see the log"
 
 #: How often the writer thread is checked before the systemd watchdog is fed.
 WATCHDOG_EVERY = 10.0
@@ -101,9 +104,15 @@ class Companion:
         self.factory: Factory = pin_factory(cfg.buttons.backend, sim)
         self._closers.append(self.factory.close)
         device = open_device(cfg.display, sim)
-        self.store = Store(data / DB_NAME)
+        # Checked before the table resumes: a damaged database is set aside
+        # and the table starts on a new one (companion/recovery.py).
+        opened = open_table(data / DB_NAME)
+        self.store, self.table = opened.store, opened.table
         self._closers.append(self.store.close)
-        self.table = Table(self.store)
+        #: What was wrong with the stored database at start, or None.
+        self.notice = opened.notice
+        if opened.notice:
+            log.error("%s", opened.notice)
         self.runner = TableRunner(self.table)
         self._closers.append(self.runner.close)
         self.urls: list[str] = []
@@ -111,6 +120,9 @@ class Companion:
             self._start_web(data, web)
         self.ctx = Context(names=cfg.table.names, address=self.urls[0] if self.urls else None)
         self.panel: Panel = self.runner.call(lambda table: Panel(table, self.ctx))
+        if self.notice:
+            # Seen at the table too, until the next press; the log has the details.
+            self.runner.call(lambda _: self.panel.notify(DAMAGED_BANNER))
         self.oled = Oled(device, cfg.display, lambda state: render(state, self.ctx))
         self._closers.append(self.oled.close)
         if web is not None:

@@ -50,3 +50,16 @@ class MatchFileError(CompanionError, ValueError):
 
 class StoreError(CompanionError):
     """The match database could not be opened or is not one of ours."""
+
+
+class StoreDamaged(StoreError):
+    """The match database or its write-ahead log is damaged (not merely unreadable).
+
+    ``path`` is the file at fault and ``reason`` what is wrong with it, so
+    the start-up can set that file aside and say so.
+    """
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"{path} is damaged: {reason}")
+        self.path = path
+        self.reason = reason

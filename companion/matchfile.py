@@ -19,6 +19,7 @@ from typing import Any
 
 from companion.errors import CompanionError, InvalidAction, MatchFileError
 from companion.games.base import JSON
+from companion.integrity import replay_stored
 from companion.match import Match, StartRecord
 from companion.store import Store, StoredMatch, iso_utc
 
@@ -102,10 +103,11 @@ def already_stored(store: Store, file: MatchFile) -> int | None:
 
 
 def _standing(stored: StoredMatch) -> Match:
-    """A stored match replayed: the events that stand after its undos and redos."""
-    match = Match(StartRecord.create(stored.start, random.Random()))
-    match.replay(stored.journal)
-    return match
+    """A stored match replayed and checked: the events that stand after its undos and redos.
+
+    StoreDamaged if the rules cannot replay what is stored.
+    """
+    return replay_stored(stored)
 
 
 def _parse_started(value: object) -> float:

@@ -65,6 +65,14 @@ class Panel:
         self.state = self._build()
         table.subscribe(self._table_changed)
 
+    def notify(self, message: str) -> PanelState:
+        """Show ``message`` over the current screen until the next input, and publish.
+
+        For news from outside the controls, such as damaged storage found at start.
+        """
+        self._ui = replace(self._ui, message=message)
+        return self._publish()
+
     def handle(self, inp: Input, seen: int | None = None) -> PanelState:
         """Act on one input and publish the result.
 

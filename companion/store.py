@@ -16,18 +16,22 @@ followed.
 
 from __future__ import annotations
 
+import functools
 import json
+import os
 import secrets
 import sqlite3
+import stat
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.errors import MatchInProgress, StoreError
+from companion import wal
+from companion.errors import MatchInProgress, StoreDamaged, StoreError
 from companion.games.base import JSON
 
 SCHEMA_VERSION = 1
@@ -73,6 +77,11 @@ class StoredMatch:
     journal: tuple[tuple[str, JSON | None], ...]
     #: When the match began (seconds since the epoch), as kept in the history.
     started_at: float
+    #: The result stored with the match's last change (None, "" before any).
+    winner: Any = None
+    summary: str = ""
+    #: The database file it was read from, for messages about it.
+    database: str = ""
 
 
 @dataclass(frozen=True)
@@ -96,6 +105,96 @@ class MatchSummary:
         }
 
 
+def _check_access(path: Path) -> None:
+    """StoreError saying it is a permission problem if SQLite could not write here.
+
+    SQLite in WAL mode writes the database, its -wal and -shm files and
+    creates the latter two in the folder, even to read. A file that is merely
+    read-only is not damaged: it is named as a permission problem and left
+    exactly as it is.
+    """
+    folder = path.parent
+    for p, need in ((folder, os.W_OK | os.X_OK), (path, os.R_OK | os.W_OK),
+                    (_sibling(path, "-wal"), os.R_OK | os.W_OK),
+                    (_sibling(path, "-shm"), os.R_OK | os.W_OK)):
+        if p.exists() and not os.access(p, need):
+            raise StoreError(_permission_message(p, folder))
+
+
+def _permission_message(p: Path, folder: Path) -> str:
+    try:
+        import pwd  # Unix only, like the companion
+        user = pwd.getpwuid(os.geteuid()).pw_name
+    except (ImportError, KeyError):
+        user = f"uid {os.geteuid()}"
+    if os.statvfs(p).f_flag & os.ST_RDONLY:
+        return (f"{p} is on a read-only file system: a permission problem, not damage; "
+                "nothing was changed. Remount it read-write (an SD card the kernel "
+                "remounted read-only after errors needs checking: fsck)")
+    st = p.stat()
+    kind = "folder" if p.is_dir() else "file"
+    return (f"{p} is not writable by user {user} ({kind} mode "
+            f"{stat.filemode(st.st_mode)}, owner uid {st.st_uid}): a permission problem, "
+            f"not damage; nothing was changed. Fix it, e.g. `sudo chown -R {user} {folder}` "
+            f"or `chmod u+rw {p}`")
+
+
+def _sibling(path: Path, suffix: str) -> Path:
+    return path.with_name(path.name + suffix)
+
+
+def _check_wal(path: Path) -> None:
+    """StoreDamaged if SQLite would silently drop committed changes from the -wal file."""
+    log = _sibling(path, "-wal")
+    found = wal.damage(log, wal.db_page_size(path))
+    if found is not None:
+        # Read again: a log another process restarted while it was being
+        # read can look damaged once; real damage stays.
+        found = wal.damage(log, wal.db_page_size(path))
+    if found is not None:
+        raise StoreDamaged(str(log), found)
+
+
+#: SQLite's result codes for a file that is damaged rather than unreachable.
+_DAMAGED = ("SQLITE_CORRUPT", "SQLITE_NOTADB")
+
+
+def _raise_named(path: str, err: sqlite3.DatabaseError) -> None:
+    """Raise StoreDamaged or a permission StoreError for ``err`` if it is one of those."""
+    name = getattr(err, "sqlite_errorname", "") or ""
+    if name.startswith(_DAMAGED) or "malformed" in str(err):
+        raise StoreDamaged(path, f"SQLite reports: {err}") from None
+    if name.startswith(("SQLITE_READONLY", "SQLITE_PERM", "SQLITE_CANTOPEN")):
+        p = Path(path)
+        raise StoreError(_permission_message(p if p.exists() else p.parent, p.parent)
+                         + f" (SQLite reports: {err})") from None
+
+
+def _named_errors(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn SQLite and decoding errors from ``method`` into errors that name the file.
+
+    A damaged page met by a query is StoreDamaged; any other SQLite failure
+    is a StoreError. Never a raw traceback.
+    """
+    @functools.wraps(method)
+    def named(self: Store, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.DatabaseError as err:
+            _raise_named(self.path, err)
+            raise StoreError(f"{self.path}: SQLite reports: {err}") from None
+    return named
+
+
+@contextmanager
+def _decoding(path: str, what: str) -> Iterator[None]:
+    """StoreDamaged naming ``what`` if stored text no longer decodes as written."""
+    try:
+        yield
+    except (ValueError, KeyError, TypeError) as err:
+        raise StoreDamaged(path, f"{what} does not decode ({err!r})") from None
+
+
 class Store:
     """The SQLite match store. Thread-safe; one connection behind a lock.
 
@@ -104,7 +203,13 @@ class Store:
     without it (for commands that only read) a missing database raises
     StoreError naming the folder, and nothing is written to the disk. Raises
     StoreError naming the path when the file cannot be opened or is not a
-    companion database.
+    companion database, and saying so when the cause is a permission.
+
+    Damage is named, never hidden: StoreDamaged (naming the file and what is
+    wrong) when the write-ahead log would silently drop committed changes
+    (checked before SQLite reads it, see :mod:`companion.wal`), when SQLite
+    finds the file corrupt, and from any read or write that meets a damaged
+    page or record. :meth:`integrity_check` checks the whole file.
 
     The store owns its connection: whoever opens a store closes it
     (:meth:`close`, or use it as a context manager). Python 3.13 warns about
@@ -117,6 +222,9 @@ class Store:
         self._lock = threading.Lock()
         if not create and self.path != ":memory:":
             _require_database(Path(self.path))
+        if self.path != ":memory:":
+            _check_access(Path(self.path))
+            _check_wal(Path(self.path))
         try:
             if create and self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
@@ -131,6 +239,7 @@ class Store:
             self._setup(create)
         except sqlite3.DatabaseError as err:
             self._db.close()
+            _raise_named(self.path, err)
             raise StoreError(
                 f"{self.path} is not a usable match database ({err}); "
                 "move it aside to start a new one"
@@ -206,11 +315,13 @@ class Store:
     # --- writes: each is one transaction and returns the new version ---------
 
     @property
+    @_named_errors
     def version(self) -> int:
         """The version of the last committed change."""
         with self._lock:
             return self._db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0]
 
+    @_named_errors
     def begin_match(self, start: JSON) -> tuple[int, int]:
         """Store a new active match; returns (match id, version).
 
@@ -231,6 +342,7 @@ class Store:
                     "a match is still unfinished: finish or end it before starting another"
                 ) from None
 
+    @_named_errors
     def record(self, match_id: int, op: str, event: JSON | None, *, status: str,
                winner: Any, summary: str) -> int:
         """Append one journal entry and the match's new status; returns the version."""
@@ -245,6 +357,7 @@ class Store:
             self._set_status(db, match_id, status, winner, summary, now)
             return self._bump_version()
 
+    @_named_errors
     def set_status(self, match_id: int, status: str, *, winner: Any = None,
                    summary: str = "") -> int:
         """Change a match's status (for example to abandoned); returns the version."""
@@ -262,6 +375,7 @@ class Store:
         if cur.rowcount != 1:
             raise StoreError(f"there is no match {match_id}")
 
+    @_named_errors
     def import_match(self, start: JSON, events: list[JSON], *, status: str, winner: Any,
                      summary: str, started_at: float | None = None) -> int:
         """Store a whole match from a match file in one transaction; returns its id.
@@ -294,6 +408,7 @@ class Store:
 
     # --- reads ----------------------------------------------------------------
 
+    @_named_errors
     def current(self) -> StoredMatch | None:
         """The table's current match: the newest one, unless it was abandoned."""
         with self._lock:
@@ -304,20 +419,26 @@ class Store:
             return None
         return self.load(row[0])
 
+    @_named_errors
     def load(self, match_id: int) -> StoredMatch:
         """One stored match with its journal; StoreError if there is none."""
         with self._lock:
             row = self._db.execute(
-                "SELECT start, status, started_at FROM matches WHERE id = ?", (match_id,)
+                "SELECT start, status, started_at, winner, summary FROM matches WHERE id = ?",
+                (match_id,)
             ).fetchone()
             if row is None:
                 raise StoreError(f"there is no match {match_id}")
             rows = self._db.execute(
                 "SELECT op, event FROM journal WHERE match_id = ? ORDER BY seq", (match_id,)
             ).fetchall()
-        journal = tuple((op, None if ev is None else json.loads(ev)) for op, ev in rows)
-        return StoredMatch(match_id, json.loads(row[0]), row[1], journal, row[2])
+        with _decoding(self.path, f"match {match_id}"):
+            journal = tuple((op, None if ev is None else json.loads(ev)) for op, ev in rows)
+            return StoredMatch(match_id, json.loads(row[0]), row[1], journal, row[2],
+                               winner=None if row[3] is None else json.loads(row[3]),
+                               summary=row[4], database=self.path)
 
+    @_named_errors
     def with_start(self, start: JSON) -> list[StoredMatch]:
         """The stored matches whose start record equals ``start``, oldest first."""
         with self._lock:
@@ -325,8 +446,11 @@ class Store:
                 "SELECT id, start FROM matches WHERE game = ? ORDER BY id", (start.get("game"),)
             ).fetchall()
         # Compared as JSON values, not text: key order is no part of a record.
-        return [self.load(r[0]) for r in rows if json.loads(r[1]) == start]
+        with _decoding(self.path, "a match's start record"):
+            same = [r[0] for r in rows if json.loads(r[1]) == start]
+        return [self.load(match_id) for match_id in same]
 
+    @_named_errors
     def history(self, limit: int | None = None) -> list[MatchSummary]:
         """Stored matches, newest first."""
         with self._lock:
@@ -334,12 +458,14 @@ class Store:
                 "SELECT id, game, start, status, winner, summary, started_at, updated_at"
                 " FROM matches ORDER BY id DESC LIMIT ?", (-1 if limit is None else limit,)
             ).fetchall()
-        return [
-            MatchSummary(id=r[0], game=r[1], players=tuple(json.loads(r[2])["players"]),
-                         status=r[3], winner=None if r[4] is None else json.loads(r[4]),
-                         summary=r[5], started_at=r[6], updated_at=r[7])
-            for r in rows
-        ]
+        with _decoding(self.path, "the match history"):
+            return [
+                MatchSummary(id=r[0], game=r[1],
+                             players=tuple(json.loads(r[2])["players"]),
+                             status=r[3], winner=None if r[4] is None else json.loads(r[4]),
+                             summary=r[5], started_at=r[6], updated_at=r[7])
+                for r in rows
+            ]
 
     def durability(self) -> dict[str, Any]:
         """The settings that make commits durable, as SQLite reports them."""
@@ -349,8 +475,9 @@ class Store:
         return {"journal_mode": mode, "synchronous": {0: "OFF", 1: "NORMAL", 2: "FULL",
                                                       3: "EXTRA"}[sync]}
 
+    @_named_errors
     def integrity_check(self) -> str:
-        """SQLite's own check of the file: ``"ok"`` when it is sound."""
+        """SQLite's own check of the file: ``"ok"`` when it is sound, else its first finding."""
         with self._lock:
             return self._db.execute("PRAGMA integrity_check").fetchone()[0]
 

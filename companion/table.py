@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 
 from companion.errors import IllegalAction, NoMatch
 from companion.games.base import JSON
+from companion.integrity import replay_stored
 from companion.match import EVENT, REDO, UNDO, Match, StartRecord
 from companion.store import ABANDONED, ACTIVE, FINISHED, MatchSummary, Store, StoredMatch
 from companion.subscribers import Subscribers
@@ -56,7 +57,10 @@ class Table:
     """The current match, kept in step with the store and published on change.
 
     On construction it resumes the store's current match (the newest one
-    unless it was abandoned), exactly as it was, redo history included.
+    unless it was abandoned), exactly as it was, redo history included,
+    every stored entry checked against the rules on the way: StoreDamaged
+    (naming the file, match and entry) if one fails, never a silently wrong
+    score.
     ``rng`` rolls every die the device rolls; inject a seeded one for tests.
     """
 
@@ -68,9 +72,7 @@ class Table:
         self._match_id: int | None = None
         stored = store.current()
         if stored is not None:
-            match = Match(StartRecord.create(stored.start, self._rng))
-            match.replay(stored.journal)
-            self._match, self._match_id = match, stored.id
+            self._match, self._match_id = replay_stored(stored), stored.id
         self.snapshot = self._snapshot(store.version)
 
     def __repr__(self) -> str:

@@ -52,7 +52,8 @@ ELSEWHERE: dict[str, tuple[str, str]] = {
 }
 #: Benchmarks, run for real with these (small) arguments added.
 SMALL: dict[str, list[str]] = {
-    ".venv/bin/python -m tests.bench.bench_store": ["--events", "20", "--resume-events", "50"],
+    ".venv/bin/python -m tests.bench.bench_store": ["--events", "20", "--resume-events", "50",
+                                                   "--history-matches", "5"],
     ".venv/bin/python -m tests.bench.bench_panel": ["--taps", "3", "--idle", "0.3",
                                                    "--dim-after", "0.1", "--shift-every", "0.1"],
     ".venv/bin/python -m tests.bench.bench_web": ["--streams", "2", "--changes", "2",

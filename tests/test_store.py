@@ -7,7 +7,7 @@ from contextlib import closing
 
 import pytest
 
-from companion.errors import MatchInProgress, StoreError
+from companion.errors import MatchInProgress, StoreDamaged, StoreError
 from companion.store import Store
 
 START = {"game": "center-court", "players": ["Ann", "Bob"], "options": {"sets": 1}}
@@ -101,7 +101,7 @@ def test_unknown_match_is_a_clear_error(store):
 def test_a_file_that_is_not_a_database(tmp_path):
     path = tmp_path / "companion.db"
     path.write_bytes(b"this is not sqlite at all" * 100)
-    with pytest.raises(StoreError, match=f"{path} is not a usable match database"):
+    with pytest.raises(StoreDamaged, match=f"{path} is damaged: .*not a database"):
         Store(path)
 
 

@@ -9,7 +9,7 @@ from contextlib import closing
 
 import pytest
 
-from companion.errors import IllegalAction, InvalidAction, MatchInProgress, NoMatch
+from companion.errors import IllegalAction, InvalidAction, MatchInProgress, NoMatch, StoreError
 from companion.table import Table, TableRunner
 
 START = {"game": "center-court", "players": ["Ann", "Bob"], "options": {"sets": 1}}
@@ -101,9 +101,9 @@ def test_a_failed_commit_changes_nothing(table, store):
     with closing(sqlite3.connect(store.path, isolation_level=None)) as other:
         other.execute("CREATE TRIGGER refuse BEFORE INSERT ON journal"
                       " BEGIN SELECT RAISE(ABORT, 'disk says no'); END")
-    with pytest.raises(sqlite3.DatabaseError, match="disk says no"):
+    with pytest.raises(StoreError, match=f"{store.path}: SQLite reports: disk says no"):
         table.act(POINT_0)
-    with pytest.raises(sqlite3.DatabaseError):
+    with pytest.raises(StoreError):
         table.undo()
     assert table.snapshot == before
     assert table.match.can_undo and not table.match.can_redo

@@ -14,6 +14,7 @@ import logging
 from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
 
+from companion.errors import StoreDamaged
 from web import api, pages, sim
 from web.auth import host_allowed, host_names
 from web.fanout import Fanout
@@ -73,6 +74,12 @@ def create_app(services: Services) -> Flask:
     @app.errorhandler(HTTPException)
     def http_error(err: HTTPException) -> Response:
         return error(err.code or 500, err.description or err.name)
+
+    @app.errorhandler(StoreDamaged)
+    def damaged(err: StoreDamaged) -> Response:
+        # Named, never hidden: which file and what is wrong (the log has it too).
+        log.error("request failed: %s %s: %s", request.method, request.path, err)
+        return error(500, f"{err}; see \"If the SD card is damaged\" in README.md")
 
     @app.errorhandler(Exception)
     def unexpected(err: Exception) -> Response:

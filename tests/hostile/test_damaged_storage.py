@@ -1,0 +1,434 @@
+"""Damaged storage is named, never hidden: real SQLite files damaged by the test.
+
+Each kind of damage (a flipped bit in a page, a truncated file, a corrupt
+write-ahead log, an impossible event written with sqlite3 directly) must
+give a clear message naming the file and what is wrong, keep the damaged
+files aside (never deleted), and start the companion on a new database so
+the table still works; the reading commands say the same, without a
+traceback. A torn log tail after a power cut is no damage, and a read-only
+file or folder is a permission problem, left as it is.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import signal
+import sqlite3
+import struct
+import subprocess
+import sys
+import threading
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from app.runtime import DAMAGED_BANNER, Companion
+from companion.config import Config
+from companion.errors import StoreDamaged, StoreError
+from companion.recovery import open_table
+from companion.screens import render
+from companion.store import Store
+from companion.table import Table, TableRunner
+from web.app import create_app
+from web.services import Services
+
+COMPANION = str(Path(sys.executable).parent / "companion")
+DB = "companion.db"
+# Five sets: the alternating points below keep the first game at deuce forever.
+START = {"game": "center-court", "players": ["Ann", "Bob"], "options": {"sets": 5}}
+
+
+def point(winner: int) -> dict:
+    return {"type": "point", "winner": winner}
+
+
+def crash_image(folder: Path, points: int = 60) -> int:
+    """``folder`` holding the files of a table that lost power after ``points`` points.
+
+    The files are copied while the store is open (and after the last commit
+    returned), so the -wal file holds every change since the database was
+    made, as after a power cut. Returns the version the table acknowledged.
+    """
+    live = folder.with_name(folder.name + "-live")
+    with Store(live / DB) as store:
+        table = Table(store, random.Random(1))
+        table.start(START)
+        for i in range(points):
+            table.act(point(i % 2))
+        folder.mkdir()
+        for suffix in ("", "-wal"):
+            shutil.copyfile(live / (DB + suffix), folder / (DB + suffix))
+        return store.version
+
+
+def wal_frames(wal: Path) -> tuple[int, int]:
+    """(frame size, frame count) of a -wal file, from its header."""
+    page_size = struct.unpack(">I", wal.read_bytes()[8:12])[0]
+    return page_size + 24, (wal.stat().st_size - 32) // (page_size + 24)
+
+
+def flip(path: Path, offset: int, mask: int = 0x10) -> bytes:
+    """Flip bits of the byte at ``offset``; returns the file's new content."""
+    data = bytearray(path.read_bytes())
+    data[offset] ^= mask
+    path.write_bytes(bytes(data))
+    return bytes(data)
+
+
+def played_database(folder: Path, matches: int = 40) -> Path:
+    """A cleanly closed database of abandoned matches and a current one with a point."""
+    folder.mkdir(exist_ok=True)
+    with Store(folder / DB) as store:
+        table = Table(store, random.Random(1))
+        for _ in range(matches):
+            table.start(START)
+            for i in range(30):
+                table.act(point(i % 2))
+            table.abandon()
+        table.start(START)
+        table.act(point(0))
+    return folder / DB
+
+
+def garbage_page(db: Path, table: str) -> bytes:
+    """Overwrite the root page of ``table`` with garbage; returns the file's new content."""
+    with closing(sqlite3.connect(db)) as conn:
+        page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+        root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = ?",
+                            (table,)).fetchone()[0]
+    data = bytearray(db.read_bytes())
+    data[(root - 1) * page_size:root * page_size] = b"\x55" * page_size
+    db.write_bytes(bytes(data))
+    return bytes(data)
+
+
+def run_sim(data: Path) -> tuple[str, str, int]:
+    """Start ``companion run --sim`` on ``data``; once it serves, stop it. (stdout, stderr, rc)."""
+    proc = subprocess.Popen([COMPANION, "run", "--sim", "--data", str(data), "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        if "running with simulated hardware" in line:
+            proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=20)
+    finally:
+        proc.kill()
+        proc.wait()
+    return line + out, err, proc.returncode
+
+
+def cli(*args: str, prefix: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*prefix, COMPANION, *args], capture_output=True, text=True,
+                          timeout=60)
+
+
+def kept_folder(data: Path) -> Path:
+    folders = sorted(data.glob("damaged-*"))
+    assert len(folders) == 1, f"expected one damaged-* folder in {data}: {folders}"
+    return folders[0]
+
+
+def assert_started_fresh(data: Path, out: str, err: str, rc: int, file: str) -> Path:
+    """The run started on a new database, said why in the log, and kept the damaged files."""
+    assert rc == 0, err
+    assert "running with simulated hardware" in out and "stopped" in out
+    assert "Traceback" not in err
+    kept = kept_folder(data)
+    assert f"DAMAGED MATCH DATABASE: {data / file} is damaged" in err
+    assert f"moved to {kept}" in err and "nothing was deleted" in err
+    with Store(data / DB, create=False) as store:
+        assert store.history() == []
+    return kept
+
+
+# --- the write-ahead log ---------------------------------------------------------------
+
+
+def test_a_flipped_bit_in_the_wal_is_named_and_the_table_starts_fresh(tmp_path):
+    data = tmp_path / "data"
+    crash_image(data)
+    wal = data / (DB + "-wal")
+    size, count = wal_frames(wal)
+    # A bit in the middle of the log: SQLite alone would keep only the frames
+    # before it and silently roll the table back (version 61 to 23 here).
+    damaged = flip(wal, 32 + (count // 2) * size + 24 + 100)
+    out, err, rc = run_sim(data)
+    kept = assert_started_fresh(data, out, err, rc, DB + "-wal")
+    assert "fails its checksum" in err and "silently dropped" in err
+    # Kept exactly as found: nothing was checkpointed or rewritten.
+    assert (kept / (DB + "-wal")).read_bytes() == damaged
+    assert (kept / DB).exists()
+
+
+@pytest.mark.parametrize("offset", [3, 10, 17, 25], ids=["magic", "page-size", "salt",
+                                                        "checksum"])
+def test_a_damaged_wal_header_is_named_by_the_store(tmp_path, offset):
+    data = tmp_path / "data"
+    crash_image(data)
+    flip(data / (DB + "-wal"), offset)  # SQLite would ignore the whole log
+    with pytest.raises(StoreDamaged, match=r"companion\.db-wal is damaged: its header"):
+        Store(data / DB)
+
+
+def test_a_torn_wal_tail_after_a_power_cut_is_no_alarm(tmp_path):
+    data = tmp_path / "data"
+    version = crash_image(data)
+    wal = data / (DB + "-wal")
+    size, count = wal_frames(wal)
+    # The last transaction half written (cut mid-frame), then sectors of zeros.
+    with open(wal, "r+b") as f:
+        f.truncate(32 + (count - 1) * size + 100)
+        f.seek(0, os.SEEK_END)
+        f.write(bytes(2 * size))
+    opened = open_table(data / DB)
+    with closing(opened.store):
+        assert opened.notice is None
+        assert opened.store.version == version - 1   # only the torn change is gone
+        assert opened.table.match is not None
+    assert not list(data.glob("damaged-*"))
+
+
+def test_a_wal_header_torn_as_the_log_restarted_is_no_alarm(tmp_path):
+    # After a checkpoint the next write restarts the log: a new header (salt-1
+    # plus one, a new salt-2) over the old frames, which the database already
+    # holds. A power cut tearing that header loses nothing.
+    live, data = tmp_path / "live", tmp_path / "data"
+    with Store(live / DB) as store:
+        table = Table(store, random.Random(1))
+        table.start(START)
+        for i in range(20):
+            table.act(point(i % 2))
+        with closing(sqlite3.connect(live / DB)) as other:
+            assert other.execute("PRAGMA wal_checkpoint(FULL)").fetchone()[0] == 0
+        version = store.version
+        data.mkdir()
+        for suffix in ("", "-wal"):
+            shutil.copyfile(live / (DB + suffix), data / (DB + suffix))
+    wal = data / (DB + "-wal")
+    header = bytearray(wal.read_bytes()[:32])
+    salt1, salt2 = struct.unpack(">2I", header[16:24])
+    header[16:24] = struct.pack(">2I", (salt1 + 1) & 0xFFFFFFFF, salt2 ^ 0x5A5A5A5A)
+    header[24:32] = bytes(8)  # the checksum never written
+    with open(wal, "r+b") as f:
+        f.write(header)
+    with Store(data / DB) as store:
+        assert store.version == version
+
+
+def test_a_bit_flip_in_the_last_frame_is_taken_for_a_torn_write(tmp_path):
+    # The documented limit: it loses at most the last change, as a power cut would.
+    data = tmp_path / "data"
+    version = crash_image(data)
+    wal = data / (DB + "-wal")
+    size, count = wal_frames(wal)
+    flip(wal, 32 + (count - 1) * size + 24 + 100)
+    with Store(data / DB) as store:
+        assert store.version == version - 1
+
+
+def test_reading_commands_name_a_damaged_wal_and_leave_it_as_it_is(tmp_path):
+    data = tmp_path / "data"
+    crash_image(data)
+    wal = data / (DB + "-wal")
+    size, count = wal_frames(wal)
+    damaged = flip(wal, 32 + (count // 2) * size + 24 + 100)
+    for args in (("history",), ("export", "1")):
+        result = cli(*args, "--data", str(data))
+        assert result.returncode == 2, result.stderr
+        assert f"companion: {wal} is damaged: frame" in result.stderr
+        assert "Traceback" not in result.stderr
+    assert wal.read_bytes() == damaged  # not checkpointed away by a reader
+
+
+# --- the database file ------------------------------------------------------------------
+
+
+def test_a_damaged_page_is_named_and_the_table_starts_fresh(tmp_path):
+    db = played_database(tmp_path)
+    damaged = garbage_page(db, "journal")
+    out, err, rc = run_sim(tmp_path)
+    kept = assert_started_fresh(tmp_path, out, err, rc, DB)
+    assert "malformed" in err
+    assert (kept / DB).read_bytes() == damaged
+
+
+def test_a_flipped_byte_in_a_record_is_found_by_the_integrity_check(tmp_path):
+    # The file opens and the current match resumes fine: only the check finds it.
+    db = played_database(tmp_path)
+    with closing(sqlite3.connect(db)) as conn:
+        page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    flip(db, (pages * 3 // 4) * page_size + 100, 0xFF)
+    out, err, rc = run_sim(tmp_path)
+    kept = assert_started_fresh(tmp_path, out, err, rc, DB)
+    assert "SQLite's integrity check finds" in err
+    assert (kept / DB).exists()
+
+
+def test_a_truncated_database_is_named_and_the_table_starts_fresh(tmp_path):
+    db = played_database(tmp_path)
+    with open(db, "r+b") as f:
+        f.truncate(db.stat().st_size // 2)
+    out, err, rc = run_sim(tmp_path)
+    assert_started_fresh(tmp_path, out, err, rc, DB)
+
+
+def test_reading_commands_name_a_damaged_page_without_a_traceback(tmp_path):
+    db = played_database(tmp_path)
+    garbage_page(db, "matches")
+    for args in (("history",), ("history", "--json"), ("export", "3")):
+        result = cli(*args, "--data", str(tmp_path))
+        assert result.returncode == 2, (args, result.stdout, result.stderr)
+        assert f"companion: {db} is damaged" in result.stderr
+        assert "Traceback" not in result.stderr
+
+
+# --- what the rules say about the log -----------------------------------------------------
+
+
+def sql(db: Path, statement: str, *params: object) -> None:
+    with closing(sqlite3.connect(db, isolation_level=None)) as conn:
+        conn.execute(statement, params)
+
+
+def test_an_impossible_stored_event_is_named_and_the_table_starts_fresh(tmp_path):
+    db = played_database(tmp_path)
+    current = 41
+    sql(db, "INSERT INTO journal (match_id, seq, op, event, at) VALUES (?, 2, 'event', ?, 0)",
+        current, json.dumps(point(5)))
+    out, err, rc = run_sim(tmp_path)
+    kept = assert_started_fresh(tmp_path, out, err, rc, DB)
+    assert f"match {current}, journal entry 2" in err and "'winner' must be" in err
+    with Store(kept / DB, create=False) as store:   # the kept copy still holds it all
+        assert len(store.history()) == current
+
+
+def test_a_stored_event_that_changes_the_result_is_named(tmp_path):
+    # A legal event, but not the one the stored result was made from.
+    db = tmp_path / DB
+    with Store(db) as store:
+        table = Table(store, random.Random(1))
+        table.start(START | {"options": {"sets": 1}})
+        for _ in range(24):
+            table.act(point(0))   # 6-0: Ann won
+        assert store.load(1).status == "finished"
+    sql(db, "UPDATE journal SET event = ? WHERE match_id = 1 AND seq = 24",
+        json.dumps(point(1)))
+    with Store(db) as store, pytest.raises(StoreDamaged) as err:
+        Table(store)
+    assert str(err.value) == (
+        f"{db} is damaged: match 1, its result: the stored winner is 0, the replay gives "
+        "null; the rules cannot replay what is stored")
+
+
+def test_export_of_an_impossible_history_match_names_it(tmp_path):
+    db = played_database(tmp_path)
+    sql(db, "UPDATE journal SET event = ? WHERE match_id = 3 AND seq = 4",
+        json.dumps({"type": "serve", "card": 9}))
+    result = cli("export", "3", "--data", str(tmp_path))
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"companion: {db} is damaged: match 3, journal entry 4")
+    assert "Traceback" not in result.stderr
+    assert cli("export", "2", "--data", str(tmp_path)).returncode == 0
+
+
+# --- permissions: not damage --------------------------------------------------------------
+
+
+def as_unprivileged() -> tuple[str, ...]:
+    """A command prefix that runs without root's right to write anything.
+
+    As root, ``unshare -U`` drops every capability (the files stay ours by
+    uid, so the venv still runs) and a read-only mode applies as to anyone.
+    """
+    if os.geteuid() != 0:
+        return ()
+    if shutil.which("unshare") is None or subprocess.run(
+            ["unshare", "-U", "true"], capture_output=True).returncode != 0:
+        pytest.skip("running as root without `unshare -U`: root may write read-only files")
+    return ("unshare", "-U")
+
+
+@pytest.mark.parametrize("what", ["file", "folder"])
+def test_a_read_only_database_is_a_permission_problem_left_as_it_is(tmp_path, what):
+    prefix = as_unprivileged()
+    db = played_database(tmp_path / "data")
+    before = db.read_bytes()
+    target = db if what == "file" else db.parent
+    target.chmod(0o444 if what == "file" else 0o555)
+    try:
+        proc = subprocess.run([*prefix, COMPANION, "run", "--sim", "--data", str(db.parent),
+                               "--port", "0"], capture_output=True, text=True, timeout=30)
+        history = cli("history", "--data", str(db.parent), prefix=prefix)
+    finally:
+        target.chmod(0o644 if what == "file" else 0o755)
+    for result in (proc, history):
+        assert result.returncode == 2, result.stderr
+        assert f"companion: {target} is not writable by user" in result.stderr
+        assert "a permission problem, not damage; nothing was changed" in result.stderr
+        assert "chown" in result.stderr and "Traceback" not in result.stderr
+    assert db.read_bytes() == before
+    assert not list(db.parent.glob("damaged-*"))
+
+
+def test_a_read_only_database_through_the_store_api(tmp_path):
+    prefix = as_unprivileged()
+    db = played_database(tmp_path)
+    db.chmod(0o444)
+    code = ("import sys; from companion.store import Store\n"
+            "from companion.errors import StoreError\n"
+            f"try: Store({str(db)!r})\n"
+            "except StoreError as err: print(err); sys.exit(3)\n")
+    result = subprocess.run([*prefix, sys.executable, "-c", code], capture_output=True,
+                            text=True, timeout=30)
+    assert result.returncode == 3, result.stderr
+    assert "permission problem" in result.stdout and str(db) in result.stdout
+    assert isinstance(StoreDamaged(str(db), "x"), StoreError)  # damage is a StoreError too
+
+
+# --- seen at the table ----------------------------------------------------------------------
+
+
+def test_the_oled_says_damaged_data_was_set_aside_until_the_next_press(tmp_path):
+    garbage_page(played_database(tmp_path), "journal")
+    with Companion(Config(), sim=True, data=tmp_path) as c:
+        assert c.notice is not None and str(kept_folder(tmp_path)) in c.notice
+        changed = threading.Condition()
+
+        def frame(image) -> None:
+            with changed:
+                changed.notify_all()
+
+        c.oled.frames.add(frame)
+
+        def shows(message: str | None) -> bool:
+            state, image = c.panel.state, c.oled.device.image
+            return (state.ui.message == message and image is not None
+                    and image.tobytes() == render(state, c.ctx).tobytes())
+
+        with changed:
+            assert changed.wait_for(lambda: shows(DAMAGED_BANNER), 5)
+        c.press("next")
+        with changed:
+            assert changed.wait_for(lambda: shows(None), 5)
+        assert c.table.snapshot.match is None and c.table.history() == []
+
+
+def test_the_web_export_of_a_damaged_match_names_the_damage(tmp_path):
+    db = played_database(tmp_path)
+    sql(db, "UPDATE journal SET event = ? WHERE match_id = 3 AND seq = 4",
+        json.dumps({"type": "serve", "card": 9}))
+    with Store(db) as store, TableRunner(Table(store)) as runner:
+        app = create_app(Services(runner=runner, pin="2468", secret_key=b"k" * 32,
+                                  max_streams=3, keepalive=0.2))
+        try:
+            response = app.test_client().get("/api/matches/3/export")
+        finally:
+            app.extensions["companion.broker"].close()
+    assert response.status_code == 500
+    assert response.json["error"].startswith(
+        f"{db} is damaged: match 3, journal entry 4")
