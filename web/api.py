@@ -47,12 +47,23 @@ def state() -> Response:
     return state_response(services().runner.table.snapshot)
 
 
+def head_of_stream() -> Response:
+    """The answer to HEAD on a stream: its headers, and no stream opened.
+
+    A stream counts against the limit from the moment it is opened, and the
+    server never iterates (so never ends) the body of a HEAD answer.
+    """
+    return Response(mimetype="text/event-stream", headers={"Cache-Control": "no-cache"})
+
+
 @bp.get("/events")
 def events() -> Response:
     try:
         last_seen = last_event_id(request.headers.get("Last-Event-ID"))
     except ValueError as err:
         return error(400, str(err))
+    if request.method == "HEAD":
+        return head_of_stream()
     environ = request.environ
     try:
         stream = broker().open(last_seen, lambda: connection_of(environ))

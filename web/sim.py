@@ -8,7 +8,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from flask import Blueprint, Response, current_app, request
 
 from companion.inputs import BUTTONS
-from web.api import WRITE_TIMEOUT, host_only, state_response
+from web.api import WRITE_TIMEOUT, head_of_stream, host_only, state_response
 from web.pages import page
 from web.services import error
 from web.stream import TooManyStreams
@@ -62,6 +62,8 @@ def display() -> Response:
 @bp.get("/api/sim/events")
 def frames() -> Response:
     """``event: frame`` with a rising counter whenever the OLED shows a new frame."""
+    if request.method == "HEAD":
+        return head_of_stream()
     try:
         stream = simulator().frames.open(None)
     except TooManyStreams:
