@@ -108,3 +108,16 @@ def test_over_real_http_non_ascii_header_bytes_are_4xx(served):
                                  b"Connection: close\r\nContent-Length: 0\r\n" + name + b": "
                            + value + b"\r\n\r\n")
         assert 400 <= status < 500 and body["error"], (name, value, status, body)
+
+
+def test_head_requests_do_not_use_up_the_streams(client):
+    path = "/api/events"
+    for _ in range(10):  # the limit here is 3
+        head = client.head(path)
+        assert head.status_code == 200 and head.mimetype == "text/event-stream"
+        head.close()
+    response = client.get(path)
+    try:
+        assert response.status_code == 200
+    finally:
+        response.close()
