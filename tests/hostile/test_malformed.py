@@ -121,3 +121,15 @@ def test_head_requests_do_not_use_up_the_streams(client):
         assert response.status_code == 200
     finally:
         response.close()
+
+
+def test_brackets_inside_strings_are_not_nesting(host):
+    name = "[{" * 40
+    response = host.post("/api/match", {"game": "center-court", "players": [name[:16], "Bob"]})
+    assert response.status_code == 200, response.json
+    assert response.json["match"]["players"][0] == name[:16]
+    escaped = '{"game": "center-court", "players": ["\\"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[", ' \
+        '"Bob"]}'
+    response = host.client.post("/api/match", data=escaped, content_type="application/json",
+                                headers={"X-CSRF-Token": host.csrf})
+    assert response.status_code in (400, 409) and "nests" not in response.json["error"]

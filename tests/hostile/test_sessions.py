@@ -90,3 +90,13 @@ def test_a_cross_site_login_is_refused_too(client):
     assert client.get("/api/session").json["host"] is False
 
 
+
+
+def test_a_damaged_session_epoch_file_ends_the_sessions_not_the_start(tmp_path):
+    with served(tmp_path, PIN) as first:
+        old = HttpHost(first.server.port)
+    (tmp_path / "host_sessions").write_bytes(b"\x00garbage")
+    with served(tmp_path, PIN) as second:
+        old.port = second.server.port
+        assert old.post("/api/match", START)[0] == 403
+        assert HttpHost(second.server.port).post("/api/match", START)[0] == 200
