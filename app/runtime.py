@@ -17,6 +17,7 @@ import secrets
 import signal
 import sys
 import threading
+import time
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -36,13 +37,14 @@ from companion.inputs import Input
 from companion.panel import Panel
 from companion.recovery import open_table
 from companion.screens import render
-from companion.table import Snapshot, TableRunner
+from companion.table import Lane, Snapshot, TableRunner
 from drivers.buttons import ButtonPanel, Finger
 from drivers.display import Oled, open_device
 from drivers.leds import SeatLeds
 from drivers.pins import pin_factory
 from drivers.serial_pad import SerialPad
 from web.app import create_app
+from web.auth import Sessions
 from web.fanout import Fanout
 from web.services import Services, Simulator
 from web.stream import Broker
@@ -52,8 +54,19 @@ log = logging.getLogger("companion")
 #: The OLED's word on damaged storage found at start (the log says the rest).
 DAMAGED_BANNER = "Damaged data set aside. New database: see the log"
 
+#: The file in the data folder whose epoch host sessions must match (web/auth.py).
+SESSIONS_FILE = "host_sessions"
+
 #: How often the writer thread is checked before the systemd watchdog is fed.
 WATCHDOG_EVERY = 10.0
+#: One piece of the writer's work running longer than this means it is stuck
+#: (a commit waits 5 s at most for the database lock); systemd's
+#: WatchdogSec=30 then restarts the companion.
+STALL_LIMIT = 20.0
+#: Inputs (buttons, serial pad) waiting for the writer at most; a flood past
+#: this is dropped (and logged, at most every DROP_LOG_EVERY s).
+INPUT_QUEUE = 64
+DROP_LOG_EVERY = 10.0
 
 
 @dataclass(frozen=True)
@@ -115,6 +128,8 @@ class Companion:
             log.error("%s", opened.notice)
         self.runner = TableRunner(self.table)
         self._closers.append(self.runner.close)
+        self.inputs = Lane(self.runner, INPUT_QUEUE)
+        self._drop_logged = -DROP_LOG_EVERY
         self.urls: list[str] = []
         if web is not None:
             self._start_web(data, web)
@@ -159,7 +174,7 @@ class Companion:
                                              display_png=self.display_png, frames=self.frames)
         services = Services(runner=self.runner, pin=web.pin, secret_key=secret_key(data),
                             max_streams=self.cfg.web.max_streams, keepalive=web.keepalive,
-                            sim=sim)
+                            sim=sim, sessions=Sessions(web.pin, data / SESSIONS_FILE))
         self.app = create_app(services)
         self.server = WebServer(self.app, web.host, web.port, self.cfg.web.max_streams)
         self._closers.append(self.server.close)
@@ -185,7 +200,13 @@ class Companion:
         """
         self.oled.activity()
         seen = self.panel.epoch
-        self.runner.submit(lambda _: self.panel.handle(inp, seen))
+        if self.inputs.submit(lambda _: self.panel.handle(inp, seen)) is None:
+            now = time.monotonic()
+            if now - self._drop_logged >= DROP_LOG_EVERY:
+                self._drop_logged = now
+                log.warning("%d inputs are waiting for the table: dropped %s (%d dropped so "
+                            "far); is a serial pad or a button sending a flood?",
+                            self.inputs.limit, inp, self.inputs.dropped)
 
     def press(self, button: str, hold: bool = False) -> Future[Snapshot]:
         """Simulated finger on the button's mock pin (sim only); returns at once.
@@ -281,6 +302,26 @@ def host_pin(args: argparse.Namespace, cfg: Config) -> tuple[str, bool]:
     return f"{secrets.randbelow(10**6):06d}", True
 
 
+def feed_watchdog(runner: TableRunner, notify: sdnotify.SystemdNotifier,
+                  server: WebServer | None = None, limit: float = STALL_LIMIT) -> bool:
+    """Feed systemd's watchdog unless the table's writer is stuck or the web server dead.
+
+    Returns whether it was fed. Stuck means one piece of work running past
+    ``limit``, not a long queue: a writer working through slow commits is
+    healthy, and a restart would only throw its queue away. A dead web
+    server (``server.healthy()`` false) leaves every phone hanging for good
+    while the table works, so systemd restarts that too.
+    """
+    if runner.stalled(limit):
+        log.error("the table's writer thread has been stuck for over %g s", limit)
+        return False
+    if server is not None and not server.healthy():
+        log.error("the web server is not serving; not feeding the watchdog")
+        return False
+    notify.notify("WATCHDOG=1")
+    return True
+
+
 def run(args: argparse.Namespace) -> int:
     """``companion run``: serve until SIGTERM or SIGINT, then shut down cleanly."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
@@ -320,18 +361,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.flush()
         notify.notify("READY=1")
         while not stop.wait(WATCHDOG_EVERY):
-            # Feed the watchdog only while the writer thread answers, so a
-            # stuck table is restarted by systemd.
-            try:
-                companion.runner.call(lambda _: None, timeout=WATCHDOG_EVERY)
-            except TimeoutError:
-                log.error("the table's writer thread is not answering")
-                continue
-            # Nor while the web server is dead: the phones would hang for good.
-            if not companion.server.healthy():
-                log.error("the web server is not serving; not feeding the watchdog")
-                continue
-            notify.notify("WATCHDOG=1")
+            feed_watchdog(companion.runner, notify, companion.server)
         notify.notify("STOPPING=1")
     print("Table Companion stopped.", flush=True)
     return 0

@@ -18,6 +18,7 @@ import json
 import queue
 import random
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -203,8 +204,9 @@ class TableRunner:
 
     ``submit(fn)`` queues ``fn(table)`` and returns a Future of its result,
     so library callbacks (GPIO, serial, web) only enqueue. ``call`` waits for
-    the result and re-raises what ``fn`` raised. Use as a context manager or
-    call :meth:`close`, which is idempotent.
+    the result and re-raises what ``fn`` raised. Work whose future was
+    cancelled before its turn is skipped: it never runs. Use as a context
+    manager or call :meth:`close`, which is idempotent.
     """
 
     _STOP = object()
@@ -214,6 +216,8 @@ class TableRunner:
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="table-writer", daemon=True)
         self._closed = False
+        #: When the work running now began (monotonic), None while idle.
+        self._began: float | None = None
         self._thread.start()
 
     def __enter__(self) -> TableRunner:
@@ -234,6 +238,15 @@ class TableRunner:
         """Run ``fn(table)`` on the writer thread and return its result."""
         return self.submit(fn).result(timeout)
 
+    def stalled(self, limit: float) -> bool:
+        """Whether the writer is stuck: its thread is gone, or one piece of work has run
+        longer than ``limit`` seconds. A long queue of work that each finishes in time is
+        progress, not a stall. Safe from any thread."""
+        began = self._began
+        if began is not None:
+            return time.monotonic() - began > limit
+        return not self._thread.is_alive() and not self._closed
+
     def close(self, timeout: float = 10.0) -> None:
         """Finish the queued work, then stop the thread."""
         if self._closed:
@@ -249,8 +262,47 @@ class TableRunner:
                 return
             fn, future = item
             if not future.set_running_or_notify_cancel():
-                continue
+                continue  # cancelled while it waited: it never runs
+            self._began = time.monotonic()
             try:
                 future.set_result(fn(self.table))
             except BaseException as err:  # handed to the caller, never lost
                 future.set_exception(err)
+            finally:
+                self._began = None
+
+
+class Lane:
+    """A bounded share of a runner's queue: at most ``limit`` pieces of work queued or running.
+
+    Inputs (buttons, the serial pad) go through a lane, so a flood of them
+    cannot grow the writer's queue without bound; work submitted to the
+    runner directly (host requests, the watchdog) is not counted and still
+    gets through. Safe from any thread.
+    """
+
+    def __init__(self, runner: TableRunner, limit: int) -> None:
+        self._runner, self.limit = runner, limit
+        self._waiting = 0
+        self._lock = threading.Lock()
+        #: Work refused since the lane was made.
+        self.dropped = 0
+
+    def submit(self, fn: Callable[[Table], T]) -> Future[T] | None:
+        """Queue ``fn(table)`` like :meth:`TableRunner.submit`; None (dropped) when full."""
+        with self._lock:
+            if self._waiting >= self.limit:
+                self.dropped += 1
+                return None
+            self._waiting += 1
+        try:
+            future = self._runner.submit(fn)
+        except BaseException:
+            self._done(None)
+            raise
+        future.add_done_callback(self._done)
+        return future
+
+    def _done(self, _future: object) -> None:
+        with self._lock:
+            self._waiting -= 1

@@ -58,6 +58,8 @@ SMALL: dict[str, list[str]] = {
                                                    "--dim-after", "0.1", "--shift-every", "0.1"],
     ".venv/bin/python -m tests.bench.bench_web": ["--streams", "2", "--changes", "2",
                                                  "--idle", "0.3"],
+    ".venv/bin/python -m tests.bench.bench_busy": ["--actions", "8", "--clients", "2",
+                                                  "--sync", "0.01"],
 }
 #: ``./run`` subcommands that are run for real in a temp data folder.
 RUN_FOR_REAL = ("replay", "import", "history", "export")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Callable
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
@@ -15,13 +16,18 @@ from companion.games import GAMES
 from companion.table import Snapshot, Table
 from web.auth import new_token, pin_matches, token_matches
 from web.fanout import connection_of
-from web.services import error, services
+from web.idempotency import Answer, check_key
+from web.services import error, parse_json, services
 from web.stream import Broker, TooManyStreams
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-#: How long a host request waits for the table's writer thread.
+log = logging.getLogger(__name__)
+
+#: How long a host request waits for the table's writer thread to take it up.
 WRITE_TIMEOUT = 10.0
+#: How much longer it waits for work the writer has begun (a commit under way).
+COMMIT_WAIT = 20.0
 
 
 def broker() -> Broker:
@@ -41,14 +47,26 @@ def state() -> Response:
     return state_response(services().runner.table.snapshot)
 
 
+def head_of_stream() -> Response:
+    """The answer to HEAD on a stream: its headers, and no stream opened.
+
+    A stream counts against the limit from the moment it is opened, and the
+    server never iterates (so never ends) the body of a HEAD answer.
+    """
+    return Response(mimetype="text/event-stream", headers={"Cache-Control": "no-cache"})
+
+
 @bp.get("/events")
 def events() -> Response:
-    last = request.headers.get("Last-Event-ID", "").strip()
-    last_seen = int(last) if last.isdigit() else None
-    # The page names the database it has followed (the state's "epoch"), so
-    # a new database at the same version number still sends the state.
-    epoch_text = request.args.get("epoch", "").strip()
-    epoch = int(epoch_text) if epoch_text.isdigit() else None
+    try:
+        last_seen = last_event_id(request.headers.get("Last-Event-ID"))
+        # The page names the database it has followed (the state's "epoch"), so
+        # a new database at the same version number still sends the state.
+        epoch = whole_number(request.args.get("epoch"), "epoch must be the state's epoch")
+    except ValueError as err:
+        return error(400, str(err))
+    if request.method == "HEAD":
+        return head_of_stream()
     environ = request.environ
     try:
         stream = broker().open(last_seen, lambda: connection_of(environ), epoch)
@@ -60,6 +78,30 @@ def events() -> Response:
         "Cache-Control": "no-cache, no-transform",
         "X-Accel-Buffering": "no",
     })
+
+
+#: Versions and match ids are SQLite integers: below 2**63.
+MAX_ID = 2**63 - 1
+
+
+def last_event_id(header: str | None) -> int | None:
+    """The version a reconnecting stream last saw; None without the header."""
+    return whole_number(header, "Last-Event-ID must be a version this stream sent "
+                                "(a whole number)")
+
+
+def whole_number(text: str | None, refusal: str) -> int | None:
+    """``text`` as a whole number below 2**63; None when empty; ValueError(refusal) otherwise.
+
+    ``str.isdigit`` alone would also take "²", which ``int`` refuses, and
+    5,000 digits are past ``int``'s own limit.
+    """
+    text = (text or "").strip()
+    if not text:
+        return None
+    if not (text.isascii() and text.isdigit() and len(text) <= 19 and int(text) <= MAX_ID):
+        raise ValueError(refusal)
+    return int(text)
 
 
 @bp.get("/games")
@@ -79,7 +121,7 @@ def history() -> Response:
     return jsonify([m.to_json() for m in services().runner.table.history()])
 
 
-@bp.get("/matches/<int:match_id>/export")
+@bp.get(f"/matches/<int(max={MAX_ID}):match_id>/export")
 def export(match_id: int) -> Response:
     table = services().runner.table
     try:
@@ -110,6 +152,8 @@ def login() -> Response:
     session.clear()
     session["host"] = True
     session["csrf"] = new_token()
+    session["generation"] = svc.sessions.generation
+    session["seen"] = svc.sessions.now()
     return jsonify(csrf=session["csrf"])
 
 
@@ -119,22 +163,35 @@ def locked(wait: float) -> Response:
     return response
 
 
+#: A session's last use is written back at most this often (each write re-sends the cookie).
+TOUCH_EVERY = 60.0
+
+
 @bp.get("/session")
 def whoami() -> Response:
     """Whether this browser is the host, and its CSRF token if so."""
-    host = bool(session.get("host"))
-    return jsonify(host=host, csrf=session.get("csrf") if host else None)
+    if services().sessions.problem(session) is not None:
+        if session:
+            session.clear()  # an ended session's cookie is removed
+        return jsonify(host=False, csrf=None)
+    return jsonify(host=True, csrf=session.get("csrf"))
 
 
 def host_only(view: Callable[..., Response]) -> Callable[..., Response]:
-    """Refuse (403) unless the host's session cookie and CSRF header are both there."""
+    """Refuse (403) unless a live host session and its CSRF header are both there."""
 
     @functools.wraps(view)
     def wrapper(*args: Any, **kwargs: Any) -> Response:
-        if not session.get("host"):
-            return error(403, "only the host can do that: log in with the PIN")
+        sessions = services().sessions
+        problem = sessions.problem(session)
+        if problem is not None:
+            if session:
+                session.clear()
+            return error(403, problem)
         if not token_matches(request.headers.get("X-CSRF-Token"), session.get("csrf")):
             return error(403, "missing or wrong X-CSRF-Token header")
+        if sessions.now() - session["seen"] >= TOUCH_EVERY:
+            session["seen"] = sessions.now()
         return view(*args, **kwargs)
 
     return wrapper
@@ -143,6 +200,8 @@ def host_only(view: Callable[..., Response]) -> Callable[..., Response]:
 @bp.post("/logout")
 @host_only
 def logout() -> Response:
+    """End every host session made so far, on every browser, not just this one's cookie."""
+    services().sessions.end_all()
     session.clear()
     return jsonify(host=False)
 
@@ -151,23 +210,68 @@ def logout() -> Response:
 
 
 def json_body() -> Any:
-    body = request.get_json(silent=True)
-    if body is None:
+    """The request's JSON body; InvalidAction (400) when it is not JSON or nests too deep."""
+    if not request.is_json:
         raise InvalidAction("the body must be JSON (Content-Type: application/json)")
-    return body
-
-
-def change(work: Callable[[Table], Any]) -> Response:
-    """Run ``work`` on the writer thread; answer with the new state or the refusal."""
     try:
-        snapshot = services().runner.call(work, timeout=WRITE_TIMEOUT)
-    except InvalidAction as err:
-        return error(400, str(err))
-    except IllegalAction as err:
-        return error(409, str(err))
+        return parse_json(request.get_data())
+    except ValueError as err:
+        raise InvalidAction(f"the body must be JSON (Content-Type: application/json): "
+                            f"{err}") from err
+
+
+def change(work: Callable[[Table], Snapshot]) -> Response:
+    """Run ``work`` on the writer thread; answer with the new state or the refusal.
+
+    The answer says what happened. Work still queued after WRITE_TIMEOUT is
+    cancelled (the runner skips it): 503, nothing was applied. Work already
+    running is committing: its real outcome is awaited, up to COMMIT_WAIT
+    more; only past that is the answer 503 "may yet be applied", and a retry
+    with the same ``Idempotency-Key`` then learns what became of it.
+    """
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and (problem := check_key(key)) is not None:
+        return error(400, problem)
+    asked = f"{request.path}\n{request.get_data(as_text=True)}"
+    answers = services().answers
+
+    def attempt(table: Table) -> Answer:
+        if key is not None and (known := answers.recall(key, asked)) is not None:
+            return known
+        try:
+            answer = Answer(200, work(table).json_text)
+        except InvalidAction as err:
+            answer = Answer.refusal(400, str(err))
+        except IllegalAction as err:
+            answer = Answer.refusal(409, str(err))
+        if key is not None:
+            answers.remember(key, asked, answer)
+        return answer
+
+    future = services().runner.submit(attempt)
+    try:
+        answer = future.result(WRITE_TIMEOUT)
     except FutureTimeout:
-        return error(503, "the table is busy; try again")
-    return state_response(snapshot)
+        if future.cancel():
+            return busy("the table is busy (slow storage?): nothing was applied; try again")
+        log.warning("%s is still being applied after %g s; waiting for its outcome",
+                    request.path, WRITE_TIMEOUT)
+        try:
+            answer = future.result(COMMIT_WAIT)
+        except FutureTimeout:
+            return busy(f"the table is still committing this change after "
+                        f"{WRITE_TIMEOUT + COMMIT_WAIT:g} s and it may yet be applied: read "
+                        "/api/state, or retry with the same Idempotency-Key to get its outcome")
+    response = Response(answer.json_text, status=answer.status, mimetype="application/json")
+    if answer.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    return response
+
+
+def busy(message: str) -> Response:
+    response = error(503, message)
+    response.headers["Retry-After"] = "2"
+    return response
 
 
 def change_with_body(work: Callable[[Table, Any], Any]) -> Response:

@@ -16,12 +16,15 @@ from werkzeug.exceptions import HTTPException
 
 from companion.errors import StoreDamaged
 from web import api, pages, sim
-from web.auth import host_allowed, host_names
+from web.auth import cross_site, host_allowed, host_names
 from web.fanout import Fanout
-from web.services import Services, error
+from web.services import BoundedJSON, Services, error
 from web.stream import Broker
 
 log = logging.getLogger(__name__)
+
+#: Requests that change nothing: no Origin check.
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 #: Larger request bodies are refused (a start record is well under 2 KB).
 MAX_BODY = 16 * 1024
@@ -36,10 +39,15 @@ def create_app(services: Services) -> Flask:
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Strict",
         MAX_CONTENT_LENGTH=MAX_BODY,
+        # Flask also refuses a cookie signed longer ago than this; a host
+        # request re-signs it (web/api.py), so it lapses only when idle.
+        PERMANENT_SESSION_LIFETIME=services.sessions.idle,
+        SESSION_REFRESH_EACH_REQUEST=False,
         # Never the Werkzeug debugger: errors are logged, clients get JSON.
         DEBUG=False,
         PROPAGATE_EXCEPTIONS=False,
     )
+    app.json = BoundedJSON(app)
     app.json.sort_keys = False
     broker = Broker("state", services.max_streams, services.keepalive,
                     fanout=Fanout(services.keepalive))
@@ -59,6 +67,14 @@ def create_app(services: Services) -> Flask:
         if not host_allowed(request.host, names):
             return error(400, f"unknown host name {request.host!r}")
         return None
+
+    @app.before_request
+    def check_origin() -> Response | None:
+        # Behind the CSRF token: a change made by another site's page is refused outright.
+        if request.method in SAFE_METHODS:
+            return None
+        reason = cross_site(request.headers, request.host)
+        return error(403, reason) if reason is not None else None
 
     @app.after_request
     def security_headers(response: Response) -> Response:

@@ -1,4 +1,4 @@
-"""Host login by PIN, the lockout after wrong PINs, CSRF tokens and the Host check.
+"""Host login by PIN, the lockout after wrong PINs, sessions, CSRF tokens, Host and Origin.
 
 Spectators only read. Every request that changes anything needs the host's
 session cookie and the session's CSRF token in the ``X-CSRF-Token`` header.
@@ -8,12 +8,19 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
+import logging
+import os
 import secrets
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from hashlib import sha256
+from pathlib import Path
+from urllib.parse import urlsplit
+
+log = logging.getLogger(__name__)
 
 #: Wrong PINs allowed before the lockout starts.
 FREE_TRIES = 5
@@ -71,7 +78,111 @@ def new_token() -> str:
 
 
 def token_matches(given: str | None, expected: str | None) -> bool:
-    return bool(given and expected) and hmac.compare_digest(given, expected)
+    """Constant-time token check. Compared as bytes: ``compare_digest`` refuses
+    str with non-ASCII characters, which any client can put in a header."""
+    if not (given and expected):
+        return False
+    return hmac.compare_digest(given.encode("utf-8", "surrogatepass"),
+                               expected.encode("utf-8", "surrogatepass"))
+
+
+#: A host session ends after this long without a host request: a club evening
+#: has long pauses (a long match watched, a meal), but a phone left logged in
+#: must not still be the host the next club night.
+IDLE_LIMIT = 4 * 3600.0
+
+
+class Sessions:
+    """Which host sessions are still valid: made since the last logout, with this PIN, not idle.
+
+    A session (Flask's signed cookie) records the :attr:`generation` it was
+    made in and when it was last used. The generation is an HMAC of the PIN
+    keyed with a random epoch kept in ``path`` (the data folder): a logout
+    draws a new epoch, a new PIN changes the HMAC, and either way every
+    session made before no longer matches, in this process and after a
+    restart. No ``path`` (tests): the epoch lives in memory only. An epoch
+    file that cannot be read is replaced by a new one, which ends every
+    session: the safe way round.
+    """
+
+    def __init__(self, pin: str, path: Path | None = None, idle: float = IDLE_LIMIT,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.idle, self._clock, self._path, self._pin = idle, clock, path, pin
+        self._lock = threading.Lock()
+        epoch = self._read()
+        self.generation = self._generation(epoch if epoch is not None else self._new_epoch())
+
+    def _read(self) -> bytes | None:
+        if self._path is None:
+            return None
+        try:
+            epoch = self._path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as err:
+            log.warning("cannot read %s (%s): every host session ends", self._path, err)
+            return None
+        return epoch if len(epoch) == 16 else None
+
+    def _new_epoch(self) -> bytes:
+        epoch = secrets.token_bytes(16)
+        if self._path is not None:
+            # Written aside, then moved over: a crash leaves the old epoch or the new one.
+            part = self._path.with_name(self._path.name + ".new")
+            fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "wb") as f:
+                f.write(epoch)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(part, self._path)
+        return epoch
+
+    def _generation(self, epoch: bytes) -> str:
+        return hmac.new(epoch, self._pin.encode(), sha256).hexdigest()[:32]
+
+    def now(self) -> float:
+        return self._clock()
+
+    def end_all(self) -> None:
+        """End every session made so far (logout)."""
+        with self._lock:
+            self.generation = self._generation(self._new_epoch())
+
+    def problem(self, session: Mapping[str, object]) -> str | None:
+        """Why ``session`` is not the host's (None: it is)."""
+        if not session.get("host"):
+            return "only the host can do that: log in with the PIN"
+        seen = session.get("seen")
+        if session.get("generation") != self.generation or not isinstance(seen, (int, float)):
+            return "this host session has ended (a logout or a new PIN): log in with the PIN"
+        if self._clock() - seen > self.idle:
+            return (f"this host session expired after {self.idle / 3600:g} h without use: "
+                    "log in with the PIN")
+        return None
+
+
+def cross_site(headers: Mapping[str, str], host: str) -> str | None:
+    """Why a change request comes from another site's page (None: it does not seem to).
+
+    A second line behind the CSRF token. Browsers send ``Sec-Fetch-Site``
+    and ``Origin`` with every POST made by a page; a request with neither
+    comes from a program (curl, a script), which no other site can make a
+    browser send, so it is let through to the session and CSRF checks.
+    """
+    site = headers.get("Sec-Fetch-Site")
+    if site is not None and site not in ("same-origin", "none"):
+        return f"refused: this request came from another site's page (Sec-Fetch-Site: {site})"
+    origin = headers.get("Origin")
+    if origin is None:
+        return None
+    try:
+        netloc = urlsplit(origin).netloc if origin != "null" else ""
+    except ValueError:
+        netloc = ""
+    if not netloc or netloc.lower() != host.lower():
+        return (f"refused: this request came from a page of another site (Origin: {origin!r}); "
+                "use the companion's own pages")
+    return None
 
 
 def host_names(extra: Iterable[str] = ()) -> frozenset[str]:

@@ -7,14 +7,18 @@ and answer errors the same way, from here, so none of them imports the app.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
+from typing import Any
 
 from flask import Response, current_app, jsonify
+from flask.json.provider import DefaultJSONProvider
 
 from companion.table import Snapshot, TableRunner
-from web.auth import Lockout
+from web.auth import Lockout, Sessions
+from web.idempotency import Answers
 from web.stream import Broker
 
 
@@ -44,6 +48,14 @@ class Services:
     sim: Simulator | None = None
     #: The spectator page's address as printed and shown on the OLED.
     address: str | None = None
+    #: The answers to keyed host requests (Idempotency-Key), for retries.
+    answers: Answers = field(default_factory=Answers)
+    #: Which host sessions are valid; None: sessions over ``pin`` kept in memory only.
+    sessions: Sessions = None  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        if self.sessions is None:
+            self.sessions = Sessions(self.pin)
 
 
 def services() -> Services:
@@ -56,3 +68,44 @@ def error(status: int, message: str) -> Response:
     response = jsonify(error=message)
     response.status_code = status
     return response
+
+
+#: How deep a request body's arrays and objects may nest. Real bodies nest 4
+#: levels at most (a Dodgeball start record's dice); a hostile one nested
+#: thousands deep would otherwise overflow the parser's recursion.
+MAX_DEPTH = 32
+
+
+def parse_json(text: str | bytes) -> Any:
+    """A request body's JSON; ValueError (with the reason) if it is not JSON or nests too deep.
+
+    The depth is checked on the text before parsing, without recursion, so
+    no nesting however deep reaches the recursive parser.
+    """
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text.decode("utf-8", "replace") if isinstance(text, bytes) else text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+            if deepest > MAX_DEPTH:
+                raise ValueError(f"the JSON nests deeper than {MAX_DEPTH} levels")
+        elif char in "]}":
+            depth -= 1
+    return json.loads(text)
+
+
+class BoundedJSON(DefaultJSONProvider):
+    """Flask's JSON, with request bodies parsed by :func:`parse_json`."""
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        return parse_json(s)

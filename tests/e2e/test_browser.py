@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
 
+import web.api
 from app.runtime import Companion, WebOptions
 from companion.config import Config
+from companion.data_folder import DB_NAME
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 PIN = "1357"
@@ -119,6 +122,31 @@ def test_host_logs_in_and_plays_points(companion, phone):
     view = companion.table.snapshot.match["view"]
     assert view["points"] == ["30", "0"] and not view["in_play"]
     shot(phone, "host")
+
+
+def test_host_page_retries_a_busy_change_and_it_counts_once(companion, phone, monkeypatch,
+                                                             tmp_path):
+    """A commit slower than the server's waits: the page retries with the same
+    Idempotency-Key and the point is applied once, with no error left shown."""
+    monkeypatch.setattr(web.api, "WRITE_TIMEOUT", 0.3)
+    monkeypatch.setattr(web.api, "COMMIT_WAIT", 0.3)
+    companion.runner.call(lambda t: t.start({"game": "center-court",
+                                             "players": ["Ann", "Bob"]}))
+    version = companion.table.version
+    log_in(phone, companion, "host", "#host")
+    # Another connection holds the database's write lock: the point's commit waits.
+    other = sqlite3.connect(tmp_path / DB_NAME, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        phone.click("text=Point Ann")
+        sync_api.expect(phone.locator("#message")).to_contain_text("trying again")
+    finally:
+        other.rollback()
+        other.close()
+    sync_api.expect(phone.locator(".points").first).to_have_text("15")
+    sync_api.expect(phone.locator("#message")).to_be_empty()
+    assert companion.table.version == version + 1
+    assert companion.table.snapshot.match["view"]["points"] == ["15", "0"]
 
 
 def play(companion: Companion, *actions: dict) -> None:

@@ -131,17 +131,22 @@ TC.boards["center-court"] = function (match) {
 
 TC.csrf = null;
 
-/** POST JSON as the host; resolves to the parsed answer, rejects with its error text. */
-TC.post = function (path, body) {
-  return fetch(path, {
-    method: "POST",
-    headers: {"Content-Type": "application/json", "X-CSRF-Token": TC.csrf || ""},
-    body: JSON.stringify(body === undefined ? {} : body),
-  }).then((r) => r.json().then((data) => {
-    if (!r.ok) throw new Error(data.error || r.statusText);
-    return data;
-  }));
+/** POST JSON as the host; resolves to the parsed answer, rejects with its error text
+ *  (the error's `status` is the HTTP status; none when no answer came). With `key`, the
+ *  request carries it as its Idempotency-Key: a retry with the same key is never applied twice. */
+TC.post = function (path, body, key) {
+  const headers = {"Content-Type": "application/json", "X-CSRF-Token": TC.csrf || ""};
+  if (key) headers["Idempotency-Key"] = key;
+  return fetch(path, {method: "POST", headers, body: JSON.stringify(body === undefined ? {} : body)})
+    .then((r) => r.json().catch(() => ({})).then((data) => {
+      if (!r.ok) throw Object.assign(new Error(data.error || r.statusText), {status: r.status});
+      return data;
+    }));
 };
+
+/** A new random Idempotency-Key (crypto.randomUUID needs HTTPS; a phone on the LAN has none). */
+TC.newKey = () => Array.from(crypto.getRandomValues(new Uint8Array(16)),
+  (b) => b.toString(16).padStart(2, "0")).join("");
 
 /** Show the login form until the PIN is right, then call onHost(). */
 TC.login = function (form, onHost) {

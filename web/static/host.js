@@ -5,9 +5,21 @@
   let state = TC.initial;
   let games = [];
 
+  /* Every change carries its own Idempotency-Key. While the table is busy (503) or no
+     answer came (the Wi-Fi dropped it), it is sent again with the same key: the table
+     applies it at most once and answers a retry with the first outcome. */
+  const RETRIES = 8;
   const act = (path, body) => {
     message.textContent = "";
-    return TC.post(path, body).then((s) => stream.show(s))
+    const key = TC.newKey();
+    const attempt = (left) => TC.post(path, body, key).catch((err) => {
+      if (left > 0 && (err.status === 503 || err.status === undefined)) {
+        message.textContent = "The table is busy; trying again…";
+        return new Promise((resolve) => setTimeout(resolve, 1000)).then(() => attempt(left - 1));
+      }
+      throw err;
+    });
+    return attempt(RETRIES).then((s) => { message.textContent = ""; stream.show(s); })
       .catch((err) => { message.textContent = err.message; });
   };
 
