@@ -174,6 +174,7 @@ class Companion:
                                              display_png=self.display_png, frames=self.frames)
         services = Services(runner=self.runner, pin=web.pin, secret_key=secret_key(data),
                             max_streams=self.cfg.web.max_streams, keepalive=web.keepalive,
+                            streams_per_address=self.cfg.web.streams_per_address,
                             sim=sim, sessions=Sessions(web.pin, data / SESSIONS_FILE))
         self.app = create_app(services)
         self.server = WebServer(self.app, web.host, web.port, self.cfg.web.max_streams)

@@ -111,6 +111,9 @@ class WebConfig:
     port: int = 8080
     pin: str | None = None
     max_streams: int = 200
+    #: Live streams one client address may hold: a phone shows one page (a
+    #: few tabs at most), and a stranger must not take every place.
+    streams_per_address: int = 8
 
 
 @dataclass(frozen=True)
@@ -269,6 +272,7 @@ def _check(config: Config) -> None:
                           "0.0.0.0 serves on every address")
     _within("[web] port", w.port, 1, 65535)
     _within("[web] max_streams", w.max_streams, 1, MAX_STREAMS)
+    _within("[web] streams_per_address", w.streams_per_address, 1, MAX_STREAMS)
     if w.pin is not None and not valid_pin(w.pin):
         raise ConfigError("[web] pin: must be 4 to 12 digits")
     _check_table(config.table)

@@ -116,6 +116,7 @@ def test_a_missing_file(tmp_path):
     ("[web]\nport = -80", "[web] port: must be 1-65535, got -80"),
     ("[web]\nmax_streams = 0", "[web] max_streams: must be 1-1000, got 0"),
     ("[web]\nmax_streams = 100000", "[web] max_streams: must be 1-1000, got 100000"),
+    ("[web]\nstreams_per_address = 0", "[web] streams_per_address: must be 1-1000, got 0"),
     ("[web]\nhost = 'my host'", "[web] host: 'my host' is not an IP address or host name"),
     ("[web]\nhost = ''", "[web] host: '' is not an IP address or host name"),
     ("[web]\nhost = '300.1.1.1:80'", "[web] host: '300.1.1.1:80' is not an IP address"),

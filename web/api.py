@@ -69,9 +69,10 @@ def events() -> Response:
         return head_of_stream()
     environ = request.environ
     try:
-        stream = broker().open(last_seen, lambda: connection_of(environ), epoch)
-    except TooManyStreams:
-        response = error(503, "too many live viewers right now; try again shortly")
+        stream = broker().open(last_seen, lambda: connection_of(environ), epoch,
+                               client=request.remote_addr)
+    except TooManyStreams as full:
+        response = error(503, str(full))
         response.headers["Retry-After"] = "10"
         return response
     return Response(stream, mimetype="text/event-stream", headers={

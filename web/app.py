@@ -50,7 +50,7 @@ def create_app(services: Services) -> Flask:
     app.json = BoundedJSON(app)
     app.json.sort_keys = False
     broker = Broker("state", services.max_streams, services.keepalive,
-                    fanout=Fanout(services.keepalive))
+                    fanout=Fanout(services.keepalive), per_client=services.streams_per_address)
     # Subscribed before the panel and the OLED (the runtime builds the app
     # first), so the phones' copies are on the wire before that work starts.
     services.runner.call(lambda table: (

@@ -42,6 +42,8 @@ class Services:
     pin: str
     secret_key: bytes
     max_streams: int = 200
+    #: Streams one client address may hold of ``max_streams`` ([web] streams_per_address).
+    streams_per_address: int = 8
     keepalive: float = 15.0
     extra_host_names: Iterable[str] = ()
     lockout: Lockout = field(default_factory=Lockout)

@@ -12,9 +12,10 @@ whatever of it the server has not sent yet): the fan-out's single thread
 writes every later message, and the server's worker is free at once.
 Streams are counted from :meth:`Broker.open` until they end, handed over or
 not, iterated or not: past ``limit`` a new one is refused (the caller
-answers 503). A stream ends when its client is gone (it closed the
-connection, a write fails, or it could not take a message in time: see
-web/fanout.py), when the server closes it without reading it (a ``HEAD``),
+answers 503), and so is one past ``per_client`` from the same client
+address, so that one phone (or one stranger) cannot take every place.
+A stream ends when its client is gone (it closed the connection, a write
+fails, or it could not take a message in time: see web/fanout.py), when the server closes it without reading it (a ``HEAD``),
 or when the broker closes.
 
 Versions rise within one database. A feed may name its database with an
@@ -33,7 +34,10 @@ from web.fanout import Connection, Fanout
 
 
 class TooManyStreams(Exception):
-    """The broker already serves its limit of streams."""
+    """The broker already serves its limit of streams (in all, or for this client).
+
+    Its text is for the client: what is full and what to do.
+    """
 
 
 class Stream:
@@ -85,10 +89,13 @@ class Broker:
     """
 
     def __init__(self, event: str, limit: int, keepalive: float = 15.0,
-                 retry_ms: int = 2000, fanout: Fanout | None = None) -> None:
+                 retry_ms: int = 2000, fanout: Fanout | None = None,
+                 per_client: int | None = None) -> None:
+        """``limit`` streams at once, at most ``per_client`` of them (None: no bound) per client."""
         self.event = event
         self.fanout = fanout
         self.limit = limit
+        self.per_client = per_client
         self.keepalive = keepalive
         self.retry_ms = retry_ms
         self._lock = threading.Lock()
@@ -97,6 +104,8 @@ class Broker:
         self._epoch: int | None = None
         self._message = b""
         self._streams = 0
+        #: Open streams per client that has any (a client's entry goes with its last stream).
+        self._by_client: dict[str, int] = {}
         self._closed = False
 
     @property
@@ -135,8 +144,10 @@ class Broker:
 
     def open(self, last_seen: int | None,
              connection: Callable[[], Connection | None] | None = None,
-             epoch: int | None = None) -> Stream:
+             epoch: int | None = None, client: str | None = None) -> Stream:
         """A new stream, or TooManyStreams. ``last_seen``: the client's Last-Event-ID.
+
+        ``client`` (its address) counts against ``per_client``; None: not counted.
 
         The first message is the current one, unless the client has seen
         exactly that version of the same ``epoch`` already (a client that
@@ -149,17 +160,28 @@ class Broker:
         """
         with self._lock:
             if self._streams >= self.limit:
-                raise TooManyStreams(f"{self._streams} streams are open, the limit")
+                raise TooManyStreams("too many live viewers right now; try again shortly")
+            mine = self._by_client.get(client, 0) if client is not None else 0
+            if self.per_client is not None and client is not None and mine >= self.per_client:
+                raise TooManyStreams(
+                    f"{client} already has {mine} live streams open, the most one address may "
+                    "hold; close a page that follows the table, then try again")
             self._streams += 1
+            if client is not None:
+                self._by_client[client] = mine + 1
             seen = (last_seen is not None and last_seen == self._version >= 0
                     and epoch in (None, self._epoch))
-        stream = Stream(self._ended)
+        stream = Stream(lambda: self._ended(client))
         stream.body = self._run(last_seen if seen else -1, connection, stream)
         return stream
 
-    def _ended(self) -> None:
+    def _ended(self, client: str | None) -> None:
         with self._lock:
             self._streams -= 1
+            if client is not None:
+                left = self._by_client.pop(client) - 1
+                if left:
+                    self._by_client[client] = left
 
     def _run(self, sent: int, connection: Callable[[], Connection | None] | None,
              stream: Stream) -> Iterator[bytes]:

@@ -263,7 +263,7 @@ def main() -> None:
     print("command:", " ".join([Path(sys.executable).name, "-m", "tests.bench.bench_hostile",
                                 *sys.argv[1:]]))
     with tempfile.TemporaryDirectory() as data:
-        proc = Process(Path(data))
+        proc = Process(Path(data), 200)
         try:
             host = Host(proc.port)
             host.request("POST", "/api/match", START,

@@ -138,8 +138,10 @@ class Streams:
         self._stop = False
         self._socks = []
         request = b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
-        for _ in range(count):
-            sock = socket.create_connection(("127.0.0.1", port))
+        for i in range(count):
+            # A phone each, from its own address (one address may hold only a few streams).
+            phone = f"127.0.{1 + i // 250}.{1 + i % 250}"
+            sock = socket.create_connection(("127.0.0.1", port), source_address=(phone, 0))
             sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
             sock.sendall(request)
             sock.setblocking(False)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import http.client
+import json
 import logging
 import os
 import random
@@ -52,17 +53,19 @@ class Served:
         return self.app.extensions["companion.broker"]
 
     def phone(self, last_event_id: int | None = None, query: str = "",
-              timeout: float = 5.0) -> SseClient:
+              timeout: float = 5.0, source: str | None = None) -> SseClient:
         return SseClient("127.0.0.1", self.port, last_event_id, path="/api/events" + query,
-                         timeout=timeout)
+                         timeout=timeout, source=source)
 
 
 @contextlib.contextmanager
-def served(db: Path, max_streams: int = 3, keepalive: float = 0.3) -> Iterator[Served]:
+def served(db: Path, max_streams: int = 3, keepalive: float = 0.3,
+           per_address: int = 8) -> Iterator[Served]:
     """The companion's web app over the database ``db``, on a free loopback port."""
     with Store(db) as store, TableRunner(Table(store, rng=random.Random(5))) as runner:
         app = create_app(Services(runner=runner, pin=PIN, secret_key=b"k" * 32,
-                                  max_streams=max_streams, keepalive=keepalive))
+                                  max_streams=max_streams, keepalive=keepalive,
+                                  streams_per_address=per_address))
         server = WebServer(app, "127.0.0.1", 0, max_streams)
         try:
             yield Served(app, server, store)
@@ -197,8 +200,9 @@ def test_hundreds_of_phones_need_no_thread_each(tmp_path):
     with served(tmp_path / "companion.db", max_streams=count, keepalive=15) as s:
         phones = []
         try:
-            for _ in range(count):
-                phones.append(s.phone(timeout=10))
+            for i in range(count):
+                # A phone each, as on the Wi-Fi (one address may hold only a few).
+                phones.append(s.phone(timeout=10, source=f"127.0.{1 + i // 250}.{1 + i % 250}"))
                 phones[-1].next_state()
             assert waitress_workers() - before <= 32  # a small pool, whatever max_streams
             state = play(s.port, 0)
@@ -211,6 +215,29 @@ def test_hundreds_of_phones_need_no_thread_each(tmp_path):
         finally:
             for phone in phones:
                 phone.close()
+
+
+def test_one_address_cannot_take_every_stream_place(tmp_path):
+    """A stranger's 200 streams, all read, once took every place: each new phone got 503."""
+    with served(tmp_path / "companion.db", max_streams=10, per_address=3) as s:
+        hog = [s.phone(source="127.0.0.2") for _ in range(3)]
+        try:
+            assert [h.status for h in hog] == [200] * 3
+            refused = s.phone(source="127.0.0.2")
+            with contextlib.closing(refused):
+                assert refused.status == 503 and refused.response.getheader("Retry-After")
+                message = json.loads(refused.response.read())["error"]
+                assert "127.0.0.2" in message and "close a page" in message
+            phone = s.phone(source="127.0.0.3")
+            with contextlib.closing(phone):
+                assert phone.status == 200 and phone.next_state().json()["version"] == 0
+            hog.pop().close()  # the address's page closed: its place is its own again
+            wait_until(lambda: s.broker.streams == 2)
+            hog.append(s.phone(source="127.0.0.2"))
+            assert hog[-1].status == 200
+        finally:
+            for h in hog:
+                h.close()
 
 
 def test_descriptors_past_1024_are_served(tmp_path):

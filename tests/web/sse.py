@@ -22,8 +22,11 @@ class SseClient:
     """One stream: ``next_event()`` reads the next message (or keep-alive comment)."""
 
     def __init__(self, host: str, port: int, last_event_id: int | None = None,
-                 path: str = "/api/events", timeout: float = 5.0) -> None:
-        self.conn = http.client.HTTPConnection(host, port, timeout=timeout)
+                 path: str = "/api/events", timeout: float = 5.0,
+                 source: str | None = None) -> None:
+        """``source``: the local address to connect from (127.0.0.2... are other phones)."""
+        self.conn = http.client.HTTPConnection(
+            host, port, timeout=timeout, source_address=(source, 0) if source else None)
         headers = {} if last_event_id is None else {"Last-Event-ID": str(last_event_id)}
         self.conn.request("GET", path, headers=headers)
         self.sock = self.conn.sock

@@ -141,7 +141,7 @@ def test_other_requests_are_served_while_streams_are_open(server):
 @pytest.fixture
 def roomy(services):
     """An app allowing 24 streams with a long keep-alive, behind a server sized for 1."""
-    app = create_app(replace(services, max_streams=24, keepalive=60))
+    app = create_app(replace(services, max_streams=24, streams_per_address=24, keepalive=60))
     s = WebServer(app, "127.0.0.1", 0, max_streams=1)
     yield app, s
     app.extensions["companion.broker"].close()
