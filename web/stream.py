@@ -15,8 +15,9 @@ not, iterated or not: past ``limit`` a new one is refused (the caller
 answers 503), and so is one past ``per_client`` from the same client
 address, so that one phone (or one stranger) cannot take every place.
 A stream ends when its client is gone (it closed the connection, a write
-fails, or it could not take a message in time: see web/fanout.py), when the server closes it without reading it (a ``HEAD``),
-or when the broker closes.
+fails, or it could not take a message in time: see web/fanout.py), when
+the server closes it without reading it (a ``HEAD``), or when the broker
+closes.
 
 Versions rise within one database. A feed may name its database with an
 ``epoch`` (Store.epoch): a client that reconnects with a ``Last-Event-ID``
