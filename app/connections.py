@@ -40,8 +40,9 @@ The live streams are not counted: once handed over to the fan-out
 
 Everything here relies on waitress internals (``channel_class``,
 ``active_channels``, a channel's ``requests``, ``request``,
-``total_outbufs_len``, ``will_close``, ``addr``; ``ErrorTask``): pinned in
-pyproject.toml and checked by tests/web/test_waitress_contract.py.
+``total_outbufs_len``, ``will_close``, ``addr``; ``ErrorTask`` and its
+error classes): pinned in pyproject.toml and checked by
+tests/web/test_waitress_contract.py and tests/hostile/test_web_server.py.
 """
 
 from __future__ import annotations
@@ -56,7 +57,11 @@ from typing import Any
 
 from waitress.channel import HTTPChannel
 from waitress.task import ErrorTask
-from waitress.utilities import RequestEntityTooLarge, RequestHeaderFieldsTooLarge
+from waitress.utilities import (
+    RequestEntityTooLarge,
+    RequestHeaderFieldsTooLarge,
+    ServerNotImplemented,
+)
 
 from web.app import MAX_BODY
 
@@ -103,12 +108,22 @@ def guard_connections(server: Any, limits: ConnectionLimits) -> None:
 
 
 class JsonErrorTask(ErrorTask):
-    """waitress's own error answers (413, 431, 400...) as ``{"error": text}``, like the app's."""
+    """waitress's own error answers (413, 431, 400...) as ``{"error": text}``, like the app's.
+
+    waitress answers a ``Transfer-Encoding`` other than ``chunked`` with 501;
+    that is the client's malformed request, so it is a 400 here (a 5xx says
+    the server failed).
+    """
 
     def execute(self) -> None:
         err = self.request.error
         adj = self.channel.adj
-        if isinstance(err, RequestEntityTooLarge):
+        code, reason = err.code, err.reason
+        if isinstance(err, ServerNotImplemented):
+            code, reason = 400, "Bad Request"
+            message = ("unsupported Transfer-Encoding: send the body with a Content-Length "
+                       "or as Transfer-Encoding: chunked")
+        elif isinstance(err, RequestEntityTooLarge):
             message = (f"request body too large: send at most "
                        f"{adj.max_request_body_size - 1} bytes")
         elif isinstance(err, RequestHeaderFieldsTooLarge):
@@ -117,7 +132,7 @@ class JsonErrorTask(ErrorTask):
         else:
             message = f"{err.reason.lower()}: {err.body}"
         body = json.dumps({"error": message}).encode()
-        self.status = f"{err.code} {err.reason}"
+        self.status = f"{code} {reason}"
         self.response_headers.append(("Content-Type", "application/json"))
         self.set_close_on_finish()
         self.content_length = len(body)

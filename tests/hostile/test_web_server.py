@@ -184,6 +184,16 @@ def test_a_request_waitress_cannot_parse_gets_a_json_400(server):
     assert "invalid header" in json_error(status, headers, body).lower()
 
 
+def test_an_unknown_transfer_encoding_is_a_json_400(server):
+    """waitress answered 501 (a 5xx, as if the server failed) to a client's odd framing."""
+    with connect(server.port) as sock:
+        sock.sendall(b"POST /api/login HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     b"Transfer-Encoding: xchunked\r\nContent-Length: 2\r\n\r\n{}")
+        status, headers, body = answer(sock)
+    assert status == 400
+    assert "chunked" in json_error(status, headers, body)
+
+
 # --- item 2: slow and idle connections ----------------------------------------------
 
 
