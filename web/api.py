@@ -148,7 +148,13 @@ def login() -> Response:
     given = body.get("pin") if isinstance(body, dict) else None
     if not pin_matches(given, svc.pin):
         wait = svc.lockout.failed(client)
-        return locked(wait) if wait > 0 else error(401, "wrong PIN")
+        if wait > 0:
+            # Someone guessing the PIN is worth knowing about; one line per
+            # lockout, and the lockouts double, so the log cannot be flooded.
+            log.warning("too many wrong PINs from %s: its logins are refused for %.0f s",
+                        client, wait)
+            return locked(wait)
+        return error(401, "wrong PIN")
     svc.lockout.succeeded(client)
     session.clear()
     session["host"] = True

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import http.client
 import json
+import logging
 import os
 import socket
 import tempfile
@@ -192,6 +193,22 @@ def test_an_unknown_transfer_encoding_is_a_json_400(server):
         status, headers, body = answer(sock)
     assert status == 400
     assert "chunked" in json_error(status, headers, body)
+
+
+def test_a_pin_guesser_is_logged_by_address(server, caplog):
+    """Wrong PINs from a stranger once locked it out without a word in the log."""
+    caplog.set_level(logging.WARNING, logger="web.api")
+    statuses = []
+    for _ in range(7):
+        with connect(server.port, ATTACKER) as sock:
+            body = b'{"pin": "0000"}'
+            sock.sendall(b"POST /api/login HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                         b"Content-Type: application/json\r\nConnection: close\r\n"
+                         b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+            statuses.append(answer(sock)[0])
+    assert statuses == [401] * 4 + [429] * 3  # the 5th wrong PIN starts the lockout
+    warnings = [r.getMessage() for r in caplog.records if r.name == "web.api"]
+    assert len(warnings) == 1 and ATTACKER in warnings[0] and "wrong PIN" in warnings[0]
 
 
 # --- item 2: slow and idle connections ----------------------------------------------
