@@ -81,6 +81,7 @@ def malformed(port: int, pin: str) -> None:
         ("header without colon", b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\nnocolon\r\n\r\n"),
         ("bare LF line ends", b"GET /api/state HTTP/1.1\nHost: 127.0.0.1\n\n"),
         ("HTTP/1.0 without Host", b"GET /api/state HTTP/1.0\r\n\r\n"),
+        ("HTTP/1.0 with Host", request("GET", "/api/state", version="HTTP/1.0")),
         ("HTTP/0.9", b"GET /api/state\r\n\r\n"),
         ("HTTP/2 preface", b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"),
         ("TLS hello on HTTP", bytes.fromhex("160301002a0100002603") + b"\x00" * 40),
