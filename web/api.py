@@ -151,8 +151,8 @@ def login() -> Response:
         if wait > 0:
             # Someone guessing the PIN is worth knowing about; one line per
             # lockout, and the lockouts double, so the log cannot be flooded.
-            log.warning("too many wrong PINs from %s: its logins are refused for %.0f s",
-                        client, wait)
+            log.warning("too many wrong PINs (from %s, or from all addresses together): "
+                        "logins are refused for %.0f s", client, wait)
             return locked(wait)
         return error(401, "wrong PIN")
     svc.lockout.succeeded(client)

@@ -14,6 +14,7 @@ import secrets
 import socket
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from hashlib import sha256
@@ -24,6 +25,11 @@ log = logging.getLogger(__name__)
 
 #: Wrong PINs allowed before the lockout starts.
 FREE_TRIES = 5
+#: Wrong PINs from all addresses together allowed in :data:`TABLE_WINDOW` seconds.
+TABLE_TRIES = 30
+TABLE_WINDOW = 600.0
+#: Addresses whose wrong PINs are remembered; past that the oldest record goes.
+MAX_RECORDS = 4096
 
 
 @dataclass
@@ -33,35 +39,61 @@ class _Record:
 
 
 class Lockout:
-    """Counts wrong PINs per client address; after 5 the client must wait.
+    """Counts wrong PINs per client address and for the whole table.
 
-    The wait doubles with every further wrong PIN: ``base``, 2 x ``base``,
-    4 x ``base``... up to ``cap`` seconds. A right PIN clears the count.
+    Per address: 5 are free, then the client must wait, and the wait doubles
+    with every further wrong PIN: ``base``, 2 x ``base``, 4 x ``base``... up
+    to ``cap`` seconds. A right PIN clears that address's count.
+
+    For the table: a guesser with many addresses (a /24 on the Wi-Fi, or any
+    number of IPv6 addresses) gets 5 free tries from each, so all addresses
+    together get ``table_tries`` wrong PINs in ``window`` seconds; past that
+    every login waits (the right PIN too, or the budget would mean nothing)
+    until the oldest wrong PIN in the window has aged out. At the defaults a
+    6-digit PIN then takes months of guessing. A host already logged in is
+    not affected, and the table's own buttons never are.
+
+    Memory is bounded: at most ``max_records`` addresses are remembered.
     """
 
     def __init__(self, base: float = 30.0, cap: float = 3600.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, *,
+                 table_tries: int = TABLE_TRIES, window: float = TABLE_WINDOW,
+                 max_records: int = MAX_RECORDS) -> None:
         self.base, self.cap, self._clock = base, cap, clock
+        self.table_tries, self.window, self.max_records = table_tries, window, max_records
         self._records: dict[str, _Record] = {}
+        #: When the wrong PINs of the window came (oldest first), for the table's budget.
+        self._recent: deque[float] = deque(maxlen=table_tries)
         self._lock = threading.Lock()
 
     def retry_after(self, client: str) -> float:
         """Seconds the client must still wait (0: it may try now)."""
         with self._lock:
+            now = self._clock()
             record = self._records.get(client)
-            return max(0.0, record.locked_until - self._clock()) if record else 0.0
+            mine = max(0.0, record.locked_until - now) if record else 0.0
+            return max(mine, self._table_wait(now))
+
+    def _table_wait(self, now: float) -> float:
+        if len(self._recent) < self.table_tries:
+            return 0.0
+        return max(0.0, self._recent[0] + self.window - now)
 
     def failed(self, client: str) -> float:
         """Count a wrong PIN; returns the wait it now has (0 while tries are free)."""
         with self._lock:
-            record = self._records.setdefault(client, _Record())
+            now = self._clock()
+            self._recent.append(now)
+            record = self._records.pop(client, None) or _Record()
+            self._records[client] = record  # newest last: the oldest is evicted first
+            while len(self._records) > self.max_records:
+                del self._records[next(iter(self._records))]
             record.failures += 1
             over = record.failures - FREE_TRIES
-            if over < 0:
-                return 0.0
-            wait = min(self.cap, self.base * 2 ** over)
-            record.locked_until = self._clock() + wait
-            return wait
+            if over >= 0:
+                record.locked_until = now + min(self.cap, self.base * 2 ** over)
+            return max(0.0, record.locked_until - now, self._table_wait(now))
 
     def succeeded(self, client: str) -> None:
         with self._lock:

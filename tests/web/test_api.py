@@ -7,6 +7,7 @@ import json
 import pytest
 
 from tests.web.conftest import PIN, START, Host
+from web.auth import Lockout
 
 
 def test_state_without_a_match(client):
@@ -126,6 +127,32 @@ def test_lockout_is_per_client(app, client):
                        environ_base={"REMOTE_ADDR": "10.0.0.9"}).status_code == 429
     assert client.post("/api/login", json={"pin": PIN},
                        environ_base={"REMOTE_ADDR": "10.0.0.10"}).status_code == 200
+
+
+def test_many_addresses_share_one_budget_of_wrong_pins(app, client, clock):
+    """Five free tries per address would let a guesser with a /24 (or IPv6) try
+    thousands of PINs an hour; all addresses together get 30 per 10 minutes."""
+    for n in range(30):  # 4 each: none of these addresses is locked on its own
+        address = f"10.0.{n // 4}.{n % 4 + 1}"
+        wrong = client.post("/api/login", json={"pin": "1111"},
+                            environ_base={"REMOTE_ADDR": address})
+        assert wrong.status_code == (401 if n < 29 else 429)
+    # The table's budget is spent: every login waits, the right PIN from a new address too.
+    newcomer = client.post("/api/login", json={"pin": PIN},
+                           environ_base={"REMOTE_ADDR": "10.9.9.9"})
+    assert newcomer.status_code == 429 and int(newcomer.headers["Retry-After"]) == 600
+    clock.now += 601
+    assert client.post("/api/login", json={"pin": PIN},
+                       environ_base={"REMOTE_ADDR": "10.9.9.9"}).status_code == 200
+
+
+def test_the_lockout_remembers_a_bounded_number_of_addresses(clock):
+    lockout = Lockout(clock=clock, max_records=3, table_tries=1000)
+    for n in range(10):
+        for _ in range(5):
+            lockout.failed(f"10.0.0.{n}")
+    assert lockout.retry_after("10.0.0.9") > 0  # the newest are kept
+    assert lockout.retry_after("10.0.0.0") == 0  # the oldest went
 
 
 @pytest.mark.parametrize(("host_header", "allowed"), [
