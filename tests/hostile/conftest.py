@@ -1,3 +1,11 @@
 """The web tests' fixtures (a fresh app over a fresh table) for the hostile tests too."""
 
-from tests.web.conftest import app, client, clock, host, runner, services  # noqa: F401
+from tests.web.conftest import (  # noqa: F401
+    app,
+    client,
+    clock,
+    host,
+    runner,
+    server,
+    services,
+)

@@ -11,7 +11,6 @@ import socket
 
 import pytest
 
-from app.server import WebServer
 from tests.web.conftest import PIN, START
 
 DEEP = "[" * 5000 + "]" * 5000
@@ -86,16 +85,8 @@ def raw(port: int, request: bytes) -> tuple[int, dict]:
     return int(head.split()[1]), json.loads(body) if body.strip() else {}
 
 
-@pytest.fixture
-def served(app):
-    server = WebServer(app, "127.0.0.1", 0, max_streams=3)
-    yield server
-    app.extensions["companion.broker"].close()
-    server.close()
-
-
-def test_over_real_http_non_ascii_header_bytes_are_4xx(served):
-    port = served.port
+def test_over_real_http_non_ascii_header_bytes_are_4xx(server):
+    port = server.port
     login = json.dumps({"pin": PIN}).encode()
     status, _ = raw(port, b"POST /api/login HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
                           b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n%s"

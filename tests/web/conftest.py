@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from app.server import WebServer
 from companion.store import Store
 from companion.table import Table, TableRunner
 from tests.support import Clock
@@ -40,6 +41,15 @@ def app(services):
     app = create_app(services)
     yield app
     app.extensions["companion.broker"].close()
+
+
+@pytest.fixture
+def server(app):
+    """The app served by a real waitress on a free loopback port (3 streams)."""
+    s = WebServer(app, "127.0.0.1", 0, max_streams=3)
+    yield s
+    app.extensions["companion.broker"].close()
+    s.close()
 
 
 @pytest.fixture

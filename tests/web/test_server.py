@@ -18,14 +18,6 @@ from tests.web.sse import SseClient
 from web.app import create_app
 
 
-@pytest.fixture
-def server(app):
-    s = WebServer(app, "127.0.0.1", 0, max_streams=3)
-    yield s
-    app.extensions["companion.broker"].close()
-    s.close()
-
-
 class HttpHost:
     """The host over real HTTP: cookie and CSRF header."""
 
