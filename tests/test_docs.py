@@ -60,6 +60,9 @@ SMALL: dict[str, list[str]] = {
                                                  "--idle", "0.3"],
     ".venv/bin/python -m tests.bench.bench_busy": ["--actions", "8", "--clients", "2",
                                                   "--sync", "0.01"],
+    ".venv/bin/python -m tests.bench.bench_hostile": ["--slow", "5", "--addresses", "2",
+                                                     "--uploads", "1", "--upload-mb", "1",
+                                                     "--partial", "2"],
 }
 #: ``./run`` subcommands that are run for real in a temp data folder.
 RUN_FOR_REAL = ("replay", "import", "history", "export")
