@@ -33,7 +33,10 @@ accepted). :class:`GuardedChannel`, installed as the server's
 - **In time.** A request (headers and body) must arrive within
   ``request_timeout`` seconds of its first byte, however steadily it
   trickles; a connection with nothing in progress is closed after
-  ``idle_timeout`` seconds (the browser opens a new one when it needs to).
+  ``idle_timeout`` seconds (the browser opens a new one when it needs to);
+  an answer none of which the client takes for ``answer_timeout`` seconds
+  (it stopped reading) is dropped with its connection, rather than held in
+  memory or a temporary file for waitress's 120 s.
 
 The live streams are not counted: once handed over to the fan-out
 (web/fanout.py) they leave waitress's connections.
@@ -81,6 +84,9 @@ class ConnectionLimits:
     request_timeout: float = 10.0
     #: Seconds a connection may sit with no request in progress.
     idle_timeout: float = 15.0
+    #: Seconds an answer may wait with none of it taken by the client (it
+    #: stopped reading): the answer is dropped and the connection closed.
+    answer_timeout: float = 30.0
 
     def adjustments(self) -> dict[str, Any]:
         """waitress settings that refuse oversize requests before buffering them."""
@@ -158,6 +164,8 @@ class GuardedChannel(HTTPChannel):
         self.limits = limits
         self._timed: object | None = _IDLE
         self._since = time.monotonic()
+        #: Bytes of answer waitress held at the last look, and since when.
+        self._unsent, self._unsent_since = 0, self._since
         super().__init__(server, sock, addr, adj, map=map)
         self._make_room()
 
@@ -170,8 +178,18 @@ class GuardedChannel(HTTPChannel):
         return super().writable()
 
     def _overdue(self, now: float) -> bool:
-        """Whether the client took too long: for its request, or to send one at all."""
-        if self.requests or self.total_outbufs_len:
+        """Whether the client took too long: for its request, to send one at all, or
+        to take its answer."""
+        unsent = self.total_outbufs_len
+        if unsent:
+            # An answer waiting in waitress's buffers (a temporary file past
+            # 1 MB) for a client that may never read it: it must keep taking bytes.
+            if unsent != self._unsent:
+                self._unsent, self._unsent_since = unsent, now
+            self._timed = None
+            return now - self._unsent_since > self.limits.answer_timeout
+        self._unsent = 0
+        if self.requests:
             timed = None  # being served or answered: the server's turn, not the client's
         elif self.request is not None:
             timed = self.request  # a request still arriving

@@ -362,3 +362,31 @@ def test_one_address_holds_at_most_its_bound(patient_server):
     finally:
         for sock in socks:
             sock.close()
+
+
+def test_an_answer_the_client_never_takes_is_dropped(app):  # noqa: F811
+    """A client that asks for a large answer and stops reading held it (in
+    memory, or a temporary file past 1 MB) for waitress's 120 s."""
+    size = 8 * 1024 * 1024  # more than the kernel's socket buffers take
+
+    @app.get("/big")
+    def big():
+        return b"x" * size
+
+    served = serve(app, ConnectionLimits(answer_timeout=1.0))
+    server = next(served)
+    try:
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.settimeout(10)
+        sock.connect(("127.0.0.1", server.port))
+        with sock:
+            sock.sendall(b"GET /big HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            time.sleep(3)  # the hostile part: not reading
+            got = 0
+            with contextlib.suppress(ConnectionResetError):
+                while chunk := sock.recv(65536):
+                    got += len(chunk)
+        assert got < size, "the whole answer was kept for a client that stopped reading"
+    finally:
+        next(served, None)
