@@ -293,3 +293,97 @@ def test_dodgeball_host_starts_a_match_and_plays_every_kind_of_action(companion,
     assert [e["type"] for e in events] == ["cast", "throw", "end_activation",
                                            "end_activation", "dispel", "pass"]
     shot(phone, "dodgeball-host")
+
+
+def test_host_page_asks_for_the_pin_again_after_a_logout_on_another_phone(companion, browser):
+    """A logout ends every host session: the other phone's host page and the simulator
+    say so and show the PIN form at the next tap, and work again once logged in."""
+    companion.runner.call(lambda t: t.start({"game": "center-court",
+                                             "players": ["Ann", "Bob"]}))
+    pages = []
+    for path, shown in (("host", "#host"), ("host", "#host"), ("sim", "#panel")):
+        page = browser.new_context(viewport=PHONE).new_page()
+        log_in(page, companion, path, shown)
+        pages.append(page)
+    mine, other, sim = pages
+    try:
+        other.click("#logout")
+        sync_api.expect(other.locator("#login")).to_be_visible()
+        mine.click("text=Point Ann")
+        sync_api.expect(mine.locator("#login")).to_be_visible()
+        sync_api.expect(mine.locator("#login .error")).to_contain_text("session has ended")
+        sync_api.expect(mine.locator("#host")).to_be_hidden()
+        shot(mine, "host-session-ended")
+        sim.click("[data-button=next]")
+        sync_api.expect(sim.locator("#login .error")).to_contain_text("session has ended")
+        sync_api.expect(sim.locator("#panel")).to_be_hidden()
+        assert companion.table.snapshot.match["view"]["points"] == ["0", "0"]
+        mine.fill("#pin", PIN)
+        mine.click("#login button")
+        sync_api.expect(mine.locator("#host")).to_be_visible()
+        sync_api.expect(mine.locator("#message")).to_be_empty()
+        mine.click("text=Point Ann")
+        sync_api.expect(mine.locator(".points").first).to_have_text("15")
+    finally:
+        for page in pages:
+            page.context.close()
+
+
+def test_a_host_tab_keeps_working_after_another_tab_logged_in_again(companion, browser):
+    """Two host tabs in one browser share the cookie: after a logout elsewhere and a
+    login in one tab (a new CSRF token), a tap in the other is applied, not refused."""
+    companion.runner.call(lambda t: t.start({"game": "center-court",
+                                             "players": ["Ann", "Bob"]}))
+    context = browser.new_context(viewport=PHONE)
+    elsewhere = browser.new_context(viewport=PHONE)
+    try:
+        first, second = context.new_page(), context.new_page()
+        log_in(first, companion, "host", "#host")
+        second.goto(url(companion, "host"))
+        sync_api.expect(second.locator("#host")).to_be_visible()
+        other = elsewhere.new_page()
+        log_in(other, companion, "host", "#host")
+        other.click("#logout")
+        sync_api.expect(other.locator("#login")).to_be_visible()
+        log_in(second, companion, "host", "#host")
+        first.click("text=Point Bob")
+        sync_api.expect(first.locator(".points").nth(1)).to_have_text("15")
+        sync_api.expect(first.locator("#message")).to_be_empty()
+    finally:
+        context.close()
+        elsewhere.close()
+
+
+def test_host_page_never_goes_back_to_an_older_state(companion, phone):
+    """The answer to a tap can arrive after the stream showed a later change (another
+    phone's, the panel's): the page keeps the later state."""
+    companion.runner.call(lambda t: t.start({"game": "center-court",
+                                             "players": ["Ann", "Bob"]}))
+    log_in(phone, companion, "host", "#host")
+    phone.evaluate("""() => { window.shown = [];
+        const points = () => [...document.querySelectorAll('#board .points')]
+          .map((td) => td.textContent).join('-');
+        new MutationObserver(() => window.shown.push(points())).observe(
+          document.getElementById('board'), {childList: true, subtree: true}); }""")
+    held = []
+    def hold(route):  # the first tap's answer is held back; later ones go through
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    phone.route("**/api/action", hold)
+    phone.click("text=Point Ann")
+    for _ in range(250):  # Playwright runs the handler while the page is being waited on
+        if held:
+            break
+        phone.wait_for_timeout(20)
+    answer = held[0].fetch()  # the point is applied; its answer is held back
+    play(companion, {"type": "point", "winner": 1})
+    sync_api.expect(phone.locator(".points").nth(1)).to_have_text("15")
+    with phone.expect_response("**/api/action"):
+        held[0].fulfill(response=answer)
+    phone.click("text=Point Ann")
+    sync_api.expect(phone.locator(".points").first).to_have_text("30")
+    shown = phone.evaluate("window.shown")
+    assert "15-0" not in shown[shown.index("15-15"):], shown

@@ -34,7 +34,9 @@ TC.follow = function (onState) {
   let epoch = null;
   let source = null;
   const show = (state) => {
-    if (state.version === version && state.epoch === epoch) return;
+    // An answer to a change (or its retry, answered with the first outcome) can
+    // arrive after the stream already showed a later version: never go back.
+    if (state.epoch === epoch && state.version <= version) return;
     version = state.version;
     epoch = state.epoch;
     onState(state);
@@ -133,26 +135,58 @@ TC.csrf = null;
 
 /** POST JSON as the host; resolves to the parsed answer, rejects with its error text
  *  (the error's `status` is the HTTP status; none when no answer came). With `key`, the
- *  request carries it as its Idempotency-Key: a retry with the same key is never applied twice. */
-TC.post = function (path, body, key) {
+ *  request carries it as its Idempotency-Key: a retry with the same key is never applied twice.
+ *  A 403 asks the table whether this browser is still the host: if another tab logged in
+ *  since (a new CSRF token), the request is sent once more with it; if the session has
+ *  ended (a logout on any phone, a new PIN, hours unused), the login form comes back. */
+TC.post = function (path, body, key, again = true) {
   const headers = {"Content-Type": "application/json", "X-CSRF-Token": TC.csrf || ""};
   if (key) headers["Idempotency-Key"] = key;
   return fetch(path, {method: "POST", headers, body: JSON.stringify(body === undefined ? {} : body)})
     .then((r) => r.json().catch(() => ({})).then((data) => {
       if (!r.ok) throw Object.assign(new Error(data.error || r.statusText), {status: r.status});
       return data;
-    }));
+    }))
+    .catch((err) => {
+      if (err.status !== 403 || !again) throw err;
+      return TC.session().then((s) => {
+        if (s.host && s.csrf !== TC.csrf) { TC.csrf = s.csrf; return TC.post(path, body, key, false); }
+        if (!s.host && TC.sessionEnded) TC.sessionEnded(err.message);
+        throw err;
+      }, () => { throw err; });
+    });
 };
+
+/** Whether this browser is the host: {host, csrf}. */
+TC.session = () => fetch("/api/session", {cache: "no-store"}).then((r) => r.json());
 
 /** A new random Idempotency-Key (crypto.randomUUID needs HTTPS; a phone on the LAN has none). */
 TC.newKey = () => Array.from(crypto.getRandomValues(new Uint8Array(16)),
   (b) => b.toString(16).padStart(2, "0")).join("");
 
-/** Show the login form until the PIN is right, then call onHost(). */
-TC.login = function (form, onHost) {
+/** Show the login form until the PIN is right, then call onHost() (again after every
+ *  later login). When the session ends (TC.post found out, or the phone woke up to an
+ *  ended session), the form comes back with the reason and onEnded() is called. */
+TC.login = function (form, onHost, onEnded) {
   const fail = form.querySelector(".error");
-  fetch("/api/session", {cache: "no-store"}).then((r) => r.json()).then((s) => {
-    if (s.host) { TC.csrf = s.csrf; onHost(); } else form.hidden = false;
+  let host = false;
+  const ended = (why) => {
+    if (!host) return;
+    host = false;
+    TC.csrf = null;
+    fail.textContent = why;
+    form.hidden = false;
+    if (onEnded) onEnded();
+  };
+  const welcome = (csrf) => { host = true; TC.csrf = csrf; form.hidden = true; onHost(); };
+  TC.sessionEnded = ended;
+  TC.session().then((s) => { if (s.host) welcome(s.csrf); else form.hidden = false; });
+  // A phone left idle: find out on waking whether the session outlived the pause.
+  document.addEventListener("visibilitychange", () => {
+    if (document.hidden || !host) return;
+    TC.session().then((s) => {
+      if (!s.host) ended("this host session has ended (a logout, a new PIN or hours unused): log in with the PIN");
+    }, () => {});
   });
   form.addEventListener("submit", (e) => {
     e.preventDefault();
@@ -161,10 +195,8 @@ TC.login = function (form, onHost) {
       body: JSON.stringify({pin: form.pin.value})})
       .then((r) => r.json().then((d) => {
         if (!r.ok) throw new Error(d.error);
-        TC.csrf = d.csrf;
-        form.hidden = true;
         form.pin.value = "";
-        onHost();
+        welcome(d.csrf);
       }))
       .catch((err) => { fail.textContent = err.message; });
   });

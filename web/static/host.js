@@ -242,11 +242,14 @@
   $("end").addEventListener("click", () => {
     if (confirm("End this match? It stays in the history, without a result.")) act("/api/match/end");
   });
-  $("logout").addEventListener("click", () => TC.post("/api/logout").then(() => location.reload()));
+  $("logout").addEventListener("click", () => TC.post("/api/logout")
+    .then(() => location.reload(), (err) => { message.textContent = err.message; }));
 
   let stream = null;
   TC.login($("login"), () => {
     $("host").hidden = false;
+    message.textContent = "";
+    if (stream) { stream.resync(); return; }  // logged in again: the page already follows
     fetch("/api/games").then((r) => r.json()).then((list) => {
       games = list;
       $("game").replaceChildren(...games.map((g) => TC.el("option", {value: g.id}, g.title)));
@@ -257,5 +260,5 @@
       TC.renderBoard($("board"), s);
       renderActions();
     });
-  });
+  }, () => { $("host").hidden = true; });
 })();

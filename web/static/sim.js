@@ -6,7 +6,8 @@
   // The OLED picture follows the frames the simulated display receives.
   const frames = new EventSource("/api/sim/events");
   frames.addEventListener("frame", (e) => { oled.src = `/api/sim/display.png?n=${JSON.parse(e.data)}`; });
-  TC.login(document.getElementById("login"), () => { panel.hidden = false; });
+  TC.login(document.getElementById("login"), () => { panel.hidden = false; message.textContent = ""; },
+    () => { panel.hidden = true; });
   for (const button of panel.querySelectorAll("button[data-button]")) {
     let down = 0;
     button.addEventListener("pointerdown", () => { down = performance.now(); });
