@@ -387,3 +387,35 @@ def test_host_page_never_goes_back_to_an_older_state(companion, phone):
     sync_api.expect(phone.locator(".points").first).to_have_text("30")
     shown = phone.evaluate("window.shown")
     assert "15-0" not in shown[shown.index("15-15"):], shown
+
+
+def test_a_phone_follows_a_new_database_at_the_version_it_last_saw(tmp_path, phone):
+    """The database moved aside (as the damage message advises), the companion
+    restarted on a new one that soon reaches the very version number the
+    phone last saw: by version alone the phone would take it for what it
+    shows and keep the old match for good. The database's epoch tells them apart."""
+    data = tmp_path / "data"
+
+    def serve(port: int) -> Companion:
+        web = WebOptions(host="127.0.0.1", port=port, pin=PIN, keepalive=1.0)
+        return Companion(Config(), sim=True, data=data, web=web)
+
+    def to_version_3(c: Companion, players: list[str]) -> None:
+        c.runner.call(lambda t: t.start({"game": "center-court", "players": players}))
+        play(c, {"type": "point", "winner": 0}, {"type": "point", "winner": 0})
+        assert c.table.snapshot.version == 3
+
+    with serve(0) as first:
+        port = first.server.port
+        to_version_3(first, ["Ann", "Bob"])
+        phone.goto(url(first))
+        sync_api.expect(phone.locator("#board")).to_contain_text("Ann")
+    sync_api.expect(phone.locator("#offline")).to_be_visible(timeout=10000)
+    aside = tmp_path / "kept"
+    aside.mkdir()
+    for f in data.glob(DB_NAME + "*"):
+        f.rename(aside / f.name)
+    with serve(port) as second:
+        to_version_3(second, ["Cleo", "Dan"])  # before the page's retry (2 s) reconnects
+        sync_api.expect(phone.locator("#board")).to_contain_text("Cleo", timeout=10000)
+        sync_api.expect(phone.locator("#offline")).to_be_hidden()
