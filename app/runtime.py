@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import gc
 import io
+import ipaddress
 import itertools
 import logging
 import os
@@ -303,6 +304,24 @@ def host_pin(args: argparse.Namespace, cfg: Config) -> tuple[str, bool]:
     return f"{secrets.randbelow(10**6):06d}", True
 
 
+def ipv6_warning(host: str) -> str | None:
+    """Why serving on ``host`` weakens the per-address bounds (None: it does not).
+
+    On IPv6 a device can take any number of addresses of its network's /64,
+    so the bounds per client address (connections, streams, wrong PINs) do
+    not hold a stranger there (docs/api.md).
+    """
+    try:
+        address = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return None  # a name or an IPv4 address
+    if address.version != 6 or address.is_loopback:
+        return None
+    return (f"serving on IPv6 ({host}): a device there can use many addresses, so the "
+            "limits per client address do not hold on an open network; serve on IPv4 "
+            "([web] host = \"0.0.0.0\") there")
+
+
 def feed_watchdog(runner: TableRunner, notify: sdnotify.SystemdNotifier,
                   server: WebServer | None = None, limit: float = STALL_LIMIT) -> bool:
     """Feed systemd's watchdog unless the table's writer is stuck or the web server dead.
@@ -359,6 +378,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"  Host PIN:   {pin} (set COMPANION_PIN, [web] pin or --pin to choose one)")
         if cfg.serial.url:
             print(f"  Serial pad: {cfg.serial.url}")
+        if (warning := ipv6_warning(host)) is not None:
+            log.warning("%s", warning)
         sys.stdout.flush()
         notify.notify("READY=1")
         while not stop.wait(WATCHDOG_EVERY):

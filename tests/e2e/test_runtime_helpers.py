@@ -7,7 +7,7 @@ import stat
 
 import pytest
 
-from app.runtime import host_pin, secret_key
+from app.runtime import host_pin, ipv6_warning, secret_key
 from app.server import lan_addresses, page_urls
 from companion.config import Config, ConfigError, WebConfig
 
@@ -50,3 +50,14 @@ def test_addresses_to_print():
     assert everywhere[-1].endswith(".local:8080/")
     assert all(f"http://{a}:8080/" in everywhere for a in lan_addresses())
     assert not any(a.startswith("127.") for a in lan_addresses())
+
+
+@pytest.mark.parametrize(("host", "warned"), [
+    ("::", True), ("2001:db8::5", True), ("::1", False), ("0.0.0.0", False),
+    ("192.168.1.20", False), ("companion.local", False),
+])
+def test_serving_on_ipv6_warns_that_address_bounds_do_not_hold(host, warned):
+    warning = ipv6_warning(host)
+    assert (warning is not None) == warned
+    if warned:
+        assert host in warning and "0.0.0.0" in warning
