@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import random
+from unittest import mock
 
 import pytest
 
 from companion.errors import IllegalAction, InvalidAction
+from companion.games import GAMES
 from companion.games.alakaslam import GAME
 from companion.games.alakaslam.court import judge, judge_serve, land, serve_start
+from companion.store import Store
+from companion.table import Table
 
 NAMES = ["Ann", "Bob", "Cid", "Dee"]
 
@@ -383,3 +387,29 @@ def test_draw_reminders_follow_the_format_and_characters():
         {"player": 1, "draw": 1, "discard_first": 0, "from_discard": False}]
     ended = play(start("wendolyn", "austin"), serve(0, "red", ["B0"]))
     assert GAME.view(ended)["draws"] == []  # no draw on a turn that ended the point
+
+
+def test_after_the_win_only_undo_works_on_a_table():
+    with mock.patch.dict(GAMES, {GAME.id: GAME}):
+        store = Store(":memory:")
+        try:
+            table = Table(store, rng=random.Random(0))
+            table.start({"game": "alakaslam", "players": ["Ann", "Bob"],
+                         "options": {"characters": ["austin", "rich"], "target": 1}})
+            table.act({"type": "serve", "player": 0, "corner": "red", "cards": ["B0"]})
+            view = table.snapshot.match["view"]
+            assert view["winner"] == 1 and view["last_point"]["reason"] == "bad_serve"
+            with pytest.raises(IllegalAction):
+                table.act({"type": "point", "winner": 0})
+            table.undo()
+            assert table.snapshot.match["view"]["winner"] is None
+            assert table.snapshot.match["view"]["due"] == "serve"
+        finally:
+            store.close()
+
+
+def test_the_side_to_act_is_lit_in_doubles():
+    s = start("austin", "rich", "toots", "sarissia", first_server=1)
+    assert GAME.turn(s) == (2, 3)
+    s = play(s, serve(2, "blue", ["R3"], support={"player": 3, "cards": ["R0"]}))
+    assert GAME.view(s)["ball"] == [2, 1] and GAME.turn(s) == (0, 1)
