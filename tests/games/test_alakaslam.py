@@ -321,7 +321,10 @@ def test_options_are_checked():
                      rng)
     with pytest.raises(InvalidAction, match="target"):
         GAME.prepare(["A", "B"], {"characters": ["rich", "austin"], "target": 10}, rng)
-    assert GAME.view(start("rich", "austin", "toots"))["format"] == "canadian"
+    canadian = GAME.view(start("rich", "austin", "toots"))
+    assert canadian["format"] == "canadian"
+    # Each Enchantment discarded for movement: 2 spaces for the Canadian single player.
+    assert [p["enchant_move"] for p in canadian["players"]] == [2, 1, 1]
     assert GAME.view(start("rich", "austin", "toots", "simon"))["court"] == {"cols": 4,
                                                                           "rows": 4}
 
@@ -355,7 +358,7 @@ def test_simon_copies_before_the_serve_and_copying_sarissia_gives_her_extra_card
     s = play(s, {"type": "copy", "player": 0, "character": "sarissia"})
     assert GAME.view(s)["players"][0] == {"name": "Ann", "character": "simon", "side": 0,
                                           "ability_used": False, "copy": "sarissia",
-                                          "hand": 10, "mulligans": 0}
+                                          "hand": 10, "mulligans": 0, "enchant_move": 1}
     s = play(s, serve(0, "red", ["B3"]))
     refused(s, {"type": "copy", "player": 0, "character": "sarissia"},
             match="before the serve")
@@ -413,3 +416,13 @@ def test_the_side_to_act_is_lit_in_doubles():
     assert GAME.turn(s) == (2, 3)
     s = play(s, serve(2, "blue", ["R3"], support={"player": 3, "cards": ["R0"]}))
     assert GAME.view(s)["ball"] == [2, 1] and GAME.turn(s) == (0, 1)
+
+
+def test_the_canadian_single_player_chooses_which_enchantment_to_obey():
+    # Bob (Rich) plays his Enchant-2, Cid an Enchant-3, both on Ann.
+    s = play(start("austin", "rich", "toots"), serve(0, "red", ["B3"]))  # (2, 4)
+    s = play(s, shot(1, "E2", "B1", support={"player": 2, "cards": ["E3", "B0", "R1"]}))
+    assert GAME.view(s)["obligations"][0]["no_enchant"] is True
+    refused(s, shot(0, "E1", "B1"), match="no Enchantment")  # Rich's count, with one
+    play(s, shot(0, "B0", "B1"))  # Rich's: 2 cards, no Enchantment
+    play(s, shot(0, "E1", "B0", "B1", enchant=2))  # Cid's: 3 cards, an Enchantment allowed

@@ -21,7 +21,8 @@ FORMATS = {2: "singles", 3: "canadian", 4: "doubles"}
 DEFAULT_TEAMS = {2: (0, 1), 3: (0, 1, 1), 4: (0, 0, 1, 1)}
 OPTIONS = (
     OptionSpec("first_server", "Serves", ((0, "Side 1"), (1, "Side 2"), ("coin", "Coin")), 0),
-    OptionSpec("target", "Target", ((3, "3 points"), (5, "5 points"), (1, "1 point")), 3),
+    OptionSpec("target", "Target",
+               tuple((n, f"{n} point" + "s" * (n > 1)) for n in range(1, 10)), 3),
 )
 #: Options that are not a menu choice: set by the game's own setup screens.
 FREE_OPTIONS = ("characters", "teams")

@@ -39,8 +39,9 @@ def legal(state: State) -> list[JSON]:
     if state.due == "serve":
         shapes.append({"type": "serve", "player": list(s.side_players(state.serving_side)),
                        "corner": list(CORNERS)})
-        shapes.append({"type": "mulligan",
-                       "player": [p for p in everyone if hand_size(state, p) > 1]})
+        can = [p for p in everyone if hand_size(state, p) > 1]
+        if can:
+            shapes.append({"type": "mulligan", "player": can})
         simons = [p for p in everyone if s.characters[p] == "simon"]
         if simons:
             shapes.append({"type": "copy", "player": simons,

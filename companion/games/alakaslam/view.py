@@ -31,7 +31,10 @@ def view(state: State) -> JSON:
         "format": s.format,
         "players": [{"name": s.names[p], "character": s.characters[p], "side": s.teams[p],
                      "ability_used": state.ability_used[p], "copy": state.copies[p],
-                     "hand": hand_size(state, p), "mulligans": state.mulligans[p]}
+                     "hand": hand_size(state, p), "mulligans": state.mulligans[p],
+                     # Spaces each Enchantment discarded for movement gives.
+                     "enchant_move": 2 if s.format == "canadian"
+                     and s.teammate(p) is None else 1}
                     for p in everyone],
         "sides": [{"players": list(s.side_players(side)), "score": state.score[side],
                    "name": side_name(state, side)} for side in (0, 1)],
