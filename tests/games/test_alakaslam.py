@@ -426,3 +426,16 @@ def test_the_canadian_single_player_chooses_which_enchantment_to_obey():
     refused(s, shot(0, "E1", "B1"), match="no Enchantment")  # Rich's count, with one
     play(s, shot(0, "B0", "B1"))  # Rich's: 2 cards, no Enchantment
     play(s, shot(0, "E1", "B0", "B1", enchant=2))  # Cid's: 3 cards, an Enchantment allowed
+
+
+def test_serve_positions_are_shown_for_either_corner_before_the_serve():
+    v = GAME.view(start("austin", "rich", "toots", "sarissia"))
+    assert v["serve_positions"]["red"] == {"server": [1, 1], "server_mate": [3, 2],
+                                           "receiver": [4, 4], "receiver_mate": [2, 3]}
+    assert v["serve_positions"]["blue"] == {"server": [4, 1], "server_mate": [2, 2],
+                                            "receiver": [1, 4], "receiver_mate": [3, 3]}
+    single = GAME.view(start("austin", "rich", first_server=1))
+    assert single["serve_positions"]["red"] == {"server": [1, 4], "server_mate": None,
+                                                "receiver": [3, 1], "receiver_mate": None}
+    served = play(start("austin", "rich"), serve(cards=["B3"]))
+    assert GAME.view(served)["serve_positions"] is None

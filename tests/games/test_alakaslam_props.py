@@ -173,6 +173,11 @@ class SlamTable(TableMachine):
         else:
             assert view["ball"] is None and view["hitting_side"] is None
             assert view["rally"] == 0
+        if view["due"] == "serve":
+            # Every starting cell shown for a serve is on the court.
+            for roles in view["serve_positions"].values():
+                for cell in filter(None, roles.values()):
+                    assert 1 <= cell[0] <= view["court"]["cols"] and 1 <= cell[1] <= 4
 
     @invariant()
     def obligations_bind_only_the_side_to_hit(self):

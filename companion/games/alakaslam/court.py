@@ -78,3 +78,24 @@ def judge_serve(start: Cell, cell: Cell, side: int, cols: int) -> str:
     if judge(cell, side, cols) != "in" or cell[0] == start[0]:
         return "bad_serve"
     return "in"
+
+
+def serve_positions(side: int, corner: str, cols: int, server_pair: bool,
+                    receiver_pair: bool) -> dict[str, Cell | None]:
+    """Where everyone starts for a serve from ``corner`` (a reminder; players move pieces).
+
+    The server stands in the back corner, the receiver diagonally opposite;
+    a server's teammate starts 1 row forward and 2 columns to the other side,
+    and a receiving teammate mirrors that.
+    """
+    server = serve_start(side, corner, cols)
+    receiver = (cols + 1 - server[0], ROWS + 1 - server[1])
+    inward = 1 if server[0] == 1 else -1
+    forward = 1 if side == 0 else -1
+    return {
+        "server": server,
+        "server_mate": (server[0] + 2 * inward, server[1] + forward) if server_pair else None,
+        "receiver": receiver,
+        "receiver_mate": ((receiver[0] - 2 * inward, receiver[1] - forward)
+                          if receiver_pair else None),
+    }

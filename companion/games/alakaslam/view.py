@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from companion.games.alakaslam.court import serve_positions
 from companion.games.alakaslam.rules import side_name
 from companion.games.alakaslam.state import State, draws, hand_size
 from companion.games.base import JSON
@@ -23,7 +24,13 @@ def view(state: State) -> JSON:
     draw = ([draws(state, p) for p in shot.players]
             if shot is not None and state.due == "shot" else [])
     refill = []
+    positions = None
     if state.due == "serve":
+        side = state.serving_side
+        pairs = [len(s.side_players(x)) == 2 for x in (side, 1 - side)]
+        positions = {corner: {role: None if cell is None else list(cell) for role, cell in
+                              serve_positions(side, corner, state.cols, *pairs).items()}
+                     for corner in ("red", "blue")}
         loser = None if state.last_point is None else 1 - state.last_point[0]
         refill = [{"player": p, "discard_up_to": 3 if s.teams[p] == loser else 0,
                    "hand": hand_size(state, p)} for p in everyone]
@@ -54,6 +61,7 @@ def view(state: State) -> JSON:
         "winner": state.winner,
         "draws": draw,
         "refill": refill,
+        "serve_positions": positions,
     }
 
 
