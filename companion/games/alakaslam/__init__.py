@@ -1,0 +1,45 @@
+"""AlakaSLAM: the score, who serves and hits, the shot calculator and Enchantments.
+
+The companion keeps the score (first to ``target``, 3 by default), the side
+to serve (the side that lost the last point) and to hit, the ball's cell
+(computed from the cards of each shot), the Enchantments binding players,
+once-per-point abilities, Simon's copy and mulligans. Players keep their
+hands and positions: draws and refills are reminders in the view, never
+enforced. The rules applied are shared/RULINGS.md "AlakaSLAM" and the
+contract's AlakaSLAM section; court.py holds the geometry.
+
+Not registered in companion.games.GAMES yet: the OLED screens, panel
+controls and phone board come first.
+"""
+
+from __future__ import annotations
+
+from companion.games.alakaslam.court import CARDS
+from companion.games.alakaslam.events import apply
+from companion.games.alakaslam.options import CHARACTERS, OPTIONS, again, prepare
+from companion.games.alakaslam.rules import legal, resolve
+from companion.games.alakaslam.state import setup
+from companion.games.alakaslam.view import summary, turn, view, winner
+from companion.games.base import Game
+
+GAME_ID = "alakaslam"
+
+__all__ = ["CARDS", "CHARACTERS", "GAME"]
+
+GAME = Game(
+    id=GAME_ID,
+    title="AlakaSLAM",
+    seats=(2, 4),
+    options=OPTIONS,
+    prepare=prepare,
+    setup=setup,
+    legal=legal,
+    resolve=resolve,
+    apply=apply,
+    view=view,
+    winner=winner,
+    summary=summary,
+    turn=turn,
+    again=again,
+    extras={"characters": dict(CHARACTERS), "cards": list(CARDS)},
+)

@@ -1,0 +1,71 @@
+"""Applying a resolved event: the state after it (pure, deterministic)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from companion.games.alakaslam.court import (
+    enchant_value,
+    judge,
+    judge_serve,
+    land,
+    serve_start,
+)
+from companion.games.alakaslam.state import Binding, Shot, State, acts_as, end_point
+
+
+def apply(state: State, event: Mapping[str, Any]) -> State:
+    """The state after a resolved event (see rules.resolve)."""
+    kind = event["type"]
+    if kind == "point":
+        return end_point(state, event["winner"], event["reason"])
+    if kind == "mulligan":
+        return replace(state, mulligans=_set(state.mulligans, event["player"],
+                                             state.mulligans[event["player"]] + 1))
+    if kind == "copy":
+        return replace(state, copies=_set(state.copies, event["player"], event["character"]))
+    if kind == "ability":
+        return replace(state, ability_used=_set(state.ability_used, event["player"], True))
+    return _hit(state, event)
+
+
+def _set(values: tuple, index: int, value: Any) -> tuple:
+    return (*values[:index], value, *values[index + 1:])
+
+
+def _hit(state: State, event: Mapping[str, Any]) -> State:
+    """A serve or a shot: the combined landing decides; an in ball crosses to the other side."""
+    p = event["player"]
+    side = state.setup.teams[p]
+    parts = [(p, event["cards"], event.get("enchant"))]
+    if "support" in event:
+        sup = event["support"]
+        parts.append((sup["player"], sup["cards"], sup.get("enchant")))
+    cards = [c for _, hand, _ in parts for c in hand]
+    if event["type"] == "serve":
+        start = serve_start(side, event["corner"], state.cols)
+        end = land(start, cards, side)
+        result = judge_serve(start, end, side, state.cols)
+    else:
+        start = state.ball
+        end = land(start, cards, side)
+        result = judge(end, side, state.cols)
+    shot = Shot(side=side, players=tuple(q for q, _, _ in parts), start=start, end=end,
+                result=result)
+    if result != "in":
+        return end_point(state, 1 - side, result, shot)
+    used = state.ability_used
+    if event.get("ability"):
+        used = _set(used, p, True)
+    # The hitting side has now hit once more: its Enchantments lapse; new ones bind.
+    bindings = [b for b in state.bindings if state.setup.teams[b.player] != side]
+    for who, hand, target in parts:
+        for card in hand:
+            n = enchant_value(card)
+            if n is not None:
+                rich = n == 2 and acts_as(state, who) == "rich"
+                bindings.append(Binding(player=target, cards=n, no_enchant=rich, by=who))
+    return replace(state, due="shot", hitting_side=1 - side, ball=end, rally=state.rally + 1,
+                   bindings=tuple(bindings), ability_used=used, last_shot=shot)

@@ -1,0 +1,120 @@
+"""Setting up a match: characters, teams, the format, the first server and the target."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.errors import InvalidAction
+from companion.games.base import JSON, OptionSpec, check_option_keys, check_players, integer
+
+#: Every character the rulebook names, by contract id, with a short title.
+CHARACTERS: dict[str, str] = {
+    "austin": "Austin", "laurie": "Laurie", "rich": "Rich", "toots": "Toots",
+    "josephias": "Josephias", "simon": "Simon", "sarissia": "Sarissia",
+    "wendolyn": "Wendolyn",
+}
+#: The format by number of players.
+FORMATS = {2: "singles", 3: "canadian", 4: "doubles"}
+DEFAULT_TEAMS = {2: (0, 1), 3: (0, 1, 1), 4: (0, 0, 1, 1)}
+OPTIONS = (
+    OptionSpec("first_server", "Serves", ((0, "Side 1"), (1, "Side 2"), ("coin", "Coin")), 0),
+    OptionSpec("target", "Target",
+               tuple((n, f"{n} point" + "s" * (n > 1)) for n in range(1, 10)), 3),
+)
+#: Options that are not a menu choice: set by the game's own setup screens.
+FREE_OPTIONS = ("characters", "teams")
+#: Written by prepare: the side the device's coin flip chose, if it made one.
+COIN = "coin_flip"
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What stays fixed for the whole match."""
+
+    names: tuple[str, ...]
+    characters: tuple[str, ...]
+    #: The side (0|1) of each player.
+    teams: tuple[int, ...]
+    first_server: int
+    target: int
+
+    @property
+    def format(self) -> str:
+        return FORMATS[len(self.names)]
+
+    def side_players(self, side: int) -> tuple[int, ...]:
+        return tuple(p for p, s in enumerate(self.teams) if s == side)
+
+    def teammate(self, player: int) -> int | None:
+        mates = [p for p in self.side_players(self.teams[player]) if p != player]
+        return mates[0] if mates else None
+
+
+def prepare(players: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> JSON:
+    """Checked, complete options; ``first_server: "coin"`` is flipped here, once."""
+    names = check_players(players, (2, 4))
+    options = check_option_keys(options, [*(o.key for o in OPTIONS), *FREE_OPTIONS, COIN])
+    prepared: JSON = {
+        "characters": list(_characters(options.get("characters"), len(names))),
+        "teams": list(_teams(options.get("teams"), len(names))),
+        "target": integer(options, "target", 1, 9, "option", required=False) or 3,
+    }
+    first = options.get("first_server", 0)
+    if not any(first == v and type(first) is type(v) for v in (0, 1, "coin")):
+        raise InvalidAction('option \'first_server\' must be 0, 1 or "coin"')
+    flip = integer(options, COIN, 0, 1, "option", required=False)
+    if first == "coin":
+        flip = rng.randrange(2)
+        first = flip
+    prepared["first_server"] = first
+    prepared[COIN] = flip
+    return prepared
+
+
+def again(options: Mapping[str, Any]) -> JSON:
+    """The options for a rematch: the same, with the coin flipped again if one was."""
+    out = {k: v for k, v in options.items() if k != COIN}
+    if options.get(COIN) is not None:
+        out["first_server"] = "coin"
+    return out
+
+
+def setup_of(players: Sequence[str], options: Mapping[str, Any]) -> Setup:
+    """The fixed facts of a match from prepared options."""
+    return Setup(names=tuple(players), characters=tuple(options["characters"]),
+                 teams=tuple(options["teams"]), first_server=options["first_server"],
+                 target=options["target"])
+
+
+def _characters(value: object, count: int) -> tuple[str, ...]:
+    known = ", ".join(CHARACTERS)
+    if value is None:
+        raise InvalidAction(f"option 'characters' is required: one id per player, all "
+                            f"different, from: {known}")
+    if not isinstance(value, list) or len(value) != count:
+        raise InvalidAction(f"option 'characters' must list {count} character ids, one per "
+                            f"player, from: {known}")
+    for i, c in enumerate(value):
+        if c not in CHARACTERS or not isinstance(c, str):
+            raise InvalidAction(f"option 'characters': player {i + 1}'s character must be "
+                                f"one of: {known}")
+    if len(set(value)) != count:
+        raise InvalidAction("option 'characters': every player needs a different character")
+    return tuple(value)
+
+
+def _teams(value: object, count: int) -> tuple[int, ...]:
+    if value is None:
+        return DEFAULT_TEAMS[count]
+    shape = {2: "one player per side, e.g. [0, 1]",
+             3: "one player alone on a side, two on the other, e.g. [0, 1, 1]",
+             4: "two players per side, e.g. [0, 0, 1, 1]"}[count]
+    ok = (isinstance(value, list) and len(value) == count
+          and all(type(s) is int and s in (0, 1) for s in value))
+    sizes = sorted((value.count(0), value.count(1))) if ok else None
+    if not ok or sizes != {2: [1, 1], 3: [1, 2], 4: [2, 2]}[count]:
+        raise InvalidAction(f"option 'teams' gives each player's side (0 or 1): {shape}")
+    return tuple(value)

@@ -1,0 +1,129 @@
+"""The match state: score, who serves and hits, the ball, Enchantments, abilities."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from companion.games.alakaslam.court import Cell, columns
+from companion.games.alakaslam.options import Setup, setup_of
+
+#: How many cards a player holds at the serve, before mulligans.
+HAND = 8
+HAND_SARISSIA = 10
+HAND_SIMON_WITH_TEAMMATE = 7
+#: Characters whose ability is used once per point with an ``ability`` action
+#: (Josephias only as a Canadian doubles pair player); Laurie's goes in a shot.
+ABILITY_ACTION = ("toots", "josephias")
+SHOT_ABILITY = "laurie"
+
+
+@dataclass(frozen=True)
+class Binding:
+    """An Enchantment on ``player``: their next shot plays exactly ``cards`` cards."""
+
+    player: int
+    cards: int
+    #: Rich's Enchant-2: no Enchantment in the return either.
+    no_enchant: bool
+    #: Who played it.
+    by: int
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One shot of the rally, the serve included, as the view shows it."""
+
+    side: int
+    players: tuple[int, ...]
+    start: Cell
+    end: Cell
+    result: str  # in | out | net | bad_serve
+
+
+@dataclass(frozen=True)
+class State:
+    setup: Setup
+    score: tuple[int, int]
+    serving_side: int
+    #: "serve", "shot" or None once won.
+    due: str | None
+    hitting_side: int | None
+    ball: Cell | None
+    rally: int
+    bindings: tuple[Binding, ...]
+    ability_used: tuple[bool, ...]
+    copies: tuple[str | None, ...]
+    mulligans: tuple[int, ...]
+    last_shot: Shot | None
+    #: (winning side, reason) of the last point.
+    last_point: tuple[int, str] | None
+    winner: int | None
+
+    @property
+    def cols(self) -> int:
+        return columns(len(self.setup.names))
+
+
+def setup(players: Sequence[str], options: Mapping[str, Any]) -> State:
+    """The state before the first serve, from prepared options."""
+    s = setup_of(players, options)
+    n = len(players)
+    return State(setup=s, score=(0, 0), serving_side=s.first_server, due="serve",
+                 hitting_side=None, ball=None, rally=0, bindings=(),
+                 ability_used=(False,) * n, copies=(None,) * n, mulligans=(0,) * n,
+                 last_shot=None, last_point=None, winner=None)
+
+
+def acts_as(state: State, player: int) -> str:
+    """The character whose ability ``player`` uses now (Simon's copy, if he made one)."""
+    own = state.setup.characters[player]
+    return (state.copies[player] or own) if own == "simon" else own
+
+
+def hand_size(state: State, player: int) -> int:
+    """Cards to hold at the serve: 8, Sarissia 10, Simon with a teammate 7, less mulligans.
+
+    Simon copying Sarissia gets her two extra cards on top of his own count.
+    """
+    s = state.setup
+    base = HAND
+    if s.characters[player] == "simon" and s.teammate(player) is not None:
+        base = HAND_SIMON_WITH_TEAMMATE
+    if acts_as(state, player) == "sarissia":
+        base += HAND_SARISSIA - HAND
+    return base - state.mulligans[player]
+
+
+def has_point_ability(state: State, player: int) -> bool:
+    """Whether ``player`` now has a once-per-point ``ability`` action."""
+    who = acts_as(state, player)
+    if who == "toots":
+        return True
+    return (who == "josephias" and state.setup.format == "canadian"
+            and state.setup.teammate(player) is not None)
+
+
+def draws(state: State, player: int) -> dict[str, Any]:
+    """The end-of-turn draw reminder for ``player`` after their side's shot."""
+    s = state.setup
+    alone = s.teammate(player) is None
+    n = 2 if alone else 1
+    who = acts_as(state, player)
+    wendolyn = who == "wendolyn"
+    return {"player": player, "draw": n + wendolyn, "discard_first": int(wendolyn),
+            "from_discard": who == "josephias"}
+
+
+def end_point(state: State, winner: int, reason: str, shot: Shot | None = None) -> State:
+    """The state after ``winner`` takes a point: the loser serves next; all resets."""
+    score = list(state.score)
+    score[winner] += 1
+    won = winner if score[winner] >= state.setup.target else None
+    n = len(state.setup.names)
+    return replace(state, score=(score[0], score[1]), serving_side=1 - winner,
+                   due=None if won is not None else "serve", hitting_side=None, ball=None,
+                   rally=0, bindings=(), ability_used=(False,) * n, copies=(None,) * n,
+                   mulligans=(0,) * n, last_shot=shot or state.last_shot,
+                   last_point=(winner, reason), winner=won)

@@ -1,0 +1,85 @@
+"""The match as every output shows it, with the draw and refill reminders."""
+
+from __future__ import annotations
+
+from companion.games.alakaslam.court import serve_positions
+from companion.games.alakaslam.rules import side_name
+from companion.games.alakaslam.state import State, draws, hand_size
+from companion.games.base import JSON
+
+
+def view(state: State) -> JSON:
+    """The match as every output shows it (keys: shared/CONTRACT.md, AlakaSLAM)."""
+    s = state.setup
+    everyone = range(len(s.names))
+    shot = state.last_shot
+    obligations = []
+    for p in everyone:
+        mine = [b for b in state.bindings if b.player == p]
+        if mine:
+            obligations.append({"player": p, "cards": [b.cards for b in mine],
+                                "no_enchant": any(b.no_enchant for b in mine),
+                                "by": [b.by for b in mine]})
+    # Reminders only: the companion cannot see hands.
+    draw = ([draws(state, p) for p in shot.players]
+            if shot is not None and state.due == "shot" else [])
+    refill = []
+    positions = None
+    if state.due == "serve":
+        side = state.serving_side
+        pairs = [len(s.side_players(x)) == 2 for x in (side, 1 - side)]
+        positions = {corner: {role: None if cell is None else list(cell) for role, cell in
+                              serve_positions(side, corner, state.cols, *pairs).items()}
+                     for corner in ("red", "blue")}
+        loser = None if state.last_point is None else 1 - state.last_point[0]
+        refill = [{"player": p, "discard_up_to": 3 if s.teams[p] == loser else 0,
+                   "hand": hand_size(state, p)} for p in everyone]
+    return {
+        "format": s.format,
+        "players": [{"name": s.names[p], "character": s.characters[p], "side": s.teams[p],
+                     "ability_used": state.ability_used[p], "copy": state.copies[p],
+                     "hand": hand_size(state, p), "mulligans": state.mulligans[p],
+                     # Spaces each Enchantment discarded for movement gives.
+                     "enchant_move": 2 if s.format == "canadian"
+                     and s.teammate(p) is None else 1}
+                    for p in everyone],
+        "sides": [{"players": list(s.side_players(side)), "score": state.score[side],
+                   "name": side_name(state, side)} for side in (0, 1)],
+        "target": s.target,
+        "serving_side": state.serving_side,
+        "due": state.due,
+        "hitting_side": state.hitting_side,
+        "ball": None if state.ball is None else list(state.ball),
+        "court": {"cols": state.cols, "rows": 4},
+        "obligations": obligations,
+        "rally": state.rally,
+        "last_shot": None if shot is None else {
+            "side": shot.side, "players": list(shot.players), "from": list(shot.start),
+            "to": list(shot.end), "result": shot.result},
+        "last_point": None if state.last_point is None else {
+            "winner": state.last_point[0], "reason": state.last_point[1]},
+        "winner": state.winner,
+        "draws": draw,
+        "refill": refill,
+        "serve_positions": positions,
+    }
+
+
+def winner(state: State) -> int | None:
+    return state.winner
+
+
+def summary(state: State) -> str:
+    """``Ann 3-1 Bob`` (side names joined with / in doubles), winner noted."""
+    line = f"{side_name(state, 0)} {state.score[0]}-{state.score[1]} {side_name(state, 1)}"
+    if state.winner is not None:
+        line += f", {side_name(state, state.winner)} won"
+    return line
+
+
+def turn(state: State) -> tuple[int, ...]:
+    """The seats of the side to serve or hit now; none once won."""
+    if state.winner is not None:
+        return ()
+    side = state.serving_side if state.due == "serve" else state.hitting_side
+    return state.setup.side_players(side)

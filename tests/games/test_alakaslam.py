@@ -1,0 +1,441 @@
+"""AlakaSLAM rules: the court geometry, serves, Enchantments, abilities and the score."""
+
+from __future__ import annotations
+
+import random
+from unittest import mock
+
+import pytest
+
+from companion.errors import IllegalAction, InvalidAction
+from companion.games import GAMES
+from companion.games.alakaslam import GAME
+from companion.games.alakaslam.court import judge, judge_serve, land, serve_start
+from companion.store import Store
+from companion.table import Table
+
+NAMES = ["Ann", "Bob", "Cid", "Dee"]
+
+
+def start(*characters: str, **options):
+    players = NAMES[:len(characters)]
+    prepared = GAME.prepare(players, {"characters": list(characters), **options},
+                            random.Random(0))
+    return GAME.setup(players, prepared)
+
+
+def play(state, *actions):
+    for action in actions:
+        state = GAME.apply(state, GAME.resolve(state, action, random.Random(0)))
+    return state
+
+
+def refused(state, action, kind=IllegalAction, match=None):
+    with pytest.raises(kind, match=match):
+        GAME.resolve(state, action, random.Random(0))
+
+
+def serve(player=0, corner="red", cards=("B2", "B1"), support=None):
+    action = {"type": "serve", "player": player, "corner": corner, "cards": list(cards)}
+    if support is not None:
+        action["support"] = support
+    return action
+
+
+def shot(player, *cards, support=None, **extra):
+    action = {"type": "shot", "player": player, "cards": list(cards), **extra}
+    if support is not None:
+        action["support"] = support
+    return action
+
+
+# --- geometry ----------------------------------------------------------------------
+
+
+def test_the_rulebooks_aiming_example_goes_one_toward_red_and_three_forward():
+    assert land((2, 1), ["R0", "B2", "R1"], 0) == (1, 4)
+    assert land((2, 4), ["R0", "B2", "R1"], 1) == (1, 1)
+
+
+@pytest.mark.parametrize("cell, result", [
+    ((0, 3), "out"), ((4, 3), "out"), ((2, 5), "out"), ((2, 0), "out"),
+    ((0, 1), "out"),  # off the court and short of the net: out wins
+    ((1, 3), "in"), ((3, 4), "in"), ((2, 2), "net"), ((2, 1), "net"),
+])
+def test_every_edge_and_the_net_for_side_0_on_a_singles_court(cell, result):
+    assert judge(cell, 0, 3) == result
+
+
+@pytest.mark.parametrize("cell, result", [
+    ((5, 2), "out"), ((4, 2), "in"), ((1, 1), "in"), ((4, 0), "out"), ((2, 3), "net"),
+    ((3, 4), "net"), ((0, 2), "out"),
+])
+def test_side_1_hits_toward_row_1_on_a_four_column_court(cell, result):
+    assert judge(cell, 1, 4) == result
+
+
+def test_a_serve_may_not_land_in_its_own_column():
+    start_cell = serve_start(0, "red", 3)
+    assert start_cell == (1, 1)
+    assert judge_serve(start_cell, land(start_cell, ["R0", "B3"], 0), 0, 3) == "bad_serve"
+    assert judge_serve(start_cell, land(start_cell, ["B3"], 0), 0, 3) == "in"
+    assert serve_start(1, "blue", 4) == (4, 4)
+
+
+def test_straight_hit_2_moves_two_rows_and_no_column():
+    assert land((2, 2), ["S2"], 0) == (2, 4)
+    assert land((2, 3), ["S2"], 1) == (2, 1)
+
+
+def test_enchantments_do_not_move_the_ball():
+    assert land((2, 2), ["E2", "B1"], 0) == (3, 3)
+
+
+# --- serves and shots through the game -----------------------------------------------
+
+
+def test_a_serve_in_lands_on_the_receivers_half_and_they_hit_next():
+    s = play(start("austin", "rich"), serve(cards=["B3"]))
+    v = GAME.view(s)
+    assert v["ball"] == [2, 4] and v["hitting_side"] == 1 and v["due"] == "shot"
+    assert v["last_shot"] == {"side": 0, "players": [0], "from": [1, 1], "to": [2, 4],
+                              "result": "in"}
+    assert v["rally"] == 1
+    assert GAME.turn(s) == (1,)
+
+
+@pytest.mark.parametrize("cards", [["R0", "B3"], ["B0"], ["R1", "B3"]])
+def test_a_bad_serve_gives_the_receivers_the_point(cards):
+    # Own column, not over the net, and out.
+    s = play(start("austin", "rich"), serve(cards=cards))
+    v = GAME.view(s)
+    assert v["sides"][1]["score"] == 1
+    assert v["last_point"] == {"winner": 1, "reason": "bad_serve"}
+    assert v["last_shot"]["result"] == "bad_serve"
+    assert v["due"] == "serve" and v["serving_side"] == 0 and v["ball"] is None
+
+
+def test_out_and_net_shots_end_the_point_with_their_reason():
+    s = play(start("austin", "rich"), serve(cards=["B3"]))  # ball at (2, 4)
+    out = play(s, shot(1, "B1", "B3"))  # (4, 0)
+    assert GAME.view(out)["last_point"] == {"winner": 0, "reason": "out"}
+    assert GAME.view(out)["last_shot"]["result"] == "out"
+    net = play(s, shot(1, "R1"))  # (1, 3): still Bob's half
+    assert GAME.view(net)["last_point"] == {"winner": 0, "reason": "net"}
+    assert GAME.view(net)["serving_side"] == 1
+
+
+def test_only_austin_plays_s2():
+    s = start("austin", "rich")
+    s = play(s, serve(cards=["B1", "S2"]))  # Austin: (2, 1) -> (2, 4)
+    assert GAME.view(s)["ball"] == [2, 4]
+    refused(s, shot(1, "S2"), match="only Austin")
+
+
+def test_simon_copying_austin_plays_s2():
+    s = play(start("simon", "austin"), {"type": "copy", "player": 0, "character": "austin"},
+             serve(cards=["B1", "S2"]))
+    assert GAME.view(s)["ball"] == [2, 4]
+
+
+def test_doubles_landing_continues_from_the_first_players_cards():
+    s = start("austin", "rich", "toots", "sarissia")
+    s = play(s, serve(0, "red", ["B1"], support={"player": 1, "cards": ["B2"]}))
+    # (1,1) -> (2,2) -> (3,4): the Support carries it on over the net.
+    assert GAME.view(s)["ball"] == [3, 4]
+    assert GAME.view(s)["last_shot"]["players"] == [0, 1]
+
+
+def test_a_two_player_side_needs_its_support_and_only_the_teammate():
+    s = start("austin", "rich", "toots", "sarissia")
+    refused(s, serve(0, "red", ["B3"]), match="Support plays too")
+    refused(s, serve(0, "red", ["B3"], support={"player": 2, "cards": ["B0"]}),
+            match="teammate Bob")
+    single = start("austin", "rich")
+    refused(single, serve(0, "red", ["B3"], support={"player": 1, "cards": ["B0"]}),
+            match="no teammate")
+
+
+def test_canadian_pair_needs_support_and_the_single_player_none():
+    s = start("austin", "rich", "toots")
+    refused(s, serve(0, "red", ["B3"], support={"player": 1, "cards": ["B0"]}),
+            match="no teammate")
+    s = play(s, serve(0, "red", ["B3"]))  # (2, 4)
+    refused(s, shot(1, "R1"), match="Support")
+    s = play(s, shot(1, "R2", support={"player": 2, "cards": ["B0"]}))
+    assert GAME.view(s)["ball"] == [2, 2]
+
+
+def test_card_counts_and_malformed_cards():
+    s = start("austin", "rich")
+    refused(s, serve(cards=[]), match="1 to 3 cards")
+    refused(s, serve(cards=["B0", "B0", "B0", "B1"]), match="1 to 3 cards")
+    refused(s, serve(cards=["X9"]), InvalidAction, "card strings")
+    refused(s, serve(cards="B1"), InvalidAction, "card strings")
+    refused(s, serve(cards=["E2", "E3", "B3"]), match="at most one Enchantment")
+    refused(s, {"type": "serve", "player": 0, "cards": ["B3"]}, InvalidAction, "corner")
+    refused(s, {"type": "serve", "player": 0, "corner": "red"}, InvalidAction, "cards")
+    refused(s, serve(player=1), match="the server must be one of Ann")
+    refused(s, shot(1, "B1"), match="a serve is due")
+    refused(s, {"type": "lob"}, InvalidAction, "unknown action type")
+    refused(s, serve() | {"spin": 1}, InvalidAction, "no field 'spin'")
+
+
+def test_e1_is_removed_in_doubles_but_kept_in_canadian():
+    refused(start("austin", "rich", "toots", "sarissia"),
+            serve(0, "red", ["B3", "E1"], support={"player": 1, "cards": ["B0"]},) |
+            {"cards": ["E1", "B3"]}, match="Enchant-1 cards are removed")
+    s = play(start("austin", "rich", "toots"), serve(0, "red", ["E1", "B3"]) | {"enchant": 1})
+    assert GAME.view(s)["obligations"][0]["cards"] == [1]
+
+
+# --- Enchantments --------------------------------------------------------------------
+
+
+def test_enchant_n_obliges_exactly_n_cards_in_the_return():
+    s = play(start("wendolyn", "austin"), serve(0, "red", ["E2", "B3"]))
+    v = GAME.view(s)
+    assert v["obligations"] == [{"player": 1, "cards": [2], "no_enchant": False, "by": [0]}]
+    refused(s, shot(1, "R2"), match="Bob is under Enchant-2: play exactly 2 cards")
+    refused(s, shot(1, "R0", "R0", "R2"), match="exactly 2 cards")
+    # The rulebook's example: Austin answers with Hit-3 Blue and an Enchant-1.
+    s = play(s, shot(1, "R3", "E1"))
+    v = GAME.view(s)
+    assert [o["player"] for o in v["obligations"]] == [0]  # Bob's lapsed; Ann's is new
+
+
+def test_richs_enchant_2_forbids_an_enchantment_in_the_return():
+    s = play(start("rich", "austin"), serve(0, "red", ["E2", "B3"]))
+    assert GAME.view(s)["obligations"][0]["no_enchant"] is True
+    refused(s, shot(1, "R3", "E1"), match="Rich's Enchant-2")
+    play(s, shot(1, "R3", "R0"))
+    # Anyone else's Enchant-2 allows one.
+    other = play(start("toots", "austin"), serve(0, "red", ["E2", "B3"]))
+    play(other, shot(1, "R3", "E1"))
+
+
+def test_an_enchantment_lapses_after_the_bound_side_hits_and_never_outlives_the_point():
+    s = play(start("wendolyn", "austin"), serve(0, "red", ["E3", "B3", "B0"]))
+    # ball (3, 4); Bob obeys with 3 cards.
+    s = play(s, shot(1, "R1", "R1", "R0"))
+    assert GAME.view(s)["obligations"] == []
+    s = play(start("wendolyn", "austin"), serve(0, "red", ["E2", "B3"]))
+    s = play(s, {"type": "point", "winner": 1})
+    assert GAME.view(s)["obligations"] == []
+    play(s, serve(0, "red", ["B3"]), shot(1, "R2"))  # no leftover obligation
+
+
+def test_lauries_ability_ignores_enchantments_and_is_once_per_point():
+    s = play(start("wendolyn", "laurie"), serve(0, "red", ["E2", "B3"]))
+    refused(s, shot(1, "R2", "R0", ability=True), match="exactly 1 card")
+    s = play(s, shot(1, "R2", ability=True))  # (2,4) -> (1,2)
+    v = GAME.view(s)
+    assert v["players"][1]["ability_used"] is True and v["ball"] == [1, 2]
+    s = play(s, shot(0, "B2"))  # (2, 4)
+    refused(s, shot(1, "R2", ability=True), match="this point already")
+    s = play(s, {"type": "point", "winner": 0})
+    assert GAME.view(s)["players"][1]["ability_used"] is False
+    refused(start("wendolyn", "laurie"), {"type": "ability", "player": 1},
+            match="part of a shot")
+    refused(play(start("laurie", "austin"), serve(0, "red", ["B3"])),
+            shot(1, "R2", ability=True), match="no shot ability")
+
+
+def test_two_enchantments_on_the_canadian_single_player_either_count_satisfies():
+    s = start("austin", "rich", "toots")  # Ann alone against Bob (Rich) and Cid
+    s = play(s, serve(0, "red", ["B3"]))  # (2, 4)
+    s = play(s, shot(1, "E3", "B1", "B0", support={"player": 2, "cards": ["E1", "R1"]}))
+    v = GAME.view(s)
+    assert v["obligations"] == [{"player": 0, "cards": [3, 1], "no_enchant": False,
+                                 "by": [1, 2]}]
+    refused(s, shot(0, "B1", "B0"), match="Enchant-3 and Enchant-1: play exactly 3 or 1")
+    play(s, shot(0, "B2"))
+    play(s, shot(0, "R1", "B0", "R1"))
+
+
+def test_doubles_teammates_cannot_enchant_the_same_opponent_and_must_name_one():
+    s = start("austin", "rich", "toots", "sarissia")
+    sup = {"player": 1, "cards": ["E3"], "enchant": 2}
+    refused(s, serve(0, "red", ["E2", "B3"], support=sup) | {"enchant": 2},
+            match="same opponent")
+    refused(s, serve(0, "red", ["E2", "B3"], support=sup), InvalidAction,
+            "name the opponent")
+    refused(s, serve(0, "red", ["E2", "B3"], support=sup) | {"enchant": 1}, InvalidAction,
+            "opposing player")
+    s = play(s, serve(0, "red", ["E2", "B3"], support=sup) | {"enchant": 3})
+    v = GAME.view(s)
+    assert {(o["player"], o["cards"][0]) for o in v["obligations"]} == {(2, 3), (3, 2)}
+    # The binding holds the player as Support too.
+    refused(s, shot(2, "R1", "R1", "R0", support={"player": 3, "cards": ["R0"]}),
+            match="Dee is under Enchant-2")
+
+
+# --- points, serving, the score -----------------------------------------------------------
+
+
+def test_the_side_that_lost_the_point_serves_next_and_the_target_wins():
+    s = start("austin", "rich", target=2)
+    s = play(s, {"type": "point", "winner": 0, "reason": "declined"})
+    v = GAME.view(s)
+    assert v["serving_side"] == 1 and v["last_point"] == {"winner": 0, "reason": "declined"}
+    assert v["refill"][1]["discard_up_to"] == 3 and v["refill"][0]["discard_up_to"] == 0
+    s = play(s, {"type": "point", "winner": 1})
+    assert GAME.view(s)["last_point"]["reason"] == "no_return"
+    assert GAME.view(s)["serving_side"] == 0
+    s = play(s, {"type": "point", "winner": 1})
+    v = GAME.view(s)
+    assert v["winner"] == 1 and v["due"] is None and GAME.winner(s) == 1
+    assert GAME.legal(s) == [] and GAME.turn(s) == ()
+    assert GAME.summary(s) == "Ann 1-2 Bob, Bob won"
+    for action in (serve(), {"type": "point", "winner": 0}, {"type": "mulligan", "player": 0}):
+        refused(s, action, match="only undo")
+
+
+def test_point_reasons_are_checked():
+    s = start("austin", "rich")
+    refused(s, {"type": "point", "winner": 0, "reason": "rain"}, InvalidAction, "reason")
+    refused(s, {"type": "point", "winner": 2}, InvalidAction, "winner")
+
+
+def test_the_first_server_by_coin_is_flipped_once_and_again_for_a_rematch():
+    prepared = GAME.prepare(["A", "B"], {"characters": ["austin", "rich"],
+                                         "first_server": "coin"}, random.Random(3))
+    assert prepared["first_server"] in (0, 1) and prepared["coin_flip"] == \
+        prepared["first_server"]
+    # Replaying the prepared options does not flip again.
+    assert GAME.prepare(["A", "B"], prepared, random.Random(99)) == prepared
+    assert GAME.again(prepared)["first_server"] == "coin"
+    s = GAME.setup(["A", "B"], prepared)
+    assert GAME.view(s)["serving_side"] == prepared["first_server"]
+
+
+def test_options_are_checked():
+    rng = random.Random(0)
+    with pytest.raises(InvalidAction, match="characters' is required"):
+        GAME.prepare(["A", "B"], {}, rng)
+    with pytest.raises(InvalidAction, match="different character"):
+        GAME.prepare(["A", "B"], {"characters": ["rich", "rich"]}, rng)
+    with pytest.raises(InvalidAction, match="teams"):
+        GAME.prepare(["A", "B", "C", "D"], {"characters": ["rich", "austin", "toots",
+                                                           "simon"], "teams": [0, 0, 0, 1]},
+                     rng)
+    with pytest.raises(InvalidAction, match="target"):
+        GAME.prepare(["A", "B"], {"characters": ["rich", "austin"], "target": 10}, rng)
+    canadian = GAME.view(start("rich", "austin", "toots"))
+    assert canadian["format"] == "canadian"
+    # Each Enchantment discarded for movement: 2 spaces for the Canadian single player.
+    assert [p["enchant_move"] for p in canadian["players"]] == [2, 1, 1]
+    assert GAME.view(start("rich", "austin", "toots", "simon"))["court"] == {"cols": 4,
+                                                                          "rows": 4}
+
+
+# --- hands, mulligans, abilities ------------------------------------------------------------
+
+
+def test_hand_sizes_and_mulligans():
+    s = start("sarissia", "simon", "austin", "rich")
+    assert [p["hand"] for p in GAME.view(s)["players"]] == [10, 7, 8, 8]
+    s = play(s, {"type": "mulligan", "player": 2}, {"type": "mulligan", "player": 2})
+    assert GAME.view(s)["players"][2]["hand"] == 6
+    assert [p["hand"] for p in GAME.view(start("simon", "austin"))["players"]] == [8, 8]
+    s = play(s, serve(0, "red", ["B3"], support={"player": 1, "cards": ["B0"]}))
+    refused(s, {"type": "mulligan", "player": 2}, match="before the serve")
+    s = play(s, {"type": "point", "winner": 0})
+    assert GAME.view(s)["players"][2]["hand"] == 8  # a new point, a full hand
+
+
+def test_mulligans_stop_at_one_card():
+    s = start("austin", "rich")
+    s = play(s, *[{"type": "mulligan", "player": 0}] * 7)
+    assert GAME.view(s)["players"][0]["hand"] == 1
+    refused(s, {"type": "mulligan", "player": 0}, match="down to 1 card")
+
+
+def test_simon_copies_before_the_serve_and_copying_sarissia_gives_her_extra_cards():
+    s = start("simon", "sarissia")
+    refused(s, {"type": "copy", "player": 1, "character": "rich"}, match="only Simon")
+    refused(s, {"type": "copy", "player": 0, "character": "rich"}, match="in play")
+    s = play(s, {"type": "copy", "player": 0, "character": "sarissia"})
+    assert GAME.view(s)["players"][0] == {"name": "Ann", "character": "simon", "side": 0,
+                                          "ability_used": False, "copy": "sarissia",
+                                          "hand": 10, "mulligans": 0, "enchant_move": 1}
+    s = play(s, serve(0, "red", ["B3"]))
+    refused(s, {"type": "copy", "player": 0, "character": "sarissia"},
+            match="before the serve")
+    s = play(s, {"type": "point", "winner": 1})
+    assert GAME.view(s)["players"][0]["copy"] is None
+
+
+def test_once_per_point_abilities_toots_and_canadian_josephias():
+    s = start("toots", "josephias")
+    refused(s, {"type": "ability", "player": 1}, match="no once-per-point")
+    s = play(s, {"type": "ability", "player": 0})
+    refused(s, {"type": "ability", "player": 0}, match="this point already")
+    s = play(s, {"type": "point", "winner": 0})
+    play(s, {"type": "ability", "player": 0})
+    c = start("austin", "josephias", "toots")  # Josephias in the Canadian pair
+    play(c, {"type": "ability", "player": 1})
+    refused(start("josephias", "austin", "toots"), {"type": "ability", "player": 0},
+            match="no once-per-point")
+
+
+def test_draw_reminders_follow_the_format_and_characters():
+    s = play(start("wendolyn", "austin"), serve(0, "red", ["B3"]))
+    assert GAME.view(s)["draws"] == [{"player": 0, "draw": 3, "discard_first": 1,
+                                      "from_discard": False}]
+    d = play(start("josephias", "rich", "toots", "austin"),
+             serve(0, "red", ["B1"], support={"player": 1, "cards": ["B2"]}))
+    assert GAME.view(d)["draws"] == [
+        {"player": 0, "draw": 1, "discard_first": 0, "from_discard": True},
+        {"player": 1, "draw": 1, "discard_first": 0, "from_discard": False}]
+    ended = play(start("wendolyn", "austin"), serve(0, "red", ["B0"]))
+    assert GAME.view(ended)["draws"] == []  # no draw on a turn that ended the point
+
+
+def test_after_the_win_only_undo_works_on_a_table():
+    with mock.patch.dict(GAMES, {GAME.id: GAME}):
+        store = Store(":memory:")
+        try:
+            table = Table(store, rng=random.Random(0))
+            table.start({"game": "alakaslam", "players": ["Ann", "Bob"],
+                         "options": {"characters": ["austin", "rich"], "target": 1}})
+            table.act({"type": "serve", "player": 0, "corner": "red", "cards": ["B0"]})
+            view = table.snapshot.match["view"]
+            assert view["winner"] == 1 and view["last_point"]["reason"] == "bad_serve"
+            with pytest.raises(IllegalAction):
+                table.act({"type": "point", "winner": 0})
+            table.undo()
+            assert table.snapshot.match["view"]["winner"] is None
+            assert table.snapshot.match["view"]["due"] == "serve"
+        finally:
+            store.close()
+
+
+def test_the_side_to_act_is_lit_in_doubles():
+    s = start("austin", "rich", "toots", "sarissia", first_server=1)
+    assert GAME.turn(s) == (2, 3)
+    s = play(s, serve(2, "blue", ["R3"], support={"player": 3, "cards": ["R0"]}))
+    assert GAME.view(s)["ball"] == [2, 1] and GAME.turn(s) == (0, 1)
+
+
+def test_the_canadian_single_player_chooses_which_enchantment_to_obey():
+    # Bob (Rich) plays his Enchant-2, Cid an Enchant-3, both on Ann.
+    s = play(start("austin", "rich", "toots"), serve(0, "red", ["B3"]))  # (2, 4)
+    s = play(s, shot(1, "E2", "B1", support={"player": 2, "cards": ["E3", "B0", "R1"]}))
+    assert GAME.view(s)["obligations"][0]["no_enchant"] is True
+    refused(s, shot(0, "E1", "B1"), match="no Enchantment")  # Rich's count, with one
+    play(s, shot(0, "B0", "B1"))  # Rich's: 2 cards, no Enchantment
+    play(s, shot(0, "E1", "B0", "B1", enchant=2))  # Cid's: 3 cards, an Enchantment allowed
+
+
+def test_serve_positions_are_shown_for_either_corner_before_the_serve():
+    v = GAME.view(start("austin", "rich", "toots", "sarissia"))
+    assert v["serve_positions"]["red"] == {"server": [1, 1], "server_mate": [3, 2],
+                                           "receiver": [4, 4], "receiver_mate": [2, 3]}
+    assert v["serve_positions"]["blue"] == {"server": [4, 1], "server_mate": [2, 2],
+                                            "receiver": [1, 4], "receiver_mate": [3, 3]}
+    single = GAME.view(start("austin", "rich", first_server=1))
+    assert single["serve_positions"]["red"] == {"server": [1, 4], "server_mate": None,
+                                                "receiver": [3, 1], "receiver_mate": None}
+    served = play(start("austin", "rich"), serve(cards=["B3"]))
+    assert GAME.view(served)["serve_positions"] is None
