@@ -47,15 +47,6 @@ def state() -> Response:
     return state_response(services().runner.table.snapshot)
 
 
-def head_of_stream() -> Response:
-    """The answer to HEAD on a stream: its headers, and no stream opened.
-
-    A stream counts against the limit from the moment it is opened, and the
-    server never iterates (so never ends) the body of a HEAD answer.
-    """
-    return Response(mimetype="text/event-stream", headers={"Cache-Control": "no-cache"})
-
-
 @bp.get("/events")
 def events() -> Response:
     try:
@@ -65,8 +56,8 @@ def events() -> Response:
         epoch = whole_number(request.args.get("epoch"), "epoch must be the state's epoch")
     except ValueError as err:
         return error(400, str(err))
-    if request.method == "HEAD":
-        return head_of_stream()
+    # A HEAD opens a stream too: its unread body gives the place back when the
+    # server closes it (web/stream.py Stream), as any unread stream does.
     environ = request.environ
     try:
         stream = broker().open(last_seen, lambda: connection_of(environ), epoch,

@@ -8,7 +8,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from flask import Blueprint, Response, current_app, request
 
 from companion.inputs import BUTTONS
-from web.api import WRITE_TIMEOUT, head_of_stream, host_only, state_response
+from web.api import WRITE_TIMEOUT, host_only, state_response
 from web.fanout import connection_of
 from web.pages import page
 from web.services import error
@@ -63,8 +63,6 @@ def display() -> Response:
 @bp.get("/api/sim/events")
 def frames() -> Response:
     """``event: frame`` with a rising counter whenever the OLED shows a new frame."""
-    if request.method == "HEAD":
-        return head_of_stream()
     try:
         environ = request.environ
         # Handed over to the frames' fan-out like a phone's stream: no worker each.
