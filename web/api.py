@@ -221,6 +221,11 @@ def json_body() -> Any:
 def change(work: Callable[[Table], Snapshot]) -> Response:
     """Run ``work`` on the writer thread; answer with the new state or the refusal.
 
+    With ``X-Table-Version`` (the version the client's page shows) the change
+    is refused (409, nothing applied) when the table has moved on meanwhile,
+    from the panel or another phone: a tap is never applied to a state its
+    user did not see. Without it, the change applies to the current state.
+
     The answer says what happened. Work still queued after WRITE_TIMEOUT is
     cancelled (the runner skips it): 503, nothing was applied. Work already
     running is committing: its real outcome is awaited, up to COMMIT_WAIT
@@ -230,13 +235,22 @@ def change(work: Callable[[Table], Snapshot]) -> Response:
     key = request.headers.get("Idempotency-Key")
     if key is not None and (problem := check_key(key)) is not None:
         return error(400, problem)
+    try:
+        premise = whole_number(request.headers.get("X-Table-Version"),
+                               "X-Table-Version must be the version the page shows")
+    except ValueError as err:
+        return error(400, str(err))
     asked = f"{request.path}\n{request.get_data(as_text=True)}"
     answers = services().answers
 
     def attempt(table: Table) -> Answer:
         if key is not None and (known := answers.recall(key, asked)) is not None:
-            return known
+            return known  # before the premise: the table has moved on by this very change
         try:
+            if premise is not None and premise != table.version:
+                raise IllegalAction(
+                    f"the table changed since this page showed it (version {premise}, now "
+                    f"{table.version}): look at it again, then act")
             answer = Answer(200, work(table).json_text)
         except InvalidAction as err:
             answer = Answer.refusal(400, str(err))

@@ -419,3 +419,16 @@ def test_a_phone_follows_a_new_database_at_the_version_it_last_saw(tmp_path, pho
         to_version_3(second, ["Cleo", "Dan"])  # before the page's retry (2 s) reconnects
         sync_api.expect(phone.locator("#board")).to_contain_text("Cleo", timeout=10000)
         sync_api.expect(phone.locator("#offline")).to_be_hidden()
+
+
+def test_a_host_tap_on_a_state_the_panel_has_left_is_refused(companion, phone):
+    """The panel scores while the phone's page has not yet shown it (its stream
+    lags): the phone's tap, made on the state it showed, must not be recorded."""
+    companion.runner.call(lambda t: t.start({"game": "center-court",
+                                             "players": ["Ann", "Bob"]}))
+    phone.route("**/api/events*", lambda route: route.abort())  # the page hears nothing new
+    log_in(phone, companion, "host", "#host")
+    play(companion, {"type": "point", "winner": 1})  # the panel, meanwhile
+    phone.click("text=Point Ann")
+    sync_api.expect(phone.locator("#message")).to_contain_text("changed")
+    assert companion.table.snapshot.match["view"]["points"] == ["0", "15"]

@@ -351,3 +351,32 @@ def test_the_spectator_page_is_light_and_needs_nothing_from_elsewhere(client, ho
             assert response.status_code == 200, asset
             total += len(response.get_data())
     assert total <= 60_000, f"the spectator page weighs {total} bytes"
+
+
+def test_a_change_made_on_a_state_the_table_has_left_is_refused(host, runner):
+    """Two hands on one table: a phone's tap built on version N must not land on
+    the state the panel (or another phone) made meanwhile."""
+    shown = host.post("/api/match", START).json["version"]
+    runner.call(lambda t: t.act({"type": "point", "winner": 1}))  # the panel, meanwhile
+    stale = host.client.post("/api/action", json={"type": "point", "winner": 0},
+                             headers={"X-CSRF-Token": host.csrf, "X-Table-Version": str(shown)})
+    assert stale.status_code == 409 and "changed" in stale.json["error"]
+    assert runner.table.snapshot.match["view"]["points"] == ["0", "15"]  # nothing applied
+    now = runner.table.version
+    fresh = host.client.post("/api/action", json={"type": "point", "winner": 0},
+                             headers={"X-CSRF-Token": host.csrf, "X-Table-Version": str(now),
+                                      "Idempotency-Key": "tap-1"})
+    assert fresh.status_code == 200 and fresh.json["match"]["view"]["points"] == ["15", "15"]
+    # Its retry names the version it was made on, now gone: it gets the first answer.
+    again = host.client.post("/api/action", json={"type": "point", "winner": 0},
+                             headers={"X-CSRF-Token": host.csrf, "X-Table-Version": str(now),
+                                      "Idempotency-Key": "tap-1"})
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    assert runner.table.snapshot.match["view"]["points"] == ["15", "15"]
+
+
+@pytest.mark.parametrize("value", ["x", "-1", "²", "9" * 30])
+def test_a_malformed_table_version_is_400(host, value):
+    response = host.client.post("/api/undo", json={}, headers={
+        "X-CSRF-Token": host.csrf, "X-Table-Version": value})
+    assert response.status_code == 400 and "X-Table-Version" in response.json["error"]

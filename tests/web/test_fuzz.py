@@ -122,7 +122,8 @@ HEADER_TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_char
                       max_size=30)
 HEADERS = st.dictionaries(
     st.sampled_from(["Host", "Last-Event-ID", "X-CSRF-Token", "Origin", "Cookie",
-                     "Content-Type", "Sec-Fetch-Site", "Idempotency-Key", "Accept"]),
+                     "Content-Type", "Sec-Fetch-Site", "Idempotency-Key", "X-Table-Version",
+                     "Accept"]),
     st.sampled_from(ODD) | HEADER_TEXT, max_size=4)
 SEGMENT = (st.integers(-2**70, 2**70).map(str) | st.sampled_from(ODD) | st.text(max_size=10)
            ).map(lambda s: quote(s, safe=""))
@@ -226,7 +227,8 @@ def test_raw_bytes_through_waitress_no_5xx(companion, data):
     method = data.draw(METHODS).encode()
     headers = data.draw(st.dictionaries(
         st.sampled_from([b"Last-Event-ID", b"X-CSRF-Token", b"Origin", b"Cookie",
-                         b"Content-Type", b"Sec-Fetch-Site", b"Idempotency-Key", b"Host"]),
+                         b"Content-Type", b"Sec-Fetch-Site", b"Idempotency-Key",
+                         b"X-Table-Version", b"Host"]),
         RAW_VALUE, max_size=4))
     headers.setdefault(b"Host", b"localhost")
     body = data.draw(BODIES)

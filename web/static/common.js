@@ -136,12 +136,15 @@ TC.csrf = null;
 /** POST JSON as the host; resolves to the parsed answer, rejects with its error text
  *  (the error's `status` is the HTTP status; none when no answer came). With `key`, the
  *  request carries it as its Idempotency-Key: a retry with the same key is never applied twice.
+ *  With `version` (the table version the user saw when acting), the table refuses the change
+ *  (409) if it has moved on meanwhile, from the panel or another phone.
  *  A 403 asks the table whether this browser is still the host: if another tab logged in
  *  since (a new CSRF token), the request is sent once more with it; if the session has
  *  ended (a logout on any phone, a new PIN, hours unused), the login form comes back. */
-TC.post = function (path, body, key, again = true) {
+TC.post = function (path, body, {key, version} = {}, again = true) {
   const headers = {"Content-Type": "application/json", "X-CSRF-Token": TC.csrf || ""};
   if (key) headers["Idempotency-Key"] = key;
+  if (version !== undefined) headers["X-Table-Version"] = String(version);
   return fetch(path, {method: "POST", headers, body: JSON.stringify(body === undefined ? {} : body)})
     .then((r) => r.json().catch(() => ({})).then((data) => {
       if (!r.ok) throw Object.assign(new Error(data.error || r.statusText), {status: r.status});
@@ -150,7 +153,7 @@ TC.post = function (path, body, key, again = true) {
     .catch((err) => {
       if (err.status !== 403 || !again) throw err;
       return TC.session().then((s) => {
-        if (s.host && s.csrf !== TC.csrf) { TC.csrf = s.csrf; return TC.post(path, body, key, false); }
+        if (s.host && s.csrf !== TC.csrf) { TC.csrf = s.csrf; return TC.post(path, body, {key, version}, false); }
         if (!s.host && TC.sessionEnded) TC.sessionEnded(err.message);
         throw err;
       }, () => { throw err; });

@@ -5,14 +5,18 @@
   let state = TC.initial;
   let games = [];
 
-  /* Every change carries its own Idempotency-Key. While the table is busy (503) or no
-     answer came (the Wi-Fi dropped it), it is sent again with the same key: the table
-     applies it at most once and answers a retry with the first outcome. */
+  /* Every change carries its own Idempotency-Key and the version it was made on. While
+     the table is busy (503) or no answer came (the Wi-Fi dropped it), it is sent again
+     with the same key: the table applies it at most once and answers a retry with the
+     first outcome. */
   const RETRIES = 8;
   const act = (path, body) => {
     message.textContent = "";
     const key = TC.newKey();
-    const attempt = (left) => TC.post(path, body, key).catch((err) => {
+    // The premise: the state on screen when the user tapped. Should the table move on
+    // meanwhile (the panel, another phone), the tap is refused rather than misapplied.
+    const version = state.version;
+    const attempt = (left) => TC.post(path, body, {key, version}).catch((err) => {
       if (left > 0 && (err.status === 503 || err.status === undefined)) {
         message.textContent = "The table is busy; trying again…";
         return new Promise((resolve) => setTimeout(resolve, 1000)).then(() => attempt(left - 1));
