@@ -24,7 +24,11 @@
       throw err;
     });
     return attempt(RETRIES).then((s) => { message.textContent = ""; stream.show(s); })
-      .catch((err) => { message.textContent = err.message; });
+      .catch((err) => {
+        message.textContent = err.message;
+        // Refused by the rules or because the table moved on: show the table as it is now.
+        if (err.status === 409) stream.resync();
+      });
   };
 
   /* Buttons for every action the rules allow now, built from the state's "legal". */
