@@ -69,8 +69,7 @@ def test_unrolled_serves_follow_the_seed(tmp_path):
     ([{"players": ["a", "b"]}], 'line 1: the start record has no "game"; one of: '
                                 "center-court, wizard-dodgeball"),
     ([{"game": "alakaslam", "players": ["a", "b"]}],
-     "line 1: alakaslam (AlakaSLAM) is planned but not built yet; built games: "
-     "center-court, wizard-dodgeball"),
+     "line 1: option 'characters' is required: one id per player, all different"),
     ([{"game": "alakazoo", "players": ["a", "b"]}], "line 1: alakazoo (Alakazoo) is planned"),
     ([{**START, "started": "yesterday"}], "line 1: 'started' must be a time in ISO 8601"),
     ([{**START, "started": "2024-05-01T18:02:11"}], "with its time zone"),

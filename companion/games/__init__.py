@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from companion.errors import InvalidAction
-from companion.games import center_court, wizard_dodgeball
+from companion.games import alakaslam, center_court, wizard_dodgeball
 from companion.games.base import Game
 
-GAMES: dict[str, Game] = {g.id: g for g in (center_court.GAME, wizard_dodgeball.GAME)}
+GAMES: dict[str, Game] = {g.id: g for g in (center_court.GAME, wizard_dodgeball.GAME,
+                                              alakaslam.GAME)}
 
 #: Game ids the contract names that are not built yet, with their titles.
-PLANNED: dict[str, str] = {"alakaslam": "AlakaSLAM", "alakazoo": "Alakazoo"}
+PLANNED: dict[str, str] = {"alakazoo": "Alakazoo"}
 
 
 def get_game(game_id: object) -> Game:

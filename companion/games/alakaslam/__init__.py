@@ -7,9 +7,6 @@ once-per-point abilities, Simon's copy and mulligans. Players keep their
 hands and positions: draws and refills are reminders in the view, never
 enforced. The rules applied are shared/RULINGS.md "AlakaSLAM" and the
 contract's AlakaSLAM section; court.py holds the geometry.
-
-Not registered in companion.games.GAMES yet: the OLED screens, panel
-controls and phone board come first.
 """
 
 from __future__ import annotations
