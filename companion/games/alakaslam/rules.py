@@ -150,8 +150,9 @@ def _serve(state: State, action: Mapping[str, Any]) -> JSON:
     if state.setup.teams[p] != state.serving_side:
         servers = state.setup.side_players(state.serving_side)
         who = " or ".join(state.setup.names[q] for q in servers)
-        raise IllegalAction(f"{side_name(state, state.serving_side)} serve this point "
-                            f"(they lost the last one): the server is {who}"
+        why = " (they lost the last one)" if state.last_point else ""
+        raise IllegalAction(f"{side_name(state, state.serving_side)} serve this point{why}: "
+                            f"the server is {who}"
                             if len(servers) > 1 else
                             f"{who} serves this point, not {state.setup.names[p]}")
     event: JSON = {"type": "serve", "player": p, "corner": corner}
