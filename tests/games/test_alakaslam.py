@@ -448,8 +448,10 @@ def test_stats_count_points_by_reason_the_longest_rally_and_abilities():
                                      "abilities": [0, 0]}
     s = play(s, serve(0, "red", ["B0"]))  # bad serve: Bob's point, a rally of 1
     refused(s, serve(1, "red", ["B3"]), match="Ann serves this point, not Bob")
+    refused(s, shot(0, "B1"), match="a serve is due: Ann serves")
     s = play(s, serve(0, "red", ["B3"]))  # (2, 4): in
     s = play(s, {"type": "ability", "player": 1})  # Toots
+    refused(s, shot(0, "B1"), match="Bob hits now, not Ann")
     s = play(s, shot(1, "B3"))  # (3, 1): in
     s = play(s, shot(0, "R3", ability=True))  # Laurie's draw-3-play-1: (2, 4), in
     assert GAME.view(s)["stats"]["longest_rally"] == 3  # the rally still running counts
@@ -465,5 +467,6 @@ def test_stats_count_points_by_reason_the_longest_rally_and_abilities():
 
 def test_a_team_win_names_both_players_in_the_history():
     s = start("austin", "rich", "toots", "sarissia", target=1)
+    refused(s, serve(2), match="Ann/Bob serve this point: the server is Ann or Bob")
     s = play(s, {"type": "point", "winner": 1})
     assert GAME.view(s)["winner"] == 1 and GAME.winner(s) == (2, 3)

@@ -169,8 +169,11 @@ def _shot(state: State, action: Mapping[str, Any]) -> JSON:
     if state.due != "shot":
         raise IllegalAction(f"a serve is due: {side_name(state, state.serving_side)} serves")
     if state.setup.teams[p] != state.hitting_side:
-        raise IllegalAction(f"{side_name(state, state.hitting_side)} hits now: the player "
-                            f"at the ball must be one of {side_name(state, state.hitting_side)}")
+        hitters = state.setup.side_players(state.hitting_side)
+        raise IllegalAction(f"{side_name(state, state.hitting_side)} hit now: the player "
+                            f"at the ball is {' or '.join(_name(state, q) for q in hitters)}"
+                            if len(hitters) > 1 else
+                            f"{_name(state, hitters[0])} hits now, not {_name(state, p)}")
     if ability:
         who = acts_as(state, p)
         if who != SHOT_ABILITY:
