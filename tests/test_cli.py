@@ -356,3 +356,51 @@ def test_the_api_docs_pass_example_replays_and_its_refusal_is_as_quoted(tmp_path
     f.write_text("\n".join([*lines[:2], json.dumps(second)]) + "\n")
     result = companion("replay", str(f))
     assert result.returncode == 2 and f"line 3: {quoted}\n" in result.stderr
+
+
+SLAM_START = {"game": "alakaslam", "players": ["Ann", "Bob", "Cid"],
+              "options": {"characters": ["wendolyn", "austin", "rich"], "target": 2,
+                          "first_server": "coin"}}
+
+
+def test_an_alakaslam_match_file_goes_through_every_command(tmp_path):
+    """replay, import, history, export: the coin is flipped once and the export replays."""
+    f = write(tmp_path / "slam.jsonl", SLAM_START,
+              {"type": "point", "winner": 0, "reason": "declined"},
+              {"type": "serve", "player": 1, "corner": "red", "cards": ["B3"],
+               "support": {"player": 2, "cards": ["E2"]}},
+              {"type": "undo"},
+              {"type": "serve", "player": 1, "corner": "red", "cards": ["B1"],
+               "support": {"player": 2, "cards": ["B2"]}})
+    replayed = companion("replay", str(f), "--seed", "5")
+    assert replayed.returncode == 0, replayed.stderr
+    view = json.loads(replayed.stdout)
+    assert view["format"] == "canadian" and [s["score"] for s in view["sides"]] == [1, 0]
+    # Bob's B1 takes the ball from (1, 4) to (2, 3), Cid's B2 on over the net to (3, 1).
+    assert view["ball"] == [3, 1] and view["hitting_side"] == 0
+    data = str(tmp_path / "d")
+    imported = companion("import", str(f), "--seed", "5", "--data", data)
+    assert imported.returncode == 0 and "unfinished" in imported.stdout, imported.stderr
+    listed = companion("history", "--data", data)
+    assert "AlakaSLAM" in listed.stdout and "Ann v Bob v Cid 1-0 · Ann: 1 declined" in listed.stdout
+    rows = json.loads(companion("history", "--json", "--data", data).stdout)
+    assert (rows[0]["game"], rows[0]["status"]) == ("alakaslam", "active")
+    exported = companion("export", str(rows[0]["id"]), "--data", data)
+    assert exported.returncode == 0, exported.stderr
+    lines = [json.loads(line) for line in exported.stdout.splitlines()]
+    assert lines[0]["options"]["first_server"] == 1 and lines[0]["options"]["coin_flip"] == 1
+    assert [x["type"] for x in lines[1:]] == ["point", "serve"]  # the undone serve is gone
+    for seed in ("1", "2"):
+        again = companion("replay", "-", "--seed", seed, stdin=exported.stdout)
+        assert json.loads(again.stdout) == view
+
+
+def test_an_illegal_alakaslam_line_names_the_line_and_what_to_play(tmp_path):
+    f = write(tmp_path / "slam.jsonl",
+              {"game": "alakaslam", "players": ["Ann", "Bob"],
+               "options": {"characters": ["wendolyn", "austin"]}},
+              {"type": "serve", "player": 0, "corner": "red", "cards": ["E2", "B3"]},
+              {"type": "shot", "player": 1, "cards": ["R3"]})
+    result = companion("replay", str(f))
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == "companion: line 3: Bob is under Enchant-2: play exactly 2 cards\n"

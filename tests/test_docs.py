@@ -17,7 +17,9 @@ show it), ``<!-- doc-test: {JSON} -->``.
   ``seed`` (``--seed``), ``view`` (keys and values the final view must have).
 - ``json`` and ``text``: need a marker ``{"check": NAME}``, one of
   ``CHECKS`` below; each compares the block with what the program really
-  does or prints. An unknown tag or check fails: add one here.
+  does or prints. An unknown tag or check fails: add one here. A ``curl``
+  block is a terminal session (``$ `` commands, the lines they print) run in
+  bash against a real ``companion run --sim``.
 """
 
 from __future__ import annotations
@@ -226,6 +228,46 @@ def check_run_banner(block: Block, tmp: Path) -> None:
     assert shown.splitlines() == expected
 
 
+#: The address and PIN a ``curl`` session is written for; the check substitutes the real ones.
+DOC_ADDRESS, DOC_PIN = "127.0.0.1:8080", "482913"
+
+
+def check_curl(block: Block, tmp: Path) -> None:
+    """A terminal session against ``companion run --sim``: each ``$ `` line runs, in order, in
+    one bash in a temp folder, and together they print exactly the other lines.
+
+    The session is written for ``127.0.0.1:8080`` and the PIN ``482913``; the
+    server runs on a free port, so the address is swapped for the real one.
+    """
+    commands, expected = [], []
+    for line in block.text.splitlines():
+        if line.startswith("$ "):
+            commands.append(line[2:])
+        else:
+            expected.append(line)
+    assert commands, f"{block}: no $ command"
+    proc = subprocess.Popen([COMPANION, "run", "--sim", "--port", "0", "--pin", DOC_PIN],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=sandbox_env(tmp))
+    try:
+        banner = proc.stdout.readline() + proc.stdout.readline()
+        address = re.search(r"http://(127\.0\.0\.1:\d+)/", banner)
+        assert address, banner
+        script = "\n".join(commands).replace(DOC_ADDRESS, address.group(1))
+        work = tmp / "session"
+        work.mkdir()
+        result = subprocess.run(["bash", "-c", "set -e\n" + script], cwd=work, timeout=60,
+                                capture_output=True, text=True, env=sandbox_env(tmp))
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.communicate(timeout=30)
+        finally:
+            proc.kill()
+    assert result.returncode == 0, f"{block}: {result.stderr}"
+    assert result.stdout.splitlines() == expected, f"{block}: the session prints otherwise"
+
+
 def check_synopsis(block: Block, tmp: Path) -> None:
     """One line per subcommand, with exactly the options the parser has."""
     subparsers = next(a for a in _parser()._actions if a.dest == "command").choices
@@ -318,4 +360,5 @@ CHECKS: dict[str, Callable[[Block, Path], None]] = {
     "replay-error": check_replay_error,
     "layout": check_layout,
     "state": check_state,
+    "curl": check_curl,
 }

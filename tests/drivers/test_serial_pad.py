@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import pty
@@ -16,7 +17,8 @@ import pytest
 
 import drivers.serial_pad
 from companion.inputs import Input
-from companion.table import Snapshot
+from companion.store import Store
+from companion.table import Snapshot, Table
 from drivers.serial_pad import SerialPad, parse
 
 SNAPSHOT = Snapshot(7, {"id": 1, "game": "center-court", "players": ["Ann", "Bob"],
@@ -256,3 +258,71 @@ def test_further_garbage_is_summed_up_at_most_every_interval(pad_on_pty, monkeyp
     assert garbage_logs(caplog)[1] == (
         f"serial pad {pad.url}: ignored 3 more garbage lines (1 not a command, 1 not ASCII, "
         f"1 over 64 characters), the last {b'B' * 40!r}; 4 in all")
+
+
+def state_and_turn(end: Pty) -> tuple[dict, bytes]:
+    """The next STATE line's JSON and the TURN line after it."""
+    state = end.read_line()
+    assert state.startswith(b"STATE ")
+    _, version, body = state.split(b" ", 2)
+    parsed = json.loads(body)
+    assert parsed["version"] == int(version)
+    return parsed, end.read_line()
+
+
+def test_an_alakaslam_doubles_match_names_both_seats_of_the_side_to_play(link):
+    """The pad follows a real table: each change sends the match's view and the side's seats."""
+    end = Pty(link)
+    store = Store(":memory:")
+    table = Table(store, rng=random.Random(0))
+    pad = SerialPad(str(link), queue.Queue().put, snapshot=table.snapshot)
+    table.subscribe(pad.show)
+    try:
+        assert pad.connected.wait(3)
+        assert state_and_turn(end) == ({"version": 0, "epoch": store.epoch, "match": None},
+                                       b"TURN -")
+        table.start({"game": "alakaslam", "players": ["Ann", "Bob", "Cid", "Dee"],
+                     "options": {"characters": ["austin", "rich", "toots", "sarissia"],
+                                 "first_server": 1}})
+        state, turn = state_and_turn(end)
+        assert state["match"]["view"]["due"] == "serve"
+        assert turn == b"TURN 3,4"  # Cid and Dee serve
+        # Cid serves from the blue corner (4, 4); Dee's Support cards carry it on to (2, 1).
+        table.act({"type": "serve", "player": 2, "corner": "blue", "cards": ["R3"],
+                   "support": {"player": 3, "cards": ["R0"]}})
+        state, turn = state_and_turn(end)
+        view = state["match"]["view"]
+        assert (view["ball"], view["hitting_side"], view["rally"]) == ([2, 1], 0, 1)
+        assert view["last_shot"]["players"] == [2, 3]
+        assert turn == b"TURN 1,2"  # Ann and Bob hit next
+        table.act({"type": "point", "winner": 1})
+        state, turn = state_and_turn(end)
+        assert [s["score"] for s in state["match"]["view"]["sides"]] == [0, 1]
+        assert turn == b"TURN 1,2"  # the side that lost serves
+    finally:
+        pad.close()
+        end.unplug()
+        store.close()
+
+
+def test_an_alakaslam_canadian_match_names_the_single_player_alone(link):
+    end = Pty(link)
+    store = Store(":memory:")
+    table = Table(store, rng=random.Random(0))
+    table.start({"game": "alakaslam", "players": ["Ann", "Bob", "Cid"],
+                 "options": {"characters": ["wendolyn", "laurie", "simon"], "target": 1}})
+    pad = SerialPad(str(link), queue.Queue().put, snapshot=table.snapshot)
+    table.subscribe(pad.show)
+    try:
+        assert pad.connected.wait(3)
+        assert state_and_turn(end)[1] == b"TURN 1"
+        table.act({"type": "serve", "player": 0, "corner": "red", "cards": ["B3"]})
+        assert state_and_turn(end)[1] == b"TURN 2,3"
+        table.act({"type": "point", "winner": 0, "reason": "declined"})
+        state, turn = state_and_turn(end)
+        assert state["match"]["status"] == "finished" and state["match"]["view"]["winner"] == 0
+        assert turn == b"TURN -"  # nobody plays once the match is won
+    finally:
+        pad.close()
+        end.unplug()
+        store.close()

@@ -438,6 +438,248 @@ def test_serve_positions_are_shown_for_either_corner_before_the_serve():
     assert GAME.view(served)["serve_positions"] is None
 
 
+# --- the issue's checklist: geometry ----------------------------------------------------
+
+
+def test_the_rulebooks_aiming_example_in_a_match():
+    """Hit-0 Red, Hit-2 Blue, Hit-1 Red: one column toward red, three rows forward."""
+    s = play(start("austin", "rich", first_server=1), serve(1, "blue", ["R3"]))  # (2, 1)
+    s = play(s, shot(0, "R0", "B2", "R1"))
+    v = GAME.view(s)
+    assert v["last_shot"] == {"side": 0, "players": [0], "from": [2, 1], "to": [1, 4],
+                              "result": "in"}
+    assert v["ball"] == [1, 4] and v["hitting_side"] == 1
+
+
+@pytest.mark.parametrize("cols", [3, 4])
+@pytest.mark.parametrize("side", [0, 1])
+def test_every_edge_of_either_court_for_either_side(cols, side):
+    """One cell past each edge is out; the last cells inside each edge are in."""
+    far = (3, 4) if side == 0 else (1, 2)  # the rows of the opponent's half
+    for row in far:
+        assert judge((0, row), side, cols) == "out"          # past the red edge
+        assert judge((cols + 1, row), side, cols) == "out"   # past the blue edge
+        assert judge((1, row), side, cols) == "in"
+        assert judge((cols, row), side, cols) == "in"
+    baseline_past = 5 if side == 0 else 0                      # past the far baseline
+    assert judge((2, baseline_past), side, cols) == "out"
+    own = (1, 2) if side == 0 else (3, 4)                      # short of the net
+    for row in own:
+        assert judge((2, row), side, cols) == "net"
+    behind = 0 if side == 0 else 5                             # behind the hitter's baseline
+    assert judge((2, behind), side, cols) == "out"
+
+
+def test_the_ball_may_leave_the_court_in_the_air_if_it_lands_on_it():
+    # From (1, 2) an R0 takes the ball past the red edge; B1 brings it back over the net.
+    assert land((1, 2), ["R0", "B1"], 0) == (1, 3) and judge((1, 3), 0, 3) == "in"
+    s = play(start("austin", "rich"), serve(0, "red", ["R0", "B1", "B2"]))  # (0,1) (1,2) (2,4)
+    assert GAME.view(s)["ball"] == [2, 4]
+    # The reverse: every card in, the sum out.
+    s = play(s, shot(1, "B2", "B2"))  # (3, 2) then (4, 0)
+    assert GAME.view(s)["last_point"] == {"winner": 0, "reason": "out"}
+
+
+@pytest.mark.parametrize(("players", "side", "corner", "cards", "result"), [
+    # Singles, side 0 from the red corner (1, 1).
+    (2, 0, "red", ["B2"], "in"),              # (2, 3)
+    (2, 0, "red", ["B0", "R2"], "bad_serve"),  # (2, 1) then (1, 3): back in its column
+    (2, 0, "red", ["B1"], "bad_serve"),       # (2, 2): not over the net
+    (2, 0, "red", ["B1", "B3"], "bad_serve"),  # (3, 5): long
+    (2, 0, "red", ["B1", "B1", "B1"], "bad_serve"),  # (4, 4): wide
+    # Side 1 from the blue corner (3, 4) of a singles court; from (4, 4) of a wider one.
+    (2, 1, "blue", ["R2"], "in"),             # (2, 2)
+    (2, 1, "blue", ["R1", "B1"], "bad_serve"),  # (3, 2): straight
+    (4, 1, "blue", ["R3", "R0"], "in"),       # (2, 1)
+    (4, 1, "blue", ["B0", "R2", "R0"], "in"),  # (5, 4) off the court in the air, lands (3, 2)
+    (4, 1, "blue", ["B0", "R2"], "bad_serve"),  # (4, 2): its own column
+])
+def test_the_serve_must_cross_the_net_and_leave_its_column(players, side, corner, cards,
+                                                          result):
+    cols = 3 if players == 2 else 4
+    begin = serve_start(side, corner, cols)
+    assert judge_serve(begin, land(begin, cards, side), side, cols) == result
+
+
+def test_austins_straight_hit_2_cannot_make_a_straight_serve():
+    s = play(start("austin", "rich"), serve(0, "red", ["S2"]))  # (1, 3): its own column
+    assert GAME.view(s)["last_point"] == {"winner": 1, "reason": "bad_serve"}
+    s = play(start("austin", "rich"), serve(0, "red", ["B0", "S2"]))  # (2, 3)
+    assert GAME.view(s)["ball"] == [2, 3]
+
+
+def test_a_serve_in_doubles_is_judged_from_the_servers_corner_after_both_players_cards():
+    s = start("austin", "rich", "toots", "sarissia")
+    # Ann alone would be short of the net at (2, 2); Bob's cards carry it over but straight.
+    bad = play(s, serve(0, "blue", ["R1"], support={"player": 1, "cards": ["B2"]}))
+    assert GAME.view(bad)["last_shot"]["to"] == [4, 4]
+    assert GAME.view(bad)["last_point"] == {"winner": 1, "reason": "bad_serve"}
+    good = play(s, serve(1, "blue", ["R1"], support={"player": 0, "cards": ["R2"]}))
+    assert GAME.view(good)["ball"] == [2, 4] and GAME.view(good)["last_shot"]["players"] == [1, 0]
+
+
+def test_only_the_combined_landing_of_a_doubles_shot_is_judged():
+    s = start("austin", "rich", "toots", "sarissia")
+    s = play(s, serve(0, "red", ["B3"], support={"player": 1, "cards": ["B0"]}))  # (3, 4)
+    # Cid's cards alone would be out past the blue edge at (5, 2); Dee's R0 brings it back.
+    back = play(s, shot(2, "B1", "B1", support={"player": 3, "cards": ["R0"]}))
+    assert GAME.view(back)["ball"] == [4, 2] and GAME.view(back)["last_point"] is None
+    # Cid's R3 alone lands in at (2, 1); Dee's R1 takes it on to (1, 0): out, Ann/Bob score.
+    out = play(s, shot(2, "R3", support={"player": 3, "cards": ["R1"]}))
+    assert GAME.view(out)["last_point"] == {"winner": 0, "reason": "out"}
+    assert GAME.view(out)["last_shot"]["to"] == [1, 0]
+    # Hit-0s only move it sideways: still on Cid and Dee's half, net.
+    net = play(s, shot(3, "R0", support={"player": 2, "cards": ["R0"]}))
+    assert GAME.view(net)["last_point"] == {"winner": 0, "reason": "net"}
+
+
+# --- the issue's checklist: obligations ---------------------------------------------------
+
+
+def test_enchantments_count_toward_the_number_of_cards_and_still_bind_in_the_return():
+    s = play(start("wendolyn", "austin"), serve(0, "red", ["E3", "B1", "B2"]))  # (3, 4)
+    refused(s, shot(1, "E1", "R3"), match="exactly 3 cards")
+    s = play(s, shot(1, "E2", "R3", "R0"))  # the Enchantment is one of the three
+    assert GAME.view(s)["obligations"] == [{"player": 0, "cards": [2], "no_enchant": False,
+                                            "by": [1]}]
+
+
+def test_only_richs_own_enchant_2_forbids_an_enchantment_and_simon_copying_him_too():
+    s = play(start("rich", "austin"), serve(0, "red", ["E3", "B1", "B2"]))
+    assert GAME.view(s)["obligations"][0]["no_enchant"] is False  # his Enchant-3
+    play(s, shot(1, "E1", "R3", "R0"))
+    simon = play(start("simon", "austin", "rich"),
+                 {"type": "copy", "player": 0, "character": "rich"},
+                 serve(0, "red", ["E2", "B3"]) | {"enchant": 2})
+    v = GAME.view(simon)
+    assert v["obligations"] == [{"player": 2, "cards": [2], "no_enchant": True, "by": [0]}]
+    refused(simon, shot(1, "R2", support={"player": 2, "cards": ["E1", "R0"]}),
+            match="Cid is under Rich's Enchant-2")
+
+
+def test_an_enchantment_binds_its_player_as_support_and_lapses_after_one_shot():
+    s = start("austin", "rich", "toots", "wendolyn")
+    # Bob, the Support, binds Dee to 3 cards.
+    s = play(s, serve(0, "red", ["B3"], support={"player": 1, "cards": ["E3"], "enchant": 3}))
+    refused(s, shot(2, "R1", support={"player": 3, "cards": ["R0"]}),
+            match="Dee is under Enchant-3: play exactly 3 cards")
+    s = play(s, shot(2, "B1", support={"player": 3, "cards": ["R0", "B0", "R2"]}))  # (2, 1)
+    assert GAME.view(s)["obligations"] == []
+    s = play(s, shot(0, "B2", support={"player": 1, "cards": ["B0"]}))  # (4, 3)
+    play(s, shot(3, "R1", support={"player": 2, "cards": ["R0"]}))  # Dee is free again
+
+
+def test_an_enchantment_names_an_opposing_player_only_when_one_is_played():
+    s = start("austin", "rich")
+    refused(s, serve(0, "red", ["B3"]) | {"enchant": 1}, InvalidAction, "plays none")
+    refused(s, serve(0, "red", ["E2", "B3"]) | {"enchant": 0}, InvalidAction,
+            "opposing player: 1")
+    refused(s, serve(0, "red", ["E2", "B3"]) | {"enchant": True}, InvalidAction,
+            "opposing player")
+    # In singles the one opponent is meant; naming him is allowed.
+    assert GAME.view(play(s, serve(0, "red", ["E2", "B3"]) | {"enchant": 1})
+                     )["obligations"][0]["player"] == 1
+    canadian = start("austin", "rich", "toots")
+    refused(canadian, serve(0, "red", ["E2", "B3"]), InvalidAction, "1 or 2")
+
+
+def test_a_bad_serve_or_a_point_leaves_no_obligation_behind():
+    s = play(start("wendolyn", "austin"), serve(0, "red", ["E2", "B0", "B1"]))  # (3, 2): net
+    v = GAME.view(s)
+    assert v["last_point"]["reason"] == "bad_serve" and v["obligations"] == []
+
+
+# --- the issue's checklist: characters ----------------------------------------------------
+
+
+def test_simon_copies_each_character_for_one_point():
+    def copied(character, other=None):
+        return play(start("simon", other or character),
+                    {"type": "copy", "player": 0, "character": character})
+
+    laurie = play(copied("laurie"), serve(0, "red", ["B3"]))  # (2, 4)
+    s = play(laurie, shot(1, "E2", "R2", "B1"))  # (2, 1); Simon is under Enchant-2
+    s = play(s, shot(0, "B3", ability=True))  # Laurie's ability: 1 card, ignoring it
+    assert GAME.view(s)["players"][0]["ability_used"] is True
+    toots = copied("toots")
+    assert {"type": "ability", "player": [0, 1]} in GAME.legal(toots)
+    play(toots, {"type": "ability", "player": 0})
+    wendolyn = play(copied("wendolyn"), serve(0, "red", ["B3"]))
+    assert GAME.view(wendolyn)["draws"][0] | {"player": 0} == {
+        "player": 0, "draw": 3, "discard_first": 1, "from_discard": False}
+    josephias = play(copied("josephias"), serve(0, "red", ["B3"]))
+    assert GAME.view(josephias)["draws"][0]["from_discard"] is True
+    # Josephias's once-per-point ability is only his as a Canadian pair player.
+    refused(copied("josephias"), {"type": "ability", "player": 0},
+            match="no once-per-point")
+    pair = play(start("austin", "simon", "josephias"),
+                {"type": "copy", "player": 1, "character": "josephias"})
+    play(pair, {"type": "ability", "player": 1})
+    # The copy is gone after the point: Simon is himself until he copies again.
+    after = play(toots, {"type": "point", "winner": 1})
+    refused(after, {"type": "ability", "player": 0}, match="no once-per-point")
+
+
+def test_simon_may_change_his_mind_before_the_serve():
+    s = start("simon", "austin", "sarissia")
+    s = play(s, {"type": "copy", "player": 0, "character": "sarissia"})
+    assert GAME.view(s)["players"][0]["hand"] == 10  # alone on his side: 8 + 2
+    s = play(s, {"type": "copy", "player": 0, "character": "austin"})
+    assert GAME.view(s)["players"][0]["copy"] == "austin"
+    assert GAME.view(s)["players"][0]["hand"] == 8
+    paired = play(start("austin", "simon", "sarissia"),
+                  {"type": "copy", "player": 1, "character": "sarissia"})
+    assert GAME.view(paired)["players"][1]["hand"] == 9  # 7 with a teammate, + 2
+
+
+def test_laurie_as_support_plays_a_normal_shot():
+    s = start("austin", "rich", "laurie", "toots")
+    s = play(s, serve(0, "red", ["B3"], support={"player": 1, "cards": ["B0"]}))
+    refused(s, shot(3, "R1", ability=True, support={"player": 2, "cards": ["R0"]}),
+            match="Toots.*no shot ability")
+    s = play(s, shot(2, "R2", ability=True, support={"player": 3, "cards": ["R0"]}))
+    assert GAME.view(s)["ball"] == [1, 2] and GAME.view(s)["players"][2]["ability_used"]
+
+
+# --- the issue's checklist: reminders -----------------------------------------------------
+
+
+def test_canadian_draws_two_for_the_single_player_and_one_for_each_pair_player():
+    s = play(start("austin", "wendolyn", "josephias"), serve(0, "red", ["B3"]))
+    assert GAME.view(s)["draws"] == [{"player": 0, "draw": 2, "discard_first": 0,
+                                      "from_discard": False}]
+    s = play(s, shot(1, "R2", support={"player": 2, "cards": ["B0"]}))
+    assert GAME.view(s)["draws"] == [
+        {"player": 1, "draw": 2, "discard_first": 1, "from_discard": False},
+        {"player": 2, "draw": 1, "discard_first": 0, "from_discard": True}]
+
+
+def test_a_canadian_josephias_is_reminded_of_the_discard_only_until_he_has_used_it():
+    s = play(start("austin", "josephias", "toots"), serve(0, "red", ["B3"]))
+    s = play(s, shot(1, "R2", support={"player": 2, "cards": ["B0"]}))
+    assert GAME.view(s)["draws"][0] == {"player": 1, "draw": 1, "discard_first": 0,
+                                        "from_discard": True}
+    s = play(s, {"type": "ability", "player": 1})  # he took a card from the discard
+    s = play(s, shot(0, "B2"), shot(1, "R2", support={"player": 2, "cards": ["B0"]}))
+    assert GAME.view(s)["draws"][0]["from_discard"] is False
+    s = play(s, {"type": "point", "winner": 1}, serve(0, "red", ["B3"]),
+             shot(1, "R2", support={"player": 2, "cards": ["B0"]}))
+    assert GAME.view(s)["draws"][0]["from_discard"] is True  # a new point
+
+
+def test_after_a_point_each_loser_may_discard_3_and_everybody_refills_to_their_hand():
+    s = start("sarissia", "simon", "austin", "wendolyn")
+    assert [r["discard_up_to"] for r in GAME.view(s)["refill"]] == [0, 0, 0, 0]
+    s = play(s, {"type": "point", "winner": 1, "reason": "no_return"})
+    assert GAME.view(s)["refill"] == [
+        {"player": 0, "discard_up_to": 3, "hand": 10}, {"player": 1, "discard_up_to": 3,
+                                                        "hand": 7},
+        {"player": 2, "discard_up_to": 0, "hand": 8}, {"player": 3, "discard_up_to": 0,
+                                                       "hand": 8}]
+    s = play(s, serve(0, "red", ["B3"], support={"player": 1, "cards": ["B0"]}))
+    assert GAME.view(s)["refill"] == []  # only between points
+
+
 # --- stats ---------------------------------------------------------------------------------
 
 

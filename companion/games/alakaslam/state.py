@@ -121,8 +121,11 @@ def draws(state: State, player: int) -> dict[str, Any]:
     n = 2 if alone else 1
     who = acts_as(state, player)
     wendolyn = who == "wendolyn"
+    # As a Canadian pair player Josephias takes from the discard once per point: the
+    # ability action records that he did, and the reminder stops offering it.
+    spent = has_point_ability(state, player) and state.ability_used[player]
     return {"player": player, "draw": n + wendolyn, "discard_first": int(wendolyn),
-            "from_discard": who == "josephias"}
+            "from_discard": who == "josephias" and not spent}
 
 
 def end_point(state: State, winner: int, reason: str, shot: Shot | None = None) -> State:
