@@ -369,7 +369,9 @@ def test_once_per_point_abilities_toots_and_canadian_josephias():
     refused(s, {"type": "ability", "player": 1}, match="no once-per-point")
     s = play(s, {"type": "ability", "player": 0})
     refused(s, {"type": "ability", "player": 0}, match="this point already")
-    s = play(s, {"type": "point", "winner": 0})
+    s = play(s, {"type": "point", "winner": 0})  # Bob serves next
+    refused(s, {"type": "ability", "player": 0}, match="Toots's ability only on their own turn")
+    s = play(s, serve(1, "red", ["B3"]))  # now Ann hits: her turn
     play(s, {"type": "ability", "player": 0})
     c = start("austin", "josephias", "toots")  # Josephias in the Canadian pair
     play(c, {"type": "ability", "player": 1})
@@ -602,8 +604,10 @@ def test_simon_copies_each_character_for_one_point():
     s = play(s, shot(0, "B3", ability=True))  # Laurie's ability: 1 card, ignoring it
     assert GAME.view(s)["players"][0]["ability_used"] is True
     toots = copied("toots")
-    assert {"type": "ability", "player": [0, 1]} in GAME.legal(toots)
+    # Simon as Toots may, on his serve; Bob's own Toots waits for his side's turn.
+    assert {"type": "ability", "player": [0]} in GAME.legal(toots)
     play(toots, {"type": "ability", "player": 0})
+    refused(toots, {"type": "ability", "player": 1}, match="own turn: Ann serves now")
     wendolyn = play(copied("wendolyn"), serve(0, "red", ["B3"]))
     assert GAME.view(wendolyn)["draws"][0] | {"player": 0} == {
         "player": 0, "draw": 3, "discard_first": 1, "from_discard": False}

@@ -48,7 +48,8 @@ def legal(state: State) -> list[JSON]:
                            "character": [c for c in s.characters if c != "simon"]})
     else:
         shapes.append({"type": "shot", "player": list(s.side_players(state.hitting_side))})
-    able = [p for p in everyone if has_point_ability(state, p) and not state.ability_used[p]]
+    able = [p for p in everyone if has_point_ability(state, p) and not state.ability_used[p]
+            and _ability_turn(state, p) is None]
     if able:
         shapes.append({"type": "ability", "player": able})
     shapes.append({"type": "point", "winner": [0, 1], "reason": list(REASONS)})
@@ -134,7 +135,29 @@ def _ability(state: State, action: Mapping[str, Any]) -> JSON:
     if state.ability_used[p]:
         raise IllegalAction(f"{_name(state, p)} has used the ability this point already; "
                             "it is back next point")
+    wait = _ability_turn(state, p)
+    if wait is not None:
+        raise IllegalAction(wait)
     return {"type": "ability", "player": p}
+
+
+def _ability_turn(state: State, p: int) -> str | None:
+    """Why ``p`` cannot use the ability now, or None.
+
+    Toots's ability is used on her own turn: while her side serves or hits.
+    Josephias's (taking from the discard) belongs to his draw, after his
+    side's shot, so it has no turn to wait for.
+    """
+    if acts_as(state, p) != "toots":
+        return None
+    side = state.serving_side if state.due == "serve" else state.hitting_side
+    if state.setup.teams[p] == side:
+        return None
+    doing = "serve" if state.due == "serve" else "hit"
+    if len(state.setup.side_players(side)) == 1:
+        doing += "s"
+    return (f"{_name(state, p)} can use Toots's ability only on their own turn: "
+            f"{side_name(state, side)} {doing} now")
 
 
 def _serve(state: State, action: Mapping[str, Any]) -> JSON:
