@@ -28,6 +28,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -239,6 +240,10 @@ def check_curl(block: Block, tmp: Path) -> None:
     The session is written for ``127.0.0.1:8080`` and the PIN ``482913``; the
     server runs on a free port, so the address is swapped for the real one.
     """
+    if shutil.which("curl") is None:
+        if os.environ.get("CI"):
+            raise RuntimeError(f"CI needs curl for {block}")
+        pytest.skip("curl is not installed (apt-get install curl)")
     commands, expected = [], []
     for line in block.text.splitlines():
         if line.startswith("$ "):
