@@ -64,6 +64,20 @@ def test_a_two_card_shot_takes_seven_presses_and_is_previewed_before_it_is_sent(
     assert view(panel)["ball"] == [2, 1] and panel.state.ui.screen == "board"
 
 
+def test_a_one_card_serve_takes_seven_presses(singles):
+    panel = singles
+    presses = Presses(panel)
+    presses("ok")  # Serve: Ann is alone on her side, so the corner row opens
+    assert panel.state.screen.items == ("Red", "Blue")
+    presses("ok")  # Red
+    presses("next", "next", "next", "ok")  # B3
+    assert preview(panel.state.ui, panel.table.snapshot.match).end == (2, 4)
+    presses("ok")  # Go
+    assert presses.count == 7
+    assert events(panel)[-1] == {"type": "serve", "player": 0, "corner": "red",
+                                 "cards": ["B3"]}
+
+
 def test_a_serve_out_of_the_corner_it_started_in_is_previewed_as_bad(singles):
     panel = singles
     press(panel, "ok", "next", "ok")  # Serve from the blue corner

@@ -152,7 +152,9 @@ def lines(view: Mapping[str, Any], options: Mapping[str, Any]) -> list[str]:
     if point is not None:
         out.append(_point(view, shot, point))
     elif options.get("coin_flip") is not None:
-        out.append(f"Coin flip: {view['sides'][options['coin_flip']]['name']} serve")
+        side = view["sides"][options["coin_flip"]]
+        verb = "serves" if len(side["players"]) == 1 else "serve"
+        out.append(f"Coin flip: {side['name']} {verb}")
     return out + before
 
 
