@@ -139,7 +139,7 @@ def lines(view: Mapping[str, Any], options: Mapping[str, Any]) -> list[str]:
     used = [CHARACTERS[acts_as(view, p)] for p, x in enumerate(view["players"])
             if x["ability_used"]]
     before = [f"{x['name']} as {CHARACTERS[x['copy']]}" for x in view["players"] if x["copy"]]
-    before += [f"{x['name']} mulligan x{x['mulligans']}" for x in view["players"]
+    before += [f"{x['name']} mulligans: {x['hand']} cards" for x in view["players"]
                if x.get("mulligans")]
     if used:
         before.append("Used: " + ", ".join(used))
