@@ -359,6 +359,36 @@ def conforms(example: Any, real: Any, where: str) -> None:
         assert example == real, f"{where}: the example says {example!r}, the real one {real!r}"
 
 
+def check_slam_buttons(block: Block, tmp: Path) -> None:
+    """Each line's presses, on a panel over Ann (Austin) v Bob (Rich), record what it says.
+
+    A line is the buttons pressed, then what they record: the cards named and,
+    for "in at c,r", the ball's cell; "the point to" a point for that side.
+    """
+    from companion.controls import Context
+    from companion.inputs import Input
+    from companion.panel import Panel
+
+    with Store(":memory:") as store:
+        table = Table(store)
+        table.start({"game": "alakaslam", "players": ["Ann", "Bob"],
+                     "options": {"characters": ["austin", "rich"]}})
+        panel = Panel(table, Context())
+        for line in block.text.splitlines():
+            buttons, said = re.match(r"^((?:[A-Z0-9]+ )+)\s*(.*)$", line).groups()
+            for button in buttons.split():
+                panel.handle(Input(button.lower()))
+            event = table.match.events[-1]
+            view = table.snapshot.match["view"]
+            if said.startswith("the point to"):
+                winner = view["sides"][event["winner"]]["name"]
+                assert event["type"] == "point" and said.endswith(winner), line
+                continue
+            assert event["cards"] == re.findall(r"\b[RBES][0-3]\b", said), line
+            cell = re.search(r"in at (\d),(\d)", said)
+            assert cell and view["ball"] == [int(cell[1]), int(cell[2])], line
+
+
 CHECKS: dict[str, Callable[[Block, Path], None]] = {
     "run-banner": check_run_banner,
     "synopsis": check_synopsis,
@@ -366,4 +396,5 @@ CHECKS: dict[str, Callable[[Block, Path], None]] = {
     "layout": check_layout,
     "state": check_state,
     "curl": check_curl,
+    "slam-buttons": check_slam_buttons,
 }

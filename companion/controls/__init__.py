@@ -22,7 +22,7 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from companion.controls import center_court, wizard_dodgeball
+from companion.controls import alakaslam, center_court, wizard_dodgeball
 from companion.controls.base import (
     CHANGED,
     SOFT_KEY_CHARS,
@@ -54,6 +54,7 @@ _INPUTS = (*(Input(b) for b in BUTTONS), *(Input(b, hold=True) for b in HOLDABLE
 _BOARDS: dict[str, Callable[[Ui, Mapping[str, Any]], dict[Input, Binding]]] = {
     "center-court": center_court.board,
     "wizard-dodgeball": wizard_dodgeball.board,
+    "alakaslam": alakaslam.board,
 }
 
 
@@ -192,11 +193,18 @@ def _default_draft(game_id: str, ctx: Context) -> Draft:
 #: Extra setup rows a game needs beyond its option menus: (ui, draft, first row index).
 _SETUP_ROWS: dict[str, Callable[[Ui, Draft, int], list[tuple[str, Outcome]]]] = {
     "wizard-dodgeball": wizard_dodgeball.setup_rows,
+    "alakaslam": alakaslam.setup_rows,
+}
+#: Games whose drafts must keep options in step with the players (AlakaSLAM:
+#: a character per player, teams for the format): applied on every setup screen.
+_FIT_DRAFT: dict[str, Callable[[Draft], Draft]] = {
+    "alakaslam": alakaslam.fit_draft,
 }
 
 
 def _setup(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     draft = ui.draft or _default_draft(next(iter(GAMES)), ctx)
+    draft = _FIT_DRAFT.get(draft.game, lambda d: d)(draft)
     ui = replace(ui, draft=draft)
     game = get_game(draft.game)
     # Each row: its label and, given the row's index, what OK does there.
@@ -284,6 +292,7 @@ SCREENS: dict[str, ScreenSpec] = screens({
     "board": ScreenSpec(_board, premise=independent),
     **center_court.SCREENS,
     **wizard_dodgeball.SCREENS,
+    **alakaslam.SCREENS,
     "menu": _menu,
     "confirm": ScreenSpec(_confirm, premise=_same_match_unfinished),
     "history": ScreenSpec(_history, premise=independent, reload=("history",)),

@@ -32,7 +32,15 @@ class Draft:
         return dict(self.options)[key]
 
     def record(self) -> dict[str, Any]:
-        return {"game": self.game, "players": list(self.players), "options": dict(self.options)}
+        """The start record, JSON as a phone would send it (the draft's tuples as lists)."""
+        return {"game": self.game, "players": list(self.players),
+                "options": {k: _json(v) for k, v in self.options}}
+
+
+def _json(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [_json(v) for v in value]
+    return value
 
 
 @dataclass(frozen=True)

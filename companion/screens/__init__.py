@@ -12,11 +12,16 @@ from PIL import Image
 
 from companion.controls import Context, Screen
 from companion.panel import PanelState
-from companion.screens import canvas, center_court, menus, wizard_dodgeball
+from companion.screens import alakaslam, canvas, center_court, menus, wizard_dodgeball
 
 _BOARDS: dict[str, Callable[..., None]] = {
     "center-court": center_court.board,
     "wizard-dodgeball": wizard_dodgeball.board,
+    "alakaslam": alakaslam.board,
+}
+#: Game screens drawn their own way (not as a list or a row of choices), by Ui screen.
+_DRAWN: dict[str, Callable[..., None]] = {
+    "slam-cards": alakaslam.picker,
 }
 
 
@@ -30,6 +35,8 @@ def render(state: PanelState, ctx: Context) -> Image.Image:
             menus.welcome(draw)
         else:
             _BOARDS[match["game"]](draw, match)
+    elif ui.screen in _DRAWN and match is not None:
+        _DRAWN[ui.screen](draw, ui, screen, match)
     elif ui.screen == "info":
         menus.info(image, draw, screen, ctx)
     elif screen.items and screen.row:

@@ -185,6 +185,91 @@ WD_SCENES: dict[str, Callable[[Table, Panel], None]] = {
 SCENES.update(WD_SCENES)
 
 
+SLAM_PLAYERS = {2: ["Ann", "Bob"], 3: ["Ann", "Bob", "Cy"], 4: ["Ann", "Bob", "Cy", "Di"]}
+SLAM_CHARACTERS = {2: ["austin", "laurie"], 3: ["rich", "josephias", "simon"],
+                   4: ["toots", "laurie", "wendolyn", "sarissia"]}
+#: Ann serves from the red corner with B2: in at (2,3).
+SERVE = {"type": "serve", "player": 0, "corner": "red", "cards": ["B2"]}
+
+
+def slam(table: Table, panel: Panel, players: int = 2, **options) -> None:
+    table.start({"game": "alakaslam", "players": SLAM_PLAYERS[players],
+                 "options": {"characters": SLAM_CHARACTERS[players], **options}})
+
+
+def slam_rally(table: Table, panel: Panel) -> None:
+    """Ann's serve is in; Bob returns R2 with an Enchant-2 on her: she must play 2."""
+    slam(table, panel)
+    table.act(SERVE)
+    table.act({"type": "shot", "player": 1, "cards": ["R2", "E2"]})
+
+
+def slam_doubles_rally(table: Table, panel: Panel) -> None:
+    """Doubles: Ann (Toots) used her ability; Ann and Bob serve, Cy must play 3."""
+    slam(table, panel, 4)
+    table.act({"type": "ability", "player": 0})
+    table.act({"type": "serve", "player": 0, "corner": "red", "cards": ["B1"],
+               "support": {"player": 1, "cards": ["B1", "E3"], "enchant": 2}})
+
+
+def slam_canadian_serve(table: Table, panel: Panel) -> None:
+    """Canadian: Bob and Cy serve (Cy is Simon, copying Rich); the picker on Bob's row."""
+    slam(table, panel, 3, first_server=1)
+    table.act({"type": "copy", "player": 2, "character": "rich"})
+
+
+SLAM_SCENES: dict[str, Callable[[Table, Panel], None]] = {
+    "board-slam-singles": slam,
+    "board-slam-canadian": lambda t, p: slam(t, p, 3),
+    "board-slam-doubles": lambda t, p: slam(t, p, 4),
+    "board-slam-coin": lambda t, p: slam(t, p, first_server="coin"),
+    "board-slam-rally": slam_rally,
+    "board-slam-doubles-rally": slam_doubles_rally,
+    "board-slam-laurie": lambda t, p: (slam(t, p), t.act(SERVE),
+                                       t.act({"type": "shot", "player": 1, "cards": ["R2"],
+                                              "ability": True})),
+    "board-slam-net": lambda t, p: (slam(t, p), t.act(SERVE),
+                                    t.act({"type": "shot", "player": 1, "cards": ["R0"]})),
+    "board-slam-before-serve": lambda t, p: (slam_canadian_serve(t, p),
+                                             t.act({"type": "mulligan", "player": 0})),
+    "board-slam-over": lambda t, p: (slam(t, p, target=1), t.act(SERVE),
+                                     t.act({"type": "shot", "player": 1, "cards": ["B3"]})),
+    "refused-slam": lambda t, p: (slam_rally(t, p), press(p, "ok", "prev", "ok", "ok")),
+    "setup-slam": lambda t, p: press(p, "ok", "ok", "ok"),
+    "setup-slam-characters": lambda t, p: press(p, "ok", "ok", "ok", *["next"] * 6),
+    "setup-slam-canadian": lambda t, p: press(p, "ok", "ok", "ok", "next", "ok",
+                                              *["next"] * 9),
+    # Ann's partner changed from Bob to Cy.
+    "setup-slam-doubles": lambda t, p: press(p, "ok", "ok", "ok", "next", "ok", "ok",
+                                             *["next"] * 11, "ok"),
+    "slam-corner": lambda t, p: (slam(t, p), press(p, "ok")),
+    "slam-cards": lambda t, p: (slam(t, p), press(p, "ok", "ok")),
+    "slam-cards-in": lambda t, p: (slam(t, p), press(p, "ok", "ok", "next", "next")),
+    "slam-cards-bad-serve": lambda t, p: (slam(t, p), press(p, "ok", "ok", "prev", "ok",
+                                                            "next", "next")),
+    # Bob (Laurie) plays a normal shot: B3 goes out, R0 stays on his half.
+    "slam-cards-out": lambda t, p: (slam(t, p), t.act(SERVE), press(p, "ok", "ok", "next",
+                                                                     "next", "next")),
+    "slam-cards-net": lambda t, p: (slam(t, p), t.act(SERVE), press(p, "ok", "ok",
+                                                                     *["prev"] * 4)),
+    "slam-cards-enchanted": lambda t, p: (slam_rally(t, p), press(p, "ok", "next", "ok")),
+    "slam-cards-support": lambda t, p: (slam_canadian_serve(t, p),
+                                        press(p, "ok", "ok", "ok", "prev", "ok", "ok", "next")),
+    "slam-player": lambda t, p: (slam_canadian_serve(t, p), press(p, "ok")),
+    # Cy (under Enchant-3) plays R1 B1 E2, Di supports with R0: whom does the E2 bind?
+    "slam-enchant": lambda t, p: (slam_doubles_rally(t, p),
+                                  press(p, "ok", "ok", "prev", "ok", "next", "ok",
+                                        *["next"] * 5, "ok", "ok", *["prev"] * 4, "ok", "ok")),
+    "slam-laurie": lambda t, p: (slam(t, p), t.act(SERVE), press(p, "ok")),
+    "slam-more": lambda t, p: (slam_canadian_serve(t, p), press(p, "prev")),
+    "slam-reason": lambda t, p: (slam(t, p), press(p, "prev", "ok")),
+    "slam-who": lambda t, p: (slam(t, p), press(p, "prev", "next", "next", "ok")),
+    "slam-who-ability": lambda t, p: (slam(t, p, 4), press(p, "prev", *["next"] * 3, "ok")),
+    "slam-copy": lambda t, p: (slam(t, p, 3), press(p, "prev", "prev", "ok")),
+}
+SCENES.update(SLAM_SCENES)
+
+
 def frame(scene: str) -> Image.Image:
     with Store(":memory:") as store:
         table = Table(store, rng=random.Random(0))

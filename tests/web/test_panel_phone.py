@@ -25,7 +25,8 @@ WD_START = {"game": "wizard-dodgeball", "players": ["Owls", "Newts"],
             "options": {"rosters": [[1, 2, 3, 4, 5], [6, 7, 8, 9, 10]]}}
 #: A move the phone can make in a match of each game that has nothing to undo.
 MOVES = {"center-court": {"type": "point", "winner": 1},
-         "wizard-dodgeball": {"type": "end_activation"}}
+         "wizard-dodgeball": {"type": "end_activation"},
+         "alakaslam": {"type": "point", "winner": 1}}
 #: Screens that stand on the match, not the table version: a move inside the
 #: match leaves them open. Every other screen (a new one too) must close.
 KEPT_ON_A_MOVE = {"board", "info", "history", "setup", "wd-jersey", "wd-cards", "confirm"}

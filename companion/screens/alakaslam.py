@@ -1,0 +1,229 @@
+"""The AlakaSLAM board and card picker: the court drawn beside the score.
+
+The court is drawn with side 1's baseline (row 1) at the top and the red
+edge (column 1) on the left, cells of 10x8 pixels, the net a thick bar
+between rows 2 and 3. The side rows beside it are in the same order: side 1
+above, side 2 below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from PIL import ImageDraw
+
+from companion.controls import Screen, Ui
+from companion.controls.alakaslam import GO, acts_as, obligation, preview
+from companion.games.alakaslam import CHARACTERS
+from companion.games.alakaslam.court import NET, ROWS, Cell
+from companion.names import short_names
+from companion.screens.canvas import (
+    BODY,
+    BOLD,
+    SMALL,
+    WIDTH,
+    char_width,
+    fit,
+    write,
+    write_right,
+)
+
+CELL_W, CELL_H = 10, 8
+#: The court's top-left corner; 2 pixels to the left for the net's post.
+COURT_X, COURT_Y = 2, 0
+#: Extra rows the net adds between rows NET and NET + 1.
+NET_GAP = 2
+#: Where the text beside the court starts.
+RIGHT = 47
+ROW_TOPS = (0, 13)
+STATUS_Y = 27
+#: The two full-width lines under the court.
+LINES_Y = (37, 46)
+RESULTS = {"in": "IN", "out": "OUT", "net": "NET", "bad_serve": "BAD SERVE"}
+REASONS = {"no_return": "no return", "declined": "declined", "out": "out", "net": "net",
+           "bad_serve": "bad serve"}
+
+
+def board(draw: ImageDraw.ImageDraw, match: Mapping[str, Any]) -> None:
+    """The court, both sides' score, what is due, then two lines of what matters now."""
+    view = match["view"]
+    ball = view["ball"]
+    shot = view["last_shot"]
+    court(draw, view["court"]["cols"], ball=ball,
+          landed=shot["to"] if ball is None and shot is not None else None)
+    _sides(draw, view)
+    write(draw, (RIGHT, STATUS_Y), fit(status(view), SMALL, WIDTH - RIGHT), SMALL)
+    for y, line in zip(LINES_Y, lines(view, match.get("options", {})), strict=False):
+        write(draw, (0, y), fit(line, SMALL, WIDTH), SMALL)
+
+
+def _cell_box(col: int, row: int) -> tuple[int, int, int, int]:
+    x = COURT_X + (col - 1) * CELL_W
+    y = COURT_Y + (row - 1) * CELL_H + (NET_GAP if row > NET else 0)
+    return x, y, x + CELL_W, y + CELL_H
+
+
+def court(draw: ImageDraw.ImageDraw, cols: int, ball: list[int] | Cell | None = None,
+          landed: list[int] | Cell | None = None, start: Cell | None = None) -> None:
+    """The grid; the ball's cell filled, a landing crossed, a shot's start ringed."""
+    for col in range(1, cols + 1):
+        for row in range(1, ROWS + 1):
+            draw.rectangle(_cell_box(col, row), outline=1)
+    _, top, right, _ = _cell_box(cols, NET + 1)
+    draw.rectangle((COURT_X - 2, top - NET_GAP, right + 2, top), fill=1)
+
+    def inside(cell: Any) -> tuple[int, int, int, int] | None:
+        if cell is None or not (1 <= cell[0] <= cols and 1 <= cell[1] <= ROWS):
+            return None
+        return _cell_box(*cell)
+
+    if (box := inside(start)) is not None:
+        x0, y0, x1, y1 = box
+        draw.rectangle((x0 + 3, y0 + 2, x1 - 3, y1 - 2), outline=1)
+    if (box := inside(ball)) is not None:
+        x0, y0, x1, y1 = box
+        draw.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), fill=1)
+    if (box := inside(landed)) is not None:
+        x0, y0, x1, y1 = box
+        draw.line((x0 + 2, y0 + 2, x1 - 2, y1 - 2), fill=1)
+        draw.line((x0 + 2, y1 - 2, x1 - 2, y0 + 2), fill=1)
+
+
+def side_names(view: Mapping[str, Any], room: int) -> list[str]:
+    """Each side's players' names joined with ``/``, shortened to ``room`` characters."""
+    out = []
+    for side in view["sides"]:
+        names = [view["players"][p]["name"] for p in side["players"]]
+        each = (room - len(names) + 1) // len(names)
+        out.append("/".join(short_names(names, each)))
+    return out
+
+
+def _sides(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
+    """A row per side: the server's ball, the name and the score; the side to play inverted."""
+    now = view["winner"]
+    if now is None:
+        now = view["serving_side"] if view["due"] == "serve" else view["hitting_side"]
+    names = side_names(view, (WIDTH - RIGHT - 9 - 2 * char_width(BOLD)) // char_width(BOLD))
+    for side, top in enumerate(ROW_TOPS):
+        ink = 1
+        if side == now:
+            draw.rectangle((RIGHT - 1, top, WIDTH - 1, top + 12), fill=1)
+            ink = 0
+        if side == view["serving_side"] and view["winner"] is None:
+            draw.ellipse((RIGHT + 1, top + 4, RIGHT + 5, top + 8), fill=ink)
+        write(draw, (RIGHT + 8, top), names[side], BOLD, fill=ink)
+        write_right(draw, WIDTH - 1, top, str(view["sides"][side]["score"]), BOLD, fill=ink)
+
+
+def status(view: Mapping[str, Any]) -> str:
+    """What is due: ``"Serve, to 3"``, ``"Rally 3, to 3"``, ``"Ann wins"``."""
+    if view["winner"] is not None:
+        return f"{view['sides'][view['winner']]['name']} wins"
+    if view["due"] == "serve":
+        return f"Serve, to {view['target']}"
+    return f"Rally {view['rally']}, to {view['target']}"
+
+
+def lines(view: Mapping[str, Any], options: Mapping[str, Any]) -> list[str]:
+    """The lines under the court, most pressing first.
+
+    In a rally: the obligations, the abilities used, the last shot. Before a
+    serve: the last point and why, what players did before this serve
+    (Simon's copy, mulligans, abilities); at the start, the coin flip.
+    """
+    names = [p["name"] for p in view["players"]]
+    out = [f"{names[o['player']]}: {obligation(view, o['player'])}"
+           for o in view["obligations"]]
+    used = [CHARACTERS[acts_as(view, p)] for p, x in enumerate(view["players"])
+            if x["ability_used"]]
+    before = [f"{x['name']} as {CHARACTERS[x['copy']]}" for x in view["players"] if x["copy"]]
+    before += [f"{x['name']} mulligans: {x['hand']} cards" for x in view["players"]
+               if x.get("mulligans")]
+    if used:
+        before.append("Used: " + ", ".join(used))
+    shot, point = view["last_shot"], view["last_point"]
+    if view["due"] == "shot":
+        out += before
+        if shot is not None:
+            out.append(f"Last: {_hitters(view, shot)} {RESULTS[shot['result']].lower()}")
+        return out
+    if point is not None:
+        out.append(_point(view, shot, point))
+    elif options.get("coin_flip") is not None:
+        side = view["sides"][options["coin_flip"]]
+        verb = "serves" if len(side["players"]) == 1 else "serve"
+        out.append(f"Coin flip: {side['name']} {verb}")
+    return out + before
+
+
+def _hitters(view: Mapping[str, Any], shot: Mapping[str, Any]) -> str:
+    who = "/".join(view["players"][p]["name"] for p in shot.get("players", []))
+    return who or view["sides"][shot["side"]]["name"]
+
+
+def _point(view: Mapping[str, Any], shot: Mapping[str, Any] | None,
+           point: Mapping[str, Any]) -> str:
+    """``"Point Ann: Bob's net"``: who won the last point and why."""
+    head = f"Point {view['sides'][point['winner']]['name']}: "
+    reason = point["reason"]
+    if shot is not None and reason == shot["result"] and reason != "in":
+        return head + f"{_hitters(view, shot)} {REASONS[reason]}"
+    return head + REASONS.get(reason, reason)
+
+
+# --- the card picker -------------------------------------------------------------------
+
+
+def picker(draw: ImageDraw.ImageDraw, ui: Ui, screen: Screen, match: Mapping[str, Any]) -> None:
+    """The row so far, the landing previewed on the court and judged, the ring of cards."""
+    seen = preview(ui, match)
+    landed = seen.end if seen.cards else None
+    court(draw, seen.cols, landed=None, ball=landed, start=seen.start)
+    write(draw, (RIGHT, 0), fit(screen.title, SMALL, WIDTH - RIGHT), SMALL)
+    shown = list(ui.picked)
+    cursor = ui.cursor % len(screen.items)
+    under = screen.items[cursor]
+    row = " ".join(shown) if shown else "-"
+    write(draw, (RIGHT, 9), fit(row, BOLD, WIDTH - RIGHT), BOLD)
+    if under != GO:
+        # The card under the cursor, not added yet: shown after the row, lighter.
+        x = RIGHT + (len(row) + 1) * char_width(BOLD) if shown else RIGHT
+        if x + 2 * char_width(BOLD) <= WIDTH:
+            draw.rectangle((x - 1, 9, x + 2 * char_width(BOLD), 22), outline=1)
+            write(draw, (x, 9), under, BOLD)
+    if seen.result:
+        # A bad serve's name fills the line; the court shows where it landed.
+        where = "" if seen.result == "bad_serve" else _cell_name(seen.end, seen.cols)
+        verdict = f"{RESULTS[seen.result]} {where}".strip()
+        write(draw, (RIGHT, 22), fit(verdict, BOLD, WIDTH - RIGHT), BOLD)
+    _strip(draw, screen.items, cursor, LINES_Y[0])
+    if screen.hint:
+        write(draw, (0, LINES_Y[1]), fit(screen.hint, SMALL, WIDTH), SMALL)
+
+
+def _cell_name(cell: Cell, cols: int) -> str:
+    """``"2,3"`` on the court; nothing off it (the verdict says out)."""
+    if 1 <= cell[0] <= cols and 1 <= cell[1] <= ROWS:
+        return f"{cell[0]},{cell[1]}"
+    return ""
+
+
+def _strip(draw: ImageDraw.ImageDraw, items: tuple[str, ...], cursor: int, y: int) -> None:
+    """Up to five choices of the ring around the cursor, the cursor's inverted."""
+    n = len(items)
+    span = min(2, (n - 1) // 2)
+    slot = 22
+    middle = WIDTH // 2
+    for offset in range(-span, span + 1):
+        label = items[(cursor + offset) % n]
+        x = middle + offset * slot - len(label) * char_width(BODY) // 2
+        if offset == 0:
+            draw.rectangle((x - 2, y - 1, x + len(label) * char_width(BODY) + 1, y + 8), fill=1)
+            write(draw, (x, y - 1), label, BODY, fill=0)
+        else:
+            write(draw, (x, y - 1), label, BODY)
+    if n > 2 * span + 1:
+        draw.polygon([(2, y + 3), (5, y), (5, y + 6)], fill=1)
+        draw.polygon([(WIDTH - 3, y + 3), (WIDTH - 6, y), (WIDTH - 6, y + 6)], fill=1)
