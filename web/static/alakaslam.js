@@ -1,0 +1,455 @@
+/* AlakaSLAM on the phones: the court geometry (the engine's, for previews), the
+   spectator board, and the host's start form and shot controls. */
+"use strict";
+
+TC.slam = {};
+
+/* --- the court: a copy of companion/games/alakaslam/court.py -----------------------
+   The host page previews a shot before it is sent; tests/e2e/test_alakaslam_pages.py
+   runs these functions for every card row and start cell against the Python ones. */
+
+TC.slam.ROWS = 4;
+/** The last row of side 0's half; the net lies just beyond it. */
+TC.slam.NET = 2;
+TC.slam.HITS = ["R0", "R1", "R2", "R3", "B0", "B1", "B2", "B3"];
+TC.slam.ENCHANTS = ["E1", "E2", "E3"];
+TC.slam.STRAIGHT = "S2";
+
+/** How far one card moves the ball hit by `side`: [columns, rows]. */
+TC.slam.move = function (card, side) {
+  if (TC.slam.ENCHANTS.includes(card)) return [0, 0];
+  const forward = side === 0 ? 1 : -1;
+  if (card === TC.slam.STRAIGHT) return [0, 2 * forward];
+  return [card[0] === "R" ? -1 : 1, Number(card[1]) * forward];
+};
+
+/** Where the ball ends after `cards` (in order) hit by `side` from `start` ([col, row]). */
+TC.slam.land = function (start, cards, side) {
+  return cards.reduce(([col, row], card) => {
+    const [dc, dr] = TC.slam.move(card, side);
+    return [col + dc, row + dr];
+  }, start);
+};
+
+TC.slam.onCourt = (cell, cols) => cell[0] >= 1 && cell[0] <= cols && cell[1] >= 1 && cell[1] <= TC.slam.ROWS;
+
+/** "in", "out" or "net" for a shot by `side` landing on `cell`. */
+TC.slam.judge = function (cell, side, cols) {
+  if (!TC.slam.onCourt(cell, cols)) return "out";
+  return (cell[1] <= TC.slam.NET ? 0 : 1) === side ? "net" : "in";
+};
+
+/** The server's back corner: the baseline at the red or blue edge. */
+TC.slam.serveStart = (side, corner, cols) => [corner === "red" ? 1 : cols, side === 0 ? 1 : TC.slam.ROWS];
+
+/** "in" or "bad_serve": a serve must land in, in a column other than its own. */
+TC.slam.judgeServe = function (start, cell, side, cols) {
+  return TC.slam.judge(cell, side, cols) !== "in" || cell[0] === start[0] ? "bad_serve" : "in";
+};
+
+/* --- words ------------------------------------------------------------------------- */
+
+TC.slam.character = (id) => id[0].toUpperCase() + id.slice(1);
+TC.slam.FORMATS = {singles: "Singles", canadian: "Canadian doubles", doubles: "Doubles"};
+TC.slam.REASONS = {no_return: "no return", declined: "declined", out: "out", net: "net",
+  bad_serve: "bad serve"};
+TC.slam.RESULTS = {in: "in", out: "out", net: "net: did not cross", bad_serve: "bad serve"};
+/** A cell as people say it: "c2 r3". */
+TC.slam.cell = (c) => `c${c[0]} r${c[1]}`;
+TC.slam.plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** "Ann (Simon as Austin)": the character whose ability the player uses now. */
+TC.slam.who = function (v, p) {
+  const pl = v.players[p];
+  return pl.copy ? `Simon as ${TC.slam.character(pl.copy)}` : TC.slam.character(pl.character);
+};
+
+/** "Bea must play exactly 2 cards, no Enchantment (Enchant-2 from Cy)". */
+TC.slam.obligation = function (v, o) {
+  const counts = o.cards.join(" or ");
+  const by = (o.by || []).map((b) => v.players[b].name).join(" and ");
+  return `${v.players[o.player].name} must play exactly ${counts} card${o.cards.length === 1 && o.cards[0] === 1 ? "" : "s"}` +
+    (o.no_enchant ? ", no Enchantment" : "") + (by ? ` (Enchanted by ${by})` : "");
+};
+
+/** The end-of-turn draws after the last shot, e.g. "Ann draws 2". */
+TC.slam.drawText = function (v, d) {
+  const name = v.players[d.player].name;
+  let text = d.discard_first ? `${name} discards ${d.discard_first}, then draws ${d.draw}`
+    : `${name} draws ${d.draw}`;
+  if (d.from_discard) text += " (may take 1 from the discard instead)";
+  return text;
+};
+
+/* --- the court drawing ----------------------------------------------------------- */
+
+/** An SVG element, as TC.el makes HTML ones. */
+TC.slam.svg = function (tag, attrs, ...children) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v);
+  }
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+};
+
+/**
+ * The court, side 0's baseline (row 1) at the bottom, the red edge (col 1) on the left,
+ * with one cell of margin all round: a ball that lands out is drawn there (further out
+ * is drawn at the margin's edge, its cell said in words).
+ * `ball`: [col, row] | null; `path`: {from, to, result} | null; `label`: what it shows.
+ */
+TC.slam.court = function ({cols, ball, path, label, names, faded}) {
+  const S = 40;
+  const W = (cols + 2) * S;
+  const H = (TC.slam.ROWS + 2) * S;
+  const rows = TC.slam.ROWS;
+  const clampCol = (c) => Math.max(0, Math.min(cols + 1, c));
+  const clampRow = (r) => Math.max(0, Math.min(rows + 1, r));
+  const cx = (c) => clampCol(c) * S + S / 2;
+  const cy = (r) => (rows - clampRow(r) + 1) * S + S / 2;
+  const s = TC.slam.svg;
+  const cells = [];
+  for (let c = 1; c <= cols; c++) {
+    for (let r = 1; r <= rows; r++) {
+      const edge = c === 1 ? " red" : c === cols ? " blue" : "";
+      cells.push(s("rect", {class: `cell${edge} half${r <= TC.slam.NET ? 0 : 1}`,
+        x: c * S, y: (rows - r + 1) * S, width: S, height: S}));
+    }
+  }
+  const parts = [
+    s("title", {}, label),
+    cells,
+    s("rect", {class: "lines", x: S, y: S, width: cols * S, height: rows * S}),
+    s("line", {class: "net", x1: S - 6, x2: (cols + 1) * S + 6, y1: (rows - TC.slam.NET + 1) * S - 0,
+      y2: (rows - TC.slam.NET + 1) * S}),
+    s("text", {class: "edge red", x: S / 2, y: H / 2, transform: `rotate(-90 ${S / 2} ${H / 2})`}, "RED"),
+    s("text", {class: "edge blue", x: W - S / 2, y: H / 2, transform: `rotate(90 ${W - S / 2} ${H / 2})`}, "BLUE"),
+  ];
+  for (let c = 1; c <= cols; c++) {
+    parts.push(s("text", {class: "coord", x: cx(c), y: (rows + 1) * S + 12}, c));
+  }
+  for (let r = 1; r <= rows; r++) parts.push(s("text", {class: "coord", x: S - 8, y: cy(r) + 4}, r));
+  if (names) {
+    parts.push(s("text", {class: "sidename", x: W / 2, y: H - 6}, names[0]));
+    parts.push(s("text", {class: "sidename", x: W / 2, y: 16}, names[1]));
+  }
+  if (path) {
+    const bad = path.result !== "in";
+    const [x1, y1, x2, y2] = [cx(path.from[0]), cy(path.from[1]), cx(path.to[0]), cy(path.to[1])];
+    parts.push(s("g", {class: `path ${bad ? "bad" : "good"}${faded ? " faded" : ""}`},
+      s("circle", {class: "from", cx: x1, cy: y1, r: 4}),
+      s("line", {x1, y1, x2, y2, "marker-end": "url(#arrow)"}),
+      s("text", {class: "result", x: Math.min(W - 22, Math.max(22, x2)),
+        y: y2 < S ? y2 + 18 : y2 - 12}, TC.slam.RESULTS[path.result].split(":")[0].toUpperCase())));
+  }
+  if (ball) parts.push(s("circle", {class: "ball", cx: cx(ball[0]), cy: cy(ball[1]), r: 10}));
+  return s("svg", {class: "court", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": label},
+    s("defs", {}, s("marker", {id: "arrow", viewBox: "0 0 10 10", refX: 8, refY: 5,
+      markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse"},
+    s("path", {d: "M0,0 L10,5 L0,10 z", class: "arrowhead"}))),
+    parts);
+};
+
+/** The court's text alternative: where the ball is and where the last shot went. */
+TC.slam.courtLabel = function (v) {
+  const c = v.court;
+  const out = [`Court, ${c.cols} columns by ${c.rows} rows.`];
+  out.push(v.ball ? `Ball at ${TC.slam.cell(v.ball)}.` : "No ball in play.");
+  if (v.last_shot) {
+    const l = v.last_shot;
+    out.push(`Last shot by ${v.sides[l.side].name}: ${TC.slam.cell(l.from)} to ${TC.slam.cell(l.to)}, ${TC.slam.RESULTS[l.result]}.`);
+  }
+  return out.join(" ");
+};
+
+/* --- the spectator board ---------------------------------------------------------- */
+
+TC.boards.alakaslam = function (match) {
+  const v = match.view;
+  const over = v.winner !== null;
+  const el = TC.el;
+  const sideName = (i) => v.sides[i].name;
+  const head = over ? `${sideName(v.winner)} win${v.sides[v.winner].players.length > 1 ? "" : "s"} ${v.sides[v.winner].score}-${v.sides[1 - v.winner].score}`
+    : `${TC.slam.FORMATS[v.format]} · first to ${v.target}`;
+  const rows = [0, 1].map((i) => el("tr", {class: v.winner === i ? "winner" : "", "data-side": i},
+    el("td", {class: "serve", "aria-label": !over && v.serving_side === i ? "serves" : null},
+      !over && v.serving_side === i ? "●" : ""),
+    el("th", {scope: "row", class: "name"}, sideName(i)),
+    el("td", {class: "points"}, v.sides[i].score)));
+  let now = "";
+  if (!over && v.due === "serve") now = `${sideName(v.serving_side)} to serve`;
+  else if (!over) now = `${sideName(v.hitting_side)} to hit · rally ${v.rally}`;
+  const players = v.players.map((pl, p) => {
+    const hits = !over && (v.due === "serve" ? v.serving_side : v.hitting_side) === pl.side;
+    return el("li", {class: `side${pl.side}${hits ? " now" : ""}`},
+      el("span", {class: "pname"}, pl.name),
+      el("span", {class: "char"}, TC.slam.character(pl.character)),
+      pl.copy ? el("span", {class: "chip"}, `copies ${TC.slam.character(pl.copy)}`) : null,
+      pl.ability_used ? el("span", {class: "chip used"}, "ability used") : null,
+      pl.mulligans ? el("span", {class: "chip"}, TC.slam.plural(pl.mulligans, "mulligan")) : null,
+      v.stats && v.stats.abilities ? el("span", {class: "uses"}, `abilities: ${v.stats.abilities[p]}`) : null);
+  });
+  const last = [];
+  if (v.last_shot) {
+    const l = v.last_shot;
+    last.push(`Last shot (${sideName(l.side)}): ${TC.slam.cell(l.from)} → ${TC.slam.cell(l.to)}, ${TC.slam.RESULTS[l.result]}`);
+  }
+  if (v.last_point) last.push(`Last point: ${sideName(v.last_point.winner)}, ${TC.slam.REASONS[v.last_point.reason]}`);
+  const reminders = [];
+  if (!over && v.draws && v.draws.length) reminders.push(`Draw: ${v.draws.map((d) => TC.slam.drawText(v, d)).join("; ")}`);
+  if (!over && v.refill && v.refill.length) {
+    const discard = v.refill.filter((r) => r.discard_up_to).map((r) => v.players[r.player].name);
+    if (discard.length) reminders.push(`${discard.join(" and ")} may discard up to 3`);
+    reminders.push(`Hands to: ${v.refill.map((r) => `${v.players[r.player].name} ${r.hand}`).join(", ")}`);
+  }
+  return el("div", {class: "slam"},
+    el("p", {class: "head"}, head),
+    el("table", {class: "score"}, el("tbody", {}, rows)),
+    now ? el("p", {class: "status now"}, now) : null,
+    over ? TC.slam.stats(v) : null,
+    el("ul", {class: "obligations", "aria-label": "Enchantments to obey"},
+      v.obligations.map((o) => el("li", {}, TC.slam.obligation(v, o)))),
+    TC.slam.court({cols: v.court.cols, ball: v.ball, path: v.last_shot, label: TC.slam.courtLabel(v),
+      names: [sideName(0), sideName(1)], faded: v.due !== "shot"}),
+    el("p", {class: "status last"}, last.map((t, i) => [i ? el("br") : null, t])),
+    el("ul", {class: "players", "aria-label": "Players"}, players),
+    reminders.length ? el("p", {class: "reminders"}, reminders.map((t, i) => [i ? el("br") : null, t])) : null,
+    over ? null : TC.slam.stats(v));
+};
+
+/** The match's stats (a view key main adds): points won by reason, the longest rally. */
+TC.slam.stats = function (v) {
+  const st = v.stats;
+  if (!st || !st.points) return null;
+  const el = TC.el;
+  const reasons = Object.keys(TC.slam.REASONS);
+  return el("table", {class: "stats"},
+    el("caption", {}, `Points won by reason · longest rally ${st.longest_rally}`),
+    el("thead", {}, el("tr", {}, el("td", {}), reasons.map((r) => el("th", {scope: "col"}, TC.slam.REASONS[r])))),
+    el("tbody", {}, st.points.map((byReason, i) => el("tr", {},
+      el("th", {scope: "row"}, v.sides[i].name), reasons.map((r) => el("td", {}, byReason[r] || 0))))));
+};
+
+/* --- the host's start form ------------------------------------------------------- */
+
+/** Characters and sides per player, under the start form's player names (host.js's
+ *  startExtras). The format follows the number of names filled in. Returns the
+ *  function that adds `characters` (and `teams` past two players) to the options. */
+TC.slam.startForm = function (box, game, current) {
+  const el = TC.el;
+  const ids = Object.keys(game.extras.characters);
+  const before = current ? current.options : {};
+  const DEFAULT_TEAMS = {3: [0, 1, 1], 4: [0, 0, 1, 1]};
+  const inputs = () => [...document.querySelectorAll("#players input")];
+  const format = el("p", {class: "hint format", "aria-live": "polite"});
+  const rows = inputs().map((_, i) => {
+    const character = el("select", {name: "character", "aria-label": `Player ${i + 1}'s character`},
+      ids.map((id) => el("option", {value: id, selected: (before.characters || ids)[i] === id},
+        game.extras.characters[id])));
+    const side = el("select", {name: "side", "aria-label": `Player ${i + 1}'s side`},
+      [0, 1].map((s) => el("option", {value: s}, `Side ${s + 1}`)));
+    const name = el("span", {class: "who"});
+    return {row: el("div", {class: "slam-player", "data-slot": i}, name, character, side), name, character, side};
+  });
+  let count = null;
+  const update = () => {
+    const names = inputs().map((i) => i.value.trim());
+    const active = rows.filter((_, i) => names[i]);
+    const formats = {2: "singles, a 3 by 4 court", 3: "Canadian doubles (1 v 2), a 4 by 4 court",
+      4: "doubles (2 v 2), a 4 by 4 court"};
+    format.textContent = formats[active.length] ? `${active.length} players: ${formats[active.length]}`
+      : "Name 2 to 4 players";
+    rows.forEach((r, i) => {
+      r.row.hidden = !names[i];
+      r.name.textContent = names[i];
+      r.side.hidden = active.length < 3;
+    });
+    // The contract's default sides for the new number of players (a current match's own, first).
+    if (active.length !== count) {
+      count = active.length;
+      const same = before.teams && before.teams.length === count;
+      active.forEach((r, k) => { r.side.value = String(same ? before.teams[k] : (DEFAULT_TEAMS[count] || [0, 1])[k] ?? 0); });
+    }
+  };
+  box.append(el("fieldset", {class: "slam-setup"}, el("legend", {}, "Characters and sides"),
+    format, rows.map((r) => r.row)));
+  update();
+  const players = document.getElementById("players");
+  players.oninput = () => { if (format.isConnected) update(); };
+  return (options) => {
+    const names = inputs().map((i) => i.value.trim());
+    const active = rows.filter((_, i) => names[i]);
+    options.characters = active.map((r) => r.character.value);
+    if (active.length > 2) options.teams = active.map((r) => Number(r.side.value));
+  };
+};
+
+/* --- the host's controls ----------------------------------------------------------- */
+
+/** Every AlakaSLAM control the rules allow now; `send(action)` posts one. */
+TC.slam.controls = function (box, match, send) {
+  const v = match.view;
+  const shape = (type) => match.legal.find((s) => s.type === type);
+  const hit = shape("serve") || shape("shot");
+  if (hit) box.append(TC.slam.hitForm(v, hit, send));
+  const point = shape("point");
+  if (point) box.append(TC.slam.pointForm(v, send));
+  const button = (text, action, attrs) => TC.el("button", {type: "button", onclick: () => send(action), ...attrs}, text);
+  const ability = shape("ability");
+  if (ability) {
+    box.append(TC.el("fieldset", {"data-action": "ability"}, TC.el("legend", {}, "Once-per-point ability"),
+      ability.player.map((p) => button(`${v.players[p].name}: ${TC.slam.who(v, p)}'s ability`,
+        {type: "ability", player: p}))));
+  }
+  const mulligan = shape("mulligan");
+  if (mulligan) {
+    box.append(TC.el("fieldset", {"data-action": "mulligan"}, TC.el("legend", {}, "Mulligan (before the serve)"),
+      mulligan.player.map((p) => button(`${v.players[p].name} ${v.players[p].hand}→${v.players[p].hand - 1}`,
+        {type: "mulligan", player: p}, {"aria-label": `Mulligan ${v.players[p].name}: hand ${v.players[p].hand - 1}`}))));
+  }
+  const copy = shape("copy");
+  if (copy) {
+    for (const p of copy.player) {
+      const pick = TC.el("select", {name: "character", "aria-label": `Character ${v.players[p].name} copies`},
+        copy.character.map((c) => TC.el("option", {value: c, selected: v.players[p].copy === c}, TC.slam.character(c))));
+      box.append(TC.el("fieldset", {"data-action": "copy"}, TC.el("legend", {}, `${v.players[p].name} (Simon) copies`),
+        pick, TC.el("button", {type: "button", onclick: () => send({type: "copy", player: p, character: pick.value})}, "Copy")));
+    }
+  }
+};
+
+/** Award a point: one tap (the reason defaults to "no return"). */
+TC.slam.pointForm = function (v, send) {
+  const reason = TC.el("select", {name: "reason", "aria-label": "Reason"},
+    Object.entries(TC.slam.REASONS).map(([k, label]) => TC.el("option", {value: k}, label)));
+  // In a rally, the likely point goes to the side that hit last (the other missed it).
+  const likely = v.due === "shot" ? 1 - v.hitting_side : null;
+  return TC.el("fieldset", {"data-action": "point"}, TC.el("legend", {}, "Point"),
+    [0, 1].map((w) => TC.el("button", {type: "button", class: w === likely ? "primary" : null,
+      onclick: () => send({type: "point", winner: w, reason: reason.value})}, `Point ${v.sides[w].name}`)),
+    reason);
+};
+
+/** The cards a player may put in a row: no Enchant-1 in doubles, the straight Hit-2 for Austin. */
+TC.slam.cardsFor = function (v, p) {
+  const pl = v.players[p];
+  const austin = pl.character === "austin" || pl.copy === "austin";
+  return [...TC.slam.HITS, ...TC.slam.ENCHANTS.filter((e) => !(e === "E1" && v.format === "doubles")),
+    ...(austin ? [TC.slam.STRAIGHT] : [])];
+};
+
+/**
+ * The serve or shot form: who is at the ball (two-player sides), the corner of a serve,
+ * a card row per hitter (tap cards to add, tap a chosen card to take it back), the
+ * Enchantment's target when two opponents could be meant, Laurie's ability, and the
+ * landing previewed on a mini court before anything is sent.
+ */
+TC.slam.hitForm = function (v, shape, send) {
+  const el = TC.el;
+  const serving = shape.type === "serve";
+  const side = serving ? v.serving_side : v.hitting_side;
+  const mates = v.sides[side].players;
+  const opponents = v.sides[1 - side].players;
+  const cols = v.court.cols;
+  const pick = {player: shape.player[0], corner: "red", rows: {}, enchant: {}, ability: false};
+  for (const p of mates) { pick.rows[p] = []; pick.enchant[p] = null; }
+  const form = el("fieldset", {class: "hit", "data-action": shape.type});
+  const toggle = (text, pressed, onclick, attrs) => el("button", {type: "button", "aria-pressed": String(pressed),
+    class: "toggle", onclick, ...attrs}, text);
+  const hitters = () => [pick.player, ...mates.filter((p) => p !== pick.player)];
+  const cards = () => hitters().flatMap((p) => pick.rows[p]);
+  const laurie = (p) => !serving && p === pick.player && !v.players[p].ability_used &&
+    (v.players[p].character === "laurie" || v.players[p].copy === "laurie");
+  const needsTarget = (p) => opponents.length > 1 && pick.rows[p].some((c) => TC.slam.ENCHANTS.includes(c));
+  const ready = () => hitters().every((p) => pick.rows[p].length >= 1 && (!needsTarget(p) || pick.enchant[p] !== null));
+
+  /** Where the cards put the ball, as the engine will judge it. */
+  const preview = () => {
+    const start = serving ? TC.slam.serveStart(side, pick.corner, cols) : v.ball;
+    if (!cards().length) return {start, end: null, result: null};
+    const end = TC.slam.land(start, cards(), side);
+    const result = serving ? TC.slam.judgeServe(start, end, side, cols) : TC.slam.judge(end, side, cols);
+    return {start, end, result};
+  };
+
+  const render = () => {
+    const focused = document.activeElement && form.contains(document.activeElement)
+      ? document.activeElement.dataset.key : null;
+    const name = (p) => v.players[p].name;
+    const parts = [el("legend", {}, serving ? `${v.sides[side].name} serve` : `${v.sides[side].name} hit · rally ${v.rally}`)];
+    if (mates.length > 1) {
+      parts.push(el("div", {class: "row", role: "group", "aria-label": serving ? "Server" : "At the ball"},
+        el("span", {class: "label"}, serving ? "Server" : "At the ball"),
+        shape.player.map((p) => toggle(name(p), pick.player === p, () => { pick.player = p; pick.ability = false; render(); },
+          {"data-key": `player-${p}`}))));
+    }
+    if (serving) {
+      parts.push(el("div", {class: "row", role: "group", "aria-label": "Corner"}, el("span", {class: "label"}, "Corner"),
+        ["red", "blue"].map((c) => toggle(`${c[0].toUpperCase()}${c.slice(1)}`, pick.corner === c,
+          () => { pick.corner = c; render(); }, {class: `toggle corner-${c}`, "data-key": `corner-${c}`}))));
+    }
+    for (const p of hitters()) {
+      const row = pick.rows[p];
+      const role = p === pick.player ? (serving ? "serves" : "at the ball") : "Support";
+      const duty = v.obligations.find((o) => o.player === p);
+      const full = row.length >= 3 || (pick.ability && p === pick.player && row.length >= 1);
+      const picker = el("div", {class: "picker", "data-player": p},
+        el("p", {class: "who"}, el("strong", {}, name(p)), ` (${TC.slam.who(v, p)}) ${role}`),
+        duty ? el("p", {class: "duty"}, TC.slam.obligation(v, duty)) : null,
+        el("div", {class: "cardrow", role: "group", "aria-label": `${name(p)}'s cards`},
+          row.length ? row.map((c, i) => el("button", {type: "button", class: `pc chosen pc-${c[0]}`,
+            "aria-label": `Take back ${c}`, "data-key": `chosen-${p}-${i}`,
+            onclick: () => { row.splice(i, 1); render(); }}, c, el("span", {"aria-hidden": "true"}, " ×")))
+            : el("span", {class: "hint"}, "Tap up to 3 cards")),
+        el("div", {class: "deck", role: "group", "aria-label": `Add a card to ${name(p)}'s row`},
+          TC.slam.cardsFor(v, p).map((c) => el("button", {type: "button", class: `pc pc-${c[0]}`,
+            disabled: full, "data-card": c, "data-key": `add-${p}-${c}`, "aria-label": `Add ${c}`,
+            onclick: () => { row.push(c); render(); }}, c))));
+      if (needsTarget(p)) {
+        picker.append(el("div", {class: "row", role: "group", "aria-label": `Whom ${name(p)}'s Enchantment binds`},
+          el("span", {class: "label"}, "Enchant"),
+          opponents.map((o) => toggle(name(o), pick.enchant[p] === o, () => { pick.enchant[p] = o; render(); },
+            {"data-key": `enchant-${p}-${o}`}))));
+      }
+      if (laurie(p)) {
+        picker.append(el("label", {class: "row"}, el("input", {type: "checkbox", checked: pick.ability,
+          "data-key": "ability", onchange: (e) => { pick.ability = e.target.checked; row.splice(1); render(); }}),
+        " Laurie's ability: draw 3, play 1, Enchantments ignored"));
+      }
+      parts.push(picker);
+    }
+    const pv = preview();
+    const landing = pv.end === null ? "Tap cards to see where the ball lands"
+      : `Lands ${TC.slam.cell(pv.end)}: ${TC.slam.RESULTS[pv.result]}` +
+        (pv.result === "in" ? "" : ` — point to ${v.sides[1 - side].name}`);
+    parts.push(el("div", {class: "preview"},
+      TC.slam.court({cols, ball: pv.start, path: pv.end && {from: pv.start, to: pv.end, result: pv.result},
+        label: `Preview: from ${TC.slam.cell(pv.start)}. ${landing}.`}),
+      el("p", {class: `landing ${pv.result || ""}`, "aria-live": "polite"}, landing)));
+    parts.push(el("button", {type: "button", class: "primary send", disabled: !ready(), "data-key": "send",
+      onclick: () => send(action())}, serving ? "Serve" : "Hit"));
+    form.replaceChildren(...parts);
+    const again = focused && form.querySelector(`[data-key="${focused}"]`);
+    if (again && !again.disabled) again.focus();
+  };
+
+  const action = () => {
+    const [p, q] = hitters();
+    const body = {type: shape.type, player: p};
+    if (serving) body.corner = pick.corner;
+    body.cards = [...pick.rows[p]];
+    if (needsTarget(p)) body.enchant = pick.enchant[p];
+    if (q !== undefined) {
+      body.support = {player: q, cards: [...pick.rows[q]]};
+      if (needsTarget(q)) body.support.enchant = pick.enchant[q];
+    }
+    if (pick.ability) body.ability = true;
+    return body;
+  };
+  render();
+  return form;
+};
