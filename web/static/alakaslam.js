@@ -130,9 +130,10 @@ TC.slam.court = function ({cols, ball, path, label, names, faded}) {
     s("text", {class: "edge blue", x: W - S / 2, y: H / 2, transform: `rotate(90 ${W - S / 2} ${H / 2})`}, "BLUE"),
   ];
   for (let c = 1; c <= cols; c++) {
-    parts.push(s("text", {class: "coord", x: cx(c), y: (rows + 1) * S + 12}, c));
+    // Inside the court's edges: the margin is where a ball out lands.
+    parts.push(s("text", {class: "coord", x: cx(c), y: (rows + 1) * S - 3}, c));
   }
-  for (let r = 1; r <= rows; r++) parts.push(s("text", {class: "coord", x: S - 8, y: cy(r) + 4}, r));
+  for (let r = 1; r <= rows; r++) parts.push(s("text", {class: "coord", x: S + 6, y: cy(r) + 4}, r));
   if (names) {
     parts.push(s("text", {class: "sidename", x: W / 2, y: H - 6}, names[0]));
     parts.push(s("text", {class: "sidename", x: W / 2, y: 16}, names[1]));
@@ -275,7 +276,8 @@ TC.slam.startForm = function (box, game, current) {
       active.forEach((r, k) => { r.side.value = String(same ? before.teams[k] : (DEFAULT_TEAMS[count] || [0, 1])[k] ?? 0); });
     }
   };
-  box.append(el("fieldset", {class: "slam-setup"}, el("legend", {}, "Characters and sides"),
+  // Right under the names it belongs to, before the menu options.
+  box.prepend(el("fieldset", {class: "slam-setup"}, el("legend", {}, "Characters and sides"),
     format, rows.map((r) => r.row)));
   update();
   const players = document.getElementById("players");
@@ -302,7 +304,7 @@ TC.slam.controls = function (box, match, send) {
   const ability = shape("ability");
   if (ability) {
     box.append(TC.el("fieldset", {"data-action": "ability"}, TC.el("legend", {}, "Once-per-point ability"),
-      ability.player.map((p) => button(`${v.players[p].name}: ${TC.slam.who(v, p)}'s ability`,
+      ability.player.map((p) => button(`${v.players[p].name}'s ability (${TC.slam.character(v.players[p].copy || v.players[p].character)})`,
         {type: "ability", player: p}))));
   }
   const mulligan = shape("mulligan");
@@ -428,6 +430,7 @@ TC.slam.hitForm = function (v, shape, send) {
         (pv.result === "in" ? "" : ` — point to ${v.sides[1 - side].name}`);
     parts.push(el("div", {class: "preview"},
       TC.slam.court({cols, ball: pv.start, path: pv.end && {from: pv.start, to: pv.end, result: pv.result},
+        names: [v.sides[0].name, v.sides[1].name],
         label: `Preview: from ${TC.slam.cell(pv.start)}. ${landing}.`}),
       el("p", {class: `landing ${pv.result || ""}`, "aria-live": "polite"}, landing)));
     parts.push(el("button", {type: "button", class: "primary send", disabled: !ready(), "data-key": "send",
