@@ -147,8 +147,8 @@ def _history(args: argparse.Namespace) -> int:
     for r in rows:
         started = time.strftime("%Y-%m-%d %H:%M", time.gmtime(r.started_at))
         result = " v ".join(r.players)
-        if isinstance(r.winner, int):
-            result += f": {r.players[r.winner]} won"
+        if r.winners:
+            result += f": {'/'.join(r.players[p] for p in r.winners)} won"
         if r.summary:
             result += f" {r.summary}"
         print(f"{r.id:>4}  {started:16}  {get_game(r.game).title:16}  {r.status:9}  {result}")

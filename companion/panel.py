@@ -170,6 +170,6 @@ class Panel:
 def history_line(summary: MatchSummary) -> str:
     """One history row for a small screen: ``"Ann v Bob* 4-6 3-6"``, the winner marked."""
     short = short_names(summary.players, HISTORY_NAME_CHARS)
-    names = [f"{n}*" if summary.winner == i else n for i, n in enumerate(short)]
+    names = [f"{n}*" if i in summary.winners else n for i, n in enumerate(short)]
     status = {"abandoned": "(ended)", "active": "(live)"}.get(summary.status, "")
     return " ".join(part for part in (" v ".join(names), summary.summary, status) if part)

@@ -97,6 +97,13 @@ class MatchSummary:
     started_at: float
     updated_at: float
 
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winning players' indexes: one, or several for a shared (team) win; none yet."""
+        if self.winner is None:
+            return ()
+        return tuple(self.winner) if isinstance(self.winner, list) else (self.winner,)
+
     def to_json(self) -> JSON:
         return {
             "id": self.id, "game": self.game, "players": list(self.players),

@@ -141,6 +141,17 @@ def test_history_lists_matches(tmp_path):
     assert rows[0]["id"] == table.match_id and rows[0]["status"] == "active"
 
 
+def test_history_names_both_winners_of_a_team(tmp_path):
+    slam = {"game": "alakaslam", "players": ["Ann", "Bea", "Cid", "Dan"],
+            "options": {"characters": ["austin", "rich", "toots", "simon"], "target": 1}}
+    f = write(tmp_path / "m.jsonl", slam, {"type": "point", "winner": 1})
+    assert companion("import", str(f), "--data", str(tmp_path)).returncode == 0
+    line = companion("history", "--data", str(tmp_path)).stdout.splitlines()[1]
+    assert "AlakaSLAM" in line and "Ann v Bea v Cid v Dan: Cid/Dan won 0-1" in line
+    rows = json.loads(companion("history", "--json", "--data", str(tmp_path)).stdout)
+    assert rows[0]["winner"] == [2, 3]
+
+
 def test_history_uses_the_data_folder_from_the_environment(tmp_path):
     play_stored_match(tmp_path)
     result = subprocess.run([COMPANION, "history", "--json"], capture_output=True, text=True,

@@ -135,6 +135,15 @@ def test_history_screen_lists_matches(panel):
     assert panel.state.screen.items == ("Ann v Bob* 0-6",)
 
 
+def test_history_screen_marks_both_players_of_a_winning_team(panel):
+    panel.table.start({"game": "alakaslam", "players": ["Ann", "Bea", "Cid", "Dan"],
+                       "options": {"characters": ["austin", "rich", "toots", "simon"],
+                                   "target": 1}})
+    panel.table.act({"type": "point", "winner": 1})
+    open_menu_item(panel, "History")
+    assert panel.state.screen.items[0].startswith("Ann v Bea v Cid* v Dan* 0-1")
+
+
 def test_phone_changes_reach_the_panel_subscribers(panel):
     frames = []
     panel.subscribe(frames.append)

@@ -366,3 +366,14 @@ def test_a_host_tap_on_a_state_the_panel_has_left_is_refused(companion, phone):
     phone.click("text=Point Ann")
     sync_api.expect(phone.locator("#message")).to_contain_text("changed")
     assert companion.table.snapshot.match["view"]["points"] == ["0", "15"]
+
+
+def test_history_page_marks_every_winner_of_a_team(companion, phone):
+    companion.runner.call(lambda t: t.start({
+        "game": "alakaslam", "players": ["Ann", "Bea", "Cid", "Dan"],
+        "options": {"characters": ["austin", "rich", "toots", "simon"], "target": 1}}))
+    companion.runner.call(lambda t: t.act({"type": "point", "winner": 1}))
+    phone.goto(url(companion, "/history"))
+    sync_api.expect(phone.locator("#history .who")).to_have_text(
+        "Ann v Bea v Cid (won) v Dan (won)")
+    sync_api.expect(phone.locator("#history .result")).to_have_text("0-1 · Cid/Dan: 1 no return")

@@ -173,7 +173,7 @@ def test_card_counts_and_malformed_cards():
     refused(s, serve(cards=["E2", "E3", "B3"]), match="at most one Enchantment")
     refused(s, {"type": "serve", "player": 0, "cards": ["B3"]}, InvalidAction, "corner")
     refused(s, {"type": "serve", "player": 0, "corner": "red"}, InvalidAction, "cards")
-    refused(s, serve(player=1), match="the server must be one of Ann")
+    refused(s, serve(player=1), match="Ann serves this point, not Bob")
     refused(s, shot(1, "B1"), match="a serve is due")
     refused(s, {"type": "lob"}, InvalidAction, "unknown action type")
     refused(s, serve() | {"spin": 1}, InvalidAction, "no field 'spin'")
@@ -284,7 +284,7 @@ def test_the_side_that_lost_the_point_serves_next_and_the_target_wins():
     v = GAME.view(s)
     assert v["winner"] == 1 and v["due"] is None and GAME.winner(s) == 1
     assert GAME.legal(s) == [] and GAME.turn(s) == ()
-    assert GAME.summary(s) == "Ann 1-2 Bob, Bob won"
+    assert GAME.summary(s) == "1-2 · Ann: 1 declined · Bob: 2 no return"
     for action in (serve(), {"type": "point", "winner": 0}, {"type": "mulligan", "player": 0}):
         refused(s, action, match="only undo")
 
@@ -436,3 +436,37 @@ def test_serve_positions_are_shown_for_either_corner_before_the_serve():
                                                 "receiver": [3, 1], "receiver_mate": None}
     served = play(start("austin", "rich"), serve(cards=["B3"]))
     assert GAME.view(served)["serve_positions"] is None
+
+
+# --- stats ---------------------------------------------------------------------------------
+
+
+def test_stats_count_points_by_reason_the_longest_rally_and_abilities():
+    s = start("laurie", "toots", target=3)
+    none = dict.fromkeys(("no_return", "declined", "out", "net", "bad_serve"), 0)
+    assert GAME.view(s)["stats"] == {"points": [none, none], "longest_rally": 0,
+                                     "abilities": [0, 0]}
+    s = play(s, serve(0, "red", ["B0"]))  # bad serve: Bob's point, a rally of 1
+    refused(s, serve(1, "red", ["B3"]), match="Ann serves this point, not Bob")
+    refused(s, shot(0, "B1"), match="a serve is due: Ann serves")
+    s = play(s, serve(0, "red", ["B3"]))  # (2, 4): in
+    s = play(s, {"type": "ability", "player": 1})  # Toots
+    refused(s, shot(0, "B1"), match="Bob hits now, not Ann")
+    s = play(s, shot(1, "B3"))  # (3, 1): in
+    s = play(s, shot(0, "R3", ability=True))  # Laurie's draw-3-play-1: (2, 4), in
+    assert GAME.view(s)["stats"]["longest_rally"] == 3  # the rally still running counts
+    s = play(s, shot(1, "B3", "B3"))  # out: Ann's point after a rally of 4
+    s = play(s, {"type": "point", "winner": 1})  # awarded: no shot, the longest stays 4
+    stats = GAME.view(s)["stats"]
+    assert stats["points"][0]["out"] == 1 and sum(stats["points"][0].values()) == 1
+    assert stats["points"][1]["bad_serve"] == 1 and stats["points"][1]["no_return"] == 1
+    assert stats["longest_rally"] == 4 and stats["abilities"] == [1, 1]
+    assert GAME.summary(s) == ("1-2 · Ann: 1 out · Bob: 1 no return, 1 bad serve"
+                               " · longest rally 4 · 2 abilities used")
+
+
+def test_a_team_win_names_both_players_in_the_history():
+    s = start("austin", "rich", "toots", "sarissia", target=1)
+    refused(s, serve(2), match="Ann/Bob serve this point: the server is Ann or Bob")
+    s = play(s, {"type": "point", "winner": 1})
+    assert GAME.view(s)["winner"] == 1 and GAME.winner(s) == (2, 3)

@@ -1,7 +1,9 @@
 "use strict";
 (function () {
   const list = document.getElementById("history");
-  const names = (m) => m.players.map((p, i) => (m.winner === i ? `${p} (won)` : p)).join(" v ");
+  // `winner` is a player's index, or a list of them for a shared (team) win.
+  const won = (m, i) => (Array.isArray(m.winner) ? m.winner.includes(i) : m.winner === i);
+  const names = (m) => m.players.map((p, i) => (won(m, i) ? `${p} (won)` : p)).join(" v ");
   const load = () => fetch("/api/history", {cache: "no-store"}).then((r) => r.json()).then((rows) => {
     list.replaceChildren(...rows.map((m) => TC.el("li", {},
       TC.el("span", {class: "when"}, m.started_at.replace("T", " ").slice(0, 16)),

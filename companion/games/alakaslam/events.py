@@ -27,8 +27,14 @@ def apply(state: State, event: Mapping[str, Any]) -> State:
     if kind == "copy":
         return replace(state, copies=_set(state.copies, event["player"], event["character"]))
     if kind == "ability":
-        return replace(state, ability_used=_set(state.ability_used, event["player"], True))
+        return _used_ability(state, event["player"])
     return _hit(state, event)
+
+
+def _used_ability(state: State, player: int) -> State:
+    """``player`` used their once-per-point ability (counted for the stats too)."""
+    return replace(state, ability_used=_set(state.ability_used, player, True),
+                   abilities=_set(state.abilities, player, state.abilities[player] + 1))
 
 
 def _set(values: tuple, index: int, value: Any) -> tuple:
@@ -56,9 +62,8 @@ def _hit(state: State, event: Mapping[str, Any]) -> State:
                 result=result)
     if result != "in":
         return end_point(state, 1 - side, result, shot)
-    used = state.ability_used
     if event.get("ability"):
-        used = _set(used, p, True)
+        state = _used_ability(state, p)
     # The hitting side has now hit once more: its Enchantments lapse; new ones bind.
     bindings = [b for b in state.bindings if state.setup.teams[b.player] != side]
     for who, hand, target in parts:
@@ -68,4 +73,5 @@ def _hit(state: State, event: Mapping[str, Any]) -> State:
                 rich = n == 2 and acts_as(state, who) == "rich"
                 bindings.append(Binding(player=target, cards=n, no_enchant=rich, by=who))
     return replace(state, due="shot", hitting_side=1 - side, ball=end, rally=state.rally + 1,
-                   bindings=tuple(bindings), ability_used=used, last_shot=shot)
+                   longest_rally=max(state.longest_rally, state.rally + 1),
+                   bindings=tuple(bindings), last_shot=shot)

@@ -15,6 +15,7 @@ from companion.errors import IllegalAction, InvalidAction
 from companion.games.alakaslam.court import CARDS, ENCHANTS, STRAIGHT
 from companion.games.alakaslam.options import CHARACTERS
 from companion.games.alakaslam.state import (
+    REASONS,
     SHOT_ABILITY,
     State,
     acts_as,
@@ -24,7 +25,6 @@ from companion.games.alakaslam.state import (
 from companion.games.base import JSON, action_type, check_fields, choice, integer
 
 ACTIONS = ("serve", "shot", "point", "mulligan", "ability", "copy")
-REASONS = ("no_return", "declined", "out", "net", "bad_serve")
 CORNERS = ("red", "blue")
 MAX_CARDS = 3
 
@@ -148,8 +148,13 @@ def _serve(state: State, action: Mapping[str, Any]) -> JSON:
         raise IllegalAction(f"no serve is due: {side_name(state, state.hitting_side)} "
                             "hits the ball in play (a shot)")
     if state.setup.teams[p] != state.serving_side:
-        raise IllegalAction(f"{side_name(state, state.serving_side)} serves: the server "
-                            f"must be one of {side_name(state, state.serving_side)}")
+        servers = state.setup.side_players(state.serving_side)
+        who = " or ".join(state.setup.names[q] for q in servers)
+        why = " (they lost the last one)" if state.last_point else ""
+        raise IllegalAction(f"{side_name(state, state.serving_side)} serve this point{why}: "
+                            f"the server is {who}"
+                            if len(servers) > 1 else
+                            f"{who} serves this point, not {state.setup.names[p]}")
     event: JSON = {"type": "serve", "player": p, "corner": corner}
     event.update(_hitters(state, action, p, ability=False))
     return event
@@ -164,8 +169,11 @@ def _shot(state: State, action: Mapping[str, Any]) -> JSON:
     if state.due != "shot":
         raise IllegalAction(f"a serve is due: {side_name(state, state.serving_side)} serves")
     if state.setup.teams[p] != state.hitting_side:
-        raise IllegalAction(f"{side_name(state, state.hitting_side)} hits now: the player "
-                            f"at the ball must be one of {side_name(state, state.hitting_side)}")
+        hitters = state.setup.side_players(state.hitting_side)
+        raise IllegalAction(f"{side_name(state, state.hitting_side)} hit now: the player "
+                            f"at the ball is {' or '.join(_name(state, q) for q in hitters)}"
+                            if len(hitters) > 1 else
+                            f"{_name(state, hitters[0])} hits now, not {_name(state, p)}")
     if ability:
         who = acts_as(state, p)
         if who != SHOT_ABILITY:

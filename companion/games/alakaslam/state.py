@@ -17,6 +17,8 @@ HAND_SIMON_WITH_TEAMMATE = 7
 #: (Josephias only as a Canadian doubles pair player); Laurie's goes in a shot.
 ABILITY_ACTION = ("toots", "josephias")
 SHOT_ABILITY = "laurie"
+#: Why a point ends, in the order the stats count them.
+REASONS = ("no_return", "declined", "out", "net", "bad_serve")
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,12 @@ class State:
     #: (winning side, reason) of the last point.
     last_point: tuple[int, str] | None
     winner: int | None
+    #: Points won per side, counted by reason (in REASONS order).
+    won_by: tuple[tuple[int, ...], tuple[int, ...]]
+    #: The most shots in one point so far, the serve and a point-ending shot included.
+    longest_rally: int
+    #: Once-per-point abilities each player used over the match.
+    abilities: tuple[int, ...]
 
     @property
     def cols(self) -> int:
@@ -73,7 +81,8 @@ def setup(players: Sequence[str], options: Mapping[str, Any]) -> State:
     return State(setup=s, score=(0, 0), serving_side=s.first_server, due="serve",
                  hitting_side=None, ball=None, rally=0, bindings=(),
                  ability_used=(False,) * n, copies=(None,) * n, mulligans=(0,) * n,
-                 last_shot=None, last_point=None, winner=None)
+                 last_shot=None, last_point=None, winner=None,
+                 won_by=((0,) * len(REASONS),) * 2, longest_rally=0, abilities=(0,) * n)
 
 
 def acts_as(state: State, player: int) -> str:
@@ -122,7 +131,13 @@ def end_point(state: State, winner: int, reason: str, shot: Shot | None = None) 
     score[winner] += 1
     won = winner if score[winner] >= state.setup.target else None
     n = len(state.setup.names)
+    # A shot that ends the point is part of its rally; a point awarded directly is not a shot.
+    rally = state.rally + (shot is not None)
+    won_by = list(state.won_by)
+    won_by[winner] = tuple(c + (r == reason) for c, r in zip(won_by[winner], REASONS, strict=True))
     return replace(state, score=(score[0], score[1]), serving_side=1 - winner,
+                   won_by=(won_by[0], won_by[1]),
+                   longest_rally=max(state.longest_rally, rally),
                    due=None if won is not None else "serve", hitting_side=None, ball=None,
                    rally=0, bindings=(), ability_used=(False,) * n, copies=(None,) * n,
                    mulligans=(0,) * n, last_shot=shot or state.last_shot,

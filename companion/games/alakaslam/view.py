@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.games.alakaslam.court import serve_positions
 from companion.games.alakaslam.rules import side_name
-from companion.games.alakaslam.state import State, draws, hand_size
+from companion.games.alakaslam.state import REASONS, State, draws, hand_size
 from companion.games.base import JSON
 
 
@@ -62,19 +62,36 @@ def view(state: State) -> JSON:
         "draws": draw,
         "refill": refill,
         "serve_positions": positions,
+        "stats": {"points": [dict(zip(REASONS, won, strict=True)) for won in state.won_by],
+                  "longest_rally": state.longest_rally,
+                  "abilities": list(state.abilities)},
     }
 
 
-def winner(state: State) -> int | None:
-    return state.winner
+def winner(state: State) -> int | tuple[int, ...] | None:
+    """The winning player's index in singles; a pair's indexes, a shared win (history)."""
+    if state.winner is None:
+        return None
+    won = state.setup.side_players(state.winner)
+    return won[0] if len(won) == 1 else tuple(won)
 
 
 def summary(state: State) -> str:
-    """``Ann 3-1 Bob`` (side names joined with / in doubles), winner noted."""
-    line = f"{side_name(state, 0)} {state.score[0]}-{state.score[1]} {side_name(state, 1)}"
-    if state.winner is not None:
-        line += f", {side_name(state, state.winner)} won"
-    return line
+    """The score from side 0's view, then the stats, for the history; e.g.
+    ``3-1 · Ann: 2 out, 1 no return · Bob: 1 net · longest rally 6 · 2 abilities used``.
+    """
+    parts = [f"{state.score[0]}-{state.score[1]}"]
+    for side in (0, 1):
+        how = ", ".join(f"{n} {reason.replace('_', ' ')}"
+                        for reason, n in zip(REASONS, state.won_by[side], strict=True) if n)
+        if how:
+            parts.append(f"{side_name(state, side)}: {how}")
+    if state.longest_rally:
+        parts.append(f"longest rally {state.longest_rally}")
+    used = sum(state.abilities)
+    if used:
+        parts.append(f"{used} {'ability' if used == 1 else 'abilities'} used")
+    return " · ".join(parts)
 
 
 def turn(state: State) -> tuple[int, ...]:
