@@ -89,6 +89,14 @@ def test_spectator_board_shows_the_winner_abilities_and_copies(companion, phone)
     expect(phone.locator("#board .head")).to_have_text("Ann/Bea win 1-0", timeout=5000)
     expect(phone.locator("#board .status.now")).to_have_count(0)
     expect(phone.locator("#board .score tr.winner .name")).to_have_text("Ann/Bea")
+    # The match's stats: Laurie's ability counted, points by reason, the longest rally.
+    expect(players.nth(0)).to_contain_text("1 ability this match")
+    stats = phone.locator("#board table.stats")
+    expect(stats.locator("caption")).to_have_text("Points won by reason · longest rally 3")
+    expect(stats.locator("thead th")).to_have_text(
+        ["no return", "declined", "out", "net", "bad serve"])
+    expect(stats.locator("tbody tr").nth(0)).to_have_text("Ann/Bea10000")
+    expect(stats.locator("tbody tr").nth(1)).to_have_text("Cy/Di00000")
     shot(phone, "slam-spectator-won")
 
 

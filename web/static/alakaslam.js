@@ -141,11 +141,15 @@ TC.slam.court = function ({cols, ball, path, label, names, faded}) {
   if (path) {
     const bad = path.result !== "in";
     const [x1, y1, x2, y2] = [cx(path.from[0]), cy(path.from[1]), cx(path.to[0]), cy(path.to[1])];
+    // The result is written beside the landing, on the side the path did not come
+    // from (clear of the ball), unless the drawing's edge is too close there.
+    let dir = x1 < x2 ? 1 : x1 > x2 ? -1 : x2 < W / 2 ? 1 : -1;
+    if ((dir > 0 ? W - x2 : x2) < 75) dir = -dir;
     parts.push(s("g", {class: `path ${bad ? "bad" : "good"}${faded ? " faded" : ""}`},
       s("circle", {class: "from", cx: x1, cy: y1, r: 4}),
       s("line", {x1, y1, x2, y2, "marker-end": "url(#arrow)"}),
-      s("text", {class: "result", x: Math.min(W - 22, Math.max(22, x2)),
-        y: y2 < S ? y2 + 18 : y2 - 12}, TC.slam.RESULTS[path.result].split(":")[0].toUpperCase())));
+      s("text", {class: "result", x: x2 + 14 * dir, y: y2 + 5, style: `text-anchor: ${dir > 0 ? "start" : "end"}`},
+        TC.slam.RESULTS[path.result].split(":")[0].toUpperCase())));
   }
   if (ball) parts.push(s("circle", {class: "ball", cx: cx(ball[0]), cy: cy(ball[1]), r: 10}));
   return s("svg", {class: "court", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": label},
@@ -192,7 +196,8 @@ TC.boards.alakaslam = function (match) {
       pl.copy ? el("span", {class: "chip"}, `copies ${TC.slam.character(pl.copy)}`) : null,
       pl.ability_used ? el("span", {class: "chip used"}, "ability used") : null,
       pl.mulligans ? el("span", {class: "chip"}, TC.slam.plural(pl.mulligans, "mulligan")) : null,
-      v.stats && v.stats.abilities ? el("span", {class: "uses"}, `abilities: ${v.stats.abilities[p]}`) : null);
+      v.stats && v.stats.abilities && v.stats.abilities[p]
+        ? el("span", {class: "uses"}, `${v.stats.abilities[p]} ${v.stats.abilities[p] === 1 ? "ability" : "abilities"} this match`) : null);
   });
   const last = [];
   if (v.last_shot) {
@@ -418,9 +423,9 @@ TC.slam.hitForm = function (v, shape, send) {
             {"data-key": `enchant-${p}-${o}`}))));
       }
       if (laurie(p)) {
-        picker.append(el("label", {class: "row"}, el("input", {type: "checkbox", checked: pick.ability,
+        picker.append(el("label", {class: "ability"}, el("input", {type: "checkbox", checked: pick.ability,
           "data-key": "ability", onchange: (e) => { pick.ability = e.target.checked; row.splice(1); render(); }}),
-        " Laurie's ability: draw 3, play 1, Enchantments ignored"));
+        el("span", {}, "Laurie's ability: draw 3, play 1, Enchantments ignored")));
       }
       parts.push(picker);
     }
