@@ -121,8 +121,10 @@ def test_host_starts_canadian_doubles_with_characters_and_sides(companion, phone
     rows.nth(1).locator("[name=character]").select_option("josephias")
     rows.nth(2).locator("[name=character]").select_option("simon")
     # Bea plays alone against Ann and Cy.
+    expect(setup.locator(".sides")).to_have_text("Side 1: Ann · Side 2: Bea/Cy")
     rows.nth(0).locator("[name=side]").select_option("1")
     rows.nth(1).locator("[name=side]").select_option("0")
+    expect(setup.locator(".sides")).to_have_text("Side 1: Bea · Side 2: Ann/Cy")
     phone.locator("#options select[name=first_server]").select_option(label="Side 2")
     phone.locator("#options select[name=target]").select_option(label="5 points")
     shot(phone, "slam-host-start-form")

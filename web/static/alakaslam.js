@@ -252,12 +252,13 @@ TC.slam.startForm = function (box, game, current) {
   const DEFAULT_TEAMS = {3: [0, 1, 1], 4: [0, 0, 1, 1]};
   const inputs = () => [...document.querySelectorAll("#players input")];
   const format = el("p", {class: "hint format", "aria-live": "polite"});
+  const sides = el("p", {class: "hint sides", "aria-live": "polite"});
   const rows = inputs().map((_, i) => {
     const character = el("select", {name: "character", "aria-label": `Player ${i + 1}'s character`},
       ids.map((id) => el("option", {value: id, selected: (before.characters || ids)[i] === id},
         game.extras.characters[id])));
-    const side = el("select", {name: "side", "aria-label": `Player ${i + 1}'s side`},
-      [0, 1].map((s) => el("option", {value: s}, `Side ${s + 1}`)));
+    const side = el("select", {name: "side", "aria-label": `Player ${i + 1}'s side`,
+      onchange: () => update()}, [0, 1].map((s) => el("option", {value: s}, `Side ${s + 1}`)));
     const name = el("span", {class: "who"});
     return {row: el("div", {class: "slam-player", "data-slot": i}, name, character, side), name, character, side};
   });
@@ -280,10 +281,17 @@ TC.slam.startForm = function (box, game, current) {
       const same = before.teams && before.teams.length === count;
       active.forEach((r, k) => { r.side.value = String(same ? before.teams[k] : (DEFAULT_TEAMS[count] || [0, 1])[k] ?? 0); });
     }
+    // Who "Side 1" and "Side 2" are, as the first-server menu names them.
+    if (formats[active.length]) {
+      const sideOf = (r, k) => (active.length > 2 ? Number(r.side.value) : k);
+      const members = [0, 1].map((x) => active.filter((r, k) => sideOf(r, k) === x)
+        .map((r) => r.name.textContent).join("/") || "nobody");
+      sides.textContent = `Side 1: ${members[0]} · Side 2: ${members[1]}`;
+    } else sides.textContent = "";
   };
   // Right under the names it belongs to, before the menu options.
   box.prepend(el("fieldset", {class: "slam-setup"}, el("legend", {}, "Characters and sides"),
-    format, rows.map((r) => r.row)));
+    format, rows.map((r) => r.row), sides));
   update();
   const players = document.getElementById("players");
   players.oninput = () => { if (format.isConnected) update(); };
