@@ -50,6 +50,15 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
+def accessibility_problems(page) -> list[str]:
+    """What axe-core (the copy the axe-playwright-python wheel ships) finds wrong on the
+    page as it is now, one line per rule broken: "rule (impact): the elements"."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page).response["violations"]
+    return [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']]}" for v in found]
+
+
 def play(companion: Companion, *actions: dict) -> None:
     def run(table):
         for action in actions:

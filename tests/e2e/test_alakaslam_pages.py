@@ -5,8 +5,19 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
+
 from companion.games.alakaslam import court
-from tests.e2e.browser_support import log_in, play, require_chromium, shot, url
+from tests.e2e.browser_support import (
+    PHONE,
+    PIN,
+    accessibility_problems,
+    log_in,
+    play,
+    require_chromium,
+    shot,
+    url,
+)
 
 sync_api = require_chromium()
 expect = sync_api.expect
@@ -266,3 +277,38 @@ def test_the_host_page_preview_lands_where_the_engine_does(companion, phone):
     # Every result occurs: the comparison is not of trivial cases.
     assert {s[-1] for s in shots} == {"in", "out", "net"}
     assert {s[-1] for s in serves} == {"in", "bad_serve"}
+
+
+@pytest.mark.parametrize("scheme", ["dark", "light"])
+def test_the_alakaslam_pages_pass_axe(companion, browser, scheme):
+    """axe-core's checks (contrast, names, headings, ...) on the spectator board in a
+    rally, the host's shot form with cards, an Enchantment's target and Laurie's
+    toggle, and the start form, in both colour schemes."""
+    start(companion, DOUBLES)
+    play(companion, {"type": "copy", "player": 3, "character": "rich"},
+         {"type": "serve", "player": 0, "corner": "red", "cards": ["B1"],
+          "support": {"player": 1, "cards": ["E2", "B1"], "enchant": 2}},
+         {"type": "shot", "player": 2, "cards": ["R2", "B0"],
+          "support": {"player": 3, "cards": ["E3"], "enchant": 0}})
+    context = browser.new_context(viewport=PHONE, color_scheme=scheme)
+    try:
+        spectator = context.new_page()
+        spectator.goto(url(companion))
+        expect(spectator.locator("#board .obligations li")).to_have_count(1)
+        assert accessibility_problems(spectator) == []
+        spectator.close()  # one stream less: chromium allows 6 connections per host
+        host = context.new_page()
+        host.goto(url(companion, "host"))
+        host.fill("#pin", PIN)
+        host.click("#login button")
+        hit = host.locator("fieldset[data-action=shot]")
+        hit.locator(".picker[data-player='0'] [data-card=E3]").click()
+        hit.locator(".picker[data-player='1'] [data-card=B2]").click()
+        expect(hit.locator("input[type=checkbox]")).to_have_count(1)  # Laurie's ability
+        expect(hit.locator(".landing")).to_contain_text("Lands")
+        assert accessibility_problems(host) == []
+        host.select_option("#game", "alakaslam")
+        expect(host.locator(".slam-setup")).to_be_visible()
+        assert accessibility_problems(host) == []
+    finally:
+        context.close()

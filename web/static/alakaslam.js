@@ -100,8 +100,11 @@ TC.slam.svg = function (tag, attrs, ...children) {
  * The court, side 0's baseline (row 1) at the bottom, the red edge (col 1) on the left,
  * with one cell of margin all round: a ball that lands out is drawn there (further out
  * is drawn at the margin's edge, its cell said in words).
- * `ball`: [col, row] | null; `path`: {from, to, result} | null; `label`: what it shows.
+ * `ball`: [col, row] | null; `path`: {from, to, result} | null, drawn `faded` once
+ * the rally it belongs to is over; `label`: what it shows, in words; `names`: the
+ * sides' names, side 0's first.
  */
+TC.slam.courts = 0;
 TC.slam.court = function ({cols, ball, path, label, names, faded}) {
   const S = 40;
   const W = (cols + 2) * S;
@@ -112,6 +115,8 @@ TC.slam.court = function ({cols, ball, path, label, names, faded}) {
   const cx = (c) => clampCol(c) * S + S / 2;
   const cy = (r) => (rows - clampRow(r) + 1) * S + S / 2;
   const s = TC.slam.svg;
+  // Its own arrowhead: a page may show two courts, one of them hidden.
+  const arrow = `arrow${++TC.slam.courts}`;
   const cells = [];
   for (let c = 1; c <= cols; c++) {
     for (let r = 1; r <= rows; r++) {
@@ -124,7 +129,7 @@ TC.slam.court = function ({cols, ball, path, label, names, faded}) {
     s("title", {}, label),
     cells,
     s("rect", {class: "lines", x: S, y: S, width: cols * S, height: rows * S}),
-    s("line", {class: "net", x1: S - 6, x2: (cols + 1) * S + 6, y1: (rows - TC.slam.NET + 1) * S - 0,
+    s("line", {class: "net", x1: S - 6, x2: (cols + 1) * S + 6, y1: (rows - TC.slam.NET + 1) * S,
       y2: (rows - TC.slam.NET + 1) * S}),
     s("text", {class: "edge red", x: S / 2, y: H / 2, transform: `rotate(-90 ${S / 2} ${H / 2})`}, "RED"),
     s("text", {class: "edge blue", x: W - S / 2, y: H / 2, transform: `rotate(90 ${W - S / 2} ${H / 2})`}, "BLUE"),
@@ -147,13 +152,13 @@ TC.slam.court = function ({cols, ball, path, label, names, faded}) {
     if ((dir > 0 ? W - x2 : x2) < 75) dir = -dir;
     parts.push(s("g", {class: `path ${bad ? "bad" : "good"}${faded ? " faded" : ""}`},
       s("circle", {class: "from", cx: x1, cy: y1, r: 4}),
-      s("line", {x1, y1, x2, y2, "marker-end": "url(#arrow)"}),
+      s("line", {x1, y1, x2, y2, "marker-end": `url(#${arrow})`}),
       s("text", {class: "result", x: x2 + 14 * dir, y: y2 + 5, style: `text-anchor: ${dir > 0 ? "start" : "end"}`},
         TC.slam.RESULTS[path.result].split(":")[0].toUpperCase())));
   }
   if (ball) parts.push(s("circle", {class: "ball", cx: cx(ball[0]), cy: cy(ball[1]), r: 10}));
   return s("svg", {class: "court", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": label},
-    s("defs", {}, s("marker", {id: "arrow", viewBox: "0 0 10 10", refX: 8, refY: 5,
+    s("defs", {}, s("marker", {id: arrow, viewBox: "0 0 10 10", refX: 8, refY: 5,
       markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse"},
     s("path", {d: "M0,0 L10,5 L0,10 z", class: "arrowhead"}))),
     parts);
