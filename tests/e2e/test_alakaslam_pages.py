@@ -154,7 +154,11 @@ def test_host_card_picker_previews_then_sends_the_exact_serve(companion, phone):
     serve = phone.locator("fieldset[data-action=serve]")
     expect(serve.locator(".send")).to_be_disabled()
     serve.locator("button", has_text="Bea").click()       # Bea serves, Ann supports
+    expect(serve.locator(".positions")).to_have_text(
+        "Stand: server c1 r1, partner c3 r2; receiver c4 r4, partner c2 r3")
     serve.locator("button", has_text="Blue").click()
+    expect(serve.locator(".positions")).to_have_text(
+        "Stand: server c4 r1, partner c2 r2; receiver c1 r4, partner c3 r3")
     bea = serve.locator(".picker[data-player='1']")
     ann = serve.locator(".picker[data-player='0']")
     bea.locator("[data-card=R1]").click()
