@@ -153,12 +153,12 @@ def test_host_card_picker_previews_then_sends_the_exact_serve(companion, phone):
     log_in(phone, companion, "host", "#host")
     serve = phone.locator("fieldset[data-action=serve]")
     expect(serve.locator(".send")).to_be_disabled()
-    serve.locator("button", has_text="Bea").click()       # Bea serves, Ann supports
     expect(serve.locator(".positions")).to_have_text(
-        "Stand: server c1 r1, partner c3 r2; receiver c4 r4, partner c2 r3")
+        "Stand: Ann c1 r1, Bea c3 r2; receiver c4 r4, partner c2 r3")
+    serve.locator("button", has_text="Bea").click()       # Bea serves, Ann supports
     serve.locator("button", has_text="Blue").click()
     expect(serve.locator(".positions")).to_have_text(
-        "Stand: server c4 r1, partner c2 r2; receiver c1 r4, partner c3 r3")
+        "Stand: Bea c4 r1, Ann c2 r2; receiver c1 r4, partner c3 r3")
     bea = serve.locator(".picker[data-player='1']")
     ann = serve.locator(".picker[data-player='0']")
     bea.locator("[data-card=R1]").click()
@@ -213,6 +213,32 @@ def test_host_shot_obeys_enchantments_and_shows_refusals(companion, phone):
     expect(phone.locator("#board .status.last")).to_contain_text("Last point: Ann, out")
     assert events(companion)[-1] == {"type": "shot", "player": 1,
                                               "cards": ["R3", "R1"], "ability": False}
+
+
+def test_host_sends_laurie_s_shot_ability_with_one_card(companion, phone):
+    start(companion, DOUBLES)
+    play(companion, {"type": "serve", "player": 0, "corner": "red", "cards": ["B1"],
+                     "support": {"player": 1, "cards": ["B2"]}},
+         {"type": "shot", "player": 2, "cards": ["R2"], "support": {"player": 3,
+                                                                  "cards": ["B0"]}})
+    log_in(phone, companion, "host", "#host")
+    hit = phone.locator("fieldset[data-action=shot]")
+    ann = hit.locator(".picker[data-player='0']")
+    ann.locator("[data-card=R2]").click()
+    ann.locator("[data-card=R1]").click()
+    ann.get_by_label("Laurie's ability").check()
+    # Draw 3, play 1: the row keeps its first card and takes no more.
+    expect(ann.locator(".cardrow button")).to_have_text(["R2 ×"])
+    expect(ann.locator("[data-card=R1]")).to_be_disabled()
+    hit.locator(".picker[data-player='1'] [data-card=B0]").click()
+    expect(hit.locator(".landing")).to_have_text("Lands c3 r4: in")
+    hit.locator(".send").click()
+    expect(phone.locator("#board .players li").nth(0)).to_contain_text("ability used")
+    assert events(companion)[-1] == {"type": "shot", "player": 0, "cards": ["R2"],
+                                     "support": {"player": 1, "cards": ["B0"]},
+                                     "ability": True}
+    # Once per point: no toggle for the rest of it.
+    expect(phone.locator("fieldset[data-action=shot] input[type=checkbox]")).to_have_count(0)
 
 
 def test_host_point_mulligan_copy_and_ability_controls(companion, phone):

@@ -9,11 +9,13 @@ TC.slam.who = function (v, p) {
   return pl.copy ? `Simon as ${TC.slam.character(pl.copy)}` : TC.slam.character(pl.character);
 };
 
-/** Where everyone stands for a serve from one corner (the view's serve_positions),
- *  e.g. "Stand: server c1 r1, partner c3 r2; receiver c4 r4, partner c2 r3". */
-TC.slam.positions = function (at) {
-  const pair = (who, mate) => `${who} ${TC.slam.cell(at[who])}` + (at[mate] ? `, partner ${TC.slam.cell(at[mate])}` : "");
-  return `Stand: ${pair("server", "server_mate")}; ${pair("receiver", "receiver_mate")}`;
+/** Where everyone stands for a serve from one corner (`at`: one corner of the view's
+ *  serve_positions), the server and their partner by name, e.g.
+ *  "Stand: Bea c4 r1, Ann c2 r2; receiver c1 r4, partner c3 r3". */
+TC.slam.positions = function (at, names) {
+  const one = (role, name) => `${name || role} ${TC.slam.cell(at[role])}`;
+  const pair = (role, mate, who) => one(role, who[0]) + (at[mate] ? `, ${one(mate, who[1])}` : "");
+  return `Stand: ${pair("server", "server_mate", names)}; ${pair("receiver", "receiver_mate", ["receiver", "partner"])}`;
 };
 
 /* --- the host's start form ------------------------------------------------------- */
@@ -182,7 +184,8 @@ TC.slam.hitForm = function (v, shape, send) {
       parts.push(el("div", {class: "row", role: "group", "aria-label": "Corner"}, el("span", {class: "label"}, "Corner"),
         ["red", "blue"].map((c) => toggle(`${c[0].toUpperCase()}${c.slice(1)}`, pick.corner === c,
           () => { pick.corner = c; render(); }, {class: `toggle corner-${c}`, "data-key": `corner-${c}`}))));
-      if (v.serve_positions) parts.push(el("p", {class: "hint positions"}, TC.slam.positions(v.serve_positions[pick.corner])));
+      if (v.serve_positions) parts.push(el("p", {class: "hint positions"}, TC.slam.positions(v.serve_positions[pick.corner],
+        hitters().map((p) => v.players[p].name))));
     }
     for (const p of hitters()) {
       const row = pick.rows[p];
