@@ -52,6 +52,7 @@ def test_spectator_court_follows_the_rally_live(companion, phone):
     expect(court_svg.locator(".cell.red")).to_have_count(4)
     expect(court_svg.locator(".ball")).to_have_count(0)
     expect(board.locator(".reminders")).to_contain_text("Hands to: Ann 8, Bob 10")
+    expect(board.locator("table.stats")).to_have_count(0)  # no point played yet
     shot(phone, "slam-spectator-start")
     marker = phone.evaluate("window.marker = 7")
     # A serve from the red corner that crosses to c3 r4, then Bob enchants Ann with a 2.
@@ -77,6 +78,7 @@ def test_spectator_court_follows_the_rally_live(companion, phone):
     expect(board.locator(".score tr[data-side='1'] .points")).to_have_text("1")
     expect(board.locator(".status.now")).to_have_text("Ann to serve")
     expect(board.locator(".reminders")).to_contain_text("Ann may discard up to 3")
+    expect(board.locator("table.stats tbody tr").nth(1)).to_have_text("Bob00100")
     shot(phone, "slam-spectator-out")
     assert phone.evaluate("window.marker") == marker  # the same page: no reload
 

@@ -229,7 +229,8 @@ TC.boards.alakaslam = function (match) {
 /** The match's stats (a view key main adds): points won by reason, the longest rally. */
 TC.slam.stats = function (v) {
   const st = v.stats;
-  if (!st || !st.points) return null;
+  // Before the first point there is nothing to count.
+  if (!st || !st.points || (v.winner === null && v.sides.every((s) => s.score === 0))) return null;
   const el = TC.el;
   const reasons = Object.keys(TC.slam.REASONS);
   return el("table", {class: "stats"},
