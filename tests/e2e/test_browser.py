@@ -1,76 +1,17 @@
-"""The pages in a real browser: Debian's chromium driven by Playwright, at phone size.
-
-CI installs chromium (.ci/run). On a machine without it these tests are
-skipped, except under CI, where a missing browser is a failure.
-"""
+"""The pages in a real browser: Debian's chromium driven by Playwright, at phone size
+(tests/e2e/browser_support.py)."""
 
 from __future__ import annotations
 
-import os
-import shutil
 import sqlite3
-from pathlib import Path
-
-import pytest
 
 import web.api
 from app.runtime import Companion, WebOptions
 from companion.config import Config
 from companion.data_folder import DB_NAME
+from tests.e2e.browser_support import PHONE, PIN, log_in, play, require_chromium, shot, url
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-PIN = "1357"
-PHONE = {"width": 390, "height": 844}
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-SHOTS = Path(os.environ.get("SCREENSHOTS", "/tmp/companion-screenshots"))
-
-if not Path(CHROMIUM).exists():
-    if os.environ.get("CI"):
-        raise RuntimeError(f"CI needs chromium for the browser tests; {CHROMIUM} is missing")
-    pytest.skip("chromium is not installed (apt-get install chromium)", allow_module_level=True)
-
-sync_api = pytest.importorskip("playwright.sync_api")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def companion(tmp_path):
-    web = WebOptions(host="127.0.0.1", port=0, pin=PIN, keepalive=1.0)
-    with Companion(Config(), sim=True, data=tmp_path, web=web) as c:
-        yield c
-
-
-@pytest.fixture
-def phone(browser):
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    yield page
-    context.close()
-
-
-def url(companion: Companion, path: str = "") -> str:
-    return f"{companion.urls[0]}{path}"
-
-
-def log_in(phone, companion: Companion, path: str, shown: str) -> None:
-    """Open ``path`` and log in as the host; ``shown`` appears once logged in."""
-    phone.goto(url(companion, path))
-    phone.fill("#pin", PIN)
-    phone.click("#login button")
-    sync_api.expect(phone.locator(shown)).to_be_visible()
-
-
-def shot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+sync_api = require_chromium()
 
 
 def test_spectator_page_updates_live_without_reload(companion, phone):
@@ -147,13 +88,6 @@ def test_host_page_retries_a_busy_change_and_it_counts_once(companion, phone, mo
     sync_api.expect(phone.locator("#message")).to_be_empty()
     assert companion.table.version == version + 1
     assert companion.table.snapshot.match["view"]["points"] == ["15", "0"]
-
-
-def play(companion: Companion, *actions: dict) -> None:
-    def run(table):
-        for action in actions:
-            table.act(action)
-    companion.runner.call(run)
 
 
 def test_spectator_page_never_calls_a_rally_a_second_serve(companion, phone):

@@ -80,6 +80,7 @@
   }
 
   const controls = {};
+  controls.alakaslam = (box, match) => TC.slam.controls(box, match, (body) => act("/api/action", body));
   const select = (name, values, label) => TC.el("select", {name},
     values.map((x) => TC.el("option", {value: JSON.stringify(x)}, label ? label(x) : String(x))));
   const value = (el) => JSON.parse(el.value);
@@ -183,6 +184,8 @@
   /* Game-specific parts of the start form; each returns a function adding to the options. */
   let collectExtras = null;
   const startExtras = {};
+
+  startExtras.alakaslam = TC.slam.startForm;
 
   startExtras["wizard-dodgeball"] = function (box, game, current) {
     const x = game.extras;

@@ -1,0 +1,66 @@
+"""What the browser tests share (their fixtures are in conftest.py): Debian's chromium
+driven by Playwright at phone size, the host's login, screenshots.
+
+CI installs chromium (.ci/run). On a machine without it the browser tests are
+skipped, except under CI, where a missing browser is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from app.runtime import Companion
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+PIN = "1357"
+PHONE = {"width": 390, "height": 844}
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SHOTS = Path(os.environ.get("SCREENSHOTS", "/tmp/companion-screenshots"))
+
+
+def require_chromium():
+    """The Playwright API, or the calling test module skipped when chromium is missing."""
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI"):
+            raise RuntimeError(f"CI needs chromium for the browser tests; {CHROMIUM} is missing")
+        pytest.skip("chromium is not installed (apt-get install chromium)",
+                    allow_module_level=True)
+    return pytest.importorskip("playwright.sync_api")
+
+
+def url(companion: Companion, path: str = "") -> str:
+    return f"{companion.urls[0]}{path}"
+
+
+def log_in(phone, companion: Companion, path: str, shown: str) -> None:
+    """Open ``path`` and log in as the host; ``shown`` appears once logged in."""
+    phone.goto(url(companion, path))
+    phone.fill("#pin", PIN)
+    phone.click("#login button")
+    require_chromium().expect(phone.locator(shown)).to_be_visible()
+
+
+def shot(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def accessibility_problems(page) -> list[str]:
+    """What axe-core (the copy the axe-playwright-python wheel ships) finds wrong on the
+    page as it is now, one line per rule broken: "rule (impact): the elements"."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page).response["violations"]
+    return [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']]}" for v in found]
+
+
+def play(companion: Companion, *actions: dict) -> None:
+    def run(table):
+        for action in actions:
+            table.act(action)
+    companion.runner.call(run)

@@ -1,0 +1,346 @@
+"""AlakaSLAM on the phones, in a real browser at phone size: the spectator court,
+the host's start form and card picker, and the shot preview against the engine."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from companion.games.alakaslam import court
+from tests.e2e.browser_support import (
+    PHONE,
+    PIN,
+    accessibility_problems,
+    log_in,
+    play,
+    require_chromium,
+    shot,
+    url,
+)
+
+sync_api = require_chromium()
+expect = sync_api.expect
+
+SINGLES = {"game": "alakaslam", "players": ["Ann", "Bob"],
+           "options": {"characters": ["austin", "sarissia"]}}
+DOUBLES = {"game": "alakaslam", "players": ["Ann", "Bea", "Cy", "Di"],
+           "options": {"characters": ["laurie", "rich", "wendolyn", "simon"]}}
+
+
+def start(companion, setup: dict) -> None:
+    companion.runner.call(lambda t: t.start(setup))
+
+
+def match(companion) -> dict:
+    return companion.table.snapshot.match
+
+
+def events(companion) -> list[dict]:
+    """The match's recorded events, as the engine resolved them."""
+    return list(companion.table.match.events)
+
+
+def test_spectator_court_follows_the_rally_live(companion, phone):
+    start(companion, SINGLES)
+    phone.goto(url(companion))
+    board = phone.locator("#board")
+    court_svg = board.locator("svg.court")
+    expect(board.locator(".head")).to_have_text("Singles · first to 3")
+    expect(board.locator(".status.now")).to_have_text("Ann to serve")
+    expect(court_svg.locator(".cell")).to_have_count(12)
+    expect(court_svg.locator(".cell.red")).to_have_count(4)
+    expect(court_svg.locator(".ball")).to_have_count(0)
+    expect(board.locator(".reminders")).to_contain_text("Hands to: Ann 8, Bob 10")
+    expect(board.locator("table.stats")).to_have_count(0)  # no point played yet
+    shot(phone, "slam-spectator-start")
+    marker = phone.evaluate("window.marker = 7")
+    # A serve from the red corner that crosses to c3 r4, then Bob enchants Ann with a 2.
+    play(companion, {"type": "serve", "player": 0, "corner": "red", "cards": ["B1", "B2"]})
+    expect(board.locator(".status.now")).to_have_text("Bob to hit · rally 1", timeout=5000)
+    expect(court_svg).to_have_attribute(
+        "aria-label", "Court, 3 columns by 4 rows. Ball at c3 r4. "
+        "Last shot by Ann: c1 r1 to c3 r4, in.")
+    expect(court_svg.locator(".ball")).to_have_count(1)
+    expect(court_svg.locator(".path.good .result")).to_have_text("IN")
+    expect(board.locator(".reminders")).to_have_text("Draw: Ann draws 2")
+    play(companion, {"type": "shot", "player": 1, "cards": ["R2", "E2"]})
+    expect(board.locator(".obligations")).to_have_text(
+        "Ann must play exactly 2 cards (Enchanted by Bob)", timeout=5000)
+    expect(board.locator(".status.now")).to_have_text("Ann to hit · rally 2")
+    shot(phone, "slam-spectator-rally")
+    # Ann's return sails out over the red edge: the point is Bob's, the path drawn off court.
+    play(companion, {"type": "shot", "player": 0, "cards": ["R0", "R2"]})
+    expect(board.locator(".status.last")).to_contain_text(
+        "Last shot (Ann): c2 r2 → c0 r4, out", timeout=5000)
+    expect(board.locator(".status.last")).to_contain_text("Last point: Bob, out")
+    expect(court_svg.locator(".path.bad .result")).to_have_text("OUT")
+    expect(board.locator(".score tr[data-side='1'] .points")).to_have_text("1")
+    expect(board.locator(".status.now")).to_have_text("Ann to serve")
+    expect(board.locator(".reminders")).to_contain_text("Ann may discard up to 3")
+    expect(board.locator("table.stats tbody tr").nth(1)).to_have_text("Bob00100")
+    shot(phone, "slam-spectator-out")
+    assert phone.evaluate("window.marker") == marker  # the same page: no reload
+
+
+def test_spectator_board_shows_the_winner_abilities_and_copies(companion, phone):
+    start(companion, {**DOUBLES, "options": {**DOUBLES["options"], "target": 1}})
+    play(companion, {"type": "copy", "player": 3, "character": "rich"},
+         {"type": "mulligan", "player": 2})
+    phone.goto(url(companion))
+    players = phone.locator("#board .players li")
+    expect(players.nth(3)).to_contain_text("copies Rich")
+    expect(players.nth(2)).to_contain_text("1 mulligan")
+    play(companion, {"type": "serve", "player": 0, "corner": "blue", "cards": ["R1"],
+                     "support": {"player": 1, "cards": ["E2", "R1"], "enchant": 3}},
+         {"type": "shot", "player": 3, "cards": ["B1", "R1"], "support": {"player": 2,
+                                                                       "cards": ["B0"]}},
+         {"type": "shot", "player": 0, "cards": ["R2"], "ability": True,
+          "support": {"player": 1, "cards": ["B0"]}})
+    expect(players.nth(0)).to_contain_text("ability used", timeout=5000)
+    play(companion, {"type": "point", "winner": 0})
+    expect(phone.locator("#board .head")).to_have_text("Ann/Bea win 1-0", timeout=5000)
+    expect(phone.locator("#board .status.now")).to_have_count(0)
+    expect(phone.locator("#board .score tr.winner .name")).to_have_text("Ann/Bea")
+    # The match's stats: Laurie's ability counted, points by reason, the longest rally.
+    expect(players.nth(0)).to_contain_text("1 ability this match")
+    stats = phone.locator("#board table.stats")
+    expect(stats.locator("caption")).to_have_text("Points won by reason · longest rally 3")
+    expect(stats.locator("thead th")).to_have_text(
+        ["no return", "declined", "out", "net", "bad serve"])
+    expect(stats.locator("tbody tr").nth(0)).to_have_text("Ann/Bea10000")
+    expect(stats.locator("tbody tr").nth(1)).to_have_text("Cy/Di00000")
+    shot(phone, "slam-spectator-won")
+
+
+def test_host_starts_canadian_doubles_with_characters_and_sides(companion, phone):
+    log_in(phone, companion, "host", "#host")
+    phone.select_option("#game", "alakaslam")
+    names = phone.locator("#players input")
+    setup = phone.locator(".slam-setup")
+    expect(setup.locator(".format")).to_contain_text("2 players: singles")
+    for i, name in enumerate(["Ann", "Bea", "Cy"]):
+        names.nth(i).fill(name)
+    expect(setup.locator(".format")).to_contain_text("3 players: Canadian doubles")
+    rows = setup.locator(".slam-player")
+    expect(rows.nth(3)).to_be_hidden()
+    # The contract's Canadian default: the first player alone.
+    assert [rows.nth(i).locator("[name=side]").input_value() for i in range(3)] == ["0", "1", "1"]
+    # Two players with one character: refused by the table, said on the page.
+    rows.nth(1).locator("[name=character]").select_option("austin")
+    phone.click("#start button[type=submit]")
+    expect(phone.locator("#message")).to_contain_text("different character")
+    assert companion.table.snapshot.match is None
+    rows.nth(1).locator("[name=character]").select_option("josephias")
+    rows.nth(2).locator("[name=character]").select_option("simon")
+    # Bea plays alone against Ann and Cy.
+    expect(setup.locator(".sides")).to_have_text("Side 1: Ann · Side 2: Bea/Cy")
+    rows.nth(0).locator("[name=side]").select_option("1")
+    rows.nth(1).locator("[name=side]").select_option("0")
+    expect(setup.locator(".sides")).to_have_text("Side 1: Bea · Side 2: Ann/Cy")
+    phone.locator("#options select[name=first_server]").select_option(label="Side 2")
+    phone.locator("#options select[name=target]").select_option(label="5 points")
+    shot(phone, "slam-host-start-form")
+    phone.click("#start button[type=submit]")
+    expect(phone.locator("#board .head")).to_have_text("Canadian doubles · first to 5")
+    m = match(companion)
+    assert m["players"] == ["Ann", "Bea", "Cy"]
+    assert {k: m["options"][k] for k in ("characters", "teams", "first_server", "target")} == {
+        "characters": ["austin", "josephias", "simon"], "teams": [1, 0, 1],
+        "first_server": 1, "target": 5}
+
+
+def test_host_card_picker_previews_then_sends_the_exact_serve(companion, phone):
+    start(companion, DOUBLES)
+    log_in(phone, companion, "host", "#host")
+    serve = phone.locator("fieldset[data-action=serve]")
+    expect(serve.locator(".send")).to_be_disabled()
+    expect(serve.locator(".positions")).to_have_text(
+        "Stand: Ann c1 r1, Bea c3 r2; receiver c4 r4, partner c2 r3")
+    serve.locator("button", has_text="Bea").click()       # Bea serves, Ann supports
+    serve.locator("button", has_text="Blue").click()
+    expect(serve.locator(".positions")).to_have_text(
+        "Stand: Bea c4 r1, Ann c2 r2; receiver c1 r4, partner c3 r3")
+    bea = serve.locator(".picker[data-player='1']")
+    ann = serve.locator(".picker[data-player='0']")
+    bea.locator("[data-card=R1]").click()
+    bea.locator("[data-card=E2]").click()
+    expect(serve.locator(".landing")).to_have_text("Lands c3 r2: bad serve — point to Cy/Di")
+    # Doubles: no Enchant-1; Bea is not Austin: no straight Hit-2.
+    expect(bea.locator("[data-card=E1]")).to_have_count(0)
+    expect(bea.locator("[data-card=S2]")).to_have_count(0)
+    # The Enchantment needs its target: two opponents could be meant.
+    ann.locator("[data-card=R2]").click()
+    expect(serve.locator(".landing")).to_have_text("Lands c2 r4: in")
+    expect(serve.locator(".preview .path.good")).to_have_count(1)
+    expect(serve.locator(".send")).to_be_disabled()
+    bea.locator("button", has_text="Di").click()
+    # A card taken back, another added.
+    ann.locator(".cardrow button", has_text="R2").click()
+    ann.locator("[data-card=R1]").click()
+    ann.locator("[data-card=B0]").click()
+    expect(ann.locator(".cardrow button")).to_have_text(["R1 ×", "B0 ×"])
+    expect(serve.locator(".landing")).to_have_text("Lands c3 r3: in")
+    shot(phone, "slam-host-serve-preview")
+    version = companion.table.version
+    serve.locator(".send").click()
+    expect(phone.locator("fieldset[data-action=shot]")).to_be_visible()
+    assert companion.table.version == version + 1
+    assert events(companion)[-1] == {
+        "type": "serve", "player": 1, "corner": "blue", "cards": ["R1", "E2"], "enchant": 3,
+        "support": {"player": 0, "cards": ["R1", "B0"]}}
+    assert match(companion)["view"]["ball"] == [3, 3]
+    shot(phone, "slam-host-shot")
+
+
+def test_host_shot_obeys_enchantments_and_shows_refusals(companion, phone):
+    start(companion, SINGLES)
+    play(companion, {"type": "serve", "player": 0, "corner": "red", "cards": ["B1", "E2", "B2"]})
+    log_in(phone, companion, "host", "#host")
+    hit = phone.locator("fieldset[data-action=shot]")
+    expect(hit.locator(".duty")).to_have_text("Bob must play exactly 2 cards (Enchanted by Ann)")
+    # Sarissia, not Austin: no straight Hit-2; singles: the Enchantment needs no target.
+    expect(hit.locator("[data-card=S2]")).to_have_count(0)
+    hit.locator("[data-card=R3]").click()
+    expect(hit.locator(".landing")).to_have_text("Lands c2 r1: in")
+    hit.locator(".send").click()
+    expect(phone.locator("#message")).to_contain_text(
+        "Bob is under Enchant-2: play exactly 2 cards")
+    assert match(companion)["view"]["rally"] == 1
+    # Nothing changed: the row is still there to be put right.
+    hit.locator("[data-card=R1]").click()
+    expect(hit.locator(".landing")).to_have_text("Lands c1 r0: out — point to Ann")
+    expect(hit.locator(".preview .path.bad .result")).to_have_text("OUT")
+    hit.locator(".send").click()
+    expect(phone.locator("#board .status.last")).to_contain_text("Last point: Ann, out")
+    assert events(companion)[-1] == {"type": "shot", "player": 1,
+                                              "cards": ["R3", "R1"], "ability": False}
+
+
+def test_host_sends_laurie_s_shot_ability_with_one_card(companion, phone):
+    start(companion, DOUBLES)
+    play(companion, {"type": "serve", "player": 0, "corner": "red", "cards": ["B1"],
+                     "support": {"player": 1, "cards": ["B2"]}},
+         {"type": "shot", "player": 2, "cards": ["R2"], "support": {"player": 3,
+                                                                  "cards": ["B0"]}})
+    log_in(phone, companion, "host", "#host")
+    hit = phone.locator("fieldset[data-action=shot]")
+    ann = hit.locator(".picker[data-player='0']")
+    ann.locator("[data-card=R2]").click()
+    ann.locator("[data-card=R1]").click()
+    ann.get_by_label("Laurie's ability").check()
+    # Draw 3, play 1: the row keeps its first card and takes no more.
+    expect(ann.locator(".cardrow button")).to_have_text(["R2 ×"])
+    expect(ann.locator("[data-card=R1]")).to_be_disabled()
+    hit.locator(".picker[data-player='1'] [data-card=B0]").click()
+    expect(hit.locator(".landing")).to_have_text("Lands c3 r4: in")
+    hit.locator(".send").click()
+    expect(phone.locator("#board .players li").nth(0)).to_contain_text("ability used")
+    assert events(companion)[-1] == {"type": "shot", "player": 0, "cards": ["R2"],
+                                     "support": {"player": 1, "cards": ["B0"]},
+                                     "ability": True}
+    # Once per point: no toggle for the rest of it.
+    expect(phone.locator("fieldset[data-action=shot] input[type=checkbox]")).to_have_count(0)
+
+
+def test_host_point_mulligan_copy_and_ability_controls(companion, phone):
+    start(companion, {"game": "alakaslam", "players": ["Ann", "Bob"],
+                      "options": {"characters": ["toots", "simon"]}})
+    log_in(phone, companion, "host", "#host")
+    phone.locator("fieldset[data-action=mulligan] button", has_text="Bob").click()
+    expect(phone.locator("fieldset[data-action=mulligan] button", has_text="Bob")).to_have_text(
+        "Bob 7→6")
+    copy = phone.locator("fieldset[data-action=copy]")
+    copy.locator("select").select_option("toots")
+    copy.locator("button").click()
+    expect(phone.locator("#board .players li").nth(1)).to_contain_text("copies Toots")
+    ability = phone.locator("fieldset[data-action=ability]")
+    expect(ability.locator("button")).to_have_text(["Ann's ability (Toots)",
+                                                    "Bob's ability (Toots)"])
+    ability.locator("button").nth(0).click()
+    expect(ability.locator("button")).to_have_count(1)
+    # One tap for a point (no return).
+    phone.locator("fieldset[data-action=point] button", has_text="Point Bob").click()
+    expect(phone.locator("#board .score tr[data-side='1'] .points")).to_have_text("1")
+    recorded = events(companion)
+    assert [e["type"] for e in recorded] == ["mulligan", "copy", "ability", "point"]
+    assert recorded[-1] == {"type": "point", "winner": 1, "reason": "no_return"}
+    shot(phone, "slam-host-point")
+
+
+def test_the_host_page_preview_lands_where_the_engine_does(companion, phone):
+    """The page's shot calculator (alakaslam.js) against court.py, in the real browser:
+    every row of 1 to 3 cards from every start cell of both court sizes, for both
+    sides, as a shot and as a serve from either corner."""
+    start(companion, SINGLES)
+    phone.goto(url(companion))
+    rows = [list(r) for n in (1, 2, 3) for r in itertools.product(court.CARDS, repeat=n)]
+    cells = {cols: [[c, r] for c in range(1, cols + 1) for r in range(1, court.ROWS + 1)]
+             for cols in (3, 4)}
+    got = phone.evaluate("""([rows, cells]) => {
+        const S = TC.slam, shots = [], serves = [];
+        for (const cols of [3, 4]) for (const side of [0, 1]) for (const cards of rows) {
+          for (const start of cells[cols]) {
+            const end = S.land(start, cards, side);
+            shots.push([...end, S.judge(end, side, cols)]);
+          }
+          for (const corner of ["red", "blue"]) {
+            const start = S.serveStart(side, corner, cols);
+            const end = S.land(start, cards, side);
+            serves.push([...start, ...end, S.judgeServe(start, end, side, cols)]);
+          }
+        }
+        return {shots, serves};
+    }""", [rows, {str(k): v for k, v in cells.items()}])
+    shots, serves = [], []
+    for cols in (3, 4):
+        for side in (0, 1):
+            for cards in rows:
+                for start_cell in cells[cols]:
+                    end = court.land(tuple(start_cell), cards, side)
+                    shots.append([*end, court.judge(end, side, cols)])
+                for corner in ("red", "blue"):
+                    first = court.serve_start(side, corner, cols)
+                    end = court.land(first, cards, side)
+                    serves.append([*first, *end, court.judge_serve(first, end, side, cols)])
+    assert len(rows) == 12 + 12 ** 2 + 12 ** 3
+    assert got["shots"] == shots
+    assert got["serves"] == serves
+    # Every result occurs: the comparison is not of trivial cases.
+    assert {s[-1] for s in shots} == {"in", "out", "net"}
+    assert {s[-1] for s in serves} == {"in", "bad_serve"}
+
+
+@pytest.mark.parametrize("scheme", ["dark", "light"])
+def test_the_alakaslam_pages_pass_axe(companion, browser, scheme):
+    """axe-core's checks (contrast, names, headings, ...) on the spectator board in a
+    rally, the host's shot form with cards, an Enchantment's target and Laurie's
+    toggle, and the start form, in both colour schemes."""
+    start(companion, DOUBLES)
+    play(companion, {"type": "copy", "player": 3, "character": "rich"},
+         {"type": "serve", "player": 0, "corner": "red", "cards": ["B1"],
+          "support": {"player": 1, "cards": ["E2", "B1"], "enchant": 2}},
+         {"type": "shot", "player": 2, "cards": ["R2", "B0"],
+          "support": {"player": 3, "cards": ["E3"], "enchant": 0}})
+    context = browser.new_context(viewport=PHONE, color_scheme=scheme)
+    try:
+        spectator = context.new_page()
+        spectator.goto(url(companion))
+        expect(spectator.locator("#board .obligations li")).to_have_count(1)
+        assert accessibility_problems(spectator) == []
+        spectator.close()  # one stream less: chromium allows 6 connections per host
+        host = context.new_page()
+        host.goto(url(companion, "host"))
+        host.fill("#pin", PIN)
+        host.click("#login button")
+        hit = host.locator("fieldset[data-action=shot]")
+        hit.locator(".picker[data-player='0'] [data-card=E3]").click()
+        hit.locator(".picker[data-player='1'] [data-card=B2]").click()
+        expect(hit.locator("input[type=checkbox]")).to_have_count(1)  # Laurie's ability
+        expect(hit.locator(".landing")).to_contain_text("Lands")
+        assert accessibility_problems(host) == []
+        host.select_option("#game", "alakaslam")
+        expect(host.locator(".slam-setup")).to_be_visible()
+        assert accessibility_problems(host) == []
+    finally:
+        context.close()

@@ -1,0 +1,251 @@
+/* AlakaSLAM on the host page: the start form's characters and sides, the serve and
+   shot card picker with its preview, point, mulligan, ability and copy controls.
+   Needs alakaslam.js (the geometry, the words, the court drawing). */
+"use strict";
+
+/** "Ann (Simon as Austin)": the character whose ability the player uses now. */
+TC.slam.who = function (v, p) {
+  const pl = v.players[p];
+  return pl.copy ? `Simon as ${TC.slam.character(pl.copy)}` : TC.slam.character(pl.character);
+};
+
+/** Where everyone stands for a serve from one corner (`at`: one corner of the view's
+ *  serve_positions), the server and their partner by name, e.g.
+ *  "Stand: Bea c4 r1, Ann c2 r2; receiver c1 r4, partner c3 r3". */
+TC.slam.positions = function (at, names) {
+  const one = (role, name) => `${name || role} ${TC.slam.cell(at[role])}`;
+  const pair = (role, mate, who) => one(role, who[0]) + (at[mate] ? `, ${one(mate, who[1])}` : "");
+  return `Stand: ${pair("server", "server_mate", names)}; ${pair("receiver", "receiver_mate", ["receiver", "partner"])}`;
+};
+
+/* --- the host's start form ------------------------------------------------------- */
+
+/** Characters and sides per player, under the start form's player names (host.js's
+ *  startExtras). The format follows the number of names filled in. Returns the
+ *  function that adds `characters` (and `teams` past two players) to the options. */
+TC.slam.startForm = function (box, game, current) {
+  const el = TC.el;
+  const ids = Object.keys(game.extras.characters);
+  const before = current ? current.options : {};
+  const DEFAULT_TEAMS = {3: [0, 1, 1], 4: [0, 0, 1, 1]};
+  const inputs = () => [...document.querySelectorAll("#players input")];
+  const format = el("p", {class: "hint format", "aria-live": "polite"});
+  const sides = el("p", {class: "hint sides", "aria-live": "polite"});
+  const rows = inputs().map((_, i) => {
+    const character = el("select", {name: "character", "aria-label": `Player ${i + 1}'s character`},
+      ids.map((id) => el("option", {value: id, selected: (before.characters || ids)[i] === id},
+        game.extras.characters[id])));
+    const side = el("select", {name: "side", "aria-label": `Player ${i + 1}'s side`,
+      onchange: () => update()}, [0, 1].map((s) => el("option", {value: s}, `Side ${s + 1}`)));
+    const name = el("span", {class: "who"});
+    return {row: el("div", {class: "slam-player", "data-slot": i}, name, character, side), name, character, side};
+  });
+  let count = null;
+  const update = () => {
+    const names = inputs().map((i) => i.value.trim());
+    const active = rows.filter((_, i) => names[i]);
+    const formats = {2: "singles, a 3 by 4 court", 3: "Canadian doubles (1 v 2), a 4 by 4 court",
+      4: "doubles (2 v 2), a 4 by 4 court"};
+    format.textContent = formats[active.length] ? `${active.length} players: ${formats[active.length]}`
+      : "Name 2 to 4 players";
+    rows.forEach((r, i) => {
+      r.row.hidden = !names[i];
+      r.name.textContent = names[i];
+      r.side.hidden = active.length < 3;
+    });
+    // The contract's default sides for the new number of players (a current match's own, first).
+    if (active.length !== count) {
+      count = active.length;
+      const same = before.teams && before.teams.length === count;
+      active.forEach((r, k) => { r.side.value = String(same ? before.teams[k] : (DEFAULT_TEAMS[count] || [0, 1])[k] ?? 0); });
+    }
+    // Who "Side 1" and "Side 2" are, as the first-server menu names them.
+    if (formats[active.length]) {
+      const sideOf = (r, k) => (active.length > 2 ? Number(r.side.value) : k);
+      const members = [0, 1].map((x) => active.filter((r, k) => sideOf(r, k) === x)
+        .map((r) => r.name.textContent).join("/") || "nobody");
+      sides.textContent = `Side 1: ${members[0]} · Side 2: ${members[1]}`;
+    } else sides.textContent = "";
+  };
+  // Right under the names it belongs to, before the menu options.
+  box.prepend(el("fieldset", {class: "slam-setup"}, el("legend", {}, "Characters and sides"),
+    format, rows.map((r) => r.row), sides));
+  update();
+  const players = document.getElementById("players");
+  players.oninput = () => { if (format.isConnected) update(); };
+  return (options) => {
+    const names = inputs().map((i) => i.value.trim());
+    const active = rows.filter((_, i) => names[i]);
+    options.characters = active.map((r) => r.character.value);
+    if (active.length > 2) options.teams = active.map((r) => Number(r.side.value));
+  };
+};
+
+/* --- the host's controls ----------------------------------------------------------- */
+
+/** Every AlakaSLAM control the rules allow now; `send(action)` posts one. */
+TC.slam.controls = function (box, match, send) {
+  const v = match.view;
+  const shape = (type) => match.legal.find((s) => s.type === type);
+  const hit = shape("serve") || shape("shot");
+  if (hit) box.append(TC.slam.hitForm(v, hit, send));
+  const point = shape("point");
+  if (point) box.append(TC.slam.pointForm(v, send));
+  const button = (text, action, attrs) => TC.el("button", {type: "button", onclick: () => send(action), ...attrs}, text);
+  const ability = shape("ability");
+  if (ability) {
+    box.append(TC.el("fieldset", {"data-action": "ability"}, TC.el("legend", {}, "Once-per-point ability"),
+      ability.player.map((p) => button(`${v.players[p].name}'s ability (${TC.slam.character(v.players[p].copy || v.players[p].character)})`,
+        {type: "ability", player: p}))));
+  }
+  const mulligan = shape("mulligan");
+  if (mulligan) {
+    box.append(TC.el("fieldset", {"data-action": "mulligan"}, TC.el("legend", {}, "Mulligan (before the serve)"),
+      mulligan.player.map((p) => button(`${v.players[p].name} ${v.players[p].hand}→${v.players[p].hand - 1}`,
+        {type: "mulligan", player: p}, {"aria-label": `Mulligan ${v.players[p].name}: hand ${v.players[p].hand - 1}`}))));
+  }
+  const copy = shape("copy");
+  if (copy) {
+    for (const p of copy.player) {
+      const pick = TC.el("select", {name: "character", "aria-label": `Character ${v.players[p].name} copies`},
+        copy.character.map((c) => TC.el("option", {value: c, selected: v.players[p].copy === c}, TC.slam.character(c))));
+      box.append(TC.el("fieldset", {"data-action": "copy"}, TC.el("legend", {}, `${v.players[p].name} (Simon) copies`),
+        pick, TC.el("button", {type: "button", onclick: () => send({type: "copy", player: p, character: pick.value})}, "Copy")));
+    }
+  }
+};
+
+/** Award a point: one tap (the reason defaults to "no return"). */
+TC.slam.pointForm = function (v, send) {
+  const reason = TC.el("select", {name: "reason", "aria-label": "Reason"},
+    Object.entries(TC.slam.REASONS).map(([k, label]) => TC.el("option", {value: k}, label)));
+  // In a rally, the likely point goes to the side that hit last (the other missed it).
+  const likely = v.due === "shot" ? 1 - v.hitting_side : null;
+  return TC.el("fieldset", {"data-action": "point"}, TC.el("legend", {}, "Point"),
+    [0, 1].map((w) => TC.el("button", {type: "button", class: w === likely ? "primary" : null,
+      onclick: () => send({type: "point", winner: w, reason: reason.value})}, `Point ${v.sides[w].name}`)),
+    reason);
+};
+
+/** The cards a player may put in a row: no Enchant-1 in doubles, the straight Hit-2 for Austin. */
+TC.slam.cardsFor = function (v, p) {
+  const pl = v.players[p];
+  const austin = pl.character === "austin" || pl.copy === "austin";
+  return [...TC.slam.HITS, ...TC.slam.ENCHANTS.filter((e) => !(e === "E1" && v.format === "doubles")),
+    ...(austin ? [TC.slam.STRAIGHT] : [])];
+};
+
+/**
+ * The serve or shot form: who is at the ball (two-player sides), the corner of a serve,
+ * a card row per hitter (tap cards to add, tap a chosen card to take it back), the
+ * Enchantment's target when two opponents could be meant, Laurie's ability, and the
+ * landing previewed on a mini court before anything is sent.
+ */
+TC.slam.hitForm = function (v, shape, send) {
+  const el = TC.el;
+  const serving = shape.type === "serve";
+  const side = serving ? v.serving_side : v.hitting_side;
+  const mates = v.sides[side].players;
+  const opponents = v.sides[1 - side].players;
+  const cols = v.court.cols;
+  const pick = {player: shape.player[0], corner: "red", rows: {}, enchant: {}, ability: false};
+  for (const p of mates) { pick.rows[p] = []; pick.enchant[p] = null; }
+  const form = el("fieldset", {class: "hit", "data-action": shape.type});
+  const toggle = (text, pressed, onclick, attrs) => el("button", {type: "button", "aria-pressed": String(pressed),
+    class: "toggle", onclick, ...attrs}, text);
+  const hitters = () => [pick.player, ...mates.filter((p) => p !== pick.player)];
+  const cards = () => hitters().flatMap((p) => pick.rows[p]);
+  const laurie = (p) => !serving && p === pick.player && !v.players[p].ability_used &&
+    (v.players[p].character === "laurie" || v.players[p].copy === "laurie");
+  const needsTarget = (p) => opponents.length > 1 && pick.rows[p].some((c) => TC.slam.ENCHANTS.includes(c));
+  const ready = () => hitters().every((p) => pick.rows[p].length >= 1 && (!needsTarget(p) || pick.enchant[p] !== null));
+
+  /** Where the cards put the ball, as the engine will judge it. */
+  const preview = () => {
+    const start = serving ? TC.slam.serveStart(side, pick.corner, cols) : v.ball;
+    if (!cards().length) return {start, end: null, result: null};
+    const end = TC.slam.land(start, cards(), side);
+    const result = serving ? TC.slam.judgeServe(start, end, side, cols) : TC.slam.judge(end, side, cols);
+    return {start, end, result};
+  };
+
+  const render = () => {
+    const focused = document.activeElement && form.contains(document.activeElement)
+      ? document.activeElement.dataset.key : null;
+    const name = (p) => v.players[p].name;
+    const parts = [el("legend", {}, serving ? `${v.sides[side].name} serve` : `${v.sides[side].name} hit · rally ${v.rally}`)];
+    if (mates.length > 1) {
+      parts.push(el("div", {class: "row", role: "group", "aria-label": serving ? "Server" : "At the ball"},
+        el("span", {class: "label"}, serving ? "Server" : "At the ball"),
+        shape.player.map((p) => toggle(name(p), pick.player === p, () => { pick.player = p; pick.ability = false; render(); },
+          {"data-key": `player-${p}`}))));
+    }
+    if (serving) {
+      parts.push(el("div", {class: "row", role: "group", "aria-label": "Corner"}, el("span", {class: "label"}, "Corner"),
+        ["red", "blue"].map((c) => toggle(`${c[0].toUpperCase()}${c.slice(1)}`, pick.corner === c,
+          () => { pick.corner = c; render(); }, {class: `toggle corner-${c}`, "data-key": `corner-${c}`}))));
+      if (v.serve_positions) parts.push(el("p", {class: "hint positions"}, TC.slam.positions(v.serve_positions[pick.corner],
+        hitters().map((p) => v.players[p].name))));
+    }
+    for (const p of hitters()) {
+      const row = pick.rows[p];
+      const role = p === pick.player ? (serving ? "serves" : "at the ball") : "Support";
+      const duty = v.obligations.find((o) => o.player === p);
+      const full = row.length >= 3 || (pick.ability && p === pick.player && row.length >= 1);
+      const picker = el("div", {class: "picker", "data-player": p},
+        el("p", {class: "who"}, el("strong", {}, name(p)), ` (${TC.slam.who(v, p)}) ${role}`),
+        duty ? el("p", {class: "duty"}, TC.slam.obligation(v, duty)) : null,
+        el("div", {class: "cardrow", role: "group", "aria-label": `${name(p)}'s cards`},
+          row.length ? row.map((c, i) => el("button", {type: "button", class: `pc chosen pc-${c[0]}`,
+            "aria-label": `Take back ${c}`, "data-key": `chosen-${p}-${i}`,
+            onclick: () => { row.splice(i, 1); render(); }}, c, el("span", {"aria-hidden": "true"}, " ×")))
+            : el("span", {class: "hint"}, "Tap up to 3 cards")),
+        el("div", {class: "deck", role: "group", "aria-label": `Add a card to ${name(p)}'s row`},
+          TC.slam.cardsFor(v, p).map((c) => el("button", {type: "button", class: `pc pc-${c[0]}`,
+            disabled: full, "data-card": c, "data-key": `add-${p}-${c}`, "aria-label": `Add ${c}`,
+            onclick: () => { row.push(c); render(); }}, c))));
+      if (needsTarget(p)) {
+        picker.append(el("div", {class: "row", role: "group", "aria-label": `Whom ${name(p)}'s Enchantment binds`},
+          el("span", {class: "label"}, "Enchant"),
+          opponents.map((o) => toggle(name(o), pick.enchant[p] === o, () => { pick.enchant[p] = o; render(); },
+            {"data-key": `enchant-${p}-${o}`}))));
+      }
+      if (laurie(p)) {
+        picker.append(el("label", {class: "ability"}, el("input", {type: "checkbox", checked: pick.ability,
+          "data-key": "ability", onchange: (e) => { pick.ability = e.target.checked; row.splice(1); render(); }}),
+        el("span", {}, "Laurie's ability: draw 3, play 1, Enchantments ignored")));
+      }
+      parts.push(picker);
+    }
+    const pv = preview();
+    const landing = pv.end === null ? "Tap cards to see where the ball lands"
+      : `Lands ${TC.slam.cell(pv.end)}: ${TC.slam.RESULTS[pv.result]}` +
+        (pv.result === "in" ? "" : ` — point to ${v.sides[1 - side].name}`);
+    parts.push(el("div", {class: "preview"},
+      TC.slam.court({cols, ball: pv.start, path: pv.end && {from: pv.start, to: pv.end, result: pv.result},
+        names: [v.sides[0].name, v.sides[1].name],
+        label: `Preview: from ${TC.slam.cell(pv.start)}. ${landing}.`}),
+      el("p", {class: `landing ${pv.result || ""}`, "aria-live": "polite"}, landing)));
+    parts.push(el("button", {type: "button", class: "primary send", disabled: !ready(), "data-key": "send",
+      onclick: () => send(action())}, serving ? "Serve" : "Hit"));
+    form.replaceChildren(...parts);
+    const again = focused && form.querySelector(`[data-key="${focused}"]`);
+    if (again && !again.disabled) again.focus();
+  };
+
+  const action = () => {
+    const [p, q] = hitters();
+    const body = {type: shape.type, player: p};
+    if (serving) body.corner = pick.corner;
+    body.cards = [...pick.rows[p]];
+    if (needsTarget(p)) body.enchant = pick.enchant[p];
+    if (q !== undefined) {
+      body.support = {player: q, cards: [...pick.rows[q]]};
+      if (needsTarget(q)) body.support.enchant = pick.enchant[q];
+    }
+    if (pick.ability) body.ability = true;
+    return body;
+  };
+  render();
+  return form;
+};

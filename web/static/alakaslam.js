@@ -1,0 +1,241 @@
+/* AlakaSLAM on the phones: the court geometry (the engine's, for previews), the court
+   drawing and the board every page shows; the host's controls are in alakaslam-host.js. */
+"use strict";
+
+TC.slam = {};
+
+/* --- the court: a copy of companion/games/alakaslam/court.py -----------------------
+   The host page previews a shot before it is sent; tests/e2e/test_alakaslam_pages.py
+   runs these functions for every card row and start cell against the Python ones. */
+
+TC.slam.ROWS = 4;
+/** The last row of side 0's half; the net lies just beyond it. */
+TC.slam.NET = 2;
+TC.slam.HITS = ["R0", "R1", "R2", "R3", "B0", "B1", "B2", "B3"];
+TC.slam.ENCHANTS = ["E1", "E2", "E3"];
+TC.slam.STRAIGHT = "S2";
+
+/** How far one card moves the ball hit by `side`: [columns, rows]. */
+TC.slam.move = function (card, side) {
+  if (TC.slam.ENCHANTS.includes(card)) return [0, 0];
+  const forward = side === 0 ? 1 : -1;
+  if (card === TC.slam.STRAIGHT) return [0, 2 * forward];
+  return [card[0] === "R" ? -1 : 1, Number(card[1]) * forward];
+};
+
+/** Where the ball ends after `cards` (in order) hit by `side` from `start` ([col, row]). */
+TC.slam.land = function (start, cards, side) {
+  return cards.reduce(([col, row], card) => {
+    const [dc, dr] = TC.slam.move(card, side);
+    return [col + dc, row + dr];
+  }, start);
+};
+
+TC.slam.onCourt = (cell, cols) => cell[0] >= 1 && cell[0] <= cols && cell[1] >= 1 && cell[1] <= TC.slam.ROWS;
+
+/** "in", "out" or "net" for a shot by `side` landing on `cell`. */
+TC.slam.judge = function (cell, side, cols) {
+  if (!TC.slam.onCourt(cell, cols)) return "out";
+  return (cell[1] <= TC.slam.NET ? 0 : 1) === side ? "net" : "in";
+};
+
+/** The server's back corner: the baseline at the red or blue edge. */
+TC.slam.serveStart = (side, corner, cols) => [corner === "red" ? 1 : cols, side === 0 ? 1 : TC.slam.ROWS];
+
+/** "in" or "bad_serve": a serve must land in, in a column other than its own. */
+TC.slam.judgeServe = function (start, cell, side, cols) {
+  return TC.slam.judge(cell, side, cols) !== "in" || cell[0] === start[0] ? "bad_serve" : "in";
+};
+
+/* --- words ------------------------------------------------------------------------- */
+
+TC.slam.character = (id) => id[0].toUpperCase() + id.slice(1);
+TC.slam.FORMATS = {singles: "Singles", canadian: "Canadian doubles", doubles: "Doubles"};
+TC.slam.REASONS = {no_return: "no return", declined: "declined", out: "out", net: "net",
+  bad_serve: "bad serve"};
+TC.slam.RESULTS = {in: "in", out: "out", net: "net: did not cross", bad_serve: "bad serve"};
+/** A cell as people say it: "c2 r3". */
+TC.slam.cell = (c) => `c${c[0]} r${c[1]}`;
+TC.slam.plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** "Bea must play exactly 2 cards, no Enchantment (Enchant-2 from Cy)". */
+TC.slam.obligation = function (v, o) {
+  const counts = o.cards.join(" or ");
+  const by = (o.by || []).map((b) => v.players[b].name).join(" and ");
+  return `${v.players[o.player].name} must play exactly ${counts} card${o.cards.length === 1 && o.cards[0] === 1 ? "" : "s"}` +
+    (o.no_enchant ? ", no Enchantment" : "") + (by ? ` (Enchanted by ${by})` : "");
+};
+
+/** The end-of-turn draws after the last shot, e.g. "Ann draws 2". */
+TC.slam.drawText = function (v, d) {
+  const name = v.players[d.player].name;
+  let text = d.discard_first ? `${name} discards ${d.discard_first}, then draws ${d.draw}`
+    : `${name} draws ${d.draw}`;
+  if (d.from_discard) text += " (may take 1 from the discard instead)";
+  return text;
+};
+
+/* --- the court drawing ----------------------------------------------------------- */
+
+/** An SVG element, as TC.el makes HTML ones. */
+TC.slam.svg = function (tag, attrs, ...children) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v);
+  }
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+};
+
+/**
+ * The court, side 0's baseline (row 1) at the bottom, the red edge (col 1) on the left,
+ * with one cell of margin all round: a ball that lands out is drawn there (further out
+ * is drawn at the margin's edge, its cell said in words).
+ * `ball`: [col, row] | null; `path`: {from, to, result} | null, drawn `faded` once
+ * the rally it belongs to is over; `label`: what it shows, in words; `names`: the
+ * sides' names, side 0's first.
+ */
+TC.slam.courts = 0;
+TC.slam.court = function ({cols, ball, path, label, names, faded}) {
+  const S = 40;
+  const W = (cols + 2) * S;
+  const H = (TC.slam.ROWS + 2) * S;
+  const rows = TC.slam.ROWS;
+  const clampCol = (c) => Math.max(0, Math.min(cols + 1, c));
+  const clampRow = (r) => Math.max(0, Math.min(rows + 1, r));
+  const cx = (c) => clampCol(c) * S + S / 2;
+  const cy = (r) => (rows - clampRow(r) + 1) * S + S / 2;
+  const s = TC.slam.svg;
+  // Its own arrowhead: a page may show two courts, one of them hidden.
+  const arrow = `arrow${++TC.slam.courts}`;
+  const cells = [];
+  for (let c = 1; c <= cols; c++) {
+    for (let r = 1; r <= rows; r++) {
+      const edge = c === 1 ? " red" : c === cols ? " blue" : "";
+      cells.push(s("rect", {class: `cell${edge} half${r <= TC.slam.NET ? 0 : 1}`,
+        x: c * S, y: (rows - r + 1) * S, width: S, height: S}));
+    }
+  }
+  const parts = [
+    s("title", {}, label),
+    cells,
+    s("rect", {class: "lines", x: S, y: S, width: cols * S, height: rows * S}),
+    s("line", {class: "net", x1: S - 6, x2: (cols + 1) * S + 6, y1: (rows - TC.slam.NET + 1) * S,
+      y2: (rows - TC.slam.NET + 1) * S}),
+    s("text", {class: "edge red", x: S / 2, y: H / 2, transform: `rotate(-90 ${S / 2} ${H / 2})`}, "RED"),
+    s("text", {class: "edge blue", x: W - S / 2, y: H / 2, transform: `rotate(90 ${W - S / 2} ${H / 2})`}, "BLUE"),
+  ];
+  for (let c = 1; c <= cols; c++) {
+    // Inside the court's edges: the margin is where a ball out lands.
+    parts.push(s("text", {class: "coord", x: cx(c), y: (rows + 1) * S - 2}, c));
+  }
+  for (let r = 1; r <= rows; r++) parts.push(s("text", {class: "coord", x: S + 6, y: cy(r) + 4}, r));
+  if (names) {
+    parts.push(s("text", {class: "sidename", x: W / 2, y: H - 6}, names[0]));
+    parts.push(s("text", {class: "sidename", x: W / 2, y: 16}, names[1]));
+  }
+  if (path) {
+    const bad = path.result !== "in";
+    const [x1, y1, x2, y2] = [cx(path.from[0]), cy(path.from[1]), cx(path.to[0]), cy(path.to[1])];
+    // The result is written beside the landing, on the side the path did not come
+    // from (clear of the ball), unless the drawing's edge is too close there.
+    let dir = x1 < x2 ? 1 : x1 > x2 ? -1 : x2 < W / 2 ? 1 : -1;
+    if ((dir > 0 ? W - x2 : x2) < 75) dir = -dir;
+    parts.push(s("g", {class: `path ${bad ? "bad" : "good"}${faded ? " faded" : ""}`},
+      s("circle", {class: "from", cx: x1, cy: y1, r: 4}),
+      s("line", {x1, y1, x2, y2, "marker-end": `url(#${arrow})`}),
+      s("text", {class: "result", x: x2 + 14 * dir, y: y2 + 5, "text-anchor": dir > 0 ? "start" : "end"},
+        TC.slam.RESULTS[path.result].split(":")[0].toUpperCase())));
+  }
+  if (ball) parts.push(s("circle", {class: "ball", cx: cx(ball[0]), cy: cy(ball[1]), r: 9}));
+  return s("svg", {class: "court", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": label},
+    s("defs", {}, s("marker", {id: arrow, viewBox: "0 0 10 10", refX: 8, refY: 5,
+      markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse"},
+    s("path", {d: "M0,0 L10,5 L0,10 z", class: "arrowhead"}))),
+    parts);
+};
+
+/** The court's text alternative: where the ball is and where the last shot went. */
+TC.slam.courtLabel = function (v) {
+  const c = v.court;
+  const out = [`Court, ${c.cols} columns by ${c.rows} rows.`];
+  out.push(v.ball ? `Ball at ${TC.slam.cell(v.ball)}.` : "No ball in play.");
+  if (v.last_shot) {
+    const l = v.last_shot;
+    out.push(`Last shot by ${v.sides[l.side].name}: ${TC.slam.cell(l.from)} to ${TC.slam.cell(l.to)}, ${TC.slam.RESULTS[l.result]}.`);
+  }
+  return out.join(" ");
+};
+
+/* --- the spectator board ---------------------------------------------------------- */
+
+TC.boards.alakaslam = function (match) {
+  const v = match.view;
+  const over = v.winner !== null;
+  const el = TC.el;
+  const sideName = (i) => v.sides[i].name;
+  const head = over ? `${sideName(v.winner)} win${v.sides[v.winner].players.length > 1 ? "" : "s"} ${v.sides[v.winner].score}-${v.sides[1 - v.winner].score}`
+    : `${TC.slam.FORMATS[v.format]} · first to ${v.target}`;
+  const rows = [0, 1].map((i) => el("tr", {class: v.winner === i ? "winner" : "", "data-side": i},
+    el("td", {class: "serve", "aria-label": !over && v.serving_side === i ? "serves" : null},
+      !over && v.serving_side === i ? "●" : ""),
+    el("th", {scope: "row", class: "name"}, sideName(i)),
+    el("td", {class: "points"}, v.sides[i].score)));
+  let now = "";
+  if (!over && v.due === "serve") now = `${sideName(v.serving_side)} to serve`;
+  else if (!over) now = `${sideName(v.hitting_side)} to hit · rally ${v.rally}`;
+  const players = v.players.map((pl, p) => {
+    const hits = !over && (v.due === "serve" ? v.serving_side : v.hitting_side) === pl.side;
+    return el("li", {class: `side${pl.side}${hits ? " now" : ""}`},
+      el("span", {class: "pname"}, pl.name),
+      el("span", {class: "char"}, TC.slam.character(pl.character)),
+      pl.copy ? el("span", {class: "chip"}, `copies ${TC.slam.character(pl.copy)}`) : null,
+      pl.ability_used ? el("span", {class: "chip used"}, "ability used") : null,
+      pl.mulligans ? el("span", {class: "chip"}, TC.slam.plural(pl.mulligans, "mulligan")) : null,
+      v.stats && v.stats.abilities && v.stats.abilities[p]
+        ? el("span", {class: "uses"}, `${v.stats.abilities[p]} ${v.stats.abilities[p] === 1 ? "ability" : "abilities"} this match`) : null);
+  });
+  const last = [];
+  if (v.last_shot) {
+    const l = v.last_shot;
+    last.push(`Last shot (${sideName(l.side)}): ${TC.slam.cell(l.from)} → ${TC.slam.cell(l.to)}, ${TC.slam.RESULTS[l.result]}`);
+  }
+  if (v.last_point) last.push(`Last point: ${sideName(v.last_point.winner)}, ${TC.slam.REASONS[v.last_point.reason]}`);
+  const reminders = [];
+  if (!over && v.draws && v.draws.length) reminders.push(`Draw: ${v.draws.map((d) => TC.slam.drawText(v, d)).join("; ")}`);
+  if (!over && v.refill && v.refill.length) {
+    const discard = v.refill.filter((r) => r.discard_up_to).map((r) => v.players[r.player].name);
+    if (discard.length) reminders.push(`${discard.join(" and ")} may discard up to 3`);
+    reminders.push(`Hands to: ${v.refill.map((r) => `${v.players[r.player].name} ${r.hand}`).join(", ")}`);
+  }
+  return el("div", {class: "slam"},
+    el("p", {class: "head"}, head),
+    el("table", {class: "score"}, el("tbody", {}, rows)),
+    now ? el("p", {class: "status now"}, now) : null,
+    over ? TC.slam.stats(v) : null,
+    el("ul", {class: "obligations", "aria-label": "Enchantments to obey"},
+      v.obligations.map((o) => el("li", {}, TC.slam.obligation(v, o)))),
+    TC.slam.court({cols: v.court.cols, ball: v.ball, path: v.last_shot, label: TC.slam.courtLabel(v),
+      names: [sideName(0), sideName(1)], faded: v.due !== "shot"}),
+    el("p", {class: "status last"}, last.map((t, i) => [i ? el("br") : null, t])),
+    el("ul", {class: "players", "aria-label": "Players"}, players),
+    reminders.length ? el("p", {class: "reminders"}, reminders.map((t, i) => [i ? el("br") : null, t])) : null,
+    over ? null : TC.slam.stats(v));
+};
+
+/** The match's stats (a view key main adds): points won by reason, the longest rally. */
+TC.slam.stats = function (v) {
+  const st = v.stats;
+  // Before the first point there is nothing to count.
+  if (!st || !st.points || (v.winner === null && v.sides.every((s) => s.score === 0))) return null;
+  const el = TC.el;
+  const reasons = Object.keys(TC.slam.REASONS);
+  return el("table", {class: "stats"},
+    el("caption", {}, `Points won by reason · longest rally ${st.longest_rally}`),
+    el("thead", {}, el("tr", {}, el("td", {}), reasons.map((r) => el("th", {scope: "col"}, TC.slam.REASONS[r])))),
+    el("tbody", {}, st.points.map((byReason, i) => el("tr", {},
+      el("th", {scope: "row"}, v.sides[i].name), reasons.map((r) => el("td", {}, byReason[r] || 0))))));
+};
