@@ -194,6 +194,16 @@ class SlamTable(TableMachine):
             assert self.table.snapshot.match["legal"] == []
             assert view["due"] is None
 
+    @invariant()
+    def the_stats_account_for_every_point(self):
+        view = self.view
+        stats = view["stats"]
+        for side, points in zip(view["sides"], stats["points"], strict=True):
+            assert sum(points.values()) == side["score"]
+        assert stats["longest_rally"] >= view["rally"]
+        used_now = [p["ability_used"] for p in view["players"]]
+        assert all(n >= used for n, used in zip(stats["abilities"], used_now, strict=True))
+
 
 SlamTable.TestCase.settings = settings(max_examples=100, stateful_step_count=40,
                                        deadline=None)
