@@ -205,7 +205,8 @@ def test_enchant_n_obliges_exactly_n_cards_in_the_return():
 def test_richs_enchant_2_forbids_an_enchantment_in_the_return():
     s = play(start("rich", "austin"), serve(0, "red", ["E2", "B3"]))
     assert GAME.view(s)["obligations"][0]["no_enchant"] is True
-    refused(s, shot(1, "R3", "E1"), match="Rich's Enchant-2")
+    refused(s, shot(1, "R3", "E1"),
+            match="^Bob is under Rich's Enchant-2: play exactly 2 cards, no Enchantment$")
     play(s, shot(1, "R3", "R0"))
     # Anyone else's Enchant-2 allows one.
     other = play(start("toots", "austin"), serve(0, "red", ["E2", "B3"]))
@@ -422,7 +423,8 @@ def test_the_canadian_single_player_chooses_which_enchantment_to_obey():
     s = play(start("austin", "rich", "toots"), serve(0, "red", ["B3"]))  # (2, 4)
     s = play(s, shot(1, "E2", "B1", support={"player": 2, "cards": ["E3", "B0", "R1"]}))
     assert GAME.view(s)["obligations"][0]["no_enchant"] is True
-    refused(s, shot(0, "E1", "B1"), match="no Enchantment")  # Rich's count, with one
+    refused(s, shot(0, "E1", "B1"), match="^Ann is under Rich's Enchant-2 and Enchant-3: play "
+            "exactly 2 cards, no Enchantment, or 3 cards$")  # Rich's count, with one
     play(s, shot(0, "B0", "B1"))  # Rich's: 2 cards, no Enchantment
     play(s, shot(0, "E1", "B0", "B1", enchant=2))  # Cid's: 3 cards, an Enchantment allowed
 

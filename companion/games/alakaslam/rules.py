@@ -310,11 +310,13 @@ def _obey(state: State, who: int, cards: list[str], spells: list[str]) -> None:
     if any(len(cards) == b.cards and not (b.no_enchant and spells) for b in mine):
         return
     name = _name(state, who)
-    counts = " or ".join(str(b.cards) for b in mine)
     under = " and ".join(("Rich's " if b.no_enchant else "") + f"Enchant-{b.cards}"
                          for b in mine)
-    rich = [b for b in mine if b.no_enchant]
-    extra = (f" (for Rich's Enchant-2, exactly {rich[0].cards} cards and no Enchantment)"
-             if rich else "")
-    raise IllegalAction(f"{name} is under {under}: play exactly {counts} cards{extra}")
+    if any(b.no_enchant for b in mine):
+        # Each way out in full: "2 cards, no Enchantment, or 3 cards".
+        ways = ", or ".join(f"{b.cards} cards" + (", no Enchantment" if b.no_enchant else "")
+                            for b in mine)
+    else:
+        ways = " or ".join(str(b.cards) for b in mine) + " cards"
+    raise IllegalAction(f"{name} is under {under}: play exactly {ways}")
 
