@@ -234,6 +234,13 @@ SLAM_SCENES: dict[str, Callable[[Table, Panel], None]] = {
                                              t.act({"type": "mulligan", "player": 0})),
     "board-slam-over": lambda t, p: (slam(t, p, target=1), t.act(SERVE),
                                      t.act({"type": "shot", "player": 1, "cards": ["B3"]})),
+    # The longest reason with the names the panel gives by default: all fits.
+    "board-slam-long-names": lambda t, p: (
+        t.start({"game": "alakaslam", "players": ["Player 3", "Player 4"],
+                 "options": {"characters": ["austin", "rich"]}}),
+        t.act({"type": "mulligan", "player": 1}),
+        t.act({"type": "serve", "player": 0, "corner": "blue", "cards": ["R1"]}),
+        t.act({"type": "mulligan", "player": 0})),
     "refused-slam": lambda t, p: (slam_rally(t, p), press(p, "ok", "prev", "ok", "ok")),
     "setup-slam": lambda t, p: press(p, "ok", "ok", "ok"),
     "setup-slam-characters": lambda t, p: press(p, "ok", "ok", "ok", *["next"] * 6),
