@@ -96,6 +96,8 @@ SCENES: dict[str, Callable[[Table, Panel], None]] = {
                             press(p, "ok", "prev", "prev")),
     "menu": lambda t, p: (started(t, p), points(t, 0), press(p, "back")),
     "confirm": lambda t, p: (started(t, p), press(p, "back", "next", "ok")),
+    # Start on a new match's setup while this one is unfinished.
+    "confirm-new": lambda t, p: (started(t, p), press(p, "back", "ok", "prev", "ok")),
     "history": lambda t, p: (started(t, p), points(t, *[1] * 48), t.start(START),
                              points(t, 0), press(p, "back", "next", "next", "next", "ok")),
     "history-empty": lambda t, p: press(p, "prev"),
