@@ -168,8 +168,13 @@ class Panel:
 
 
 def history_line(summary: MatchSummary) -> str:
-    """One history row for a small screen: ``"Ann v Bob* 4-6 3-6"``, the winner marked."""
+    """One history row for a small screen: ``"Ann v Bob* 4-6 3-6"``, the winner marked.
+
+    Only the summary's score shows: what follows its first ``" · "`` (AlakaSLAM's
+    stats: ``"3-1 · Ann: 2 out · longest rally 6"``) is for the phone pages.
+    """
     short = short_names(summary.players, HISTORY_NAME_CHARS)
     names = [f"{n}*" if i in summary.winners else n for i, n in enumerate(short)]
     status = {"abandoned": "(ended)", "active": "(live)"}.get(summary.status, "")
-    return " ".join(part for part in (" v ".join(names), summary.summary, status) if part)
+    score = summary.summary.split(" · ")[0]
+    return " ".join(part for part in (" v ".join(names), score, status) if part)

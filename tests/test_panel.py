@@ -120,12 +120,34 @@ def test_ending_a_match_needs_a_confirmation(panel):
 def test_a_refusal_is_shown_and_cleared_by_the_next_press(panel):
     panel.table.start(START)
     open_menu_item(panel, "New match")
-    press(panel, "prev", "ok")  # Start, while this match is unfinished
     before = panel.table.snapshot
-    assert "finish or end it before starting another" in panel.state.ui.message
-    assert panel.table.snapshot == before and panel.state.ui.screen == "setup"
-    press(panel, "prev")  # acts (the cursor moves) and clears the refusal
-    assert panel.state.ui.message is None and panel.state.screen.label("ok") == "Change"
+    press(panel, "back!")  # undo, with nothing to undo yet
+    assert panel.state.ui.message
+    assert panel.table.snapshot == before
+    open_menu_item(panel, "New match")  # acts (the menu opens) and clears the refusal
+    assert panel.state.ui.message is None and panel.state.ui.screen == "setup"
+
+
+def test_starting_a_new_match_over_an_unfinished_one_ends_it_first_and_keeps_the_setup(panel):
+    panel.table.start(START)
+    first = panel.table.match_id
+    open_menu_item(panel, "New match")
+    press(panel, "next", "ok")  # P1: Ann -> Cy
+    Presses(panel).to("Sets: Best of 1")  # -> 3
+    items = panel.state.screen.items
+    Presses(panel).to("Start")
+    assert panel.state.ui.screen == "confirm" and panel.table.match_id == first
+    press(panel, "back")  # Keep: the match goes on, the setup is as it was left
+    assert panel.state.ui.screen == "setup" and panel.state.screen.items == items
+    assert panel.table.snapshot.match["status"] == "active"
+    press(panel, "ok", "ok")  # Start, End
+    assert panel.table.snapshot.match is None
+    assert panel.state.ui.screen == "setup" and panel.state.screen.items == items
+    assert panel.state.screen.label("ok") == "Start"
+    press(panel, "ok")
+    match = panel.table.snapshot.match
+    assert panel.table.match_id == first + 1
+    assert match["players"] == ["Cy", "Bob"] and match["options"]["sets"] == 3
 
 
 def test_history_screen_lists_matches(panel):

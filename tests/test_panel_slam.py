@@ -196,8 +196,8 @@ def test_set_up_canadian_doubles_with_characters_teams_and_a_coin_flip(memory_st
     presses("ok", "ok", "ok")  # New; Game: Wizard Dodgeball, then AlakaSLAM
     assert panel.state.screen.items[0] == "Game: AlakaSLAM"
     presses.to("Players: 2")
-    assert "P3 is Rich" in panel.state.screen.items  # a character for the new seat
-    presses.to("P2 is Laurie")  # Laurie -> Toots (Rich is taken)
+    assert "Cy: Rich" in panel.state.screen.items  # a character for the new seat
+    presses.to("Bob: Laurie")  # Laurie -> Toots (Rich is taken)
     presses.to("Alone: Ann")  # Bob plays alone
     presses.to("Serves: Side 1")
     presses.to("Serves: Side 2")  # -> Coin

@@ -137,12 +137,17 @@ def _menu(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
 
 
 def _confirm(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+    """End the unfinished match? From the menu; or from a new match's Start (``ui.draft``
+    set): then both answers go back to that setup as it was left."""
+    back = Ui(screen="menu") if ui.draft is None else \
+        Ui(screen="setup", draft=ui.draft, cursor=ui.cursor)
     return Screen(
         keys={
-            Input("ok"): Binding("End", Outcome(Ui(), ("abandon",))),
-            Input("back"): Binding("Keep", Outcome(Ui(screen="menu"))),
+            Input("ok"): Binding("End", Outcome(back if ui.draft else Ui(), ("abandon",))),
+            Input("back"): Binding("Keep", Outcome(back)),
         },
-        title="End this match?", hint="It stays in the history",
+        title="End this match?" if ui.draft is None else "End this match first?",
+        hint="It stays in the history",
     )
 
 
@@ -231,7 +236,11 @@ def _setup(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
                     extra(ui, draft, len(rows)))
     n = len(rows) + 1
     cursor = min(ui.cursor, n - 1)
-    if cursor == n - 1:
+    if cursor == n - 1 and match is not None and match["status"] == "active":
+        # One match at a time: ask to end the unfinished one, the draft kept
+        # (after End the setup comes back as it was, Start on the cursor).
+        ok = Binding("Start", Outcome(Ui(screen="confirm", draft=draft, cursor=cursor)))
+    elif cursor == n - 1:
         ok = Binding("Start", Outcome(Ui(), ("start", draft.record())))
     else:
         ok = Binding("Change", rows[cursor][1](cursor))

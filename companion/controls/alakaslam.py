@@ -57,6 +57,7 @@ from companion.games.alakaslam.court import (
 from companion.games.alakaslam.options import DEFAULT_TEAMS, FORMATS
 from companion.games.alakaslam.rules import CORNERS, MAX_CARDS, REASONS
 from companion.inputs import Input
+from companion.names import short_names
 
 GO = "Go"
 #: The picker's ring from Go: PREV goes through REDS, NEXT through BLUES.
@@ -65,6 +66,8 @@ BLUES = ("B1", "B2", "B3", "B0")
 #: How the reasons for a point read in the menu.
 REASON_LABELS = {"no_return": "No return", "declined": "Declined", "out": "Out",
                  "net": "Net", "bad_serve": "Bad serve"}
+#: Characters of a name in a list row (rows show 20): "Player 1: Josephias".
+NAME_CHARS = 8
 BOARD = Outcome(Ui())
 MORE = Outcome(Ui(screen="slam-more"))
 
@@ -381,10 +384,12 @@ def _who(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     assert match is not None and shape is not None
     view = match["view"]
     entries = []
+    # "Player4: 8 > 7 cards" fills a row of 20.
+    short = short_names([p["name"] for p in view["players"]], NAME_CHARS - 1)
     for q in shape["player"]:
         if kind == "mulligan":
             hand = view["players"][q]["hand"]
-            label = f"{_name(view, q)}: {hand} > {hand - 1} cards"
+            label = f"{short[q]}: {hand} > {hand - 1} cards"
         else:
             label = f"{_name(view, q)} ({CHARACTERS[acts_as(view, q)]})"
         entries.append((label, _act({"type": kind, "player": q})))
@@ -428,15 +433,18 @@ def fit_draft(draft: Draft) -> Draft:
 
 
 def setup_rows(ui: Ui, draft: Draft, first_row: int) -> list[tuple[str, Outcome]]:
-    """A character row per seat (OK: the next one nobody else has) and the teams row."""
+    """A character row per seat, ``"Ann: Austin"`` (OK: the next one nobody else has;
+    ``"P1: Austin"`` while the seat has no name), and the teams row."""
     options = dict(draft.options)
     characters, teams = list(options["characters"]), options["teams"]
     rows: list[tuple[str, Draft]] = []
+    names = short_names(draft.players, NAME_CHARS)
     for seat, c in enumerate(characters):
         free = [x for x in CHARACTERS if x == c or x not in characters]
         new = [*characters]
         new[seat] = free[(free.index(c) + 1) % len(free)]
-        rows.append((f"P{seat + 1} is {CHARACTERS[c]}", _with(draft, characters=tuple(new))))
+        who = names[seat] or f"P{seat + 1}"
+        rows.append((f"{who}: {CHARACTERS[c]}", _with(draft, characters=tuple(new))))
     n = len(draft.players)
     if FORMATS[n] == "canadian":
         alone = teams.index(0) if teams.count(0) == 1 else teams.index(1)

@@ -8,7 +8,7 @@ above, side 2 below.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from PIL import ImageDraw
@@ -17,7 +17,7 @@ from companion.controls import Screen, Ui
 from companion.controls.alakaslam import GO, acts_as, obligation, preview
 from companion.games.alakaslam import CHARACTERS
 from companion.games.alakaslam.court import NET, ROWS, Cell
-from companion.names import short_names
+from companion.names import MIN_WIDTH, short_names
 from companion.screens.canvas import (
     BODY,
     BOLD,
@@ -117,60 +117,89 @@ def _sides(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
         write_right(draw, WIDTH - 1, top, str(view["sides"][side]["score"]), BOLD, fill=ink)
 
 
+#: Characters of the SMALL font in a full-width line under the court, and beside it.
+LINE_CHARS = WIDTH // char_width(SMALL)
+STATUS_CHARS = (WIDTH - RIGHT) // char_width(SMALL)
+
+
 def status(view: Mapping[str, Any]) -> str:
-    """What is due: ``"Serve, to 3"``, ``"Rally 3, to 3"``, ``"Ann wins"``."""
+    """What is due and the match's target: ``"Serve · goal 3"``, ``"Rally 3 · goal 3"``,
+    ``"Ann wins"``; within :data:`STATUS_CHARS`."""
     if view["winner"] is not None:
-        return f"{view['sides'][view['winner']]['name']} wins"
-    if view["due"] == "serve":
-        return f"Serve, to {view['target']}"
-    return f"Rally {view['rally']}, to {view['target']}"
+        return _fitted(view, lambda n: f"{_side(view, view['winner'], n)} wins", STATUS_CHARS)
+    due = "Serve" if view["due"] == "serve" else f"Rally {view['rally']}"
+    text = f"{due} · goal {view['target']}"
+    # A rally of ten shots or more: the dot alone keeps the two apart.
+    return text if len(text) <= STATUS_CHARS else text.replace(" · ", "·")
 
 
 def lines(view: Mapping[str, Any], options: Mapping[str, Any]) -> list[str]:
-    """The lines under the court, most pressing first.
+    """The lines under the court, most pressing first, each within :data:`LINE_CHARS`.
 
-    In a rally: the obligations, the abilities used, the last shot. Before a
-    serve: the last point and why, what players did before this serve
-    (Simon's copy, mulligans, abilities); at the start, the coin flip.
+    In a rally: the obligations, the abilities used, the last shot and where
+    it landed. Before a serve: the last point and why, what players did
+    before this serve (Simon's copy, mulligans, abilities); at the start, the
+    coin flip. Names are shortened (all of a line's together, so they stay
+    told apart) only as much as the line needs.
     """
-    names = [p["name"] for p in view["players"]]
-    out = [f"{names[o['player']]}: {obligation(view, o['player'])}"
+    out = [_fitted(view, lambda n, o=o: f"{n[o['player']]}: {obligation(view, o['player'])}")
            for o in view["obligations"]]
     used = [CHARACTERS[acts_as(view, p)] for p, x in enumerate(view["players"])
             if x["ability_used"]]
-    before = [f"{x['name']} as {CHARACTERS[x['copy']]}" for x in view["players"] if x["copy"]]
-    before += [f"{x['name']} mulligans: {x['hand']} cards" for x in view["players"]
-               if x.get("mulligans")]
-    if used:
-        before.append("Used: " + ", ".join(used))
+    copies = [_fitted(view, lambda n, p=p, x=x: f"{n[p]} as {CHARACTERS[x['copy']]}")
+              for p, x in enumerate(view["players"]) if x["copy"]]
+    abilities = [fit("Used: " + ", ".join(used), SMALL, WIDTH)] if used else []
     shot, point = view["last_shot"], view["last_point"]
     if view["due"] == "shot":
-        out += before
+        # Mulligans are taken before the serve: in a rally they are old news.
+        out += copies + abilities
         if shot is not None:
-            out.append(f"Last: {_hitters(view, shot)} {RESULTS[shot['result']].lower()}")
+            where = _cell_name(shot["to"], view["court"]["cols"]) if shot["result"] == "in" \
+                else ""
+            result = RESULTS[shot["result"]].lower()
+            out.append(_fitted(view, lambda n: f"Last: {_hitters(view, shot, n)} {result} "
+                                               f"{where}".rstrip()))
         return out
+    mulligans = [_fitted(view, lambda n, p=p, x=x: f"{n[p]} mulligans: {x['hand']} cards")
+                 for p, x in enumerate(view["players"]) if x.get("mulligans")]
     if point is not None:
-        out.append(_point(view, shot, point))
+        out.append(_fitted(view, lambda n: _point(view, point, n)))
     elif options.get("coin_flip") is not None:
-        side = view["sides"][options["coin_flip"]]
-        verb = "serves" if len(side["players"]) == 1 else "serve"
-        out.append(f"Coin flip: {side['name']} {verb}")
-    return out + before
+        side = options["coin_flip"]
+        verb = "serves" if len(view["sides"][side]["players"]) == 1 else "serve"
+        out.append(_fitted(view, lambda n: f"Coin flip: {_side(view, side, n)} {verb}"))
+    return out + copies + mulligans + abilities
 
 
-def _hitters(view: Mapping[str, Any], shot: Mapping[str, Any]) -> str:
-    who = "/".join(view["players"][p]["name"] for p in shot.get("players", []))
-    return who or view["sides"][shot["side"]]["name"]
+def _fitted(view: Mapping[str, Any], line: Callable[[list[str]], str],
+            room: int = LINE_CHARS) -> str:
+    """``line(names)`` with the players' names shortened just enough to fit ``room``
+    characters (all of them together, so they stay told apart).
+
+    Falls back to cutting the line when even the shortest names do not fit.
+    """
+    names = [p["name"] for p in view["players"]]
+    for width in range(max(MIN_WIDTH, *map(len, names)), MIN_WIDTH - 1, -1):
+        text = line(short_names(names, width))
+        if len(text) <= room:
+            return text
+    return fit(text, SMALL, room * char_width(SMALL))
 
 
-def _point(view: Mapping[str, Any], shot: Mapping[str, Any] | None,
-           point: Mapping[str, Any]) -> str:
-    """``"Point Ann: Bob's net"``: who won the last point and why."""
-    head = f"Point {view['sides'][point['winner']]['name']}: "
-    reason = point["reason"]
-    if shot is not None and reason == shot["result"] and reason != "in":
-        return head + f"{_hitters(view, shot)} {REASONS[reason]}"
-    return head + REASONS.get(reason, reason)
+def _side(view: Mapping[str, Any], side: int, names: list[str]) -> str:
+    """A side's name from its players' (shortened) ``names``: ``"Ann/Bob"``."""
+    return "/".join(names[p] for p in view["sides"][side]["players"])
+
+
+def _hitters(view: Mapping[str, Any], shot: Mapping[str, Any], names: list[str]) -> str:
+    who = "/".join(names[p] for p in shot.get("players", []))
+    return who or _side(view, shot["side"], names)
+
+
+def _point(view: Mapping[str, Any], point: Mapping[str, Any], names: list[str]) -> str:
+    """``"Point Ann: net"``: who won the last point and why (the loser goes without saying)."""
+    return f"Point {_side(view, point['winner'], names)}: " \
+           f"{REASONS.get(point['reason'], point['reason'])}"
 
 
 # --- the card picker -------------------------------------------------------------------

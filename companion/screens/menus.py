@@ -32,7 +32,8 @@ def listing(draw: ImageDraw.ImageDraw, screen: Screen, cursor: int | None) -> No
     """A title, lines with a cursor, and a hint line if the screen has one."""
     top = title_bar(draw, screen.title)
     bottom = KEYS_TOP - 1 - (10 if screen.hint and screen.items else 0)
-    item_list(draw, screen.items, cursor, top + 1, bottom)
+    # No lines, no cursor: one carried over from another screen marks no line.
+    item_list(draw, screen.items, cursor if screen.items else None, top + 1, bottom)
     if screen.hint:
         y = bottom + 1 if screen.items else top + 12
         write_centred(draw, y, screen.hint, SMALL)

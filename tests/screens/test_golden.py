@@ -96,6 +96,8 @@ SCENES: dict[str, Callable[[Table, Panel], None]] = {
                             press(p, "ok", "prev", "prev")),
     "menu": lambda t, p: (started(t, p), points(t, 0), press(p, "back")),
     "confirm": lambda t, p: (started(t, p), press(p, "back", "next", "ok")),
+    # Start on a new match's setup while this one is unfinished.
+    "confirm-new": lambda t, p: (started(t, p), press(p, "back", "ok", "prev", "ok")),
     "history": lambda t, p: (started(t, p), points(t, *[1] * 48), t.start(START),
                              points(t, 0), press(p, "back", "next", "next", "next", "ok")),
     "history-empty": lambda t, p: press(p, "prev"),
@@ -234,6 +236,13 @@ SLAM_SCENES: dict[str, Callable[[Table, Panel], None]] = {
                                              t.act({"type": "mulligan", "player": 0})),
     "board-slam-over": lambda t, p: (slam(t, p, target=1), t.act(SERVE),
                                      t.act({"type": "shot", "player": 1, "cards": ["B3"]})),
+    # The longest reason with the names the panel gives by default: all fits.
+    "board-slam-long-names": lambda t, p: (
+        t.start({"game": "alakaslam", "players": ["Player 3", "Player 4"],
+                 "options": {"characters": ["austin", "rich"]}}),
+        t.act({"type": "mulligan", "player": 1}),
+        t.act({"type": "serve", "player": 0, "corner": "blue", "cards": ["R1"]}),
+        t.act({"type": "mulligan", "player": 0})),
     "refused-slam": lambda t, p: (slam_rally(t, p), press(p, "ok", "prev", "ok", "ok")),
     "setup-slam": lambda t, p: press(p, "ok", "ok", "ok"),
     "setup-slam-characters": lambda t, p: press(p, "ok", "ok", "ok", *["next"] * 6),
