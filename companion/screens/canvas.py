@@ -113,9 +113,12 @@ def item_list(draw: ImageDraw.ImageDraw, items: tuple[str, ...], cursor: int | N
 
 
 def banner(draw: ImageDraw.ImageDraw, message: str, top: int = 22) -> None:
-    """A boxed message over the screen (up to three lines), for refusals."""
-    lines = textwrap.wrap(message, WIDTH // char_width(SMALL) - 2)[:3]
+    """A boxed message over the screen, for refusals: from ``top`` down, raised as far as
+    the screen's top when a long message needs it (up to six lines), so it is read whole.
+    """
+    lines = textwrap.wrap(message, WIDTH // char_width(SMALL) - 2)[:6]
     height = 4 + 9 * len(lines)
+    top = max(0, min(top, HEIGHT - 1 - height))
     draw.rectangle((0, top, WIDTH - 1, top + height), fill=0, outline=1)
     for i, text in enumerate(lines):
         write_centred(draw, top + 3 + 9 * i, text, SMALL)

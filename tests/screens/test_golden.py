@@ -244,6 +244,12 @@ SLAM_SCENES: dict[str, Callable[[Table, Panel], None]] = {
         t.act({"type": "serve", "player": 0, "corner": "blue", "cards": ["R1"]}),
         t.act({"type": "mulligan", "player": 0})),
     "refused-slam": lambda t, p: (slam_rally(t, p), press(p, "ok", "prev", "ok", "ok")),
+    # A long refusal is raised to be read whole: Rich's Enchant-2 on a long name.
+    "refused-slam-long": lambda t, p: (
+        t.start({"game": "alakaslam", "players": ["Player 3", "Player 4"],
+                 "options": {"characters": ["austin", "rich"]}}),
+        t.act(SERVE), t.act({"type": "shot", "player": 1, "cards": ["R2", "E2"]}),
+        press(p, "ok", "prev", "ok", "ok")),
     "setup-slam": lambda t, p: press(p, "ok", "ok", "ok"),
     "setup-slam-characters": lambda t, p: press(p, "ok", "ok", "ok", *["next"] * 6),
     "setup-slam-canadian": lambda t, p: press(p, "ok", "ok", "ok", "next", "ok",
