@@ -483,3 +483,48 @@ def test_host_picker_says_when_the_table_moved_on_and_keeps_picks_otherwise(comp
     # The host's own tap moved the table on: nothing to say.
     expect(phone.locator("fieldset[data-action=shot] legend")).to_have_text("Ann hit · rally 2")
     expect(phone.locator(".moved")).to_have_count(0)
+
+
+def test_host_refusal_stays_with_its_table_and_clears_when_the_table_moves_on(companion, phone):
+    start(companion, DOUBLES)
+    log_in(phone, companion, "host", "#host")
+    serve = phone.locator("fieldset[data-action=serve]")
+    ann = serve.locator(".picker[data-player='0']")
+    bea = serve.locator(".picker[data-player='1']")
+    # Both of Ann/Bea's Enchantments on Cy: the rules refuse it.
+    ann.locator("[data-card=B1]").click()
+    ann.locator("[data-card=E2]").click()
+    ann.locator("button", has_text="Cy").click()
+    bea.locator("[data-card=B1]").click()
+    bea.locator("[data-card=E3]").click()
+    bea.locator("button", has_text="Cy").click()
+    serve.locator(".send").click()
+    message = phone.locator("#message")
+    expect(message).to_contain_text("two teammates cannot enchant the same opponent")
+    # The panel plays on: the refusal was about a table that is gone.
+    play(companion, {"type": "point", "winner": 1})
+    expect(phone.locator("#board .score tr[data-side='1'] .points")).to_have_text("1")
+    expect(message).to_have_text("")
+
+
+def test_host_stale_tap_is_said_in_plain_words_and_kept_until_the_next_change(companion, phone):
+    start(companion, {**SINGLES, "options": {**SINGLES["options"], "target": 2}})
+    # The page hears nothing live: the panel's point below is unseen when the host taps.
+    phone.route("**/api/events*", lambda route: route.abort())
+    log_in(phone, companion, "host", "#host")
+    play(companion, {"type": "point", "winner": 1})
+    score = phone.locator("#board .score tr[data-side='1'] .points")
+    expect(score).to_have_text("0")
+    phone.locator("fieldset[data-action=point] button", has_text="Point Bob").click()
+    message = phone.locator("#message")
+    expect(message).to_have_text("Someone else changed the table just before your tap: "
+                                 "nothing was recorded. Here is the table now.")
+    expect(score).to_have_text("1")  # the table as it is now, the reason beside it
+    expect(message).to_contain_text("Someone else changed the table")
+    assert match(companion)["view"]["sides"][1]["score"] == 1  # the tap was not applied
+    shot(phone, "slam-host-stale-tap")
+    # The page hears the table again, and the panel plays on: the message has had its day.
+    phone.unroute("**/api/events*")
+    play(companion, {"type": "point", "winner": 1})
+    expect(phone.locator("#board .head")).to_have_text("Bob wins 2-0", timeout=10000)
+    expect(message).to_have_text("")
