@@ -30,7 +30,8 @@ class Answer:
 
     @classmethod
     def refusal(cls, status: int, message: str, **more: object) -> Answer:
-        """``{"error": message}`` and any ``more`` fields (``stale``, ``version``: a version mismatch)."""
+        """``{"error": message}`` and any ``more`` fields (a version mismatch: ``stale``,
+        ``version``)."""
         return cls(status, json.dumps({"error": message, **more}, ensure_ascii=False))
 
 

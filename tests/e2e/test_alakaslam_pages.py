@@ -335,7 +335,8 @@ def test_the_alakaslam_pages_pass_axe(companion, browser, scheme):
         hit.locator(".picker[data-player='0'] [data-card=E3]").click()
         hit.locator(".picker[data-player='1'] [data-card=B2]").click()
         expect(hit.locator("input[type=checkbox]")).to_have_count(1)  # Laurie's ability
-        expect(hit.locator(".landing")).to_contain_text("Lands")
+        # Under Enchant-3 with one card: the refusal's colours are checked too.
+        expect(hit.locator(".landing")).to_contain_text("Refused: Ann is under Enchant-3")
         assert accessibility_problems(host) == []
         host.select_option("#game", "alakaslam")
         expect(host.locator(".slam-setup")).to_be_visible()
@@ -528,3 +529,23 @@ def test_host_stale_tap_is_said_in_plain_words_and_kept_until_the_next_change(co
     play(companion, {"type": "point", "winner": 1})
     expect(phone.locator("#board .head")).to_have_text("Bob wins 2-0", timeout=10000)
     expect(message).to_have_text("")
+
+
+def test_spectator_court_leaves_an_earlier_point_s_shot_unjudged(companion, phone):
+    start(companion, SINGLES)
+    play(companion, {"type": "serve", "player": 0, "corner": "red", "cards": ["B1", "B2"]},
+         {"type": "point", "winner": 0})  # Bob did not return Ann's serve: it decided the point
+    phone.goto(url(companion))
+    board = phone.locator("#board")
+    court_svg = board.locator("svg.court")
+    expect(court_svg.locator(".path.faded .result")).to_have_text("IN")
+    expect(board.locator(".status.last")).to_contain_text("Last shot (Ann): c1 r1 → c3 r4, in")
+    # The next point is awarded with no shot at all, as out: Ann's serve did not decide it.
+    play(companion, {"type": "point", "winner": 1, "reason": "out"})
+    expect(board.locator(".status.last")).to_have_text("Last point: Bob, out", timeout=5000)
+    expect(court_svg.locator(".path.faded")).to_have_count(1)  # where it went, faded...
+    expect(court_svg.locator(".path .result")).to_have_count(0)  # ...and no result beside it
+    expect(court_svg).to_have_attribute(
+        "aria-label", "Court, 3 columns by 4 rows. No ball in play. "
+        "Shot before the last point by Ann: c1 r1 to c3 r4.")
+    shot(phone, "slam-spectator-point-without-shot")
