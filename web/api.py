@@ -248,10 +248,14 @@ def change(work: Callable[[Table], Snapshot]) -> Response:
             return known  # before the premise: the table has moved on by this very change
         try:
             if premise is not None and premise != table.version:
-                raise IllegalAction(
-                    f"the table changed since this page showed it (version {premise}, now "
-                    f"{table.version}): look at it again, then act")
-            answer = Answer(200, work(table).json_text)
+                # "stale": the page can say so in its own words (nothing of the rules);
+                # "version": the table's now, the state this refusal is about.
+                answer = Answer.refusal(
+                    409, f"the table changed since this page showed it (version {premise}, "
+                    f"now {table.version}): look at it again, then act", stale=True,
+                    version=table.version)
+            else:
+                answer = Answer(200, work(table).json_text)
         except InvalidAction as err:
             answer = Answer.refusal(400, str(err))
         except IllegalAction as err:

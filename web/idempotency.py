@@ -29,8 +29,10 @@ class Answer:
     replayed: bool = False
 
     @classmethod
-    def refusal(cls, status: int, message: str) -> Answer:
-        return cls(status, json.dumps({"error": message}, ensure_ascii=False))
+    def refusal(cls, status: int, message: str, **more: object) -> Answer:
+        """``{"error": message}`` and any ``more`` fields (a version mismatch: ``stale``,
+        ``version``)."""
+        return cls(status, json.dumps({"error": message, **more}, ensure_ascii=False))
 
 
 def check_key(key: str) -> str | None:

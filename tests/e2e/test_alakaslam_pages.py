@@ -193,7 +193,7 @@ def test_host_card_picker_previews_then_sends_the_exact_serve(companion, phone):
     shot(phone, "slam-host-shot")
 
 
-def test_host_shot_obeys_enchantments_and_shows_refusals(companion, phone):
+def test_host_shot_obeys_enchantments(companion, phone):
     start(companion, SINGLES)
     play(companion, {"type": "serve", "player": 0, "corner": "red", "cards": ["B1", "E2", "B2"]})
     log_in(phone, companion, "host", "#host")
@@ -202,12 +202,10 @@ def test_host_shot_obeys_enchantments_and_shows_refusals(companion, phone):
     # Sarissia, not Austin: no straight Hit-2; singles: the Enchantment needs no target.
     expect(hit.locator("[data-card=S2]")).to_have_count(0)
     hit.locator("[data-card=R3]").click()
-    expect(hit.locator(".landing")).to_have_text("Lands c2 r1: in")
-    hit.locator(".send").click()
-    expect(phone.locator("#message")).to_contain_text(
-        "Bob is under Enchant-2: play exactly 2 cards")
-    assert match(companion)["view"]["rally"] == 1
-    # Nothing changed: the row is still there to be put right.
+    # One card under Enchant-2: the preview says the table would refuse it, and why.
+    expect(hit.locator(".landing")).to_have_text(
+        "Refused: Bob is under Enchant-2: play exactly 2 cards")
+    expect(hit.locator(".send")).to_be_disabled()
     hit.locator("[data-card=R1]").click()
     expect(hit.locator(".landing")).to_have_text("Lands c1 r0: out — point to Ann")
     expect(hit.locator(".preview .path.bad .result")).to_have_text("OUT")
@@ -337,10 +335,217 @@ def test_the_alakaslam_pages_pass_axe(companion, browser, scheme):
         hit.locator(".picker[data-player='0'] [data-card=E3]").click()
         hit.locator(".picker[data-player='1'] [data-card=B2]").click()
         expect(hit.locator("input[type=checkbox]")).to_have_count(1)  # Laurie's ability
-        expect(hit.locator(".landing")).to_contain_text("Lands")
+        # Under Enchant-3 with one card: the refusal's colours are checked too.
+        expect(hit.locator(".landing")).to_contain_text("Refused: Ann is under Enchant-3")
         assert accessibility_problems(host) == []
         host.select_option("#game", "alakaslam")
         expect(host.locator(".slam-setup")).to_be_visible()
         assert accessibility_problems(host) == []
     finally:
         context.close()
+
+
+CANADIAN = {"game": "alakaslam", "players": ["Ann", "Bea", "Cy"],
+            "options": {"characters": ["austin", "josephias", "simon"]}}
+
+
+def engine_refusal(companion, action: dict) -> str:
+    """What the table says when it refuses ``action`` (nothing is applied)."""
+    version = companion.table.version
+    with pytest.raises(Exception) as refused:
+        play(companion, action)
+    assert companion.table.version == version
+    return str(refused.value)
+
+
+def test_host_picker_offers_one_enchantment_a_row(companion, phone):
+    start(companion, DOUBLES)
+    log_in(phone, companion, "host", "#host")
+    serve = phone.locator("fieldset[data-action=serve]")
+    ann = serve.locator(".picker[data-player='0']")
+    expect(ann.locator(".deck button")).to_have_text(
+        ["R0", "R1", "R2", "R3", "B0", "B1", "B2", "B3", "E2", "E3"])  # doubles: no E1
+    ann.locator("[data-card=E2]").click()
+    # The row holds an Enchantment: no other is offered (the table refuses two).
+    expect(ann.locator(".deck [data-card^=E]")).to_have_count(0)
+    expect(ann.locator(".deck button")).to_have_count(8)
+    # Bea's row is her own: both of hers are still offered.
+    expect(serve.locator(".picker[data-player='1'] .deck [data-card^=E]")).to_have_count(2)
+    shot(phone, "slam-host-one-enchantment")
+    ann.locator(".cardrow button", has_text="E2").click()
+    expect(ann.locator(".deck [data-card^=E]")).to_have_text(["E2", "E3"])
+
+
+def test_host_picker_in_canadian_doubles_offers_enchant_1(companion, phone):
+    start(companion, CANADIAN)
+    log_in(phone, companion, "host", "#host")
+    expect(phone.locator(".picker[data-player='0'] .deck [data-card^=E]")).to_have_text(
+        ["E1", "E2", "E3"])
+
+
+def test_host_preview_says_a_row_breaking_an_enchantment_is_refused(companion, phone):
+    start(companion, DOUBLES)
+    # Bea (Rich) enchants Cy with her Enchant-2: exactly 2 cards, no Enchantment.
+    play(companion, {"type": "serve", "player": 0, "corner": "red", "cards": ["B1"],
+                     "support": {"player": 1, "cards": ["E2", "B1"], "enchant": 2}})
+    log_in(phone, companion, "host", "#host")
+    hit = phone.locator("fieldset[data-action=shot]")
+    cy = hit.locator(".picker[data-player='2']")
+    di = hit.locator(".picker[data-player='3']")
+    di.locator("[data-card=B0]").click()
+    cy.locator("[data-card=R1]").click()
+    words = engine_refusal(companion, {"type": "shot", "player": 2, "cards": ["R1", "E3"],
+                                       "enchant": 0,
+                                       "support": {"player": 3, "cards": ["B0"]}})
+    assert words == ("Cy is under Rich's Enchant-2: play exactly 2 cards (for Rich's "
+                     "Enchant-2, exactly 2 cards and no Enchantment)")
+    expect(hit.locator(".landing")).to_have_text(f"Refused: {words}")  # one card: refused too
+    expect(hit.locator(".send")).to_be_disabled()
+    cy.locator("[data-card=E3]").click()
+    hit.locator("button", has_text="Ann").last.click()  # whom Cy's Enchantment binds
+    expect(hit.locator(".landing")).to_have_text(f"Refused: {words}")
+    expect(hit.locator(".landing")).to_have_class("landing refused")
+    expect(hit.locator(".preview .path")).to_have_count(0)  # it lands nowhere: not recorded
+    expect(hit.locator(".send")).to_be_disabled()
+    shot(phone, "slam-host-refused-preview")
+    cy.locator(".cardrow button", has_text="E3").click()
+    cy.locator("[data-card=B0]").click()
+    expect(hit.locator(".landing")).to_contain_text("Lands")
+    expect(hit.locator(".send")).to_be_enabled()
+    hit.locator(".send").click()
+    expect(phone.locator("#board .status.now")).to_contain_text("Ann/Bea to hit")
+    assert events(companion)[-1]["cards"] == ["R1", "B0"]
+
+
+def test_host_preview_lets_laurie_s_ability_ignore_the_enchantment(companion, phone):
+    start(companion, DOUBLES)
+    play(companion, {"type": "serve", "player": 0, "corner": "red", "cards": ["B1"],
+                     "support": {"player": 1, "cards": ["B2"]}},
+         {"type": "shot", "player": 2, "cards": ["R2"],
+          "support": {"player": 3, "cards": ["B0", "E2"], "enchant": 0}})
+    log_in(phone, companion, "host", "#host")
+    hit = phone.locator("fieldset[data-action=shot]")
+    ann = hit.locator(".picker[data-player='0']")
+    ann.locator("[data-card=R2]").click()
+    hit.locator(".picker[data-player='1'] [data-card=B0]").click()
+    expect(hit.locator(".landing")).to_have_text(
+        "Refused: Ann is under Enchant-2: play exactly 2 cards")
+    expect(hit.locator(".send")).to_be_disabled()
+    ann.get_by_label("Laurie's ability").check()
+    expect(hit.locator(".landing")).to_have_text("Lands c3 r4: in")
+    hit.locator(".send").click()
+    expect(phone.locator("#board .players li").nth(0)).to_contain_text("ability used")
+
+
+def test_host_preview_lets_a_canadian_single_obey_either_enchantment(companion, phone):
+    start(companion, CANADIAN)
+    # Ann plays alone; Bea and Cy bind her with an Enchant-2 and an Enchant-3.
+    play(companion, {"type": "serve", "player": 0, "corner": "red", "cards": ["B2"]},
+         {"type": "shot", "player": 1, "cards": ["E2", "R1"],
+          "support": {"player": 2, "cards": ["E3"]}})
+    log_in(phone, companion, "host", "#host")
+    hit = phone.locator("fieldset[data-action=shot]")
+    expect(hit.locator(".duty")).to_have_text(
+        "Ann must play exactly 2 or 3 cards (Enchanted by Bea and Cy)")
+    words = engine_refusal(companion, {"type": "shot", "player": 0, "cards": ["B0"]})
+    hit.locator("[data-card=B0]").click()
+    expect(hit.locator(".landing")).to_have_text(f"Refused: {words}")
+    assert words == "Ann is under Enchant-2 and Enchant-3: play exactly 2 or 3 cards"
+    hit.locator("[data-card=B0]").click()
+    expect(hit.locator(".landing")).to_contain_text("Lands")
+    hit.locator("[data-card=B1]").click()
+    expect(hit.locator(".landing")).to_contain_text("Lands")
+    expect(hit.locator(".send")).to_be_enabled()
+
+
+def test_host_picker_says_when_the_table_moved_on_and_keeps_picks_otherwise(companion, phone):
+    start(companion, SINGLES)
+    log_in(phone, companion, "host", "#host")
+    serve = phone.locator("fieldset[data-action=serve]")
+    serve.locator("[data-card=B1]").click()
+    serve.locator("[data-card=B2]").click()
+    # A mulligan from the panel: the same serve is due, the picks stay.
+    play(companion, {"type": "mulligan", "player": 1})
+    expect(phone.locator("fieldset[data-action=mulligan] button")).to_have_text(
+        ["Ann 8→7", "Bob 9→8"])
+    expect(serve.locator(".cardrow button")).to_have_text(["B1 ×", "B2 ×"])
+    expect(serve.locator(".moved")).to_have_count(0)
+    # The panel serves instead: the picks are for a turn that is gone, and the page says so.
+    play(companion, {"type": "serve", "player": 0, "corner": "red", "cards": ["B1", "B2"]})
+    hit = phone.locator("fieldset[data-action=shot]")
+    expect(hit.locator(".moved")).to_have_text(
+        "The table moved on (a shot or a point was recorded elsewhere): pick again")
+    expect(hit.locator(".cardrow button")).to_have_count(0)
+    shot(phone, "slam-host-moved-on")
+    hit.locator("[data-card=R2]").click()
+    expect(hit.locator(".moved")).to_have_count(0)
+    hit.locator("[data-card=E2]").click()
+    hit.locator(".send").click()
+    # The host's own tap moved the table on: nothing to say.
+    expect(phone.locator("fieldset[data-action=shot] legend")).to_have_text("Ann hit · rally 2")
+    expect(phone.locator(".moved")).to_have_count(0)
+
+
+def test_host_refusal_stays_with_its_table_and_clears_when_the_table_moves_on(companion, phone):
+    start(companion, DOUBLES)
+    log_in(phone, companion, "host", "#host")
+    serve = phone.locator("fieldset[data-action=serve]")
+    ann = serve.locator(".picker[data-player='0']")
+    bea = serve.locator(".picker[data-player='1']")
+    # Both of Ann/Bea's Enchantments on Cy: the rules refuse it.
+    ann.locator("[data-card=B1]").click()
+    ann.locator("[data-card=E2]").click()
+    ann.locator("button", has_text="Cy").click()
+    bea.locator("[data-card=B1]").click()
+    bea.locator("[data-card=E3]").click()
+    bea.locator("button", has_text="Cy").click()
+    serve.locator(".send").click()
+    message = phone.locator("#message")
+    expect(message).to_contain_text("two teammates cannot enchant the same opponent")
+    # The panel plays on: the refusal was about a table that is gone.
+    play(companion, {"type": "point", "winner": 1})
+    expect(phone.locator("#board .score tr[data-side='1'] .points")).to_have_text("1")
+    expect(message).to_have_text("")
+
+
+def test_host_stale_tap_is_said_in_plain_words_and_kept_until_the_next_change(companion, phone):
+    start(companion, {**SINGLES, "options": {**SINGLES["options"], "target": 2}})
+    # The page hears nothing live: the panel's point below is unseen when the host taps.
+    phone.route("**/api/events*", lambda route: route.abort())
+    log_in(phone, companion, "host", "#host")
+    play(companion, {"type": "point", "winner": 1})
+    score = phone.locator("#board .score tr[data-side='1'] .points")
+    expect(score).to_have_text("0")
+    phone.locator("fieldset[data-action=point] button", has_text="Point Bob").click()
+    message = phone.locator("#message")
+    expect(message).to_have_text("Someone else changed the table just before your tap: "
+                                 "nothing was recorded. Here is the table now.")
+    expect(score).to_have_text("1")  # the table as it is now, the reason beside it
+    expect(message).to_contain_text("Someone else changed the table")
+    assert match(companion)["view"]["sides"][1]["score"] == 1  # the tap was not applied
+    shot(phone, "slam-host-stale-tap")
+    # The page hears the table again, and the panel plays on: the message has had its day.
+    phone.unroute("**/api/events*")
+    play(companion, {"type": "point", "winner": 1})
+    expect(phone.locator("#board .head")).to_have_text("Bob wins 2-0", timeout=10000)
+    expect(message).to_have_text("")
+
+
+def test_spectator_court_leaves_an_earlier_point_s_shot_unjudged(companion, phone):
+    start(companion, SINGLES)
+    play(companion, {"type": "serve", "player": 0, "corner": "red", "cards": ["B1", "B2"]},
+         {"type": "point", "winner": 0})  # Bob did not return Ann's serve: it decided the point
+    phone.goto(url(companion))
+    board = phone.locator("#board")
+    court_svg = board.locator("svg.court")
+    expect(court_svg.locator(".path.faded .result")).to_have_text("IN")
+    expect(board.locator(".status.last")).to_contain_text("Last shot (Ann): c1 r1 → c3 r4, in")
+    # The next point is awarded with no shot at all, as out: Ann's serve did not decide it.
+    play(companion, {"type": "point", "winner": 1, "reason": "out"})
+    expect(board.locator(".status.last")).to_have_text("Last point: Bob, out", timeout=5000)
+    expect(court_svg.locator(".path.faded")).to_have_count(1)  # where it went, faded...
+    expect(court_svg.locator(".path .result")).to_have_count(0)  # ...and no result beside it
+    expect(court_svg).to_have_attribute(
+        "aria-label", "Court, 3 columns by 4 rows. No ball in play. "
+        "Shot before the last point by Ann: c1 r1 to c3 r4.")
+    shot(phone, "slam-spectator-point-without-shot")

@@ -377,3 +377,18 @@ def test_history_page_marks_every_winner_of_a_team(companion, phone):
     sync_api.expect(phone.locator("#history .who")).to_have_text(
         "Ann v Bea v Cid (won) v Dan (won)")
     sync_api.expect(phone.locator("#history .result")).to_have_text("0-1 · Cid/Dan: 1 no return")
+
+
+def test_no_page_asks_for_anything_that_fails(companion, phone):
+    """Every page loads without a failed request or a console error: the icon too
+    (a browser asks for /favicon.ico unless the page names its icon)."""
+    failed, errors = [], []
+    phone.on("response", lambda r: r.status < 400 or failed.append(f"{r.status} {r.url}"))
+    phone.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    for path in ("", "history", "host", "sim"):
+        phone.goto(url(companion, path))
+        phone.wait_for_load_state("load")
+    assert failed == [] and errors == []
+    icon = phone.evaluate("document.querySelector('link[rel=icon]').href")
+    answer = phone.request.get(icon)
+    assert answer.status == 200 and answer.headers["content-type"].startswith("image/svg+xml")

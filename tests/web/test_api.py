@@ -361,12 +361,18 @@ def test_a_change_made_on_a_state_the_table_has_left_is_refused(host, runner):
     stale = host.client.post("/api/action", json={"type": "point", "winner": 0},
                              headers={"X-CSRF-Token": host.csrf, "X-Table-Version": str(shown)})
     assert stale.status_code == 409 and "changed" in stale.json["error"]
+    assert stale.json["stale"] is True  # the host page words it for people
+    assert stale.json["version"] == runner.table.version  # the state it was refused on
     assert runner.table.snapshot.match["view"]["points"] == ["0", "15"]  # nothing applied
     now = runner.table.version
     fresh = host.client.post("/api/action", json={"type": "point", "winner": 0},
                              headers={"X-CSRF-Token": host.csrf, "X-Table-Version": str(now),
                                       "Idempotency-Key": "tap-1"})
     assert fresh.status_code == 200 and fresh.json["match"]["view"]["points"] == ["15", "15"]
+    refused = host.client.post("/api/action", json={"type": "serve", "card": 9},
+                               headers={"X-CSRF-Token": host.csrf,
+                                        "X-Table-Version": str(now + 1)})
+    assert refused.status_code in (400, 409) and "stale" not in refused.json  # the rules' own
     # Its retry names the version it was made on, now gone: it gets the first answer.
     again = host.client.post("/api/action", json={"type": "point", "winner": 0},
                              headers={"X-CSRF-Token": host.csrf, "X-Table-Version": str(now),

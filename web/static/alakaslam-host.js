@@ -89,6 +89,7 @@ TC.slam.controls = function (box, match, send) {
   const shape = (type) => match.legal.find((s) => s.type === type);
   const hit = shape("serve") || shape("shot");
   if (hit) box.append(TC.slam.hitForm(v, hit, send));
+  else TC.slam.held = null;  // no picker now: nothing to keep or to say moved on
   const point = shape("point");
   if (point) box.append(TC.slam.pointForm(v, send));
   const button = (text, action, attrs) => TC.el("button", {type: "button", onclick: () => send(action), ...attrs}, text);
@@ -135,6 +136,34 @@ TC.slam.cardsFor = function (v, p) {
     ...(austin ? [TC.slam.STRAIGHT] : [])];
 };
 
+/** Why the engine would refuse `cards` from player `p` under the Enchantments on them,
+ *  in its words (companion/games/alakaslam/rules.py, _obey), or null: the row obeys one
+ *  of them (any one may be obeyed), nothing binds `p`, or `ability` (Laurie's ability
+ *  shot ignores Enchantments). The view says only whether any of a player's bindings is
+ *  Rich's (`no_enchant`): with two, Rich's is the Enchant-2 a Rich (or a Simon copying
+ *  him) cast. */
+TC.slam.refusal = function (v, p, cards, ability) {
+  const o = v.obligations.find((x) => x.player === p);
+  if (!o || ability || !cards.length) return null;
+  const spells = cards.some((c) => TC.slam.ENCHANTS.includes(c));
+  const twos = o.cards.filter((n) => n === 2).length;
+  const actsRich = (b) => b !== undefined && [v.players[b].character, v.players[b].copy].includes("rich");
+  const rich = o.cards.map((n, i) => o.no_enchant && n === 2 && (twos === 1 || actsRich((o.by || [])[i])));
+  if (o.cards.some((n, i) => cards.length === n && !(rich[i] && spells))) return null;
+  const under = o.cards.map((n, i) => `${rich[i] ? "Rich's " : ""}Enchant-${n}`).join(" and ");
+  const extra = rich.some(Boolean) ? " (for Rich's Enchant-2, exactly 2 cards and no Enchantment)" : "";
+  return `${v.players[p].name} is under ${under}: play exactly ${o.cards.join(" or ")} cards${extra}`;
+};
+
+/** What the serve or shot picker held when the page last drew it: {turn, pick, sent}.
+ *  A new table state redraws the form; on the same turn (a mulligan, a copy) the picks
+ *  stay, on another (a shot, a serve or a point recorded elsewhere) the picker says so. */
+TC.slam.held = null;
+
+/** What is due, as one string: the picks made for one turn are for that turn only. */
+TC.slam.turn = (v, shape) => JSON.stringify([shape.type, v.due, v.rally, v.sides.map((s) => s.score),
+  v.serving_side, v.hitting_side, v.players.map((p) => [p.name, p.character])]);
+
 /**
  * The serve or shot form: who is at the ball (two-player sides), the corner of a serve,
  * a card row per hitter (tap cards to add, tap a chosen card to take it back), the
@@ -148,8 +177,15 @@ TC.slam.hitForm = function (v, shape, send) {
   const mates = v.sides[side].players;
   const opponents = v.sides[1 - side].players;
   const cols = v.court.cols;
-  const pick = {player: shape.player[0], corner: "red", rows: {}, enchant: {}, ability: false};
+  let pick = {player: shape.player[0], corner: "red", rows: {}, enchant: {}, ability: false};
   for (const p of mates) { pick.rows[p] = []; pick.enchant[p] = null; }
+  const turn = TC.slam.turn(v, shape);
+  const before = TC.slam.held;
+  const had = before && !before.sent && Object.values(before.pick.rows).some((r) => r.length);
+  // The same turn: the picks stay (only what is still allowed); another: say they went.
+  const movedOn = had && before.turn !== turn;
+  if (had && !movedOn && shape.player.includes(before.pick.player)) pick = before.pick;
+  TC.slam.held = {turn, pick, sent: false};
   const form = el("fieldset", {class: "hit", "data-action": shape.type});
   const toggle = (text, pressed, onclick, attrs) => el("button", {type: "button", "aria-pressed": String(pressed),
     class: "toggle", onclick, ...attrs}, text);
@@ -158,7 +194,17 @@ TC.slam.hitForm = function (v, shape, send) {
   const laurie = (p) => !serving && p === pick.player && !v.players[p].ability_used &&
     (v.players[p].character === "laurie" || v.players[p].copy === "laurie");
   const needsTarget = (p) => opponents.length > 1 && pick.rows[p].some((c) => TC.slam.ENCHANTS.includes(c));
-  const ready = () => hitters().every((p) => pick.rows[p].length >= 1 && (!needsTarget(p) || pick.enchant[p] !== null));
+  const refusals = () => hitters().map((p) => TC.slam.refusal(v, p, pick.rows[p], pick.ability && p === pick.player))
+    .filter(Boolean);
+  const ready = () => hitters().every((p) => pick.rows[p].length >= 1 && (!needsTarget(p) || pick.enchant[p] !== null)) &&
+    !refusals().length;
+  const isSpell = (c) => TC.slam.ENCHANTS.includes(c);
+  // What a redrawn form keeps must still be allowed now.
+  if (!laurie(pick.player)) pick.ability = false;
+  for (const p of mates) {
+    const allowed = TC.slam.cardsFor(v, p);
+    pick.rows[p] = pick.rows[p].filter((c) => allowed.includes(c));
+  }
 
   /** Where the cards put the ball, as the engine will judge it. */
   const preview = () => {
@@ -170,10 +216,14 @@ TC.slam.hitForm = function (v, shape, send) {
   };
 
   const render = () => {
+    TC.slam.held.sent = false;  // a change after a refused send: the picks are held again
     const focused = document.activeElement && form.contains(document.activeElement)
       ? document.activeElement.dataset.key : null;
     const name = (p) => v.players[p].name;
     const parts = [el("legend", {}, serving ? `${v.sides[side].name} serve` : `${v.sides[side].name} hit · rally ${v.rally}`)];
+    if (movedOn && !cards().length) {
+      parts.push(el("p", {class: "moved", role: "status"}, "The table moved on (a shot or a point was recorded elsewhere): pick again"));
+    }
     if (mates.length > 1) {
       parts.push(el("div", {class: "row", role: "group", "aria-label": serving ? "Server" : "At the ball"},
         el("span", {class: "label"}, serving ? "Server" : "At the ball"),
@@ -201,7 +251,8 @@ TC.slam.hitForm = function (v, shape, send) {
             onclick: () => { row.splice(i, 1); render(); }}, c, el("span", {"aria-hidden": "true"}, " ×")))
             : el("span", {class: "hint"}, "Tap up to 3 cards")),
         el("div", {class: "deck", role: "group", "aria-label": `Add a card to ${name(p)}'s row`},
-          TC.slam.cardsFor(v, p).map((c) => el("button", {type: "button", class: `pc pc-${c[0]}`,
+          // One Enchantment a row: once it holds one, the others are not offered.
+          TC.slam.cardsFor(v, p).filter((c) => !(isSpell(c) && row.some(isSpell))).map((c) => el("button", {type: "button", class: `pc pc-${c[0]}`,
             disabled: full, "data-card": c, "data-key": `add-${p}-${c}`, "aria-label": `Add ${c}`,
             onclick: () => { row.push(c); render(); }}, c))));
       if (needsTarget(p)) {
@@ -218,16 +269,19 @@ TC.slam.hitForm = function (v, shape, send) {
       parts.push(picker);
     }
     const pv = preview();
-    const landing = pv.end === null ? "Tap cards to see where the ball lands"
-      : `Lands ${TC.slam.cell(pv.end)}: ${TC.slam.RESULTS[pv.result]}` +
-        (pv.result === "in" ? "" : ` — point to ${v.sides[1 - side].name}`);
+    const refused = refusals();
+    // A row the rules refuse lands nowhere: the table would not record it.
+    const landing = refused.length ? `Refused: ${refused.join("; ")}`
+      : pv.end === null ? "Tap cards to see where the ball lands"
+        : `Lands ${TC.slam.cell(pv.end)}: ${TC.slam.RESULTS[pv.result]}` +
+          (pv.result === "in" ? "" : ` — point to ${v.sides[1 - side].name}`);
+    const path = pv.end && !refused.length ? {from: pv.start, to: pv.end, result: pv.result} : null;
     parts.push(el("div", {class: "preview"},
-      TC.slam.court({cols, ball: pv.start, path: pv.end && {from: pv.start, to: pv.end, result: pv.result},
-        names: [v.sides[0].name, v.sides[1].name],
+      TC.slam.court({cols, ball: pv.start, path, names: [v.sides[0].name, v.sides[1].name],
         label: `Preview: from ${TC.slam.cell(pv.start)}. ${landing}.`}),
-      el("p", {class: `landing ${pv.result || ""}`, "aria-live": "polite"}, landing)));
+      el("p", {class: `landing ${refused.length ? "refused" : pv.result || ""}`, "aria-live": "polite"}, landing)));
     parts.push(el("button", {type: "button", class: "primary send", disabled: !ready(), "data-key": "send",
-      onclick: () => send(action())}, serving ? "Serve" : "Hit"));
+      onclick: () => { TC.slam.held.sent = true; send(action()); }}, serving ? "Serve" : "Hit"));
     form.replaceChildren(...parts);
     const again = focused && form.querySelector(`[data-key="${focused}"]`);
     if (again && !again.disabled) again.focus();

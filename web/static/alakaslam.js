@@ -95,11 +95,12 @@ TC.slam.svg = function (tag, attrs, ...children) {
  * with one cell of margin all round: a ball that lands out is drawn there (further out
  * is drawn at the margin's edge, its cell said in words).
  * `ball`: [col, row] | null; `path`: {from, to, result} | null, drawn `faded` once
- * the rally it belongs to is over; `label`: what it shows, in words; `names`: the
+ * the rally it belongs to is over, without its result when `unjudged` (it did not
+ * decide the point the board shows); `label`: what it shows, in words; `names`: the
  * sides' names, side 0's first.
  */
 TC.slam.courts = 0;
-TC.slam.court = function ({cols, ball, path, label, names, faded}) {
+TC.slam.court = function ({cols, ball, path, label, names, faded, unjudged}) {
   const S = 40;
   const W = (cols + 2) * S;
   const H = (TC.slam.ROWS + 2) * S;
@@ -147,7 +148,7 @@ TC.slam.court = function ({cols, ball, path, label, names, faded}) {
     parts.push(s("g", {class: `path ${bad ? "bad" : "good"}${faded ? " faded" : ""}`},
       s("circle", {class: "from", cx: x1, cy: y1, r: 4}),
       s("line", {x1, y1, x2, y2, "marker-end": `url(#${arrow})`}),
-      s("text", {class: "result", x: x2 + 14 * dir, y: y2 + 5, "text-anchor": dir > 0 ? "start" : "end"},
+      unjudged ? null : s("text", {class: "result", x: x2 + 14 * dir, y: y2 + 5, "text-anchor": dir > 0 ? "start" : "end"},
         TC.slam.RESULTS[path.result].split(":")[0].toUpperCase())));
   }
   if (ball) parts.push(s("circle", {class: "ball", cx: cx(ball[0]), cy: cy(ball[1]), r: 9}));
@@ -158,6 +159,15 @@ TC.slam.court = function ({cols, ball, path, label, names, faded}) {
     parts);
 };
 
+/** Whether the last shot is an earlier point's: the last point, awarded with no shot,
+ *  was not decided by it (by its result, or unreturned or declined if it landed in). */
+TC.slam.shotBeforePoint = function (v) {
+  const l = v.last_shot;
+  const p = v.last_point;
+  if (!l || !p || v.due === "shot") return false;
+  return l.result === "in" ? !["no_return", "declined"].includes(p.reason) : p.reason !== l.result;
+};
+
 /** The court's text alternative: where the ball is and where the last shot went. */
 TC.slam.courtLabel = function (v) {
   const c = v.court;
@@ -165,7 +175,9 @@ TC.slam.courtLabel = function (v) {
   out.push(v.ball ? `Ball at ${TC.slam.cell(v.ball)}.` : "No ball in play.");
   if (v.last_shot) {
     const l = v.last_shot;
-    out.push(`Last shot by ${v.sides[l.side].name}: ${TC.slam.cell(l.from)} to ${TC.slam.cell(l.to)}, ${TC.slam.RESULTS[l.result]}.`);
+    const before = TC.slam.shotBeforePoint(v);
+    out.push(`${before ? "Shot before the last point" : "Last shot"} by ${v.sides[l.side].name}: ` +
+      `${TC.slam.cell(l.from)} to ${TC.slam.cell(l.to)}${before ? "" : `, ${TC.slam.RESULTS[l.result]}`}.`);
   }
   return out.join(" ");
 };
@@ -199,7 +211,9 @@ TC.boards.alakaslam = function (match) {
         ? el("span", {class: "uses"}, `${v.stats.abilities[p]} ${v.stats.abilities[p] === 1 ? "ability" : "abilities"} this match`) : null);
   });
   const last = [];
-  if (v.last_shot) {
+  // The point was awarded with no shot: the shot drawn is an earlier point's, unjudged.
+  const before = TC.slam.shotBeforePoint(v);
+  if (v.last_shot && !before) {
     const l = v.last_shot;
     last.push(`Last shot (${sideName(l.side)}): ${TC.slam.cell(l.from)} → ${TC.slam.cell(l.to)}, ${TC.slam.RESULTS[l.result]}`);
   }
@@ -219,7 +233,7 @@ TC.boards.alakaslam = function (match) {
     el("ul", {class: "obligations", "aria-label": "Enchantments to obey"},
       v.obligations.map((o) => el("li", {}, TC.slam.obligation(v, o)))),
     TC.slam.court({cols: v.court.cols, ball: v.ball, path: v.last_shot, label: TC.slam.courtLabel(v),
-      names: [sideName(0), sideName(1)], faded: v.due !== "shot"}),
+      names: [sideName(0), sideName(1)], faded: v.due !== "shot", unjudged: before}),
     el("p", {class: "status last"}, last.map((t, i) => [i ? el("br") : null, t])),
     el("ul", {class: "players", "aria-label": "Players"}, players),
     reminders.length ? el("p", {class: "reminders"}, reminders.map((t, i) => [i ? el("br") : null, t])) : null,

@@ -134,7 +134,8 @@ TC.boards["center-court"] = function (match) {
 TC.csrf = null;
 
 /** POST JSON as the host; resolves to the parsed answer, rejects with its error text
- *  (the error's `status` is the HTTP status; none when no answer came). With `key`, the
+ *  (the error's `status` is the HTTP status, none when no answer came; `stale`: refused
+ *  only because the table moved on since `version`, then at the error's `version`). With `key`, the
  *  request carries it as its Idempotency-Key: a retry with the same key is never applied twice.
  *  With `version` (the table version the user saw when acting), the table refuses the change
  *  (409) if it has moved on meanwhile, from the panel or another phone.
@@ -147,7 +148,8 @@ TC.post = function (path, body, {key, version} = {}, again = true) {
   if (version !== undefined) headers["X-Table-Version"] = String(version);
   return fetch(path, {method: "POST", headers, body: JSON.stringify(body === undefined ? {} : body)})
     .then((r) => r.json().catch(() => ({})).then((data) => {
-      if (!r.ok) throw Object.assign(new Error(data.error || r.statusText), {status: r.status});
+      if (!r.ok) throw Object.assign(new Error(data.error || r.statusText), {status: r.status,
+        stale: data.stale === true, version: data.version});
       return data;
     }))
     .catch((err) => {

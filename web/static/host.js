@@ -5,29 +5,41 @@
   let state = TC.initial;
   let games = [];
 
+  /* The message says what became of the user's last tap, about one table state: a newer
+     state clears it. A refusal is about the state the table refused it on (the one the
+     tap was made on, or for a stale tap the newer one the resync then shows), so the
+     reason stays beside the table it refers to until the next change. */
+  const key = (s) => `${s.epoch}/${s.version}`;
+  let about = null;  // key() of the state the message is about
+  const say = (text, of) => { message.textContent = text; about = text ? of || key(state) : null; };
+  const STALE = "Someone else changed the table just before your tap: nothing was recorded. " +
+    "Here is the table now.";
+
   /* Every change carries its own Idempotency-Key and the version it was made on. While
      the table is busy (503) or no answer came (the Wi-Fi dropped it), it is sent again
      with the same key: the table applies it at most once and answers a retry with the
      first outcome. */
   const RETRIES = 8;
   const act = (path, body) => {
-    message.textContent = "";
-    const key = TC.newKey();
+    say("");
+    const idempotency = TC.newKey();
     // The premise: the state on screen when the user tapped. Should the table move on
     // meanwhile (the panel, another phone), the tap is refused rather than misapplied.
     const version = state.version;
-    const attempt = (left) => TC.post(path, body, {key, version}).catch((err) => {
+    const attempt = (left) => TC.post(path, body, {key: idempotency, version}).catch((err) => {
       if (left > 0 && (err.status === 503 || err.status === undefined)) {
-        message.textContent = "The table is busy; trying again…";
+        say("The table is busy; trying again…");
         return new Promise((resolve) => setTimeout(resolve, 1000)).then(() => attempt(left - 1));
       }
       throw err;
     });
-    return attempt(RETRIES).then((s) => { message.textContent = ""; stream.show(s); })
+    return attempt(RETRIES).then((s) => { say(""); stream.show(s); })
       .catch((err) => {
-        message.textContent = err.message;
-        // Refused by the rules or because the table moved on: show the table as it is now.
-        if (err.status === 409) stream.resync();
+        if (err.status !== 409) { say(err.message); return; }
+        // Refused by the rules or because the table moved on: show the table as it is now,
+        // the reason beside it (a stale tap's in plain words; the API's names versions).
+        say(err.stale ? STALE : err.message, key({epoch: state.epoch, version: err.stale ? err.version : version}));
+        stream.resync();
       });
   };
 
@@ -254,12 +266,12 @@
     if (confirm("End this match? It stays in the history, without a result.")) act("/api/match/end");
   });
   $("logout").addEventListener("click", () => TC.post("/api/logout")
-    .then(() => location.reload(), (err) => { message.textContent = err.message; }));
+    .then(() => location.reload(), (err) => say(err.message)));
 
   let stream = null;
   TC.login($("login"), () => {
     $("host").hidden = false;
-    message.textContent = "";
+    say("");
     if (stream) { stream.resync(); return; }  // logged in again: the page already follows
     fetch("/api/games").then((r) => r.json()).then((list) => {
       games = list;
@@ -268,6 +280,7 @@
     });
     stream = TC.follow((s) => {
       state = s;
+      if (about !== null && about !== key(s)) say("");
       TC.renderBoard($("board"), s);
       renderActions();
     });
