@@ -193,7 +193,8 @@ def test_e1_is_removed_in_doubles_but_kept_in_canadian():
 def test_enchant_n_obliges_exactly_n_cards_in_the_return():
     s = play(start("wendolyn", "austin"), serve(0, "red", ["E2", "B3"]))
     v = GAME.view(s)
-    assert v["obligations"] == [{"player": 1, "cards": [2], "no_enchant": False, "by": [0]}]
+    assert v["obligations"] == [{"player": 1, "cards": [2], "no_enchant": False,
+                                  "no_enchant_each": [False], "by": [0]}]
     refused(s, shot(1, "R2"), match="Bob is under Enchant-2: play exactly 2 cards")
     refused(s, shot(1, "R0", "R0", "R2"), match="exactly 2 cards")
     # The rulebook's example: Austin answers with Hit-3 Blue and an Enchant-1.
@@ -246,7 +247,7 @@ def test_two_enchantments_on_the_canadian_single_player_either_count_satisfies()
     s = play(s, shot(1, "E3", "B1", "B0", support={"player": 2, "cards": ["E1", "R1"]}))
     v = GAME.view(s)
     assert v["obligations"] == [{"player": 0, "cards": [3, 1], "no_enchant": False,
-                                 "by": [1, 2]}]
+                                 "no_enchant_each": [False, False], "by": [1, 2]}]
     refused(s, shot(0, "B1", "B0"), match="Enchant-3 and Enchant-1: play exactly 3 or 1")
     play(s, shot(0, "B2"))
     play(s, shot(0, "R1", "B0", "R1"))
@@ -422,7 +423,7 @@ def test_the_canadian_single_player_chooses_which_enchantment_to_obey():
     # Bob (Rich) plays his Enchant-2, Cid an Enchant-3, both on Ann.
     s = play(start("austin", "rich", "toots"), serve(0, "red", ["B3"]))  # (2, 4)
     s = play(s, shot(1, "E2", "B1", support={"player": 2, "cards": ["E3", "B0", "R1"]}))
-    assert GAME.view(s)["obligations"][0]["no_enchant"] is True
+    assert GAME.view(s)["obligations"][0]["no_enchant_each"] == [True, False]
     refused(s, shot(0, "E1", "B1"), match="^Ann is under Rich's Enchant-2 and Enchant-3: play "
             "exactly 2 cards, no Enchantment, or 3 cards$")  # Rich's count, with one
     play(s, shot(0, "B0", "B1"))  # Rich's: 2 cards, no Enchantment
@@ -545,7 +546,7 @@ def test_enchantments_count_toward_the_number_of_cards_and_still_bind_in_the_ret
     refused(s, shot(1, "E1", "R3"), match="exactly 3 cards")
     s = play(s, shot(1, "E2", "R3", "R0"))  # the Enchantment is one of the three
     assert GAME.view(s)["obligations"] == [{"player": 0, "cards": [2], "no_enchant": False,
-                                            "by": [1]}]
+                                            "no_enchant_each": [False], "by": [1]}]
 
 
 def test_only_richs_own_enchant_2_forbids_an_enchantment_and_simon_copying_him_too():
@@ -556,7 +557,8 @@ def test_only_richs_own_enchant_2_forbids_an_enchantment_and_simon_copying_him_t
                  {"type": "copy", "player": 0, "character": "rich"},
                  serve(0, "red", ["E2", "B3"]) | {"enchant": 2})
     v = GAME.view(simon)
-    assert v["obligations"] == [{"player": 2, "cards": [2], "no_enchant": True, "by": [0]}]
+    assert v["obligations"] == [{"player": 2, "cards": [2], "no_enchant": True,
+                                 "no_enchant_each": [True], "by": [0]}]
     refused(simon, shot(1, "R2", support={"player": 2, "cards": ["E1", "R0"]}),
             match="Cid is under Rich's Enchant-2")
 

@@ -139,20 +139,18 @@ TC.slam.cardsFor = function (v, p) {
 /** Why the engine would refuse `cards` from player `p` under the Enchantments on them,
  *  in its words (companion/games/alakaslam/rules.py, _obey), or null: the row obeys one
  *  of them (any one may be obeyed), nothing binds `p`, or `ability` (Laurie's ability
- *  shot ignores Enchantments). The view says only whether any of a player's bindings is
- *  Rich's (`no_enchant`): with two, Rich's is the Enchant-2 a Rich (or a Simon copying
- *  him) cast. */
+ *  shot ignores Enchantments). `no_enchant_each` says which count is Rich's Enchant-2. */
 TC.slam.refusal = function (v, p, cards, ability) {
   const o = v.obligations.find((x) => x.player === p);
   if (!o || ability || !cards.length) return null;
   const spells = cards.some((c) => TC.slam.ENCHANTS.includes(c));
-  const twos = o.cards.filter((n) => n === 2).length;
-  const actsRich = (b) => b !== undefined && [v.players[b].character, v.players[b].copy].includes("rich");
-  const rich = o.cards.map((n, i) => o.no_enchant && n === 2 && (twos === 1 || actsRich((o.by || [])[i])));
+  const rich = o.no_enchant_each;
   if (o.cards.some((n, i) => cards.length === n && !(rich[i] && spells))) return null;
   const under = o.cards.map((n, i) => `${rich[i] ? "Rich's " : ""}Enchant-${n}`).join(" and ");
-  const extra = rich.some(Boolean) ? " (for Rich's Enchant-2, exactly 2 cards and no Enchantment)" : "";
-  return `${v.players[p].name} is under ${under}: play exactly ${o.cards.join(" or ")} cards${extra}`;
+  const ways = rich.some(Boolean)
+    ? o.cards.map((n, i) => `${n} cards${rich[i] ? ", no Enchantment" : ""}`).join(", or ")
+    : `${o.cards.join(" or ")} cards`;
+  return `${v.players[p].name} is under ${under}: play exactly ${ways}`;
 };
 
 /** What the serve or shot picker held when the page last drew it: {turn, pick, sent}.

@@ -19,6 +19,8 @@ def view(state: State) -> JSON:
         if mine:
             obligations.append({"player": p, "cards": [b.cards for b in mine],
                                 "no_enchant": any(b.no_enchant for b in mine),
+                                # Which of the counts is Rich's (forbids an Enchantment).
+                                "no_enchant_each": [b.no_enchant for b in mine],
                                 "by": [b.by for b in mine]})
     # Reminders only: the companion cannot see hands.
     draw = ([draws(state, p) for p in shot.players]
