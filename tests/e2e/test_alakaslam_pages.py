@@ -530,7 +530,7 @@ def test_host_stale_tap_is_said_in_plain_words_and_kept_until_the_next_change(co
     expect(message).to_have_text("")
 
 
-def test_spectator_court_leaves_an_earlier_point_s_shot_unjudged(companion, phone):
+def test_spectator_court_leaves_a_shot_that_did_not_decide_the_point_unjudged(companion, phone):
     start(companion, SINGLES)
     play(companion, {"type": "serve", "player": 0, "corner": "red", "cards": ["B1", "B2"]},
          {"type": "point", "winner": 0})  # Bob did not return Ann's serve: it decided the point
@@ -539,12 +539,19 @@ def test_spectator_court_leaves_an_earlier_point_s_shot_unjudged(companion, phon
     court_svg = board.locator("svg.court")
     expect(court_svg.locator(".path.faded .result")).to_have_text("IN")
     expect(board.locator(".status.last")).to_contain_text("Last shot (Ann): c1 r1 → c3 r4, in")
-    # The next point is awarded with no shot at all, as out: Ann's serve did not decide it.
+    # The next point is awarded with no shot at all: no earlier point's shot is drawn.
     play(companion, {"type": "point", "winner": 1, "reason": "out"})
+    expect(board.locator(".status.last")).to_have_text("Last point: Bob, out", timeout=5000)
+    expect(court_svg.locator(".path")).to_have_count(0)
+    expect(court_svg).to_have_attribute("aria-label",
+                                        "Court, 3 columns by 4 rows. No ball in play.")
+    # Ann serves in, then a button gives Bob the point as out: her serve is drawn unjudged.
+    play(companion, {"type": "serve", "player": 0, "corner": "red", "cards": ["B1", "B2"]},
+         {"type": "point", "winner": 1, "reason": "out"})
     expect(board.locator(".status.last")).to_have_text("Last point: Bob, out", timeout=5000)
     expect(court_svg.locator(".path.faded")).to_have_count(1)  # where it went, faded...
     expect(court_svg.locator(".path .result")).to_have_count(0)  # ...and no result beside it
     expect(court_svg).to_have_attribute(
         "aria-label", "Court, 3 columns by 4 rows. No ball in play. "
-        "Shot before the last point by Ann: c1 r1 to c3 r4.")
+        "Shot before the point was awarded by Ann: c1 r1 to c3 r4.")
     shot(phone, "slam-spectator-point-without-shot")

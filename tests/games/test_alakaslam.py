@@ -720,3 +720,11 @@ def test_a_team_win_names_both_players_in_the_history():
     refused(s, serve(2), match="Ann/Bob serve this point: the server is Ann or Bob")
     s = play(s, {"type": "point", "winner": 1})
     assert GAME.view(s)["winner"] == 1 and GAME.winner(s) == (2, 3)
+
+
+def test_a_point_awarded_before_any_shot_keeps_no_earlier_shot():
+    s = play(start("austin", "rich"), serve(0, "red", ["B3"]))
+    s = play(s, {"type": "point", "winner": 0})  # Bob missed Ann's serve: it stays shown
+    assert GAME.view(s)["last_shot"]["result"] == "in"
+    s = play(s, {"type": "point", "winner": 1})  # awarded with no shot of its own
+    assert GAME.view(s)["last_shot"] is None

@@ -159,8 +159,9 @@ TC.slam.court = function ({cols, ball, path, label, names, faded, unjudged}) {
     parts);
 };
 
-/** Whether the last shot is an earlier point's: the last point, awarded with no shot,
- *  was not decided by it (by its result, or unreturned or declined if it landed in). */
+/** Whether the last shot did not decide the last point: the point was awarded with a
+ *  button for a reason that shot does not show (an "in" shot decides a point only when
+ *  it is not returned or the return is declined). */
 TC.slam.shotBeforePoint = function (v) {
   const l = v.last_shot;
   const p = v.last_point;
@@ -176,7 +177,7 @@ TC.slam.courtLabel = function (v) {
   if (v.last_shot) {
     const l = v.last_shot;
     const before = TC.slam.shotBeforePoint(v);
-    out.push(`${before ? "Shot before the last point" : "Last shot"} by ${v.sides[l.side].name}: ` +
+    out.push(`${before ? "Shot before the point was awarded" : "Last shot"} by ${v.sides[l.side].name}: ` +
       `${TC.slam.cell(l.from)} to ${TC.slam.cell(l.to)}${before ? "" : `, ${TC.slam.RESULTS[l.result]}`}.`);
   }
   return out.join(" ");
@@ -211,7 +212,7 @@ TC.boards.alakaslam = function (match) {
         ? el("span", {class: "uses"}, `${v.stats.abilities[p]} ${v.stats.abilities[p] === 1 ? "ability" : "abilities"} this match`) : null);
   });
   const last = [];
-  // The point was awarded with no shot: the shot drawn is an earlier point's, unjudged.
+  // The point was awarded by a button for another reason: the shot is drawn unjudged.
   const before = TC.slam.shotBeforePoint(v);
   if (v.last_shot && !before) {
     const l = v.last_shot;

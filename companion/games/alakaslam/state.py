@@ -143,5 +143,7 @@ def end_point(state: State, winner: int, reason: str, shot: Shot | None = None) 
                    longest_rally=max(state.longest_rally, rally),
                    due=None if won is not None else "serve", hitting_side=None, ball=None,
                    rally=0, bindings=(), ability_used=(False,) * n, copies=(None,) * n,
-                   mulligans=(0,) * n, last_shot=shot or state.last_shot,
+                   # A point awarded before any shot of it keeps no earlier point's shot.
+                   mulligans=(0,) * n,
+                   last_shot=shot or (state.last_shot if state.due == "shot" else None),
                    last_point=(winner, reason), winner=won)
