@@ -555,3 +555,20 @@ def test_spectator_court_leaves_a_shot_that_did_not_decide_the_point_unjudged(co
         "aria-label", "Court, 3 columns by 4 rows. No ball in play. "
         "Shot before the point was awarded by Ann: c1 r1 to c3 r4.")
     shot(phone, "slam-spectator-point-without-shot")
+
+
+def test_the_phone_court_faces_the_way_the_oled_does(companion, phone):
+    """Side 0's baseline (row 1) at the top, as on the OLED and in the score rows."""
+    start(companion, SINGLES)
+    play(companion, {"type": "serve", "player": 0, "corner": "red", "cards": ["B3"]})  # (2, 4)
+    phone.goto(url(companion))
+    court_svg = phone.locator("#board svg.court")
+    expect(court_svg.locator(".ball")).to_have_count(1)
+    names = court_svg.locator(".sidename")
+    tops = [float(names.nth(i).get_attribute("y")) for i in range(2)]
+    assert [names.nth(i).text_content() for i in range(2)] == ["Ann", "Bob"]
+    assert tops[0] < tops[1]
+    net = float(court_svg.locator(".net").get_attribute("y1"))
+    start_y = float(court_svg.locator(".path .from").get_attribute("cy"))
+    ball_y = float(court_svg.locator(".ball").get_attribute("cy"))
+    assert start_y < net < ball_y  # from Ann's baseline at the top over the net to row 4

@@ -91,7 +91,8 @@ TC.slam.svg = function (tag, attrs, ...children) {
 };
 
 /**
- * The court, side 0's baseline (row 1) at the bottom, the red edge (col 1) on the left,
+ * The court, side 0's baseline (row 1) at the top, the red edge (col 1) on the left, as
+ * the OLED draws it and in the order of the score rows above it,
  * with one cell of margin all round: a ball that lands out is drawn there (further out
  * is drawn at the margin's edge, its cell said in words).
  * `ball`: [col, row] | null; `path`: {from, to, result} | null, drawn `faded` once
@@ -108,7 +109,7 @@ TC.slam.court = function ({cols, ball, path, label, names, faded, unjudged}) {
   const clampCol = (c) => Math.max(0, Math.min(cols + 1, c));
   const clampRow = (r) => Math.max(0, Math.min(rows + 1, r));
   const cx = (c) => clampCol(c) * S + S / 2;
-  const cy = (r) => (rows - clampRow(r) + 1) * S + S / 2;
+  const cy = (r) => clampRow(r) * S + S / 2;
   const s = TC.slam.svg;
   // Its own arrowhead: a page may show two courts, one of them hidden.
   const arrow = `arrow${++TC.slam.courts}`;
@@ -117,15 +118,15 @@ TC.slam.court = function ({cols, ball, path, label, names, faded, unjudged}) {
     for (let r = 1; r <= rows; r++) {
       const edge = c === 1 ? " red" : c === cols ? " blue" : "";
       cells.push(s("rect", {class: `cell${edge} half${r <= TC.slam.NET ? 0 : 1}`,
-        x: c * S, y: (rows - r + 1) * S, width: S, height: S}));
+        x: c * S, y: r * S, width: S, height: S}));
     }
   }
   const parts = [
     s("title", {}, label),
     cells,
     s("rect", {class: "lines", x: S, y: S, width: cols * S, height: rows * S}),
-    s("line", {class: "net", x1: S - 6, x2: (cols + 1) * S + 6, y1: (rows - TC.slam.NET + 1) * S,
-      y2: (rows - TC.slam.NET + 1) * S}),
+    s("line", {class: "net", x1: S - 6, x2: (cols + 1) * S + 6, y1: (TC.slam.NET + 1) * S,
+      y2: (TC.slam.NET + 1) * S}),
     s("text", {class: "edge red", x: S / 2, y: H / 2, transform: `rotate(-90 ${S / 2} ${H / 2})`}, "RED"),
     s("text", {class: "edge blue", x: W - S / 2, y: H / 2, transform: `rotate(90 ${W - S / 2} ${H / 2})`}, "BLUE"),
   ];
@@ -135,8 +136,8 @@ TC.slam.court = function ({cols, ball, path, label, names, faded, unjudged}) {
   }
   for (let r = 1; r <= rows; r++) parts.push(s("text", {class: "coord", x: S + 6, y: cy(r) + 4}, r));
   if (names) {
-    parts.push(s("text", {class: "sidename", x: W / 2, y: H - 6}, names[0]));
-    parts.push(s("text", {class: "sidename", x: W / 2, y: 16}, names[1]));
+    parts.push(s("text", {class: "sidename", x: W / 2, y: 16}, names[0]));
+    parts.push(s("text", {class: "sidename", x: W / 2, y: H - 6}, names[1]));
   }
   if (path) {
     const bad = path.result !== "in";
