@@ -104,12 +104,6 @@ def _name(view: Mapping[str, Any], player: int) -> str:
     return view["players"][player]["name"]
 
 
-def acts_as(view: Mapping[str, Any], player: int) -> str:
-    """The character whose ability ``player`` uses now: Simon's copy, if he made one."""
-    p = view["players"][player]
-    return (p["copy"] or p["character"]) if p["character"] == "simon" else p["character"]
-
-
 def _teammate(view: Mapping[str, Any], player: int) -> int | None:
     side = view["players"][player]["side"]
     mates = [q for q in view["sides"][side]["players"] if q != player]
@@ -142,7 +136,7 @@ def _next(match: Mapping[str, Any], pending: Mapping[str, Any]) -> Outcome:
         return Outcome(Ui(screen="slam-corner", pending=items))
     if kind == "shot" and "ability" not in p:
         free = not view["players"][p["player"]]["ability_used"]
-        if acts_as(view, p["player"]) == "laurie" and free:
+        if view["players"][p["player"]]["acts_as"] == "laurie" and free:
             return Outcome(Ui(screen="slam-laurie", pending=items))
         return _next(match, {**p, "ability": False})
     if "cards" not in p:
@@ -252,7 +246,7 @@ def ring(view: Mapping[str, Any], player: int, picked: tuple[str, ...], ability:
         return (GO,)
     far = [c for c in ENCHANTS if not any(x in ENCHANTS for x in picked)
            and not (c == "E1" and view["format"] == "doubles")]
-    if acts_as(view, player) == "austin":
+    if view["players"][player]["acts_as"] == "austin":
         far.append(STRAIGHT)
     return (GO, *BLUES, *far, *reversed(REDS))
 
@@ -391,7 +385,7 @@ def _who(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
             hand = view["players"][q]["hand"]
             label = f"{short[q]}: {hand} > {hand - 1} cards"
         else:
-            label = f"{_name(view, q)} ({CHARACTERS[acts_as(view, q)]})"
+            label = f"{_name(view, q)} ({CHARACTERS[view['players'][q]['acts_as']]})"
         entries.append((label, _act({"type": kind, "player": q})))
     return listing(ui, "Mulligan" if kind == "mulligan" else "Ability used", entries,
                    back=MORE)

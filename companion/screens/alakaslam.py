@@ -14,7 +14,7 @@ from typing import Any
 from PIL import ImageDraw
 
 from companion.controls import Screen, Ui
-from companion.controls.alakaslam import GO, acts_as, obligation, preview
+from companion.controls.alakaslam import GO, obligation, preview
 from companion.games.alakaslam import CHARACTERS
 from companion.games.alakaslam.court import NET, ROWS, Cell
 from companion.names import MIN_WIDTH, short_names
@@ -144,8 +144,7 @@ def lines(view: Mapping[str, Any], options: Mapping[str, Any]) -> list[str]:
     """
     out = [_fitted(view, lambda n, o=o: f"{n[o['player']]}: {obligation(view, o['player'])}")
            for o in view["obligations"]]
-    used = [CHARACTERS[acts_as(view, p)] for p, x in enumerate(view["players"])
-            if x["ability_used"]]
+    used = [CHARACTERS[x["acts_as"]] for x in view["players"] if x["ability_used"]]
     copies = [_fitted(view, lambda n, p=p, x=x: f"{n[p]} as {CHARACTERS[x['copy']]}")
               for p, x in enumerate(view["players"]) if x["copy"]]
     abilities = [fit("Used: " + ", ".join(used), SMALL, WIDTH)] if used else []

@@ -358,7 +358,8 @@ def test_simon_copies_before_the_serve_and_copying_sarissia_gives_her_extra_card
     s = play(s, {"type": "copy", "player": 0, "character": "sarissia"})
     assert GAME.view(s)["players"][0] == {"name": "Ann", "character": "simon", "side": 0,
                                           "ability_used": False, "copy": "sarissia",
-                                          "hand": 10, "mulligans": 0, "enchant_move": 1}
+                                          "acts_as": "sarissia", "hand": 10, "mulligans": 0,
+                                          "enchant_move": 1}
     s = play(s, serve(0, "red", ["B3"]))
     refused(s, {"type": "copy", "player": 0, "character": "sarissia"},
             match="before the serve")

@@ -96,7 +96,7 @@ TC.slam.controls = function (box, match, send) {
   const ability = shape("ability");
   if (ability) {
     box.append(TC.el("fieldset", {"data-action": "ability"}, TC.el("legend", {}, "Once-per-point ability"),
-      ability.player.map((p) => button(`${v.players[p].name}'s ability (${TC.slam.character(v.players[p].copy || v.players[p].character)})`,
+      ability.player.map((p) => button(`${v.players[p].name}'s ability (${TC.slam.character(v.players[p].acts_as)})`,
         {type: "ability", player: p}))));
   }
   const mulligan = shape("mulligan");
@@ -131,7 +131,7 @@ TC.slam.pointForm = function (v, send) {
 /** The cards a player may put in a row: no Enchant-1 in doubles, the straight Hit-2 for Austin. */
 TC.slam.cardsFor = function (v, p) {
   const pl = v.players[p];
-  const austin = pl.character === "austin" || pl.copy === "austin";
+  const austin = pl.acts_as === "austin";
   return [...TC.slam.HITS, ...TC.slam.ENCHANTS.filter((e) => !(e === "E1" && v.format === "doubles")),
     ...(austin ? [TC.slam.STRAIGHT] : [])];
 };
@@ -190,7 +190,7 @@ TC.slam.hitForm = function (v, shape, send) {
   const hitters = () => [pick.player, ...mates.filter((p) => p !== pick.player)];
   const cards = () => hitters().flatMap((p) => pick.rows[p]);
   const laurie = (p) => !serving && p === pick.player && !v.players[p].ability_used &&
-    (v.players[p].character === "laurie" || v.players[p].copy === "laurie");
+    v.players[p].acts_as === "laurie";
   const needsTarget = (p) => opponents.length > 1 && pick.rows[p].some((c) => TC.slam.ENCHANTS.includes(c));
   const refusals = () => hitters().map((p) => TC.slam.refusal(v, p, pick.rows[p], pick.ability && p === pick.player))
     .filter(Boolean);

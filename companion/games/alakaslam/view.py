@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.games.alakaslam.court import serve_positions
 from companion.games.alakaslam.rules import side_name
-from companion.games.alakaslam.state import REASONS, State, draws, hand_size
+from companion.games.alakaslam.state import REASONS, State, acts_as, draws, hand_size
 from companion.games.base import JSON
 
 
@@ -40,6 +40,8 @@ def view(state: State) -> JSON:
         "format": s.format,
         "players": [{"name": s.names[p], "character": s.characters[p], "side": s.teams[p],
                      "ability_used": state.ability_used[p], "copy": state.copies[p],
+                     # The character whose ability the player uses now (Simon's copy).
+                     "acts_as": acts_as(state, p),
                      "hand": hand_size(state, p), "mulligans": state.mulligans[p],
                      # Spaces each Enchantment discarded for movement gives.
                      "enchant_move": 2 if s.format == "canadian"
