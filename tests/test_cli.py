@@ -70,7 +70,7 @@ def test_unrolled_serves_follow_the_seed(tmp_path):
                                 "center-court, wizard-dodgeball"),
     ([{"game": "alakaslam", "players": ["a", "b"]}],
      "line 1: option 'characters' is required: one id per player, all different"),
-    ([{"game": "alakazoo", "players": ["a", "b"]}], "line 1: alakazoo (Alakazoo) is planned"),
+    ([{"game": "alakazoo", "players": ["a"]}], "line 1: 'players' must be a list of 2 to 4"),
     ([{**START, "started": "yesterday"}], "line 1: 'started' must be a time in ISO 8601"),
     ([{**START, "started": "2024-05-01T18:02:11"}], "with its time zone"),
     ([{**START, "options": {"sets": 2}}], "line 1: option 'sets' must be one of 1, 3, 5"),

@@ -1,0 +1,133 @@
+"""Setting up a match: portals, the first player, the Dark Power ruling, names and dice."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.errors import InvalidAction
+from companion.games.base import JSON, OptionSpec, check_option_keys, check_players, choice
+
+#: Creatures are numbered 1-6 (one Portal board each); these short default
+#: names fit the OLED and a table may rename them after its own box.
+CREATURES = 6
+DEFAULT_CREATURES = ("Dragon", "Griffin", "Unicorn", "Phoenix", "Kraken", "Hydra")
+#: The longest creature name or dice face accepted: they share OLED rows.
+MAX_CREATURE = 8
+MAX_FACE = 6
+#: The Spell Dice faces by default: the Magic Power symbol, then five runes.
+DEFAULT_FACES = ("Magic", "Fire", "Water", "Earth", "Air", "Light")
+MAX_DICE = 3
+SPACES = 9
+
+OPTIONS = (
+    OptionSpec("first_player", "First",
+               ((0, "P1"), (1, "P2"), (2, "P3"), (3, "P4"), ("roll", "Roll")), 0),
+    OptionSpec("dark_power_reset", "3 DP pass",
+               ((True, "Reset"), (False, "Keep")), True),
+)
+#: Options that are not a menu choice: set by the game's own setup screens or the phone.
+FREE_OPTIONS = ("portals", "creatures", "dice_faces")
+#: Written by prepare: the player the device's roll chose to start, if it rolled.
+ROLL = "first_roll"
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What stays fixed for the whole match."""
+
+    names: tuple[str, ...]
+    #: The creature (1-6) shown on each player's Portal board.
+    portals: tuple[int, ...]
+    first_player: int
+    #: A forced pass at 3 Dark Power sets it back to 0.
+    reset: bool
+    #: Creature names, index 0 for creature 1.
+    creatures: tuple[str, ...]
+    #: The faces of each Spell Die.
+    faces: tuple[str, ...]
+
+    def creature(self, number: int) -> str:
+        return self.creatures[number - 1]
+
+
+def prepare(players: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> JSON:
+    """Checked, complete options; ``first_player: "roll"`` is rolled here, once."""
+    names = check_players(players, (2, 4))
+    n = len(names)
+    options = check_option_keys(options, [*(o.key for o in OPTIONS), *FREE_OPTIONS, ROLL])
+    first = options.get("first_player", 0)
+    if not (first == "roll" or (type(first) is int and 0 <= first < n)):
+        raise InvalidAction(f"option 'first_player' must be a player index 0-{n - 1} or "
+                            f'"roll"; got {first!r}')
+    rolled = options.get(ROLL)
+    if rolled is not None and not (type(rolled) is int and 0 <= rolled < n):
+        raise InvalidAction(f"option {ROLL!r} must be a player index 0-{n - 1}")
+    if first == "roll":
+        rolled = rng.randrange(n)
+        first = rolled
+    return {
+        "portals": list(_portals(options.get("portals"), n)),
+        "first_player": first,
+        ROLL: rolled,
+        "dark_power_reset": choice(options, "dark_power_reset", (True, False), True),
+        "creatures": list(_labels(options.get("creatures"), "creatures", DEFAULT_CREATURES,
+                                  MAX_CREATURE, exact=CREATURES)),
+        "dice_faces": list(_labels(options.get("dice_faces"), "dice_faces", DEFAULT_FACES,
+                                   MAX_FACE, exact=None)),
+    }
+
+
+def again(options: Mapping[str, Any]) -> JSON:
+    """The options for a rematch: the same, with the first player rolled again if it was."""
+    out = {k: v for k, v in options.items() if k != ROLL}
+    if options.get(ROLL) is not None:
+        out["first_player"] = "roll"
+    return out
+
+
+def setup_of(players: Sequence[str], options: Mapping[str, Any]) -> Setup:
+    """The fixed facts of a match from prepared options."""
+    return Setup(names=tuple(players), portals=tuple(options["portals"]),
+                 first_player=options["first_player"], reset=options["dark_power_reset"],
+                 creatures=tuple(options["creatures"]), faces=tuple(options["dice_faces"]))
+
+
+def _portals(value: object, count: int) -> tuple[int, ...]:
+    if value is None:
+        return tuple(range(1, count + 1))
+    ok = (isinstance(value, list) and len(value) == count
+          and all(type(c) is int and 1 <= c <= CREATURES for c in value))
+    if not ok:
+        raise InvalidAction(f"option 'portals' lists the creature (1-{CREATURES}) on each "
+                            f"player's Portal board: {count} numbers, e.g. "
+                            f"{list(range(1, count + 1))}")
+    if len(set(value)) != count:
+        raise InvalidAction("option 'portals': every player needs a different Portal board "
+                            "(creature)")
+    return tuple(value)
+
+
+def _labels(value: object, key: str, default: tuple[str, ...], longest: int,
+            exact: int | None) -> tuple[str, ...]:
+    """Short display names: creature names (exactly six) or dice faces (2-12)."""
+    if value is None:
+        return default
+    count = f"{exact}" if exact else "2 to 12"
+    if (not isinstance(value, list) or (exact and len(value) != exact)
+            or (not exact and not 2 <= len(value) <= 12)):
+        raise InvalidAction(f"option {key!r} must be a list of {count} short names")
+    out = []
+    for i, name in enumerate(value):
+        if not isinstance(name, str):
+            raise InvalidAction(f"option {key!r}: entry {i + 1} must be a string")
+        name = " ".join(name.split())
+        if not name or len(name) > longest or not name.isprintable():
+            raise InvalidAction(f"option {key!r}: entry {i + 1} must be 1 to {longest} "
+                                "printable characters (it shares an OLED row)")
+        out.append(name)
+    if len({n.casefold() for n in out}) != len(out):
+        raise InvalidAction(f"option {key!r}: the names must differ from each other")
+    return tuple(out)

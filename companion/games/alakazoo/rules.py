@@ -1,0 +1,204 @@
+"""What may happen now, and checking an action against the rules.
+
+``resolve`` turns an action into the event to log: the same action with the
+acting player (``by``) filled in, and a device roll's faces, so that the
+event is itself a valid action and replaying an export gives the same match.
+Scoring and Dark Power follow from the state in ``apply`` (events.py).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from companion.errors import IllegalAction, InvalidAction
+from companion.games.alakazoo.options import CREATURES, MAX_DICE, SPACES
+from companion.games.alakazoo.state import DARK_REASONS, State, full, winners
+from companion.games.base import JSON, action_type, check_fields, choice, integer
+
+ACTIONS = ("display", "dark_power", "swap", "roll", "end_turn")
+
+
+def legal(state: State) -> list[JSON]:
+    """The action shapes allowed now; empty once the game is over."""
+    if state.current is None:
+        return []
+    p = state.current
+    mine = state.portals[p]
+    shapes: list[JSON] = []
+    empty = [s + 1 for s, c in enumerate(mine) if c is None]
+    if empty:
+        shapes.append({"type": "display", "space": empty,
+                       "creature": list(range(1, CREATURES + 1))})
+    reasons = list(DARK_REASONS)
+    if _action_done(state) is None:
+        shapes.append({"type": "roll", "dice": list(range(1, MAX_DICE + 1))})
+        filled = [s + 1 for s, c in enumerate(mine) if c is not None]
+        others = [o for o in range(len(state.portals)) if o != p
+                  and _swap_refusal(state, o, None) is None]
+        pairs = {s for s in filled for o in others
+                 if state.portals[o][s - 1] not in (None, mine[s - 1])}
+        if pairs:
+            shapes.append({"type": "swap", "space": sorted(pairs),
+                           "player": [o for o in others
+                                      if any(state.portals[o][s - 1] not in (None, mine[s - 1])
+                                             for s in pairs)]})
+        if filled:
+            shapes.append({"type": "swap", "space": filled,
+                           "creature": list(range(1, CREATURES + 1))})
+    else:
+        reasons.remove("helper")
+    shapes.append({"type": "dark_power", "reason": reasons})
+    shapes.append({"type": "end_turn"})
+    return shapes
+
+
+def resolve(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON:
+    """The checked event for ``action``; InvalidAction or IllegalAction says what to do."""
+    kind = action_type(action, ACTIONS)
+    if state.current is None:
+        raise IllegalAction(f"the game is over ({_result(state)}): only undo is possible now")
+    fields = {"display": ("space", "creature"), "dark_power": ("reason",),
+              "swap": ("space", "player", "creature"), "roll": ("dice", "faces", "device"),
+              "end_turn": ()}[kind]
+    check_fields(action, (*fields, "by"))
+    by = integer(action, "by", 0, len(state.setup.names) - 1, required=False)
+    if by is not None and by != state.current:
+        raise IllegalAction(f"it is {name(state, state.current)}'s turn, not "
+                            f"{name(state, by)}'s")
+    event: JSON = {"type": kind, "by": state.current}
+    if kind == "display":
+        event.update(_display(state, action))
+    elif kind == "dark_power":
+        event.update(_dark_power(state, action))
+    elif kind == "swap":
+        event.update(_swap(state, action))
+    elif kind == "roll":
+        event.update(_roll(state, action, rng))
+    return event
+
+
+def name(state: State, player: int) -> str:
+    return state.setup.names[player]
+
+
+def space_list(spaces: list[int]) -> str:
+    return ", ".join(map(str, spaces)) or "none"
+
+
+def _result(state: State) -> str:
+    won = winners(state)
+    names = " and ".join(name(state, p) for p in won)
+    return f"{names} {'share the win' if len(won) > 1 else 'wins'}"
+
+
+def _space(action: Mapping[str, Any]) -> int:
+    return integer(action, "space", 1, SPACES)
+
+
+def _creature(state: State, action: Mapping[str, Any]) -> int:
+    c = integer(action, "creature", 1, CREATURES)
+    return c
+
+
+def _display(state: State, action: Mapping[str, Any]) -> JSON:
+    s, c = _space(action), _creature(state, action)
+    p = state.current
+    mine = state.portals[p]
+    if mine[s - 1] is not None:
+        empty = [i + 1 for i, x in enumerate(mine) if x is None]
+        where = (f"empty spaces: {space_list(empty)}" if empty else "the portal is full")
+        raise IllegalAction(f"{name(state, p)}'s space {s} already shows "
+                            f"{state.setup.creature(mine[s - 1])}; {where}")
+    return {"space": s, "creature": c}
+
+
+def _dark_power(state: State, action: Mapping[str, Any]) -> JSON:
+    reason = choice(action, "reason", DARK_REASONS, None, "field")
+    if reason is None:
+        raise InvalidAction(f"missing field 'reason' (one of: {', '.join(DARK_REASONS)})")
+    if reason == "helper":
+        _check_action_free(state, "the Magic Helper")
+    return {"reason": reason}
+
+
+def _action_done(state: State) -> str | None:
+    """Why the turn's one action (Spell Dice or Magic Helper) is no longer possible."""
+    who = name(state, state.current)
+    if state.acted:
+        done = "rolled the Spell Dice" if state.roll else "used the Magic Helper"
+        return f"{who} has {done} this turn: one action per turn; display or end the turn"
+    if state.displayed:
+        return (f"{who} has displayed this turn: the turn's action comes before displaying; "
+                "display more or end the turn")
+    return None
+
+
+def _check_action_free(state: State, what: str) -> None:
+    why = _action_done(state)
+    if why is not None:
+        raise IllegalAction(f"no {what} now: {why}")
+
+
+def _swap_refusal(state: State, other: int, space: int | None) -> str | None:
+    """Why the Helper cannot exchange with ``other`` (on ``space``, if given), or None."""
+    if other == state.current:
+        return ("the Helper exchanges with another player's portal; for a card in hand "
+                "send \"creature\" instead of \"player\"")
+    if state.final_round and full(state.portals[other]):
+        return (f"{name(state, other)}'s portal is complete: in the final round the Helper "
+                "cannot be used against it")
+    if space is not None and state.portals[other][space - 1] is None:
+        return f"{name(state, other)}'s space {space} is empty: nothing to exchange"
+    return None
+
+
+def _swap(state: State, action: Mapping[str, Any]) -> JSON:
+    s = _space(action)
+    has_player, has_creature = "player" in action, "creature" in action
+    if has_player == has_creature:
+        raise InvalidAction("a swap names either \"player\" (an element on their portal, "
+                            "+1 Dark Power) or \"creature\" (a card from the hand)")
+    p = state.current
+    mine = state.portals[p]
+    _check_action_free(state, "Magic Helper swap")
+    if mine[s - 1] is None:
+        filled = [i + 1 for i, x in enumerate(mine) if x is not None]
+        raise IllegalAction(f"{name(state, p)}'s space {s} is empty: the Helper exchanges an "
+                            f"element on the portal (filled spaces: {space_list(filled)})")
+    own = state.setup.creature(mine[s - 1])
+    if has_player:
+        o = integer(action, "player", 0, len(state.setup.names) - 1)
+        why = _swap_refusal(state, o, s)
+        if why is not None:
+            raise IllegalAction(why)
+        if state.portals[o][s - 1] == mine[s - 1]:
+            raise IllegalAction(f"both spaces {s} show {own}: the swap would change nothing")
+        return {"space": s, "player": o}
+    c = _creature(state, action)
+    if c == mine[s - 1]:
+        raise IllegalAction(f"{name(state, p)}'s space {s} already shows {own}")
+    return {"space": s, "creature": c}
+
+
+def _roll(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON:
+    faces = state.setup.faces
+    _check_action_free(state, "Spell Dice roll")
+    device = action.get("device", "faces" not in action)
+    if type(device) is not bool:
+        raise InvalidAction("field 'device' must be true or false")
+    if "faces" in action:
+        given = action["faces"]
+        if "dice" in action:
+            raise InvalidAction("a roll gives either \"dice\" (the device rolls that many) "
+                                "or \"faces\" (what the table's own dice show)")
+        if not isinstance(given, list) or not 1 <= len(given) <= MAX_DICE:
+            raise InvalidAction(f"field 'faces' must list 1 to {MAX_DICE} faces, one per die")
+        for f in given:
+            if f not in faces or not isinstance(f, str):
+                raise InvalidAction(f"a Spell Die has no face {f!r}; its faces: "
+                                    f"{', '.join(faces)}")
+        return {"faces": list(given), "device": device}
+    n = integer(action, "dice", 1, MAX_DICE)
+    return {"faces": [rng.choice(faces) for _ in range(n)], "device": True}

@@ -1,0 +1,107 @@
+"""The match as every output shows it, with the jury's breakdown at the end."""
+
+from __future__ import annotations
+
+from companion.games.alakazoo.state import (
+    DARK_MAX,
+    DARK_REASONS,
+    SCORES,
+    State,
+    jury,
+    totals,
+    winners,
+)
+from companion.games.base import JSON
+
+#: The penalties the companion cannot see, shown as reminders (each +1 Dark Power).
+REMINDERS = (
+    {"reason": "hand", "text": "More than 4 cards in hand: discard down to 4, +1 Dark Power"},
+    {"reason": "magic_power",
+     "text": "More than 6 Magic Power tokens: give the extra back, +1 Dark Power"},
+)
+
+
+def view(state: State) -> JSON:
+    """The match as every output shows it (keys: shared/CONTRACT.md, Alakazoo)."""
+    s = state.setup
+    total = totals(state)
+    players = []
+    for p, name in enumerate(s.names):
+        verdict = jury(state.portals[p], s.portals[p]) if state.over else None
+        players.append({
+            "name": name, "creature": s.portals[p], "creature_name": s.creature(s.portals[p]),
+            "dark_power": state.dark[p], "points": state.points[p],
+            "portal": list(state.portals[p]),
+            "filled": sum(c is not None for c in state.portals[p]),
+            "jury": None if verdict is None else {
+                "rows": list(verdict.rows), "cols": list(verdict.cols), "pure": verdict.pure,
+                "total": verdict.total},
+            "total": total[p],
+        })
+    won = winners(state)
+    return {
+        "players": players,
+        "current": state.current,
+        "round": state.round,
+        "first_player": s.first_player,
+        "final_round": state.final_round,
+        "ender": state.ender,
+        "ended": state.ended,
+        "firsts": {str(i + 1): p for i, p in enumerate(state.firsts) if p is not None},
+        "winner": list(won) if state.over else None,
+        "creatures": list(s.creatures),
+        "dice_faces": list(s.faces),
+        "dark_max": DARK_MAX,
+        "dark_power_reset": s.reset,
+        # This turn: the Spell Dice rolled, whether its one action is spent, displays made.
+        "roll": None if state.roll is None else {"faces": list(state.roll[0]),
+                                                 "device": state.roll[1]},
+        "acted": state.acted,
+        "displayed": state.displayed,
+        "passes": [{"player": x.player, "reset": x.reset} for x in state.passes],
+        "last": None if state.last is None else dict(state.last),
+        "reminders": [dict(r) for r in REMINDERS],
+        "stats": {
+            "points": [dict(zip(SCORES, st.won, strict=True)) for st in state.stats],
+            "dark_power": [sum(st.dark) for st in state.stats],
+            "dark_power_by": [dict(zip(DARK_REASONS, st.dark, strict=True))
+                              for st in state.stats],
+            "forced_passes": [st.forced_passes for st in state.stats],
+            "swaps": [st.swaps for st in state.stats],
+            "rolls": [st.rolls for st in state.stats],
+        },
+    }
+
+
+def winner(state: State) -> int | tuple[int, ...] | None:
+    """The winner's index; a tuple of indexes for a shared win; None while playing."""
+    won = winners(state)
+    if not won:
+        return None
+    return won[0] if len(won) == 1 else won
+
+
+def summary(state: State) -> str:
+    """Totals in seat order, then each player's points and the stats, for the history;
+    e.g. ``14-11-9 · Ann: 6 in play + 8 jury · ... · 2 forced passes``."""
+    total = totals(state)
+    parts = ["-".join(map(str, total))]
+    for p, name in enumerate(state.setup.names):
+        part = f"{name}: {state.points[p]} in play"
+        if state.over:
+            part += f" + {total[p] - state.points[p]} jury"
+        parts.append(part)
+    forced = sum(st.forced_passes for st in state.stats)
+    if forced:
+        parts.append(f"{forced} forced pass{'es' if forced > 1 else ''}")
+    dark = sum(sum(st.dark) for st in state.stats)
+    if dark:
+        parts.append(f"{dark} Dark Power taken")
+    if state.ended == "stuck":
+        parts.append("ended: nobody could act")
+    return " · ".join(parts)
+
+
+def turn(state: State) -> tuple[int, ...]:
+    """The seat whose turn it is; none once over."""
+    return () if state.current is None else (state.current,)
