@@ -22,7 +22,7 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from companion.controls import alakaslam, center_court, wizard_dodgeball
+from companion.controls import alakaslam, alakazoo, center_court, wizard_dodgeball
 from companion.controls.base import (
     CHANGED,
     SOFT_KEY_CHARS,
@@ -55,6 +55,11 @@ _BOARDS: dict[str, Callable[[Ui, Mapping[str, Any]], dict[Input, Binding]]] = {
     "center-court": center_court.board,
     "wizard-dodgeball": wizard_dodgeball.board,
     "alakaslam": alakaslam.board,
+    "alakazoo": alakazoo.board,
+}
+#: Keys a game's board adds once its match is over (Alakazoo: PREV opens the jury).
+_FINISHED: dict[str, Callable[[Mapping[str, Any]], dict[Input, Binding]]] = {
+    "alakazoo": alakazoo.finished,
 }
 
 
@@ -108,7 +113,9 @@ def _board(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
             Input("back"): menu,
         })
     if match["status"] == "finished":
+        extra = _FINISHED.get(match["game"])
         return Screen(keys={
+            **(extra(match) if extra else {}),
             Input("next"): Binding("New", Outcome(setup(match, ctx))),
             Input("ok"): Binding("Again", Outcome(Ui(), ("start", rematch(match)))),
             Input("back"): menu,
@@ -199,17 +206,20 @@ def _default_draft(game_id: str, ctx: Context) -> Draft:
 _SETUP_ROWS: dict[str, Callable[[Ui, Draft, int], list[tuple[str, Outcome]]]] = {
     "wizard-dodgeball": wizard_dodgeball.setup_rows,
     "alakaslam": alakaslam.setup_rows,
+    "alakazoo": alakazoo.setup_rows,
 }
 #: Games whose drafts must keep options in step with the players (AlakaSLAM:
 #: a character per player, teams for the format): applied on every setup screen.
 _FIT_DRAFT: dict[str, Callable[[Draft], Draft]] = {
     "alakaslam": alakaslam.fit_draft,
+    "alakazoo": alakazoo.fit_draft,
 }
 
 
 def _setup(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     draft = ui.draft or _default_draft(next(iter(GAMES)), ctx)
-    draft = _FIT_DRAFT.get(draft.game, lambda d: d)(draft)
+    fit = _FIT_DRAFT.get(draft.game, lambda d: d)
+    draft = fit(draft)
     ui = replace(ui, draft=draft)
     game = get_game(draft.game)
     # Each row: its label and, given the row's index, what OK does there.
@@ -229,7 +239,7 @@ def _setup(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     for spec in game.options:
         value = draft.option(spec.key)
         changes(f"{spec.label}: {spec.label_of(value)}",
-                lambda spec=spec, value=value: _next_option(draft, spec, value))
+                lambda spec=spec, value=value: _next_option(draft, spec, value, fit))
     extra = _SETUP_ROWS.get(game.id)
     if extra is not None:
         rows.extend((label, lambda row, o=outcome: o) for label, outcome in
@@ -278,12 +288,19 @@ def _seat_count(draft: Draft, ctx: Context, low: int, high: int) -> Draft:
     return replace(draft, players=tuple(players))
 
 
-def _next_option(draft: Draft, spec: Any, value: Any) -> Draft:
+def _next_option(draft: Draft, spec: Any, value: Any, fit: Callable[[Draft], Draft]) -> Draft:
+    """The draft with the option's next value, skipping values the game's fit would undo
+    (Alakazoo's First: no "P3" at a table of two)."""
     values = spec.values
     index = next(i for i, v in enumerate(values) if v == value and type(v) is type(value))
-    options = dict(draft.options)
-    options[spec.key] = values[(index + 1) % len(values)]
-    return replace(draft, options=tuple(options.items()))
+    for step in range(1, len(values) + 1):
+        following = values[(index + step) % len(values)]
+        changed = replace(draft, options=tuple({**dict(draft.options),
+                                                 spec.key: following}.items()))
+        kept = fit(changed).option(spec.key)
+        if kept == following and type(kept) is type(following):
+            return changed
+    return draft
 
 
 def _same_match_unfinished(snapshot: Mapping[str, Any]) -> Hashable:
@@ -302,6 +319,7 @@ SCREENS: dict[str, ScreenSpec] = screens({
     **center_court.SCREENS,
     **wizard_dodgeball.SCREENS,
     **alakaslam.SCREENS,
+    **alakazoo.SCREENS,
     "menu": _menu,
     "confirm": ScreenSpec(_confirm, premise=_same_match_unfinished),
     "history": ScreenSpec(_history, premise=independent, reload=("history",)),

@@ -12,16 +12,26 @@ from PIL import Image
 
 from companion.controls import Context, Screen
 from companion.panel import PanelState
-from companion.screens import alakaslam, canvas, center_court, menus, wizard_dodgeball
+from companion.screens import (
+    alakaslam,
+    alakazoo,
+    canvas,
+    center_court,
+    menus,
+    wizard_dodgeball,
+)
 
 _BOARDS: dict[str, Callable[..., None]] = {
     "center-court": center_court.board,
     "wizard-dodgeball": wizard_dodgeball.board,
     "alakaslam": alakaslam.board,
+    "alakazoo": alakazoo.board,
 }
 #: Game screens drawn their own way (not as a list or a row of choices), by Ui screen.
 _DRAWN: dict[str, Callable[..., None]] = {
     "slam-cards": alakaslam.picker,
+    "zoo-space": alakazoo.picker,
+    "zoo-jury": alakazoo.jury,
 }
 
 

@@ -1,0 +1,322 @@
+"""Alakazoo on the panel: displays in three presses, the turn on the seat buttons.
+
+The board (the current player's portal, Dark Power, points):
+
+- OK opens the space picker on the portal's first empty space (PREV/NEXT
+  move through the empty ones), OK there opens the creature list on the
+  portal's own creature, and OK records the display: the common display is
+  OK OK OK, four presses with one move.
+- NEXT rolls the Spell Dice (a row of 1 2 3, on 3) while the turn's one
+  action is free; once it is spent NEXT ends the turn.
+- PREV opens the rest: End turn, Roll dice, Dark Power with its reason and
+  the Helper's swaps (with another player's portal: the space, then the
+  player; with a card in hand: the space, then the creature), each only
+  when the rules' ``legal`` shapes allow it.
+- The seat button of the player whose turn it is ends the turn; another
+  seat's button is refused with whose turn it is and records nothing.
+
+Once the match is over, PREV on the board opens the Magic Jury, a page per
+player (PREV/NEXT flip). Every action screen is a draft: a change from a
+phone closes it (its premise is the table version).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from companion.controls.base import (
+    Binding,
+    Builder,
+    Context,
+    Draft,
+    Outcome,
+    Screen,
+    ScreenSpec,
+    Ui,
+    by_version,
+    choice_row,
+    listing,
+)
+from companion.games.alakazoo import DEFAULT_CREATURES
+from companion.games.alakazoo.options import CREATURES, MAX_DICE
+from companion.inputs import Input
+from companion.names import short_names
+
+#: How each reason for Dark Power reads in its list (rows show 20 characters).
+REASONS = {"no_rune": "No rune (dice)", "magic_power": "Magic Power > 6",
+           "hand": "Hand > 4 cards", "helper": "Helper (cards)"}
+#: Characters of a name in a setup row: "Player1: Phoenix".
+NAME_CHARS = 8
+BOARD = Outcome(Ui())
+MORE = Outcome(Ui(screen="zoo-more"))
+END = {"type": "end_turn"}
+
+
+def board(ui: Ui, match: Mapping[str, Any]) -> dict[Input, Binding]:
+    """OK: display. NEXT: roll (then end the turn). PREV: more. Seats: end one's own turn."""
+    view = match["view"]
+    current = view["current"]
+    keys = {Input("prev"): Binding("More", MORE)}
+    if _shape(match, "display", "space") is not None:
+        keys[Input("ok")] = Binding("Show", spaces(("type", "display"),))
+    if _shape(match, "roll") is not None:
+        keys[Input("next")] = Binding("Roll", ROLL)
+    else:
+        keys[Input("next")] = Binding("End", _act(END))
+    for seat, player in enumerate(view["players"]):
+        if seat == current:
+            # "by" makes the engine refuse it too, should the turn have moved on.
+            keys[Input(f"seat{seat + 1}")] = Binding("", _act({**END, "by": seat}))
+        else:
+            turn = f"{player['name']}: it is {_name(view, current)}'s turn"
+            keys[Input(f"seat{seat + 1}")] = Binding("", Outcome(Ui(message=turn)))
+    return keys
+
+
+def finished(match: Mapping[str, Any]) -> dict[Input, Binding]:
+    """The board of a finished match: PREV opens the jury, on the (first) winner's page."""
+    won = match["view"]["winner"] or [0]
+    return {Input("prev"): Binding("Jury", Outcome(Ui(screen="zoo-jury", cursor=won[0])))}
+
+
+# --- helpers ------------------------------------------------------------------------
+
+
+def _act(action: Mapping[str, Any]) -> Outcome:
+    return Outcome(Ui(), ("act", dict(action)))
+
+
+def _shape(match: Mapping[str, Any] | None, kind: str, key: str | None = None
+           ) -> dict[str, Any] | None:
+    """The legal shape of ``kind`` (that has field ``key``: a swap with a player or a card)."""
+    for shape in (match or {}).get("legal", []):
+        if shape["type"] == kind and (key is None or key in shape):
+            return shape
+    return None
+
+
+def _name(view: Mapping[str, Any], player: int) -> str:
+    return view["players"][player]["name"]
+
+
+def _creature(view: Mapping[str, Any], number: int | None) -> str:
+    return "empty" if number is None else view["creatures"][number - 1]
+
+
+ROLL = Outcome(Ui(screen="zoo-roll", cursor=MAX_DICE - 1))
+
+
+def spaces(*pending: tuple[str, Any]) -> Outcome:
+    """The space picker for the action in ``pending``: a display, or a swap ("with")."""
+    return Outcome(Ui(screen="zoo-space", pending=pending))
+
+
+def offered(ui: Ui, match: Mapping[str, Any]) -> list[int]:
+    """The spaces the picker offers, in order: empty ones for a display; for a swap the
+    filled ones the rules allow with a player or a card."""
+    p = dict(ui.pending)
+    shape = _shape(match, p["type"], "space" if p["type"] == "display" else p["with"])
+    return list(shape["space"]) if shape else []
+
+
+def picked_space(ui: Ui, match: Mapping[str, Any]) -> int | None:
+    """The space under the picker's cursor (None when none is offered)."""
+    choices = offered(ui, match)
+    return choices[ui.cursor % len(choices)] if choices else None
+
+
+# --- the space picker and what follows it ---------------------------------------------
+
+
+def _space(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+    """A 3x3 picker over the portal (drawn by screens.alakazoo): PREV/NEXT, OK picks."""
+    assert match is not None
+    view, p = match["view"], dict(ui.pending)
+    choices = offered(ui, match)
+    if not choices:
+        return Screen(keys={Input("back"): Binding("Back", BOARD)},
+                      title="No space to pick")
+    n = len(choices)
+    cursor = ui.cursor % n
+    space = choices[cursor]
+    pending = (*ui.pending, ("space", space))
+    if p["type"] == "display":
+        own = view["players"][view["current"]]["creature"]
+        nxt = Outcome(Ui(screen="zoo-creature", pending=pending, cursor=own - 1))
+        title = "Show on"
+    elif p["with"] == "player":
+        nxt = Outcome(Ui(screen="zoo-player", pending=pending))
+        title = "Swap with a portal"
+    else:
+        nxt = Outcome(Ui(screen="zoo-creature", pending=pending))
+        title = "Swap for a card"
+    return Screen(keys={
+        Input("prev"): Binding("<", Outcome(replace(ui, cursor=(cursor - 1) % n))),
+        Input("next"): Binding(">", Outcome(replace(ui, cursor=(cursor + 1) % n))),
+        Input("ok"): Binding("Pick", nxt),
+        Input("back"): Binding("Back", BOARD),
+    }, title=title, items=tuple(str(s) for s in choices))
+
+
+def _creatures(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+    """Which creature: for a display (all six, on the own creature, with the points it
+    scores), or the hand card a swap takes (any but the one on the space)."""
+    assert match is not None
+    view, p = match["view"], dict(ui.pending)
+    me = view["players"][view["current"]]
+    space = p["space"]
+    there = me["portal"][space - 1]
+    entries = []
+    for c in range(1, CREATURES + 1):
+        name = view["creatures"][c - 1]
+        if p["type"] == "display":
+            own = c == me["creature"]
+            entries.append((f"{name:<8} own +1" if own else name,
+                            _act({"type": "display", "space": space, "creature": c})))
+        elif c != there:
+            entries.append((name, _act({"type": "swap", "space": space, "creature": c})))
+    if p["type"] == "display":
+        first = str(space) not in view["firsts"]
+        title = f"Space {space}{': first +1' if first else ''}"
+    else:
+        title = f"Space {space} {_creature(view, there)} for"
+    return listing(ui, title, entries, back=spaces(*(kv for kv in ui.pending
+                                                    if kv[0] != "space")), ok_label="Show"
+                   if p["type"] == "display" else "Swap")
+
+
+def _player(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+    """Whose element on the space the Helper takes (+1 Dark Power)."""
+    assert match is not None
+    view, p = match["view"], dict(ui.pending)
+    shape = _shape(match, "swap", "player")
+    space = p["space"]
+    mine = view["players"][view["current"]]["portal"][space - 1]
+    short = short_names([x["name"] for x in view["players"]], NAME_CHARS)
+    entries = []
+    for o in (shape or {}).get("player", []):
+        theirs = view["players"][o]["portal"][space - 1]
+        if theirs is not None and theirs != mine:
+            entries.append((f"{short[o]}: {_creature(view, theirs)}",
+                            _act({"type": "swap", "space": space, "player": o})))
+    if not entries:
+        return Screen(keys={Input("back"): Binding("Back", BOARD)},
+                      title=f"Space {space}", hint="nobody to swap with")
+    screen = listing(ui, f"Swap {space} with", entries,
+                     back=spaces(("type", "swap"), ("with", "player")), ok_label="Swap")
+    return replace(screen, hint="+1 Dark Power")
+
+
+# --- the other actions ------------------------------------------------------------------
+
+
+def _more(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+    """End turn, then what the rules allow now: roll, Dark Power, the Helper's swaps."""
+    assert match is not None
+    view = match["view"]
+    entries = [("End turn", _act(END))]
+    if _shape(match, "roll") is not None:
+        entries.append(("Roll Spell Dice", ROLL))
+    if _shape(match, "dark_power") is not None:
+        entries.append(("Dark Power +1", Outcome(Ui(screen="zoo-dp"))))
+    if _shape(match, "swap", "player") is not None:
+        entries.append(("Swap with a portal", spaces(("type", "swap"), ("with", "player"))))
+    if _shape(match, "swap", "creature") is not None:
+        entries.append(("Swap for a card", spaces(("type", "swap"), ("with", "creature"))))
+    return listing(ui, f"{_name(view, view['current'])}'s turn", entries, back=BOARD)
+
+
+def _dark_power(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+    """Why the current player takes Dark Power (the Helper's only while the action is free)."""
+    shape = _shape(match, "dark_power")
+    assert match is not None and shape is not None
+    view = match["view"]
+    held = view["players"][view["current"]]["dark_power"]
+    entries = [(REASONS[r], _act({"type": "dark_power", "reason": r}))
+               for r in shape["reason"]]
+    return listing(ui, f"Dark Power {held}/{view['dark_max']}: why?", entries, back=MORE)
+
+
+def _roll(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+    """How many Spell Dice the device rolls (1 to 3, on 3)."""
+    assert match is not None
+    n = MAX_DICE
+    dice = ui.cursor % n + 1
+    roll = Binding("Roll", _act({"type": "roll", "dice": dice}))
+    return choice_row(ui, n, roll, Binding("Back", BOARD), title="Roll Spell Dice",
+                      items=tuple(str(d) for d in range(1, n + 1)),
+                      hint=f"{_name(match['view'], match['view']['current'])} rolls "
+                           f"{dice} {'die' if dice == 1 else 'dice'}")
+
+
+def _jury(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+    """The Magic Jury's page for one player (drawn by screens.alakazoo): PREV/NEXT flip."""
+    assert match is not None
+    n = len(match["view"]["players"])
+    cursor = ui.cursor % n
+    return Screen(keys={
+        Input("prev"): Binding("<", Outcome(replace(ui, cursor=(cursor - 1) % n))),
+        Input("next"): Binding(">", Outcome(replace(ui, cursor=(cursor + 1) % n))),
+        Input("back"): Binding("Back", BOARD),
+    }, title="Magic Jury")
+
+
+# --- setting up a match -------------------------------------------------------------------
+
+
+def fit_draft(draft: Draft) -> Draft:
+    """The draft with a portal (creature) per player, all different, and a first player
+    who is at the table.
+
+    Portals already chosen are kept; a new seat gets the first creature not
+    taken. A first player beyond the player count goes back to player 1
+    (the setup's First row then skips the seats that are not there).
+    """
+    n = len(draft.players)
+    options = dict(draft.options)
+    chosen: list[int] = []
+    for c in options.get("portals") or ():
+        if type(c) is int and 1 <= c <= CREATURES and c not in chosen and len(chosen) < n:
+            chosen.append(c)
+    chosen += [c for c in range(1, CREATURES + 1) if c not in chosen][: n - len(chosen)]
+    first = options.get("first_player", 0)
+    if not (first == "roll" or (type(first) is int and 0 <= first < n)):
+        first = 0
+    options.update(portals=tuple(chosen), first_player=first)
+    return replace(draft, options=tuple(options.items()))
+
+
+def setup_rows(ui: Ui, draft: Draft, first_row: int) -> list[tuple[str, Outcome]]:
+    """A portal row per seat, ``"Ann: Dragon"`` (OK: the next creature nobody else has;
+    ``"P1: Dragon"`` while the seat has no name). The creature names are the draft's
+    (a phone may have renamed them; a rematch keeps them)."""
+    options = dict(draft.options)
+    portals = list(options["portals"])
+    names = options.get("creatures") or DEFAULT_CREATURES
+    short = short_names(draft.players, NAME_CHARS)
+    rows = []
+    for seat, c in enumerate(portals):
+        free = [x for x in range(1, CREATURES + 1) if x == c or x not in portals]
+        new = [*portals]
+        new[seat] = free[(free.index(c) + 1) % len(free)]
+        changed = replace(draft, options=tuple({**options, "portals": tuple(new)}.items()))
+        rows.append((f"{short[seat] or f'P{seat + 1}'}: {names[c - 1]}",
+                     Outcome(replace(ui, draft=changed, cursor=first_row + seat))))
+    return rows
+
+
+#: The game's screens. Every action screen is a draft, built for one table
+#: version: an action recorded from a phone meanwhile closes it.
+SCREENS: dict[str, Builder | ScreenSpec] = {
+    name: ScreenSpec(builder, premise=by_version) for name, builder in {
+        "zoo-more": _more,
+        "zoo-space": _space,
+        "zoo-creature": _creatures,
+        "zoo-player": _player,
+        "zoo-dp": _dark_power,
+        "zoo-roll": _roll,
+        "zoo-jury": _jury,
+    }.items()
+}

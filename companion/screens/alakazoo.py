@@ -1,0 +1,263 @@
+"""The Alakazoo board, space picker and Magic Jury: a portal as a 3x3 grid beside the scores.
+
+A portal is drawn as nine 12-pixel cells in reading order (spaces 1 2 3 on
+top). Each element is its creature's initial, or its number when two
+creature names begin alike; an element of the portal's own creature is
+inverted, so what scores for the jury's pure bonus stands out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from PIL import ImageDraw
+
+from companion.controls import Screen, Ui
+from companion.controls.alakazoo import offered
+from companion.names import MIN_WIDTH, short_names
+from companion.screens.canvas import (
+    BODY,
+    BOLD,
+    KEYS_TOP,
+    SMALL,
+    WIDTH,
+    char_width,
+    fit,
+    write,
+    write_centred,
+    write_right,
+)
+
+CELL = 12
+#: The grid's side: three cells and the closing line.
+GRID = 3 * CELL + 1
+#: Where the text beside the grid starts.
+RIGHT = GRID + 4
+#: The other players' lines beside the grid, and the full-width event line.
+OTHERS_Y = (23, 31, 39)
+EVENT_Y = KEYS_TOP - 8
+LINE_CHARS = WIDTH // char_width(SMALL)
+PIP = 7
+#: How each reason for Dark Power reads on the event line.
+DARK_REASONS = {"no_rune": "no rune", "magic_power": "Magic Power", "hand": "hand > 4",
+                "helper": "Helper"}
+SCORED = {"own": "own", "first": "first", "complete": "complete"}
+
+
+def labels(creatures: Sequence[str]) -> list[str]:
+    """One character per creature: the initials when they all differ, else the numbers."""
+    initials = [c[0].upper() for c in creatures]
+    if len(set(initials)) == len(initials):
+        return initials
+    return [str(i + 1) for i in range(len(creatures))]
+
+
+def grid(draw: ImageDraw.ImageDraw, x: int, y: int, portal: Sequence[int | None], own: int,
+         marks: Sequence[str], cursor: int | None = None) -> None:
+    """The portal's nine cells at (x, y); the own creature's inverted; the ``cursor``
+    space (1-9) framed twice, with its number when it is empty."""
+    for i, c in enumerate(portal):
+        x0, y0 = x + (i % 3) * CELL, y + (i // 3) * CELL
+        draw.rectangle((x0, y0, x0 + CELL, y0 + CELL), outline=1)
+        ink = 1
+        if c == own:
+            draw.rectangle((x0 + 1, y0 + 1, x0 + CELL - 1, y0 + CELL - 1), fill=1)
+            ink = 0
+        if c is not None:
+            write(draw, (x0 + 4, y0 + 1), marks[c - 1], BODY, fill=ink)
+        if cursor == i + 1:
+            draw.rectangle((x0 - 1, y0 - 1, x0 + CELL + 1, y0 + CELL + 1), outline=1)
+            draw.rectangle((x0 + 1, y0 + 1, x0 + CELL - 1, y0 + CELL - 1), outline=1 - ink)
+            if c is None:
+                write(draw, (x0 + 5, y0 + 2), str(i + 1), SMALL)
+
+
+def pips(draw: ImageDraw.ImageDraw, x: int, y: int, held: int, most: int,
+         size: int = PIP) -> int:
+    """Dark Power as ``most`` circles, ``held`` of them filled; returns the x after them."""
+    for i in range(most):
+        x0 = x + i * (size + 2)
+        draw.ellipse((x0, y, x0 + size - 1, y + size - 1), outline=1, fill=int(i < held))
+    return x + most * (size + 2)
+
+
+def fitted(names: Sequence[str], *lines: Callable[[list[str]], str],
+           room: int = LINE_CHARS) -> str:
+    """The first of ``lines(names)`` that fits ``room`` characters with the names
+    shortened just enough (all together, so they stay told apart); the last one cut
+    when none fits."""
+    for line in lines:
+        for width in range(max(MIN_WIDTH, *map(len, names)), MIN_WIDTH - 1, -1):
+            text = line(short_names(names, width))
+            if len(text) <= room:
+                return text
+    return fit(text, SMALL, room * char_width(SMALL))
+
+
+def event(view: Mapping[str, Any], options: Mapping[str, Any]) -> str:
+    """What just happened, within :data:`LINE_CHARS`: ``"Ann +2: own, first"``,
+    ``"Cleo passes: 3 Dark Power"``, ``"Ann rolled Fire Water"``..."""
+    names = [p["name"] for p in view["players"]]
+    last = view["last"]
+    creatures = view["creatures"]
+    if last is None:
+        first = view["first_player"]
+        how = "rolled to start" if options.get("first_roll") is not None else "starts"
+        return fitted(names, lambda n: f"{n[first]} {how}")
+    who = last["player"]
+    kind = last["type"]
+    if kind == "display":
+        scored = last["scored"]
+        if not scored:
+            return fitted(names, lambda n: f"{n[who]}: {creatures[last['creature'] - 1]} "
+                                           f"on {last['space']}")
+        why = ", ".join(SCORED[s] for s in scored)
+        short = ", ".join("done" if s == "complete" else s for s in scored)
+        return fitted(names, lambda n: f"{n[who]} +{len(scored)}: {why}",
+                      lambda n: f"{n[who]} +{len(scored)}: {short}")
+    if kind == "dark_power":
+        reason = DARK_REASONS[last["reason"]]
+        if last["gained"]:
+            return fitted(names, lambda n: f"{n[who]} +1 Dark Power: {reason}",
+                          lambda n: f"{n[who]} +1 DP: {reason}")
+        return fitted(names, lambda n: f"{n[who]} at 3 Dark Power: {reason}",
+                      lambda n: f"{n[who]} at 3 Dark Power")
+    if kind == "swap":
+        gave, got = creatures[last["gave"] - 1], creatures[last["got"] - 1]
+        if last["other"] is None:
+            return fitted(names, lambda n: f"{n[who]} {last['space']}: {gave}>{got} (hand)")
+        other = last["other"]
+        return fitted(names, lambda n: f"{n[who]} {last['space']}: {got} from {n[other]}")
+    if kind == "roll":
+        faces = " ".join(last["faces"])
+        return fitted(names, lambda n: f"{n[who]} rolled {faces}")
+    passed = [x["player"] for x in last["passes"]]
+    if passed:
+        verb = "passes" if len(passed) == 1 else "pass"
+        return fitted(names, lambda n: f"{' & '.join(n[q] for q in passed)} {verb}: "
+                                       "3 Dark Power",
+                      lambda n: f"{' & '.join(n[q] for q in passed)} {verb}: 3 DP")
+    return fitted(names, lambda n: f"{n[who]} ended the turn")
+
+
+def board(draw: ImageDraw.ImageDraw, match: Mapping[str, Any]) -> None:
+    """In play: the current player's portal, name, points, Dark Power, the round (or
+    FINAL ROUND), the others' points and Dark Power, and the last event. Over: the
+    standings."""
+    view = match["view"]
+    if view["current"] is None:
+        standings(draw, view)
+        return
+    me = view["players"][view["current"]]
+    marks = labels(view["creatures"])
+    grid(draw, 0, 0, me["portal"], me["creature"], marks)
+    write(draw, (0, GRID + 1), fit(me["creature_name"], SMALL, RIGHT), SMALL)
+    names = [p["name"] for p in view["players"]]
+    points = str(me["points"])
+    room = (WIDTH - RIGHT - 2 - len(points) * char_width(BOLD)) // char_width(BOLD)
+    write(draw, (RIGHT, 0), short_names(names, max(MIN_WIDTH, room))[view["current"]], BOLD)
+    write_right(draw, WIDTH, 0, points, BOLD)
+    pips(draw, RIGHT, 15, me["dark_power"], view["dark_max"])
+    if view["final_round"]:
+        text = "FINAL ROUND"
+        x = WIDTH - len(text) * char_width(SMALL) - 2
+        draw.rectangle((x - 2, 13, WIDTH - 1, 22), fill=1)
+        write(draw, (x, 14), text, SMALL, fill=0)
+    else:
+        write_right(draw, WIDTH, 14, f"Round {view['round']}", SMALL)
+    others = [q for q in range(len(names)) if q != view["current"]]
+    short = short_names(names, 10)
+    for y, q in zip(OTHERS_Y, others, strict=False):
+        other = view["players"][q]
+        write(draw, (RIGHT, y), short[q], SMALL)
+        left = WIDTH - view["dark_max"] * 7 + 1
+        pips(draw, left, y + 1, other["dark_power"], view["dark_max"], 5)
+        write_right(draw, left - 4, y, str(other["points"]), SMALL)
+    write(draw, (0, EVENT_Y), event(view, match.get("options", {})), SMALL)
+
+
+def standings(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
+    """The match is over: who won, then each player's points in play + jury = total."""
+    names = [p["name"] for p in view["players"]]
+    won = view["winner"] or []
+    if len(won) == 1:
+        head = fitted(names, lambda n: f"{n[won[0]]} wins", WIDTH // char_width(BOLD))
+    else:
+        head = "Shared win"
+    write_centred(draw, 0, head, BOLD)
+    write(draw, (0, 14), "play+jury", SMALL)
+    write_right(draw, WIDTH, 14, "total", SMALL)
+    short = short_names(names, 9)
+    for i, p in enumerate(view["players"]):
+        y = 22 + 8 * i
+        star = "*" if i in won else " "
+        jury = p["jury"]["total"] if p["jury"] else 0
+        write(draw, (0, y), f"{star}{short[i]}", SMALL)
+        write(draw, (60, y), f"{p['points']:>2}+{jury}", SMALL)
+        write_right(draw, WIDTH, y, str(p["total"]), SMALL)
+    if view["ended"] == "stuck":
+        write(draw, (0, EVENT_Y), "ended: nobody could act", SMALL)
+
+
+# --- the space picker ---------------------------------------------------------------------
+
+
+def picker(draw: ImageDraw.ImageDraw, ui: Ui, screen: Screen, match: Mapping[str, Any]) -> None:
+    """The current portal with the picked space framed; beside it what is there now."""
+    view = match["view"]
+    me = view["players"][view["current"]]
+    marks = labels(view["creatures"])
+    choices = offered(ui, match)
+    space = choices[ui.cursor % len(choices)] if choices else None
+    grid(draw, 0, 0, me["portal"], me["creature"], marks, cursor=space)
+    write(draw, (RIGHT, 0), fit(screen.title, SMALL, WIDTH - RIGHT), SMALL)
+    if space is None:
+        return
+    write(draw, (RIGHT, 10), f"Space {space}", BOLD)
+    there = me["portal"][space - 1]
+    if there is None:
+        first = str(space) not in view["firsts"]
+        write(draw, (RIGHT, 25), "empty", SMALL)
+        if first:
+            write(draw, (RIGHT, 33), "first: +1", SMALL)
+    else:
+        write(draw, (RIGHT, 25), fit(view["creatures"][there - 1], SMALL, WIDTH - RIGHT),
+              SMALL)
+    write(draw, (0, EVENT_Y), "spaces: " + " ".join(map(str, choices)), SMALL)
+
+
+# --- the Magic Jury ------------------------------------------------------------------------
+
+
+def jury(draw: ImageDraw.ImageDraw, ui: Ui, screen: Screen, match: Mapping[str, Any]) -> None:
+    """One player's jury: the portal with each row's verdict beside it and each column's
+    below it, then points in play, rows, columns, pure bonus and the total."""
+    view = match["view"]
+    n = len(view["players"])
+    who = ui.cursor % n
+    p = view["players"][who]
+    verdict = p["jury"] or {"rows": [0] * 3, "cols": [0] * 3, "pure": 0, "total": 0}
+    grid(draw, 0, 0, p["portal"], p["creature"], labels(view["creatures"]))
+    for i, v in enumerate(verdict["rows"]):
+        write(draw, (GRID + 1, i * CELL + 2), "+1" if v else " 0", SMALL)
+    for i, v in enumerate(verdict["cols"]):
+        write(draw, (i * CELL + 2, GRID + 1), "+1" if v else " 0", SMALL)
+    left = GRID + 14
+    names = [x["name"] for x in view["players"]]
+    room = (WIDTH - left) // char_width(BOLD)
+    write(draw, (left, 0), short_names(names, room)[who], BOLD)
+    lines = (("In play", p["points"]), ("Rows", sum(verdict["rows"])),
+             ("Columns", sum(verdict["cols"])), ("Pure", verdict["pure"]))
+    for i, (label, value) in enumerate(lines):
+        y = 13 + 8 * i
+        write(draw, (left, y), label, SMALL)
+        write_right(draw, WIDTH, y, str(value), SMALL)
+    write(draw, (left, 45), "Total", SMALL)
+    write_right(draw, WIDTH, 42, str(p["total"]), BOLD)
+    won = view["winner"] or []
+    if who in won:
+        text = "WINS" if len(won) == 1 else "SHARES"
+        draw.rectangle((0, GRID + 9, len(text) * char_width(SMALL) + 3, GRID + 18), fill=1)
+        write(draw, (2, GRID + 10), text, SMALL, fill=0)
+    write_right(draw, GRID + 12, GRID + 10, f"{who + 1}/{n}", SMALL)
