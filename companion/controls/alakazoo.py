@@ -148,10 +148,10 @@ def _space(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
         title = "Show on"
     elif p["with"] == "player":
         nxt = Outcome(Ui(screen="zoo-player", pending=pending))
-        title = "Swap with a portal"
+        title = "Swap: a portal"
     else:
         nxt = Outcome(Ui(screen="zoo-creature", pending=pending))
-        title = "Swap for a card"
+        title = "Swap: hand card"
     return Screen(keys={
         Input("prev"): Binding("<", Outcome(replace(ui, cursor=(cursor - 1) % n))),
         Input("next"): Binding(">", Outcome(replace(ui, cursor=(cursor + 1) % n))),

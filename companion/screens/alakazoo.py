@@ -62,13 +62,13 @@ def grid(draw: ImageDraw.ImageDraw, x: int, y: int, portal: Sequence[int | None]
         draw.rectangle((x0, y0, x0 + CELL, y0 + CELL), outline=1)
         ink = 1
         if c == own:
-            draw.rectangle((x0 + 1, y0 + 1, x0 + CELL - 1, y0 + CELL - 1), fill=1)
+            # A black ring inside the grid line keeps inverted neighbours apart.
+            draw.rectangle((x0 + 2, y0 + 2, x0 + CELL - 2, y0 + CELL - 2), fill=1)
             ink = 0
         if c is not None:
-            write(draw, (x0 + 4, y0 + 1), marks[c - 1], BODY, fill=ink)
+            write(draw, (x0 + 4, y0 + 2), marks[c - 1], BODY, fill=ink)
         if cursor == i + 1:
             draw.rectangle((x0 - 1, y0 - 1, x0 + CELL + 1, y0 + CELL + 1), outline=1)
-            draw.rectangle((x0 + 1, y0 + 1, x0 + CELL - 1, y0 + CELL - 1), outline=1 - ink)
             if c is None:
                 write(draw, (x0 + 5, y0 + 2), str(i + 1), SMALL)
 
@@ -103,8 +103,8 @@ def event(view: Mapping[str, Any], options: Mapping[str, Any]) -> str:
     creatures = view["creatures"]
     if last is None:
         first = view["first_player"]
-        how = "rolled to start" if options.get("first_roll") is not None else "starts"
-        return fitted(names, lambda n: f"{n[first]} {how}")
+        how = "Roll: " if options.get("first_roll") is not None else ""
+        return fitted(names, lambda n: f"{how}{n[first]} starts")
     who = last["player"]
     kind = last["type"]
     if kind == "display":
@@ -138,6 +138,9 @@ def event(view: Mapping[str, Any], options: Mapping[str, Any]) -> str:
         return fitted(names, lambda n: f"{' & '.join(n[q] for q in passed)} {verb}: "
                                        "3 Dark Power",
                       lambda n: f"{' & '.join(n[q] for q in passed)} {verb}: 3 DP")
+    if view["final_round"] and view["ender"] == who:
+        return fitted(names, lambda n: f"{n[who]} completed the portal",
+                      lambda n: f"{n[who]} completed")
     return fitted(names, lambda n: f"{n[who]} ended the turn")
 
 
@@ -152,7 +155,10 @@ def board(draw: ImageDraw.ImageDraw, match: Mapping[str, Any]) -> None:
     me = view["players"][view["current"]]
     marks = labels(view["creatures"])
     grid(draw, 0, 0, me["portal"], me["creature"], marks)
-    write(draw, (0, GRID + 1), fit(me["creature_name"], SMALL, RIGHT), SMALL)
+    # The own creature's name, inverted like its elements on the grid: the legend.
+    legend = fit(me["creature_name"], SMALL, RIGHT)
+    draw.rectangle((0, GRID + 1, len(legend) * char_width(SMALL) + 1, GRID + 9), fill=1)
+    write(draw, (1, GRID + 1), legend, SMALL, fill=0)
     names = [p["name"] for p in view["players"]]
     points = str(me["points"])
     room = (WIDTH - RIGHT - 2 - len(points) * char_width(BOLD)) // char_width(BOLD)
@@ -245,19 +251,20 @@ def jury(draw: ImageDraw.ImageDraw, ui: Ui, screen: Screen, match: Mapping[str, 
         write(draw, (i * CELL + 2, GRID + 1), "+1" if v else " 0", SMALL)
     left = GRID + 14
     names = [x["name"] for x in view["players"]]
-    room = (WIDTH - left) // char_width(BOLD)
+    page = f"{who + 1}/{n}"
+    room = (WIDTH - left - len(page) * char_width(SMALL) - 2) // char_width(BOLD)
     write(draw, (left, 0), short_names(names, room)[who], BOLD)
+    write_right(draw, WIDTH, 0, page, SMALL)
     lines = (("In play", p["points"]), ("Rows", sum(verdict["rows"])),
              ("Columns", sum(verdict["cols"])), ("Pure", verdict["pure"]))
     for i, (label, value) in enumerate(lines):
-        y = 13 + 8 * i
+        y = 12 + 8 * i
         write(draw, (left, y), label, SMALL)
         write_right(draw, WIDTH, y, str(value), SMALL)
-    write(draw, (left, 45), "Total", SMALL)
-    write_right(draw, WIDTH, 42, str(p["total"]), BOLD)
+    write(draw, (left, 46), "Total", SMALL)
+    write_right(draw, WIDTH, 43, str(p["total"]), BOLD)
     won = view["winner"] or []
     if who in won:
-        text = "WINS" if len(won) == 1 else "SHARES"
+        text = "WINNER" if len(won) == 1 else "JOINT WIN"
         draw.rectangle((0, GRID + 9, len(text) * char_width(SMALL) + 3, GRID + 18), fill=1)
         write(draw, (2, GRID + 10), text, SMALL, fill=0)
-    write_right(draw, GRID + 12, GRID + 10, f"{who + 1}/{n}", SMALL)

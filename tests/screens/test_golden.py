@@ -285,6 +285,98 @@ SLAM_SCENES: dict[str, Callable[[Table, Panel], None]] = {
 SCENES.update(SLAM_SCENES)
 
 
+ZOO_PLAYERS = ["Ann", "Bob", "Cleo", "Di"]
+
+
+def zoo(table: Table, panel: Panel, players: int = 2, **options) -> None:
+    table.start({"game": "alakazoo", "players": ZOO_PLAYERS[:players], "options": options})
+
+
+def zoo_act(table: Table, *actions: dict) -> None:
+    for action in actions:
+        table.act(action)
+
+
+def show(space: int, creature: int) -> dict:
+    return {"type": "display", "space": space, "creature": creature}
+
+
+END_TURN = {"type": "end_turn"}
+
+
+def zoo_play(table: Table, panel: Panel) -> None:
+    """Four players in round 2: Cleo (Unicorn) has rolled, others hold points and Dark Power."""
+    zoo(table, panel, 4)
+    zoo_act(table, {"type": "roll", "dice": 3}, show(5, 1), show(1, 2), END_TURN,
+            {"type": "dark_power", "reason": "no_rune"}, show(5, 2), END_TURN,
+            show(3, 3), show(9, 3), {"type": "dark_power", "reason": "hand"}, END_TURN,
+            {"type": "dark_power", "reason": "magic_power"},
+            {"type": "dark_power", "reason": "no_rune"}, END_TURN,
+            show(2, 1), END_TURN, END_TURN, {"type": "roll", "dice": 2})
+
+
+def zoo_final(table: Table, panel: Panel, players: int = 4) -> None:
+    """Ann completes her portal with Unicorns (first on every space): the final round."""
+    zoo(table, panel, players)
+    zoo_act(table, *(show(s, 3) for s in range(1, 10)), END_TURN)
+
+
+def zoo_shared(table: Table, panel: Panel, players: int = 2) -> None:
+    """Ann 10 + 6 and Bob 9 + 7 (a pure portal of his Griffins): 16 each, a shared win."""
+    zoo_final(table, panel, players)
+    zoo_act(table, *(show(s, 2) for s in range(1, 10)), END_TURN)
+    for _ in range(players - 2):
+        zoo_act(table, show(1, 5), show(2, 6), END_TURN)
+
+
+def zoo_swaps(table: Table, panel: Panel) -> None:
+    """Ann, Bob and Cleo have each shown an element on space 5; Ann's turn again."""
+    zoo(table, panel, 3)
+    zoo_act(table, show(5, 1), END_TURN, show(5, 2), END_TURN, show(5, 6), END_TURN)
+
+
+def zoo_won(table: Table, panel: Panel) -> None:
+    """Ann fills her portal with her own Dragons; Bob plays the final round."""
+    zoo(table, panel)
+    zoo_act(table, *(show(s, 1) for s in range(1, 10)), END_TURN, show(1, 3), show(5, 2),
+            show(9, 4), END_TURN)
+
+
+ZOO_SCENES: dict[str, Callable[[Table, Panel], None]] = {
+    "setup-zoo": lambda t, p: press(p, "ok", "ok", "ok", "ok"),
+    "setup-zoo-portals": lambda t, p: press(p, "ok", "ok", "ok", "ok", "next", "ok", "ok",
+                                            *["next"] * 8, "ok"),
+    "board-zoo-new": zoo,
+    "board-zoo-new-4": lambda t, p: zoo(t, p, 4, first_player="roll"),
+    "board-zoo-play": zoo_play,
+    "board-zoo-final": zoo_final,
+    # Ann took 3 Dark Power; round the table her turn is passed at once.
+    "board-zoo-forced-pass": lambda t, p: (
+        zoo(t, p, 4), zoo_act(t, *[{"type": "dark_power", "reason": "no_rune"}] * 3,
+                              END_TURN, END_TURN, END_TURN, END_TURN)),
+    "board-zoo-swap": lambda t, p: (zoo_swaps(t, p),
+                                    zoo_act(t, {"type": "swap", "space": 5, "player": 2})),
+    "board-zoo-over": zoo_won,
+    "board-zoo-over-shared-4": lambda t, p: zoo_shared(t, p, 4),
+    "refused-zoo-seat": lambda t, p: (zoo(t, p, 4), press(p, "seat3")),
+    "zoo-space": lambda t, p: (zoo_play(t, p), press(p, "ok")),
+    "zoo-space-next": lambda t, p: (zoo_play(t, p), press(p, "ok", "next", "next")),
+    "zoo-creature": lambda t, p: (zoo_play(t, p), press(p, "ok", "ok")),
+    "zoo-more": lambda t, p: (zoo_swaps(t, p), press(p, "prev")),
+    "zoo-dp": lambda t, p: (zoo_swaps(t, p), press(p, "prev", "next", "next", "ok")),
+    "zoo-roll": lambda t, p: (zoo(t, p), press(p, "next")),
+    "zoo-space-swap": lambda t, p: (zoo_swaps(t, p), press(p, "prev", *["next"] * 3, "ok")),
+    "zoo-player": lambda t, p: (zoo_swaps(t, p), press(p, "prev", *["next"] * 3, "ok", "ok")),
+    "zoo-creature-swap": lambda t, p: (zoo_swaps(t, p), press(p, "prev", "prev", "ok",
+                                                               "ok")),
+    "zoo-jury": lambda t, p: (zoo_won(t, p), press(p, "prev")),
+    "zoo-jury-other": lambda t, p: (zoo_won(t, p), press(p, "prev", "next")),
+    "zoo-jury-shared-4": lambda t, p: (zoo_shared(t, p, 4), press(p, "prev", "next")),
+    "zoo-jury-4-last": lambda t, p: (zoo_shared(t, p, 4), press(p, "prev", "prev")),
+}
+SCENES.update(ZOO_SCENES)
+
+
 def frame(scene: str) -> Image.Image:
     with Store(":memory:") as store:
         table = Table(store, rng=random.Random(0))

@@ -1,0 +1,201 @@
+"""Alakazoo from the panel: displays in three or four presses, turns on the seat buttons."""
+
+from __future__ import annotations
+
+import random
+
+from gpiozero.pins.mock import MockFactory
+
+from companion.controls import Context
+from companion.panel import Panel
+from companion.screens.alakazoo import event
+from companion.table import Table
+from drivers.leds import SeatLeds
+from tests.panel_support import Presses, press, view
+
+CTX = Context(names=("Ann", "Bob", "Cleo", "Di"))
+NAMES = ["Ann", "Bob", "Cleo", "Di"]
+
+
+def start(store, players: int = 2, **options) -> Panel:
+    table = Table(store, rng=random.Random(5))
+    table.start({"game": "alakazoo", "players": NAMES[:players], "options": options})
+    return Panel(table, CTX)
+
+
+def events(panel: Panel) -> list[dict]:
+    return list(panel.table.match.events)
+
+
+def test_a_display_on_the_first_empty_space_with_the_own_creature_is_three_presses(
+        memory_store):
+    panel = start(memory_store, 3, portals=[4, 1, 2])
+    panel.table.act({"type": "display", "space": 1, "creature": 2})
+    presses = Presses(panel)
+    presses("ok")  # the picker opens on space 2, the first empty one
+    presses("ok")  # the creature list opens on Ann's own Phoenix
+    assert panel.state.screen.items[panel.state.ui.cursor].startswith("Phoenix")
+    presses("ok")
+    assert presses.count == 3
+    assert events(panel)[-1] == {"type": "display", "by": 0, "space": 2, "creature": 4}
+    assert view(panel)["players"][0]["points"] == 1 + 2  # space 1 first; space 2 own, first
+
+
+def test_a_display_one_space_further_is_four_presses(memory_store):
+    panel = start(memory_store, 2)
+    presses = Presses(panel)
+    presses("ok", "next", "ok", "ok")
+    assert presses.count == 4
+    assert events(panel)[-1] == {"type": "display", "by": 0, "space": 2, "creature": 1}
+    assert panel.state.ui.screen == "board"
+
+
+def test_a_seat_button_ends_its_own_turn_and_refuses_anothers_and_the_leds_follow(
+        memory_store):
+    factory = MockFactory()
+    leds = SeatLeds([23, 12, 16], factory)
+    panel = start(memory_store, 3)
+    panel.table.subscribe(leds.show)
+    try:
+        leds.show(panel.table.snapshot)
+        assert [factory.pin(p).state for p in (23, 12, 16)] == [1, 0, 0]
+        press(panel, "seat2")  # Bob: not his turn
+        assert panel.state.ui.message == "Bob: it is Ann's turn"
+        assert events(panel) == [] and factory.pin(23).state == 1
+        press(panel, "seat1")  # Ann ends her turn in one press
+        assert events(panel) == [{"type": "end_turn", "by": 0}]
+        assert view(panel)["current"] == 1
+        assert [factory.pin(p).state for p in (23, 12, 16)] == [0, 1, 0]
+    finally:
+        leds.close()
+        factory.close()
+
+
+def test_the_forced_pass_is_told_as_it_happens(memory_store):
+    panel = start(memory_store, 3)
+    for _ in range(3):
+        panel.table.act({"type": "dark_power", "reason": "no_rune"})
+    press(panel, "seat1", "seat2", "seat3")  # Ann, Bob, Cleo end; Ann passes at once
+    match = panel.table.snapshot.match
+    assert match["view"]["current"] == 1
+    assert event(match["view"], match["options"]) == "Ann passes: 3 Dark Power"
+
+
+def test_next_rolls_the_dice_the_device_rolls_then_ends_the_turn(memory_store):
+    panel = start(memory_store, 2)
+    assert panel.state.screen.label("next") == "Roll"
+    press(panel, "next")
+    assert panel.state.screen.items == ("1", "2", "3") and panel.state.ui.cursor == 2
+    press(panel, "prev", "ok")  # two dice
+    roll = events(panel)[-1]
+    assert roll["type"] == "roll" and len(roll["faces"]) == 2 and roll["device"]
+    match = panel.table.snapshot.match
+    assert event(match["view"], match["options"]) == f"Ann rolled {' '.join(roll['faces'])}"
+    assert panel.state.screen.label("next") == "End"
+    press(panel, "next")
+    assert events(panel)[-1] == {"type": "end_turn", "by": 0}
+
+
+def test_more_offers_only_what_the_rules_allow_now(memory_store):
+    panel = start(memory_store, 2)
+    press(panel, "prev")
+    assert panel.state.screen.items == ("End turn", "Roll Spell Dice", "Dark Power +1")
+    press(panel, "back")
+    panel.table.act({"type": "display", "space": 1, "creature": 3})
+    press(panel, "prev")
+    # Displayed: the turn's action (dice, Helper) is past.
+    assert panel.state.screen.items == ("End turn", "Dark Power +1")
+    Presses(panel).to("Dark Power")
+    assert "Helper (cards)" not in panel.state.screen.items
+    Presses(panel).to("Hand > 4")
+    assert events(panel)[-1] == {"type": "dark_power", "by": 0, "reason": "hand"}
+
+
+def test_the_helpers_swap_with_another_portal_and_with_a_hand_card(memory_store):
+    panel = start(memory_store, 3)
+    table = panel.table
+    for creature in (1, 2, 2):  # Ann, Bob and Cleo each show one on space 5
+        table.act({"type": "display", "space": 5, "creature": creature})
+        table.act({"type": "end_turn"})
+    press(panel, "prev")
+    Presses(panel).to("Swap with a portal")
+    assert panel.state.screen.items == ("5",)  # the only space both sides have filled
+    press(panel, "ok")
+    assert panel.state.screen.items == ("Bob: Griffin", "Cleo: Griffin")
+    Presses(panel).to("Cleo")
+    assert events(panel)[-1] == {"type": "swap", "by": 0, "space": 5, "player": 2}
+    assert view(panel)["players"][0]["dark_power"] == 1
+    press(panel, "seat1", "seat2", "seat3")  # Ann's turn again, her action free
+    press(panel, "prev")
+    Presses(panel).to("Swap for a card")
+    press(panel, "ok")  # space 5 (Ann shows Cleo's Griffin now)
+    assert "Griffin" not in panel.state.screen.items
+    Presses(panel).to("Hydra")
+    assert events(panel)[-1] == {"type": "swap", "by": 0, "space": 5, "creature": 6}
+
+
+def test_a_picker_overtaken_by_the_phone_closes_with_a_notice(memory_store):
+    panel = start(memory_store, 2)
+    press(panel, "ok", "ok")  # the creature list for space 1
+    panel.table.act({"type": "display", "space": 1, "creature": 2})  # the phone
+    assert panel.state.ui.screen == "board"
+    assert panel.state.ui.message == "Changed from a phone"
+    recorded = len(events(panel))
+    press(panel, "ok")  # only clears the notice
+    assert len(events(panel)) == recorded and panel.state.ui.message is None
+
+
+def test_set_up_portals_first_player_and_the_dark_power_ruling(memory_store):
+    panel = Panel(Table(memory_store, rng=random.Random(1)), CTX)
+    presses = Presses(panel)
+    presses("ok", *["ok"] * 3)  # New; Game: Wizard Dodgeball, AlakaSLAM, Alakazoo
+    assert panel.state.screen.items[0] == "Game: Alakazoo"
+    assert "Bob: Griffin" in panel.state.screen.items
+    presses.to("First: P1")
+    presses.to("First: P2")  # two players: no P3 or P4, on to the roll
+    assert "First: Roll" in panel.state.screen.items
+    presses.to("Players: 2")
+    assert "Cleo: Unicorn" in panel.state.screen.items
+    presses.to("Bob: Griffin")  # Unicorn is Cleo's: Phoenix
+    presses.to("3 DP pass: Reset")
+    presses.to("Start")
+    match = panel.table.snapshot.match
+    assert match["game"] == "alakazoo" and match["players"] == ["Ann", "Bob", "Cleo"]
+    options = match["options"]
+    assert options["portals"] == [1, 4, 3] and options["dark_power_reset"] is False
+    assert options["first_player"] == options["first_roll"] in (0, 1, 2)
+
+
+def test_a_rematch_from_the_setup_keeps_the_phones_creature_names(memory_store):
+    creatures = ["Wolf", "Owl", "Bear", "Fox", "Eel", "Yak"]
+    panel = start(memory_store, 2, creatures=creatures, portals=[3, 5])
+    press(panel, "back")
+    Presses(panel).to("New match")
+    assert "Ann: Bear" in panel.state.screen.items and "Bob: Eel" in panel.state.screen.items
+    Presses(panel).to("Start")  # asks to end this match first
+    press(panel, "ok", "ok")  # End; Start again
+    assert panel.table.snapshot.match["options"]["creatures"] == creatures
+
+
+def finish(panel: Panel) -> None:
+    """Ann fills her portal with Dragons; Bob plays the final round: Ann wins 20-1."""
+    for space in range(1, 10):
+        panel.table.act({"type": "display", "space": space, "creature": 1})
+    panel.table.act({"type": "end_turn"})
+    panel.table.act({"type": "display", "space": 1, "creature": 3})
+    panel.table.act({"type": "end_turn"})
+
+
+def test_the_jury_opens_on_the_winner_and_flips_between_players(memory_store):
+    panel = start(memory_store, 2)
+    finish(panel)
+    assert view(panel)["winner"] == [0]
+    assert panel.state.screen.label("prev") == "Jury"
+    press(panel, "prev")
+    assert (panel.state.ui.screen, panel.state.ui.cursor) == ("zoo-jury", 0)
+    press(panel, "next")
+    assert panel.state.ui.cursor == 1
+    press(panel, "next")
+    assert panel.state.ui.cursor == 0
+    press(panel, "back")
+    assert panel.state.ui.screen == "board"
