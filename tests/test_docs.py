@@ -389,6 +389,49 @@ def check_slam_buttons(block: Block, tmp: Path) -> None:
             assert cell and view["ball"] == [int(cell[1]), int(cell[2])], line
 
 
+def check_zoo_buttons(block: Block, tmp: Path) -> None:
+    """Each line's presses, on a panel over Ann (Dragon) v Bob (Griffin), do what it says.
+
+    A line is the buttons pressed, then what they record: "rolls N Spell
+    Dice", "shows a CREATURE on space S: +P" (P the points it scored), "takes
+    Dark Power: REASON", "ends ... turn"; or "refused: MESSAGE" (nothing
+    recorded, the panel shows the message).
+    """
+    from companion.controls import Context
+    from companion.inputs import Input
+    from companion.panel import Panel
+
+    with Store(":memory:") as store:
+        table = Table(store)
+        table.start({"game": "alakazoo", "players": ["Ann", "Bob"], "options": {}})
+        panel = Panel(table, Context())
+        for line in block.text.splitlines():
+            buttons, said = re.match(r"^((?:[A-Z0-9]+ )+)\s*(.*)$", line).groups()
+            before = len(table.match.events)
+            for button in buttons.split():
+                panel.handle(Input(button.lower()))
+            if said.startswith("refused: "):
+                assert len(table.match.events) == before, line
+                assert said.removeprefix("refused: ") in panel.state.ui.message, line
+                continue
+            assert len(table.match.events) == before + 1, line
+            event = table.match.events[-1]
+            view = table.snapshot.match["view"]
+            assert said.startswith(view["players"][event["by"]]["name"] + " "), line
+            if rolled := re.search(r"rolls (\d) Spell Dice", said):
+                assert event["type"] == "roll" and len(event["faces"]) == int(rolled[1]), line
+            elif shown := re.search(r"shows an? (\w+) on space (\d): \+(\d)", said):
+                assert event["type"] == "display", line
+                assert view["creatures"][event["creature"] - 1] == shown[1], line
+                assert event["space"] == int(shown[2]), line
+                assert len(view["last"]["scored"]) == int(shown[3]), line
+            elif reason := re.search(r"takes Dark Power: (.+)$", said):
+                assert event == {"type": "dark_power", "by": event["by"],
+                                 "reason": reason[1].replace(" ", "_")}, line
+            else:
+                assert re.search(r"ends \w+ turn$", said) and event["type"] == "end_turn", line
+
+
 CHECKS: dict[str, Callable[[Block, Path], None]] = {
     "run-banner": check_run_banner,
     "synopsis": check_synopsis,
@@ -397,4 +440,5 @@ CHECKS: dict[str, Callable[[Block, Path], None]] = {
     "state": check_state,
     "curl": check_curl,
     "slam-buttons": check_slam_buttons,
+    "zoo-buttons": check_zoo_buttons,
 }
