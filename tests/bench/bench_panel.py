@@ -2,10 +2,13 @@
 
 Run: .venv/bin/python -m tests.bench.bench_panel [--taps N] [--idle SECONDS]
 
-The taps are timed twice: on Center Court's board at deuce (PREV/NEXT, then
-OK/BACK opening and closing the serve screen), and on AlakaSLAM's card row,
+The taps are timed three times: on Center Court's board at deuce (PREV/NEXT,
+then OK/BACK opening and closing the serve screen), on AlakaSLAM's card row,
 where each press redraws the court with the previewed landing (PREV/NEXT
-moves the cursor off Go, OK adds that card, BACK takes it off again).
+moves the cursor off Go, OK adds that card, BACK takes it off again), and on
+Alakazoo's space picker over a four-player match in play (PREV/NEXT move the
+framed space on the portal, BACK draws the board with the portal, the
+others' pips and the last event, OK opens the picker again).
 
 The whole simulated companion runs in this process (mock pins, debouncer,
 writer thread, panel, renderer, luma dummy device). Budgets on the
@@ -53,6 +56,18 @@ SLAM = {"game": "alakaslam", "players": ["Ann", "Bea", "Cy", "Di"],
         "options": {"characters": ["austin", "rich", "toots", "simon"]}}
 
 
+#: Four players in round 2, portals partly filled, Dark Power held.
+ZOO = {"game": "alakazoo", "players": ["Ann", "Bea", "Cy", "Di"], "options": {}}
+ZOO_PLAY = [{"type": "roll", "dice": 3}, {"type": "display", "space": 5, "creature": 1},
+            {"type": "display", "space": 1, "creature": 2}, {"type": "end_turn"},
+            {"type": "dark_power", "reason": "no_rune"},
+            {"type": "display", "space": 5, "creature": 2}, {"type": "end_turn"},
+            {"type": "display", "space": 3, "creature": 3}, {"type": "end_turn"},
+            {"type": "end_turn"}]
+#: The OK/BACK releases timed after each PREV/NEXT, in order, per game.
+RELEASES = {"alakazoo": ("back", "ok")}
+
+
 def tap(c: Companion, button: str, pause: threading.Event) -> None:
     """A whole press and release, paced past the debounce."""
     pin = c.factory.pin(c.buttons.pins[button])
@@ -71,12 +86,20 @@ def bench_taps(taps: int, game: str) -> None:
             c.table.start(START)
             for w in (0, 0, 0, 1, 1, 1):  # deuce: every point from now on changes the screen
                 c.table.act({"type": "point", "winner": w})
-        else:
+        elif game == "alakaslam":
             c.table.start(SLAM)
             for button in ("ok", "ok", "ok"):  # the server, the corner: the card row
                 tap(c, button, pause)
             screen = c.runner.call(lambda _: c.panel.state.ui.screen)
             assert screen == "slam-cards", f"not on the card row but on {screen}"
+        else:
+            c.table.start(ZOO)
+            for action in ZOO_PLAY:
+                c.table.act(action)
+            recorded = len(c.table.match.events)
+            tap(c, "ok", pause)  # the space picker
+            screen = c.runner.call(lambda _: c.panel.state.ui.screen)
+            assert screen == "zoo-space", f"not on the space picker but on {screen}"
         clock = FrameClock(c)
         quiet = c.cfg.buttons.debounce
         on_press, on_release = [], []
@@ -91,7 +114,7 @@ def bench_taps(taps: int, game: str) -> None:
             on_press.append((clock.at - start) * 1000)
             pin.drive_high()
             pause.wait(quiet + 0.005)
-            for button in ("ok", "back"):
+            for button in RELEASES.get(game, ("ok", "back")):
                 pin = c.factory.pin(c.buttons.pins[button])
                 pin.drive_low()
                 pause.wait(quiet + 0.005)
@@ -102,7 +125,8 @@ def bench_taps(taps: int, game: str) -> None:
                 on_release.append((clock.at - start) * 1000)
                 pause.wait(quiet + 0.005)
         # Every press was on a screen: none may have recorded anything.
-        assert game == "center-court" or not c.table.match.events, "a press recorded a play"
+        played = len(c.table.match.events) - (recorded if game == "alakazoo" else 0)
+        assert game == "center-court" or not played, "a press recorded a play"
     for name, samples in ((f"{game}: PREV/NEXT (press)", on_press),
                           (f"{game}: OK/BACK (release)", on_release)):
         print(f"{name:32} n={len(samples):5}  p50 {percentile(samples, 50):.2f} ms   "
@@ -137,7 +161,7 @@ def main() -> None:
     parser.add_argument("--dim-after", type=float, default=20.0)
     parser.add_argument("--shift-every", type=float, default=10.0)
     args = parser.parse_args()
-    for game in ("center-court", "alakaslam"):
+    for game in ("center-court", "alakaslam", "alakazoo"):
         bench_taps(args.taps, game)
     bench_idle(args.idle, args.dim_after, args.shift_every)
 
