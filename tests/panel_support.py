@@ -1,4 +1,5 @@
-"""Driving a Panel in tests: presses (``"ok!"`` is a hold), counted presses, the view."""
+"""Driving a Panel in tests: presses (``"ok!"`` is a hold), counted presses, a phone's
+change overtaking a screen, the view."""
 
 from __future__ import annotations
 
@@ -9,6 +10,17 @@ from companion.panel import Panel
 def press(panel: Panel, *buttons: str) -> None:
     for b in buttons:
         panel.handle(Input(b.rstrip("!"), hold=b.endswith("!")))
+
+
+def overtaken(panel: Panel, action: dict) -> None:
+    """A phone records ``action`` while a panel screen is open: the screen must close
+    back to the board with the notice, and the next press only clear it."""
+    panel.table.act(action)
+    assert panel.state.ui.screen == "board"
+    assert panel.state.ui.message == "Changed from a phone"
+    recorded = len(panel.table.match.events)
+    press(panel, "ok")
+    assert len(panel.table.match.events) == recorded and panel.state.ui.message is None
 
 
 def view(panel: Panel) -> dict:

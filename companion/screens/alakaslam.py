@@ -17,7 +17,7 @@ from companion.controls import Screen, Ui
 from companion.controls.alakaslam import GO, obligation, preview
 from companion.games.alakaslam import CHARACTERS
 from companion.games.alakaslam.court import NET, ROWS, Cell
-from companion.names import MIN_WIDTH, short_names
+from companion.names import short_names
 from companion.screens.canvas import (
     BODY,
     BOLD,
@@ -25,6 +25,7 @@ from companion.screens.canvas import (
     WIDTH,
     char_width,
     fit,
+    fit_names,
     write,
     write_right,
 )
@@ -173,16 +174,8 @@ def lines(view: Mapping[str, Any], options: Mapping[str, Any]) -> list[str]:
 def _fitted(view: Mapping[str, Any], line: Callable[[list[str]], str],
             room: int = LINE_CHARS) -> str:
     """``line(names)`` with the players' names shortened just enough to fit ``room``
-    characters (all of them together, so they stay told apart).
-
-    Falls back to cutting the line when even the shortest names do not fit.
-    """
-    names = [p["name"] for p in view["players"]]
-    for width in range(max(MIN_WIDTH, *map(len, names)), MIN_WIDTH - 1, -1):
-        text = line(short_names(names, width))
-        if len(text) <= room:
-            return text
-    return fit(text, SMALL, room * char_width(SMALL))
+    characters (see :func:`~companion.screens.canvas.fit_names`)."""
+    return fit_names([p["name"] for p in view["players"]], line, room=room)
 
 
 def _side(view: Mapping[str, Any], side: int, names: list[str]) -> str:

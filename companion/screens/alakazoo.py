@@ -24,6 +24,7 @@ from companion.screens.canvas import (
     WIDTH,
     char_width,
     fit,
+    fit_names,
     write,
     write_centred,
     write_right,
@@ -84,15 +85,9 @@ def pips(draw: ImageDraw.ImageDraw, x: int, y: int, held: int, most: int,
 
 def fitted(names: Sequence[str], *lines: Callable[[list[str]], str],
            room: int = LINE_CHARS) -> str:
-    """The first of ``lines(names)`` that fits ``room`` characters with the names
-    shortened just enough (all together, so they stay told apart); the last one cut
-    when none fits."""
-    for line in lines:
-        for width in range(max(MIN_WIDTH, *map(len, names)), MIN_WIDTH - 1, -1):
-            text = line(short_names(names, width))
-            if len(text) <= room:
-                return text
-    return fit(text, SMALL, room * char_width(SMALL))
+    """The first of ``lines(names)`` that fits a full-width line (see
+    :func:`~companion.screens.canvas.fit_names`)."""
+    return fit_names(names, *lines, room=room)
 
 
 def event(view: Mapping[str, Any], options: Mapping[str, Any]) -> str:

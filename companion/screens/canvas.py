@@ -7,12 +7,14 @@ pixels on every machine.
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
 from companion.controls import SOFT_KEYS, Screen
+from companion.names import MIN_WIDTH, short_names
 
 WIDTH, HEIGHT = 128, 64
 FONTS = Path(__file__).parent / "fonts"
@@ -43,6 +45,20 @@ def fit(text: str, name: str, width: int) -> str:
     """``text`` cut to ``width`` pixels of font ``name`` (with a dot if cut)."""
     room = width // char_width(name)
     return text if len(text) <= room else text[: max(0, room - 1)] + "."
+
+
+def fit_names(names: Sequence[str], *lines: Callable[[list[str]], str], room: int) -> str:
+    """The first of ``lines(names)`` that fits ``room`` characters with the names
+    shortened just enough (all of them together, so they stay told apart).
+
+    Falls back to cutting the last line when even the shortest names do not fit.
+    """
+    for line in lines:
+        for width in range(max(MIN_WIDTH, *map(len, names)), MIN_WIDTH - 1, -1):
+            text = line(short_names(names, width))
+            if len(text) <= room:
+                return text
+    return fit(text, SMALL, room * char_width(SMALL))
 
 
 def write(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, name: str = BODY,
