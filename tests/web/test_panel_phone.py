@@ -26,7 +26,8 @@ WD_START = {"game": "wizard-dodgeball", "players": ["Owls", "Newts"],
 #: A move the phone can make in a match of each game that has nothing to undo.
 MOVES = {"center-court": {"type": "point", "winner": 1},
          "wizard-dodgeball": {"type": "end_activation"},
-         "alakaslam": {"type": "point", "winner": 1}}
+         "alakaslam": {"type": "point", "winner": 1},
+         "alakazoo": {"type": "end_turn"}}
 #: Screens that stand on the match, not the table version: a move inside the
 #: match leaves them open. Every other screen (a new one too) must close.
 KEPT_ON_A_MOVE = {"board", "info", "history", "setup", "wd-jersey", "wd-cards", "confirm"}
