@@ -109,8 +109,11 @@ def event(view: Mapping[str, Any], options: Mapping[str, Any]) -> str:
                                            f"on {last['space']}")
         why = ", ".join(SCORED[s] for s in scored)
         short = ", ".join("done" if s == "complete" else s for s in scored)
-        return fitted(names, lambda n: f"{n[who]} +{len(scored)}: {why}",
-                      lambda n: f"{n[who]} +{len(scored)}: {short}")
+        forms = [lambda n: f"{n[who]} +{len(scored)}: {why}",
+                 lambda n: f"{n[who]} +{len(scored)}: {short}"]
+        if "complete" in scored:
+            forms.append(lambda n: f"{n[who]} completes: +{len(scored)}")
+        return fitted(names, *forms)
     if kind == "dark_power":
         reason = DARK_REASONS[last["reason"]]
         if last["gained"]:

@@ -48,14 +48,16 @@ def fit(text: str, name: str, width: int) -> str:
 
 
 def fit_names(names: Sequence[str], *lines: Callable[[list[str]], str], room: int) -> str:
-    """The first of ``lines(names)`` that fits ``room`` characters with the names
-    shortened just enough (all of them together, so they stay told apart).
+    """``lines(names)`` within ``room`` characters, the names shortened only as much as
+    needed (all of them together, so they stay told apart): the longest names that
+    let one of the lines fit, with the first line that fits with them.
 
     Falls back to cutting the last line when even the shortest names do not fit.
     """
-    for line in lines:
-        for width in range(max(MIN_WIDTH, *map(len, names)), MIN_WIDTH - 1, -1):
-            text = line(short_names(names, width))
+    for width in range(max(MIN_WIDTH, *map(len, names)), MIN_WIDTH - 1, -1):
+        short = short_names(names, width)
+        for line in lines:
+            text = line(short)
             if len(text) <= room:
                 return text
     return fit(text, SMALL, room * char_width(SMALL))

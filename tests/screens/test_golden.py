@@ -359,6 +359,14 @@ ZOO_SCENES: dict[str, Callable[[Table, Panel], None]] = {
     "board-zoo-over": zoo_won,
     "board-zoo-over-shared-4": lambda t, p: zoo_shared(t, p, 4),
     "refused-zoo-seat": lambda t, p: (zoo(t, p, 4), press(p, "seat3")),
+    # The names the panel offers out of the box, a creature named at full length, a
+    # completing display's three reasons: every line still fits.
+    "board-zoo-long-names": lambda t, p: (
+        t.start({"game": "alakazoo", "players": ["Player 1", "Player 2", "Player 3",
+                                                  "Player 4"],
+                 "options": {"creatures": ["Basilisk", "Griffin", "Unicorn", "Phoenix",
+                                           "Kraken", "Bunyip"], "first_player": 2}}),
+        zoo_act(t, *(show(s, 3) for s in range(1, 10)))),
     "zoo-space": lambda t, p: (zoo_play(t, p), press(p, "ok")),
     "zoo-space-next": lambda t, p: (zoo_play(t, p), press(p, "ok", "next", "next")),
     "zoo-creature": lambda t, p: (zoo_play(t, p), press(p, "ok", "ok")),
