@@ -8,7 +8,7 @@ from gpiozero.pins.mock import MockFactory
 
 from companion.controls import Context
 from companion.panel import Panel
-from companion.screens.alakazoo import event
+from companion.screens.alakazoo import event, labels
 from companion.table import Table
 from drivers.leds import SeatLeds
 from tests.panel_support import Presses, overtaken, press, view
@@ -48,6 +48,23 @@ def test_a_display_one_space_further_is_four_presses(memory_store):
     assert presses.count == 4
     assert events(panel)[-1] == {"type": "display", "by": 0, "space": 2, "creature": 1}
     assert panel.state.ui.screen == "board"
+
+
+def test_back_from_the_creature_list_returns_to_the_space_picked(memory_store):
+    panel = start(memory_store, 2)
+    press(panel, "ok", "next", "next", "ok")  # space 3
+    assert panel.state.screen.title == "Space 3: first +1"
+    press(panel, "back")
+    assert panel.state.ui.screen == "zoo-space"
+    press(panel, "ok")
+    assert panel.state.screen.title == "Space 3: first +1"
+
+
+def test_creatures_whose_names_begin_alike_are_told_apart_by_number():
+    assert labels(["Dragon", "Griffin", "Unicorn", "Phoenix", "Kraken", "Hydra"]) == \
+        ["D", "G", "U", "P", "K", "H"]
+    assert labels(["Basilisk", "Griffin", "Unicorn", "Phoenix", "Kraken", "bunyip"]) == \
+        ["1", "2", "3", "4", "5", "6"]
 
 
 def test_a_seat_button_ends_its_own_turn_and_refuses_anothers_and_the_leds_follow(

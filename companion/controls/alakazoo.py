@@ -182,9 +182,16 @@ def _creatures(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
         title = f"Space {space}{': first +1' if first else ''}"
     else:
         title = f"Space {space} {_creature(view, there)} for"
-    return listing(ui, title, entries, back=spaces(*(kv for kv in ui.pending
-                                                    if kv[0] != "space")), ok_label="Show"
-                   if p["type"] == "display" else "Swap")
+    ok = "Show" if p["type"] == "display" else "Swap"
+    return listing(ui, title, entries, back=_back_to_space(ui, match), ok_label=ok)
+
+
+def _back_to_space(ui: Ui, match: Mapping[str, Any]) -> Outcome:
+    """The space picker again, its cursor on the space that was picked."""
+    picker = Ui(screen="zoo-space", pending=tuple(kv for kv in ui.pending if kv[0] != "space"))
+    choices = offered(picker, match)
+    space = dict(ui.pending)["space"]
+    return Outcome(replace(picker, cursor=choices.index(space) if space in choices else 0))
 
 
 def _player(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
@@ -204,8 +211,8 @@ def _player(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     if not entries:
         return Screen(keys={Input("back"): Binding("Back", BOARD)},
                       title=f"Space {space}", hint="nobody to swap with")
-    screen = listing(ui, f"Swap {space} with", entries,
-                     back=spaces(("type", "swap"), ("with", "player")), ok_label="Swap")
+    screen = listing(ui, f"Swap {space} with", entries, back=_back_to_space(ui, match),
+                     ok_label="Swap")
     return replace(screen, hint="+1 Dark Power")
 
 
