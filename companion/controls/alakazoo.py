@@ -181,7 +181,7 @@ def _creatures(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
         first = str(space) not in view["firsts"]
         title = f"Space {space}{': first +1' if first else ''}"
     else:
-        title = f"Space {space} {_creature(view, there)} for"
+        title = f"Swap {space}: {_creature(view, there)} for"
     ok = "Show" if p["type"] == "display" else "Swap"
     return listing(ui, title, entries, back=_back_to_space(ui, match), ok_label=ok)
 
