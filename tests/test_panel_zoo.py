@@ -113,6 +113,19 @@ def test_next_rolls_the_dice_the_device_rolls_then_ends_the_turn(memory_store):
     assert events(panel)[-1] == {"type": "end_turn", "by": 0}
 
 
+def test_holding_ok_on_the_dice_row_records_the_tables_own_dice(memory_store):
+    panel = start(memory_store, 2)
+    press(panel, "next", "ok!")  # three dice, the table's own
+    assert panel.state.screen.title == "Die 1 of 3"
+    assert panel.state.screen.items == ("Magic", "Fire", "Water", "Earth", "Air", "Light")
+    press(panel, "next", "ok", "ok", "back")  # Fire, Magic; BACK takes Magic off
+    assert panel.state.screen.title == "Die 2 of 3" and events(panel) == []
+    assert panel.state.screen.hint == "so far: Fire"
+    press(panel, "next", "next", "ok", "ok")  # Water, Magic
+    assert events(panel) == [{"type": "roll", "by": 0, "faces": ["Fire", "Water", "Magic"],
+                              "device": False}]
+
+
 def test_more_offers_only_what_the_rules_allow_now(memory_store):
     panel = start(memory_store, 2)
     press(panel, "prev")

@@ -6,8 +6,9 @@ The board (the current player's portal, Dark Power, points):
   move through the empty ones), OK there opens the creature list on the
   portal's own creature, and OK records the display: the common display is
   OK OK OK, four presses with one move.
-- NEXT rolls the Spell Dice (a row of 1 2 3, on 3) while the turn's one
-  action is free; once it is spent NEXT ends the turn.
+- NEXT rolls the Spell Dice (a row of 1 2 3, on 3; hold OK there to enter
+  what the table's own dice show) while the turn's one action is free;
+  once it is spent NEXT ends the turn.
 - PREV opens the rest: End turn, Roll dice, Dark Power with its reason and
   the Helper's swaps (with another player's portal: the space, then the
   player; with a card in hand: the space, then the creature), each only
@@ -247,15 +248,33 @@ def _dark_power(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen
 
 
 def _roll(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
-    """How many Spell Dice the device rolls (1 to 3, on 3)."""
+    """How many Spell Dice the device rolls (1 to 3, on 3); holding OK enters what the
+    table's own dice show instead."""
     assert match is not None
     n = MAX_DICE
     dice = ui.cursor % n + 1
     roll = Binding("Roll", _act({"type": "roll", "dice": dice}))
-    return choice_row(ui, n, roll, Binding("Back", BOARD), title="Roll Spell Dice",
-                      items=tuple(str(d) for d in range(1, n + 1)),
-                      hint=f"{_name(match['view'], match['view']['current'])} rolls "
-                           f"{dice} {'die' if dice == 1 else 'dice'}")
+    screen = choice_row(ui, n, roll, Binding("Back", BOARD), title="Roll Spell Dice",
+                        items=tuple(str(d) for d in range(1, n + 1)),
+                        hint="hold OK: own dice")
+    own = Outcome(Ui(screen="zoo-faces", pending=(("dice", dice),)))
+    return replace(screen, keys={**screen.keys, Input("ok", hold=True): Binding("", own)})
+
+
+def _faces(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+    """What each of the table's own Spell Dice shows, one die after the other; the last
+    one records the roll. BACK takes the last face off (or goes back to the dice row)."""
+    assert match is not None
+    dice = dict(ui.pending)["dice"]
+    entries = []
+    for face in match["view"]["dice_faces"]:
+        faces = (*ui.picked, face)
+        nxt = _act({"type": "roll", "faces": list(faces)}) if len(faces) == dice else \
+            Outcome(replace(ui, picked=faces, cursor=0))
+        entries.append((face, nxt))
+    back = Outcome(replace(ui, picked=ui.picked[:-1], cursor=0)) if ui.picked else ROLL
+    screen = listing(ui, f"Die {len(ui.picked) + 1} of {dice}", entries, back=back)
+    return replace(screen, hint=f"so far: {' '.join(ui.picked)}" if ui.picked else "")
 
 
 def _jury(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
@@ -324,6 +343,7 @@ SCREENS: dict[str, Builder | ScreenSpec] = {
         "zoo-player": _player,
         "zoo-dp": _dark_power,
         "zoo-roll": _roll,
+        "zoo-faces": _faces,
         "zoo-jury": _jury,
     }.items()
 }

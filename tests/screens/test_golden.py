@@ -373,6 +373,7 @@ ZOO_SCENES: dict[str, Callable[[Table, Panel], None]] = {
     "zoo-more": lambda t, p: (zoo_swaps(t, p), press(p, "prev")),
     "zoo-dp": lambda t, p: (zoo_swaps(t, p), press(p, "prev", "next", "next", "ok")),
     "zoo-roll": lambda t, p: (zoo(t, p), press(p, "next")),
+    "zoo-faces": lambda t, p: (zoo(t, p), press(p, "next", "ok!", "next", "ok", "next")),
     "zoo-space-swap": lambda t, p: (zoo_swaps(t, p), press(p, "prev", *["next"] * 3, "ok")),
     "zoo-player": lambda t, p: (zoo_swaps(t, p), press(p, "prev", *["next"] * 3, "ok", "ok")),
     "zoo-creature-swap": lambda t, p: (zoo_swaps(t, p), press(p, "prev", "prev", "ok",
