@@ -430,6 +430,8 @@ def test_a_rolled_first_player_is_kept_in_the_options_and_rolled_again_for_a_rem
         assert view(state)["current"] == view(state)["first_player"] == prepared["first_roll"]
         again = GAME.again(prepared)
         assert again["first_player"] == "roll" and "first_roll" not in again
+        with pytest.raises(AssertionError, match="nothing should have been rolled"):
+            GAME.prepare(NAMES[:3], again, NoDice())  # the rematch rolls anew
     assert seen == {0, 1, 2}
 
 

@@ -47,11 +47,7 @@ class ZooTable(TableMachine):
     @precondition(lambda self: bool(self.table.snapshot.match["legal"]))
     @rule(data=st.data())
     def play_a_legal_action(self, data):
-        shape = data.draw(st.sampled_from(self.table.snapshot.match["legal"]))
-        action = {"type": shape["type"]}
-        for key, values in shape.items():
-            if key != "type":
-                action[key] = data.draw(st.sampled_from(values))
+        action = self.legal_action(data)
         if action["type"] == "roll" and data.draw(st.booleans()):
             # The table's own dice instead of the device's.
             del action["dice"]
