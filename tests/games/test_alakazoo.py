@@ -360,23 +360,29 @@ def test_a_forced_pass_is_a_turn_of_the_final_round():
 
 @pytest.mark.parametrize("portal, creature, rows, cols, pure", [
     # Mixed: a Dragon row, an all-different row, a 1-2-2 row (nothing).
-    ([1, 1, 1, 2, 3, 4, 1, 2, 2], 1, [1, 1, 0], [0, 1, 1], 0),
+    ([1, 1, 1, 2, 3, 4, 1, 2, 2], 1, "same different pair", "pair different different", 0),
     # Every row and column all different.
-    ([1, 2, 3, 2, 3, 1, 3, 1, 2], 1, [1, 1, 1], [1, 1, 1], 0),
+    ([1, 2, 3, 2, 3, 1, 3, 1, 2], 1, "different " * 3, "different " * 3, 0),
     # Only the portal's creature: 6 + 1.
-    ([4] * 9, 4, [1, 1, 1], [1, 1, 1], 1),
+    ([4] * 9, 4, "same " * 3, "same " * 3, 1),
     # One creature, but not the portal's: no bonus.
-    ([2] * 9, 1, [1, 1, 1], [1, 1, 1], 0),
+    ([2] * 9, 1, "same " * 3, "same " * 3, 0),
     # Partly filled lines never score, and the bonus needs all nine.
-    ([1, 1, 1, 1, 1, 1, 1, 1, None], 1, [1, 1, 0], [1, 1, 0], 0),
-    ([1, 2, None, 3, None, None, None, None, None], 1, [0, 0, 0], [0, 0, 0], 0),
-    ([None] * 9, 1, [0, 0, 0], [0, 0, 0], 0),
+    ([1, 1, 1, 1, 1, 1, 1, 1, None], 1, "same same open", "same same open", 0),
+    ([1, 2, None, 3, None, None, None, None, None], 1, "open " * 3, "open " * 3, 0),
+    ([1, 2, 3, 4, 5, 6, 1, 2, None], 1, "different different open",
+     "pair pair open", 0),
+    ([None] * 9, 1, "open " * 3, "open " * 3, 0),
 ])
 def test_the_jury_scores_each_full_line_and_the_pure_portal(portal, creature, rows, cols,
                                                            pure):
     verdict = jury(tuple(portal), creature)
-    assert (list(verdict.rows), list(verdict.cols), verdict.pure) == (rows, cols, pure)
-    assert verdict.total == sum(rows) + sum(cols) + pure
+    score = {"same": 1, "different": 1, "pair": 0, "open": 0}
+    assert (list(verdict.row_kinds), list(verdict.col_kinds)) == (rows.split(), cols.split())
+    assert list(verdict.rows) == [score[k] for k in rows.split()]
+    assert list(verdict.cols) == [score[k] for k in cols.split()]
+    assert verdict.pure == pure
+    assert verdict.total == sum(verdict.rows) + sum(verdict.cols) + pure
 
 
 def test_the_jury_scores_every_portal_at_the_end_and_totals_decide():
@@ -384,9 +390,13 @@ def test_the_jury_scores_every_portal_at_the_end_and_totals_decide():
     state = play(start(2), *fill(mixed), END, *fill(2, skip=(9,)), END)
     v = view(state)
     ann, bob = v["players"]
-    assert ann["jury"] == {"rows": [1, 1, 0], "cols": [0, 1, 1], "pure": 0, "total": 4}
+    assert ann["jury"] == {"rows": [1, 1, 0], "cols": [0, 1, 1], "pure": 0, "total": 4,
+                           "kinds": {"rows": ["same", "different", "pair"],
+                                     "cols": ["pair", "different", "different"]}}
     assert ann["points"] == 4 + 9 + 1 and ann["total"] == 14 + 4
-    assert bob["jury"] == {"rows": [1, 1, 0], "cols": [1, 1, 0], "pure": 0, "total": 4}
+    assert bob["jury"] == {"rows": [1, 1, 0], "cols": [1, 1, 0], "pure": 0, "total": 4,
+                           "kinds": {"rows": ["same", "same", "open"],
+                                     "cols": ["same", "same", "open"]}}
     assert bob["points"] == 8 and bob["total"] == 12
     assert v["winner"] == [0] and GAME.winner(state) == 0
     assert GAME.summary(state) == "18-12 · Ann: 14 in play + 4 jury · Bob: 8 in play + 4 jury"
