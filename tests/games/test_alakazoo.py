@@ -552,6 +552,9 @@ def test_names_and_faces_can_follow_the_tables_own_box():
     ({"dice_faces": ["Fire", "Thunder"]}, "entry 2 must be 1 to 6 printable"),
     ({"dice_faces": ["Fire", " "]}, "entry 2 must be 1 to 6"),
     ({"first_roll": 5}, "option 'first_roll' must be a player index 0-1"),
+    ({"first_player": 0, "first_roll": 1},
+     "'first_roll' is the player the device rolled to start, so it must equal 'first_player' "
+     r"\(0\), or be null"),
     ({"speed": 2}, "unknown option 'speed'"),
 ])
 def test_bad_options_are_refused_saying_what_is_expected(options, said):
