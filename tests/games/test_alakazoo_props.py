@@ -99,10 +99,11 @@ class ZooTable(TableMachine):
         for p in players:
             assert 0 <= p["dark_power"] <= view["dark_max"]
             assert p["filled"] == sum(c is not None for c in p["portal"])
-        # Firsts: one per space displayed on by anybody, each by a player who shows it
-        # there or showed it before a swap moved it; at least the space is filled somewhere.
-        for space in view["firsts"]:
-            assert any(p["portal"][int(space) - 1] is not None for p in players)
+        # A space somebody was first on stays filled on some portal (swaps only exchange),
+        # and a space empty everywhere has no first.
+        for space in range(1, 10):
+            shown = any(p["portal"][space - 1] is not None for p in players)
+            assert (str(space) in view["firsts"]) == shown
         stats = view["stats"]
         for p, points in zip(players, stats["points"], strict=True):
             assert sum(points.values()) == p["points"]
