@@ -240,6 +240,13 @@ def test_the_turn_has_one_action_and_it_comes_before_displaying(first, second, s
                                 if s["type"] == "dark_power")["reason"]
 
 
+def test_a_malformed_roll_is_malformed_whenever_it_comes_and_a_refused_one_rolls_nothing():
+    state = play(start(), show(1, 1))
+    refused(state, {"type": "roll", "dice": 9}, InvalidAction, match="'dice' must be")
+    refused(state, {"type": "roll", "faces": ["Ice"]}, InvalidAction, match="no face 'Ice'")
+    refused(state, {"type": "roll", "dice": 2}, IllegalAction, match="has displayed")
+
+
 def test_after_the_action_displays_and_penalties_may_follow_and_the_next_turn_is_fresh():
     state = play(two_portals(), {"type": "roll", "faces": ["Magic", "Fire"]}, show(1, 1),
                  show(2, 1), dark("hand"))

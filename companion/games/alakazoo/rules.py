@@ -185,7 +185,6 @@ def _swap(state: State, action: Mapping[str, Any]) -> JSON:
 
 def _roll(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON:
     faces = state.setup.faces
-    _check_action_free(state, "Spell Dice roll")
     if ("dice" in action) == ("faces" in action):
         raise InvalidAction(f"a roll gives either \"dice\" (1-{MAX_DICE}: the device rolls "
                             "that many) or \"faces\" (what the table's own dice show)")
@@ -200,9 +199,11 @@ def _roll(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON:
             if f not in faces or not isinstance(f, str):
                 raise InvalidAction(f"a Spell Die has no face {f!r}; its faces: "
                                     f"{', '.join(faces)}")
+        _check_action_free(state, "Spell Dice roll")
         return {"faces": list(given), "device": device}
     if not device:
         raise InvalidAction("with \"dice\" the device rolls; a roll of the table's own dice "
                             "gives \"faces\" instead")
     n = integer(action, "dice", 1, MAX_DICE)
+    _check_action_free(state, "Spell Dice roll")  # before rolling: a refusal rolls nothing
     return {"faces": [rng.choice(faces) for _ in range(n)], "device": True}
