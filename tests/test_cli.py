@@ -404,3 +404,72 @@ def test_an_illegal_alakaslam_line_names_the_line_and_what_to_play(tmp_path):
     result = companion("replay", str(f))
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr == "companion: line 3: Bob is under Enchant-2: play exactly 2 cards\n"
+
+
+ZOO_START = {"game": "alakazoo", "players": ["Ann", "Bob", "Cleo"],
+             "options": {"first_player": "roll", "portals": [2, 4, 6]}}
+
+
+def test_an_alakazoo_match_file_goes_through_every_command(tmp_path):
+    """replay, import, history, export: the first player and the Spell Dice are rolled once
+    (by the seed), and the export replays to the same view whatever the seed."""
+    f = write(tmp_path / "zoo.jsonl", ZOO_START,
+              {"type": "roll", "dice": 3},
+              {"type": "display", "space": 5, "creature": 2},
+              {"type": "end_turn"},
+              {"type": "roll", "dice": 2},
+              {"type": "undo"},
+              {"type": "roll", "faces": ["Fire", "Magic"]},
+              {"type": "dark_power", "reason": "no_rune"},
+              {"type": "end_turn"},
+              {"type": "roll", "dice": 1})
+    replayed = companion("replay", str(f), "--seed", "5")
+    assert replayed.returncode == 0, replayed.stderr
+    view = json.loads(replayed.stdout)
+    assert view["round"] == 1 and view["current"] == (view["first_player"] + 2) % 3
+    assert view["roll"]["device"] is True and len(view["roll"]["faces"]) == 1
+    assert view["stats"]["rolls"] == [1, 1, 1]
+    assert sum(p["points"] for p in view["players"]) >= 1
+    data = str(tmp_path / "d")
+    imported = companion("import", str(f), "--seed", "5", "--data", data)
+    assert imported.returncode == 0 and "unfinished" in imported.stdout, imported.stderr
+    listed = companion("history", "--data", data)
+    assert "Alakazoo" in listed.stdout and "Ann v Bob v Cleo " in listed.stdout
+    assert "1 Dark Power taken" in listed.stdout
+    rows = json.loads(companion("history", "--json", "--data", data).stdout)
+    assert (rows[0]["game"], rows[0]["status"]) == ("alakazoo", "active")
+    exported = companion("export", str(rows[0]["id"]), "--data", data)
+    assert exported.returncode == 0, exported.stderr
+    lines = [json.loads(line) for line in exported.stdout.splitlines()]
+    options = lines[0]["options"]
+    assert options["first_player"] == options["first_roll"] == view["first_player"]
+    rolls = [x for x in lines[1:] if x["type"] == "roll"]
+    assert [len(x["faces"]) for x in rolls] == [3, 2, 1]  # the undone roll is gone
+    assert [x["device"] for x in rolls] == [True, False, True]
+    assert rolls[-1]["faces"] == view["roll"]["faces"]
+    for seed in ("1", "2"):
+        again = companion("replay", "-", "--seed", seed, stdin=exported.stdout)
+        assert json.loads(again.stdout) == view
+
+
+def test_a_finished_alakazoo_match_is_in_the_history_with_its_jury(tmp_path):
+    f = write(tmp_path / "zoo.jsonl", {"game": "alakazoo", "players": ["Ann", "Bob"]},
+              *[{"type": "display", "space": s, "creature": 1} for s in range(1, 10)],
+              {"type": "end_turn"}, {"type": "end_turn"})
+    data = str(tmp_path / "d")
+    imported = companion("import", str(f), "--data", data)
+    assert imported.returncode == 0 and "(finished)" in imported.stdout, imported.stderr
+    listed = companion("history", "--data", data).stdout
+    assert "Ann v Bob: Ann won 26-0 · Ann: 19 in play + 7 jury · Bob: 0 in play + 0 jury" \
+        in listed
+
+
+def test_an_illegal_alakazoo_line_names_the_line_and_why(tmp_path):
+    f = write(tmp_path / "zoo.jsonl", {"game": "alakazoo", "players": ["Ann", "Bob"]},
+              {"type": "roll", "faces": ["Fire"]},
+              {"type": "swap", "space": 5, "creature": 3})
+    result = companion("replay", str(f))
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == ("companion: line 3: no Magic Helper swap now: Ann has rolled the "
+                             "Spell Dice this turn: one action per turn; display or end the "
+                             "turn\n")

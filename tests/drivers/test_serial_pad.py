@@ -326,3 +326,46 @@ def test_an_alakaslam_canadian_match_names_the_single_player_alone(link):
         pad.close()
         end.unplug()
         store.close()
+
+
+
+@pytest.mark.parametrize("size", [2, 3, 4])
+def test_an_alakazoo_match_lights_the_current_players_seat(link, size):
+    """One seat at a time from the first player on, a forced pass skipped, none at the end."""
+    end = Pty(link)
+    store = Store(":memory:")
+    table = Table(store, rng=random.Random(0))
+    table.start({"game": "alakazoo", "players": ["Ann", "Bob", "Cleo", "Dan"][:size],
+                 "options": {"first_player": size - 1, "creatures": [
+                     "Drache", "Greif", "Einhorn", "Phönix", "Krake", "Hydra"]}})
+    pad = SerialPad(str(link), queue.Queue().put, snapshot=table.snapshot)
+    table.subscribe(pad.show)
+
+    def act(action: dict) -> tuple[dict, bytes]:
+        table.act(action)
+        state, turn = state_and_turn(end)
+        return state["match"]["view"], turn
+
+    try:
+        assert pad.connected.wait(3)
+        state, turn = state_and_turn(end)
+        assert turn == f"TURN {size}".encode()  # the last seat plays first
+        assert state["match"]["view"]["creatures"][3] == "Phönix"  # escaped to ASCII
+        assert act({"type": "end_turn"})[1] == b"TURN 1"
+        for _ in range(3):
+            assert act({"type": "dark_power", "reason": "hand"})[1] == b"TURN 1"
+        for seat in range(2, size + 1):  # Ann ends her turn at 3 Dark Power
+            view, turn = act({"type": "end_turn"})
+            assert turn == f"TURN {seat}".encode() and view["passes"] == []
+        view, turn = act({"type": "end_turn"})  # Ann's turn is a forced pass
+        assert turn == b"TURN 2" and view["passes"] == [{"player": 0, "reset": True}]
+        for space in range(1, 10):  # Bob completes his portal: the final round
+            view, turn = act({"type": "display", "space": space, "creature": 2})
+        assert view["final_round"] and turn == b"TURN 2"
+        while turn != b"TURN -":
+            view, turn = act({"type": "end_turn"})
+        assert view["ended"] == "final_round" and view["winner"] == [1]
+    finally:
+        pad.close()
+        end.unplug()
+        store.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from companion.errors import IllegalAction, InvalidAction
@@ -33,6 +34,12 @@ class TableMachine(RuleBasedStateMachine):
     @property
     def view(self) -> dict:
         return self.table.snapshot.match["view"]
+
+    def legal_action(self, data) -> dict:
+        """An action drawn from one of the table's ``legal`` shapes (each field from its list)."""
+        shape = data.draw(st.sampled_from(self.table.snapshot.match["legal"]))
+        return {key: value if key == "type" else data.draw(st.sampled_from(value))
+                for key, value in shape.items()}
 
     def act(self, action: dict) -> bool:
         """Play ``action``; True if the table took it."""

@@ -78,11 +78,7 @@ class SlamTable(TableMachine):
     @precondition(lambda self: bool(self.table.snapshot.match["legal"]))
     @rule(data=st.data())
     def play_a_legal_action(self, data):
-        shape = data.draw(st.sampled_from(self.table.snapshot.match["legal"]))
-        action = {"type": shape["type"]}
-        for key, values in shape.items():
-            if key != "type":
-                action[key] = data.draw(st.sampled_from(values))
+        action = self.legal_action(data)
         if action["type"] == "point" and data.draw(st.integers(0, 3)):
             return  # mostly play the rally out
         if action["type"] in ("serve", "shot"):

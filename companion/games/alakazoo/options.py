@@ -68,6 +68,10 @@ def prepare(players: Sequence[str], options: Mapping[str, Any], rng: random.Rand
     if first == "roll":
         rolled = rng.randrange(n)
         first = rolled
+    elif rolled is not None and rolled != first:
+        raise InvalidAction(f"option {ROLL!r} is the player the device rolled to start, so it "
+                            f"must equal 'first_player' ({first}), or be null if none was "
+                            "rolled")
     return {
         "portals": list(_portals(options.get("portals"), n)),
         "first_player": first,

@@ -97,13 +97,12 @@ def _space(action: Mapping[str, Any]) -> int:
     return integer(action, "space", 1, SPACES)
 
 
-def _creature(state: State, action: Mapping[str, Any]) -> int:
-    c = integer(action, "creature", 1, CREATURES)
-    return c
+def _creature(action: Mapping[str, Any]) -> int:
+    return integer(action, "creature", 1, CREATURES)
 
 
 def _display(state: State, action: Mapping[str, Any]) -> JSON:
-    s, c = _space(action), _creature(state, action)
+    s, c = _space(action), _creature(action)
     p = state.current
     mine = state.portals[p]
     if mine[s - 1] is not None:
@@ -119,7 +118,7 @@ def _dark_power(state: State, action: Mapping[str, Any]) -> JSON:
     if reason is None:
         raise InvalidAction(f"missing field 'reason' (one of: {', '.join(DARK_REASONS)})")
     if reason == "helper":
-        _check_action_free(state, "the Magic Helper")
+        _check_action_free(state, "Magic Helper trick")
     return {"reason": reason}
 
 
@@ -160,6 +159,9 @@ def _swap(state: State, action: Mapping[str, Any]) -> JSON:
     if has_player == has_creature:
         raise InvalidAction("a swap names either \"player\" (an element on their portal, "
                             "+1 Dark Power) or \"creature\" (a card from the hand)")
+    # Malformed fields are refused first, whatever the state.
+    o = integer(action, "player", 0, len(state.setup.names) - 1) if has_player else None
+    c = None if has_player else _creature(action)
     p = state.current
     mine = state.portals[p]
     _check_action_free(state, "Magic Helper swap")
@@ -168,37 +170,40 @@ def _swap(state: State, action: Mapping[str, Any]) -> JSON:
         raise IllegalAction(f"{name(state, p)}'s space {s} is empty: the Helper exchanges an "
                             f"element on the portal (filled spaces: {space_list(filled)})")
     own = state.setup.creature(mine[s - 1])
-    if has_player:
-        o = integer(action, "player", 0, len(state.setup.names) - 1)
+    if o is not None:
         why = _swap_refusal(state, o, s)
         if why is not None:
             raise IllegalAction(why)
         if state.portals[o][s - 1] == mine[s - 1]:
             raise IllegalAction(f"both spaces {s} show {own}: the swap would change nothing")
         return {"space": s, "player": o}
-    c = _creature(state, action)
     if c == mine[s - 1]:
-        raise IllegalAction(f"{name(state, p)}'s space {s} already shows {own}")
+        raise IllegalAction(f"{name(state, p)}'s space {s} already shows {own}: the swap "
+                            "needs a card of another creature")
     return {"space": s, "creature": c}
 
 
 def _roll(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON:
     faces = state.setup.faces
-    _check_action_free(state, "Spell Dice roll")
+    if ("dice" in action) == ("faces" in action):
+        raise InvalidAction(f"a roll gives either \"dice\" (1-{MAX_DICE}: the device rolls "
+                            "that many) or \"faces\" (what the table's own dice show)")
     device = action.get("device", "faces" not in action)
     if type(device) is not bool:
         raise InvalidAction("field 'device' must be true or false")
     if "faces" in action:
         given = action["faces"]
-        if "dice" in action:
-            raise InvalidAction("a roll gives either \"dice\" (the device rolls that many) "
-                                "or \"faces\" (what the table's own dice show)")
         if not isinstance(given, list) or not 1 <= len(given) <= MAX_DICE:
             raise InvalidAction(f"field 'faces' must list 1 to {MAX_DICE} faces, one per die")
         for f in given:
             if f not in faces or not isinstance(f, str):
                 raise InvalidAction(f"a Spell Die has no face {f!r}; its faces: "
                                     f"{', '.join(faces)}")
+        _check_action_free(state, "Spell Dice roll")
         return {"faces": list(given), "device": device}
+    if not device:
+        raise InvalidAction("with \"dice\" the device rolls; a roll of the table's own dice "
+                            "gives \"faces\" instead")
     n = integer(action, "dice", 1, MAX_DICE)
+    _check_action_free(state, "Spell Dice roll")  # before rolling: a refusal rolls nothing
     return {"faces": [rng.choice(faces) for _ in range(n)], "device": True}

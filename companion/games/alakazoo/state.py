@@ -17,6 +17,9 @@ SCORES = ("own", "first", "complete")
 #: Rows and columns of a portal as space indexes 0-8 (spaces 1-9 in reading order).
 ROWS = ((0, 1, 2), (3, 4, 5), (6, 7, 8))
 COLS = ((0, 3, 6), (1, 4, 7), (2, 5, 8))
+#: What a row or column can be for the jury, and what each scores: all one creature,
+#: two of one and another, three different creatures, or not full ("open").
+LINE_KINDS = {"same": 1, "pair": 0, "different": 1, "open": 0}
 
 Portal = tuple[int | None, ...]
 
@@ -28,6 +31,9 @@ class Jury:
     rows: tuple[int, int, int]
     cols: tuple[int, int, int]
     pure: int
+    #: Why each row and column scored what it did: one of LINE_KINDS.
+    row_kinds: tuple[str, str, str]
+    col_kinds: tuple[str, str, str]
 
     @property
     def total(self) -> int:
@@ -106,20 +112,21 @@ def full(portal: Portal) -> bool:
     return all(c is not None for c in portal)
 
 
-def line_score(creatures: Sequence[int | None]) -> int:
-    """A row or column: 1 if all three are one creature or all different; 0 otherwise
-    (a line with an empty space never scores)."""
+def line_kind(creatures: Sequence[int | None]) -> str:
+    """What the jury sees in a row or column (LINE_KINDS): only a full line can score."""
     if any(c is None for c in creatures):
-        return 0
-    return int(len(set(creatures)) in (1, 3))
+        return "open"
+    return {1: "same", 2: "pair", 3: "different"}[len(set(creatures))]
 
 
 def jury(portal: Portal, creature: int) -> Jury:
     """The Magic Jury's verdict on ``portal``, whose board shows ``creature``."""
-    rows = tuple(line_score([portal[i] for i in line]) for line in ROWS)
-    cols = tuple(line_score([portal[i] for i in line]) for line in COLS)
-    return Jury(rows=rows, cols=cols,  # type: ignore[arg-type]
-                pure=int(all(c == creature for c in portal)))
+    row_kinds = tuple(line_kind([portal[i] for i in line]) for line in ROWS)
+    col_kinds = tuple(line_kind([portal[i] for i in line]) for line in COLS)
+    return Jury(rows=tuple(LINE_KINDS[k] for k in row_kinds),  # type: ignore[arg-type]
+                cols=tuple(LINE_KINDS[k] for k in col_kinds),  # type: ignore[arg-type]
+                pure=int(all(c == creature for c in portal)),
+                row_kinds=row_kinds, col_kinds=col_kinds)  # type: ignore[arg-type]
 
 
 def totals(state: State) -> tuple[int, ...]:

@@ -35,7 +35,8 @@ def view(state: State) -> JSON:
             "filled": sum(c is not None for c in state.portals[p]),
             "jury": None if verdict is None else {
                 "rows": list(verdict.rows), "cols": list(verdict.cols), "pure": verdict.pure,
-                "total": verdict.total},
+                "total": verdict.total,
+                "kinds": {"rows": list(verdict.row_kinds), "cols": list(verdict.col_kinds)}},
             "total": total[p],
         })
     won = winners(state)

@@ -1,0 +1,648 @@
+"""Alakazoo rules: scoring on display, Dark Power, the Helper, turns, the end and the jury."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.errors import IllegalAction, InvalidAction
+from companion.games.alakazoo import GAME
+from companion.games.alakazoo.state import jury
+from companion.store import Store
+from companion.table import Table
+from tests.support import NoDice
+
+NAMES = ["Ann", "Bob", "Cleo", "Dan"]
+ALL_SPACES = range(1, 10)
+
+
+def start(n: int = 2, rng: random.Random | None = None, **options):
+    players = NAMES[:n]
+    prepared = GAME.prepare(players, options, rng or NoDice())
+    return GAME.setup(players, prepared)
+
+
+def play(state, *actions, rng: random.Random | None = None):
+    for action in actions:
+        state = GAME.apply(state, GAME.resolve(state, action, rng or NoDice()))
+    return state
+
+
+def refused(state, action, kind=IllegalAction, match=None):
+    with pytest.raises(kind, match=match):
+        GAME.resolve(state, action, NoDice())
+
+
+def view(state) -> dict:
+    return GAME.view(state)
+
+
+def show(space: int, creature: int) -> dict:
+    return {"type": "display", "space": space, "creature": creature}
+
+
+def dark(reason: str) -> dict:
+    return {"type": "dark_power", "reason": reason}
+
+
+END = {"type": "end_turn"}
+
+
+def fill(creatures, skip=()) -> list[dict]:
+    """Displays filling spaces 1-9 with ``creatures`` (one number, or nine), except ``skip``."""
+    if isinstance(creatures, int):
+        creatures = [creatures] * 9
+    return [show(s, c) for s, c in zip(ALL_SPACES, creatures, strict=True) if s not in skip]
+
+
+def to_turn_of(state, player: int):
+    """End turns until it is ``player``'s."""
+    while state.current != player:
+        state = play(state, END)
+    return state
+
+
+# --- scoring in play ---------------------------------------------------------------
+
+
+def test_an_element_of_the_own_creature_on_a_new_space_scores_own_and_first():
+    state = play(start(), show(5, 1))
+    v = view(state)
+    assert v["players"][0]["points"] == 2 and v["players"][0]["portal"][4] == 1
+    assert v["last"] == {"type": "display", "player": 0, "space": 5, "creature": 1,
+                         "scored": ["own", "first"]}
+    assert v["firsts"] == {"5": 0}
+    assert v["players"][0]["filled"] == 1 and v["displayed"] is True
+
+
+def test_another_creature_scores_only_for_being_first():
+    state = play(start(), show(3, 4))
+    assert view(state)["last"]["scored"] == ["first"]
+    assert view(state)["players"][0]["points"] == 1
+
+
+def test_the_first_on_a_space_scores_once_for_the_whole_table():
+    state = play(start(3), show(5, 2), END, show(5, 2), show(6, 6), END, show(5, 3))
+    v = view(state)
+    # Bob's own creature is 2: space 5 scores him "own" only; space 6 is new.
+    assert [p["points"] for p in v["players"]] == [1, 1 + 1, 1]
+    assert v["firsts"] == {"5": 0, "6": 1}
+    assert v["last"]["scored"] == ["own"]  # Cleo's own creature is 3; space 5 was taken
+    assert v["stats"]["points"] == [{"own": 0, "first": 1, "complete": 0},
+                                    {"own": 1, "first": 1, "complete": 0},
+                                    {"own": 1, "first": 0, "complete": 0}]
+
+
+def test_completing_first_scores_and_starts_the_final_round_a_later_completer_gets_nothing():
+    state = play(start(3), *fill(1))
+    v = view(state)
+    assert v["last"]["scored"] == ["own", "first", "complete"]
+    assert v["players"][0]["points"] == 9 + 9 + 1
+    assert v["ender"] == 0 and v["final_round"] is True and v["current"] == 0
+    state = play(state, END, *fill(2))
+    v = view(state)
+    assert v["last"]["scored"] == ["own"] and v["players"][1]["points"] == 9
+    assert v["ender"] == 0 and v["stats"]["points"][1]["complete"] == 0
+
+
+def test_a_display_on_a_filled_space_is_refused_with_the_empty_ones():
+    state = play(start(), show(5, 1), show(1, 2))
+    refused(state, show(5, 3), match="Ann's space 5 already shows Dragon; "
+                                     "empty spaces: 2, 3, 4, 6, 7, 8, 9")
+    full = play(start(), *fill(1))
+    refused(full, show(5, 3), match="already shows Dragon; the portal is full")
+
+
+def test_swaps_never_change_points_already_won():
+    state = play(start(), show(5, 1), END, show(5, 2), END)
+    before = [p["points"] for p in view(state)["players"]]
+    state = play(state, {"type": "swap", "space": 5, "player": 1})
+    assert [p["points"] for p in view(state)["players"]] == before
+
+
+# --- Dark Power --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("reason", ["no_rune", "magic_power", "hand", "helper"])
+def test_dark_power_from_each_reason_is_counted_by_reason(reason):
+    state = play(start(), dark(reason))
+    v = view(state)
+    assert v["players"][0]["dark_power"] == 1
+    assert v["last"] == {"type": "dark_power", "player": 0, "reason": reason, "gained": True}
+    assert v["stats"]["dark_power"] == [1, 0]
+    assert v["stats"]["dark_power_by"][0] == {r: int(r == reason) for r in
+                                              ("no_rune", "magic_power", "hand", "helper")}
+    assert v["acted"] is (reason == "helper")  # the Helper's trick is the turn's action
+
+
+def test_a_swap_with_another_portal_is_dark_power_from_the_helper():
+    state = play(start(), show(2, 1), END, show(2, 2), END, {"type": "swap", "space": 2,
+                                                              "player": 1})
+    v = view(state)
+    assert v["players"][0]["dark_power"] == 1
+    assert v["stats"]["dark_power_by"][0]["helper"] == 1
+
+
+def test_dark_power_stops_at_three_and_the_excess_is_neither_taken_nor_counted():
+    state = play(start(), dark("no_rune"), dark("hand"), dark("magic_power"), dark("hand"))
+    v = view(state)
+    assert v["players"][0]["dark_power"] == 3 == v["dark_max"]
+    assert v["last"] == {"type": "dark_power", "player": 0, "reason": "hand", "gained": False}
+    assert v["stats"]["dark_power"] == [3, 0]
+    assert v["stats"]["dark_power_by"][0] == {"no_rune": 1, "magic_power": 1, "hand": 1,
+                                              "helper": 0}
+
+
+def test_a_swap_at_three_dark_power_gains_nothing_but_still_swaps():
+    state = play(start(), show(2, 1), END, show(2, 2), END, *[dark("hand")] * 3,
+                 {"type": "swap", "space": 2, "player": 1})
+    v = view(state)
+    assert v["players"][0]["portal"][1] == 2 and v["players"][1]["portal"][1] == 1
+    assert v["last"]["gained"] is False and v["players"][0]["dark_power"] == 3
+
+
+# --- the Magic Helper's swaps ---------------------------------------------------------
+
+
+def two_portals(n: int = 2):
+    """Ann shows a Dragon on space 5, Bob a Griffin there; Ann's turn again."""
+    return to_turn_of(play(start(n), show(5, 1), END, show(5, 2), END), 0)
+
+
+def test_the_helper_swaps_with_another_portal_for_one_dark_power():
+    state = play(two_portals(), {"type": "swap", "space": 5, "player": 1})
+    v = view(state)
+    assert v["players"][0]["portal"][4] == 2 and v["players"][1]["portal"][4] == 1
+    assert v["last"] == {"type": "swap", "player": 0, "space": 5, "gave": 1, "got": 2,
+                         "other": 1, "gained": True}
+    assert v["acted"] is True and v["stats"]["swaps"] == [1, 0]
+
+
+def test_the_helper_swaps_with_a_card_from_the_hand_without_dark_power():
+    state = play(two_portals(), {"type": "swap", "space": 5, "creature": 6})
+    v = view(state)
+    assert v["players"][0]["portal"][4] == 6 and v["players"][1]["portal"][4] == 2
+    assert v["players"][0]["dark_power"] == 0
+    assert v["last"] == {"type": "swap", "player": 0, "space": 5, "gave": 1, "got": 6,
+                         "other": None, "gained": False}
+
+
+def test_helper_refusals_name_why_and_what_is_possible():
+    state = two_portals(3)
+    refused(state, {"type": "swap", "space": 4, "player": 1},
+            match=r"Ann's space 4 is empty: .*\(filled spaces: 5\)")
+    refused(state, {"type": "swap", "space": 5, "player": 2},
+            match="Cleo's space 5 is empty: nothing to exchange")
+    refused(state, {"type": "swap", "space": 5, "player": 0},
+            match="another player's portal; for a card in hand send \"creature\"")
+    refused(state, {"type": "swap", "space": 5, "creature": 1},
+            match="Ann's space 5 already shows Dragon")
+    same = play(state, END, END, show(5, 1), END)  # Cleo shows a Dragon on 5 too
+    refused(same, {"type": "swap", "space": 5, "player": 2},
+            match="both spaces 5 show Dragon: the swap would change nothing")
+    refused(state, {"type": "swap", "space": 5, "player": 1, "creature": 3}, InvalidAction,
+            match="either \"player\".* or \"creature\"")
+    refused(state, {"type": "swap", "space": 5}, InvalidAction, match="either")
+
+
+def test_in_the_final_round_the_helper_cannot_touch_a_full_portal():
+    state = play(start(3), END, END, show(5, 1), END, END, *fill(2), END)  # Bob completes
+    assert view(state)["final_round"] and view(state)["current"] == 2
+    refused(state, {"type": "swap", "space": 5, "player": 1},
+            match="Bob's portal is complete: in the final round the Helper cannot be used")
+    # Not offered either, while a hand card still is.
+    legal = GAME.legal(state)
+    assert not any(s["type"] == "swap" and "player" in s for s in legal)
+    assert {"type": "swap", "space": [5], "creature": [1, 2, 3, 4, 5, 6]} in legal
+
+
+# --- one action per turn --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("first, second, said", [
+    ({"type": "roll", "dice": 2}, {"type": "roll", "dice": 1},
+     "no Spell Dice roll now: Ann has rolled the Spell Dice this turn: one action per turn"),
+    ({"type": "roll", "dice": 2}, {"type": "swap", "space": 5, "creature": 3},
+     "no Magic Helper swap now: Ann has rolled the Spell Dice this turn"),
+    ({"type": "swap", "space": 5, "creature": 3}, dark("helper"),
+     "no Magic Helper trick now: Ann has used the Magic Helper this turn"),
+    (dark("helper"), {"type": "roll", "faces": ["Fire"]},
+     "Ann has used the Magic Helper this turn: one action per turn; display or end the turn"),
+    (show(1, 1), {"type": "roll", "dice": 3},
+     "Ann has displayed this turn: the turn's action comes before displaying"),
+])
+def test_the_turn_has_one_action_and_it_comes_before_displaying(first, second, said):
+    state = play(two_portals(), first, rng=random.Random(1))
+    refused(state, second, match=said)
+    assert not any(s["type"] in ("roll", "swap") for s in GAME.legal(state))
+    assert "helper" not in next(s for s in GAME.legal(state)
+                                if s["type"] == "dark_power")["reason"]
+
+
+def test_a_malformed_roll_is_malformed_whenever_it_comes_and_a_refused_one_rolls_nothing():
+    state = play(start(), show(1, 1))
+    refused(state, {"type": "roll", "dice": 9}, InvalidAction, match="'dice' must be")
+    refused(state, {"type": "roll", "faces": ["Ice"]}, InvalidAction, match="no face 'Ice'")
+    refused(state, {"type": "roll", "dice": 2}, IllegalAction, match="has displayed")
+
+
+def test_after_the_action_displays_and_penalties_may_follow_and_the_next_turn_is_fresh():
+    state = play(two_portals(), {"type": "roll", "faces": ["Magic", "Fire"]}, show(1, 1),
+                 show(2, 1), dark("hand"))
+    v = view(state)
+    assert v["roll"] == {"faces": ["Magic", "Fire"], "device": False}
+    assert v["acted"] and v["displayed"] and v["players"][0]["dark_power"] == 1
+    v = view(play(state, END))
+    assert (v["roll"], v["acted"], v["displayed"], v["current"]) == (None, False, False, 1)
+
+
+# --- turns, forced passes and rounds ------------------------------------------------------
+
+
+def test_rounds_count_each_time_the_turn_comes_back_to_the_first_player():
+    state = start(3, first_player=1)
+    assert (view(state)["current"], view(state)["round"]) == (1, 1)
+    state = play(state, END, END)
+    assert (view(state)["current"], view(state)["round"]) == (0, 1)
+    state = play(state, END)
+    assert (view(state)["current"], view(state)["round"]) == (1, 2)
+    assert GAME.turn(state) == (1,)
+
+
+def test_a_player_at_three_dark_power_passes_and_goes_back_to_zero():
+    state = play(start(3), END, *[dark("no_rune")] * 3, END)  # Bob ends at 3
+    state = play(state, END, END)  # Cleo, then Ann end their turns: Bob passes
+    v = view(state)
+    assert v["current"] == 2 and v["round"] == 2
+    assert v["passes"] == [{"player": 1, "reset": True}]
+    assert v["last"] == {"type": "end_turn", "player": 0,
+                         "passes": [{"player": 1, "reset": True}], "ended": None}
+    assert v["players"][1]["dark_power"] == 0 and v["stats"]["forced_passes"] == [0, 1, 0]
+    # The next turn shows no pass.
+    assert view(play(state, END))["passes"] == []
+
+
+def test_cleo_passing_at_three_is_visible_in_the_view():
+    """What the panel and phones say ("Cleo passes: 3 Dark Power") comes from these keys."""
+    state = play(start(3), END, END, *[dark("hand")] * 3, END, END, END)  # Bob ends
+    v = view(state)
+    passed = v["passes"][0]
+    assert v["players"][passed["player"]]["name"] == "Cleo" and v["current"] == 0
+    assert v["last"]["passes"] == v["passes"] and v["last"]["player"] == 1
+
+
+def test_without_the_reset_a_player_at_three_passes_every_turn():
+    state = play(start(2, dark_power_reset=False), *[dark("hand")] * 3, END)
+    for _ in range(3):
+        state = play(state, END)  # Bob ends; Ann passes again, still at 3
+        v = view(state)
+        assert v["current"] == 1 and v["passes"] == [{"player": 0, "reset": False}]
+        assert v["players"][0]["dark_power"] == 3
+    assert view(state)["stats"]["forced_passes"] == [3, 0]
+
+
+def test_without_the_reset_a_table_where_everyone_is_at_three_ends_stuck():
+    state = play(start(3, dark_power_reset=False), show(1, 1), *[dark("hand")] * 3, END,
+                 *[dark("hand")] * 3, END, *[dark("hand")] * 3)
+    assert view(state)["current"] == 2
+    state = play(state, END)
+    v = view(state)
+    assert v["ended"] == "stuck" and v["current"] is None and v["final_round"] is False
+    assert len(v["passes"]) == 3
+    assert v["winner"] == [0] and v["players"][0]["jury"] is not None
+    assert GAME.summary(state).endswith("ended: nobody could act")
+    assert GAME.legal(state) == [] and GAME.turn(state) == ()
+    refused(state, END, match=r"the game is over \(Ann wins\): only undo is possible now")
+
+
+def test_with_the_reset_a_table_at_three_never_sticks():
+    state = play(start(2), *[dark("hand")] * 3, END, *[dark("hand")] * 3, END)
+    v = view(state)
+    assert v["ended"] is None and v["current"] == 0
+    assert v["passes"] == [{"player": 0, "reset": True}, {"player": 1, "reset": True}]
+    assert [p["dark_power"] for p in v["players"]] == [0, 0]
+
+
+# --- the final round ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n, first, ender", [
+    (n, f, e) for n in (2, 3, 4) for f in range(n) for e in range(n)])
+def test_the_final_round_ends_when_the_turn_would_come_back_to_the_first_player(n, first,
+                                                                                ender):
+    state = to_turn_of(start(n, first_player=first), ender)
+    state = play(state, *fill(ender + 1))
+    assert view(state)["ender"] == ender
+    expected = []
+    p = (ender + 1) % n
+    while p != first:
+        expected.append(p)
+        p = (p + 1) % n
+    turns = []
+    while view(state)["current"] is not None:
+        state = play(state, END)
+        if view(state)["current"] is not None:
+            turns.append(view(state)["current"])
+    assert turns == expected
+    v = view(state)
+    assert v["ended"] == "final_round" and v["final_round"] is False
+    assert v["last"]["ended"] == "final_round" and GAME.winner(state) is not None
+
+
+def test_a_forced_pass_is_a_turn_of_the_final_round():
+    state = play(start(3), END, *[dark("hand")] * 3, END, END, *fill(1), END)  # Ann completes
+    v = view(state)  # Bob's last turn is a forced pass; Cleo plays hers
+    assert v["final_round"] and v["current"] == 2
+    assert v["passes"] == [{"player": 1, "reset": True}]
+    state = play(state, END)  # the turn would come back to Ann: over
+    assert view(state)["ended"] == "final_round"
+    state = play(start(3), *[dark("hand")] * 3, END, *fill(2), END, END)
+    v = view(state)  # Bob completed, Cleo played; Ann would start again: the game is over
+    assert v["ended"] == "final_round" and v["passes"] == []
+
+
+# --- the Magic Jury ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("portal, creature, rows, cols, pure", [
+    # Mixed: a Dragon row, an all-different row, a 1-2-2 row (nothing).
+    ([1, 1, 1, 2, 3, 4, 1, 2, 2], 1, "same different pair", "pair different different", 0),
+    # Every row and column all different.
+    ([1, 2, 3, 2, 3, 1, 3, 1, 2], 1, "different " * 3, "different " * 3, 0),
+    # Only the portal's creature: 6 + 1.
+    ([4] * 9, 4, "same " * 3, "same " * 3, 1),
+    # One creature, but not the portal's: no bonus.
+    ([2] * 9, 1, "same " * 3, "same " * 3, 0),
+    # Partly filled lines never score, and the bonus needs all nine.
+    ([1, 1, 1, 1, 1, 1, 1, 1, None], 1, "same same open", "same same open", 0),
+    ([1, 2, None, 3, None, None, None, None, None], 1, "open " * 3, "open " * 3, 0),
+    ([1, 2, 3, 4, 5, 6, 1, 2, None], 1, "different different open",
+     "pair pair open", 0),
+    ([None] * 9, 1, "open " * 3, "open " * 3, 0),
+])
+def test_the_jury_scores_each_full_line_and_the_pure_portal(portal, creature, rows, cols,
+                                                           pure):
+    verdict = jury(tuple(portal), creature)
+    score = {"same": 1, "different": 1, "pair": 0, "open": 0}
+    assert (list(verdict.row_kinds), list(verdict.col_kinds)) == (rows.split(), cols.split())
+    assert list(verdict.rows) == [score[k] for k in rows.split()]
+    assert list(verdict.cols) == [score[k] for k in cols.split()]
+    assert verdict.pure == pure
+    assert verdict.total == sum(verdict.rows) + sum(verdict.cols) + pure
+
+
+def test_the_jury_scores_every_portal_at_the_end_and_totals_decide():
+    mixed = [1, 1, 1, 2, 3, 4, 1, 2, 2]
+    state = play(start(2), *fill(mixed), END, *fill(2, skip=(9,)), END)
+    v = view(state)
+    ann, bob = v["players"]
+    assert ann["jury"] == {"rows": [1, 1, 0], "cols": [0, 1, 1], "pure": 0, "total": 4,
+                           "kinds": {"rows": ["same", "different", "pair"],
+                                     "cols": ["pair", "different", "different"]}}
+    assert ann["points"] == 4 + 9 + 1 and ann["total"] == 14 + 4
+    assert bob["jury"] == {"rows": [1, 1, 0], "cols": [1, 1, 0], "pure": 0, "total": 4,
+                           "kinds": {"rows": ["same", "same", "open"],
+                                     "cols": ["same", "same", "open"]}}
+    assert bob["points"] == 8 and bob["total"] == 12
+    assert v["winner"] == [0] and GAME.winner(state) == 0
+    assert GAME.summary(state) == "18-12 · Ann: 14 in play + 4 jury · Bob: 8 in play + 4 jury"
+
+
+def test_the_jury_is_hidden_while_playing():
+    v = view(play(start(), *fill(1)))
+    assert all(p["jury"] is None for p in v["players"]) and v["winner"] is None
+    assert v["players"][0]["total"] == v["players"][0]["points"] == 19
+
+
+def test_a_tie_is_a_shared_win():
+    state = play(start(2, dark_power_reset=False), *[dark("hand")] * 3, END,
+                 *[dark("hand")] * 3, END)
+    v = view(state)
+    assert v["ended"] == "stuck" and v["winner"] == [0, 1]
+    assert GAME.winner(state) == (0, 1)
+    refused(state, END, match="Ann and Bob share the win")
+
+
+def test_a_pure_portal_scores_twenty_six():
+    state = play(start(3), *fill(1), END, END, END)
+    v = view(state)
+    assert v["players"][0]["jury"]["total"] == 7 and v["players"][0]["total"] == 26
+    assert GAME.summary(state) == "26-0-0 · Ann: 19 in play + 7 jury · Bob: 0 in play + 0 jury" \
+        " · Cleo: 0 in play + 0 jury"
+
+
+# --- the first player ----------------------------------------------------------------
+
+
+def test_a_rolled_first_player_is_kept_in_the_options_and_rolled_again_for_a_rematch():
+    seen = set()
+    for seed in range(20):
+        prepared = GAME.prepare(NAMES[:3], {"first_player": "roll"}, random.Random(seed))
+        assert prepared["first_player"] == prepared["first_roll"]
+        seen.add(prepared["first_player"])
+        # The prepared options replay without rolling.
+        assert GAME.prepare(NAMES[:3], prepared, NoDice()) == prepared
+        state = GAME.setup(NAMES[:3], prepared)
+        assert view(state)["current"] == view(state)["first_player"] == prepared["first_roll"]
+        again = GAME.again(prepared)
+        assert again["first_player"] == "roll" and "first_roll" not in again
+        with pytest.raises(AssertionError, match="nothing should have been rolled"):
+            GAME.prepare(NAMES[:3], again, NoDice())  # the rematch rolls anew
+    assert seen == {0, 1, 2}
+
+
+def test_a_chosen_first_player_is_not_rolled_and_stays_for_a_rematch():
+    prepared = GAME.prepare(NAMES[:2], {"first_player": 1}, NoDice())
+    assert prepared["first_player"] == 1 and prepared["first_roll"] is None
+    assert GAME.prepare(NAMES[:2], GAME.again(prepared), NoDice()) == prepared
+
+
+# --- premises and refusals -------------------------------------------------------------
+
+
+def test_by_is_a_premise_on_whose_turn_it_is():
+    state = start(3)
+    refused(state, {"type": "end_turn", "by": 1}, match="it is Ann's turn, not Bob's")
+    refused(state, {"type": "end_turn", "by": 5}, InvalidAction, match="'by' must be")
+    event = GAME.resolve(state, {"type": "display", "space": 1, "creature": 2, "by": 0},
+                         NoDice())
+    assert event == {"type": "display", "by": 0, "space": 1, "creature": 2}
+    assert GAME.resolve(state, END, NoDice()) == {"type": "end_turn", "by": 0}
+
+
+@pytest.mark.parametrize("action, kind, said", [
+    ({"type": "fly"}, InvalidAction, "expected one of: display, dark_power, swap, roll"),
+    ({"type": "display", "space": 10, "creature": 1}, InvalidAction,
+     "'space' must be a whole number 1-9"),
+    ({"type": "display", "space": 1, "creature": 7}, InvalidAction,
+     "'creature' must be a whole number 1-6"),
+    ({"type": "display", "space": 1}, InvalidAction, "missing field 'creature'"),
+    ({"type": "display", "space": 1, "creature": 1, "card": 2}, InvalidAction,
+     "has no field 'card'; its fields: by, creature, space"),
+    ({"type": "dark_power"}, InvalidAction,
+     "missing field 'reason' \\(one of: no_rune, magic_power, hand, helper\\)"),
+    ({"type": "dark_power", "reason": "greed"}, InvalidAction,
+     'must be one of "no_rune", "magic_power", "hand", "helper"'),
+    ({"type": "roll"}, InvalidAction, 'either "dice" \\(1-3: the device rolls'),
+    ({"type": "roll", "dice": 4}, InvalidAction, "'dice' must be a whole number 1-3"),
+    ({"type": "roll", "dice": 1, "faces": ["Fire"]}, InvalidAction, "either"),
+    ({"type": "roll", "dice": 1, "device": False}, InvalidAction,
+     "gives \"faces\" instead"),
+    ({"type": "roll", "faces": []}, InvalidAction, "must list 1 to 3 faces"),
+    ({"type": "roll", "faces": ["Fire"] * 4}, InvalidAction, "must list 1 to 3 faces"),
+    ({"type": "roll", "faces": ["Ice"]}, InvalidAction,
+     "no face 'Ice'; its faces: Magic, Fire, Water, Earth, Air, Light"),
+    ({"type": "roll", "faces": ["Fire"], "device": "yes"}, InvalidAction,
+     "'device' must be true or false"),
+    ({"type": "swap", "space": 1, "player": 9}, InvalidAction,
+     "'player' must be a whole number 0-1"),
+    ({"type": "end_turn", "space": 1}, InvalidAction, "its fields: by"),
+])
+def test_malformed_actions_are_refused_naming_the_field(action, kind, said):
+    refused(start(), action, kind, match=said)
+
+
+def test_only_device_rolls_roll_and_a_logged_roll_replays_as_it_was():
+    state = start()
+    event = GAME.resolve(state, {"type": "roll", "faces": ["Air", "Air"]}, NoDice())
+    assert event == {"type": "roll", "by": 0, "faces": ["Air", "Air"], "device": False}
+    event = GAME.resolve(state, {"type": "roll", "dice": 3}, random.Random(4))
+    assert event["device"] is True and len(event["faces"]) == 3
+    assert set(event["faces"]) <= set(view(state)["dice_faces"])
+    # The logged event is itself an action: it replays to the same faces without rolling.
+    assert GAME.resolve(state, event, NoDice()) == event
+
+
+# --- options -----------------------------------------------------------------------------
+
+
+def test_defaults_are_filled_in():
+    prepared = GAME.prepare(NAMES[:4], {}, NoDice())
+    assert prepared == {"portals": [1, 2, 3, 4], "first_player": 0, "first_roll": None,
+                        "dark_power_reset": True,
+                        "creatures": ["Dragon", "Griffin", "Unicorn", "Phoenix", "Kraken",
+                                      "Hydra"],
+                        "dice_faces": ["Magic", "Fire", "Water", "Earth", "Air", "Light"]}
+    v = view(GAME.setup(NAMES[:4], prepared))
+    assert [p["creature_name"] for p in v["players"]] == ["Dragon", "Griffin", "Unicorn",
+                                                          "Phoenix"]
+
+
+def test_names_and_faces_can_follow_the_tables_own_box():
+    state = start(2, portals=[6, 3], creatures=["Ogre", "Sprite", "Wyrm", "Roc", "Naga", "Imp"],
+                  dice_faces=["Star", "Moon"])
+    v = view(state)
+    assert [(p["creature"], p["creature_name"]) for p in v["players"]] == [(6, "Imp"),
+                                                                           (3, "Wyrm")]
+    assert v["dice_faces"] == ["Star", "Moon"]
+    state = play(state, {"type": "roll", "dice": 3}, rng=random.Random(2))
+    assert set(view(state)["roll"]["faces"]) <= {"Star", "Moon"}
+    refused(play(state, show(5, 6)), show(5, 1), match="already shows Imp")
+
+
+@pytest.mark.parametrize("options, said", [
+    ({"portals": [1]}, "option 'portals' lists the creature \\(1-6\\) on each player's"),
+    ({"portals": [1, 7]}, "2 numbers, e.g. \\[1, 2\\]"),
+    ({"portals": [1, True]}, "option 'portals'"),
+    ({"portals": [2, 2]}, "every player needs a different Portal board"),
+    ({"first_player": 2}, "'first_player' must be a player index 0-1 or \"roll\""),
+    ({"first_player": "coin"}, "'first_player'"),
+    ({"dark_power_reset": 1}, "'dark_power_reset' must be one of true, false"),
+    ({"creatures": ["A", "B"]}, "option 'creatures' must be a list of 6 short names"),
+    ({"creatures": ["A", "B", "C", "D", "E", "a"]}, "the names must differ"),
+    ({"creatures": ["A", "B", "C", "D", "E", "Dragonfly"]},
+     "entry 6 must be 1 to 8 printable characters"),
+    ({"creatures": ["A", "B", "C", "D", "E", 6]}, "entry 6 must be a string"),
+    ({"dice_faces": ["Fire"]}, "option 'dice_faces' must be a list of 2 to 12 short names"),
+    ({"dice_faces": [str(i) for i in range(13)]}, "2 to 12"),
+    ({"dice_faces": ["Fire", "Thunder"]}, "entry 2 must be 1 to 6 printable"),
+    ({"dice_faces": ["Fire", " "]}, "entry 2 must be 1 to 6"),
+    ({"first_roll": 5}, "option 'first_roll' must be a player index 0-1"),
+    ({"first_player": 0, "first_roll": 1},
+     "'first_roll' is the player the device rolled to start, so it must equal 'first_player' "
+     r"\(0\), or be null"),
+    ({"speed": 2}, "unknown option 'speed'"),
+])
+def test_bad_options_are_refused_saying_what_is_expected(options, said):
+    with pytest.raises(InvalidAction, match=said):
+        GAME.prepare(NAMES[:2], options, NoDice())
+
+
+def test_five_players_are_refused():
+    with pytest.raises(InvalidAction, match="2 to 4 names"):
+        GAME.prepare([*NAMES, "Eve"], {}, NoDice())
+
+
+# --- through the real table --------------------------------------------------------------
+
+
+def test_device_rolls_are_logged_and_undo_then_redo_never_rolls_again():
+    with Store(":memory:") as store:
+        table = Table(store, rng=random.Random(7))
+        table.start({"game": "alakazoo", "players": ["Ann", "Bob"]})
+        table.act({"type": "roll", "dice": 3})
+        event = table.match.events[-1]
+        assert event["type"] == "roll" and event["device"] is True and event["by"] == 0
+        faces = event["faces"]
+        assert len(faces) == 3 and table.snapshot.match["view"]["roll"] == {
+            "faces": faces, "device": True}
+        table.undo()
+        assert table.snapshot.match["view"]["roll"] is None
+        table.redo()
+        assert table.match.events[-1] == event
+        assert table.snapshot.match["view"]["roll"]["faces"] == faces
+        # Resumed from the store, it is the same roll.
+        assert Table(store).snapshot.match["view"]["roll"]["faces"] == faces
+
+
+def test_a_rolled_first_player_is_in_the_stored_start_record():
+    with Store(":memory:") as store:
+        table = Table(store, rng=random.Random(3))
+        table.start({"game": "alakazoo", "players": ["Ann", "Bob", "Cleo"],
+                     "options": {"first_player": "roll"}})
+        options = table.snapshot.match["options"]
+        assert options["first_player"] == options["first_roll"]
+        assert table.snapshot.match["view"]["current"] == options["first_roll"]
+        assert table.snapshot.match["turn"] == [options["first_roll"]]
+        assert Table(store).snapshot == table.snapshot
+
+
+def test_a_finished_match_is_stored_with_its_shared_winners_and_summary():
+    with Store(":memory:") as store:
+        table = Table(store, rng=NoDice())
+        table.start({"game": "alakazoo", "players": ["Ann", "Bob"],
+                     "options": {"dark_power_reset": False}})
+        for _ in range(2):
+            for _ in range(3):
+                table.act(dark("no_rune"))
+            table.act(END)
+        assert table.snapshot.match["status"] == "finished"
+        row = table.history()[0]
+        assert row.winner == [0, 1] and row.summary == \
+            "0-0 · Ann: 0 in play + 0 jury · Bob: 0 in play + 0 jury · 2 forced passes · " \
+            "6 Dark Power taken · ended: nobody could act"
+        table.undo()
+        assert table.snapshot.match["status"] == "active"
+
+
+# --- stats ---------------------------------------------------------------------------------
+
+
+def test_stats_count_points_by_kind_dark_power_by_reason_passes_swaps_and_rolls():
+    state = play(start(2), {"type": "roll", "faces": ["Fire"]}, show(1, 1), show(2, 3),
+                 dark("no_rune"), END,
+                 {"type": "roll", "dice": 2}, show(1, 2), END,
+                 {"type": "swap", "space": 1, "player": 1}, dark("magic_power"),
+                 dark("hand"), END, END, rng=random.Random(5))
+    v = view(state)
+    st = v["stats"]
+    assert st["points"] == [{"own": 1, "first": 2, "complete": 0},
+                            {"own": 1, "first": 0, "complete": 0}]
+    assert st["dark_power"] == [3, 0]
+    assert st["dark_power_by"][0] == {"no_rune": 1, "magic_power": 1, "hand": 0, "helper": 1}
+    assert st["forced_passes"] == [1, 0] and st["swaps"] == [1, 0] and st["rolls"] == [1, 1]
+    assert GAME.summary(state) == "3-1 · Ann: 3 in play · Bob: 1 in play · 1 forced pass · " \
+        "3 Dark Power taken"
+    assert v["reminders"][0]["reason"] == "hand" and v["reminders"][1]["reason"] == \
+        "magic_power"
