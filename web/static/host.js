@@ -173,6 +173,10 @@
   function renderStart() {
     const game = games.find((g) => g.id === $("game").value) || games[0];
     if (!game) return;
+    TC.need(game.id).then(() => { if ($("game").value === game.id) drawStart(game); }, (err) => say(err.message));
+  }
+
+  function drawStart(game) {
     const current = state.match && state.match.game === game.id ? state.match : null;
     const players = $("players");
     players.replaceChildren();
@@ -197,7 +201,8 @@
   let collectExtras = null;
   const startExtras = {};
 
-  startExtras.alakaslam = TC.slam.startForm;
+  // A game's host script arrives with its board's (TC.need): look its parts up when used.
+  startExtras.alakaslam = (...args) => TC.slam.startForm(...args);
 
   startExtras["wizard-dodgeball"] = function (box, game, current) {
     const x = game.extras;
@@ -282,7 +287,8 @@
       state = s;
       if (about !== null && about !== key(s)) say("");
       TC.renderBoard($("board"), s);
-      renderActions();
+      // Controls of a game whose scripts are still on their way: drawn once they are here.
+      TC.need(s.match && s.match.game).then(() => { if (state === s) renderActions(); }, (err) => say(err.message));
     });
   }, () => { $("host").hidden = true; });
 })();
