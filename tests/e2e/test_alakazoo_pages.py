@@ -145,3 +145,34 @@ def test_alakazoo_pages_pass_axe(companion, browser, scheme):
         shot(page, f"zoo-spectator-jury-{scheme}")
     finally:
         context.close()
+
+
+def test_host_starts_a_match_with_portals_names_and_dice(companion, phone):
+    log_in(phone, companion, "host", "#host")
+    phone.select_option("#game", "alakazoo")
+    setup = phone.locator(".zoo-setup")
+    expect(setup).to_be_visible()  # its script came with the choice of game
+    names = phone.locator("#players input")
+    names.nth(0).fill("Ann")
+    names.nth(1).fill("Bob")
+    names.nth(2).fill("Cleo")
+    expect(setup.locator(".zoo-player:visible")).to_have_count(3)
+    setup.locator("select").nth(1).select_option("6")
+    first = phone.locator("[name=first_player]")
+    expect(first.locator("option")).to_have_text(["Ann", "Bob", "Cleo", "Player 4", "the device rolls"])
+    first.select_option(label="Bob")
+    phone.locator("[name=dark_power_reset]").select_option(label="Keep")
+    phone.locator(".zoo-names summary").click()
+    phone.locator("[name=creature]").nth(5).fill("Snake")
+    expect(setup.locator("select").nth(1).locator("option:checked")).to_have_text("Snake")
+    phone.locator("[name=dice_faces]").fill("Magic, Fire, Moon")
+    shot(phone, "zoo-host-start-form")
+    phone.click("#start button[type=submit]")
+    expect(phone.locator("#board .zoo .head")).to_have_text("Round 1 · Bob's turn", timeout=5000)
+    m = companion.table.snapshot.match
+    assert m["players"] == ["Ann", "Bob", "Cleo"]
+    assert m["options"]["portals"] == [1, 6, 3]
+    assert m["options"]["first_player"] == 1 and m["options"]["dark_power_reset"] is False
+    assert m["options"]["creatures"][5] == "Snake"
+    assert m["options"]["dice_faces"] == ["Magic", "Fire", "Moon"]
+    expect(phone.locator("#board .zp[data-player='1'] .zchip")).to_have_text("Snake")

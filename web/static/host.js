@@ -20,7 +20,10 @@
      with the same key: the table applies it at most once and answers a retry with the
      first outcome. */
   const RETRIES = 8;
-  const act = (path, body) => {
+  const home = message.previousElementSibling;
+  const act = (path, body, near) => {
+    // The answer is said beside the control used (`near`), or above the controls.
+    (near || home).after(message);
     say("");
     const idempotency = TC.newKey();
     // The premise: the state on screen when the user tapped. Should the table move on
@@ -55,6 +58,7 @@
 
   function renderActions() {
     const box = $("actions");
+    if (box.contains(message)) home.after(message);  // its control is about to go
     box.replaceChildren();
     const match = state.match;
     $("undo").disabled = !(match && match.can_undo);
@@ -93,6 +97,7 @@
 
   const controls = {};
   controls.alakaslam = (box, match) => TC.slam.controls(box, match, (body) => act("/api/action", body));
+  controls.alakazoo = (box, match) => TC.zoo.controls(box, match, (body, near) => act("/api/action", body, near));
   const select = (name, values, label) => TC.el("select", {name},
     values.map((x) => TC.el("option", {value: JSON.stringify(x)}, label ? label(x) : String(x))));
   const value = (el) => JSON.parse(el.value);
@@ -203,6 +208,7 @@
 
   // A game's host script arrives with its board's (TC.need): look its parts up when used.
   startExtras.alakaslam = (...args) => TC.slam.startForm(...args);
+  startExtras.alakazoo = (...args) => TC.zoo.startForm(...args);
 
   startExtras["wizard-dodgeball"] = function (box, game, current) {
     const x = game.extras;
