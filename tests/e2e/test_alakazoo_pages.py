@@ -79,7 +79,8 @@ def test_spectator_shows_four_portals_dark_power_and_the_last_event(companion, p
     # Annabelle's portal: her Dragon on 1 (first there), Bartholomew's Kraken on 5 by the swap.
     ann = portals.nth(0)
     expect(ann.locator("[data-space='1']")).to_have_class("sp cr1 first")
-    expect(ann.locator("[data-space='1']")).to_have_attribute("aria-label", "space 1: Dragon, first here")
+    expect(ann.locator("[data-space='1']")).to_have_attribute("aria-label",
+                                                              "space 1: Dragon, first here")
     expect(ann.locator("[data-space='5']")).to_have_text("K★")
     expect(ann.locator("[data-space='5']")).to_have_class("sp cr5 first")
     expect(portals.nth(1).locator("[data-space='5']")).to_have_text("D")
@@ -94,7 +95,8 @@ def test_spectator_shows_four_portals_dark_power_and_the_last_event(companion, p
     expect(board.locator(".firsts")).to_have_text(
         "First on a space: Annabelle 1 5 · Bartholomew 2 · Dimitri 9")
     play(companion, MIDGAME[-1])  # the device rolls 3 Spell Dice: shown live
-    expect(board.locator(".last")).to_contain_text("Bartholomew rolls the Spell Dice: ", timeout=5000)
+    expect(board.locator(".last")).to_contain_text("Bartholomew rolls the Spell Dice: ",
+                                                   timeout=5000)
     faces = view(companion)["roll"]["faces"]
     expect(board.locator(".status.now")).to_have_text("Spell Dice: " + " · ".join(faces))
     # The key facts fit a phone's first screen with four players.
@@ -122,7 +124,8 @@ def test_spectator_final_round_and_the_jury(companion, phone):
     expect(ann.locator(".chip.won")).to_have_text("winner")
     # Rows: Dragons (=), all different (≠), Dragon-Dragon-Hydra (nothing); columns likewise.
     expect(ann.locator(".verdict")).to_have_text(["=", "≠", "–", "–", "–", "≠"])
-    expect(ann.locator("[data-line='rows1']")).to_have_attribute("aria-label", "row 1: same creature, +1")
+    expect(ann.locator("[data-line='rows1']")).to_have_attribute("aria-label",
+                                                                 "row 1: same creature, +1")
     expect(ann.locator(".jury")).to_have_text("15 in play + 3 jury = 18")
     # The table of the match: points by source, the jury, Dark Power, forced passes.
     expect(board.locator("table.stats tbody tr").nth(0)).to_have_text("Annabelle591300")
@@ -159,7 +162,8 @@ def test_host_starts_a_match_with_portals_names_and_dice(companion, phone):
     expect(setup.locator(".zoo-player:visible")).to_have_count(3)
     setup.locator("select").nth(1).select_option("6")
     first = phone.locator("[name=first_player]")
-    expect(first.locator("option")).to_have_text(["Ann", "Bob", "Cleo", "Player 4", "the device rolls"])
+    expect(first.locator("option")).to_have_text(
+        ["Ann", "Bob", "Cleo", "Player 4", "the device rolls"])
     first.select_option(label="Bob")
     phone.locator("[name=dark_power_reset]").select_option(label="Keep")
     phone.locator(".zoo-names summary").click()
@@ -176,3 +180,94 @@ def test_host_starts_a_match_with_portals_names_and_dice(companion, phone):
     assert m["options"]["creatures"][5] == "Snake"
     assert m["options"]["dice_faces"] == ["Magic", "Fire", "Moon"]
     expect(phone.locator("#board .zp[data-player='1'] .zchip")).to_have_text("Snake")
+
+
+TWO = {"game": "alakazoo", "players": ["Ann", "Bob"], "options": {"first_player": 0}}
+
+
+def test_host_plays_a_match_to_the_end_and_the_spectator_follows(companion, browser, phone):
+    start(companion, TWO)
+    spectator = browser.new_context(viewport=PHONE).new_page()
+    spectator.goto(url(companion))
+    head = spectator.locator("#board .head")
+    expect(head).to_have_text("Round 1 · Ann's turn")
+    log_in(phone, companion, "host", "#host")
+    actions = phone.locator("#actions")
+
+    def display(space: int, creature: int, first: bool = True, full: bool = False) -> None:
+        form = actions.locator("fieldset[data-action=display]")
+        form.locator(f"button[data-space='{space}']").click()
+        expect(form.locator(f"[data-space='{space}']")).to_have_attribute("aria-pressed", "true")
+        form.locator(f"button[data-creature='{creature}']").click()
+        done = f"sp cr{creature}" + (" first" if first else "")
+        # A full portal has no space left: the form goes, the board shows the creature.
+        shown = phone.locator("#board .zp[data-player='0']") if full else form
+        expect(shown.locator(f"[data-space='{space}']")).to_have_class(done)
+
+    def end_turn(then: str) -> None:
+        actions.locator("[data-action=end_turn] button").click()
+        expect(phone.locator("#board .head")).to_have_text(then)
+
+    # Round 1: the device rolls two Spell Dice for Ann (faces shown), she displays a Dragon.
+    actions.locator("[data-action=roll] [data-dice='2']").click()
+    expect(actions.locator(".zoo-turn")).to_contain_text("Spell Dice: ")
+    faces = view(companion)["roll"]["faces"]
+    expect(actions.locator(".zoo-turn")).to_have_text(
+        f"Ann's turn · round 1 · Spell Dice: {' · '.join(faces)}")
+    # The turn's one action is spent: no second roll, no swap.
+    expect(actions.locator("[data-action=roll], [data-action=swap]")).to_have_count(0)
+    expect(actions.locator("[data-reason=helper]")).to_have_count(0)
+    display(1, 1)
+    expect(head).to_have_text("Round 1 · Ann's turn")
+    expect(spectator.locator("#board .zp[data-player='0'] .pts")).to_have_text("2", timeout=5000)
+    end_turn("Round 1 · Bob's turn")
+    expect(head).to_have_text("Round 1 · Bob's turn", timeout=5000)  # live on the spectator's phone
+    display(5, 2)
+    end_turn("Round 2 · Ann's turn")
+    # Round 2: a hand card of the creature already there is refused, said beside the swap.
+    swap = actions.locator("fieldset[data-action=swap]")
+    swap.locator("[name=space]").select_option("1")
+    swap.locator("[name=card]").select_option("1")
+    swap.locator("button", has_text="Swap").last.click()
+    refusal = phone.locator("fieldset[data-action=swap] + #message")
+    expect(refusal).to_contain_text("Dragon")
+    shot(phone, "zoo-host-refusal")
+    # The table's own dice, then the rest of Ann's portal: she completes it first.
+    roll = actions.locator("fieldset[data-action=roll]")
+    roll.locator("[name=face]").nth(0).select_option("Fire")
+    roll.locator("[name=face]").nth(1).select_option("Magic")
+    roll.locator("[data-table]").click()
+    expect(actions.locator("fieldset[data-action=swap]")).to_have_count(0)
+    expect(phone.locator("#message")).to_have_text("")
+    for space, creature in [(2, 1), (3, 1), (4, 2), (5, 3), (6, 4), (7, 1), (8, 1)]:
+        display(space, creature, first=space != 5)  # Bob was first on 5
+    shot(phone, "zoo-host-display")
+    display(9, 6, full=True)
+    expect(actions.locator("fieldset[data-action=display]")).to_have_count(0)
+    expect(phone.locator("#board .banner")).to_have_text("Final round: Ann completed the portal")
+    end_turn("Round 2 · Bob's turn")
+    actions.locator("[data-reason=no_rune]").click()
+    expect(phone.locator("#board .zp[data-player='1'] .pips .pip.on")).to_have_count(1)
+    end_turn("Ann wins with 17")
+    expect(actions.locator("fieldset, [data-action=end_turn]")).to_have_count(0)
+    expect(head).to_have_text("Ann wins with 17", timeout=5000)
+    shot(phone, "zoo-host-over")
+    # What the table recorded, each action made on the current player's turn ("by").
+    state = phone.request.get(url(companion, "api/state")).json()
+    assert state["match"]["status"] == "finished"
+    v = state["match"]["view"]
+    assert [p["total"] for p in v["players"]] == [17, 2] and v["winner"] == [0]
+    recorded = [{k: e[k] for k in e if k not in ("faces",)} for e in companion.table.match.events]
+    assert recorded == [
+        {"type": "roll", "by": 0, "device": True},  # the faces it rolled, below
+        {"type": "display", "space": 1, "creature": 1, "by": 0}, {"type": "end_turn", "by": 0},
+        {"type": "display", "space": 5, "creature": 2, "by": 1}, {"type": "end_turn", "by": 1},
+        {"type": "roll", "by": 0, "device": False},
+        *[{"type": "display", "space": s, "creature": c, "by": 0}
+          for s, c in [(2, 1), (3, 1), (4, 2), (5, 3), (6, 4), (7, 1), (8, 1), (9, 6)]],
+        {"type": "end_turn", "by": 0},
+        {"type": "dark_power", "reason": "no_rune", "by": 1}, {"type": "end_turn", "by": 1},
+    ], recorded
+    assert companion.table.match.events[0]["faces"] == faces and len(faces) == 2
+    assert companion.table.match.events[5]["faces"] == ["Fire", "Magic"]
+    spectator.context.close()

@@ -149,7 +149,7 @@ TC.zoo.controls = function (box, match, send) {
   if (dark) {
     const fs = el("fieldset", {"data-action": "dark_power"}, el("legend", {},
       `+1 Dark Power for ${me.name} (${me.dark_power} of ${v.dark_max})`));
-    fs.append(dark.reason.map((r) => button(r === "helper" ? "Helper's trick with a player" : TC.zoo.REASONS[r],
+    fs.append(...dark.reason.map((r) => button(r === "helper" ? "Helper's trick with a player" : TC.zoo.REASONS[r],
       {type: "dark_power", reason: r}, () => fs, {"data-reason": r})));
     box.append(fs);
   }
