@@ -56,4 +56,5 @@ def host() -> Response:
 
 @bp.get("/history")
 def history() -> Response:
-    return page("history.html")
+    titles = {g.id: g.title for g in GAMES.values()}
+    return page("history.html", titles=json_block(json.dumps(titles)))

@@ -271,3 +271,24 @@ def test_host_plays_a_match_to_the_end_and_the_spectator_follows(companion, brow
     assert companion.table.match.events[0]["faces"] == faces and len(faces) == 2
     assert companion.table.match.events[5]["faces"] == ["Fire", "Magic"]
     spectator.context.close()
+
+
+def test_a_shared_win_on_the_board_and_in_the_history(companion, phone):
+    """Without the reset, two players stuck at 3 Dark Power end the game: equal totals
+    share the win."""
+    three = [{"type": "dark_power", "reason": "no_rune"}] * 3
+    start(companion, {**TWO, "options": {**TWO["options"], "dark_power_reset": False}})
+    play(companion, *displays((1, 1)), *three, END, *displays((2, 2)), *three, END)
+    assert view(companion)["ended"] == "stuck"
+    phone.goto(url(companion))
+    expect(phone.locator("#board .head")).to_have_text("Shared win: Ann & Bob with 2")
+    expect(phone.locator("#board .zp .chip.won")).to_have_text(["shared win", "shared win"])
+    expect(phone.locator("#board .last")).to_have_text(
+        "Bob ends the turn · Ann passes: 3 Dark Power · Bob passes: 3 Dark Power"
+        " · everyone is at 3 Dark Power: the game ends")
+    phone.goto(url(companion, "history"))
+    row = phone.locator("#history li").first
+    expect(row.locator(".game")).to_have_text("Alakazoo")
+    expect(row.locator(".who")).to_have_text("Ann (shared win) v Bob (shared win)")
+    expect(row.locator(".result")).to_contain_text("2-2 · Ann: 2 in play + 0 jury")
+    shot(phone, "zoo-history")
