@@ -137,6 +137,8 @@ def test_spectator_final_round_and_the_jury(companion, phone):
 
 @pytest.mark.parametrize("scheme", ["dark", "light"])
 def test_alakazoo_pages_pass_axe(companion, browser, scheme):
+    """No serious or critical axe finding (none at all) on the spectator's jury, the
+    spectator mid-game, the host's controls with a refusal, and the start form."""
     start(companion, FOUR)
     play(companion, *FINISH)
     context = browser.new_context(viewport=PHONE, color_scheme=scheme)
@@ -146,6 +148,26 @@ def test_alakazoo_pages_pass_axe(companion, browser, scheme):
         expect(page.locator("#board .zp .jury")).to_have_count(4)
         assert accessibility_problems(page) == []
         shot(page, f"zoo-spectator-jury-{scheme}")
+        companion.runner.call(lambda t: t.start({**FOUR, "options": {}}))
+        play(companion, *MIDGAME)
+        expect(page.locator("#board .status.now")).to_contain_text("Spell Dice", timeout=5000)
+        assert accessibility_problems(page) == []
+        page.close()  # one stream less: chromium allows 6 connections per host
+        host = context.new_page()
+        log_in(host, companion, "host", "#host")
+        host.locator("fieldset[data-action=display] button[data-space='3']").click()
+        hand = host.locator("fieldset[data-action=swap]")
+        expect(hand).to_have_count(0)  # Bartholomew rolled: the action is spent
+        host.locator("[data-reason=no_rune]").click()
+        host.locator("[data-reason=no_rune]").click()
+        host.locator("[data-reason=no_rune]").click()  # at 3 already: said, not refused
+        expect(host.locator("#board .last")).to_contain_text("at 3 Dark Power already")
+        assert accessibility_problems(host) == []
+        shot(host, f"zoo-host-{scheme}")
+        host.select_option("#game", "alakazoo")
+        expect(host.locator(".zoo-setup")).to_be_visible()
+        host.locator(".zoo-names summary").click()
+        assert accessibility_problems(host) == []
     finally:
         context.close()
 
@@ -292,3 +314,21 @@ def test_a_shared_win_on_the_board_and_in_the_history(companion, phone):
     expect(row.locator(".who")).to_have_text("Ann (shared win) v Bob (shared win)")
     expect(row.locator(".result")).to_contain_text("2-2 · Ann: 2 in play + 0 jury")
     shot(phone, "zoo-history")
+
+
+def test_the_spectator_page_loads_a_game_s_script_when_its_match_starts(companion, phone):
+    """A page carries the scripts of the game on the table only; another game's come
+    when a match of it starts, and the same page shows it."""
+    scripts: list[str] = []
+    phone.on("request", lambda r: scripts.append(r.url.rsplit("/", 1)[-1])
+             if r.url.endswith(".js") else None)
+    companion.runner.call(lambda t: t.start({"game": "center-court", "players": ["Ann", "Bob"]}))
+    phone.goto(url(companion))
+    expect(phone.locator("#board .cc")).to_be_visible()
+    assert scripts == ["common.js", "spectator.js"]
+    phone.evaluate("window.marker = 7")
+    companion.runner.call(lambda t: t.abandon())
+    start(companion, FOUR)
+    expect(phone.locator("#board .zp")).to_have_count(4, timeout=5000)
+    assert scripts == ["common.js", "spectator.js", "alakazoo.js"]
+    assert phone.evaluate("window.marker") == 7  # the same page: no reload
