@@ -116,6 +116,8 @@ def test_spectator_final_round_and_the_jury(companion, phone):
     expect(board.locator(".banner")).to_have_text("Final round: Annabelle completed the portal",
                                                   timeout=5000)
     expect(board.locator(".last")).to_have_text("Annabelle ends the turn")
+    above_the_fold(phone, "#board .banner")
+    shot(phone, "zoo-spectator-final-round")
     play(companion, *FINISH[10:])
     expect(board.locator(".head")).to_have_text("Annabelle wins with 18", timeout=5000)
     expect(board.locator(".banner")).to_have_count(0)
@@ -332,3 +334,36 @@ def test_the_spectator_page_loads_a_game_s_script_when_its_match_starts(companio
     expect(phone.locator("#board .zp")).to_have_count(4, timeout=5000)
     assert scripts == ["common.js", "spectator.js", "alakazoo.js"]
     assert phone.evaluate("window.marker") == 7  # the same page: no reload
+
+
+@pytest.mark.parametrize("setup", [
+    {"game": "center-court", "players": ["Ann", "Bob"]},
+    {"game": "wizard-dodgeball", "players": ["Owls", "Newts"],
+     "options": {"rosters": [[21, 58, 12, 33, 7], [45, 30, 10, 41, 25]]}},
+    {"game": "alakaslam", "players": ["Ann", "Bob"],
+     "options": {"characters": ["austin", "simon"]}},
+    FOUR,
+], ids=lambda s: s["game"])
+def test_what_a_phone_downloads_for_each_game_s_spectator_page(companion, phone, setup):
+    """Counted in the browser: every response the page's load asks for (the page, its
+    stylesheet, icon and scripts), not the state stream. tests/web/test_api.py keeps the
+    same budget without a browser."""
+    from tests.web.test_api import LIGHT
+
+    bodies: dict[str, int] = {}
+
+    def count(response) -> None:
+        if "/api/events" not in response.url:
+            bodies[response.url.rsplit("/", 1)[-1]] = len(response.body())
+
+    phone.on("response", count)
+    start(companion, setup)
+    phone.goto(url(companion))
+    expect(phone.locator("#board > *")).not_to_have_class("empty")
+    phone.wait_for_load_state("networkidle")
+    scripts = {name for name in bodies if name.endswith(".js")}
+    own = {"center-court": set()}.get(setup["game"], {f"{setup['game']}.js"})
+    assert scripts == {"common.js", "spectator.js"} | own, bodies
+    total = sum(bodies.values())
+    print(f"{setup['game']}: {total} bytes in the browser: {bodies}")
+    assert total <= LIGHT, bodies

@@ -345,13 +345,15 @@ LIGHT = 60_000
 
 
 def page_weight(client, path: str) -> tuple[int, list[bytes]]:
-    """The bytes a browser downloads for ``path``: the page and every asset it names
-    (the scripts of the game on the table among them), and those assets."""
+    """The bytes a browser downloads for ``path``: the page and what it loads (scripts,
+    the stylesheet, the icon), those of the game on the table among them; not the
+    pages its links lead to."""
     import re
 
     html = client.get(path).get_data()
-    assets = re.findall(rb'(?:src|href)="([^"]+)"', html)
-    assert assets and all(a.startswith(b"/") for a in assets), assets  # no CDN, no other host
+    links = re.findall(rb'(?:src|href)="([^"]+)"', html)
+    assert links and all(a.startswith(b"/") for a in links), links  # no CDN, no other host
+    assets = re.findall(rb'<(?:script|link|img)\b[^>]*?\b(?:src|href)="([^"]+)"', html)
     total = len(html)
     for asset in assets:
         with client.get(asset.decode()) as response:
