@@ -156,7 +156,7 @@ TC.zoo.stats = function (v) {
   const el = TC.el;
   const cols = [["own", "own"], ["first", "first"], ["complete", "done"]];
   return el("table", {class: "stats"},
-    el("caption", {}, "Points by source · Dark Power · forced passes"),
+    el("caption", {}, "Points by source (own creature, first on a space, first to complete) · Dark Power taken · forced passes"),
     el("thead", {}, el("tr", {}, el("td", {}), cols.map(([, t]) => el("th", {scope: "col"}, t)),
       v.winner ? el("th", {scope: "col"}, "jury") : null,
       el("th", {scope: "col"}, "DP"), el("th", {scope: "col"}, "pass"))),
