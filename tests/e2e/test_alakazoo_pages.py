@@ -12,6 +12,7 @@ from tests.e2e.browser_support import (
     play,
     require_chromium,
     shot,
+    start,
     url,
 )
 
@@ -20,10 +21,6 @@ expect = sync_api.expect
 
 FOUR = {"game": "alakazoo", "players": ["Annabelle", "Bartholomew", "Cleo", "Dimitri"],
         "options": {"portals": [1, 5, 3, 4], "first_player": 0}}
-
-
-def start(companion, setup: dict) -> None:
-    companion.runner.call(lambda t: t.start(setup))
 
 
 def view(companion) -> dict:
@@ -150,7 +147,7 @@ def test_alakazoo_pages_pass_axe(companion, browser, scheme):
         expect(page.locator("#board .zp .jury")).to_have_count(4)
         assert accessibility_problems(page) == []
         shot(page, f"zoo-spectator-jury-{scheme}")
-        companion.runner.call(lambda t: t.start({**FOUR, "options": {}}))
+        start(companion, {**FOUR, "options": {}})
         play(companion, *MIDGAME)
         expect(page.locator("#board .status.now")).to_contain_text("Spell Dice", timeout=5000)
         assert accessibility_problems(page) == []
@@ -324,7 +321,7 @@ def test_the_spectator_page_loads_a_game_s_script_when_its_match_starts(companio
     scripts: list[str] = []
     phone.on("request", lambda r: scripts.append(r.url.rsplit("/", 1)[-1])
              if r.url.endswith(".js") else None)
-    companion.runner.call(lambda t: t.start({"game": "center-court", "players": ["Ann", "Bob"]}))
+    start(companion, {"game": "center-court", "players": ["Ann", "Bob"]})
     phone.goto(url(companion))
     expect(phone.locator("#board .cc")).to_be_visible()
     assert scripts == ["common.js", "spectator.js"]
