@@ -9,7 +9,6 @@ TC.zoo = {};
 TC.zoo.REASONS = {no_rune: "no matching rune", magic_power: "Magic Power over 6",
   hand: "hand over 4", helper: "the Helper's trick"};
 TC.zoo.SCORED = {own: "own creature", first: "first on space", complete: "first to complete"};
-TC.zoo.plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** What each creature is written as inside a space: its initial, or its first two
  *  letters when a table's own names share an initial. */

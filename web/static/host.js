@@ -20,7 +20,7 @@
      with the same key: the table applies it at most once and answers a retry with the
      first outcome. */
   const RETRIES = 8;
-  const home = message.previousElementSibling;
+  const home = message.previousElementSibling;  // the board: the message's place above the controls
   const act = (path, body, near) => {
     // The answer is said beside the control used (`near`), or above the controls.
     (near || home).after(message);
