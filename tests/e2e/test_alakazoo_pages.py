@@ -273,6 +273,13 @@ def test_host_plays_a_match_to_the_end_and_the_spectator_follows(companion, brow
     expect(actions.locator("fieldset, [data-action=end_turn]")).to_have_count(0)
     expect(head).to_have_text("Ann wins with 17", timeout=5000)
     shot(phone, "zoo-host-over")
+    # A rematch: the form opens on Alakazoo with the match's players and options.
+    phone.reload()
+    expect(phone.locator("#game")).to_have_value("alakazoo")
+    expect(phone.locator(".zoo-setup .zoo-player:visible")).to_have_count(2)
+    for i, name in enumerate(["Ann", "Bob", "", ""]):
+        expect(phone.locator("#players input").nth(i)).to_have_value(name)
+    expect(phone.locator("[name=first_player] option:checked")).to_have_text("Ann")
     # What the table recorded, each action made on the current player's turn ("by").
     state = phone.request.get(url(companion, "api/state")).json()
     assert state["match"]["status"] == "finished"

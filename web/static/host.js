@@ -287,6 +287,8 @@
     fetch("/api/games").then((r) => r.json()).then((list) => {
       games = list;
       $("game").replaceChildren(...games.map((g) => TC.el("option", {value: g.id}, g.title)));
+      // A rematch is the likely next match: the form opens on the game on the table.
+      if (state.match) $("game").value = state.match.game;
       renderStart();
     });
     stream = TC.follow((s) => {
