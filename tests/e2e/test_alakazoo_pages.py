@@ -109,6 +109,7 @@ def test_spectator_final_round_and_the_jury(companion, phone):
     start(companion, FOUR)
     phone.goto(url(companion))
     board = phone.locator("#board")
+    expect(board.locator(".last")).to_have_text("Annabelle starts")
     play(companion, *FINISH[:10])
     expect(board.locator(".banner")).to_have_text("Final round: Annabelle completed the portal",
                                                   timeout=5000)
@@ -126,6 +127,7 @@ def test_spectator_final_round_and_the_jury(companion, phone):
     expect(ann.locator("[data-line='rows1']")).to_have_attribute("aria-label",
                                                                  "row 1: same creature, +1")
     expect(ann.locator(".jury")).to_have_text("15 in play + 3 jury = 18")
+    expect(board.locator(".jury-key")).to_contain_text("one creature (=)")
     # The table of the match: points by source, the jury, Dark Power, forced passes.
     expect(board.locator("table.stats tbody tr").nth(0)).to_have_text("Annabelle591300")
     for selector in ["#board .head", "#board .zp[data-player='0'] .grid",
@@ -305,6 +307,13 @@ def test_a_shared_win_on_the_board_and_in_the_history(companion, phone):
     """Without the reset, two players stuck at 3 Dark Power end the game: equal totals
     share the win."""
     three = [{"type": "dark_power", "reason": "no_rune"}] * 3
+    # First, a device roll for the first player is said before anything happens.
+    start(companion, {**TWO, "options": {"first_player": "roll"}})
+    first = companion.table.snapshot.match["options"]["first_roll"]
+    phone.goto(url(companion))
+    expect(phone.locator("#board .last")).to_have_text(
+        f"{TWO['players'][first]} starts (the device rolled)")
+    companion.runner.call(lambda t: t.abandon())
     start(companion, {**TWO, "options": {**TWO["options"], "dark_power_reset": False}})
     play(companion, *displays((1, 1)), *three, END, *displays((2, 2)), *three, END)
     assert view(companion)["ended"] == "stuck"

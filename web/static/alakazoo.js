@@ -137,9 +137,12 @@ TC.boards.alakazoo = function (match) {
   return el("div", {class: "zoo"},
     el("p", {class: "head"}, head),
     banner,
-    v.last ? el("p", {class: "status last"}, TC.zoo.lastText(v)) : null,
+    el("p", {class: "status last"}, v.last ? TC.zoo.lastText(v) : `${v.players[v.first_player].name} starts` +
+      (match.options.first_roll !== null && match.options.first_roll !== undefined ? " (the device rolled)" : "")),
     now.length ? el("p", {class: "status now"}, now.join(" · ")) : null,
     el("div", {class: "portals"}, players),
+    over ? el("p", {class: "jury-key"}, "Magic Jury: each row and column of three is +1 if it shows one creature (=) " +
+      "or three different ones (≠), nothing (–) otherwise; a portal all of its own creature is pure: +1 more.") : null,
     el("p", {class: "firsts"}, firsts.length ? `First on a space: ${v.players.map((pl, p) => [pl.name,
       firsts.filter(([, q]) => q === p).map(([s]) => s)]).filter(([, ss]) => ss.length)
       .map(([n, ss]) => `${n} ${ss.join(" ")}`).join(" · ")}`
