@@ -2,38 +2,59 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, render_template
+import json
+from pathlib import Path
+
+from flask import Blueprint, Response, current_app, render_template, url_for
 from markupsafe import Markup
+
+from companion.games import GAMES
 
 bp = Blueprint("pages", __name__)
 
+STATIC = Path(__file__).parent / "static"
 
-def initial_state() -> Markup:
-    """The current state as JSON for the page to show before its stream opens.
 
-    Escaped for a ``<script type="application/json">`` block: ``<`` cannot
-    end the block early whatever the player names contain.
-    """
-    text = current_app.extensions["companion"].runner.table.snapshot.json_text
+def json_block(text: str) -> Markup:
+    """``text`` (JSON) escaped for a ``<script type="application/json">`` block: ``<``
+    cannot end the block early whatever the player names contain."""
     return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
 
 
-def page(template: str, **context: object) -> Response:
-    sim = current_app.extensions["companion"].sim is not None
-    html = render_template(template, state=initial_state(), sim=sim, **context)
+def game_scripts(parts: tuple[str, ...]) -> dict[str, list[str]]:
+    """Each game's scripts for a page, in the order they run: ``static/<game>.js`` (its
+    board) for the part "", ``static/<game>-host.js`` for "host", those that exist."""
+    return {g: [url_for("static", filename=name) for part in parts
+                if (STATIC / (name := f"{g}{'-' + part if part else ''}.js")).exists()]
+            for g in GAMES}
+
+
+def page(template: str, parts: tuple[str, ...] = (), **context: object) -> Response:
+    """The page with the scripts of the game on the table only; the page's common code
+    loads another game's (from the map the page carries) when a match of it starts."""
+    services = current_app.extensions["companion"]
+    sim = services.sim is not None
+    modules = game_scripts(parts)
+    # One snapshot: the scripts are those of the state the page shows first.
+    snapshot = services.runner.table.snapshot
+    match = snapshot.match
+    html = render_template(template, state=json_block(snapshot.json_text), sim=sim,
+                           modules=json_block(json.dumps(modules, separators=(",", ":"))),
+                           scripts=modules.get(match["game"], []) if match else [], **context)
     return Response(html, headers={"Cache-Control": "no-store"})
 
 
 @bp.get("/")
 def spectator() -> Response:
-    return page("spectator.html")
+    return page("spectator.html", ("",))
 
 
 @bp.get("/host")
 def host() -> Response:
-    return page("host.html")
+    return page("host.html", ("", "host"))
 
 
 @bp.get("/history")
 def history() -> Response:
-    return page("history.html")
+    titles = {g.id: g.title for g in GAMES.values()}
+    return page("history.html", titles=json_block(json.dumps(titles)))

@@ -59,6 +59,11 @@ def accessibility_problems(page) -> list[str]:
     return [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']]}" for v in found]
 
 
+def start(companion: Companion, setup: dict) -> None:
+    """Start the match ``setup`` (a start record) on the table, as the panel would."""
+    companion.runner.call(lambda t: t.start(setup))
+
+
 def play(companion: Companion, *actions: dict) -> None:
     def run(table):
         for action in actions:

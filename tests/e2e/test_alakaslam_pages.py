@@ -16,6 +16,7 @@ from tests.e2e.browser_support import (
     play,
     require_chromium,
     shot,
+    start,
     url,
 )
 
@@ -26,10 +27,6 @@ SINGLES = {"game": "alakaslam", "players": ["Ann", "Bob"],
            "options": {"characters": ["austin", "sarissia"]}}
 DOUBLES = {"game": "alakaslam", "players": ["Ann", "Bea", "Cy", "Di"],
            "options": {"characters": ["laurie", "rich", "wendolyn", "simon"]}}
-
-
-def start(companion, setup: dict) -> None:
-    companion.runner.call(lambda t: t.start(setup))
 
 
 def match(companion) -> dict:

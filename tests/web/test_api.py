@@ -337,20 +337,44 @@ WD_START = {"game": "wizard-dodgeball", "players": ["Owls", "Newts"],
                                     for j in (21, 58, 12, 33, 7, 45, 30, 10, 41, 25)}}}
 
 
-@pytest.mark.parametrize("start", [START, WD_START], ids=["center-court", "wizard-dodgeball"])
-def test_the_spectator_page_is_light_and_needs_nothing_from_elsewhere(client, host, start):
+SLAM_START = {"game": "alakaslam", "players": ["Ann", "Bea", "Cy", "Di"],
+              "options": {"characters": ["laurie", "rich", "wendolyn", "simon"]}}
+ZOO_START = {"game": "alakazoo", "players": ["Annabelle", "Bartholomew", "Cleopatra", "Dimitri"]}
+#: What a phone downloads for the spectator page of each game's match, at most.
+LIGHT = 60_000
+
+
+def page_weight(client, path: str) -> tuple[int, list[bytes]]:
+    """The bytes a browser downloads for ``path``: the page and what it loads (scripts,
+    the stylesheet, the icon), those of the game on the table among them; not the
+    pages its links lead to."""
     import re
 
-    assert host.post("/api/match", start).status_code == 200
-    html = client.get("/").get_data()
-    assets = re.findall(rb'(?:src|href)="([^"]+)"', html)
-    assert assets and all(a.startswith(b"/") for a in assets), assets  # no CDN, no other host
+    html = client.get(path).get_data()
+    links = re.findall(rb'(?:src|href)="([^"]+)"', html)
+    assert links and all(a.startswith(b"/") for a in links), links  # no CDN, no other host
+    assets = re.findall(rb'<(?:script|link|img)\b[^>]*?\b(?:src|href)="([^"]+)"', html)
     total = len(html)
     for asset in assets:
         with client.get(asset.decode()) as response:
             assert response.status_code == 200, asset
             total += len(response.get_data())
-    assert total <= 60_000, f"the spectator page weighs {total} bytes"
+    return total, assets
+
+
+@pytest.mark.parametrize("start", [START, WD_START, SLAM_START, ZOO_START],
+                         ids=["center-court", "wizard-dodgeball", "alakaslam", "alakazoo"])
+def test_the_spectator_page_is_light_and_needs_nothing_from_elsewhere(client, host, start):
+    assert host.post("/api/match", start).status_code == 200
+    total, assets = page_weight(client, "/")
+    game = start["game"]
+    scripts = {a.decode().rsplit("/", 1)[-1] for a in assets if a.endswith(b".js")}
+    # The game's own script and the shared ones, no other game's.
+    others = {f"{g}.js" for g in ("wizard-dodgeball", "alakaslam", "alakazoo") if g != game}
+    assert not scripts & others, scripts
+    assert game == "center-court" or f"{game}.js" in scripts, scripts
+    print(f"{game}: the spectator page weighs {total} bytes")
+    assert total <= LIGHT, f"the {game} spectator page weighs {total} bytes"
 
 
 def test_a_change_made_on_a_state_the_table_has_left_is_refused(host, runner):

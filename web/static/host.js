@@ -20,7 +20,10 @@
      with the same key: the table applies it at most once and answers a retry with the
      first outcome. */
   const RETRIES = 8;
-  const act = (path, body) => {
+  const home = message.previousElementSibling;  // the board: the message's place above the controls
+  const act = (path, body, near) => {
+    // The answer is said beside the control used (`near`), or above the controls.
+    (near || home).after(message);
     say("");
     const idempotency = TC.newKey();
     // The premise: the state on screen when the user tapped. Should the table move on
@@ -55,6 +58,7 @@
 
   function renderActions() {
     const box = $("actions");
+    if (box.contains(message)) home.after(message);  // its control is about to go
     box.replaceChildren();
     const match = state.match;
     $("undo").disabled = !(match && match.can_undo);
@@ -93,6 +97,7 @@
 
   const controls = {};
   controls.alakaslam = (box, match) => TC.slam.controls(box, match, (body) => act("/api/action", body));
+  controls.alakazoo = (box, match) => TC.zoo.controls(box, match, (body, near) => act("/api/action", body, near));
   const select = (name, values, label) => TC.el("select", {name},
     values.map((x) => TC.el("option", {value: JSON.stringify(x)}, label ? label(x) : String(x))));
   const value = (el) => JSON.parse(el.value);
@@ -173,6 +178,10 @@
   function renderStart() {
     const game = games.find((g) => g.id === $("game").value) || games[0];
     if (!game) return;
+    TC.need(game.id).then(() => { if ($("game").value === game.id) drawStart(game); }, (err) => say(err.message));
+  }
+
+  function drawStart(game) {
     const current = state.match && state.match.game === game.id ? state.match : null;
     const players = $("players");
     players.replaceChildren();
@@ -197,7 +206,9 @@
   let collectExtras = null;
   const startExtras = {};
 
-  startExtras.alakaslam = TC.slam.startForm;
+  // A game's host script arrives with its board's (TC.need): look its parts up when used.
+  startExtras.alakaslam = (...args) => TC.slam.startForm(...args);
+  startExtras.alakazoo = (...args) => TC.zoo.startForm(...args);
 
   startExtras["wizard-dodgeball"] = function (box, game, current) {
     const x = game.extras;
@@ -276,13 +287,16 @@
     fetch("/api/games").then((r) => r.json()).then((list) => {
       games = list;
       $("game").replaceChildren(...games.map((g) => TC.el("option", {value: g.id}, g.title)));
+      // A rematch is the likely next match: the form opens on the game on the table.
+      if (state.match) $("game").value = state.match.game;
       renderStart();
     });
     stream = TC.follow((s) => {
       state = s;
       if (about !== null && about !== key(s)) say("");
       TC.renderBoard($("board"), s);
-      renderActions();
+      // Controls of a game whose scripts are still on their way: drawn once they are here.
+      TC.need(s.match && s.match.game).then(() => { if (state === s) renderActions(); }, (err) => say(err.message));
     });
   }, () => { $("host").hidden = true; });
 })();

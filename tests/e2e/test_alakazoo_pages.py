@@ -1,0 +1,382 @@
+"""Alakazoo on the phones, in a real browser at phone size: the four portals and the
+Magic Jury on the spectator board, the host's start form and turn controls, the history."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.browser_support import (
+    PHONE,
+    accessibility_problems,
+    log_in,
+    play,
+    require_chromium,
+    shot,
+    start,
+    url,
+)
+
+sync_api = require_chromium()
+expect = sync_api.expect
+
+FOUR = {"game": "alakazoo", "players": ["Annabelle", "Bartholomew", "Cleo", "Dimitri"],
+        "options": {"portals": [1, 5, 3, 4], "first_player": 0}}
+
+
+def view(companion) -> dict:
+    return companion.table.snapshot.match["view"]
+
+
+def displays(*pairs: tuple[int, int]) -> list[dict]:
+    return [{"type": "display", "space": s, "creature": c} for s, c in pairs]
+
+
+END = {"type": "end_turn"}
+#: Five turns of a 4-player match: Spell Dice, displays, Dark Power, the Helper's trick
+#: and swap; then (shown live) Bartholomew's device roll.
+MIDGAME = [
+    {"type": "roll", "faces": ["Fire", "Magic"]}, *displays((5, 1), (1, 1)), END,
+    *displays((5, 5), (2, 2)), {"type": "dark_power", "reason": "no_rune"}, END,
+    {"type": "dark_power", "reason": "hand"}, {"type": "dark_power", "reason": "no_rune"},
+    *displays((5, 3)), END,
+    {"type": "dark_power", "reason": "helper"}, *displays((9, 4)), END,
+    {"type": "swap", "space": 5, "player": 1}, END,
+    {"type": "roll", "dice": 3},
+]
+#: Annabelle completes her portal (rows: one creature, all different, nothing; the final
+#: round), then the others display once each: the game ends when the turn comes back.
+FINISH = [
+    *displays((1, 1), (2, 1), (3, 1), (4, 2), (5, 3), (6, 4), (7, 1), (8, 1), (9, 6)), END,
+    *displays((1, 5), (2, 5), (3, 5)), END,
+    *displays((5, 3)), END,
+    *displays((9, 4)), END,
+]
+
+
+def box(page, selector: str) -> dict:
+    b = page.locator(selector).bounding_box()
+    assert b is not None, selector
+    return b
+
+
+def above_the_fold(page, selector: str) -> None:
+    b = box(page, selector)
+    assert b["y"] >= 0 and b["y"] + b["height"] <= PHONE["height"], (selector, b)
+    assert b["x"] >= 0 and b["x"] + b["width"] <= PHONE["width"], (selector, b)
+
+
+def test_spectator_shows_four_portals_dark_power_and_the_last_event(companion, phone):
+    start(companion, FOUR)
+    play(companion, *MIDGAME[:-1])
+    phone.goto(url(companion))
+    board = phone.locator("#board")
+    expect(board.locator(".head")).to_have_text("Round 2 · Bartholomew's turn")
+    portals = board.locator(".zp")
+    expect(portals).to_have_count(4)
+    # Annabelle's portal: her Dragon on 1 (first there), Bartholomew's Kraken on 5 by the swap.
+    ann = portals.nth(0)
+    expect(ann.locator("[data-space='1']")).to_have_class("sp cr1 first")
+    expect(ann.locator("[data-space='1']")).to_have_attribute("aria-label",
+                                                              "space 1: Dragon, first here")
+    expect(ann.locator("[data-space='5']")).to_have_text("K★")
+    expect(ann.locator("[data-space='5']")).to_have_class("sp cr5 first")
+    expect(portals.nth(1).locator("[data-space='5']")).to_have_text("D")
+    expect(ann.locator(".sp.empty")).to_have_count(7)
+    expect(ann.locator(".pips .pip.on")).to_have_count(1)  # the swap with a player's portal
+    expect(portals.nth(0).locator(".pts")).to_have_text("4")
+    expect(portals.nth(1).locator(".pts")).to_have_text("2")
+    expect(portals.nth(2).locator(".pips")).to_have_attribute("aria-label", "2 Dark Power")
+    expect(portals.nth(3).locator(".pips .pip.on")).to_have_count(1)  # the Helper's trick
+    expect(portals.nth(1)).to_have_attribute("aria-current", "true")
+    expect(board.locator(".last")).to_have_text("Annabelle ends the turn")
+    expect(board.locator(".firsts")).to_have_text(
+        "First on a space: Annabelle 1 5 · Bartholomew 2 · Dimitri 9")
+    play(companion, MIDGAME[-1])  # the device rolls 3 Spell Dice: shown live
+    expect(board.locator(".last")).to_contain_text("Bartholomew rolls the Spell Dice: ",
+                                                   timeout=5000)
+    faces = view(companion)["roll"]["faces"]
+    expect(board.locator(".status.now")).to_have_text("Spell Dice: " + " · ".join(faces))
+    # The key facts fit a phone's first screen with four players.
+    for selector in ["#board .head", "#board .last", "#board .status.now"]:
+        above_the_fold(phone, selector)
+    for p in range(4):
+        for part in [".pname", ".pts", ".pips", ".grid", ".zchip"]:
+            above_the_fold(phone, f"#board .zp[data-player='{p}'] {part}")
+    shot(phone, "zoo-spectator-midgame")
+
+
+def test_spectator_final_round_and_the_jury(companion, phone):
+    start(companion, FOUR)
+    phone.goto(url(companion))
+    board = phone.locator("#board")
+    expect(board.locator(".last")).to_have_text("Annabelle starts")
+    play(companion, *FINISH[:10])
+    expect(board.locator(".banner")).to_have_text("Final round: Annabelle completed the portal",
+                                                  timeout=5000)
+    expect(board.locator(".last")).to_have_text("Annabelle ends the turn")
+    above_the_fold(phone, "#board .banner")
+    shot(phone, "zoo-spectator-final-round")
+    play(companion, *FINISH[10:])
+    expect(board.locator(".head")).to_have_text("Annabelle wins with 18", timeout=5000)
+    expect(board.locator(".banner")).to_have_count(0)
+    ann = board.locator(".zp[data-player='0']")
+    expect(ann).to_have_class("zp winner")
+    expect(ann.locator(".chip.won")).to_have_text("winner")
+    # Rows: Dragons (=), all different (≠), Dragon-Dragon-Hydra (nothing); columns likewise.
+    expect(ann.locator(".verdict")).to_have_text(["=", "≠", "–", "–", "–", "≠"])
+    expect(ann.locator("[data-line='rows1']")).to_have_attribute("aria-label",
+                                                                 "row 1: same creature, +1")
+    expect(ann.locator(".jury")).to_have_text("15 in play + 3 jury = 18")
+    expect(board.locator(".jury-key")).to_contain_text("one creature (=)")
+    # The table of the match: points by source, the jury, Dark Power, forced passes.
+    expect(board.locator("table.stats tbody tr").nth(0)).to_have_text("Annabelle591300")
+    for selector in ["#board .head", "#board .zp[data-player='0'] .grid",
+                     "#board .zp[data-player='3'] .jury", "#board .zp[data-player='0'] .pts"]:
+        above_the_fold(phone, selector)
+    shot(phone, "zoo-spectator-jury")
+
+
+@pytest.mark.parametrize("scheme", ["dark", "light"])
+def test_alakazoo_pages_pass_axe(companion, browser, scheme):
+    """No serious or critical axe finding (none at all) on the spectator's jury, the
+    spectator mid-game, the host's controls with a refusal, and the start form."""
+    start(companion, FOUR)
+    play(companion, *FINISH)
+    context = browser.new_context(viewport=PHONE, color_scheme=scheme)
+    try:
+        page = context.new_page()
+        page.goto(url(companion))
+        expect(page.locator("#board .zp .jury")).to_have_count(4)
+        assert accessibility_problems(page) == []
+        shot(page, f"zoo-spectator-jury-{scheme}")
+        start(companion, {**FOUR, "options": {}})
+        play(companion, *MIDGAME)
+        expect(page.locator("#board .status.now")).to_contain_text("Spell Dice", timeout=5000)
+        assert accessibility_problems(page) == []
+        page.close()  # one stream less: chromium allows 6 connections per host
+        host = context.new_page()
+        log_in(host, companion, "host", "#host")
+        host.locator("fieldset[data-action=display] button[data-space='3']").click()
+        hand = host.locator("fieldset[data-action=swap]")
+        expect(hand).to_have_count(0)  # Bartholomew rolled: the action is spent
+        host.locator("[data-reason=no_rune]").click()
+        host.locator("[data-reason=no_rune]").click()
+        host.locator("[data-reason=no_rune]").click()  # at 3 already: said, not refused
+        expect(host.locator("#board .last")).to_contain_text("at 3 Dark Power already")
+        assert accessibility_problems(host) == []
+        shot(host, f"zoo-host-{scheme}")
+        host.select_option("#game", "alakazoo")
+        expect(host.locator(".zoo-setup")).to_be_visible()
+        host.locator(".zoo-names summary").click()
+        assert accessibility_problems(host) == []
+    finally:
+        context.close()
+
+
+def test_host_starts_a_match_with_portals_names_and_dice(companion, phone):
+    log_in(phone, companion, "host", "#host")
+    phone.select_option("#game", "alakazoo")
+    setup = phone.locator(".zoo-setup")
+    expect(setup).to_be_visible()  # its script came with the choice of game
+    names = phone.locator("#players input")
+    names.nth(0).fill("Ann")
+    names.nth(1).fill("Bob")
+    names.nth(2).fill("Cleo")
+    expect(setup.locator(".zoo-player:visible")).to_have_count(3)
+    setup.locator("select").nth(1).select_option("6")
+    first = phone.locator("[name=first_player]")
+    expect(first.locator("option")).to_have_text(
+        ["Ann", "Bob", "Cleo", "Player 4", "the device rolls"])
+    first.select_option(label="Bob")
+    phone.locator("[name=dark_power_reset]").select_option(label="Keep")
+    phone.locator(".zoo-names summary").click()
+    phone.locator("[name=creature]").nth(5).fill("Snake")
+    expect(setup.locator("select").nth(1).locator("option:checked")).to_have_text("Snake")
+    phone.locator("[name=dice_faces]").fill("Magic, Fire, Moon")
+    shot(phone, "zoo-host-start-form")
+    phone.click("#start button[type=submit]")
+    expect(phone.locator("#board .zoo .head")).to_have_text("Round 1 · Bob's turn", timeout=5000)
+    m = companion.table.snapshot.match
+    assert m["players"] == ["Ann", "Bob", "Cleo"]
+    assert m["options"]["portals"] == [1, 6, 3]
+    assert m["options"]["first_player"] == 1 and m["options"]["dark_power_reset"] is False
+    assert m["options"]["creatures"][5] == "Snake"
+    assert m["options"]["dice_faces"] == ["Magic", "Fire", "Moon"]
+    expect(phone.locator("#board .zp[data-player='1'] .zchip")).to_have_text("Snake")
+
+
+TWO = {"game": "alakazoo", "players": ["Ann", "Bob"], "options": {"first_player": 0}}
+
+
+def test_host_plays_a_match_to_the_end_and_the_spectator_follows(companion, browser, phone):
+    start(companion, TWO)
+    spectator = browser.new_context(viewport=PHONE).new_page()
+    spectator.goto(url(companion))
+    head = spectator.locator("#board .head")
+    expect(head).to_have_text("Round 1 · Ann's turn")
+    log_in(phone, companion, "host", "#host")
+    actions = phone.locator("#actions")
+
+    def display(space: int, creature: int, first: bool = True, full: bool = False) -> None:
+        form = actions.locator("fieldset[data-action=display]")
+        form.locator(f"button[data-space='{space}']").click()
+        expect(form.locator(f"[data-space='{space}']")).to_have_attribute("aria-pressed", "true")
+        form.locator(f"button[data-creature='{creature}']").click()
+        done = f"sp cr{creature}" + (" first" if first else "")
+        # A full portal has no space left: the form goes, the board shows the creature.
+        shown = phone.locator("#board .zp[data-player='0']") if full else form
+        expect(shown.locator(f"[data-space='{space}']")).to_have_class(done)
+
+    def end_turn(then: str) -> None:
+        actions.locator("[data-action=end_turn] button").click()
+        expect(phone.locator("#board .head")).to_have_text(then)
+
+    # Round 1: the device rolls two Spell Dice for Ann (faces shown), she displays a Dragon.
+    actions.locator("[data-action=roll] [data-dice='2']").click()
+    expect(actions.locator(".zoo-turn")).to_contain_text("Spell Dice: ")
+    faces = view(companion)["roll"]["faces"]
+    expect(actions.locator(".zoo-turn")).to_have_text(
+        f"Ann's turn · round 1 · Spell Dice: {' · '.join(faces)}")
+    # The turn's one action is spent: no second roll, no swap.
+    expect(actions.locator("[data-action=roll], [data-action=swap]")).to_have_count(0)
+    expect(actions.locator("[data-reason=helper]")).to_have_count(0)
+    display(1, 1)
+    expect(head).to_have_text("Round 1 · Ann's turn")
+    expect(spectator.locator("#board .zp[data-player='0'] .pts")).to_have_text("2", timeout=5000)
+    end_turn("Round 1 · Bob's turn")
+    expect(head).to_have_text("Round 1 · Bob's turn", timeout=5000)  # live on the spectator's phone
+    display(5, 2)
+    end_turn("Round 2 · Ann's turn")
+    # Round 2: a hand card of the creature already there is refused, said beside the swap.
+    swap = actions.locator("fieldset[data-action=swap]")
+    swap.locator("[name=space]").select_option("1")
+    swap.locator("[name=card]").select_option("1")
+    swap.locator("button", has_text="Swap").last.click()
+    refusal = phone.locator("fieldset[data-action=swap] + #message")
+    expect(refusal).to_contain_text("Dragon")
+    shot(phone, "zoo-host-refusal")
+    # The table's own dice, then the rest of Ann's portal: she completes it first.
+    roll = actions.locator("fieldset[data-action=roll]")
+    roll.locator("[name=face]").nth(0).select_option("Fire")
+    roll.locator("[name=face]").nth(1).select_option("Magic")
+    roll.locator("[data-table]").click()
+    expect(actions.locator("fieldset[data-action=swap]")).to_have_count(0)
+    expect(phone.locator("#message")).to_have_text("")
+    for space, creature in [(2, 1), (3, 1), (4, 2), (5, 3), (6, 4), (7, 1), (8, 1)]:
+        display(space, creature, first=space != 5)  # Bob was first on 5
+    shot(phone, "zoo-host-display")
+    display(9, 6, full=True)
+    expect(actions.locator("fieldset[data-action=display]")).to_have_count(0)
+    expect(phone.locator("#board .banner")).to_have_text("Final round: Ann completed the portal")
+    end_turn("Round 2 · Bob's turn")
+    actions.locator("[data-reason=no_rune]").click()
+    expect(phone.locator("#board .zp[data-player='1'] .pips .pip.on")).to_have_count(1)
+    end_turn("Ann wins with 17")
+    expect(actions.locator("fieldset, [data-action=end_turn]")).to_have_count(0)
+    expect(head).to_have_text("Ann wins with 17", timeout=5000)
+    shot(phone, "zoo-host-over")
+    # A rematch: the form opens on Alakazoo with the match's players and options.
+    phone.reload()
+    expect(phone.locator("#game")).to_have_value("alakazoo")
+    expect(phone.locator(".zoo-setup .zoo-player:visible")).to_have_count(2)
+    for i, name in enumerate(["Ann", "Bob", "", ""]):
+        expect(phone.locator("#players input").nth(i)).to_have_value(name)
+    expect(phone.locator("[name=first_player] option:checked")).to_have_text("Ann")
+    # What the table recorded, each action made on the current player's turn ("by").
+    state = phone.request.get(url(companion, "api/state")).json()
+    assert state["match"]["status"] == "finished"
+    v = state["match"]["view"]
+    assert [p["total"] for p in v["players"]] == [17, 2] and v["winner"] == [0]
+    recorded = [{k: e[k] for k in e if k not in ("faces",)} for e in companion.table.match.events]
+    assert recorded == [
+        {"type": "roll", "by": 0, "device": True},  # the faces it rolled, below
+        {"type": "display", "space": 1, "creature": 1, "by": 0}, {"type": "end_turn", "by": 0},
+        {"type": "display", "space": 5, "creature": 2, "by": 1}, {"type": "end_turn", "by": 1},
+        {"type": "roll", "by": 0, "device": False},
+        *[{"type": "display", "space": s, "creature": c, "by": 0}
+          for s, c in [(2, 1), (3, 1), (4, 2), (5, 3), (6, 4), (7, 1), (8, 1), (9, 6)]],
+        {"type": "end_turn", "by": 0},
+        {"type": "dark_power", "reason": "no_rune", "by": 1}, {"type": "end_turn", "by": 1},
+    ], recorded
+    assert companion.table.match.events[0]["faces"] == faces and len(faces) == 2
+    assert companion.table.match.events[5]["faces"] == ["Fire", "Magic"]
+    spectator.context.close()
+
+
+def test_a_shared_win_on_the_board_and_in_the_history(companion, phone):
+    """Without the reset, two players stuck at 3 Dark Power end the game: equal totals
+    share the win."""
+    three = [{"type": "dark_power", "reason": "no_rune"}] * 3
+    # First, a device roll for the first player is said before anything happens.
+    start(companion, {**TWO, "options": {"first_player": "roll"}})
+    first = companion.table.snapshot.match["options"]["first_roll"]
+    phone.goto(url(companion))
+    expect(phone.locator("#board .last")).to_have_text(
+        f"{TWO['players'][first]} starts (the device rolled)")
+    companion.runner.call(lambda t: t.abandon())
+    start(companion, {**TWO, "options": {**TWO["options"], "dark_power_reset": False}})
+    play(companion, *displays((1, 1)), *three, END, *displays((2, 2)), *three, END)
+    assert view(companion)["ended"] == "stuck"
+    phone.goto(url(companion))
+    expect(phone.locator("#board .head")).to_have_text("Shared win: Ann & Bob with 2")
+    expect(phone.locator("#board .zp .chip.won")).to_have_text(["shared win", "shared win"])
+    expect(phone.locator("#board .last")).to_have_text(
+        "Bob ends the turn · Ann passes: 3 Dark Power · Bob passes: 3 Dark Power"
+        " · everyone is at 3 Dark Power: the game ends")
+    phone.goto(url(companion, "history"))
+    row = phone.locator("#history li").first
+    expect(row.locator(".game")).to_have_text("Alakazoo")
+    expect(row.locator(".who")).to_have_text("Ann (shared win) v Bob (shared win)")
+    expect(row.locator(".result")).to_contain_text("2-2 · Ann: 2 in play + 0 jury")
+    shot(phone, "zoo-history")
+
+
+def test_the_spectator_page_loads_a_game_s_script_when_its_match_starts(companion, phone):
+    """A page carries the scripts of the game on the table only; another game's come
+    when a match of it starts, and the same page shows it."""
+    scripts: list[str] = []
+    phone.on("request", lambda r: scripts.append(r.url.rsplit("/", 1)[-1])
+             if r.url.endswith(".js") else None)
+    start(companion, {"game": "center-court", "players": ["Ann", "Bob"]})
+    phone.goto(url(companion))
+    expect(phone.locator("#board .cc")).to_be_visible()
+    assert scripts == ["common.js", "spectator.js"]
+    phone.evaluate("window.marker = 7")
+    companion.runner.call(lambda t: t.abandon())
+    start(companion, FOUR)
+    expect(phone.locator("#board .zp")).to_have_count(4, timeout=5000)
+    assert scripts == ["common.js", "spectator.js", "alakazoo.js"]
+    assert phone.evaluate("window.marker") == 7  # the same page: no reload
+
+
+@pytest.mark.parametrize("setup", [
+    {"game": "center-court", "players": ["Ann", "Bob"]},
+    {"game": "wizard-dodgeball", "players": ["Owls", "Newts"],
+     "options": {"rosters": [[21, 58, 12, 33, 7], [45, 30, 10, 41, 25]]}},
+    {"game": "alakaslam", "players": ["Ann", "Bob"],
+     "options": {"characters": ["austin", "simon"]}},
+    FOUR,
+], ids=lambda s: s["game"])
+def test_what_a_phone_downloads_for_each_game_s_spectator_page(companion, phone, setup):
+    """Counted in the browser: every response the page's load asks for (the page, its
+    stylesheet, icon and scripts), not the state stream. tests/web/test_api.py keeps the
+    same budget without a browser."""
+    from tests.web.test_api import LIGHT
+
+    bodies: dict[str, int] = {}
+
+    def count(response) -> None:
+        if "/api/events" not in response.url:
+            bodies[response.url.rsplit("/", 1)[-1]] = len(response.body())
+
+    phone.on("response", count)
+    start(companion, setup)
+    phone.goto(url(companion))
+    expect(phone.locator("#board > *")).not_to_have_class("empty")
+    phone.wait_for_load_state("networkidle")
+    scripts = {name for name in bodies if name.endswith(".js")}
+    own = {"center-court": set()}.get(setup["game"], {f"{setup['game']}.js"})
+    assert scripts == {"common.js", "spectator.js"} | own, bodies
+    total = sum(bodies.values())
+    print(f"{setup['game']}: {total} bytes in the browser: {bodies}")
+    assert total <= LIGHT, bodies

@@ -1,0 +1,163 @@
+/* Alakazoo on the host's phone: the start form's own parts and every turn control. Needs
+   alakazoo.js (TC.zoo). */
+"use strict";
+
+/* --- the start form ------------------------------------------------------------------ */
+
+/**
+ * The parts of the start form the menu options do not cover: each player's Portal board
+ * (creature), the first player's menu in the players' names, the creature names (six) and
+ * the Spell Dice faces. Returns the function that adds them to the options sent.
+ */
+TC.zoo.startForm = function (box, game, current) {
+  const el = TC.el;
+  const x = game.extras;
+  const before = current ? current.options : {};
+  const inputs = () => [...document.querySelectorAll("#players input")];
+  const names = x.creatures.map((n, i) => el("input", {name: "creature", value: (before.creatures || x.creatures)[i],
+    maxlength: x.max_creature_name, size: x.max_creature_name, required: true,
+    "aria-label": `Creature ${i + 1}'s name`}));
+  const portals = inputs().map((_, i) => {
+    const pick = el("select", {name: "portal", "aria-label": `Player ${i + 1}'s Portal board`},
+      names.map((n, c) => el("option", {value: c + 1, selected: ((before.portals || [])[i] || i + 1) === c + 1}, n.value)));
+    const who = el("span", {class: "who"});
+    return {row: el("label", {class: "zoo-player"}, who, pick), who, pick};
+  });
+  const faces = el("input", {name: "dice_faces", value: (before.dice_faces || x.dice_faces).join(", "),
+    "aria-describedby": "zoo-faces-hint"});
+  const first = box.querySelector("[name=first_player]");
+  const reset = box.querySelector("[name=dark_power_reset]");
+  if (first && before.first_roll !== undefined) {
+    const rolled = before.first_roll !== null;
+    const choices = game.options.find((o) => o.key === "first_player").choices;
+    first.value = String(choices.findIndex((c) => c.value === (rolled ? "roll" : before.first_player)));
+  }
+  if (reset && before.dark_power_reset === false) reset.value = "1";
+  const update = () => {
+    const typed = inputs().map((i) => i.value.trim());
+    portals.forEach((r, i) => { r.row.hidden = !typed[i]; r.who.textContent = `${typed[i]}'s portal`; });
+    // The first player's menu names the players; no choice for a seat left empty.
+    if (first) {
+      [...first.options].forEach((o, k) => {
+        if (k < typed.length) { o.textContent = typed[k] || `Player ${k + 1}`; o.hidden = !typed[k]; }
+        else o.textContent = "the device rolls";
+      });
+    }
+    for (const r of portals) names.forEach((n, c) => { r.pick.options[c].textContent = n.value.trim() || `Creature ${c + 1}`; });
+  };
+  box.prepend(el("fieldset", {class: "zoo-setup"}, el("legend", {}, "Portal boards"), portals.map((r) => r.row)));
+  box.append(
+    el("p", {class: "hint"}, "At 3 Dark Power a player passes the turn: Reset puts their Dark Power back to 0, Keep leaves it at 3."),
+    el("details", {class: "zoo-names"}, el("summary", {}, "Creature names and Spell Dice"),
+      el("div", {class: "names"}, names.map((n, i) => el("label", {class: `cr${i + 1}`}, `${i + 1}`, n))),
+      el("label", {}, "Spell Dice faces ", faces),
+      el("p", {class: "hint", id: "zoo-faces-hint"}, `2 to 12 faces, up to ${x.max_face} letters each, separated by commas. ` +
+        `Default: ${x.dice_faces.join(", ")} (${x.dice_faces[0]} is the Magic Power symbol).`)));
+  update();
+  document.getElementById("players").oninput = () => { if (faces.isConnected) update(); };
+  names.forEach((n) => n.addEventListener("input", update));
+  return (options) => {
+    const typed = inputs().map((i) => i.value.trim());
+    options.portals = portals.filter((_, i) => typed[i]).map((r) => Number(r.pick.value));
+    options.creatures = names.map((n) => n.value.trim());
+    options.dice_faces = faces.value.split(",").map((f) => f.trim()).filter(Boolean);
+  };
+};
+
+/* --- the host's controls ----------------------------------------------------------- */
+
+/** The space picked on the current player's portal, for the state it was picked on. */
+TC.zoo.picked = null;
+
+/**
+ * Every Alakazoo control the rules allow now (match.legal), for the current player:
+ * display, the turn's one action (Spell Dice, a Helper's swap or trick), Dark Power,
+ * end the turn. `send(action, near)` posts one, its refusal shown after `near`; each
+ * action names the current player ("by"): the table refuses it on another's turn.
+ */
+TC.zoo.controls = function (box, match, send) {
+  const v = match.view;
+  const el = TC.el;
+  const p = v.current;
+  const me = v.players[p];
+  const shapes = (type) => match.legal.filter((s) => s.type === type);
+  const act = (body, near) => send({...body, by: p}, near);
+  const button = (text, body, near, attrs) => el("button", {type: "button", ...attrs, onclick: () => act(body, near())}, text);
+
+  box.append(el("p", {class: "zoo-turn"}, `${me.name}'s turn · round ${v.round}`,
+    v.roll ? ` · Spell Dice: ${v.roll.faces.join(" · ")}` : ""));
+
+  const [display] = shapes("display");
+  if (display) {
+    const key = `${match.id}/${v.round}/${p}`;
+    if (!TC.zoo.picked || TC.zoo.picked.key !== key || !display.space.includes(TC.zoo.picked.space)) TC.zoo.picked = null;
+    const fs = el("fieldset", {"data-action": "display"}, el("legend", {}, `Display on ${me.name}'s portal`));
+    const redraw = () => {
+      const picked = TC.zoo.picked && TC.zoo.picked.space;
+      fs.replaceChildren(fs.firstChild,
+        el("p", {class: "hint"}, picked ? `Space ${picked}: which creature?` : "Tap an empty space, then the creature."),
+        TC.zoo.portal(v, p, {picked, pick: (s) => { TC.zoo.picked = {key, space: s}; redraw(); }}),
+        el("div", {class: "creatures"}, display.creature.map((c) => el("button", {type: "button", class: `cr${c}`,
+          disabled: !picked, "data-creature": c,
+          onclick: () => act({type: "display", space: picked, creature: c}, fs)}, v.creatures[c - 1]))));
+    };
+    redraw();
+    box.append(fs);
+  }
+
+  const [roll] = shapes("roll");
+  const swaps = shapes("swap");
+  if (roll) {
+    const fs = el("fieldset", {"data-action": "roll"}, el("legend", {}, "Spell Dice (the turn's one action)"));
+    const dice = [0, 1, 2].map((i) => el("select", {name: "face", "aria-label": `Die ${i + 1}`},
+      i ? el("option", {value: ""}, "—") : null, v.dice_faces.map((f) => el("option", {value: f}, f))));
+    fs.append(el("div", {class: "row"}, "The device rolls:", roll.dice.map((n) => button(`${n}`, {type: "roll", dice: n},
+      () => fs, {"aria-label": `The device rolls ${n === 1 ? "1 Spell Die" : `${n} Spell Dice`}`, "data-dice": n}))),
+    el("div", {class: "row"}, dice, el("button", {type: "button", "data-table": "", onclick: () => act({type: "roll",
+      faces: dice.map((d) => d.value).filter(Boolean)}, fs)}, "We rolled")));
+    box.append(fs);
+  }
+  const withPlayer = swaps.find((s) => "player" in s);
+  const withHand = swaps.find((s) => "creature" in s);
+  if (withPlayer || withHand) {
+    const fs = el("fieldset", {"data-action": "swap"}, el("legend", {}, "The Helper's swap (the turn's one action)"));
+    if (withPlayer) {
+      // Only the exchanges the rules allow: both spaces filled, two different creatures.
+      const pairs = withPlayer.space.flatMap((s) => withPlayer.player
+        .filter((o) => ![null, me.portal[s - 1]].includes(v.players[o].portal[s - 1])).map((o) => [s, o]));
+      const pick = el("select", {name: "pair", "aria-label": "Space and player to swap with"},
+        pairs.map(([s, o]) => el("option", {value: `${s}/${o}`},
+          `space ${s}: ${v.creatures[me.portal[s - 1] - 1]} ↔ ${v.players[o].name}'s ${v.creatures[v.players[o].portal[s - 1] - 1]}`)));
+      fs.append(el("div", {class: "row"}, pick, el("button", {type: "button", onclick: () => {
+        const [s, o] = pick.value.split("/").map(Number);
+        act({type: "swap", space: s, player: o}, fs);
+      }}, "Swap (+1 Dark Power)")));
+    }
+    if (withHand) {
+      const space = el("select", {name: "space", "aria-label": "Space to swap"}, withHand.space.map((s) =>
+        el("option", {value: s}, `space ${s}: ${v.creatures[me.portal[s - 1] - 1]}`)));
+      const card = el("select", {name: "card", "aria-label": "Creature card from the hand"},
+        withHand.creature.map((c) => el("option", {value: c}, `for ${v.creatures[c - 1]} from the hand`)));
+      fs.append(el("div", {class: "row"}, space, card, el("button", {type: "button", onclick: () =>
+        act({type: "swap", space: Number(space.value), creature: Number(card.value)}, fs)}, "Swap")));
+    }
+    box.append(fs);
+  }
+  if (!roll && v.acted) box.append(el("p", {class: "hint"}, "The turn's one action (Spell Dice or the Helper) is spent."));
+
+  const [dark] = shapes("dark_power");
+  if (dark) {
+    const fs = el("fieldset", {"data-action": "dark_power"}, el("legend", {},
+      `+1 Dark Power for ${me.name} (${me.dark_power} of ${v.dark_max})`));
+    fs.append(...dark.reason.map((r) => button(r === "helper" ? "Helper's trick with a player" : TC.zoo.REASONS[r],
+      {type: "dark_power", reason: r}, () => fs, {"data-reason": r})));
+    box.append(fs);
+  }
+  const [end] = shapes("end_turn");
+  if (end) {
+    let row = null;
+    row = el("div", {class: "row", "data-action": "end_turn"}, button(`End ${me.name}'s turn`, {type: "end_turn"},
+      () => row, {class: "primary send"}));
+    box.append(row);
+  }
+};
