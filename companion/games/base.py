@@ -99,6 +99,22 @@ class Game:
         return f"<Game {self.id}>"
 
 
+def with_item(values: tuple, index: int, value: Any) -> tuple:
+    """``values`` with the item at ``index`` replaced (states are frozen tuples)."""
+    return (*values[:index], value, *values[index + 1:])
+
+
+def again_with(options: Mapping[str, Any], logged: str, key: str, ask: Any) -> JSON:
+    """Rematch options from prepared ``options``: the same choices, and a device
+    decision logged under ``logged`` (a coin flip, a roll) made again by setting
+    ``key`` back to ``ask``. Nothing logged is None or False (0 is a logged side)."""
+    out = {k: v for k, v in options.items() if k != logged}
+    done = options.get(logged)
+    if done is not None and done is not False:
+        out[key] = ask
+    return out
+
+
 def check_players(players: object, seats: tuple[int, int]) -> tuple[str, ...]:
     """The player names, stripped, or InvalidAction saying what is wrong."""
     low, high = seats

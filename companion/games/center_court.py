@@ -29,6 +29,7 @@ from companion.games.base import (
     Game,
     OptionSpec,
     action_type,
+    again_with,
     check_fields,
     check_option_keys,
     check_players,
@@ -498,10 +499,7 @@ def summary(state: State) -> str:
 
 def again(options: Mapping[str, Any]) -> JSON:
     """The options for a rematch: the same, with the coin flipped again if it was."""
-    out = {k: v for k, v in options.items() if k != COIN_FLIP.key}
-    if options.get(COIN_FLIP.key):
-        out["first_server"] = "coin"
-    return out
+    return again_with(options, COIN_FLIP.key, "first_server", "coin")
 
 
 GAME = Game(

@@ -14,6 +14,7 @@ from companion.games.alakaslam.court import (
     serve_start,
 )
 from companion.games.alakaslam.state import Binding, Shot, State, acts_as, end_point
+from companion.games.base import with_item
 
 
 def apply(state: State, event: Mapping[str, Any]) -> State:
@@ -22,10 +23,10 @@ def apply(state: State, event: Mapping[str, Any]) -> State:
     if kind == "point":
         return end_point(state, event["winner"], event["reason"])
     if kind == "mulligan":
-        return replace(state, mulligans=_set(state.mulligans, event["player"],
+        return replace(state, mulligans=with_item(state.mulligans, event["player"],
                                              state.mulligans[event["player"]] + 1))
     if kind == "copy":
-        return replace(state, copies=_set(state.copies, event["player"], event["character"]))
+        return replace(state, copies=with_item(state.copies, event["player"], event["character"]))
     if kind == "ability":
         return _used_ability(state, event["player"])
     return _hit(state, event)
@@ -33,12 +34,9 @@ def apply(state: State, event: Mapping[str, Any]) -> State:
 
 def _used_ability(state: State, player: int) -> State:
     """``player`` used their once-per-point ability (counted for the stats too)."""
-    return replace(state, ability_used=_set(state.ability_used, player, True),
-                   abilities=_set(state.abilities, player, state.abilities[player] + 1))
+    return replace(state, ability_used=with_item(state.ability_used, player, True),
+                   abilities=with_item(state.abilities, player, state.abilities[player] + 1))
 
-
-def _set(values: tuple, index: int, value: Any) -> tuple:
-    return (*values[:index], value, *values[index + 1:])
 
 
 def _hit(state: State, event: Mapping[str, Any]) -> State:

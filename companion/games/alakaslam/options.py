@@ -8,7 +8,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import InvalidAction
-from companion.games.base import JSON, OptionSpec, check_option_keys, check_players, integer
+from companion.games.base import (
+    JSON,
+    OptionSpec,
+    again_with,
+    check_option_keys,
+    check_players,
+    integer,
+)
 
 #: Every character the rulebook names, by contract id, with a short title.
 CHARACTERS: dict[str, str] = {
@@ -76,10 +83,7 @@ def prepare(players: Sequence[str], options: Mapping[str, Any], rng: random.Rand
 
 def again(options: Mapping[str, Any]) -> JSON:
     """The options for a rematch: the same, with the coin flipped again if one was."""
-    out = {k: v for k, v in options.items() if k != COIN}
-    if options.get(COIN) is not None:
-        out["first_server"] = "coin"
-    return out
+    return again_with(options, COIN, "first_server", "coin")
 
 
 def setup_of(players: Sequence[str], options: Mapping[str, Any]) -> Setup:

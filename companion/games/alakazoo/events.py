@@ -15,6 +15,7 @@ from companion.games.alakazoo.state import (
     Stats,
     full,
 )
+from companion.games.base import with_item
 
 
 def apply(state: State, event: Mapping[str, Any]) -> State:
@@ -39,12 +40,9 @@ def apply(state: State, event: Mapping[str, Any]) -> State:
     return _end_turn(state, p)
 
 
-def _set(values: tuple, index: int, value: Any) -> tuple:
-    return (*values[:index], value, *values[index + 1:])
-
 
 def _count(state: State, player: int, **changes: Any) -> tuple[Stats, ...]:
-    return _set(state.stats, player, replace(state.stats[player], **changes))
+    return with_item(state.stats, player, replace(state.stats[player], **changes))
 
 
 def _gain(state: State, player: int, reason: str) -> tuple[State, bool]:
@@ -53,26 +51,26 @@ def _gain(state: State, player: int, reason: str) -> tuple[State, bool]:
         return state, False
     dark = list(state.stats[player].dark)
     dark[DARK_REASONS.index(reason)] += 1
-    return replace(state, dark=_set(state.dark, player, state.dark[player] + 1),
+    return replace(state, dark=with_item(state.dark, player, state.dark[player] + 1),
                    stats=_count(state, player, dark=tuple(dark))), True
 
 
 def _display(state: State, p: int, space: int, creature: int) -> State:
-    portal = _set(state.portals[p], space, creature)
+    portal = with_item(state.portals[p], space, creature)
     scored = []
     if creature == state.setup.portals[p]:
         scored.append("own")
     firsts = state.firsts
     if firsts[space] is None:
         scored.append("first")
-        firsts = _set(firsts, space, p)
+        firsts = with_item(firsts, space, p)
     ender = state.ender
     if ender is None and full(portal):
         scored.append("complete")
         ender = p
     won = tuple(w + (s in scored) for w, s in zip(state.stats[p].won, SCORES, strict=True))
-    return replace(state, portals=_set(state.portals, p, portal), firsts=firsts, ender=ender,
-                   points=_set(state.points, p, state.points[p] + len(scored)),
+    return replace(state, portals=with_item(state.portals, p, portal), firsts=firsts, ender=ender,
+                   points=with_item(state.points, p, state.points[p] + len(scored)),
                    displayed=True, stats=_count(state, p, won=won),
                    last={"type": "display", "player": p, "space": space + 1,
                          "creature": creature, "scored": scored})
@@ -87,12 +85,12 @@ def _swap(state: State, p: int, event: Mapping[str, Any]) -> State:
     if "player" in event:
         o = event["player"]
         theirs = state.portals[o][space]
-        portals[p] = _set(portals[p], space, theirs)
-        portals[o] = _set(portals[o], space, mine)
+        portals[p] = with_item(portals[p], space, theirs)
+        portals[o] = with_item(portals[o], space, mine)
         state, gained = _gain(state, p, "helper")
         last.update(other=o, got=theirs)
     else:
-        portals[p] = _set(portals[p], space, event["creature"])
+        portals[p] = with_item(portals[p], space, event["creature"])
         last.update(other=None, got=event["creature"])
     last["gained"] = gained
     return replace(state, portals=tuple(portals), acted=True,

@@ -8,7 +8,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import InvalidAction
-from companion.games.base import JSON, OptionSpec, check_option_keys, check_players, choice
+from companion.games.base import (
+    JSON,
+    OptionSpec,
+    again_with,
+    check_option_keys,
+    check_players,
+    choice,
+)
 
 #: Creatures are numbered 1-6 (one Portal board each); these short default
 #: names fit the OLED and a table may rename them after its own box.
@@ -86,10 +93,7 @@ def prepare(players: Sequence[str], options: Mapping[str, Any], rng: random.Rand
 
 def again(options: Mapping[str, Any]) -> JSON:
     """The options for a rematch: the same, with the first player rolled again if it was."""
-    out = {k: v for k, v in options.items() if k != ROLL}
-    if options.get(ROLL) is not None:
-        out["first_player"] = "roll"
-    return out
+    return again_with(options, ROLL, "first_player", "roll")
 
 
 def setup_of(players: Sequence[str], options: Mapping[str, Any]) -> Setup:

@@ -14,6 +14,7 @@ from companion.games.base import (
     JSON,
     MAX_NAME,
     OptionSpec,
+    again_with,
     check_option_keys,
     check_players,
     integer,
@@ -269,7 +270,4 @@ def _roll_off(value: object) -> list[list[int]] | None:
 
 def again(options: Mapping[str, Any]) -> JSON:
     """The options for a rematch: the same, with the roll-off made again."""
-    out = {k: v for k, v in options.items() if k != ROLL_OFF}
-    if options.get(ROLL_OFF):
-        out["first_side"] = "roll"
-    return out
+    return again_with(options, ROLL_OFF, "first_side", "roll")
