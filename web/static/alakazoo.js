@@ -59,10 +59,13 @@ TC.zoo.lastText = function (v) {
   return null;
 };
 
-/** A Jury verdict on a line: "=" one creature, "≠" all different, "–" nothing. */
-TC.zoo.lineMark = function (cells, score) {
-  if (!score) return {mark: "–", text: "nothing"};
-  return new Set(cells).size === 1 ? {mark: "=", text: "same creature"} : {mark: "≠", text: "all different"};
+/** A Jury verdict on a line, from the view's jury.kinds: "=" one creature, "≠" all
+ * different, "–" nothing (two of one creature, or a space left empty). */
+TC.zoo.LINE_MARKS = {
+  same: {mark: "=", text: "same creature"},
+  different: {mark: "≠", text: "all different"},
+  pair: {mark: "–", text: "two alike: nothing"},
+  open: {mark: "–", text: "not full: nothing"},
 };
 
 /* --- a portal ------------------------------------------------------------------------ */
@@ -79,8 +82,8 @@ TC.zoo.portal = function (v, p, {pick, picked} = {}) {
   const marks = TC.zoo.marks(v.creatures);
   const j = pl.jury;
   const cells = [];
-  const line = (kind, i, idx) => {
-    const m = TC.zoo.lineMark(idx.map((k) => pl.portal[k]), j[kind][i]);
+  const line = (kind, i) => {
+    const m = TC.zoo.LINE_MARKS[j.kinds[kind][i]];
     return el("span", {class: `verdict ${j[kind][i] ? "won" : "none"}`, "data-line": `${kind}${i + 1}`,
       title: m.text, "aria-label": `${kind === "rows" ? "row" : "column"} ${i + 1}: ${m.text}${j[kind][i] ? ", +1" : ""}`},
     m.mark);
@@ -97,9 +100,9 @@ TC.zoo.portal = function (v, p, {pick, picked} = {}) {
       cells.push(pick && !cr ? el("button", {type: "button", ...attrs, "aria-pressed": picked === s ? "true" : "false",
         onclick: () => pick(s)}, text) : el("span", {...attrs, role: "img"}, text));
     }
-    if (j) cells.push(line("rows", r, [r * 3, r * 3 + 1, r * 3 + 2]));
+    if (j) cells.push(line("rows", r));
   }
-  if (j) for (let c = 0; c < 3; c++) cells.push(line("cols", c, [c, c + 3, c + 6]));
+  if (j) for (let c = 0; c < 3; c++) cells.push(line("cols", c));
   return el("div", {class: `grid${j ? " judged" : ""}`, role: "group", "aria-label": `${pl.name}'s portal`}, cells);
 };
 
