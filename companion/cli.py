@@ -147,8 +147,11 @@ def _history(args: argparse.Namespace) -> int:
     for r in rows:
         started = time.strftime("%Y-%m-%d %H:%M", time.gmtime(r.started_at))
         result = " v ".join(r.players)
-        if r.winners:
-            result += f": {'/'.join(r.players[p] for p in r.winners)} won"
+        won = [r.players[p] for p in r.winners]
+        if len(won) > 1 and get_game(r.game).shared_wins:
+            result += f": {' and '.join(won)} share the win"
+        elif won:
+            result += f": {'/'.join(won)} won"
         if r.summary:
             result += f" {r.summary}"
         print(f"{r.id:>4}  {started:16}  {get_game(r.game).title:16}  {r.status:9}  {result}")

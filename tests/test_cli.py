@@ -464,6 +464,20 @@ def test_a_finished_alakazoo_match_is_in_the_history_with_its_jury(tmp_path):
         in listed
 
 
+def test_an_alakazoo_tie_is_a_shared_win_in_the_history_not_a_team(tmp_path):
+    # Ann: nine Unicorns (10 in play + 6 jury); Bob, in the final round, nine of his
+    # own Griffins (9 + 7): level on 16.
+    f = write(tmp_path / "zoo.jsonl", {"game": "alakazoo", "players": ["Ann", "Bob"]},
+              *[{"type": "display", "space": s, "creature": 3} for s in range(1, 10)],
+              {"type": "end_turn"},
+              *[{"type": "display", "space": s, "creature": 2} for s in range(1, 10)],
+              {"type": "end_turn"})
+    data = str(tmp_path / "d")
+    assert companion("import", str(f), "--data", data).returncode == 0
+    listed = companion("history", "--data", data).stdout
+    assert "Ann v Bob: Ann and Bob share the win 16-16 ·" in listed, listed
+
+
 def test_an_illegal_alakazoo_line_names_the_line_and_why(tmp_path):
     f = write(tmp_path / "zoo.jsonl", {"game": "alakazoo", "players": ["Ann", "Bob"]},
               {"type": "roll", "faces": ["Fire"]},

@@ -56,5 +56,5 @@ def host() -> Response:
 
 @bp.get("/history")
 def history() -> Response:
-    titles = {g.id: g.title for g in GAMES.values()}
-    return page("history.html", titles=json_block(json.dumps(titles)))
+    games = {g.id: {"title": g.title, "shared_wins": g.shared_wins} for g in GAMES.values()}
+    return page("history.html", games=json_block(json.dumps(games)))

@@ -77,6 +77,8 @@ class Game:
       prepared options: the same choices, device decisions to be made again.
     - ``options``: what a start menu offers, in menu order.
     - ``extras``: static facts the host's start form needs (JSON-ready).
+    - ``shared_wins``: a tuple ``winner`` is players level on points, each
+      playing for themselves (Alakazoo), not a team (AlakaSLAM doubles).
     """
 
     id: str
@@ -94,6 +96,7 @@ class Game:
     turn: Callable[[Any], tuple[int, ...]]
     again: Callable[[Mapping[str, Any]], JSON]
     extras: Mapping[str, Any] = field(default_factory=dict)
+    shared_wins: bool = False
 
     def __repr__(self) -> str:
         return f"<Game {self.id}>"

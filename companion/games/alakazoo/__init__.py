@@ -52,4 +52,5 @@ GAME = Game(
             "dice_faces": list(DEFAULT_FACES), "max_dice": MAX_DICE,
             "max_creature_name": MAX_CREATURE, "max_face": MAX_FACE,
             "dark_max": DARK_MAX, "dark_reasons": list(DARK_REASONS)},
+    shared_wins=True,
 )
