@@ -60,11 +60,28 @@ def test_back_from_the_creature_list_returns_to_the_space_picked(memory_store):
     assert panel.state.screen.title == "Space 3: first +1"
 
 
-def test_creatures_whose_names_begin_alike_are_told_apart_by_number():
+def test_creatures_whose_names_begin_alike_are_told_apart_by_another_letter():
+    # Letters, not numbers: a number on the grid reads as a space number.
     assert labels(["Dragon", "Griffin", "Unicorn", "Phoenix", "Kraken", "Hydra"]) == \
         ["D", "G", "U", "P", "K", "H"]
-    assert labels(["Basilisk", "Griffin", "Unicorn", "Phoenix", "Kraken", "bunyip"]) == \
-        ["1", "2", "3", "4", "5", "6"]
+    assert labels(["Basilisk", "Griffin", "Unicorn", "Sphinx", "Siren", "bunyip"]) == \
+        ["B", "G", "U", "S", "I", "N"]
+    # A name with no free letter left falls back to its number.
+    assert labels(["Aa", "A", "Ab", "Ba", "Bb", "Cc"])[1] == "2"
+
+
+def test_the_event_line_keeps_every_die_and_the_swap_readable_with_long_names():
+    names = ["Player 1", "Player 2", "Player 3", "Player 4"]
+    view = {"players": [{"name": n} for n in names], "creatures":
+            ["Dragon", "Griffin", "Unicorn", "Phoenix", "Kraken", "Hydra"],
+            "last": {"type": "roll", "player": 3, "faces": ["Fire", "Fire", "Water"],
+                     "device": True}}
+    assert event(view, {}) == "Player 4: Fire Fire Water"
+    view["last"] = {"type": "swap", "player": 0, "space": 1, "gave": 4, "got": 1,
+                    "other": None, "gained": False}
+    assert event(view, {}) == "Player 1 1: Dragon (hand)"
+    view["last"] = {**view["last"], "other": 3, "gained": True}
+    assert event(view, {}) == "Pla.1: Dragon from Pla.4"
 
 
 def test_a_seat_button_ends_its_own_turn_and_refuses_anothers_and_the_leds_follow(
@@ -136,7 +153,7 @@ def test_more_offers_only_what_the_rules_allow_now(memory_store):
     # Displayed: the turn's action (dice, Helper) is past.
     assert panel.state.screen.items == ("End turn", "Dark Power +1")
     Presses(panel).to("Dark Power")
-    assert "Helper (cards)" not in panel.state.screen.items
+    assert "Helper's trick" not in panel.state.screen.items
     Presses(panel).to("Hand > 4")
     assert events(panel)[-1] == {"type": "dark_power", "by": 0, "reason": "hand"}
 

@@ -47,7 +47,7 @@ from companion.names import short_names
 
 #: How each reason for Dark Power reads in its list (rows show 20 characters).
 REASONS = {"no_rune": "No rune (dice)", "magic_power": "Magic Power > 6",
-           "hand": "Hand > 4 cards", "helper": "Helper (cards)"}
+           "hand": "Hand > 4 cards", "helper": "Helper's trick"}
 #: Characters of a name in a setup row: "Player1: Phoenix".
 NAME_CHARS = 8
 BOARD = Outcome(Ui())

@@ -1,8 +1,8 @@
 """The Alakazoo board, space picker and Magic Jury: a portal as a 3x3 grid beside the scores.
 
 A portal is drawn as nine 12-pixel cells in reading order (spaces 1 2 3 on
-top). Each element is its creature's initial, or its number when two
-creature names begin alike; an element of the portal's own creature is
+top). Each element is its creature's initial (another letter of its name
+when two names begin alike); an element of the portal's own creature is
 inverted, so what scores for the jury's pure bonus stands out.
 """
 
@@ -42,16 +42,19 @@ LINE_CHARS = WIDTH // char_width(SMALL)
 PIP = 7
 #: How each reason for Dark Power reads on the event line.
 DARK_REASONS = {"no_rune": "no rune", "magic_power": "Magic Power", "hand": "hand > 4",
-                "helper": "Helper"}
+                "helper": "Helper's trick"}
 SCORED = {"own": "own", "first": "first", "complete": "complete"}
 
 
 def labels(creatures: Sequence[str]) -> list[str]:
-    """One character per creature: the initials when they all differ, else the numbers."""
-    initials = [c[0].upper() for c in creatures]
-    if len(set(initials)) == len(initials):
-        return initials
-    return [str(i + 1) for i in range(len(creatures))]
+    """One character per creature: its initial; when two names begin alike, the later
+    one takes the next letter of its name nobody has (Sphinx S, Siren I); a digit
+    only when a name has no free letter. Letters, so they never read as space numbers."""
+    taken: list[str] = []
+    for i, name in enumerate(creatures):
+        free = [ch for ch in name.upper() if ch.isalpha() and ch not in taken]
+        taken.append(free[0] if free else str(i + 1))
+    return taken
 
 
 def grid(draw: ImageDraw.ImageDraw, x: int, y: int, portal: Sequence[int | None], own: int,
@@ -122,14 +125,21 @@ def event(view: Mapping[str, Any], options: Mapping[str, Any]) -> str:
         return fitted(names, lambda n: f"{n[who]} at 3 Dark Power: {reason}",
                       lambda n: f"{n[who]} at 3 Dark Power")
     if kind == "swap":
-        gave, got = creatures[last["gave"] - 1], creatures[last["got"] - 1]
+        got, space = creatures[last["got"] - 1], last["space"]
         if last["other"] is None:
-            return fitted(names, lambda n: f"{n[who]} {last['space']}: {gave}>{got} (hand)")
+            return fitted(names, lambda n: f"{n[who]} swaps {space}: {got} from hand",
+                          lambda n: f"{n[who]} {space}: {got} from hand",
+                          lambda n: f"{n[who]} {space}: {got} (hand)")
         other = last["other"]
-        return fitted(names, lambda n: f"{n[who]} {last['space']}: {got} from {n[other]}")
+        return fitted(names, lambda n: f"{n[who]} swaps {space}: {got} from {n[other]}",
+                      lambda n: f"{n[who]} {space}: {got} from {n[other]}",
+                      lambda n: f"{n[who]}: {got} from {n[other]}")
     if kind == "roll":
         faces = " ".join(last["faces"])
-        return fitted(names, lambda n: f"{n[who]} rolled {faces}")
+        # Every face matters more than the verb: drop "rolled", then shorten the faces.
+        return fitted(names, lambda n: f"{n[who]} rolled {faces}",
+                      lambda n: f"{n[who]}: {faces}",
+                      lambda n: f"{n[who]}: {' '.join(f[:4] for f in last['faces'])}")
     passed = [x["player"] for x in last["passes"]]
     if passed:
         verb = "passes" if len(passed) == 1 else "pass"

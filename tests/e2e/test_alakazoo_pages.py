@@ -88,7 +88,7 @@ def test_spectator_shows_four_portals_dark_power_and_the_last_event(companion, p
     expect(portals.nth(2).locator(".pips")).to_have_attribute("aria-label", "2 Dark Power")
     expect(portals.nth(3).locator(".pips .pip.on")).to_have_count(1)  # the Helper's trick
     expect(portals.nth(1)).to_have_attribute("aria-current", "true")
-    expect(board.locator(".last")).to_have_text("Annabelle ends the turn")
+    expect(board.locator(".last")).to_have_text("Annabelle ended the turn")
     expect(board.locator(".firsts")).to_have_text(
         "First on a space: Annabelle 1 5 · Bartholomew 2 · Dimitri 9")
     play(companion, MIDGAME[-1])  # the device rolls 3 Spell Dice: shown live
@@ -113,12 +113,13 @@ def test_spectator_final_round_and_the_jury(companion, phone):
     play(companion, *FINISH[:10])
     expect(board.locator(".banner")).to_have_text("Final round: Annabelle completed the portal",
                                                   timeout=5000)
-    expect(board.locator(".last")).to_have_text("Annabelle ends the turn")
+    expect(board.locator(".last")).to_have_text("Annabelle ended the turn")
     above_the_fold(phone, "#board .banner")
     shot(phone, "zoo-spectator-final-round")
     play(companion, *FINISH[10:])
     expect(board.locator(".head")).to_have_text("Annabelle wins with 18", timeout=5000)
     expect(board.locator(".banner")).to_have_count(0)
+    expect(board.locator(".last")).to_contain_text("the final round is over: the Magic Jury scores")
     ann = board.locator(".zp[data-player='0']")
     expect(ann).to_have_class("zp winner")
     expect(ann.locator(".chip.won")).to_have_text("winner")
@@ -161,8 +162,9 @@ def test_alakazoo_pages_pass_axe(companion, browser, scheme):
         expect(hand).to_have_count(0)  # Bartholomew rolled: the action is spent
         host.locator("[data-reason=no_rune]").click()
         host.locator("[data-reason=no_rune]").click()
-        host.locator("[data-reason=no_rune]").click()  # at 3 already: said, not refused
-        expect(host.locator("#board .last")).to_contain_text("at 3 Dark Power already")
+        # At 3 a gain would change nothing: Dark Power is no longer offered.
+        expect(host.locator("fieldset[data-action=dark_power]")).to_have_count(0)
+        expect(host.locator("#board .last")).to_contain_text("+1 Dark Power")
         assert accessibility_problems(host) == []
         shot(host, f"zoo-host-{scheme}")
         host.select_option("#game", "alakazoo")
@@ -321,7 +323,7 @@ def test_a_shared_win_on_the_board_and_in_the_history(companion, phone):
     expect(phone.locator("#board .head")).to_have_text("Shared win: Ann & Bob with 2")
     expect(phone.locator("#board .zp .chip.won")).to_have_text(["shared win", "shared win"])
     expect(phone.locator("#board .last")).to_have_text(
-        "Bob ends the turn · Ann passes: 3 Dark Power · Bob passes: 3 Dark Power"
+        "Bob ended the turn · Ann passes: 3 Dark Power · Bob passes: 3 Dark Power"
         " · everyone is at 3 Dark Power: the game ends")
     phone.goto(url(companion, "history"))
     row = phone.locator("#history li").first

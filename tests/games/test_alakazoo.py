@@ -124,6 +124,10 @@ def test_swaps_never_change_points_already_won():
 # --- Dark Power --------------------------------------------------------------------
 
 
+def kinds(shapes: list[dict]) -> list[str]:
+    return [s["type"] for s in shapes]
+
+
 @pytest.mark.parametrize("reason", ["no_rune", "magic_power", "hand", "helper"])
 def test_dark_power_from_each_reason_is_counted_by_reason(reason):
     state = play(start(), dark(reason))
@@ -152,6 +156,13 @@ def test_dark_power_stops_at_three_and_the_excess_is_neither_taken_nor_counted()
     assert v["stats"]["dark_power"] == [3, 0]
     assert v["stats"]["dark_power_by"][0] == {"no_rune": 1, "magic_power": 1, "hand": 1,
                                               "helper": 0}
+
+
+def test_dark_power_is_not_offered_at_three_though_a_gain_there_is_accepted():
+    assert "dark_power" in kinds(GAME.legal(play(start(), dark("hand"), dark("hand"))))
+    state = play(start(), dark("hand"), dark("hand"), dark("hand"))
+    assert "dark_power" not in kinds(GAME.legal(state))
+    assert view(play(state, dark("no_rune")))["players"][0]["dark_power"] == 3
 
 
 def test_a_swap_at_three_dark_power_gains_nothing_but_still_swaps():

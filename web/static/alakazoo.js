@@ -49,11 +49,12 @@ TC.zoo.lastText = function (v) {
     return `${who} ${l.device ? "rolls" : "rolled"} the Spell Dice: ${l.faces.join(" · ")}`;
   }
   if (l.type === "end_turn") {
-    const parts = [`${who} ends the turn`];
+    const parts = [`${who} ended the turn`];
     for (const x of l.passes) {
       parts.push(`${name(x.player)} passes: ${v.dark_max} Dark Power${x.reset ? " (back to 0)" : ""}`);
     }
     if (l.ended === "stuck") parts.push("everyone is at 3 Dark Power: the game ends");
+    if (l.ended === "final_round") parts.push("the final round is over: the Magic Jury scores");
     return parts.join(" · ");
   }
   return null;

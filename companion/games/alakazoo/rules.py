@@ -14,7 +14,7 @@ from typing import Any
 
 from companion.errors import IllegalAction, InvalidAction
 from companion.games.alakazoo.options import CREATURES, MAX_DICE, SPACES
-from companion.games.alakazoo.state import DARK_REASONS, State, full, winners
+from companion.games.alakazoo.state import DARK_MAX, DARK_REASONS, State, full, winners
 from companion.games.base import JSON, action_type, check_fields, choice, integer
 
 ACTIONS = ("display", "dark_power", "swap", "roll", "end_turn")
@@ -49,7 +49,9 @@ def legal(state: State) -> list[JSON]:
                            "creature": list(range(1, CREATURES + 1))})
     else:
         reasons.remove("helper")
-    shapes.append({"type": "dark_power", "reason": reasons})
+    # At the cap a gain is accepted but changes nothing: not offered.
+    if state.dark[p] < DARK_MAX:
+        shapes.append({"type": "dark_power", "reason": reasons})
     shapes.append({"type": "end_turn"})
     return shapes
 
@@ -130,7 +132,7 @@ def _action_done(state: State) -> str | None:
         return f"{who} has {done} this turn: one action per turn; display or end the turn"
     if state.displayed:
         return (f"{who} has displayed this turn: the turn's action comes before displaying; "
-                "display more or end the turn")
+                "undo the display to record it first, or end the turn")
     return None
 
 
