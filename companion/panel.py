@@ -37,6 +37,8 @@ RECENT_MATCHES = 10
 HISTORY_NAME_CHARS = 6
 #: Table methods a control may call, with the command's arguments.
 TABLE_COMMANDS = frozenset({"act", "start", "undo", "redo", "abandon"})
+#: What the panel says after its own undo or redo (until the next press).
+UNDONE = {"undo": "Undone", "redo": "Redone"}
 
 
 @dataclass(frozen=True)
@@ -112,6 +114,9 @@ class Panel:
             getattr(self.table, kind)(*args)
         finally:
             self._own = False
+        # An undo often changes one small mark on the board: say it happened.
+        if kind in UNDONE and ui.message is None:
+            return replace(ui, message=UNDONE[kind])
         return ui
 
     def _history(self, ui: Ui) -> Ui:
