@@ -102,6 +102,7 @@ def test_alakaslam_points_by_reason():
 def test_alakazoo_points_by_turn_and_the_jury():
     chart = drawn(FOUR, *FINISH)
     ann, bart, cleo, dimitri = chart["series"]
+    assert points(dimitri)[-1] == [4, 1]
     assert [s["colour"] for s in chart["series"]] == [f"player-{i}" for i in range(4)]
     # Annabelle completes her portal in turn 1 (15 in play), the jury adds 3 at the end.
     assert points(ann) == [[0, 0], [1, 15], [2, 15], [3, 15], [4, 18]]
