@@ -136,3 +136,21 @@ def test_the_chart_script_comes_after_the_page_has_loaded(companion, phone):
     assert "timeline.js" not in timing["first"], timing
     print(f"first load {timing['firstBytes']} bytes ({timing['first']}); "
           f"timeline.js {size} bytes, fetched {started - timing['load']:.0f} ms after load")
+
+
+def test_a_finished_match_in_the_history_opens_to_its_timeline(companion, phone):
+    record, before, live = MATCHES["alakazoo"]
+    start(companion, record)
+    play(companion, *before, *live)
+    phone.goto(url(companion, "history"))
+    row = phone.locator("#history li").first
+    opener = row.locator("details.tl-detail summary")
+    expect(opener).to_have_text("Timeline")
+    opener.click()  # a keyboard's Enter opens a <details> as well
+    figure = row.locator(".timeline figure.tl")
+    expect(figure).to_have_attribute("data-game", "alakazoo", timeout=5000)
+    expect(figure.locator(".tl-bars")).to_be_visible()
+    chart = box(phone, "#history li .tl-chart")
+    assert chart["x"] >= 0 and chart["x"] + chart["width"] <= PHONE["width"], chart
+    assert accessibility_problems(phone) == []
+    shot(phone, "timeline-history-alakazoo")
