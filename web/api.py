@@ -11,6 +11,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, session
+from werkzeug.routing import IntegerConverter
 
 from companion import matchfile
 from companion.errors import IllegalAction, InvalidAction, StoreError
@@ -81,6 +82,16 @@ def events() -> Response:
 MAX_ID = 2**63 - 1
 
 
+class WholeNumber(IntegerConverter):
+    """A match id in a path: ASCII digits only (werkzeug's ``int`` also takes "１")."""
+
+    regex = r"[0-9]+"
+
+
+# Registered on the app before the routes below that use it are added (deferred in order).
+bp.record_once(lambda state: state.app.url_map.converters.setdefault("whole", WholeNumber))
+
+
 def last_event_id(header: str | None) -> int | None:
     """The version a reconnecting stream last saw; None without the header."""
     return whole_number(header, "Last-Event-ID must be a version this stream sent "
@@ -118,7 +129,7 @@ def history() -> Response:
     return jsonify([m.to_json() for m in services().runner.table.history()])
 
 
-@bp.get(f"/matches/<int(max={MAX_ID}):match_id>/export")
+@bp.get(f"/matches/<whole(max={MAX_ID}):match_id>/export")
 def export(match_id: int) -> Response:
     table = services().runner.table
     try:
@@ -140,7 +151,7 @@ def current_timeline() -> Response:
     return stored_timeline(match["id"])
 
 
-@bp.get(f"/matches/<int(max={MAX_ID}):match_id>/timeline")
+@bp.get(f"/matches/<whole(max={MAX_ID}):match_id>/timeline")
 def stored_timeline(match_id: int) -> Response:
     """The chart of a stored match; 404 for an unknown id."""
     try:

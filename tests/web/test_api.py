@@ -440,10 +440,13 @@ def test_the_timeline_of_an_unknown_match_is_404_with_a_message(client, path):
                                                                + path.split("/")[3]}
 
 
-@pytest.mark.parametrize("match_id", ["abc", "-1", "1.5", str(2**63), "%00", "１"])
-def test_a_malformed_timeline_id_is_a_4xx(client, match_id):
-    response = client.get(f"/api/matches/{match_id}/timeline")
-    assert 400 <= response.status_code < 500 and "error" in response.json
+@pytest.mark.parametrize("match_id", ["abc", "-1", "1.5", str(2**63), "%00", "１", "01x"])
+def test_a_malformed_timeline_id_is_a_4xx(client, host, match_id):
+    host.post("/api/match", START)
+    assert client.get("/api/matches/1/timeline").status_code == 200  # the well-formed one
+    for what in ("timeline", "export"):
+        response = client.get(f"/api/matches/{match_id}/{what}")
+        assert 400 <= response.status_code < 500 and "error" in response.json, what
 
 
 def test_the_timeline_answer_is_bounded_however_long_the_match(client, host):
