@@ -41,7 +41,9 @@
     const xs = pts.map((p) => p[0]).concat(chart.marks.map((m) => m.x));
     const ys = pts.map((p) => p[1]).concat(0);
     const x0 = Math.min(0, ...xs), x1 = Math.max(x0 + 1, ...xs);
-    const y0 = Math.min(...ys), y1 = Math.max(y0 + 1, ...ys);
+    // A balance chart is even about its zero line, so a lead either way looks its size.
+    const even = chart.zero ? Math.max(1, ...ys.map(Math.abs)) : null;
+    const y0 = even ? -even : Math.min(...ys), y1 = even || Math.max(y0 + 1, ...ys);
     const px = (x) => LEFT + (x - x0) * (W - LEFT - RIGHT) / (x1 - x0);
     const py = (y) => TOP + (y1 - y) * (H - TOP - BOTTOM) / (y1 - y0);
     const bottom = H - BOTTOM, rug = bottom + 12;
