@@ -92,6 +92,11 @@ class Match:
         return tuple(self._events)
 
     @property
+    def states(self) -> tuple[Any, ...]:
+        """The state before the first event, then after each event of :attr:`events`."""
+        return tuple(self._states)
+
+    @property
     def can_undo(self) -> bool:
         return bool(self._events)
 

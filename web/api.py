@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 import functools
+import json
 import logging
+import threading
 from collections.abc import Callable
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, session
+from werkzeug.routing import IntegerConverter
 
 from companion import matchfile
 from companion.errors import IllegalAction, InvalidAction, StoreError
 from companion.games import GAMES
+from companion.integrity import replay_stored
+from companion.store import StoredMatch
 from companion.table import Snapshot, Table
+from companion.timeline import timeline
 from web.auth import new_token, pin_matches, token_matches
 from web.fanout import connection_of
 from web.idempotency import Answer, check_key
@@ -76,6 +82,16 @@ def events() -> Response:
 MAX_ID = 2**63 - 1
 
 
+class WholeNumber(IntegerConverter):
+    """A match id in a path: ASCII digits only (werkzeug's ``int`` also takes "１")."""
+
+    regex = r"[0-9]+"
+
+
+# Registered on the app before the routes below that use it are added (deferred in order).
+bp.record_once(lambda state: state.app.url_map.converters.setdefault("whole", WholeNumber))
+
+
 def last_event_id(header: str | None) -> int | None:
     """The version a reconnecting stream last saw; None without the header."""
     return whole_number(header, "Last-Event-ID must be a version this stream sent "
@@ -113,7 +129,7 @@ def history() -> Response:
     return jsonify([m.to_json() for m in services().runner.table.history()])
 
 
-@bp.get(f"/matches/<int(max={MAX_ID}):match_id>/export")
+@bp.get(f"/matches/<whole(max={MAX_ID}):match_id>/export")
 def export(match_id: int) -> Response:
     table = services().runner.table
     try:
@@ -123,6 +139,50 @@ def export(match_id: int) -> Response:
     return Response(matchfile.export(stored), mimetype="application/x-ndjson", headers={
         "Content-Disposition": f'attachment; filename="match-{match_id}.jsonl"',
     })
+
+
+@bp.get("/timeline")
+def current_timeline() -> Response:
+    """The chart of the match on the table (finished or not); 404 when there is none."""
+    table = services().runner.table
+    match = table.snapshot.match
+    if match is None:
+        return error(404, "no match is on the table: its timeline starts with its first action")
+    return stored_timeline(match["id"])
+
+
+@bp.get(f"/matches/<whole(max={MAX_ID}):match_id>/timeline")
+def stored_timeline(match_id: int) -> Response:
+    """The chart of a stored match; 404 for an unknown id."""
+    try:
+        stored = services().runner.table.stored(match_id)
+    except StoreError as err:
+        return error(404, str(err))
+    return Response(chart_text(stored), mimetype="application/json")
+
+
+#: Charts drawn lately, by (database, match id, journal length): a journal only grows,
+#: so one key is one log. Every phone following a match asks after each change.
+_charts: dict[tuple[str, int, int], str] = {}
+_charts_lock = threading.Lock()
+CHARTS_KEPT = 16
+
+
+def chart_text(stored: StoredMatch) -> str:
+    """The stored match's timeline as JSON text, replayed through the rules (a damaged
+    entry is StoreDamaged, a 500 naming it), drawn once per log."""
+    key = (stored.database, stored.id, len(stored.journal))
+    with _charts_lock:
+        known = _charts.get(key)
+    if known is not None:
+        return known
+    chart = {"id": stored.id, **timeline(replay_stored(stored))}
+    text = json.dumps(chart, separators=(",", ":"), ensure_ascii=False)
+    with _charts_lock:
+        if len(_charts) >= CHARTS_KEPT:
+            _charts.pop(next(iter(_charts)))  # the oldest drawn
+        _charts[key] = text
+    return text
 
 
 # --- the host's session ----------------------------------------------------------------

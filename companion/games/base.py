@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.errors import InvalidAction
+from companion.games.chart import Chart, Step
 
 JSON = dict[str, Any]
 
@@ -75,6 +76,9 @@ class Game:
     - ``turn(state)``: the seats whose turn it is now (lit on the seat LEDs).
     - ``again(options)``: the start options for a rematch from a match's
       prepared options: the same choices, device decisions to be made again.
+    - ``timeline(steps)``: the match's chart (:mod:`companion.games.chart`) from
+      its log, read as steps: each event with the view after it, step 0 the
+      view before the first. Pure; only views and events are read.
     - ``options``: what a start menu offers, in menu order.
     - ``extras``: static facts the host's start form needs (JSON-ready).
     - ``shared_wins``: a tuple ``winner`` is players level on points, each
@@ -95,6 +99,7 @@ class Game:
     summary: Callable[[Any], str]
     turn: Callable[[Any], tuple[int, ...]]
     again: Callable[[Mapping[str, Any]], JSON]
+    timeline: Callable[[Sequence[Step]], Chart]
     extras: Mapping[str, Any] = field(default_factory=dict)
     shared_wins: bool = False
 

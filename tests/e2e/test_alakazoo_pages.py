@@ -342,12 +342,14 @@ def test_the_spectator_page_loads_a_game_s_script_when_its_match_starts(companio
     start(companion, {"game": "center-court", "players": ["Ann", "Bob"]})
     phone.goto(url(companion))
     expect(phone.locator("#board .cc")).to_be_visible()
-    assert scripts == ["common.js", "spectator.js"]
+    # The timeline chart's script comes once, after the page (tests/e2e/test_timeline_pages.py).
+    expect(phone.locator("#timeline figure")).to_be_visible(timeout=5000)
+    assert scripts == ["common.js", "spectator.js", "timeline.js"]
     phone.evaluate("window.marker = 7")
     companion.runner.call(lambda t: t.abandon())
     start(companion, FOUR)
     expect(phone.locator("#board .zp")).to_have_count(4, timeout=5000)
-    assert scripts == ["common.js", "spectator.js", "alakazoo.js"]
+    assert scripts == ["common.js", "spectator.js", "timeline.js", "alakazoo.js"]
     assert phone.evaluate("window.marker") == 7  # the same page: no reload
 
 
@@ -368,7 +370,10 @@ def test_what_a_phone_downloads_for_each_game_s_spectator_page(companion, phone,
     bodies: dict[str, int] = {}
 
     def count(response) -> None:
-        if "/api/events" not in response.url:
+        # Not the state stream, nor the timeline chart fetched on demand after the load
+        # (its script and data: tests/e2e/test_timeline_pages.py checks when they come).
+        if not any(part in response.url for part in ("/api/events", "/timeline.js",
+                                                     "/api/timeline")):
             bodies[response.url.rsplit("/", 1)[-1]] = len(response.body())
 
     phone.on("response", count)

@@ -410,3 +410,59 @@ def test_a_malformed_table_version_is_400(host, value):
     response = host.client.post("/api/undo", json={}, headers={
         "X-CSRF-Token": host.csrf, "X-Table-Version": value})
     assert response.status_code == 400 and "X-Table-Version" in response.json["error"]
+
+
+def test_timeline_of_the_current_match_and_of_a_stored_one(client, host):
+    assert client.get("/api/timeline").status_code == 404
+    assert "no match is on the table" in client.get("/api/timeline").json["error"]
+    host.post("/api/match", START)
+    for winner in (0, 0, 1):
+        host.post("/api/action", {"type": "point", "winner": winner})
+    current = client.get("/api/timeline")  # a spectator (no session) may read it
+    assert current.status_code == 200 and current.mimetype == "application/json"
+    chart = current.json
+    assert chart["game"] == "center-court" and chart["events"] == 3
+    assert chart["series"][0]["points"] == [[0, 0], [1, 1], [2, 2], [3, 1]]
+    host.post("/api/undo")
+    assert client.get("/api/timeline").json["series"][0]["points"][-1] == [2, 2]
+    stored = client.get(f"/api/matches/{chart['id']}/timeline")
+    assert stored.status_code == 200 and stored.json["events"] == 2
+    host.post("/api/match/end")  # abandoned: no longer on the table, still in the history
+    assert client.get("/api/timeline").status_code == 404
+    assert client.get(f"/api/matches/{chart['id']}/timeline").json["events"] == 2
+
+
+@pytest.mark.parametrize("path", ["/api/matches/99/timeline",
+                                  f"/api/matches/{2**63 - 1}/timeline"])
+def test_the_timeline_of_an_unknown_match_is_404_with_a_message(client, path):
+    response = client.get(path)
+    assert response.status_code == 404 and response.json == {"error": "there is no match "
+                                                               + path.split("/")[3]}
+
+
+@pytest.mark.parametrize("match_id", ["abc", "-1", "1.5", str(2**63), "%00", "１", "01x"])
+def test_a_malformed_timeline_id_is_a_4xx(client, host, match_id):
+    host.post("/api/match", START)
+    assert client.get("/api/matches/1/timeline").status_code == 200  # the well-formed one
+    for what in ("timeline", "export"):
+        response = client.get(f"/api/matches/{match_id}/{what}")
+        assert 400 <= response.status_code < 500 and "error" in response.json, what
+
+
+def test_the_timeline_answer_is_bounded_however_long_the_match(client, host):
+    from companion.games.chart import MAX_POINTS
+
+    host.post("/api/match", {**START, "options": {"sets": 5, "final_set": "advantage"}})
+    # Two sets each way (24 points each), then a final set of games won in turn: 6-6,
+    # 7-7, ... never decided, far past MAX_POINTS points.
+    for winner in (0, 1, 0, 1):
+        for _ in range(24):
+            host.post("/api/action", {"type": "point", "winner": winner})
+    for game in range(120):
+        for _ in range(4):
+            host.post("/api/action", {"type": "point", "winner": game % 2})
+    chart = client.get("/api/timeline").json
+    assert chart["events"] == 4 * 24 + 480 and chart["thinned"] is True
+    line = chart["series"][0]["points"]
+    assert len(line) == MAX_POINTS and line[-1][0] == 4 * 24 + 480
+    assert len(client.get("/api/timeline").data) < 40_000

@@ -186,7 +186,9 @@ def test_the_fuzz_reaches_every_route(companion):
     rules = routes(companion.app)
     # The reads, the host's changes and the simulator's routes are all in the map it samples.
     for route in ("/api/events", "/api/login", "/api/match", "/api/sim/button",
-                  "/api/matches/<int(max=9223372036854775807):match_id>/export", "/"):
+                  "/api/matches/<whole(max=9223372036854775807):match_id>/export",
+                  "/api/matches/<whole(max=9223372036854775807):match_id>/timeline",
+                  "/api/timeline", "/"):
         assert route in rules
 
 

@@ -81,21 +81,39 @@ TC.loading = {};
 /** Resolves once the scripts of `game` (none for a falsy or unknown game) have run. */
 TC.need = function (game) {
   const urls = (game && TC.modules[game]) || [];
-  return Promise.all(urls.map((src) => {
-    if (!TC.loading[src]) {
-      // Scripts the page was served with have run already.
-      TC.loading[src] = [...document.scripts].some((s) => s.getAttribute("src") === src) ? Promise.resolve()
-        : new Promise((resolve, reject) => {
-          const script = TC.el("script", {src, onload: resolve, onerror: () => {
-            delete TC.loading[src];
-            reject(new Error(`could not load ${src}: reload the page`));
-          }});
-          script.async = false;  // run in order: a game's host script builds on its board's
-          document.body.append(script);
-        });
-    }
-    return TC.loading[src];
-  }));
+  return Promise.all(urls.map(TC.script));
+};
+
+/** Resolves once the script at `src` has run (loaded once, whoever asks). */
+TC.script = function (src) {
+  if (!TC.loading[src]) {
+    // Scripts the page was served with have run already.
+    TC.loading[src] = [...document.scripts].some((s) => s.getAttribute("src") === src) ? Promise.resolve()
+      : new Promise((resolve, reject) => {
+        const script = TC.el("script", {src, onload: resolve, onerror: () => {
+          delete TC.loading[src];
+          reject(new Error(`could not load ${src}: reload the page`));
+        }});
+        script.async = false;  // run in order: a game's host script builds on its board's
+        document.body.append(script);
+      });
+  }
+  return TC.loading[src];
+};
+
+/* --- timeline charts (helper B) --------------------------------------------------------- */
+
+/** Show a match's timeline in `container` (web/static/timeline.js, TC.timeline.show: `source`
+ *  "current" with the table `state` shown, or a stored match's id). The chart's script
+ *  is fetched once the page has loaded, so the scoreboard's first load does without it. */
+TC.showTimeline = function (container, source, state) {
+  const loaded = document.readyState === "complete" ? Promise.resolve()
+    : new Promise((resolve) => window.addEventListener("load", resolve, {once: true}));
+  container.tcAsked = [source, state];
+  loaded.then(() => TC.script("/static/timeline.js")).then(() => {
+    // Only the newest call counts when several waited for the script.
+    if (container.tcAsked[1] === state) TC.timeline.show(container, source, state);
+  }, (err) => container.replaceChildren(TC.el("p", {class: "error"}, err.message)));
 };
 
 /** Draw the state's board in `container`; a game whose script is not here yet is drawn

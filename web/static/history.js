@@ -13,7 +13,11 @@
       TC.el("span", {class: "game"}, games[m.game]?.title || m.game),
       TC.el("span", {class: "who"}, names(m)),
       TC.el("span", {class: "result"}, m.summary, m.status === "finished" ? "" : ` (${m.status})`),
-      TC.el("a", {href: `/api/matches/${m.id}/export`, download: `match-${m.id}.jsonl`}, "file"))));
+      TC.el("a", {href: `/api/matches/${m.id}/export`, download: `match-${m.id}.jsonl`}, "file"),
+      // A finished match opens to its timeline (helper B: TC.showTimeline), drawn when opened.
+      m.status === "finished" ? TC.el("details", {class: "tl-detail", ontoggle: (e) => {
+        if (e.target.open) TC.showTimeline(e.target.querySelector(".timeline"), m.id);
+      }}, TC.el("summary", {}, "Timeline"), TC.el("div", {class: "timeline"})) : null)));
     if (!rows.length) list.append(TC.el("li", {class: "empty"}, "No matches yet."));
   });
   load();

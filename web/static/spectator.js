@@ -1,3 +1,7 @@
 "use strict";
 const board = document.getElementById("board");
-TC.follow((state) => TC.renderBoard(board, state));
+const timeline = document.getElementById("timeline");
+TC.follow((state) => {
+  TC.renderBoard(board, state);
+  TC.showTimeline(timeline, "current", state);
+});

@@ -16,6 +16,7 @@ from companion.games.alakaslam.events import apply
 from companion.games.alakaslam.options import CHARACTERS, OPTIONS, again, prepare
 from companion.games.alakaslam.rules import legal, resolve
 from companion.games.alakaslam.state import setup
+from companion.games.alakaslam.timeline import timeline
 from companion.games.alakaslam.view import summary, turn, view, winner
 from companion.games.base import Game
 
@@ -38,5 +39,6 @@ GAME = Game(
     summary=summary,
     turn=turn,
     again=again,
+    timeline=timeline,
     extras={"characters": dict(CHARACTERS), "cards": list(CARDS)},
 )

@@ -26,6 +26,7 @@ from companion.games.alakazoo.options import (
 )
 from companion.games.alakazoo.rules import legal, resolve
 from companion.games.alakazoo.state import DARK_MAX, DARK_REASONS, setup
+from companion.games.alakazoo.timeline import timeline
 from companion.games.alakazoo.view import summary, turn, view, winner
 from companion.games.base import Game
 
@@ -48,6 +49,7 @@ GAME = Game(
     summary=summary,
     turn=turn,
     again=again,
+    timeline=timeline,
     extras={"creatures": list(DEFAULT_CREATURES), "creature_count": CREATURES,
             "dice_faces": list(DEFAULT_FACES), "max_dice": MAX_DICE,
             "max_creature_name": MAX_CREATURE, "max_face": MAX_FACE,

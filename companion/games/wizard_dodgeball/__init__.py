@@ -45,6 +45,7 @@ from companion.games.wizard_dodgeball.options import (
 )
 from companion.games.wizard_dodgeball.rules import legal, resolve
 from companion.games.wizard_dodgeball.state import setup
+from companion.games.wizard_dodgeball.timeline import timeline
 from companion.games.wizard_dodgeball.view import summary, turn, view, winner
 
 GAME_ID = "wizard-dodgeball"
@@ -67,6 +68,7 @@ GAME = Game(
     summary=summary,
     turn=turn,
     again=again,
+    timeline=timeline,
     extras={
         "cards": [{"id": c.id, "faces": list(c.faces), "cost": c.cost} for c in CARDS],
         "spells": {s: TITLES[s] for s in SPELLS},

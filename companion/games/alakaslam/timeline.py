@@ -1,0 +1,43 @@
+"""AlakaSLAM's timeline: each side's score point by point, and its points by reason."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from companion.games.alakaslam.state import REASONS
+from companion.games.chart import Bars, Chart, Mark, Series, Step
+
+#: How a reason reads on the chart and in its summary.
+REASON_WORDS = {"no_return": "no return", "declined": "declined", "out": "out",
+                "net": "net", "bad_serve": "bad serve"}
+
+
+def timeline(steps: Sequence[Step]) -> Chart:
+    """Per side, its score after each point, a mark per point naming why it was won
+    (coloured by the side that won it), and the points won by reason per side."""
+    sides = steps[0].view["sides"]
+    lines = [Series(side["name"], f"side-{s}", [(0, 0)]) for s, side in enumerate(sides)]
+    marks: list[Mark] = []
+    played = 0
+    for step in steps[1:]:
+        view = step.view
+        scores = [side["score"] for side in view["sides"]]
+        if sum(scores) == played:
+            continue
+        played = sum(scores)
+        for line, score in zip(lines, scores, strict=True):
+            line.add(played, score)
+        won = view["last_point"]
+        marks.append(Mark(played, won["reason"],
+                          f"Point {played}: {sides[won['winner']]['name']}, "
+                          f"{REASON_WORDS[won['reason']]}", f"side-{won['winner']}"))
+    by_reason = tuple(tuple(side[r] for r in REASONS)
+                      for side in steps[-1].view["stats"]["points"])
+    told = []
+    for side, counts in zip(sides, by_reason, strict=True):
+        why = ", ".join(f"{REASON_WORDS[r]} {n}" for r, n in zip(REASONS, counts, strict=True)
+                        if n)
+        told.append(f"{side['name']} {sum(counts)}" + (f" ({why})" if why else ""))
+    return Chart("Points by reason", "point", "score", lines,
+                 "Points: " + ", ".join(told) + ".", marks,
+                 Bars("Points by reason", tuple(REASON_WORDS[r] for r in REASONS), by_reason))

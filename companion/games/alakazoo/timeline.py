@@ -1,0 +1,40 @@
+"""Alakazoo's timeline: each player's points turn by turn, and the jury's breakdown."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from companion.games.chart import Bars, Chart, Mark, Series, Step
+
+
+def timeline(steps: Sequence[Step]) -> Chart:
+    """Per player, the points won in play after each turn (x: the turn, from 1), then the
+    total with the jury's points once the game is over; a mark where the final round
+    began; and, at the end, the jury's points per player: rows, columns, pure."""
+    players = steps[0].view["players"]
+    lines = [Series(p["name"], f"player-{i}", [(0, 0)]) for i, p in enumerate(players)]
+    marks: list[Mark] = []
+    turns, final = 0, False
+    for step in steps[1:]:
+        view, x = step.view, turns + 1  # the turn this event belongs to
+        if (step.event or {}).get("type") == "end_turn":
+            turns += 1
+        for line, player in zip(lines, view["players"], strict=True):
+            line.add(x, player["total"])
+        if view["final_round"] and not final:
+            final = True
+            ender = players[view["ender"]]["name"]
+            marks.append(Mark(x, "final_round", f"Final round: {ender} completed the portal",
+                              f"player-{view['ender']}"))
+    last = steps[-1].view["players"]
+    totals = ", ".join(f"{p['name']} {p['total']}" for p in last)
+    told = [f"Turns played: {turns}. Points: {totals}."]
+    bars = None
+    if all(p["jury"] for p in last):
+        juries = tuple((sum(p["jury"]["rows"]), sum(p["jury"]["cols"]), p["jury"]["pure"])
+                       for p in last)
+        bars = Bars("The jury", ("rows", "columns", "pure"), juries)
+        told.append("The jury: " + ", ".join(
+            f"{p['name']} {p['jury']['total']} (rows {r}, columns {c}, pure {u})"
+            for p, (r, c, u) in zip(last, juries, strict=True)) + ".")
+    return Chart("Points by turn", "turn", "points", lines, " ".join(told), marks, bars)
