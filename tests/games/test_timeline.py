@@ -8,7 +8,7 @@ import random
 from companion import matchfile
 from companion.games.chart import MAX_MARKS, MAX_POINTS, Chart, Mark, Series, thin
 from companion.timeline import timeline
-from tests.e2e.test_alakazoo_pages import FINISH, FOUR
+from tests.games.zoo_matches import FINISH, FOUR
 
 
 def drawn(*lines: object) -> dict:
