@@ -11,7 +11,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request, session
 
 from companion import matchfile
-from companion.errors import IllegalAction, InvalidAction, StoreError
+from companion.errors import IllegalAction, InvalidAction, StoreDamaged, StoreError
 from companion.games import GAMES
 from companion.table import Snapshot, Table
 from web.auth import new_token, pin_matches, token_matches
@@ -111,6 +111,18 @@ def games() -> Response:
 @bp.get("/history")
 def history() -> Response:
     return jsonify([m.to_json() for m in services().runner.table.history()])
+
+
+@bp.get(f"/matches/<int(max={MAX_ID}):match_id>")
+def stored_match(match_id: int) -> Response:
+    """One stored match replayed, as the state shows a match (the history's stats)."""
+    try:
+        match = services().runner.table.stored_view(match_id)
+    except StoreDamaged:
+        raise  # a 500 naming the file and the damage (web/app.py)
+    except StoreError as err:
+        return error(404, str(err))
+    return jsonify(match)
 
 
 @bp.get(f"/matches/<int(max={MAX_ID}):match_id>/export")

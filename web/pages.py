@@ -57,4 +57,8 @@ def host() -> Response:
 @bp.get("/history")
 def history() -> Response:
     games = {g.id: {"title": g.title, "shared_wins": g.shared_wins} for g in GAMES.values()}
-    return page("history.html", games=json_block(json.dumps(games)))
+    # A finished match opens to its board (each game's board script, loaded on demand)
+    # and its timeline, when the chart script is there.
+    chart = "timeline.js"
+    timeline = url_for("static", filename=chart) if (STATIC / chart).exists() else ""
+    return page("history.html", ("",), games=json_block(json.dumps(games)), timeline=timeline)

@@ -50,6 +50,14 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
+def on_screen(page, selector: str) -> None:
+    """``selector``'s element is shown whole without scrolling on a phone (390x844)."""
+    b = page.locator(selector).bounding_box()
+    assert b is not None, f"{selector} is not shown"
+    assert b["y"] >= 0 and b["y"] + b["height"] <= PHONE["height"], (selector, b)
+    assert b["x"] >= 0 and b["x"] + b["width"] <= PHONE["width"], (selector, b)
+
+
 def accessibility_problems(page) -> list[str]:
     """What axe-core (the copy the axe-playwright-python wheel ships) finds wrong on the
     page as it is now, one line per rule broken: "rule (impact): the elements"."""
