@@ -58,13 +58,15 @@ def on_screen(page, selector: str) -> None:
     assert b["x"] >= 0 and b["x"] + b["width"] <= PHONE["width"], (selector, b)
 
 
-def accessibility_problems(page) -> list[str]:
+def accessibility_problems(page, impacts: tuple[str, ...] | None = None) -> list[str]:
     """What axe-core (the copy the axe-playwright-python wheel ships) finds wrong on the
-    page as it is now, one line per rule broken: "rule (impact): the elements"."""
+    page as it is now, one line per rule broken: "rule (impact): the elements"; with
+    ``impacts`` (e.g. ("serious", "critical")), only the rules broken with those."""
     from axe_playwright_python.sync_playwright import Axe
 
     found = Axe().run(page).response["violations"]
-    return [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']]}" for v in found]
+    return [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']]}" for v in found
+            if impacts is None or v["impact"] in impacts]
 
 
 def start(companion: Companion, setup: dict) -> None:
