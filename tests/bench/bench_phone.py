@@ -20,16 +20,7 @@ from pathlib import Path
 
 from app.runtime import Companion, WebOptions
 from companion.config import Config
-from tests.e2e.browser_support import ARGS, CHROMIUM, PHONE, PIN
-
-GAMES = {
-    "center-court": {"game": "center-court", "players": ["Ann", "Bob"]},
-    "wizard-dodgeball": {"game": "wizard-dodgeball", "players": ["Owls", "Newts"],
-                         "options": {"rosters": [[21, 58, 12, 33, 7], [45, 30, 10, 41, 25]]}},
-    "alakaslam": {"game": "alakaslam", "players": ["Ann", "Bea", "Cid", "Dan"],
-                  "options": {"characters": ["austin", "rich", "toots", "simon"]}},
-    "alakazoo": {"game": "alakazoo", "players": ["Ann", "Bob"], "options": {"first_player": 0}},
-}
+from tests.e2e.browser_support import ARGS, CHROMIUM, EACH_GAME, PHONE, PIN
 
 #: The browser's timings of the page, in ms from the navigation's start.
 TIMINGS = """() => {
@@ -54,7 +45,7 @@ def main() -> None:
                   f"{args.runs} first visits per game (ms from navigation start)")
             print(f"{'game':18} {'FCP median':>10} {'FCP max':>8} {'DCL med':>8} "
                   f"{'load med':>8}")
-            for game, record in GAMES.items():
+            for game, record in EACH_GAME.items():
                 if companion.table.match is not None:
                     companion.runner.call(lambda t: t.abandon())
                 companion.runner.call(lambda t, r=record: t.start(r))

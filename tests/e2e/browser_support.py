@@ -20,6 +20,15 @@ PIN = "1357"
 PHONE = {"width": 390, "height": 844}
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+#: A start record of each game (the bench and the every-page tests open each game's page).
+EACH_GAME = {
+    "center-court": {"game": "center-court", "players": ["Ann", "Bob"]},
+    "wizard-dodgeball": {"game": "wizard-dodgeball", "players": ["Owls", "Newts"],
+                         "options": {"rosters": [[21, 58, 12, 33, 7], [45, 30, 10, 41, 25]]}},
+    "alakaslam": {"game": "alakaslam", "players": ["Ann", "Bea", "Cid", "Dan"],
+                  "options": {"characters": ["austin", "rich", "toots", "simon"], "target": 1}},
+    "alakazoo": {"game": "alakazoo", "players": ["Ann", "Bob"], "options": {"first_player": 0}},
+}
 SHOTS = Path(os.environ.get("SCREENSHOTS", "/tmp/companion-screenshots"))
 
 

@@ -6,14 +6,11 @@ page keeps its budget (tests/web/test_api.py LIGHT) for every game."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from urllib.parse import urlsplit
 
 import pytest
 
-from app.runtime import SIM_SEATS, Companion, WebOptions
-from companion.config import Config
-from tests.e2e.browser_support import PHONE, PIN, log_in, require_chromium, start, url
+from tests.e2e.browser_support import EACH_GAME, PHONE, log_in, require_chromium, start, url
 from tests.web.test_api import LIGHT
 
 expect = require_chromium().expect
@@ -22,24 +19,12 @@ expect = require_chromium().expect
 #: the login and the pages' own reads).
 MOST_REQUESTS = 12
 
-GAMES = {
-    "center-court": {"game": "center-court", "players": ["Ann", "Bob"]},
-    "wizard-dodgeball": {"game": "wizard-dodgeball", "players": ["Owls", "Newts"],
-                         "options": {"rosters": [[21, 58, 12, 33, 7], [45, 30, 10, 41, 25]]}},
-    "alakaslam": {"game": "alakaslam", "players": ["Ann", "Bea", "Cid", "Dan"],
-                  "options": {"characters": ["austin", "rich", "toots", "simon"]}},
-    "alakazoo": {"game": "alakazoo", "players": ["Ann", "Bob"], "options": {"first_player": 0}},
-}
 
 
 @pytest.fixture
-def companion(tmp_path):
-    """A simulated table with its seat buttons, as `companion run --sim` has them."""
-    cfg = Config()
-    cfg = replace(cfg, buttons=replace(cfg.buttons, seats=SIM_SEATS))
-    web = WebOptions(host="127.0.0.1", port=0, pin=PIN, keepalive=1.0)
-    with Companion(cfg, sim=True, data=tmp_path, web=web) as c:
-        yield c
+def companion(seated):
+    """This module's pages want the seat buttons of the simulator."""
+    return seated
 
 
 def weigh(page, go, ready: str) -> tuple[int, list[str]]:
@@ -76,7 +61,7 @@ def test_every_page_s_weight_and_requests_all_to_the_pi(companion, browser):
         rows.append((name, total, requests))
         return total
 
-    for game, record in GAMES.items():
+    for game, record in EACH_GAME.items():
         if companion.table.match is not None:
             companion.runner.call(lambda t: t.abandon())
         start(companion, record)

@@ -5,11 +5,10 @@ offline notice while the companion cannot be reached."""
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 
 import pytest
 
-from app.runtime import SIM_SEATS, Companion, WebOptions
+from app.runtime import Companion, WebOptions
 from companion.config import Config
 from tests.e2e.browser_support import PIN, log_in, on_screen, require_chromium, shot, url
 
@@ -19,13 +18,9 @@ COURT = {"game": "center-court", "players": ["Ann", "Bob"]}
 
 
 @pytest.fixture
-def companion(tmp_path):
-    """A simulated table with its four seat buttons, as `companion run --sim` has them."""
-    cfg = Config()
-    cfg = replace(cfg, buttons=replace(cfg.buttons, seats=SIM_SEATS))
-    web = WebOptions(host="127.0.0.1", port=0, pin=PIN, keepalive=1.0)
-    with Companion(cfg, sim=True, data=tmp_path, web=web) as c:
-        yield c
+def companion(seated):
+    """This module's pages want the seat buttons of the simulator."""
+    return seated
 
 
 def pressed(page, key_presses) -> tuple[dict, dict]:
