@@ -96,6 +96,9 @@ class MatchSummary:
     summary: str
     started_at: float
     updated_at: float
+    #: The events in effect (played, less those undone): 0 for a match where nothing
+    #: was played.
+    plays: int = 0
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -109,6 +112,7 @@ class MatchSummary:
             "id": self.id, "game": self.game, "players": list(self.players),
             "status": self.status, "winner": self.winner, "summary": self.summary,
             "started_at": iso_utc(self.started_at), "updated_at": iso_utc(self.updated_at),
+            "plays": self.plays,
         }
 
 
@@ -462,7 +466,10 @@ class Store:
         """Stored matches, newest first."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT id, game, start, status, winner, summary, started_at, updated_at"
+                "SELECT id, game, start, status, winner, summary, started_at, updated_at,"
+                # Each undo takes back one event, each redo plays it again.
+                " (SELECT coalesce(sum(CASE op WHEN 'undo' THEN -1 ELSE 1 END), 0)"
+                "  FROM journal WHERE match_id = matches.id)"
                 " FROM matches ORDER BY id DESC LIMIT ?", (-1 if limit is None else limit,)
             ).fetchall()
         with _decoding(self.path, "the match history"):
@@ -470,7 +477,7 @@ class Store:
                 MatchSummary(id=r[0], game=r[1],
                              players=tuple(json.loads(r[2])["players"]),
                              status=r[3], winner=None if r[4] is None else json.loads(r[4]),
-                             summary=r[5], started_at=r[6], updated_at=r[7])
+                             summary=r[5], started_at=r[6], updated_at=r[7], plays=r[8])
                 for r in rows
             ]
 

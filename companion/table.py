@@ -185,18 +185,32 @@ class Table:
         match = self._match
         if match is None:
             return Snapshot(version, None, self._store.epoch)
-        return Snapshot(version, {
-            "id": self._match_id,
-            "game": match.start.game,
-            "players": list(match.start.players),
-            "options": dict(match.start.options),
-            "status": FINISHED if match.is_over else ACTIVE,
-            "can_undo": match.can_undo,
-            "can_redo": match.can_redo,
-            "legal": match.game.legal(match.state),
-            "turn": list(match.game.turn(match.state)),
-            "view": match.view(),
-        }, self._store.epoch)
+        return Snapshot(version, match_json(match, self._match_id,
+                                            FINISHED if match.is_over else ACTIVE),
+                        self._store.epoch)
+
+    def stored_view(self, match_id: int) -> JSON:
+        """A stored match replayed (every entry checked), as a snapshot shows a match, with
+        its stored status; StoreError if unknown, StoreDamaged if the rules cannot replay
+        it. Safe from any thread: it reads the store and builds its own Match."""
+        stored = self._store.load(match_id)
+        return match_json(replay_stored(stored), stored.id, stored.status)
+
+
+def match_json(match: Match, match_id: int | None, status: str) -> JSON:
+    """``match`` as the state's ``match`` shows it (docs/api.md)."""
+    return {
+        "id": match_id,
+        "game": match.start.game,
+        "players": list(match.start.players),
+        "options": dict(match.start.options),
+        "status": status,
+        "can_undo": match.can_undo,
+        "can_redo": match.can_redo,
+        "legal": match.game.legal(match.state),
+        "turn": list(match.game.turn(match.state)),
+        "view": match.view(),
+    }
 
 
 class TableRunner:

@@ -66,6 +66,7 @@ SMALL: dict[str, list[str]] = {
     ".venv/bin/python -m tests.bench.bench_hostile": ["--slow", "5", "--addresses", "2",
                                                      "--uploads", "1", "--upload-mb", "1",
                                                      "--partial", "2"],
+    ".venv/bin/python -m tests.bench.bench_phone": ["--runs", "1"],
 }
 #: ``./run`` subcommands that are run for real in a temp data folder.
 RUN_FOR_REAL = ("replay", "import", "history", "export")

@@ -14,7 +14,7 @@ from flask import Blueprint, Response, current_app, jsonify, request, session
 from werkzeug.routing import IntegerConverter
 
 from companion import matchfile
-from companion.errors import IllegalAction, InvalidAction, StoreError
+from companion.errors import IllegalAction, InvalidAction, StoreDamaged, StoreError
 from companion.games import GAMES
 from companion.integrity import replay_stored
 from companion.store import StoredMatch
@@ -127,6 +127,18 @@ def games() -> Response:
 @bp.get("/history")
 def history() -> Response:
     return jsonify([m.to_json() for m in services().runner.table.history()])
+
+
+@bp.get(f"/matches/<whole(max={MAX_ID}):match_id>")
+def stored_match(match_id: int) -> Response:
+    """One stored match replayed, as the state shows a match (the history's stats)."""
+    try:
+        match = services().runner.table.stored_view(match_id)
+    except StoreDamaged:
+        raise  # a 500 naming the file and the damage (web/app.py)
+    except StoreError as err:
+        return error(404, str(err))
+    return jsonify(match)
 
 
 @bp.get(f"/matches/<whole(max={MAX_ID}):match_id>/export")

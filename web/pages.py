@@ -29,9 +29,11 @@ def game_scripts(parts: tuple[str, ...]) -> dict[str, list[str]]:
             for g in GAMES}
 
 
-def page(template: str, parts: tuple[str, ...] = (), **context: object) -> Response:
+def page(template: str, parts: tuple[str, ...] = (), *, on_demand: bool = False,
+         **context: object) -> Response:
     """The page with the scripts of the game on the table only; the page's common code
-    loads another game's (from the map the page carries) when a match of it starts."""
+    loads another game's (from the map the page carries) when a match of it starts.
+    ``on_demand``: not even those, until the page asks (the history, for a match opened)."""
     services = current_app.extensions["companion"]
     sim = services.sim is not None
     modules = game_scripts(parts)
@@ -40,7 +42,8 @@ def page(template: str, parts: tuple[str, ...] = (), **context: object) -> Respo
     match = snapshot.match
     html = render_template(template, state=json_block(snapshot.json_text), sim=sim,
                            modules=json_block(json.dumps(modules, separators=(",", ":"))),
-                           scripts=modules.get(match["game"], []) if match else [], **context)
+                           scripts=modules.get(match["game"], []) if match and not on_demand
+                           else [], **context)
     return Response(html, headers={"Cache-Control": "no-store"})
 
 
@@ -57,4 +60,6 @@ def host() -> Response:
 @bp.get("/history")
 def history() -> Response:
     games = {g.id: {"title": g.title, "shared_wins": g.shared_wins} for g in GAMES.values()}
-    return page("history.html", games=json_block(json.dumps(games)))
+    # A finished match opens to its board (each game's board script, loaded on demand)
+    # and its timeline (TC.showTimeline loads the chart script).
+    return page("history.html", ("",), on_demand=True, games=json_block(json.dumps(games)))

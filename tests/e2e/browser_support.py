@@ -20,6 +20,15 @@ PIN = "1357"
 PHONE = {"width": 390, "height": 844}
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+#: A start record of each game (the bench and the every-page tests open each game's page).
+EACH_GAME = {
+    "center-court": {"game": "center-court", "players": ["Ann", "Bob"]},
+    "wizard-dodgeball": {"game": "wizard-dodgeball", "players": ["Owls", "Newts"],
+                         "options": {"rosters": [[21, 58, 12, 33, 7], [45, 30, 10, 41, 25]]}},
+    "alakaslam": {"game": "alakaslam", "players": ["Ann", "Bea", "Cid", "Dan"],
+                  "options": {"characters": ["austin", "rich", "toots", "simon"], "target": 1}},
+    "alakazoo": {"game": "alakazoo", "players": ["Ann", "Bob"], "options": {"first_player": 0}},
+}
 SHOTS = Path(os.environ.get("SCREENSHOTS", "/tmp/companion-screenshots"))
 
 
@@ -50,13 +59,23 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
-def accessibility_problems(page) -> list[str]:
+def on_screen(page, selector: str) -> None:
+    """``selector``'s element is shown whole without scrolling on a phone (390x844)."""
+    b = page.locator(selector).bounding_box()
+    assert b is not None, f"{selector} is not shown"
+    assert b["y"] >= 0 and b["y"] + b["height"] <= PHONE["height"], (selector, b)
+    assert b["x"] >= 0 and b["x"] + b["width"] <= PHONE["width"], (selector, b)
+
+
+def accessibility_problems(page, impacts: tuple[str, ...] | None = None) -> list[str]:
     """What axe-core (the copy the axe-playwright-python wheel ships) finds wrong on the
-    page as it is now, one line per rule broken: "rule (impact): the elements"."""
+    page as it is now, one line per rule broken: "rule (impact): the elements"; with
+    ``impacts`` (e.g. ("serious", "critical")), only the rules broken with those."""
     from axe_playwright_python.sync_playwright import Axe
 
     found = Axe().run(page).response["violations"]
-    return [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']]}" for v in found]
+    return [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']]}" for v in found
+            if impacts is None or v["impact"] in impacts]
 
 
 def start(companion: Companion, setup: dict) -> None:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from app.runtime import Companion, WebOptions
+from app.runtime import SIM_SEATS, Companion, WebOptions
 from companion.config import Config
 from tests.e2e.browser_support import ARGS, CHROMIUM, PHONE, PIN, require_chromium
 
@@ -21,6 +23,16 @@ def browser():
 def companion(tmp_path):
     web = WebOptions(host="127.0.0.1", port=0, pin=PIN, keepalive=1.0)
     with Companion(Config(), sim=True, data=tmp_path, web=web) as c:
+        yield c
+
+
+@pytest.fixture
+def seated(tmp_path):
+    """A simulated table with its four seat buttons, as `companion run --sim` has them."""
+    cfg = Config()
+    cfg = replace(cfg, buttons=replace(cfg.buttons, seats=SIM_SEATS))
+    web = WebOptions(host="127.0.0.1", port=0, pin=PIN, keepalive=1.0)
+    with Companion(cfg, sim=True, data=tmp_path, web=web) as c:
         yield c
 
 

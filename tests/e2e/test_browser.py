@@ -376,7 +376,8 @@ def test_history_page_marks_every_winner_of_a_team(companion, phone):
     phone.goto(url(companion, "/history"))
     sync_api.expect(phone.locator("#history .who")).to_have_text(
         "Ann v Bea v Cid (won) v Dan (won)")
-    sync_api.expect(phone.locator("#history .result")).to_have_text("0-1 · Cid/Dan: 1 no return")
+    sync_api.expect(phone.locator("#history .result")).to_have_text(
+        "Cid & Dan won · 0-1 · Cid/Dan: 1 no return")
 
 
 def test_no_page_asks_for_anything_that_fails(companion, phone):

@@ -144,8 +144,8 @@ def test_a_finished_match_in_the_history_opens_to_its_timeline(companion, phone)
     play(companion, *before, *live)
     phone.goto(url(companion, "history"))
     row = phone.locator("#history li").first
-    opener = row.locator("details.tl-detail summary")
-    expect(opener).to_have_text("Timeline")
+    opener = row.locator("details.more summary")
+    expect(opener).to_have_text("Stats, timeline and match file")
     opener.click()  # a keyboard's Enter opens a <details> as well
     figure = row.locator(".timeline figure.tl")
     expect(figure).to_have_attribute("data-game", "alakazoo", timeout=5000)

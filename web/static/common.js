@@ -32,7 +32,6 @@ TC.follow = function (onState) {
   const offline = document.getElementById("offline");
   let version = -1;
   let epoch = null;
-  let source = null;
   const show = (state) => {
     // An answer to a change (or its retry, answered with the first outcome) can
     // arrive after the stream already showed a later version: never go back.
@@ -42,30 +41,135 @@ TC.follow = function (onState) {
     onState(state);
   };
   const setOffline = (off) => { offline.hidden = !off; };
-  const open = () => {
-    if (source) source.close();
-    source = new EventSource(epoch === null ? "/api/events" : `/api/events?epoch=${epoch}`);
-    source.addEventListener("state", (e) => { setOffline(false); show(JSON.parse(e.data)); });
-    source.addEventListener("open", () => setOffline(false));
-    source.addEventListener("error", () => {
-      setOffline(true);
-      // The browser retries with Last-Event-ID; if it gave up, start again.
-      if (source.readyState === EventSource.CLOSED) setTimeout(open, 3000);
-    });
-  };
+  show(TC.initial);  // first: the stream is opened naming the epoch shown
+  const stream = TC.stream({state: (s) => { setOffline(false); show(s); }, online: (on) => setOffline(!on)},
+    () => epoch);
   const resync = () => {
     fetch("/api/state", {cache: "no-store"})
       .then((r) => r.json()).then((s) => { setOffline(false); show(s); })
       .catch(() => setOffline(true));
-    if (!source || source.readyState === EventSource.CLOSED) open();
+    stream.wake();
   };
   // A phone that slept or lost the network catches up as soon as it is back.
   document.addEventListener("visibilitychange", () => { if (!document.hidden) resync(); });
   window.addEventListener("online", resync);
   window.addEventListener("offline", () => setOffline(true));
-  show(TC.initial);
-  open();
   return {resync, show};
+};
+
+/* D: one stream per browser.
+ * A browser keeps at most 6 connections to a host and a state stream holds one for as long
+ * as its page is open: with a stream per tab, a 7th tab would wait for good. So one page
+ * of the site (the leader) holds the stream and hands each message to the others over a
+ * BroadcastChannel. The newest claim to lead wins (equal claims: the lower rank), so a
+ * page taking over from a leader gone quiet is never pushed back by it. A leader leaving
+ * names the next; one not heard from for LOST_MS is replaced. Channel messages:
+ * {hello}: a page asks who leads; {lead, since, online, state}: the leader (its answer,
+ * its heartbeat, its claim); {state}, {online}: the stream's news; {bye, next}: the leader
+ * leaves; {gone}: another page leaves. Without BroadcastChannel a page has its own stream. */
+TC.stream = function (on, shownEpoch) {
+  const BEAT_MS = 1000;
+  const LOST_MS = 5000;
+  const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel("tc-stream") : null;
+  const me = Math.random();
+  const send = (message) => { if (channel) channel.postMessage(message); };
+  const others = new Set();  // while leading: the pages that said hello
+  let source = null;
+  let leading = false;
+  let leader = null;  // {rank, since} of the page leading, as last heard
+  let heard = performance.now();
+  let last = null;  // the latest state's text
+  let online = null;  // whether the stream is connected; null: not known yet
+  const claim = () => ({lead: me, since: leader.since, online, state: last});
+  const beats = (a, b) => a.since > b.since || (a.since === b.since && a.rank < b.rank);
+  const tell = (value) => {
+    online = value;
+    if (leading) send({online: value});
+    on.online(value);
+  };
+  const open = () => {
+    if (source) source.close();
+    const epoch = shownEpoch();
+    const here = source = new EventSource(epoch === null ? "/api/events" : `/api/events?epoch=${epoch}`);
+    here.addEventListener("state", (e) => {
+      last = e.data;
+      send({state: e.data});
+      tell(true);
+      on.state(JSON.parse(e.data));
+    });
+    here.addEventListener("open", () => tell(true));
+    here.addEventListener("error", () => {
+      tell(false);
+      // The browser retries with Last-Event-ID; if it gave up, start again.
+      if (here.readyState === EventSource.CLOSED) setTimeout(() => { if (source === here) open(); }, 3000);
+    });
+  };
+  const lead = () => {
+    if (leading) return;
+    leading = true;
+    leader = {rank: me, since: Date.now()};
+    open();
+    send(claim());
+  };
+  const follow = (rank, since) => {
+    if (leading) {
+      leading = false;
+      if (source) source.close();
+      source = null;
+    }
+    if (!leader || leader.rank !== rank) send({hello: me});  // a new leader learns of this page
+    leader = {rank, since};
+    heard = performance.now();
+  };
+  if (channel) {
+    channel.onmessage = ({data: m}) => {
+      if ("hello" in m) {
+        if (leading) { others.add(m.hello); send(claim()); }
+      } else if ("gone" in m) {
+        others.delete(m.gone);
+      } else if ("lead" in m) {
+        const other = {rank: m.lead, since: m.since};
+        if (leading && !beats(other, leader)) { send(claim()); return; }  // it steps down
+        if (leader && leader.rank !== m.lead && !beats(other, leader)) return;
+        follow(m.lead, m.since);
+        if (m.state && m.state !== last) { last = m.state; on.state(JSON.parse(m.state)); }
+        if (m.online !== null && m.online !== online) { online = m.online; on.online(m.online); }
+      } else if (!leading) {
+        heard = performance.now();
+        if ("state" in m) { last = m.state; on.state(JSON.parse(m.state)); }
+        if ("online" in m) { online = m.online; on.online(m.online); }
+        if ("bye" in m && leader && m.bye === leader.rank) {
+          leader = null;
+          if (m.next === me) lead();
+        }
+      }
+    };
+    setInterval(() => {
+      if (leading) send({lead: me, since: leader.since, online, state: null});
+      else if (performance.now() - heard > LOST_MS) lead();
+    }, BEAT_MS);
+    window.addEventListener("pagehide", () => {
+      if (!leading) { send({gone: me}); return; }
+      const [next] = others;  // any page that said hello
+      send({bye: me, next: next === undefined ? null : next});
+      leading = false;
+      source.close();
+      source = null;
+    });
+    // Back from the browser's page cache: find the leader again (or lead).
+    window.addEventListener("pageshow", (e) => { if (e.persisted) { leader = null; wake(); } });
+    send({hello: me});
+    // A leader answers at once; none within a moment: this page leads.
+    setTimeout(() => { if (!leader) lead(); }, 300);
+  } else {
+    lead();
+  }
+  /** Make sure the stream is open (after a sleep, a network change). */
+  const wake = () => {
+    if (leading) { if (!source || source.readyState === EventSource.CLOSED) open(); }
+    else if (!leader) { send({hello: me}); setTimeout(() => { if (!leader) lead(); }, 300); }
+  };
+  return {wake};
 };
 
 /* --- boards -------------------------------------------------------------------- */
