@@ -11,6 +11,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request, session
 
 from companion import matchfile
+from companion.controls import rematch
 from companion.errors import IllegalAction, InvalidAction, StoreError
 from companion.games import GAMES
 from companion.table import Snapshot, Table
@@ -106,6 +107,16 @@ def games() -> Response:
                     for o in g.options],
         "extras": dict(g.extras),
     } for g in GAMES.values()])
+
+
+@bp.get("/rematch")
+def rematch_record() -> Response:
+    """The start record of a rematch of the last match on the table (finished, ended or
+    still played): its game, players and options, device decisions to be made again; null
+    before the first match. The host's New match form is filled from it."""
+    table = services().runner.table
+    last = table.history(limit=1)
+    return jsonify(rematch(table.stored(last[0].id).start) if last else None)
 
 
 @bp.get("/history")

@@ -4,9 +4,9 @@
   const message = $("message");
   let state = TC.initial;
   let games = [];
-  // The last match the page saw: the start form is filled from it, even once the table
-  // is empty again (a match ended without a result).
-  let last = state.match;
+  // A rematch of the last match (its start record, from the table): the start form is
+  // filled from it, even once the table is empty again or the page was just opened.
+  let rematch = null;
 
   /* The message says what became of the user's last tap, about one table state: a newer
      state clears it. A refusal is about the state the table refused it on (the one the
@@ -80,6 +80,8 @@
     $("undo").disabled = !(match && match.can_undo);
     $("redo").disabled = !(match && match.can_redo);
     $("end").hidden = !(match && match.status === "active");
+    // The table version the controls are drawn for (what a tap's premise will be).
+    box.dataset.version = state.version;
     if (!match) return;
     (controls[match.game] || genericControls)(box, match);
     // The actions used most (a game marks them data-bar) go to the bar at the bottom of
@@ -118,7 +120,8 @@
   const controls = {};
   controls.alakaslam = (box, match) => TC.slam.controls(box, match, (body) => act("/api/action", body));
   controls.alakazoo = (box, match) => TC.zoo.controls(box, match, (body, near) => act("/api/action", body, near));
-  const select = (name, values, label) => TC.el("select", {name},
+  // Each menu is named for screen readers by what it picks (`aria`).
+  const select = (name, values, label, aria) => TC.el("select", {name, "aria-label": aria},
     values.map((x) => TC.el("option", {value: JSON.stringify(x)}, label ? label(x) : String(x))));
   const value = (el) => JSON.parse(el.value);
   const button = (text, onclick) => TC.el("button", {type: "button", onclick}, text);
@@ -137,8 +140,8 @@
       onclick: () => act("/api/action", {type: "end_activation"})}, `End #${me}'s activation`));
     const throwing = shape("throw");
     if (throwing) {
-      const target = select("target", throwing.target, who);
-      const range = select("range", [1, 2, 3], (z) => `${z} zone${z > 1 ? "s" : ""} away`);
+      const target = select("target", throwing.target, who, "Target");
+      const range = select("range", [1, 2, 3], (z) => `${z} zone${z > 1 ? "s" : ""} away`, "Range");
       const ball = TC.el("input", {type: "checkbox", name: "holding"});
       const body = () => ({thrower: me, target: value(target)});
       box.append(TC.el("fieldset", {"data-action": "throw"}, TC.el("legend", {}, `#${me} throws`),
@@ -149,15 +152,15 @@
     }
     const catching = shape("catch");
     if (catching) {
-      const catcher = select("catcher", catching.catcher, who);
-      const back = select("returning", catching.returning, (j) => j === null ? "nobody comes back" : `${who(j)} comes back`);
+      const catcher = select("catcher", catching.catcher, who, "Catcher");
+      const back = select("returning", catching.returning, (j) => j === null ? "nobody comes back" : `${who(j)} comes back`, "Who comes back");
       box.append(TC.el("fieldset", {"data-action": "catch"}, TC.el("legend", {}, `#${me}'s ball caught`),
         catcher, back, button("Caught", () => act("/api/action", {type: "catch", thrower: me,
           catcher: value(catcher), returning: value(back)}))));
     }
     const casting = shape("cast");
     if (casting) {
-      const spell = select("spell", casting.spell, TC.spellName);
+      const spell = select("spell", casting.spell, TC.spellName, "Spell");
       const ticks = casting.targets.map((j) => TC.el("label", {},
         TC.el("input", {type: "checkbox", value: j}), ` ${who(j)}`));
       const targets = () => ticks.map((l) => l.firstChild).filter((c) => c.checked).map((c) => Number(c.value));
@@ -171,8 +174,8 @@
     const dispel = shape("dispel");
     if (dispel) {
       const wearers = dispel.target;
-      const target = select("target", wearers, who);
-      const effect = TC.el("select", {name: "effect"});
+      const target = select("target", wearers, who, "Wizard to dispel");
+      const effect = TC.el("select", {name: "effect", "aria-label": "Spell to dispel"});
       const fill = () => {
         const w = v.sides.flatMap((s) => s.wizards).find((x) => x.jersey === value(target));
         effect.replaceChildren(...w.effects.map((e) => TC.el("option", {value: JSON.stringify(e)}, TC.spellName(e))));
@@ -189,7 +192,7 @@
     }
     const passing = shape("pass");
     if (passing) {
-      const to = select("to", passing.to, who);
+      const to = select("to", passing.to, who, "Pass to");
       box.append(TC.el("fieldset", {"data-action": "pass"}, TC.el("legend", {}, `#${me} passes`),
         to, button("Pass", () => act("/api/action", {type: "pass", thrower: me, to: value(to)}))));
     }
@@ -203,7 +206,7 @@
   }
 
   function drawStart(game) {
-    const current = last && last.game === game.id ? last : null;
+    const current = rematch && rematch.game === game.id ? rematch : null;
     const players = $("players");
     players.replaceChildren();
     for (let i = 0; i < game.seats[1]; i++) {
@@ -215,8 +218,9 @@
     options.replaceChildren();
     for (const o of game.options) {
       const select = TC.el("select", {name: o.key});
+      const chosen = current && o.key in current.options ? current.options[o.key] : o.default;
       o.choices.forEach((c, i) => select.append(TC.el("option",
-        {value: i, selected: JSON.stringify(c.value) === JSON.stringify(o.default)}, c.label)));
+        {value: i, selected: JSON.stringify(c.value) === JSON.stringify(chosen)}, c.label)));
       options.append(TC.el("label", {}, `${o.label} `, select));
     }
     const extra = startExtras[game.id];
@@ -313,16 +317,21 @@
      (its players, options and game). Between those changes it is left as the user set it. */
   let folded = null;  // "<match id>/<status>" the form was last set for
   function fold(match) {
-    if (match) last = match;
     const now = match ? `${match.id}/${match.status}` : "none";
     if (now === folded) return;
     const first = folded === null;
     folded = now;
     $("new-match").open = !(match && match.status === "active");
-    if (!first && games.length) {
-      if (last) $("game").value = last.game;
+    if (!first && games.length) refill();
+  }
+
+  /** Fill the start form for a rematch of the last match: the likely next match. */
+  function refill() {
+    fetch("/api/rematch", {cache: "no-store"}).then((r) => r.json()).then((record) => {
+      rematch = record;
+      if (rematch) $("game").value = rematch.game;
       renderStart();
-    }
+    }, () => renderStart());  // offline: the form as it is; the stream says so
   }
 
   // What the bar covers at the bottom of the screen: a control scrolled to sits above it.
@@ -337,9 +346,7 @@
     fetch("/api/games").then((r) => r.json()).then((list) => {
       games = list;
       $("game").replaceChildren(...games.map((g) => TC.el("option", {value: g.id}, g.title)));
-      // A rematch is the likely next match: the form opens on the game of the last match.
-      if (last) $("game").value = last.game;
-      renderStart();
+      refill();
     });
     stream = TC.follow((s) => {
       state = s;
