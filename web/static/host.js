@@ -80,6 +80,7 @@
     $("undo").disabled = !(match && match.can_undo);
     $("redo").disabled = !(match && match.can_redo);
     $("end").hidden = !(match && match.status === "active");
+    $("bar").hidden = !match;  // nothing to undo on an empty table
     // The table version the controls are drawn for (what a tap's premise will be).
     box.dataset.version = state.version;
     if (!match) return;
