@@ -165,6 +165,7 @@ def test_alakazoo_pages_pass_axe(companion, browser, scheme):
         expect(host.locator("#board .last")).to_contain_text("at 3 Dark Power already")
         assert accessibility_problems(host) == []
         shot(host, f"zoo-host-{scheme}")
+        host.locator("#new-match > summary").click()  # folded during the match
         host.select_option("#game", "alakazoo")
         expect(host.locator(".zoo-setup")).to_be_visible()
         host.locator(".zoo-names summary").click()

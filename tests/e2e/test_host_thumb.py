@@ -197,12 +197,12 @@ def test_the_new_match_form_folds_during_a_match_and_is_filled_from_the_last(com
                         {"sets": "Best of 1", "no_ad": "No-ad"})
     expect(phone.locator("#new-match")).not_to_have_attribute("open", "")
     expect(phone.locator("#start")).to_be_hidden()
-    expect(phone.locator("#new-match summary")).to_be_visible()
+    expect(phone.locator("#new-match > summary")).to_be_visible()
     shot(phone, "host-thumb-folded")
     # The match ends without a result (a confirmed abandon): the table is empty, and the
     # form opens filled from the match that was.
     phone.once("dialog", lambda d: d.accept())
-    phone.locator("#new-match summary").click()
+    phone.locator("#new-match > summary").click()
     phone.click("#end")
     expect(phone.locator("#board")).to_contain_text("No match")
     expect(phone.locator("#new-match")).to_have_attribute("open", "")
