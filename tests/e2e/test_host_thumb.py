@@ -15,7 +15,6 @@ from tests.e2e.browser_support import (
     require_chromium,
     shot,
     start,
-    url,
 )
 
 sync_api = require_chromium()
@@ -64,10 +63,12 @@ class Thumb:
 def targets_are_large(page) -> None:
     """Every control on the screen in the controls and the bar is a thumb's size."""
     sizes = page.evaluate("""() => [...document.querySelectorAll(
-        '#actions button, #actions select, #bar button, #actions label:has(> input[type=checkbox])')]
+        '#actions button, #actions select, #bar button,'
+        + '#actions label:has(> input[type=checkbox])')]
       .filter((e) => e.offsetParent !== null)
       .map((e) => { const r = e.getBoundingClientRect();
-                    return [e.textContent.trim() || e.outerHTML.slice(0, 60), r.width, r.height]; })""")
+                    return [e.textContent.trim() || e.outerHTML.slice(0, 60),
+                            r.width, r.height]; })""")
     small = [s for s in sizes if s[1] < TARGET or s[2] < TARGET]
     assert sizes and not small, small
 
@@ -86,7 +87,7 @@ def start_from_the_form(page, game: str, players: list[str], options: dict[str, 
     page.click("#start button[type=submit]")
 
 
-def after_start(page, thumb: Thumb) -> None:
+def after_start(page) -> None:
     """The form folds and the host is taken to the controls, drawn for the new match."""
     expect(page.locator("#new-match")).not_to_have_attribute("open", "")
     expect(page.locator("#start")).to_be_hidden()
@@ -104,17 +105,26 @@ def nothing_left_to_offer(page) -> None:
     expect(page.locator("#new-match")).to_have_attribute("open", "")
 
 
-def one_screen(thumb: Thumb) -> None:
-    """The page never scrolled while the match was run: one screen of controls."""
+def begin(page, companion, game: str, players: list[str], options: dict[str, str]) -> Thumb:
+    """Log in on an empty table, start the match from the form: the thumb that runs it."""
+    log_in(page, companion, "host", "#host")
+    thumb = Thumb(page, companion)
+    start_from_the_form(page, game, players, options)
+    after_start(page)
+    return thumb
+
+
+def won(page, thumb: Thumb, name: str) -> None:
+    """The match is won: nothing left to offer, and the page never scrolled while the
+    match was run (one screen of controls)."""
+    nothing_left_to_offer(page)
     assert thumb.scrolls and max(thumb.scrolls) == 0, thumb.scrolls
+    shot(page, f"host-thumb-{name}-won")
 
 
 def test_the_host_runs_a_center_court_match_with_one_thumb(companion, phone):
-    log_in(phone, companion, "host", "#host")
-    thumb = Thumb(phone, companion)
-    start_from_the_form(phone, "center-court", ["Ann", "Bob"], {"sets": "Best of 1"})
+    thumb = begin(phone, companion, "center-court", ["Ann", "Bob"], {"sets": "Best of 1"})
     expect(phone.locator("#bar")).to_contain_text("Point Ann")
-    after_start(phone, thumb)
     thumb.tap(phone.locator("#actions button", has_text="Serve 4"))
     expect(phone.locator("#actions")).to_contain_text("Return 4")
     thumb.tap(phone.locator("#bar button", has_text="Point Ann"))
@@ -122,16 +132,11 @@ def test_the_host_runs_a_center_court_match_with_one_thumb(companion, phone):
     for _ in range(23):
         thumb.tap(phone.locator("#bar button", has_text="Point Ann"))
     expect(phone.locator("#board .head")).to_have_text("Ann wins 6-0")
-    nothing_left_to_offer(phone)
-    one_screen(thumb)
-    shot(phone, "host-thumb-cc-won")
+    won(phone, thumb, "cc")
 
 
 def test_the_host_runs_a_dodgeball_match_with_one_thumb(companion, phone):
-    log_in(phone, companion, "host", "#host")
-    thumb = Thumb(phone, companion)
-    start_from_the_form(phone, "wizard-dodgeball", ["Owls", "Newts"], {"target": "3 points"})
-    after_start(phone, thumb)
+    thumb = begin(phone, companion, "wizard-dodgeball", ["Owls", "Newts"], {"target": "3 points"})
     shot(phone, "host-thumb-dodgeball")
     while companion.table.snapshot.match["status"] == "active":
         thumb.tap(phone.locator("fieldset[data-action=throw] button", has_text="Hit (we rolled)"))
@@ -139,16 +144,11 @@ def test_the_host_runs_a_dodgeball_match_with_one_thumb(companion, phone):
             thumb.tap(phone.locator("#bar button", has_text="activation"))
     assert [s["score"] for s in companion.table.snapshot.match["view"]["sides"]] == [3, 2]
     # Won: no End activation (the rules refuse it), no throw.
-    nothing_left_to_offer(phone)
-    one_screen(thumb)
-    shot(phone, "host-thumb-dodgeball-won")
+    won(phone, thumb, "dodgeball")
 
 
 def test_the_host_runs_an_alakaslam_match_with_one_thumb(companion, phone):
-    log_in(phone, companion, "host", "#host")
-    thumb = Thumb(phone, companion)
-    start_from_the_form(phone, "alakaslam", ["Ann", "Bob"], {"target": "2 points"})
-    after_start(phone, thumb)
+    thumb = begin(phone, companion, "alakaslam", ["Ann", "Bob"], {"target": "2 points"})
     serve = phone.locator("fieldset[data-action=serve]")
     thumb.pick(serve.locator("[data-card=B2]"))
     expect(serve.locator(".landing")).to_contain_text("Lands")
@@ -161,16 +161,11 @@ def test_the_host_runs_an_alakaslam_match_with_one_thumb(companion, phone):
     thumb.tap(serve.locator("button.send"))  # Bob's bad serve: Ann's second point
     view = companion.table.snapshot.match["view"]
     assert view["winner"] == 0 and [s["score"] for s in view["sides"]] == [2, 0]
-    nothing_left_to_offer(phone)
-    one_screen(thumb)
-    shot(phone, "host-thumb-slam-won")
+    won(phone, thumb, "slam")
 
 
 def test_the_host_runs_an_alakazoo_match_with_one_thumb(companion, phone):
-    log_in(phone, companion, "host", "#host")
-    thumb = Thumb(phone, companion)
-    start_from_the_form(phone, "alakazoo", ["Ann", "Bob"], {"first_player": "Ann"})
-    after_start(phone, thumb)
+    thumb = begin(phone, companion, "alakazoo", ["Ann", "Bob"], {"first_player": "Ann"})
     display = phone.locator("fieldset[data-action=display]")
 
     def put(space: int, creature: int) -> None:
@@ -185,9 +180,7 @@ def test_the_host_runs_an_alakazoo_match_with_one_thumb(companion, phone):
     put(1, 5)
     thumb.tap(phone.locator("#bar [data-action=end_turn]"))
     expect(phone.locator("#board .head")).to_contain_text("Ann wins")
-    nothing_left_to_offer(phone)
-    one_screen(thumb)
-    shot(phone, "host-thumb-zoo-won")
+    won(phone, thumb, "zoo")
 
 
 def test_the_new_match_form_folds_during_a_match_and_is_filled_from_the_last(companion,
@@ -282,6 +275,5 @@ def test_the_host_page_passes_axe_for_every_game(companion, browser, scheme):
             companion.runner.call(lambda t: t.abandon())
             expect(page.locator("#new-match")).to_have_attribute("open", "")
         assert accessibility_problems(page) == []
-        page.goto(url(companion, "host"))
     finally:
         context.close()
