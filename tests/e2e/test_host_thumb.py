@@ -154,7 +154,7 @@ def test_the_host_runs_an_alakaslam_match_with_one_thumb(companion, phone):
     expect(serve.locator(".landing")).to_contain_text("Lands")
     # Where it lands is read on the screen, above the Serve button kept over the bar.
     landing = serve.locator(".landing").bounding_box()
-    assert 0 <= landing["y"] and landing["y"] + landing["height"] <= \
+    assert landing["y"] >= 0 and landing["y"] + landing["height"] <= \
         serve.locator("button.send").bounding_box()["y"], landing
     shot(phone, "host-thumb-slam")
     thumb.tap(serve.locator("button.send"))  # the Serve button, kept above the bar
