@@ -281,3 +281,21 @@ def test_the_host_page_passes_axe_for_every_game(companion, browser, scheme):
         assert accessibility_problems(page) == []
     finally:
         context.close()
+
+
+def test_a_stale_tap_in_the_bar_is_said_in_the_bar(companion, phone):
+    """The bar's refusal is said in the bar, on the screen: here a point tapped on a table
+    the panel has moved on from (the page gets no stream, so it cannot know)."""
+    start(companion, {"game": "center-court", "players": ["Ann", "Bob"]})
+    phone.route("**/api/events*", lambda route: route.abort())
+    log_in(phone, companion, "host", "#host")
+    play(companion, {"type": "point", "winner": 1})
+    phone.locator("#bar button", has_text="Point Ann").click()
+    message = phone.locator("#bar > #message")
+    expect(message).to_contain_text("Someone else changed the table")
+    expect(message).to_have_attribute("aria-live", "assertive")
+    b = message.bounding_box()
+    assert b["y"] >= 0 and b["y"] + b["height"] <= PHONE["height"], b
+    expect(phone.locator(".points").nth(1)).to_have_text("15")  # resynced: Bob's point
+    assert companion.table.snapshot.match["view"]["points"] == ["0", "15"]
+    shot(phone, "host-thumb-bar-refusal")
