@@ -14,6 +14,7 @@ from flask import Blueprint, Response, current_app, jsonify, request, session
 from werkzeug.routing import IntegerConverter
 
 from companion import matchfile
+from companion.controls import rematch
 from companion.errors import IllegalAction, InvalidAction, StoreDamaged, StoreError
 from companion.games import GAMES
 from companion.integrity import replay_stored
@@ -122,6 +123,16 @@ def games() -> Response:
                     for o in g.options],
         "extras": dict(g.extras),
     } for g in GAMES.values()])
+
+
+@bp.get("/rematch")
+def rematch_record() -> Response:
+    """The start record of a rematch of the last match on the table (finished, ended or
+    still played): its game, players and options, device decisions to be made again; null
+    before the first match. The host's New match form is filled from it."""
+    table = services().runner.table
+    last = table.history(limit=1)
+    return jsonify(rematch(table.stored(last[0].id).start) if last else None)
 
 
 @bp.get("/history")

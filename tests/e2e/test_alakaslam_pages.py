@@ -335,6 +335,7 @@ def test_the_alakaslam_pages_pass_axe(companion, browser, scheme):
         # Under Enchant-3 with one card: the refusal's colours are checked too.
         expect(hit.locator(".landing")).to_contain_text("Refused: Ann is under Enchant-3")
         assert accessibility_problems(host) == []
+        host.locator("#new-match > summary").click()  # folded during the match
         host.select_option("#game", "alakaslam")
         expect(host.locator(".slam-setup")).to_be_visible()
         assert accessibility_problems(host) == []

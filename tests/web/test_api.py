@@ -466,3 +466,19 @@ def test_the_timeline_answer_is_bounded_however_long_the_match(client, host):
     line = chart["series"][0]["points"]
     assert len(line) == MAX_POINTS and line[-1][0] == 4 * 24 + 480
     assert len(client.get("/api/timeline").data) < 40_000
+
+
+def test_rematch_is_the_last_match_with_device_decisions_made_again(client, host):
+    """The host's New match form is filled from it: null before any match, then the last
+    match's game, players and options, even once that match has ended without a result;
+    the coin the device flipped is to be flipped again."""
+    assert client.get("/api/rematch").json is None
+    start = {"game": "center-court", "players": ["Ann", "Bob"],
+             "options": {"sets": 1, "first_server": "coin"}}
+    assert host.post("/api/match", start).status_code == 200
+    assert host.post("/api/match/end").status_code == 200
+    assert client.get("/api/state").json["match"] is None
+    again = client.get("/api/rematch").json
+    assert again["game"] == "center-court" and again["players"] == ["Ann", "Bob"]
+    assert again["options"]["sets"] == 1 and again["options"]["first_server"] == "coin"
+    assert "coin_flip" not in again["options"]

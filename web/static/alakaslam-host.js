@@ -87,11 +87,12 @@ TC.slam.startForm = function (box, game, current) {
 TC.slam.controls = function (box, match, send) {
   const v = match.view;
   const shape = (type) => match.legal.find((s) => s.type === type);
+  // The point first: two taps in reach of the thumb, above the long card picker.
+  const point = shape("point");
+  if (point) box.append(TC.slam.pointForm(v, send));
   const hit = shape("serve") || shape("shot");
   if (hit) box.append(TC.slam.hitForm(v, hit, send));
   else TC.slam.held = null;  // no picker now: nothing to keep or to say moved on
-  const point = shape("point");
-  if (point) box.append(TC.slam.pointForm(v, send));
   const button = (text, action, attrs) => TC.el("button", {type: "button", onclick: () => send(action), ...attrs}, text);
   const ability = shape("ability");
   if (ability) {

@@ -155,9 +155,8 @@ TC.zoo.controls = function (box, match, send) {
   }
   const [end] = shapes("end_turn");
   if (end) {
-    let row = null;
-    row = el("div", {class: "row", "data-action": "end_turn"}, button(`End ${me.name}'s turn`, {type: "end_turn"},
-      () => row, {class: "primary send"}));
-    box.append(row);
+    // In the host's bar at the bottom of the screen (data-bar); a refusal is said there.
+    box.append(button(`End ${me.name}'s turn`, {type: "end_turn"}, () => null,
+      {class: "primary", "data-action": "end_turn", "data-bar": ""}));
   }
 };

@@ -4,6 +4,9 @@
   const message = $("message");
   let state = TC.initial;
   let games = [];
+  // A rematch of the last match (its start record, from the table): the start form is
+  // filled from it, even once the table is empty again or the page was just opened.
+  let rematch = null;
 
   /* The message says what became of the user's last tap, about one table state: a newer
      state clears it. A refusal is about the state the table refused it on (the one the
@@ -20,10 +23,18 @@
      with the same key: the table applies it at most once and answers a retry with the
      first outcome. */
   const RETRIES = 8;
-  const home = message.previousElementSibling;  // the board: the message's place above the controls
+  const home = $("actions");  // the message's place when no control is named: under the controls
+  /** Put the message beside what the user tapped: after `near` (a control's group), in the
+   *  bar when the tap was there, else after the group of the focused control (a tapped
+   *  button has the focus), else under the controls. */
+  const place = (near) => {
+    const tapped = document.activeElement;
+    if ($("bar").contains(tapped)) { $("bar").prepend(message); return; }
+    const group = near || (home.contains(tapped) && tapped.closest("#actions fieldset, #actions .row"));
+    (group || home).after(message);
+  };
   const act = (path, body, near) => {
-    // The answer is said beside the control used (`near`), or above the controls.
-    (near || home).after(message);
+    place(near);
     say("");
     const idempotency = TC.newKey();
     // The premise: the state on screen when the user tapped. Should the table move on
@@ -36,13 +47,16 @@
       }
       throw err;
     });
-    return attempt(RETRIES).then((s) => { say(""); stream.show(s); })
+    return attempt(RETRIES).then((s) => { say(""); stream.show(s); return s; })
       .catch((err) => {
-        if (err.status !== 409) { say(err.message); return; }
+        // Wherever it is said, the user sees it: the page scrolls as little as it can.
+        requestAnimationFrame(() => message.scrollIntoView({block: "nearest"}));
+        if (err.status !== 409) { say(err.message); return null; }
         // Refused by the rules or because the table moved on: show the table as it is now,
         // the reason beside it (a stale tap's in plain words; the API's names versions).
         say(err.stale ? STALE : err.message, key({epoch: state.epoch, version: err.stale ? err.version : version}));
         stream.resync();
+        return null;
       });
   };
 
@@ -58,14 +72,23 @@
 
   function renderActions() {
     const box = $("actions");
-    if (box.contains(message)) home.after(message);  // its control is about to go
+    const quick = $("quick");
+    if (box.contains(message) || quick.contains(message)) home.after(message);  // its control is about to go
     box.replaceChildren();
+    quick.replaceChildren();
     const match = state.match;
     $("undo").disabled = !(match && match.can_undo);
     $("redo").disabled = !(match && match.can_redo);
-    $("end").disabled = !(match && match.status === "active");
+    $("end").hidden = !(match && match.status === "active");
+    $("bar").hidden = !match;  // nothing to undo on an empty table
+    // The table version the controls are drawn for (what a tap's premise will be).
+    box.dataset.version = state.version;
     if (!match) return;
     (controls[match.game] || genericControls)(box, match);
+    // The actions used most (a game marks them data-bar) go to the bar at the bottom of
+    // the screen, in reach of the thumb however long the controls above them are.
+    quick.append(...box.querySelectorAll("[data-bar]"));
+    for (const empty of box.querySelectorAll(".row:empty")) empty.remove();
   }
 
   /* One row of buttons per legal shape with a single list field (Center Court). */
@@ -73,7 +96,7 @@
     const v = match.view;
     for (const shape of match.legal) {
       const field = Object.keys(shape).find((k) => Array.isArray(shape[k]));
-      const row = TC.el("div", {class: "row", "data-action": shape.type});
+      const row = TC.el("div", {class: "row", "data-action": shape.type, "data-bar": shape.type === "point" ? "" : null});
       for (const value of field ? shape[field] : [null]) {
         const label = (describe[shape.type] || ((_, x) => `${shape.type} ${x ?? ""}`))(v, value);
         row.append(TC.el("button", {type: "button", onclick: () => {
@@ -82,7 +105,7 @@
           if (shape.type === "serve" && roll && roll.value && ![3, 4].includes(value)) {
             body.roll = Number(roll.value);
           }
-          act("/api/action", body);
+          act("/api/action", body, row);
         }}, label));
       }
       box.append(row);
@@ -98,7 +121,8 @@
   const controls = {};
   controls.alakaslam = (box, match) => TC.slam.controls(box, match, (body) => act("/api/action", body));
   controls.alakazoo = (box, match) => TC.zoo.controls(box, match, (body, near) => act("/api/action", body, near));
-  const select = (name, values, label) => TC.el("select", {name},
+  // Each menu is named for screen readers by what it picks (`aria`).
+  const select = (name, values, label, aria) => TC.el("select", {name, "aria-label": aria},
     values.map((x) => TC.el("option", {value: JSON.stringify(x)}, label ? label(x) : String(x))));
   const value = (el) => JSON.parse(el.value);
   const button = (text, onclick) => TC.el("button", {type: "button", onclick}, text);
@@ -111,13 +135,14 @@
       const w = v.sides.flatMap((s) => s.wizards).find((x) => x.jersey === j);
       return `#${j}${w && w.name ? " " + w.name : ""}`;
     };
+    if (!shape("end_activation")) return;  // the match is over: nothing is offered
     const me = v.active.jersey;
-    box.append(TC.el("div", {class: "row"}, button(`End #${me}'s activation`,
-      () => act("/api/action", {type: "end_activation"}))));
+    box.append(TC.el("button", {type: "button", class: "primary", "data-bar": "",
+      onclick: () => act("/api/action", {type: "end_activation"})}, `End #${me}'s activation`));
     const throwing = shape("throw");
     if (throwing) {
-      const target = select("target", throwing.target, who);
-      const range = select("range", [1, 2, 3], (z) => `${z} zone${z > 1 ? "s" : ""} away`);
+      const target = select("target", throwing.target, who, "Target");
+      const range = select("range", [1, 2, 3], (z) => `${z} zone${z > 1 ? "s" : ""} away`, "Range");
       const ball = TC.el("input", {type: "checkbox", name: "holding"});
       const body = () => ({thrower: me, target: value(target)});
       box.append(TC.el("fieldset", {"data-action": "throw"}, TC.el("legend", {}, `#${me} throws`),
@@ -128,15 +153,15 @@
     }
     const catching = shape("catch");
     if (catching) {
-      const catcher = select("catcher", catching.catcher, who);
-      const back = select("returning", catching.returning, (j) => j === null ? "nobody comes back" : `${who(j)} comes back`);
+      const catcher = select("catcher", catching.catcher, who, "Catcher");
+      const back = select("returning", catching.returning, (j) => j === null ? "nobody comes back" : `${who(j)} comes back`, "Who comes back");
       box.append(TC.el("fieldset", {"data-action": "catch"}, TC.el("legend", {}, `#${me}'s ball caught`),
         catcher, back, button("Caught", () => act("/api/action", {type: "catch", thrower: me,
           catcher: value(catcher), returning: value(back)}))));
     }
     const casting = shape("cast");
     if (casting) {
-      const spell = select("spell", casting.spell, TC.spellName);
+      const spell = select("spell", casting.spell, TC.spellName, "Spell");
       const ticks = casting.targets.map((j) => TC.el("label", {},
         TC.el("input", {type: "checkbox", value: j}), ` ${who(j)}`));
       const targets = () => ticks.map((l) => l.firstChild).filter((c) => c.checked).map((c) => Number(c.value));
@@ -150,8 +175,8 @@
     const dispel = shape("dispel");
     if (dispel) {
       const wearers = dispel.target;
-      const target = select("target", wearers, who);
-      const effect = TC.el("select", {name: "effect"});
+      const target = select("target", wearers, who, "Wizard to dispel");
+      const effect = TC.el("select", {name: "effect", "aria-label": "Spell to dispel"});
       const fill = () => {
         const w = v.sides.flatMap((s) => s.wizards).find((x) => x.jersey === value(target));
         effect.replaceChildren(...w.effects.map((e) => TC.el("option", {value: JSON.stringify(e)}, TC.spellName(e))));
@@ -168,7 +193,7 @@
     }
     const passing = shape("pass");
     if (passing) {
-      const to = select("to", passing.to, who);
+      const to = select("to", passing.to, who, "Pass to");
       box.append(TC.el("fieldset", {"data-action": "pass"}, TC.el("legend", {}, `#${me} passes`),
         to, button("Pass", () => act("/api/action", {type: "pass", thrower: me, to: value(to)}))));
     }
@@ -182,7 +207,7 @@
   }
 
   function drawStart(game) {
-    const current = state.match && state.match.game === game.id ? state.match : null;
+    const current = rematch && rematch.game === game.id ? rematch : null;
     const players = $("players");
     players.replaceChildren();
     for (let i = 0; i < game.seats[1]; i++) {
@@ -194,8 +219,9 @@
     options.replaceChildren();
     for (const o of game.options) {
       const select = TC.el("select", {name: o.key});
+      const chosen = current && o.key in current.options ? current.options[o.key] : o.default;
       o.choices.forEach((c, i) => select.append(TC.el("option",
-        {value: i, selected: JSON.stringify(c.value) === JSON.stringify(o.default)}, c.label)));
+        {value: i, selected: JSON.stringify(c.value) === JSON.stringify(chosen)}, c.label)));
       options.append(TC.el("label", {}, `${o.label} `, select));
     }
     const extra = startExtras[game.id];
@@ -268,7 +294,15 @@
     const options = {};
     for (const o of game.options) options[o.key] = o.choices[Number($("options").querySelector(`[name="${o.key}"]`).value)].value;
     if (collectExtras) collectExtras(options);
-    act("/api/match", {game: game.id, players, options});
+    const details = $("new-match");
+    act("/api/match", {game: game.id, players, options}, e.submitter).then((started) => {
+      if (!started) return;  // refused: the reason is beside Start, in view
+      home.after(message);
+      details.open = false;
+      // The controls are the first thing on the page: the host is taken to them, not
+      // left at the form far below.
+      window.scrollTo({top: 0});
+    });
   });
   $("game").addEventListener("change", renderStart);
   $("undo").addEventListener("click", () => act("/api/undo"));
@@ -279,6 +313,32 @@
   $("logout").addEventListener("click", () => TC.post("/api/logout")
     .then(() => location.reload(), (err) => say(err.message)));
 
+  /* The New match form is folded away while a match is being played and open when none
+     is; each time a match starts, ends or is won it is filled again from the last match
+     (its players, options and game). Between those changes it is left as the user set it. */
+  let folded = null;  // "<match id>/<status>" the form was last set for
+  function fold(match) {
+    const now = match ? `${match.id}/${match.status}` : "none";
+    if (now === folded) return;
+    const first = folded === null;
+    folded = now;
+    $("new-match").open = !(match && match.status === "active");
+    if (!first && games.length) refill();
+  }
+
+  /** Fill the start form for a rematch of the last match: the likely next match. */
+  function refill() {
+    fetch("/api/rematch", {cache: "no-store"}).then((r) => r.json()).then((record) => {
+      rematch = record;
+      if (rematch) $("game").value = rematch.game;
+      renderStart();
+    }, () => renderStart());  // offline: the form as it is; the stream says so
+  }
+
+  // What the bar covers at the bottom of the screen: a control scrolled to sits above it.
+  new ResizeObserver(() => document.documentElement.style.setProperty("--bar", `${$("bar").offsetHeight}px`))
+    .observe($("bar"));
+
   let stream = null;
   TC.login($("login"), () => {
     $("host").hidden = false;
@@ -287,12 +347,11 @@
     fetch("/api/games").then((r) => r.json()).then((list) => {
       games = list;
       $("game").replaceChildren(...games.map((g) => TC.el("option", {value: g.id}, g.title)));
-      // A rematch is the likely next match: the form opens on the game on the table.
-      if (state.match) $("game").value = state.match.game;
-      renderStart();
+      refill();
     });
     stream = TC.follow((s) => {
       state = s;
+      fold(s.match);
       if (about !== null && about !== key(s)) say("");
       TC.renderBoard($("board"), s);
       // Controls of a game whose scripts are still on their way: drawn once they are here.
