@@ -99,14 +99,16 @@ TC.need = function (game) {
 };
 
 /** Draw the state's board in `container`; a game whose script is not here yet is drawn
- *  as soon as it arrives, unless a newer state was drawn meanwhile. */
-TC.renderBoard = function (container, state) {
+ *  as soon as it arrives, unless a newer state was drawn meanwhile. `drawn(state)`, when
+ *  given, is called after each drawing (the game's board code is here by then). */
+TC.renderBoard = function (container, state, drawn) {
   container.tcState = state;
   const match = state.match;
   const draw = () => {
     if (container.tcState !== state) return;
     container.replaceChildren(!match ? TC.el("p", {class: "empty"}, "No match on the table yet.")
       : (TC.boards[match.game] || TC.boards.generic)(match));
+    if (drawn) drawn(state);
   };
   if (!match || TC.boards[match.game] || !TC.modules[match.game]) { draw(); return; }
   TC.need(match.game).then(draw, (err) => {
@@ -118,46 +120,107 @@ TC.boards.generic = function (match) {
   return TC.el("pre", {class: "generic"}, JSON.stringify(match.view, null, 1));
 };
 
+/* A game's board script may give its board a `title(match)`: the score in a few words, for
+   the page title (a tab or a lock screen shows it). Without one the title names the game. */
+TC.boards.generic.title = () => null;
+
+/** The page title for `state`: its score first (a narrow tab shows the start), then the app. */
+TC.title = function (state) {
+  const match = state.match;
+  const board = match && TC.boards[match.game];
+  const score = board && board.title ? board.title(match) : null;
+  return score ? `${score} · Table Companion` : "Table Companion";
+};
+
+/** Each side's or player's colour (app.css: --side-N, --player-N): a stripe beside the name. */
+TC.swatch = (i, kind = "side") => TC.el("span", {class: `swatch ${kind}-${i}`, "aria-hidden": "true"});
+
+/** A small table of counts by side: rows of [label, [count per side]], columns the names. */
+TC.statsTable = function (caption, names, rows, kind = "side") {
+  const el = TC.el;
+  return el("table", {class: "stats live"},
+    el("caption", {}, caption),
+    el("thead", {}, el("tr", {}, el("td", {}),
+      names.map((n, i) => el("th", {scope: "col", class: `by ${kind}-${i}`}, n)))),
+    el("tbody", {}, rows.map(([label, counts]) => el("tr", {},
+      el("th", {scope: "row"}, label), counts.map((c) => el("td", {}, c))))));
+};
+
 TC.boards["center-court"] = function (match) {
+  const el = TC.el;
   const v = match.view;
   const over = v.winner !== null;
-  const head = [];
+  let head;
   // Once won, nothing is being played: the sets, from the winner's side.
-  if (over) head.push(`${v.players[v.winner]} wins ${v.final_score}`);
+  if (over) head = `${v.players[v.winner]} wins ${v.final_score}`;
   else {
-    head.push(`Set ${v.set_number}`);
-    if (v.match_tiebreak) head.push("Match tiebreak");
-    else if (v.tiebreak) head.push("Tiebreak");
-    else if (v.deuce) head.push("Deuce");
-    else if (v.advantage !== null) head.push(`Advantage ${v.players[v.advantage]}`);
+    const parts = [`Set ${v.set_number}`];
+    if (v.match_tiebreak) parts.push("Match tiebreak");
+    else if (v.tiebreak) parts.push("Tiebreak");
+    else if (v.deuce) parts.push("Deuce");
+    else if (v.advantage !== null) parts.push(`Advantage ${v.players[v.advantage]}`);
+    head = parts.join(" · ");
   }
-  const rows = [0, 1].map((p) => TC.el("tr", {class: v.winner === p ? "winner" : ""},
-    TC.el("td", {class: "serve", "aria-label": !over && v.server === p ? "serving" : null},
-      !over && v.server === p ? "●" : ""),
-    TC.el("th", {scope: "row", class: "name"}, v.players[p]),
+  const done = v.sets.length;
+  const rows = [0, 1].map((p) => {
+    const serving = !over && v.server === p;
+    return el("tr", {class: [v.winner === p ? "winner" : "", serving ? "serving" : ""].join(" ").trim() || null,
+      "data-player": p},
+    el("td", {class: "serve"}, serving ? el("span", {class: "ball", title: "serving"}, "●",
+      el("span", {class: "sr-only"}, " serving")) : null),
+    el("th", {scope: "row", class: `name side-${p}`}, TC.swatch(p), v.players[p],
+      v.winner === p ? el("span", {class: "chip won"}, "winner") : null),
     v.sets.map((s, i) => {
       const tb = v.set_tiebreaks[i];
       // A match tiebreak is recorded as a set won 1-0: show its points instead.
-      if (tb && Math.max(...s) === 1) return TC.el("td", {class: "set mtb"}, tb[p]);
-      return TC.el("td", {class: "set"}, s[p], tb ? TC.el("sup", {}, tb[p]) : null);
+      if (tb && Math.max(...s) === 1) return el("td", {class: "set mtb"}, tb[p]);
+      return el("td", {class: "set"}, s[p], tb ? el("sup", {}, tb[p]) : null);
     }),
-    over ? null : TC.el("td", {class: "games"}, v.games[p]),
-    over ? null : TC.el("td", {class: "points"}, v.points[p])));
-  const status = [];
-  if (v.call === "double_fault") status.push(TC.el("strong", {class: "call"}, "DOUBLE FAULT"));
+    over ? null : el("td", {class: "games"}, v.games[p]),
+    over ? null : el("td", {class: "points"}, v.points[p]));
+  });
+  const heads = el("tr", {},
+    el("td", {}), el("td", {}),
+    done ? el("th", {scope: "colgroup", colspan: done, class: "set"}, done === 1 ? "Set" : "Sets") : null,
+    over ? null : el("th", {scope: "col", class: "games"}, v.tiebreak ? "Gms" : "Games"),
+    over ? null : el("th", {scope: "col", class: "points"}, v.tiebreak ? "TB" : "Points"));
+  // The call has a line of its own, kept when empty: its arrival moves nothing.
+  let call = null;
+  if (v.call === "double_fault") call = "DOUBLE FAULT";
   // serve is 2 exactly while a second serve is due: after a first-serve fault,
   // never with the ball in play.
-  else if (v.serve === 2) status.push(TC.el("strong", {class: "call"}, "FAULT · second serve"));
+  else if (v.serve === 2) call = "FAULT · second serve";
+  const status = [];
   if (v.last_serve) {
     const s = v.last_serve;
     status.push(`Last serve: ${s.card}` + (v.rally_serve === 2 ? " (2nd)" : "") +
       (s.roll === null ? "" : `, die ${s.roll}`));
   }
   if (v.in_play) status.push(`Ball in play: ${v.volley} to ${v.players[v.to_return]}`);
-  return TC.el("div", {class: "cc"},
-    TC.el("p", {class: "head"}, head.join(" · ")),
-    TC.el("table", {class: "score"}, TC.el("tbody", {}, rows)),
-    TC.el("p", {class: "status"}, status.map((s, i) => [i ? " · " : "", s])));
+  const st = v.stats;
+  const stats = TC.statsTable("Match stats", v.players, [
+    ["Points won", st.map((s) => s.points_won)],
+    ["Won on serve", st.map((s) => s.serve_points_won)],
+    ["Faults", st.map((s) => s.faults)],
+    ["Double faults", st.map((s) => s.double_faults)],
+  ]);
+  return el("div", {class: `cc${over ? " over" : ""}`},
+    el("p", {class: `head${over ? " over" : ""}`}, head),
+    el("table", {class: "score"}, el("thead", {}, heads), el("tbody", {}, rows)),
+    el("p", {class: "callout"}, call ? el("strong", {class: "call"}, call) : null),
+    el("p", {class: "status"}, status.join(" · ")),
+    stats,
+    el("p", {class: "rally"}, "Longest rally: ",
+      el("strong", {}, v.longest_rally ? `${v.longest_rally} shot${v.longest_rally === 1 ? "" : "s"}`
+        : over ? "none" : "none yet")));
+};
+
+TC.boards["center-court"].title = function (match) {
+  const v = match.view;
+  if (v.winner !== null) return `${v.players[v.winner]} wins ${v.final_score}`;
+  const sets = v.sets.map((s) => `${s[0]}-${s[1]}`);
+  return `${v.players[0]} v ${v.players[1]}: ${[...sets, `${v.games[0]}-${v.games[1]}`].join(" ")}, ` +
+    `${v.points[0]}-${v.points[1]}`;
 };
 
 /* --- the host's session ------------------------------------------------------------- */

@@ -1,0 +1,127 @@
+"""The spectator page as a scoreboard, for every game and state (new, in play, a call
+shown, finished), in a real browser at phone size: the key facts inside the first screen
+(by their boxes), the score in the page title, nothing moved by a new state, text that
+grows with the phone's font size, axe clean in both themes."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.browser_support import (
+    PHONE,
+    accessibility_problems,
+    play,
+    require_chromium,
+    shot,
+    start,
+    url,
+)
+from tests.e2e.test_alakaslam_pages import SINGLES
+from tests.e2e.test_alakazoo_pages import FINISH, FOUR, MIDGAME
+from tests.e2e.test_browser import WD_START
+
+sync_api = require_chromium()
+expect = sync_api.expect
+
+CC = {"game": "center-court", "players": ["Ann", "Bob"], "options": {"first_server": 0}}
+POINT = [{"type": "point", "winner": 0}, {"type": "point", "winner": 1}]
+
+
+def above_the_fold(page, selector: str) -> None:
+    """Every element ``selector`` matches (one at least) lies wholly inside the phone's
+    first screen."""
+    found = page.locator(selector)
+    assert found.count(), selector
+    for i in range(found.count()):
+        b = found.nth(i).bounding_box()
+        assert b is not None and b["width"] > 0 and b["height"] > 0, (selector, i)
+        assert b["y"] >= 0 and b["y"] + b["height"] <= PHONE["height"], (selector, i, b)
+        assert b["x"] >= 0 and b["x"] + b["width"] <= PHONE["width"], (selector, i, b)
+
+
+def boxes(page, selectors: list[str]) -> dict[str, list]:
+    """Where each element of ``selectors`` is drawn, to compare across a new state."""
+    return {s: [page.locator(s).nth(i).bounding_box() for i in range(page.locator(s).count())]
+            for s in selectors}
+
+
+def title_is(page, text: str) -> None:
+    expect(page).to_have_title(f"{text} · Table Companion", timeout=5000)
+
+
+# --- Center Court ---------------------------------------------------------------------
+
+CC_FACTS = ["#board .head", "#board .score thead th.games", "#board .score thead th.points",
+            "#board .score .name", "#board .score .games", "#board .score .points",
+            "#board tr.serving .ball", "#board .stats.live", "#board .rally"]
+
+
+def test_center_court_new_and_in_play(companion, phone):
+    start(companion, CC)
+    phone.goto(url(companion))
+    expect(phone.locator("#board .head")).to_have_text("Set 1")
+    title_is(phone, "Ann v Bob: 0-0, 0-0")
+    expect(phone.locator("#board .score thead th")).to_have_text(["Games", "Points"])
+    expect(phone.locator("#board tr.serving .name")).to_have_text("Ann")
+    for s in CC_FACTS:
+        above_the_fold(phone, s)
+    shot(phone, "spectator-cc-new")
+    # A 6-4 set, then a rally of three shots won by Ann, a game in.
+    play(companion, *[POINT[0]] * 4 * 5, *[POINT[1]] * 4 * 4, *[POINT[0]] * 4)
+    play(companion, {"type": "serve", "card": 3}, {"type": "return", "card": 3},
+         {"type": "return", "card": 3}, POINT[0], *[POINT[0]] * 3, POINT[1])
+    title_is(phone, "Ann v Bob: 6-4 1-0, 0-15")
+    expect(phone.locator("#board .score thead th")).to_have_text(["Set", "Games", "Points"])
+    expect(phone.locator("#board .rally")).to_have_text("Longest rally: 3 shots")
+    expect(phone.locator("#board .stats.live tbody tr").nth(0)).to_have_text("Points won2817")
+    for s in [*CC_FACTS, "#board .score .set"]:
+        above_the_fold(phone, s)
+    shot(phone, "spectator-cc-in-play")
+
+
+def test_center_court_calls_a_fault_without_moving_the_score(companion, phone):
+    start(companion, CC)
+    play(companion, POINT[0])
+    phone.goto(url(companion))
+    watched = ["#board .score .name", "#board .score .points", "#board .stats.live",
+               "#board .callout", "#board .rally"]
+    before = boxes(phone, watched)
+    play(companion, {"type": "serve", "card": 5, "roll": 5})
+    call = phone.locator("#board .callout .call")
+    expect(call).to_have_text("FAULT · second serve", timeout=5000)
+    above_the_fold(phone, "#board .callout .call")
+    assert boxes(phone, watched) == before
+    shot(phone, "spectator-cc-fault")
+    play(companion, {"type": "serve", "card": 2, "roll": 2})
+    expect(call).to_have_text("DOUBLE FAULT", timeout=5000)
+    title_is(phone, "Ann v Bob: 0-0, 15-15")
+    assert boxes(phone, watched) == before
+    expect(phone.locator("#board .stats.live tbody tr").nth(3)).to_have_text("Double faults10")
+    shot(phone, "spectator-cc-double-fault")
+    play(companion, {"type": "serve", "card": 4})
+    expect(phone.locator("#board .status")).to_contain_text("Ball in play: 4 to Bob", timeout=5000)
+    expect(call).to_have_count(0)
+    assert boxes(phone, watched) == before
+
+
+def test_center_court_tiebreak_and_the_winner(companion, phone):
+    start(companion, {**CC, "options": {**CC["options"], "sets": 1}})
+    phone.goto(url(companion))
+    play(companion, *[w for _ in range(6) for w in [POINT[0]] * 4 + [POINT[1]] * 4])
+    expect(phone.locator("#board .head")).to_have_text("Set 1 · Tiebreak", timeout=5000)
+    expect(phone.locator("#board .score thead th")).to_have_text(["Gms", "TB"])
+    for s in CC_FACTS:
+        above_the_fold(phone, s)
+    shot(phone, "spectator-cc-tiebreak")
+    play(companion, *[POINT[1]] * 7)
+    head = phone.locator("#board .head")
+    expect(head).to_have_text("Bob wins 7-6(7-0)", timeout=5000)
+    expect(head).to_have_class("head over")
+    title_is(phone, "Bob wins 7-6(7-0)")
+    winner = phone.locator("#board tr.winner")
+    expect(winner.locator(".name")).to_have_text("Bobwinner")
+    expect(winner.locator(".chip.won")).to_be_visible()
+    for s in ["#board .head", "#board tr.winner .chip.won", "#board .score .set",
+              "#board .stats.live", "#board .rally"]:
+        above_the_fold(phone, s)
+    shot(phone, "spectator-cc-won")
