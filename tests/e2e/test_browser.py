@@ -162,13 +162,15 @@ def test_dodgeball_spectator_board_shows_rosters_effects_and_recharge(companion,
     companion.runner.call(lambda t: t.act({"type": "end_activation"}))
     newts = phone.locator('.wd .side[data-side="1"]')
     sync_api.expect(newts.locator("li.now")).to_contain_text("#45")
-    sync_api.expect(newts.locator("li.now .chip")).to_have_text("Freeze")
+    sync_api.expect(newts.locator("li.now .chip")).to_have_text("FRZ")  # the OLED's code
     sync_api.expect(newts.locator("li.off")).to_contain_text("#30")
     sync_api.expect(newts.locator(".pts")).to_have_text("0")
     owls = phone.locator('.wd .side[data-side="0"]')
     sync_api.expect(owls.locator(".pts")).to_have_text("1")
-    sync_api.expect(owls.locator(".recharging")).to_contain_text(
-        "Freeze by #21 · back after activation 11 (10 left)")
+    recharging = phone.locator('.wd .hand[data-side="0"] .recharging')
+    sync_api.expect(recharging).to_have_text("FRZ #21 ⟳10")
+    sync_api.expect(recharging.locator(".chip")).to_have_attribute(
+        "title", "Freeze, cast by #21: back after activation 11")
     sync_api.expect(phone.locator(".status.now")).to_contain_text("frozen: no actions")
     sync_api.expect(phone.locator(".status.last")).to_contain_text("throw 5+6 v dodge 1+2")
     shot(phone, "dodgeball-spectator")

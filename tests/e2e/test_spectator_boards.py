@@ -125,3 +125,70 @@ def test_center_court_tiebreak_and_the_winner(companion, phone):
               "#board .stats.live", "#board .rally"]:
         above_the_fold(phone, s)
     shot(phone, "spectator-cc-won")
+
+
+# --- Wizard Dodgeball -----------------------------------------------------------------
+
+WD_FACTS = ["#board .head", "#board .lastplay", "#board .status.now",
+            "#board .side h2 .sname", "#board .side .pts", "#board .side li.now"]
+FREEZE = {"type": "cast", "caster": 21, "spell": "freeze", "targets": [45]}
+THROW = {"type": "throw", "thrower": 21, "target": 30, "range": 2, "target_holding_ball": False,
+         "rolls": {"throw": [5, 6], "dodge": [1, 2]}}
+END = {"type": "end_activation"}
+
+
+def test_dodgeball_last_play_and_dice_first_hands_as_chips(companion, phone):
+    start(companion, WD_START)
+    phone.goto(url(companion))
+    expect(phone.locator("#board .lastplay")).to_have_text("No play yet")
+    title_is(phone, "Owls 0-0 Newts")
+    for s in WD_FACTS:
+        above_the_fold(phone, s)
+    shot(phone, "spectator-wd-new")
+    watched = ["#board .side h2", "#board .status.now", "#board .lastplay"]
+    before = boxes(phone, watched)
+    play(companion, FREEZE, THROW, END)
+    last = phone.locator("#board .lastplay")
+    expect(last).to_contain_text("Last: #21 hit #30 (11v3): out", timeout=5000)
+    expect(last.locator(".dice")).to_have_text("throw 5+6 v dodge 1+2")
+    assert boxes(phone, watched) == before  # the play arrived: nothing moved
+    title_is(phone, "Owls 1-0 Newts")
+    newts = phone.locator('#board .side[data-side="1"]')
+    expect(newts.locator("li.now .chip")).to_have_text("FRZ")
+    expect(newts.locator("li.now .chip")).to_have_attribute("title", "Freeze")
+    expect(newts.locator("li.off")).to_contain_text("#30out")
+    owls_hand = phone.locator('#board .hand[data-side="0"]')
+    expect(owls_hand.locator(".recharging")).to_have_text("FRZ #21 ⟳10")
+    expect(owls_hand.locator(".ready .chip")).to_have_count(14)  # 15 faces, Freeze out
+    expect(phone.locator("#board .legend.spells")).to_contain_text("FRZ Freeze")
+    stats = phone.locator("#board .stats.live tbody tr")
+    expect(stats).to_have_text(["Hits10", "Catches00", "Casts10"])
+    expect(phone.locator("#board .status.now")).to_contain_text("frozen: no actions")
+    for s in [*WD_FACTS, "#board .lastplay .dice", "#board .side li.off .chip.out",
+              "#board .side li .chip.fx-freeze"]:
+        above_the_fold(phone, s)
+    shot(phone, "spectator-wd-in-play")
+
+
+def test_dodgeball_spell_codes_are_the_oleds(companion, phone):
+    from companion.games.wizard_dodgeball.cards import SHORT
+
+    start(companion, WD_START)
+    phone.goto(url(companion))
+    expect(phone.locator("#board .wd")).to_be_visible()
+    assert phone.evaluate("TC.SPELL_CODES") == SHORT
+
+
+def test_dodgeball_winner(companion, phone):
+    start(companion, {**WD_START, "options": {**WD_START["options"], "target": 1}})
+    phone.goto(url(companion))
+    play(companion, {"type": "hit", "thrower": 21, "target": 45})
+    head = phone.locator("#board .head")
+    expect(head).to_have_text("Owls wins · first to 1", timeout=5000)
+    expect(head).to_have_class("head over")
+    title_is(phone, "Owls wins 1-0")
+    expect(phone.locator('#board .side.winner[data-side="0"] .chip.won')).to_have_text("winner")
+    for s in ["#board .head", "#board .side.winner .chip.won", "#board .lastplay",
+              "#board .side .pts"]:
+        above_the_fold(phone, s)
+    shot(phone, "spectator-wd-won")
