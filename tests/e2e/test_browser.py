@@ -172,7 +172,7 @@ def test_dodgeball_spectator_board_shows_rosters_effects_and_recharge(companion,
     sync_api.expect(recharging.locator(".chip")).to_have_attribute(
         "title", "Freeze, cast by #21: back after activation 11")
     sync_api.expect(phone.locator(".status.now")).to_contain_text("frozen: no actions")
-    sync_api.expect(phone.locator(".status.last")).to_contain_text("throw 5+6 v dodge 1+2")
+    sync_api.expect(phone.locator(".lastplay")).to_contain_text("throw 5+6 v dodge 1+2")
     shot(phone, "dodgeball-spectator")
 
 
@@ -195,7 +195,7 @@ def test_dodgeball_host_starts_a_match_and_plays_every_kind_of_action(companion,
     cast.locator('input[value="6"]').check()
     cast.locator("text=It took effect").click()
     sync_api.expect(phone.locator('.wd .side[data-side="1"] li >> nth=0')).to_contain_text(
-        "Freeze")
+        "FRZ")
     # One cast per basic activation: the cast form is gone, the throw is left.
     sync_api.expect(phone.locator(".status.now")).to_contain_text("left: throw")
     assert phone.locator('fieldset[data-action="cast"]').count() == 0
@@ -213,7 +213,7 @@ def test_dodgeball_host_starts_a_match_and_plays_every_kind_of_action(companion,
     dispel = phone.locator('fieldset[data-action="dispel"]')
     dispel.locator("text=It worked").click()
     sync_api.expect(phone.locator('.wd .side[data-side="1"] li >> nth=0')).not_to_contain_text(
-        "Freeze")
+        "FRZ")
     # #2 passes to a teammate (not #21: the device's throw may have been
     # caught, and #21 off the court): the pass is its throw, so nothing is left.
     passing = phone.locator('fieldset[data-action="pass"]')
