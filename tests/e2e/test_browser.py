@@ -117,7 +117,7 @@ def test_spectator_page_shows_a_won_match_from_the_winners_side(companion, phone
     sync_api.expect(phone.locator("#board")).not_to_contain_text("iebreak")
     sync_api.expect(phone.locator("#board .games")).to_have_count(0)
     sync_api.expect(phone.locator("#board .points")).to_have_count(0)
-    sync_api.expect(phone.locator("#board tr.winner .name")).to_have_text("Bob")
+    sync_api.expect(phone.locator("#board tr.winner .name")).to_have_text("Bob winner")
     shot(phone, "spectator-won")
 
 

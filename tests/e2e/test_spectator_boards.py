@@ -9,6 +9,7 @@ import pytest
 
 from tests.e2e.browser_support import (
     PHONE,
+    SHOTS,
     accessibility_problems,
     play,
     require_chromium,
@@ -40,9 +41,12 @@ def above_the_fold(page, selector: str) -> None:
 
 
 def boxes(page, selectors: list[str]) -> dict[str, list]:
-    """Where each element of ``selectors`` is drawn, to compare across a new state."""
-    return {s: [page.locator(s).nth(i).bounding_box() for i in range(page.locator(s).count())]
-            for s in selectors}
+    """Where each element of ``selectors`` is drawn, to compare across a new state (to the
+    whole pixel: a line box's height in fractions of one is no shift anyone sees)."""
+    def whole(b: dict) -> dict:
+        return {k: round(v) for k, v in b.items()}
+    return {s: [whole(page.locator(s).nth(i).bounding_box())
+                for i in range(page.locator(s).count())] for s in selectors}
 
 
 def title_is(page, text: str) -> None:
@@ -119,7 +123,7 @@ def test_center_court_tiebreak_and_the_winner(companion, phone):
     expect(head).to_have_class("head over")
     title_is(phone, "Bob wins 7-6(7-0)")
     winner = phone.locator("#board tr.winner")
-    expect(winner.locator(".name")).to_have_text("Bobwinner")
+    expect(winner.locator(".name")).to_have_text("Bob winner")
     expect(winner.locator(".chip.won")).to_be_visible()
     for s in ["#board .head", "#board tr.winner .chip.won", "#board .score .set",
               "#board .stats.live", "#board .rally"]:
@@ -192,3 +196,142 @@ def test_dodgeball_winner(companion, phone):
               "#board .side .pts"]:
         above_the_fold(phone, s)
     shot(phone, "spectator-wd-won")
+
+
+# --- AlakaSLAM and Alakazoo -----------------------------------------------------------
+
+SERVE = {"type": "serve", "player": 0, "corner": "red", "cards": ["B1", "B2"]}
+
+
+def test_alakaslam_in_play_and_the_winner(companion, phone):
+    start(companion, {**SINGLES, "options": {**SINGLES["options"], "target": 1}})
+    phone.goto(url(companion))
+    title_is(phone, "Ann 0-0 Bob")
+    facts = ["#board .head", "#board .score .name", "#board .score .points",
+             "#board .status.now", "#board svg.court"]
+    for s in facts:
+        above_the_fold(phone, s)
+    shot(phone, "spectator-slam-new")
+    before = boxes(phone, ["#board .score", "#board .status.now", "#board svg.court"])
+    play(companion, SERVE)
+    expect(phone.locator("#board .status.now")).to_have_text("Bob to hit · rally 1", timeout=5000)
+    assert boxes(phone, ["#board .score", "#board .status.now", "#board svg.court"]) == before
+    for s in [*facts, "#board .status.last"]:
+        above_the_fold(phone, s)
+    shot(phone, "spectator-slam-in-play")
+    play(companion, {"type": "point", "winner": 0})
+    head = phone.locator("#board .head")
+    expect(head).to_have_text("Ann wins 1-0", timeout=5000)
+    expect(head).to_have_class("head over")
+    title_is(phone, "Ann wins 1-0")
+    expect(phone.locator("#board tr.winner .chip.won")).to_have_text("winner")
+    for s in ["#board .head", "#board tr.winner .chip.won", "#board .score .points"]:
+        above_the_fold(phone, s)
+    shot(phone, "spectator-slam-won")
+
+
+def test_alakazoo_title_colours_and_the_winner(companion, phone):
+    start(companion, FOUR)
+    play(companion, *MIDGAME[:-1])
+    phone.goto(url(companion))
+    title_is(phone, "Annabelle 4 · Bartholomew 2 · Cleo 1 · Dimitri 2")
+    watched = ["#board .zp", "#board .head"]
+    before = boxes(phone, watched)
+    play(companion, MIDGAME[-1])  # the Spell Dice: a line that was kept for them
+    expect(phone.locator("#board .status.now")).to_contain_text("Spell Dice", timeout=5000)
+    assert boxes(phone, watched) == before
+    colours = phone.locator("#board .zp h2 .swatch").evaluate_all(
+        "(els) => els.map((e) => getComputedStyle(e).backgroundColor)")
+    assert len(set(colours)) == 4, colours  # a colour per player
+    companion.runner.call(lambda t: t.abandon())
+    start(companion, FOUR)
+    play(companion, *FINISH)
+    head = phone.locator("#board .head")
+    expect(head).to_have_text("Annabelle wins with 18", timeout=5000)
+    expect(head).to_have_class("head over")
+    title_is(phone, "Annabelle wins with 18")
+    for s in ["#board .head", "#board .zp.winner .chip.won", "#board .zp .pts"]:
+        above_the_fold(phone, s)
+    shot(phone, "spectator-zoo-won")
+
+
+# --- every game: axe in both themes, text that grows ------------------------------------
+
+#: Each game in play, with a call or a last play on the board.
+IN_PLAY = {
+    "center-court": (CC, [POINT[0], {"type": "serve", "card": 5, "roll": 5}],
+                     ["#board .head", "#board .score .name", "#board .score .points",
+                      "#board .callout .call", "#board .stats.live"]),
+    "wizard-dodgeball": (WD_START, [FREEZE, THROW, END], WD_FACTS),
+    "alakaslam": (SINGLES, [SERVE], ["#board .head", "#board .score .name",
+                                     "#board .score .points", "#board .status.now"]),
+    "alakazoo": (FOUR, MIDGAME, ["#board .head", "#board .status.last", "#board .status.now",
+                                 "#board .zp h2"]),
+}
+
+
+@pytest.mark.parametrize("scheme", ["dark", "light"])
+def test_every_board_passes_axe(companion, browser, scheme):
+    context = browser.new_context(viewport=PHONE, color_scheme=scheme)
+    try:
+        page = context.new_page()
+        for game, (setup, actions, facts) in IN_PLAY.items():
+            companion.runner.call(lambda t: t.abandon() if t.match else None)
+            start(companion, setup)
+            play(companion, *actions)
+            page.goto(url(companion))
+            expect(page.locator(facts[0])).to_be_visible()
+            assert accessibility_problems(page) == [], game
+            shot(page, f"spectator-{game}-{scheme}")
+    finally:
+        context.close()
+
+
+def overlaps(a: dict, b: dict) -> bool:
+    return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
+            and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+
+
+@pytest.mark.parametrize("game", list(IN_PLAY))
+def test_text_grows_with_the_phones_font_size_and_nothing_overlaps(companion, browser, game):
+    """At a default font size of 24px (150%, as a phone's large text), the board's text
+    is larger, nothing is wider than the phone and no two key facts overlap."""
+    setup, actions, facts = IN_PLAY[game]
+    start(companion, setup)
+    play(companion, *actions)
+    context = browser.new_context(viewport=PHONE)
+    try:
+        page = context.new_page()
+        cdp = context.new_cdp_session(page)
+        cdp.send("Page.enable")
+        cdp.send("Page.setFontSizes", {"fontSizes": {"standard": 24}})
+        page.goto(url(companion))
+        expect(page.locator(facts[0])).to_be_visible()
+        assert page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)") == 27
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        drawn = [(s, i, page.locator(s).nth(i).bounding_box())
+                 for s in facts for i in range(page.locator(s).count())]
+        for s, i, b in drawn:
+            assert b["x"] >= 0 and b["x"] + b["width"] <= PHONE["width"], (s, i, b)
+        for n, (s, i, b) in enumerate(drawn):
+            for t, j, c in drawn[n + 1:]:
+                other = page.locator(t).nth(j).element_handle()
+                inside = page.locator(s).nth(i).evaluate(
+                    "(a, b) => a.contains(b) || b.contains(a)", other)
+                assert inside or not overlaps(b, c), (s, i, t, j)
+        # Every name on one line: no word broken in two.
+        lines = page.locator("#board .score .name, #board .side h2 .sname, #board .zp .pname")
+        assert lines.count()
+        for n in range(lines.count()):
+            assert lines.nth(n).evaluate("""(e) => {
+                const text = [...e.childNodes].find((c) => c.nodeType === 3 && c.data.trim());
+                const r = document.createRange();
+                r.selectNodeContents(text);
+                return r.getClientRects().length;
+            }""") == 1, lines.nth(n).inner_text()
+        # The first screen only: a full-page screenshot resizes the page and chromium
+        # drops the font sizes set above while doing so.
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"spectator-{game}-large-text.png"))
+    finally:
+        context.close()

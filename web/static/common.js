@@ -152,7 +152,7 @@ TC.boards["center-court"] = function (match) {
   const over = v.winner !== null;
   let head;
   // Once won, nothing is being played: the sets, from the winner's side.
-  if (over) head = `${v.players[v.winner]} wins ${v.final_score}`;
+  if (over) head = TC.boards["center-court"].title(match);
   else {
     const parts = [`Set ${v.set_number}`];
     if (v.match_tiebreak) parts.push("Match tiebreak");
@@ -168,8 +168,8 @@ TC.boards["center-court"] = function (match) {
       "data-player": p},
     el("td", {class: "serve"}, serving ? el("span", {class: "ball", title: "serving"}, "●",
       el("span", {class: "sr-only"}, " serving")) : null),
-    el("th", {scope: "row", class: `name side-${p}`}, TC.swatch(p), v.players[p],
-      v.winner === p ? el("span", {class: "chip won"}, "winner") : null),
+    el("th", {scope: "row", class: `name side-${p}`}, v.players[p],
+      v.winner === p ? [" ", el("span", {class: "chip won"}, "winner")] : null),
     v.sets.map((s, i) => {
       const tb = v.set_tiebreaks[i];
       // A match tiebreak is recorded as a set won 1-0: show its points instead.
@@ -217,6 +217,7 @@ TC.boards["center-court"] = function (match) {
 
 TC.boards["center-court"].title = function (match) {
   const v = match.view;
+  // Once won, the board's head says the same.
   if (v.winner !== null) return `${v.players[v.winner]} wins ${v.final_score}`;
   const sets = v.sets.map((s) => `${s[0]}-${s[1]}`);
   return `${v.players[0]} v ${v.players[1]}: ${[...sets, `${v.games[0]}-${v.games[1]}`].join(" ")}, ` +
