@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import asdict
-
 from typing import Any
 
 from companion.games.base import JSON
