@@ -55,7 +55,7 @@ def title_is(page, text: str) -> None:
 
 # --- Center Court ---------------------------------------------------------------------
 
-CC_FACTS = ["#board .head", "#board .score thead th.games", "#board .score thead th.points",
+CC_FACTS = ["#board .head", "#board .score thead .col-games", "#board .score thead .col-points",
             "#board .score .name", "#board .score .games", "#board .score .points",
             "#board tr.serving .ball", "#board .stats.live", "#board .rally"]
 

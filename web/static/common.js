@@ -181,9 +181,9 @@ TC.boards["center-court"] = function (match) {
   });
   const heads = el("tr", {},
     el("td", {}), el("td", {}),
-    done ? el("th", {scope: "colgroup", colspan: done, class: "set"}, done === 1 ? "Set" : "Sets") : null,
-    over ? null : el("th", {scope: "col", class: "games"}, v.tiebreak ? "Gms" : "Games"),
-    over ? null : el("th", {scope: "col", class: "points"}, v.tiebreak ? "TB" : "Points"));
+    done ? el("th", {scope: "colgroup", colspan: done, class: "col-set"}, done === 1 ? "Set" : "Sets") : null,
+    over ? null : el("th", {scope: "col", class: "col-games"}, v.tiebreak ? "Gms" : "Games"),
+    over ? null : el("th", {scope: "col", class: "col-points"}, v.tiebreak ? "TB" : "Points"));
   // The call has a line of its own, kept when empty: its arrival moves nothing.
   let call = null;
   if (v.call === "double_fault") call = "DOUBLE FAULT";

@@ -79,7 +79,7 @@ TC.boards["wizard-dodgeball"] = function (match) {
     el("div", {class: "lastplay"},
       el("p", {class: "status last"}, last ? ["Last: ", el("strong", {}, last.text)] : "No play yet"),
       el("p", {class: "dice"}, dice)),
-    el("p", {class: "status now"}, status.join(" · ")),
+    over ? null : el("p", {class: "status now"}, status.join(" · ")),
     el("div", {class: "sides"}, sides),
     TC.statsTable("Match stats", v.sides.map((s) => s.name), [
       ["Hits", v.sides.map((s) => (s.stats ? s.stats.hits : "–"))],
