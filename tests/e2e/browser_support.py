@@ -50,6 +50,18 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
+def above_the_fold(page, selector: str) -> None:
+    """Every element ``selector`` matches (one at least) lies wholly inside the phone's
+    first screen."""
+    found = page.locator(selector)
+    assert found.count(), selector
+    for i in range(found.count()):
+        b = found.nth(i).bounding_box()
+        assert b is not None and b["width"] > 0 and b["height"] > 0, (selector, i)
+        assert b["y"] >= 0 and b["y"] + b["height"] <= PHONE["height"], (selector, i, b)
+        assert b["x"] >= 0 and b["x"] + b["width"] <= PHONE["width"], (selector, i, b)
+
+
 def accessibility_problems(page) -> list[str]:
     """What axe-core (the copy the axe-playwright-python wheel ships) finds wrong on the
     page as it is now, one line per rule broken: "rule (impact): the elements"."""

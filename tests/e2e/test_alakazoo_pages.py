@@ -7,6 +7,7 @@ import pytest
 
 from tests.e2e.browser_support import (
     PHONE,
+    above_the_fold,
     accessibility_problems,
     log_in,
     play,
@@ -51,18 +52,6 @@ FINISH = [
     *displays((5, 3)), END,
     *displays((9, 4)), END,
 ]
-
-
-def box(page, selector: str) -> dict:
-    b = page.locator(selector).bounding_box()
-    assert b is not None, selector
-    return b
-
-
-def above_the_fold(page, selector: str) -> None:
-    b = box(page, selector)
-    assert b["y"] >= 0 and b["y"] + b["height"] <= PHONE["height"], (selector, b)
-    assert b["x"] >= 0 and b["x"] + b["width"] <= PHONE["width"], (selector, b)
 
 
 def test_spectator_shows_four_portals_dark_power_and_the_last_event(companion, phone):

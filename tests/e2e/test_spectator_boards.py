@@ -10,6 +10,7 @@ import pytest
 from tests.e2e.browser_support import (
     PHONE,
     SHOTS,
+    above_the_fold,
     accessibility_problems,
     play,
     require_chromium,
@@ -26,18 +27,6 @@ expect = sync_api.expect
 
 CC = {"game": "center-court", "players": ["Ann", "Bob"], "options": {"first_server": 0}}
 POINT = [{"type": "point", "winner": 0}, {"type": "point", "winner": 1}]
-
-
-def above_the_fold(page, selector: str) -> None:
-    """Every element ``selector`` matches (one at least) lies wholly inside the phone's
-    first screen."""
-    found = page.locator(selector)
-    assert found.count(), selector
-    for i in range(found.count()):
-        b = found.nth(i).bounding_box()
-        assert b is not None and b["width"] > 0 and b["height"] > 0, (selector, i)
-        assert b["y"] >= 0 and b["y"] + b["height"] <= PHONE["height"], (selector, i, b)
-        assert b["x"] >= 0 and b["x"] + b["width"] <= PHONE["width"], (selector, i, b)
 
 
 def boxes(page, selectors: list[str]) -> dict[str, list]:
