@@ -144,6 +144,9 @@ class State:
     #: Who served the point that won the match (None while it runs).
     match_point_server: int | None = None
     stats: tuple[Stats, Stats] = (Stats(), Stats())
+    #: The most shots in one rally of the match: its serve that went in and every
+    #: return, counted when the point ends (0 before any point is played out).
+    longest_rally: int = 0
 
 
 # --- options and setup -------------------------------------------------------
@@ -355,7 +358,11 @@ def _win_point(state: State, winner: int) -> State:
 def _score_point(state: State, winner: int, served: int) -> State:
     stats = _bump(state.stats, winner, points_won=1, serve_points_won=int(served == winner))
     points = _add(state.points, winner)
-    state = replace(state, stats=stats, points=points, serve=1, rally=None, call=None)
+    # A point won without a ball in play (a double fault, a point entered as such) adds
+    # no rally.
+    shots = state.rally.returns + 1 if state.rally else 0
+    state = replace(state, stats=stats, points=points, serve=1, rally=None, call=None,
+                    longest_rally=max(state.longest_rally, shots))
     if match_tiebreak(state):
         if _decided(points, winner, 10):
             return _win_set(state, winner, SetScore(_add((0, 0), winner), points))
@@ -475,6 +482,7 @@ def view(state: State) -> JSON:
              "serve_points_won": s.serve_points_won, "points_won": s.points_won}
             for s in state.stats
         ],
+        "longest_rally": state.longest_rally,
     }
 
 

@@ -59,12 +59,16 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
-def on_screen(page, selector: str) -> None:
-    """``selector``'s element is shown whole without scrolling on a phone (390x844)."""
-    b = page.locator(selector).bounding_box()
-    assert b is not None, f"{selector} is not shown"
-    assert b["y"] >= 0 and b["y"] + b["height"] <= PHONE["height"], (selector, b)
-    assert b["x"] >= 0 and b["x"] + b["width"] <= PHONE["width"], (selector, b)
+def above_the_fold(page, selector: str) -> None:
+    """Every element ``selector`` matches (one at least) lies wholly inside the phone's
+    first screen."""
+    found = page.locator(selector)
+    assert found.count(), selector
+    for i in range(found.count()):
+        b = found.nth(i).bounding_box()
+        assert b is not None and b["width"] > 0 and b["height"] > 0, (selector, i)
+        assert b["y"] >= 0 and b["y"] + b["height"] <= PHONE["height"], (selector, i, b)
+        assert b["x"] >= 0 and b["x"] + b["width"] <= PHONE["width"], (selector, i, b)
 
 
 def accessibility_problems(page, impacts: tuple[str, ...] | None = None) -> list[str]:

@@ -98,7 +98,7 @@ def test_spectator_board_shows_the_winner_abilities_and_copies(companion, phone)
     play(companion, {"type": "point", "winner": 0})
     expect(phone.locator("#board .head")).to_have_text("Ann/Bea win 1-0", timeout=5000)
     expect(phone.locator("#board .status.now")).to_have_count(0)
-    expect(phone.locator("#board .score tr.winner .name")).to_have_text("Ann/Bea")
+    expect(phone.locator("#board .score tr.winner .name")).to_have_text("Ann/Bea winner")
     # The match's stats: Laurie's ability counted, points by reason, the longest rally.
     expect(players.nth(0)).to_contain_text("1 ability this match")
     stats = phone.locator("#board table.stats")

@@ -7,6 +7,7 @@ import pytest
 
 from tests.e2e.browser_support import (
     PHONE,
+    above_the_fold,
     accessibility_problems,
     log_in,
     play,
@@ -20,20 +21,9 @@ from tests.games.zoo_matches import END, FINISH, FOUR, MIDGAME, displays
 sync_api = require_chromium()
 expect = sync_api.expect
 
+
 def view(companion) -> dict:
     return companion.table.snapshot.match["view"]
-
-
-def box(page, selector: str) -> dict:
-    b = page.locator(selector).bounding_box()
-    assert b is not None, selector
-    return b
-
-
-def above_the_fold(page, selector: str) -> None:
-    b = box(page, selector)
-    assert b["y"] >= 0 and b["y"] + b["height"] <= PHONE["height"], (selector, b)
-    assert b["x"] >= 0 and b["x"] + b["width"] <= PHONE["width"], (selector, b)
 
 
 def test_spectator_shows_four_portals_dark_power_and_the_last_event(companion, phone):
@@ -316,12 +306,13 @@ def test_the_spectator_page_loads_a_game_s_script_when_its_match_starts(companio
     expect(phone.locator("#board .cc")).to_be_visible()
     # The timeline chart's script comes once, after the page (tests/e2e/test_timeline_pages.py).
     expect(phone.locator("#timeline figure")).to_be_visible(timeout=5000)
-    assert scripts == ["common.js", "spectator.js", "timeline.js"]
+    assert scripts == ["common.js", "center-court.js", "spectator.js", "timeline.js"]
     phone.evaluate("window.marker = 7")
     companion.runner.call(lambda t: t.abandon())
     start(companion, FOUR)
     expect(phone.locator("#board .zp")).to_have_count(4, timeout=5000)
-    assert scripts == ["common.js", "spectator.js", "timeline.js", "alakazoo.js"]
+    assert scripts == ["common.js", "center-court.js", "spectator.js", "timeline.js",
+                       "alakazoo.js"]
     assert phone.evaluate("window.marker") == 7  # the same page: no reload
 
 
@@ -345,7 +336,7 @@ def test_what_a_phone_downloads_for_each_game_s_spectator_page(companion, phone,
         # Not the state stream, nor the timeline chart fetched on demand after the load
         # (its script and data: tests/e2e/test_timeline_pages.py checks when they come).
         if not any(part in response.url for part in ("/api/events", "/timeline.js",
-                                                     "/api/timeline")):
+                                                     "/timeline.css", "/api/timeline")):
             bodies[response.url.rsplit("/", 1)[-1]] = len(response.body())
 
     phone.on("response", count)
@@ -354,7 +345,7 @@ def test_what_a_phone_downloads_for_each_game_s_spectator_page(companion, phone,
     expect(phone.locator("#board > *")).not_to_have_class("empty")
     phone.wait_for_load_state("networkidle")
     scripts = {name for name in bodies if name.endswith(".js")}
-    own = {"center-court": set()}.get(setup["game"], {f"{setup['game']}.js"})
+    own = {f"{setup['game']}.js"}
     assert scripts == {"common.js", "spectator.js"} | own, bodies
     total = sum(bodies.values())
     print(f"{setup['game']}: {total} bytes in the browser: {bodies}")

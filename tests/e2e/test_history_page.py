@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 from companion import cli
 from companion.store import iso_utc
-from tests.e2e.browser_support import PHONE, on_screen, require_chromium, shot, start, url
+from tests.e2e.browser_support import PHONE, above_the_fold, require_chromium, shot, start, url
 
 expect = require_chromium().expect
 
@@ -56,7 +56,7 @@ def test_rows_say_game_result_local_time_and_duration(companion, browser, tmp_pa
         for selector in ["#zone", "#history > li:nth-child(1) .result",
                          "#history > li:nth-child(1) time", "#history > li:nth-child(2) .result",
                          "#history > li:nth-child(2) .duration"]:
-            on_screen(page, selector)
+            above_the_fold(page, selector)
         shot(page, "history-rows")
     finally:
         context.close()
@@ -80,7 +80,7 @@ def test_a_finished_match_opens_to_its_board_stats_timeline_place_and_file(compa
                                                                   timeout=5000)
     link = more.locator("a.file")
     expect(link).to_have_attribute("href", "/api/matches/1/export")
-    on_screen(phone, "#history > li[data-status=finished] details.more summary")
+    above_the_fold(phone, "#history > li[data-status=finished] details.more summary")
     answer = phone.request.get(url(companion, "api/matches/1/export"))
     assert answer.status == 200 and '"alakaslam"' in answer.text().splitlines()[0]
     shot(phone, "history-open")
@@ -114,7 +114,7 @@ def test_abandoned_matches_with_nothing_played_are_folded_away(companion, phone)
     folded = phone.locator("#abandoned")
     expect(folded.locator("summary")).to_have_text("4 abandoned before anything was played")
     expect(folded.locator("li").first).to_be_hidden()
-    on_screen(phone, "#abandoned summary")
+    above_the_fold(phone, "#abandoned summary")
     folded.locator("summary").click()
     expect(folded.locator("li")).to_have_count(4)
     expect(folded.locator("li").first).to_be_visible()

@@ -10,7 +10,7 @@ import pytest
 
 from app.runtime import Companion, WebOptions
 from companion.config import Config
-from tests.e2e.browser_support import PIN, log_in, on_screen, require_chromium, shot, url
+from tests.e2e.browser_support import PIN, above_the_fold, log_in, require_chromium, shot, url
 
 expect = require_chromium().expect
 
@@ -66,7 +66,7 @@ def test_enter_taps_and_a_long_space_press_holds(companion, phone):
     assert body == {"button": "back", "hold": True}
     assert state["match"]["view"]["points"] == ["0", "15"]  # hold BACK: undo
     for selector in ["#oled", "#panel button[data-button=back]", "#panel button[data-seat='2']"]:
-        on_screen(phone, selector)
+        above_the_fold(phone, selector)
     shot(phone, "sim-keyboard")
 
 
@@ -91,7 +91,7 @@ def test_the_sim_page_says_when_the_companion_is_offline(tmp_path, phone):
         expect(phone.locator("#offline")).to_be_hidden()
     notice = phone.locator("#offline")
     expect(notice).to_be_visible(timeout=10000)
-    on_screen(phone, "#offline")
+    above_the_fold(phone, "#offline")
     shot(phone, "sim-offline")
     with serve(port):
         expect(notice).to_be_hidden(timeout=10000)

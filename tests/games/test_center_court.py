@@ -264,6 +264,23 @@ def test_serve_points_won_counts_points_won_on_own_serve():
     assert stats[0]["serve_points_won"] == 2 and stats[1]["serve_points_won"] == 0
 
 
+def test_longest_rally_counts_the_shots_of_the_longest_point_played_out():
+    m = center_court(first_server=0)
+    assert view(m)["longest_rally"] == 0
+    act(m, {"type": "serve", "card": 3})
+    act(m, {"type": "return", "card": 3})
+    act(m, {"type": "return", "card": 3})
+    assert view(m)["longest_rally"] == 0  # counted when its point ends
+    points(m, 0)
+    assert view(m)["longest_rally"] == 3  # the serve and two returns
+    act(m, {"type": "serve", "card": 4})
+    points(m, 1)
+    act(m, {"type": "serve", "card": 2, "roll": 2})
+    act(m, {"type": "serve", "card": 5, "roll": 5})  # a double fault: no rally
+    points(m, 0)  # a point entered with no ball in play
+    assert view(m)["longest_rally"] == 3
+
+
 def test_no_serve_while_the_ball_is_in_play():
     m = act(center_court(), {"type": "serve", "card": 3})
     with pytest.raises(IllegalAction, match="in play"):

@@ -244,6 +244,20 @@ def test_hits_and_catches_score_and_the_target_wins_at_once():
     assert "the match is over: Owls won" in refused(m, type="end_activation")
 
 
+def test_each_side_counts_its_hits_catches_and_casts():
+    m = start()
+    assert [s["stats"] for s in m.view()["sides"]] == [
+        {"hits": 0, "catches": 0, "casts": 0}] * 2
+    act(m, type="cast", caster=21, spell="freeze", targets=[45])
+    v = act(m, type="hit", thrower=21, target=30)
+    assert [s["stats"] for s in v["sides"]] == [
+        {"hits": 1, "catches": 0, "casts": 1}, {"hits": 0, "catches": 0, "casts": 0}]
+    end(m, 2)  # #45 is frozen
+    v = act(m, type="catch", thrower=58, catcher=10, returning=None)
+    assert v["sides"][1]["stats"] == {"hits": 0, "catches": 1, "casts": 0}
+    assert v["sides"][0]["stats"] == {"hits": 1, "catches": 0, "casts": 1}
+
+
 def test_a_catch_brings_back_a_wizard_of_the_catchers_choice():
     m = start()
     end(m)

@@ -191,12 +191,12 @@ TC.boards.alakaslam = function (match) {
   const over = v.winner !== null;
   const el = TC.el;
   const sideName = (i) => v.sides[i].name;
-  const head = over ? `${sideName(v.winner)} win${v.sides[v.winner].players.length > 1 ? "" : "s"} ${v.sides[v.winner].score}-${v.sides[1 - v.winner].score}`
-    : `${TC.slam.FORMATS[v.format]} · first to ${v.target}`;
+  const head = over ? TC.boards.alakaslam.title(match) : `${TC.slam.FORMATS[v.format]} · first to ${v.target}`;
   const rows = [0, 1].map((i) => el("tr", {class: v.winner === i ? "winner" : "", "data-side": i},
     el("td", {class: "serve", "aria-label": !over && v.serving_side === i ? "serves" : null},
       !over && v.serving_side === i ? "●" : ""),
-    el("th", {scope: "row", class: "name"}, sideName(i)),
+    el("th", {scope: "row", class: `name side-${i}`}, sideName(i),
+      v.winner === i ? [" ", el("span", {class: "chip won"}, "winner")] : null),
     el("td", {class: "points"}, v.sides[i].score)));
   let now = "";
   if (!over && v.due === "serve") now = `${sideName(v.serving_side)} to serve`;
@@ -228,7 +228,7 @@ TC.boards.alakaslam = function (match) {
     reminders.push(`Hands to: ${v.refill.map((r) => `${v.players[r.player].name} ${r.hand}`).join(", ")}`);
   }
   return el("div", {class: "slam"},
-    el("p", {class: "head"}, head),
+    el("p", {class: `head${over ? " over" : ""}`}, head),
     el("table", {class: "score"}, el("tbody", {}, rows)),
     now ? el("p", {class: "status now"}, now) : null,
     over ? TC.slam.stats(v) : null,
@@ -240,6 +240,16 @@ TC.boards.alakaslam = function (match) {
     el("ul", {class: "players", "aria-label": "Players"}, players),
     reminders.length ? el("p", {class: "reminders"}, reminders.map((t, i) => [i ? el("br") : null, t])) : null,
     over ? null : TC.slam.stats(v));
+};
+
+TC.boards.alakaslam.title = function (match) {
+  const v = match.view;
+  const [a, b] = v.sides;
+  if (v.winner !== null) {
+    const w = v.sides[v.winner];
+    return `${w.name} win${w.players.length > 1 ? "" : "s"} ${w.score}-${v.sides[1 - v.winner].score}`;
+  }
+  return `${a.name} ${a.score}-${b.score} ${b.name}`;
 };
 
 /** The match's stats (a view key main adds): points won by reason, the longest rally. */

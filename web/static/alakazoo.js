@@ -118,16 +118,12 @@ TC.boards.alakazoo = function (match) {
   const el = TC.el;
   const over = v.winner !== null;
   const won = (p) => over && v.winner.includes(p);
-  let head;
-  if (over) {
-    const names = v.winner.map((p) => v.players[p].name);
-    head = `${names.length > 1 ? `Shared win: ${names.join(" & ")}` : `${names[0]} wins`} with ${v.players[v.winner[0]].total}`;
-  } else head = `Round ${v.round} · ${v.players[v.current].name}'s turn`;
+  const head = over ? TC.boards.alakazoo.title(match) : `Round ${v.round} · ${v.players[v.current].name}'s turn`;
   const banner = !over && v.final_round ? el("p", {class: "banner"},
     `Final round: ${v.players[v.ender].name} completed the portal`) : null;
   const players = v.players.map((pl, p) => el("section", {class: `zp${!over && v.current === p ? " now" : ""}${won(p) ? " winner" : ""}`,
     "data-player": p, "aria-current": !over && v.current === p ? "true" : null},
-  el("h2", {}, el("span", {class: "pname"}, pl.name), el("span", {class: "pts", title: over ? "total" : "points"},
+  el("h2", {class: `player-${p}`}, el("span", {class: "pname"}, TC.swatch(p, "player"), pl.name), el("span", {class: "pts", title: over ? "total" : "points"},
     over ? pl.total : pl.points)),
   el("p", {class: "meta"}, TC.zoo.chip(v, pl.creature), TC.zoo.pips(v, pl.dark_power)),
   TC.zoo.portal(v, p),
@@ -139,11 +135,12 @@ TC.boards.alakazoo = function (match) {
   if (!over && v.acted && !v.roll) now.push("the turn's action is spent");
   const firsts = Object.entries(v.firsts);
   return el("div", {class: "zoo"},
-    el("p", {class: "head"}, head),
+    el("p", {class: `head${over ? " over" : ""}`}, head),
     banner,
     el("p", {class: "status last"}, v.last ? TC.zoo.lastText(v) : `${v.players[v.first_player].name} starts` +
       (match.options.first_roll !== null && match.options.first_roll !== undefined ? " (the device rolled)" : "")),
-    now.length ? el("p", {class: "status now"}, now.join(" · ")) : null,
+    // Kept when empty: the Spell Dice arriving move no portal.
+    over ? null : el("p", {class: "status now"}, now.join(" · ")),
     el("div", {class: "portals"}, players),
     over ? el("p", {class: "jury-key"}, "Magic Jury: each row and column of three is +1 if it shows one creature (=) " +
       "or three different ones (≠), nothing (–) otherwise; a portal all of its own creature is pure: +1 more.") : null,
@@ -154,6 +151,15 @@ TC.boards.alakazoo = function (match) {
     el("p", {class: "legend", "aria-label": "Creatures"}, v.creatures.map((_, i) => TC.zoo.chip(v, i + 1))),
     TC.zoo.stats(v),
     !over ? el("p", {class: "reminders"}, v.reminders.map((r, i) => [i ? el("br") : null, r.text])) : null);
+};
+
+TC.boards.alakazoo.title = function (match) {
+  const v = match.view;
+  if (v.winner !== null) {
+    const names = v.winner.map((p) => v.players[p].name);
+    return `${names.length > 1 ? `Shared win: ${names.join(" & ")}` : `${names[0]} wins`} with ${v.players[v.winner[0]].total}`;
+  }
+  return v.players.map((pl) => `${pl.name} ${pl.points}`).join(" · ");
 };
 
 /** The match's stats: points by source, Dark Power taken, forced passes, swaps, rolls. */

@@ -209,26 +209,34 @@ TC.script = function (src) {
 
 /** Show a match's timeline in `container` (web/static/timeline.js, TC.timeline.show: `source`
  *  "current" with the table `state` shown, or a stored match's id). The chart's script
- *  is fetched once the page has loaded, so the scoreboard's first load does without it. */
+ *  and its stylesheet are fetched once the page has loaded, so the scoreboard's first load
+ *  does without them. */
 TC.showTimeline = function (container, source, state) {
   const loaded = document.readyState === "complete" ? Promise.resolve()
     : new Promise((resolve) => window.addEventListener("load", resolve, {once: true}));
   container.tcAsked = [source, state];
-  loaded.then(() => TC.script("/static/timeline.js")).then(() => {
+  loaded.then(() => {
+    if (!document.querySelector("link[href='/static/timeline.css']")) {
+      document.head.append(TC.el("link", {rel: "stylesheet", href: "/static/timeline.css"}));
+    }
+    return TC.script("/static/timeline.js");
+  }).then(() => {
     // Only the newest call counts when several waited for the script.
     if (container.tcAsked[1] === state) TC.timeline.show(container, source, state);
   }, (err) => container.replaceChildren(TC.el("p", {class: "error"}, err.message)));
 };
 
 /** Draw the state's board in `container`; a game whose script is not here yet is drawn
- *  as soon as it arrives, unless a newer state was drawn meanwhile. */
-TC.renderBoard = function (container, state) {
+ *  as soon as it arrives, unless a newer state was drawn meanwhile. `drawn(state)`, when
+ *  given, is called after each drawing (the game's board code is here by then). */
+TC.renderBoard = function (container, state, drawn) {
   container.tcState = state;
   const match = state.match;
   const draw = () => {
     if (container.tcState !== state) return;
     container.replaceChildren(!match ? TC.el("p", {class: "empty"}, "No match on the table yet.")
       : (TC.boards[match.game] || TC.boards.generic)(match));
+    if (drawn) drawn(state);
   };
   if (!match || TC.boards[match.game] || !TC.modules[match.game]) { draw(); return; }
   TC.need(match.game).then(draw, (err) => {
@@ -240,122 +248,28 @@ TC.boards.generic = function (match) {
   return TC.el("pre", {class: "generic"}, JSON.stringify(match.view, null, 1));
 };
 
-TC.boards["center-court"] = function (match) {
-  const v = match.view;
-  const over = v.winner !== null;
-  const head = [];
-  // Once won, nothing is being played: the sets, from the winner's side.
-  if (over) head.push(`${v.players[v.winner]} wins ${v.final_score}`);
-  else {
-    head.push(`Set ${v.set_number}`);
-    if (v.match_tiebreak) head.push("Match tiebreak");
-    else if (v.tiebreak) head.push("Tiebreak");
-    else if (v.deuce) head.push("Deuce");
-    else if (v.advantage !== null) head.push(`Advantage ${v.players[v.advantage]}`);
-  }
-  const rows = [0, 1].map((p) => TC.el("tr", {class: v.winner === p ? "winner" : ""},
-    TC.el("td", {class: "serve", "aria-label": !over && v.server === p ? "serving" : null},
-      !over && v.server === p ? "●" : ""),
-    TC.el("th", {scope: "row", class: "name"}, v.players[p]),
-    v.sets.map((s, i) => {
-      const tb = v.set_tiebreaks[i];
-      // A match tiebreak is recorded as a set won 1-0: show its points instead.
-      if (tb && Math.max(...s) === 1) return TC.el("td", {class: "set mtb"}, tb[p]);
-      return TC.el("td", {class: "set"}, s[p], tb ? TC.el("sup", {}, tb[p]) : null);
-    }),
-    over ? null : TC.el("td", {class: "games"}, v.games[p]),
-    over ? null : TC.el("td", {class: "points"}, v.points[p])));
-  const status = [];
-  if (v.call === "double_fault") status.push(TC.el("strong", {class: "call"}, "DOUBLE FAULT"));
-  // serve is 2 exactly while a second serve is due: after a first-serve fault,
-  // never with the ball in play.
-  else if (v.serve === 2) status.push(TC.el("strong", {class: "call"}, "FAULT · second serve"));
-  if (v.last_serve) {
-    const s = v.last_serve;
-    status.push(`Last serve: ${s.card}` + (v.rally_serve === 2 ? " (2nd)" : "") +
-      (s.roll === null ? "" : `, die ${s.roll}`));
-  }
-  if (v.in_play) status.push(`Ball in play: ${v.volley} to ${v.players[v.to_return]}`);
-  return TC.el("div", {class: "cc"},
-    TC.el("p", {class: "head"}, head.join(" · ")),
-    TC.el("table", {class: "score"}, TC.el("tbody", {}, rows)),
-    TC.el("p", {class: "status"}, status.map((s, i) => [i ? " · " : "", s])));
+/* A game's board script may give its board a `title(match)`: the score in a few words, for
+   the page title (a tab or a lock screen shows it). Without one the title names the game. */
+TC.boards.generic.title = () => null;
+
+/** The page title for `state`: its score first (a narrow tab shows the start), then the app. */
+TC.title = function (state) {
+  const match = state.match;
+  const board = match && TC.boards[match.game];
+  const score = board && board.title ? board.title(match) : null;
+  return score ? `${score} · Table Companion` : "Table Companion";
 };
 
-/* --- the host's session ------------------------------------------------------------- */
+/** Each side's or player's colour (app.css: --side-N, --player-N): a stripe beside the name. */
+TC.swatch = (i, kind = "side") => TC.el("span", {class: `swatch ${kind}-${i}`, "aria-hidden": "true"});
 
-TC.csrf = null;
-
-/** POST JSON as the host; resolves to the parsed answer, rejects with its error text
- *  (the error's `status` is the HTTP status, none when no answer came; `stale`: refused
- *  only because the table moved on since `version`, then at the error's `version`). With `key`, the
- *  request carries it as its Idempotency-Key: a retry with the same key is never applied twice.
- *  With `version` (the table version the user saw when acting), the table refuses the change
- *  (409) if it has moved on meanwhile, from the panel or another phone.
- *  A 403 asks the table whether this browser is still the host: if another tab logged in
- *  since (a new CSRF token), the request is sent once more with it; if the session has
- *  ended (a logout on any phone, a new PIN, hours unused), the login form comes back. */
-TC.post = function (path, body, {key, version} = {}, again = true) {
-  const headers = {"Content-Type": "application/json", "X-CSRF-Token": TC.csrf || ""};
-  if (key) headers["Idempotency-Key"] = key;
-  if (version !== undefined) headers["X-Table-Version"] = String(version);
-  return fetch(path, {method: "POST", headers, body: JSON.stringify(body === undefined ? {} : body)})
-    .then((r) => r.json().catch(() => ({})).then((data) => {
-      if (!r.ok) throw Object.assign(new Error(data.error || r.statusText), {status: r.status,
-        stale: data.stale === true, version: data.version});
-      return data;
-    }))
-    .catch((err) => {
-      if (err.status !== 403 || !again) throw err;
-      return TC.session().then((s) => {
-        if (s.host && s.csrf !== TC.csrf) { TC.csrf = s.csrf; return TC.post(path, body, {key, version}, false); }
-        if (!s.host && TC.sessionEnded) TC.sessionEnded(err.message);
-        throw err;
-      }, () => { throw err; });
-    });
-};
-
-/** Whether this browser is the host: {host, csrf}. */
-TC.session = () => fetch("/api/session", {cache: "no-store"}).then((r) => r.json());
-
-/** A new random Idempotency-Key (crypto.randomUUID needs HTTPS; a phone on the LAN has none). */
-TC.newKey = () => Array.from(crypto.getRandomValues(new Uint8Array(16)),
-  (b) => b.toString(16).padStart(2, "0")).join("");
-
-/** Show the login form until the PIN is right, then call onHost() (again after every
- *  later login). When the session ends (TC.post found out, or the phone woke up to an
- *  ended session), the form comes back with the reason and onEnded() is called. */
-TC.login = function (form, onHost, onEnded) {
-  const fail = form.querySelector(".error");
-  let host = false;
-  const ended = (why) => {
-    if (!host) return;
-    host = false;
-    TC.csrf = null;
-    fail.textContent = why;
-    form.hidden = false;
-    if (onEnded) onEnded();
-  };
-  const welcome = (csrf) => { host = true; TC.csrf = csrf; form.hidden = true; onHost(); };
-  TC.sessionEnded = ended;
-  TC.session().then((s) => { if (s.host) welcome(s.csrf); else form.hidden = false; });
-  // A phone left idle: find out on waking whether the session outlived the pause.
-  document.addEventListener("visibilitychange", () => {
-    if (document.hidden || !host) return;
-    TC.session().then((s) => {
-      if (!s.host) ended("this host session has ended (a logout, a new PIN or hours unused): log in with the PIN");
-    }, () => {});
-  });
-  form.addEventListener("submit", (e) => {
-    e.preventDefault();
-    fail.textContent = "";
-    fetch("/api/login", {method: "POST", headers: {"Content-Type": "application/json"},
-      body: JSON.stringify({pin: form.pin.value})})
-      .then((r) => r.json().then((d) => {
-        if (!r.ok) throw new Error(d.error);
-        form.pin.value = "";
-        welcome(d.csrf);
-      }))
-      .catch((err) => { fail.textContent = err.message; });
-  });
+/** A small table of counts by side: rows of [label, [count per side]], columns the names. */
+TC.statsTable = function (caption, names, rows, kind = "side") {
+  const el = TC.el;
+  return el("table", {class: "stats live"},
+    el("caption", {}, caption),
+    el("thead", {}, el("tr", {}, el("td", {}),
+      names.map((n, i) => el("th", {scope: "col", class: `by ${kind}-${i}`}, n)))),
+    el("tbody", {}, rows.map(([label, counts]) => el("tr", {},
+      el("th", {scope: "row"}, label), counts.map((c) => el("td", {}, c))))));
 };

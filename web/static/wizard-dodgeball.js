@@ -3,52 +3,99 @@
 
 TC.spellName = (id) => id.split("_").map((w) => w[0].toUpperCase() + w.slice(1)).join(" ");
 
+/** Each spell's three-letter code, the OLED's (companion/games/wizard_dodgeball/cards.py
+ *  SHORT; a browser test holds the two equal): a chip on a phone, spelt out in the legend. */
+TC.SPELL_CODES = {
+  dispel: "DSP", fireball: "FIR", freeze: "FRZ", shield: "SHD", teleport: "TEL",
+  butter_fingers: "BUT", sticky_fingers: "STK", magic_drain: "DRN", magic_boost: "BST",
+  shrink: "SHR", enlarge: "ENL", slow: "SLO", speed: "SPD", weak: "WEK", strong: "STR",
+};
+
+/** A spell as a short chip, its name for screen readers and on a long press. */
+TC.spellChip = (id, cls = "", extra = "") => TC.el("abbr", {class: `chip spell ${cls}`.trim(),
+  title: TC.spellName(id) + extra}, TC.SPELL_CODES[id] || TC.spellName(id));
+
 TC.boards["wizard-dodgeball"] = function (match) {
+  const el = TC.el;
   const v = match.view;
   const over = v.winner !== null;
   const head = over ? [`${v.sides[v.winner].name} wins`]
     : [`Round ${v.round}`, `activation ${v.activation}`];
   head.push(v.variant === "points" ? `first to ${v.target}` : "elimination");
+  const scoreOf = (s) => (v.variant === "points" ? s.score : s.on_court);
   const sides = v.sides.map((s, i) => {
     const now = !over && v.active.side === i;
     const roster = s.wizards.map((w) => {
       const active = now && v.active.jersey === w.jersey;
-      return TC.el("li", {class: [w.on_court ? "" : "off", active ? "now" : ""].join(" ").trim() || null,
+      return el("li", {class: [w.on_court ? "" : "off", active ? "now" : ""].join(" ").trim() || null,
         "aria-current": active ? "true" : null},
-        TC.el("span", {class: "jersey"}, `#${w.jersey}`),
-        TC.el("span", {class: "wname"}, w.name || ""),
-        w.on_court ? null : TC.el("span", {class: "chip out"}, "off court"),
-        w.effects.map((e) => TC.el("span", {class: `chip fx-${e}`}, TC.spellName(e))));
+      el("span", {class: "jersey"}, `#${w.jersey}`),
+      w.on_court ? null : el("span", {class: "chip out"}, "out"),
+      w.effects.map((e) => TC.spellChip(e, `fx-${e}`)),
+      w.name ? el("span", {class: "wname"}, w.name) : null);
     });
-    const cards = [];
+    return el("section", {class: `side side-${i}${now ? " active" : ""}${v.winner === i ? " winner" : ""}`,
+      "data-side": i, "aria-label": s.name},
+    el("h2", {}, el("span", {class: "sname"}, TC.swatch(i), s.name),
+      el("span", {class: "pts", "aria-label": v.variant === "points" ? `${s.score} points`
+        : `${s.on_court} on court`}, scoreOf(s))),
+    v.winner === i ? el("p", {class: "won"}, el("strong", {class: "chip won"}, "winner")) : null,
+    el("ol", {class: "roster"}, roster));
+  });
+  // The hands: a chip per face in hand, then each card out with who cast it and how many
+  // activation ends until it is back.
+  const used = new Set();
+  const hands = v.sides.map((s, i) => {
     const ready = [];
+    const out = [];
     const seen = new Set();
     for (const [id, st] of Object.entries(s.spells)) {
-      if (st === "ready") ready.push(TC.spellName(id));
+      used.add(id);
+      if (st === "ready") ready.push(TC.spellChip(id, "ready"));
       else if (!seen.has(st.spell)) {
         seen.add(st.spell);
         const left = st.returns_after - v.activation + 1;
-        cards.push(TC.el("li", {class: "recharging"}, TC.el("strong", {}, TC.spellName(st.spell)),
-          ` by #${st.caster} · back after activation ${st.returns_after} (${left} left)`));
+        out.push(el("li", {class: "recharging"}, TC.spellChip(st.spell, "used",
+          `, cast by #${st.caster}: back after activation ${st.returns_after}`),
+        ` #${st.caster} ⟳${left}`));
       }
     }
-    return TC.el("section", {class: `side${now ? " active" : ""}`, "data-side": i},
-      TC.el("h2", {}, s.name, TC.el("span", {class: "pts"},
-        v.variant === "points" ? s.score : `${s.on_court} on court`)),
-      TC.el("ol", {class: "roster"}, roster),
-      TC.el("ul", {class: "cards"}, cards,
-        TC.el("li", {class: "ready"}, ready.length ? `Ready: ${ready.join(", ")}` : "No card in hand")));
+    return el("div", {class: `hand side-${i}`, "data-side": i},
+      el("h3", {}, TC.swatch(i), s.name),
+      el("ul", {class: "cards", "aria-label": `${s.name}: recharging`}, out),
+      el("p", {class: "ready"}, ready.length ? ready : "No card in hand"));
   });
+  const legend = [...used].sort().map((id) => el("span", {}, el("b", {}, TC.SPELL_CODES[id] || id), ` ${TC.spellName(id)}`));
   const status = [];
   if (!over) status.push(`Now: #${v.active.jersey} (${v.sides[v.active.side].name})`);
   // A frozen or eliminated wizard's reminder says it all.
   if (!over && (v.actions_left || v.used.length)) status.push(TC.actionsLeft(v));
   if (v.reminder) status.push(v.reminder);
-  return TC.el("div", {class: "wd"},
-    TC.el("p", {class: "head"}, head.join(" · ")),
-    TC.el("p", {class: "status now"}, status.join(" · ")),
-    TC.el("div", {class: "sides"}, sides),
-    v.last ? TC.el("p", {class: "status last"}, "Last: ", v.last.text, TC.lastDice(v.last)) : null);
+  const last = v.last;
+  const dice = last ? TC.lastDice(last).replace(/^ · /, "") : "";
+  return el("div", {class: `wd${over ? " over" : ""}`},
+    el("p", {class: `head${over ? " over" : ""}`}, head.join(" · ")),
+    // The last play and what is on now keep their lines, empty or not: nothing moves.
+    el("div", {class: "lastplay"},
+      el("p", {class: "status last"}, last ? ["Last: ", el("strong", {}, last.text)] : "No play yet"),
+      el("p", {class: "dice"}, dice)),
+    over ? null : el("p", {class: "status now"}, status.join(" · ")),
+    el("div", {class: "sides"}, sides),
+    TC.statsTable("Match stats", v.sides.map((s) => s.name), [
+      ["Hits", v.sides.map((s) => (s.stats ? s.stats.hits : "–"))],
+      ["Catches", v.sides.map((s) => (s.stats ? s.stats.catches : "–"))],
+      ["Casts", v.sides.map((s) => (s.stats ? s.stats.casts : "–"))],
+    ]),
+    el("div", {class: "hands"}, hands),
+    el("p", {class: "legend spells"}, el("span", {}, "Spells: "), legend,
+      el("span", {}, el("b", {}, "⟳n"), " activation ends until a card is back")));
+};
+
+TC.boards["wizard-dodgeball"].title = function (match) {
+  const v = match.view;
+  const [a, b] = v.sides.map((s) => (v.variant === "points" ? s.score : s.on_court));
+  return v.winner !== null ? `${v.sides[v.winner].name} wins ${v.variant === "points" ? `${a}-${b}` : ""}`.trim()
+    : `${v.sides[0].name} ${a}-${b} ${v.sides[1].name}`;
 };
 
 /** What the active wizard may still record this activation, e.g. "left: throw, cast". */

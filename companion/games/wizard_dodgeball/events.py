@@ -111,6 +111,7 @@ def _hit(state: State, thrower: int, target: int, text: str, last: JSON) -> Stat
         state = _remove_shield(state, target)
         return replace(state, last={**last, "text": f"{text}: shield"})
     state = _eliminate(state, target)
+    state = _count(state, state.setup.side_of(thrower), "hits")
     state = _score(state, state.setup.side_of(thrower))
     return _check_out(replace(state, last={**last, "text": f"{text}: out"}))
 
@@ -122,8 +123,16 @@ def _catch(state: State, thrower: int, catcher: int, returning: int | None,
     if returning is not None:
         state = replace(state, off=state.off - {returning})
         text += f", #{returning} back"
+    state = _count(state, state.setup.side_of(catcher), "catches")
     state = _score(state, state.setup.side_of(catcher))
     return _check_out(replace(state, last={**last, "text": text}))
+
+
+def _count(state: State, side: int, what: str) -> State:
+    """One more of ``what`` (a Tally field) for ``side``."""
+    old = state.tally[side]
+    new = replace(old, **{what: getattr(old, what) + 1})
+    return replace(state, tally=(new, state.tally[1]) if side == 0 else (state.tally[0], new))
 
 
 def _throw(state: State, event: Mapping[str, Any]) -> State:
@@ -186,6 +195,7 @@ def _spell(state: State, event: Mapping[str, Any]) -> State:
     outcome = cast_outcome(state, event)
     affected, shields = outcome["affected"], outcome["shields"]
     state = _cast_card(state, caster, spell)
+    state = _count(state, state.setup.side_of(caster), "casts")
     for j in shields:
         state = _remove_shield(state, j)
     side = state.setup.side_of(caster)

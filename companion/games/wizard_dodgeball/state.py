@@ -32,6 +32,17 @@ class Cast:
 
 
 @dataclass(frozen=True)
+class Tally:
+    """One side's counts over the match: ``hits`` (opponents its throws put out),
+    ``catches`` (throws it caught), ``casts`` (spells it cast, Dispels included, whatever
+    they did)."""
+
+    hits: int = 0
+    catches: int = 0
+    casts: int = 0
+
+
+@dataclass(frozen=True)
 class State:
     """The match; everything shown is derived from it."""
 
@@ -53,6 +64,7 @@ class State:
     #: What the last event did, for the outputs (JSON-ready).
     last: Mapping[str, Any] | None = None
     winner: int | None = None
+    tally: tuple[Tally, Tally] = (Tally(), Tally())
 
 
 def setup(players: Sequence[str], options: Mapping[str, Any]) -> State:

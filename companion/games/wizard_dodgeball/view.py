@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from companion.games.base import JSON
@@ -45,6 +46,7 @@ def view(state: State) -> JSON:
             "spells": spells,
             "recent_casts": [{"spell": c.spell, "caster": c.caster}
                              for c in state.cast_history if c.side == side],
+            "stats": asdict(state.tally[side]),
         })
     recharging = [{"side": c.side, "card": c.card, "spell": c.spell, "caster": c.caster,
                    "returns_after": t, "left": t - state.order.turn + 1}

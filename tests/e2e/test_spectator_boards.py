@@ -1,0 +1,328 @@
+"""The spectator page as a scoreboard, for every game and state (new, in play, a call
+shown, finished), in a real browser at phone size: the key facts inside the first screen
+(by their boxes), the score in the page title, nothing moved by a new state, text that
+grows with the phone's font size, axe clean in both themes."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.browser_support import (
+    PHONE,
+    SHOTS,
+    above_the_fold,
+    accessibility_problems,
+    play,
+    require_chromium,
+    shot,
+    start,
+    url,
+)
+from tests.e2e.test_alakaslam_pages import SINGLES
+from tests.e2e.test_alakazoo_pages import FINISH, FOUR, MIDGAME
+from tests.e2e.test_browser import WD_START
+
+sync_api = require_chromium()
+expect = sync_api.expect
+
+CC = {"game": "center-court", "players": ["Ann", "Bob"], "options": {"first_server": 0}}
+POINT = [{"type": "point", "winner": 0}, {"type": "point", "winner": 1}]
+
+
+def boxes(page, selectors: list[str]) -> dict[str, list]:
+    """Where each element of ``selectors`` is drawn, to compare across a new state (to the
+    whole pixel: a line box's height in fractions of one is no shift anyone sees)."""
+    def whole(b: dict) -> dict:
+        return {k: round(v) for k, v in b.items()}
+    return {s: [whole(page.locator(s).nth(i).bounding_box())
+                for i in range(page.locator(s).count())] for s in selectors}
+
+
+def title_is(page, text: str) -> None:
+    expect(page).to_have_title(f"{text} · Table Companion", timeout=5000)
+
+
+# --- Center Court ---------------------------------------------------------------------
+
+CC_FACTS = ["#board .head", "#board .score thead .col-games", "#board .score thead .col-points",
+            "#board .score .name", "#board .score .games", "#board .score .points",
+            "#board tr.serving .ball", "#board .stats.live", "#board .rally"]
+
+
+def test_center_court_new_and_in_play(companion, phone):
+    start(companion, CC)
+    phone.goto(url(companion))
+    expect(phone.locator("#board .head")).to_have_text("Set 1")
+    title_is(phone, "Ann v Bob: 0-0, 0-0")
+    expect(phone.locator("#board .score thead th")).to_have_text(["Games", "Points"])
+    expect(phone.locator("#board tr.serving .name")).to_have_text("Ann")
+    for s in CC_FACTS:
+        above_the_fold(phone, s)
+    shot(phone, "spectator-cc-new")
+    # A 6-4 set, then a rally of three shots won by Ann, a game in.
+    play(companion, *[POINT[0]] * 4 * 5, *[POINT[1]] * 4 * 4, *[POINT[0]] * 4)
+    play(companion, {"type": "serve", "card": 3}, {"type": "return", "card": 3},
+         {"type": "return", "card": 3}, POINT[0], *[POINT[0]] * 3, POINT[1])
+    title_is(phone, "Ann v Bob: 6-4 1-0, 0-15")
+    expect(phone.locator("#board .score thead th")).to_have_text(["Set", "Games", "Points"])
+    expect(phone.locator("#board .rally")).to_have_text("Longest rally: 3 shots")
+    expect(phone.locator("#board .stats.live tbody tr").nth(0)).to_have_text("Points won2817")
+    for s in [*CC_FACTS, "#board .score .set"]:
+        above_the_fold(phone, s)
+    shot(phone, "spectator-cc-in-play")
+
+
+def test_center_court_calls_a_fault_without_moving_the_score(companion, phone):
+    start(companion, CC)
+    play(companion, POINT[0])
+    phone.goto(url(companion))
+    watched = ["#board .score .name", "#board .score .points", "#board .stats.live",
+               "#board .callout", "#board .rally"]
+    before = boxes(phone, watched)
+    play(companion, {"type": "serve", "card": 5, "roll": 5})
+    call = phone.locator("#board .callout .call")
+    expect(call).to_have_text("FAULT · second serve", timeout=5000)
+    above_the_fold(phone, "#board .callout .call")
+    assert boxes(phone, watched) == before
+    shot(phone, "spectator-cc-fault")
+    play(companion, {"type": "serve", "card": 2, "roll": 2})
+    expect(call).to_have_text("DOUBLE FAULT", timeout=5000)
+    title_is(phone, "Ann v Bob: 0-0, 15-15")
+    assert boxes(phone, watched) == before
+    expect(phone.locator("#board .stats.live tbody tr").nth(3)).to_have_text("Double faults10")
+    shot(phone, "spectator-cc-double-fault")
+    play(companion, {"type": "serve", "card": 4})
+    expect(phone.locator("#board .status")).to_contain_text("Ball in play: 4 to Bob", timeout=5000)
+    expect(call).to_have_count(0)
+    assert boxes(phone, watched) == before
+
+
+def test_center_court_tiebreak_and_the_winner(companion, phone):
+    start(companion, {**CC, "options": {**CC["options"], "sets": 1}})
+    phone.goto(url(companion))
+    play(companion, *[w for _ in range(6) for w in [POINT[0]] * 4 + [POINT[1]] * 4])
+    expect(phone.locator("#board .head")).to_have_text("Set 1 · Tiebreak", timeout=5000)
+    expect(phone.locator("#board .score thead th")).to_have_text(["Gms", "TB"])
+    for s in CC_FACTS:
+        above_the_fold(phone, s)
+    shot(phone, "spectator-cc-tiebreak")
+    play(companion, *[POINT[1]] * 7)
+    head = phone.locator("#board .head")
+    expect(head).to_have_text("Bob wins 7-6(7-0)", timeout=5000)
+    expect(head).to_have_class("head over")
+    title_is(phone, "Bob wins 7-6(7-0)")
+    winner = phone.locator("#board tr.winner")
+    expect(winner.locator(".name")).to_have_text("Bob winner")
+    expect(winner.locator(".chip.won")).to_be_visible()
+    for s in ["#board .head", "#board tr.winner .chip.won", "#board .score .set",
+              "#board .stats.live", "#board .rally"]:
+        above_the_fold(phone, s)
+    shot(phone, "spectator-cc-won")
+
+
+# --- Wizard Dodgeball -----------------------------------------------------------------
+
+WD_FACTS = ["#board .head", "#board .lastplay", "#board .status.now",
+            "#board .side h2 .sname", "#board .side .pts", "#board .side li.now"]
+FREEZE = {"type": "cast", "caster": 21, "spell": "freeze", "targets": [45]}
+THROW = {"type": "throw", "thrower": 21, "target": 30, "range": 2, "target_holding_ball": False,
+         "rolls": {"throw": [5, 6], "dodge": [1, 2]}}
+END = {"type": "end_activation"}
+
+
+def test_dodgeball_last_play_and_dice_first_hands_as_chips(companion, phone):
+    start(companion, WD_START)
+    phone.goto(url(companion))
+    expect(phone.locator("#board .lastplay")).to_have_text("No play yet")
+    title_is(phone, "Owls 0-0 Newts")
+    for s in WD_FACTS:
+        above_the_fold(phone, s)
+    shot(phone, "spectator-wd-new")
+    watched = ["#board .side h2", "#board .status.now", "#board .lastplay"]
+    before = boxes(phone, watched)
+    play(companion, FREEZE, THROW, END)
+    last = phone.locator("#board .lastplay")
+    expect(last).to_contain_text("Last: #21 hit #30 (11v3): out", timeout=5000)
+    expect(last.locator(".dice")).to_have_text("throw 5+6 v dodge 1+2")
+    assert boxes(phone, watched) == before  # the play arrived: nothing moved
+    title_is(phone, "Owls 1-0 Newts")
+    newts = phone.locator('#board .side[data-side="1"]')
+    expect(newts.locator("li.now .chip")).to_have_text("FRZ")
+    expect(newts.locator("li.now .chip")).to_have_attribute("title", "Freeze")
+    expect(newts.locator("li.off")).to_contain_text("#30out")
+    owls_hand = phone.locator('#board .hand[data-side="0"]')
+    expect(owls_hand.locator(".recharging")).to_have_text("FRZ #21 ⟳10")
+    expect(owls_hand.locator(".ready .chip")).to_have_count(14)  # 15 faces, Freeze out
+    expect(phone.locator("#board .legend.spells")).to_contain_text("FRZ Freeze")
+    stats = phone.locator("#board .stats.live tbody tr")
+    expect(stats).to_have_text(["Hits10", "Catches00", "Casts10"])
+    expect(phone.locator("#board .status.now")).to_contain_text("frozen: no actions")
+    for s in [*WD_FACTS, "#board .lastplay .dice", "#board .side li.off .chip.out",
+              "#board .side li .chip.fx-freeze"]:
+        above_the_fold(phone, s)
+    shot(phone, "spectator-wd-in-play")
+
+
+def test_dodgeball_spell_codes_are_the_oleds(companion, phone):
+    from companion.games.wizard_dodgeball.cards import SHORT
+
+    start(companion, WD_START)
+    phone.goto(url(companion))
+    expect(phone.locator("#board .wd")).to_be_visible()
+    assert phone.evaluate("TC.SPELL_CODES") == SHORT
+
+
+def test_dodgeball_winner(companion, phone):
+    start(companion, {**WD_START, "options": {**WD_START["options"], "target": 1}})
+    phone.goto(url(companion))
+    play(companion, {"type": "hit", "thrower": 21, "target": 45})
+    head = phone.locator("#board .head")
+    expect(head).to_have_text("Owls wins · first to 1", timeout=5000)
+    expect(head).to_have_class("head over")
+    title_is(phone, "Owls wins 1-0")
+    expect(phone.locator('#board .side.winner[data-side="0"] .chip.won')).to_have_text("winner")
+    for s in ["#board .head", "#board .side.winner .chip.won", "#board .lastplay",
+              "#board .side .pts"]:
+        above_the_fold(phone, s)
+    shot(phone, "spectator-wd-won")
+
+
+# --- AlakaSLAM and Alakazoo -----------------------------------------------------------
+
+SERVE = {"type": "serve", "player": 0, "corner": "red", "cards": ["B1", "B2"]}
+
+
+def test_alakaslam_in_play_and_the_winner(companion, phone):
+    start(companion, {**SINGLES, "options": {**SINGLES["options"], "target": 1}})
+    phone.goto(url(companion))
+    title_is(phone, "Ann 0-0 Bob")
+    facts = ["#board .head", "#board .score .name", "#board .score .points",
+             "#board .status.now", "#board svg.court"]
+    for s in facts:
+        above_the_fold(phone, s)
+    shot(phone, "spectator-slam-new")
+    before = boxes(phone, ["#board .score", "#board .status.now", "#board svg.court"])
+    play(companion, SERVE)
+    expect(phone.locator("#board .status.now")).to_have_text("Bob to hit · rally 1", timeout=5000)
+    assert boxes(phone, ["#board .score", "#board .status.now", "#board svg.court"]) == before
+    for s in [*facts, "#board .status.last"]:
+        above_the_fold(phone, s)
+    shot(phone, "spectator-slam-in-play")
+    play(companion, {"type": "point", "winner": 0})
+    head = phone.locator("#board .head")
+    expect(head).to_have_text("Ann wins 1-0", timeout=5000)
+    expect(head).to_have_class("head over")
+    title_is(phone, "Ann wins 1-0")
+    expect(phone.locator("#board tr.winner .chip.won")).to_have_text("winner")
+    for s in ["#board .head", "#board tr.winner .chip.won", "#board .score .points"]:
+        above_the_fold(phone, s)
+    shot(phone, "spectator-slam-won")
+
+
+def test_alakazoo_title_colours_and_the_winner(companion, phone):
+    start(companion, FOUR)
+    play(companion, *MIDGAME[:-1])
+    phone.goto(url(companion))
+    title_is(phone, "Annabelle 4 · Bartholomew 2 · Cleo 1 · Dimitri 2")
+    watched = ["#board .zp", "#board .head"]
+    before = boxes(phone, watched)
+    play(companion, MIDGAME[-1])  # the Spell Dice: a line that was kept for them
+    expect(phone.locator("#board .status.now")).to_contain_text("Spell Dice", timeout=5000)
+    assert boxes(phone, watched) == before
+    colours = phone.locator("#board .zp h2 .swatch").evaluate_all(
+        "(els) => els.map((e) => getComputedStyle(e).backgroundColor)")
+    assert len(set(colours)) == 4, colours  # a colour per player
+    companion.runner.call(lambda t: t.abandon())
+    start(companion, FOUR)
+    play(companion, *FINISH)
+    head = phone.locator("#board .head")
+    expect(head).to_have_text("Annabelle wins with 18", timeout=5000)
+    expect(head).to_have_class("head over")
+    title_is(phone, "Annabelle wins with 18")
+    for s in ["#board .head", "#board .zp.winner .chip.won", "#board .zp .pts"]:
+        above_the_fold(phone, s)
+    shot(phone, "spectator-zoo-won")
+
+
+# --- every game: axe in both themes, text that grows ------------------------------------
+
+#: Each game in play, with a call or a last play on the board.
+IN_PLAY = {
+    "center-court": (CC, [POINT[0], {"type": "serve", "card": 5, "roll": 5}],
+                     ["#board .head", "#board .score .name", "#board .score .points",
+                      "#board .callout .call", "#board .stats.live"]),
+    "wizard-dodgeball": (WD_START, [FREEZE, THROW, END], WD_FACTS),
+    "alakaslam": (SINGLES, [SERVE], ["#board .head", "#board .score .name",
+                                     "#board .score .points", "#board .status.now"]),
+    "alakazoo": (FOUR, MIDGAME, ["#board .head", "#board .status.last", "#board .status.now",
+                                 "#board .zp h2"]),
+}
+
+
+@pytest.mark.parametrize("scheme", ["dark", "light"])
+def test_every_board_passes_axe(companion, browser, scheme):
+    context = browser.new_context(viewport=PHONE, color_scheme=scheme)
+    try:
+        page = context.new_page()
+        for game, (setup, actions, facts) in IN_PLAY.items():
+            companion.runner.call(lambda t: t.abandon() if t.match else None)
+            start(companion, setup)
+            play(companion, *actions)
+            page.goto(url(companion))
+            expect(page.locator(facts[0])).to_be_visible()
+            for fact in facts:  # the scan covers the board with its call or last play
+                above_the_fold(page, fact)
+            assert accessibility_problems(page) == [], game
+            shot(page, f"spectator-{game}-{scheme}")
+    finally:
+        context.close()
+
+
+def overlaps(a: dict, b: dict) -> bool:
+    return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
+            and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+
+
+@pytest.mark.parametrize("game", list(IN_PLAY))
+def test_text_grows_with_the_phones_font_size_and_nothing_overlaps(companion, browser, game):
+    """At a default font size of 24px (150%, as a phone's large text), the board's text
+    is larger, nothing is wider than the phone and no two key facts overlap."""
+    setup, actions, facts = IN_PLAY[game]
+    start(companion, setup)
+    play(companion, *actions)
+    context = browser.new_context(viewport=PHONE)
+    try:
+        page = context.new_page()
+        cdp = context.new_cdp_session(page)
+        cdp.send("Page.enable")
+        cdp.send("Page.setFontSizes", {"fontSizes": {"standard": 24}})
+        page.goto(url(companion))
+        expect(page.locator(facts[0])).to_be_visible()
+        assert page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)") == 27
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        drawn = [(s, i, page.locator(s).nth(i).bounding_box())
+                 for s in facts for i in range(page.locator(s).count())]
+        for s, i, b in drawn:
+            assert b["x"] >= 0 and b["x"] + b["width"] <= PHONE["width"], (s, i, b)
+        for n, (s, i, b) in enumerate(drawn):
+            for t, j, c in drawn[n + 1:]:
+                other = page.locator(t).nth(j).element_handle()
+                inside = page.locator(s).nth(i).evaluate(
+                    "(a, b) => a.contains(b) || b.contains(a)", other)
+                assert inside or not overlaps(b, c), (s, i, t, j)
+        # Every name on one line: no word broken in two.
+        lines = page.locator("#board .score .name, #board .side h2 .sname, #board .zp .pname")
+        assert lines.count()
+        for n in range(lines.count()):
+            assert lines.nth(n).evaluate("""(e) => {
+                const text = [...e.childNodes].find((c) => c.nodeType === 3 && c.data.trim());
+                const r = document.createRange();
+                r.selectNodeContents(text);
+                return r.getClientRects().length;
+            }""") == 1, lines.nth(n).inner_text()
+        # The first screen only: a full-page screenshot resizes the page and chromium
+        # drops the font sizes set above while doing so.
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"spectator-{game}-large-text.png"))
+    finally:
+        context.close()
