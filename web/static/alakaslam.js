@@ -257,11 +257,8 @@ TC.slam.stats = function (v) {
   const st = v.stats;
   // Before the first point there is nothing to count.
   if (!st || !st.points || (v.winner === null && v.sides.every((s) => s.score === 0))) return null;
-  const el = TC.el;
-  const reasons = Object.keys(TC.slam.REASONS);
-  return el("table", {class: "stats"},
-    el("caption", {}, `Points won by reason · longest rally ${st.longest_rally}`),
-    el("thead", {}, el("tr", {}, el("td", {}), reasons.map((r) => el("th", {scope: "col"}, TC.slam.REASONS[r])))),
-    el("tbody", {}, st.points.map((byReason, i) => el("tr", {},
-      el("th", {scope: "row"}, v.sides[i].name), reasons.map((r) => el("td", {}, byReason[r] || 0))))));
+  // Reasons down, sides across (as every game's stats): a phone's width holds two columns.
+  return TC.statsTable(`Points won by reason · longest rally ${st.longest_rally}`,
+    v.sides.map((side) => side.name),
+    Object.entries(TC.slam.REASONS).map(([r, label]) => [label, st.points.map((by) => by[r] || 0)]));
 };
