@@ -189,13 +189,6 @@ class Table:
                                             FINISHED if match.is_over else ACTIVE),
                         self._store.epoch)
 
-    def stored_view(self, match_id: int) -> JSON:
-        """A stored match replayed (every entry checked), as a snapshot shows a match, with
-        its stored status; StoreError if unknown, StoreDamaged if the rules cannot replay
-        it. Safe from any thread: it reads the store and builds its own Match."""
-        stored = self._store.load(match_id)
-        return match_json(replay_stored(stored), stored.id, stored.status)
-
 
 def match_json(match: Match, match_id: int | None, status: str) -> JSON:
     """``match`` as the state's ``match`` shows it (docs/api.md)."""

@@ -15,11 +15,11 @@ from werkzeug.routing import IntegerConverter
 
 from companion import matchfile
 from companion.controls import rematch
-from companion.errors import IllegalAction, InvalidAction, StoreDamaged, StoreError
+from companion.errors import IllegalAction, InvalidAction, StoreError
 from companion.games import GAMES
 from companion.integrity import replay_stored
 from companion.store import StoredMatch
-from companion.table import Snapshot, Table
+from companion.table import Snapshot, Table, match_json
 from companion.timeline import timeline
 from web.auth import new_token, pin_matches, token_matches
 from web.fanout import connection_of
@@ -144,12 +144,12 @@ def history() -> Response:
 def stored_match(match_id: int) -> Response:
     """One stored match replayed, as the state shows a match (the history's stats)."""
     try:
-        match = services().runner.table.stored_view(match_id)
-    except StoreDamaged:
-        raise  # a 500 naming the file and the damage (web/app.py)
+        stored = services().runner.table.stored(match_id)
     except StoreError as err:
         return error(404, str(err))
-    return jsonify(match)
+    # Replayed through the rules (damage is StoreDamaged: a 500 naming the file, web/app.py).
+    text = drawn_once("board", stored, lambda s: match_json(replay_stored(s), s.id, s.status))
+    return Response(text, mimetype="application/json")
 
 
 @bp.get(f"/matches/<whole(max={MAX_ID}):match_id>/export")
@@ -181,30 +181,31 @@ def stored_timeline(match_id: int) -> Response:
         stored = services().runner.table.stored(match_id)
     except StoreError as err:
         return error(404, str(err))
-    return Response(chart_text(stored), mimetype="application/json")
+    text = drawn_once("timeline", stored,
+                      lambda s: {"id": s.id, **timeline(replay_stored(s))})
+    return Response(text, mimetype="application/json")
 
 
-#: Charts drawn lately, by (database, match id, journal length): a journal only grows,
-#: so one key is one log. Every phone following a match asks after each change.
-_charts: dict[tuple[str, int, int], str] = {}
-_charts_lock = threading.Lock()
-CHARTS_KEPT = 16
+#: Answers drawn from stored matches lately, by (what, database, match id, journal
+#: length, status): a journal only grows, so one key is one log. Every phone following a
+#: match asks after each change, and a stranger may ask again and again: one replay each.
+_drawn: dict[tuple[str, str, int, int, str], str] = {}
+_drawn_lock = threading.Lock()
+DRAWN_KEPT = 32
 
 
-def chart_text(stored: StoredMatch) -> str:
-    """The stored match's timeline as JSON text, replayed through the rules (a damaged
-    entry is StoreDamaged, a 500 naming it), drawn once per log."""
-    key = (stored.database, stored.id, len(stored.journal))
-    with _charts_lock:
-        known = _charts.get(key)
+def drawn_once(what: str, stored: StoredMatch, draw: Callable[[StoredMatch], Any]) -> str:
+    """``draw(stored)`` as JSON text, drawn once per log and kept among the latest."""
+    key = (what, stored.database, stored.id, len(stored.journal), stored.status)
+    with _drawn_lock:
+        known = _drawn.get(key)
     if known is not None:
         return known
-    chart = {"id": stored.id, **timeline(replay_stored(stored))}
-    text = json.dumps(chart, separators=(",", ":"), ensure_ascii=False)
-    with _charts_lock:
-        if len(_charts) >= CHARTS_KEPT:
-            _charts.pop(next(iter(_charts)))  # the oldest drawn
-        _charts[key] = text
+    text = json.dumps(draw(stored), separators=(",", ":"), ensure_ascii=False)
+    with _drawn_lock:
+        if len(_drawn) >= DRAWN_KEPT:
+            _drawn.pop(next(iter(_drawn)))  # the oldest drawn
+        _drawn[key] = text
     return text
 
 

@@ -449,6 +449,25 @@ def test_a_malformed_timeline_id_is_a_4xx(client, host, match_id):
         assert 400 <= response.status_code < 500 and "error" in response.json, what
 
 
+def test_a_stored_match_is_replayed_once_however_often_phones_ask(client, host, monkeypatch):
+    import web.api
+
+    replays = []
+    real = web.api.replay_stored
+    monkeypatch.setattr(web.api, "replay_stored", lambda s: replays.append(s.id) or real(s))
+    host.post("/api/match", START)
+    host.post("/api/action", {"type": "point", "winner": 0})
+    for _ in range(5):
+        assert client.get("/api/matches/1").json["view"]["points"] == ["15", "0"]
+        assert client.get("/api/matches/1/timeline").json["events"] == 1
+    assert len(replays) == 2  # one for the board, one for the chart
+    host.post("/api/action", {"type": "point", "winner": 0})  # a new log: replayed anew
+    assert client.get("/api/matches/1").json["view"]["points"] == ["30", "0"]
+    host.post("/api/match/end")  # the same log, another status
+    assert client.get("/api/matches/1").json["status"] == "abandoned"
+    assert len(replays) == 4
+
+
 def test_the_timeline_answer_is_bounded_however_long_the_match(client, host):
     from companion.games.chart import MAX_POINTS
 
