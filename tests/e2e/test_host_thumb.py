@@ -299,3 +299,28 @@ def test_a_stale_tap_in_the_bar_is_said_in_the_bar(companion, phone):
     expect(phone.locator(".points").nth(1)).to_have_text("15")  # resynced: Bob's point
     assert companion.table.snapshot.match["view"]["points"] == ["0", "15"]
     shot(phone, "host-thumb-bar-refusal")
+
+
+def test_a_tap_on_controls_drawn_for_an_older_state_is_refused_while_new_ones_load(
+        companion, phone):
+    """A match of another game starts while the host's page shows the old one's
+    controls; until its scripts arrive the old controls stay, and a tap on them carries
+    the state they were drawn for: refused, nothing applied to the new match."""
+    start(companion, {"game": "center-court", "players": ["Ann", "Bob"]})
+    play(companion, {"type": "point", "winner": 0})
+    log_in(phone, companion, "host", "#host")
+    expect(phone.locator("#undo")).to_be_enabled()
+    held = []
+    # The new game's scripts are held back: the page keeps the old controls meanwhile.
+    phone.route("**/static/alakazoo*.js", lambda route: held.append(route))
+    with phone.expect_request("**/static/alakazoo*.js"):  # the new state has arrived
+        companion.runner.call(lambda t: t.abandon())
+        start(companion, {"game": "alakazoo", "players": ["Cy", "Di"]})
+        play(companion, {"type": "display", "space": 5, "creature": 1})
+    expect(phone.locator("#undo")).to_be_enabled()  # still Center Court's controls
+    phone.locator("#undo").click()  # drawn for Center Court: the table has moved on since
+    expect(phone.locator("#message")).not_to_be_empty(timeout=5000)
+    view = companion.table.snapshot.match["view"]
+    assert view["players"][0]["portal"][4] == 1  # the display stands
+    for route in held:
+        route.continue_()

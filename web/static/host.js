@@ -37,9 +37,11 @@
     place(near);
     say("");
     const idempotency = TC.newKey();
-    // The premise: the state on screen when the user tapped. Should the table move on
-    // meanwhile (the panel, another phone), the tap is refused rather than misapplied.
-    const version = state.version;
+    // The premise: the state the controls on screen were drawn for (a newer state may
+    // have arrived while its game's scripts load). Should the table have moved on
+    // (the panel, another phone), the tap is refused rather than misapplied.
+    const drawn = home.dataset.version;
+    const version = drawn === undefined ? state.version : Number(drawn);
     const attempt = (left) => TC.post(path, body, {key: idempotency, version}).catch((err) => {
       if (left > 0 && (err.status === 503 || err.status === undefined)) {
         say("The table is busy; trying again…");
