@@ -21,7 +21,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeVar
 
@@ -44,6 +44,11 @@ class Snapshot:
     match: JSON | None
     #: The database's identity (Store.epoch): versions count anew in a new one.
     epoch: int = 0
+    #: What changed to make this snapshot (None for the one read at start):
+    #: ``{"op": "start"|"event"|"undo"|"redo"|"abandon", "match": id, "event":
+    #: the resolved event (event, undo, redo) or None}``. Not part of the state
+    #: JSON: outputs that report each change (MQTT's events topic) read it.
+    change: JSON | None = field(default=None, compare=False)
 
     def to_json(self) -> JSON:
         return {"version": self.version, "epoch": self.epoch, "match": self.match}
@@ -104,7 +109,7 @@ class Table:
         match = Match(start)
         match_id, version = self._store.begin_match(start.to_json())
         self._match, self._match_id = match, match_id
-        return self._publish(version)
+        return self._publish(version, _change("start", match_id))
 
     def act(self, action: object) -> Snapshot:
         """Resolve, commit and apply one game action."""
@@ -113,7 +118,7 @@ class Table:
         version = self._record(match_id, EVENT, event, match.game.winner(state),
                                match.game.summary(state))
         match.push(event, state)
-        return self._publish(version)
+        return self._publish(version, _change("event", match_id, event))
 
     def undo(self) -> Snapshot:
         """Take back the last event (a finished match reopens)."""
@@ -131,21 +136,21 @@ class Table:
         version = self._store.set_status(match_id, ABANDONED,
                                          summary=match.game.summary(match.state))
         self._match = self._match_id = None
-        return self._publish(version)
+        return self._publish(version, _change("abandon", match_id))
 
     def _step(self, op: str) -> Snapshot:
         match, match_id = self._require_match()
         # Try it on the match first so a refusal changes nothing stored; the
         # in-memory step is reversed if the commit then fails.
         do, undo = (match.undo, match.redo) if op == UNDO else (match.redo, match.undo)
-        do()
+        event = do()
         try:
             version = self._record(match_id, op, None, match.game.winner(match.state),
                                    match.game.summary(match.state))
         except BaseException:
             undo()
             raise
-        return self._publish(version)
+        return self._publish(version, _change(op, match_id, event))
 
     def _record(self, match_id: int, op: str, event: JSON | None, winner: Any,
                 summary: str) -> int:
@@ -176,18 +181,23 @@ class Table:
         """
         return self._subscribers.add(subscriber)
 
-    def _publish(self, version: int) -> Snapshot:
-        self.snapshot = snapshot = self._snapshot(version)
+    def _publish(self, version: int, change: JSON) -> Snapshot:
+        self.snapshot = snapshot = self._snapshot(version, change)
         self._subscribers.notify(snapshot)
         return snapshot
 
-    def _snapshot(self, version: int) -> Snapshot:
+    def _snapshot(self, version: int, change: JSON | None = None) -> Snapshot:
         match = self._match
         if match is None:
-            return Snapshot(version, None, self._store.epoch)
+            return Snapshot(version, None, self._store.epoch, change)
         return Snapshot(version, match_json(match, self._match_id,
                                             FINISHED if match.is_over else ACTIVE),
-                        self._store.epoch)
+                        self._store.epoch, change)
+
+
+def _change(op: str, match_id: int, event: JSON | None = None) -> JSON:
+    """A :attr:`Snapshot.change`."""
+    return {"op": op, "match": match_id, "event": event}
 
 
 def match_json(match: Match, match_id: int | None, status: str) -> JSON:

@@ -1,0 +1,209 @@
+"""What a table publishes on an MQTT broker: topic names and payloads.
+
+Pure: no network and no MQTT library here. The table's publisher
+(``drivers/mqtt.py``) sends these; the hall board (``hall/``) reads them.
+docs/api.md ("MQTT") is the outside description of every topic below.
+
+Under the prefix P (default ``table-companion``), table T publishes:
+
+- ``P/T/state``, retained: the ``GET /api/state`` JSON, exactly.
+- ``P/T/summary``, retained: :func:`summary_payload`, the table's card
+  (:func:`companion.headline.headline`) with its name and page address;
+  the hall board and Home Assistant read it.
+- ``P/T/events``, QoS 1, not retained: one :func:`event_payload` per
+  committed change.
+- ``P/T/availability``, retained: ``online``, or ``offline`` (also the last
+  will the broker sends when the table vanishes).
+
+Nothing here carries the host PIN, a session or a CSRF token.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from companion import __version__
+from companion.games.base import JSON
+from companion.headline import headline
+
+DEFAULT_PREFIX = "table-companion"
+DISCOVERY_PREFIX = "homeassistant"
+ONLINE, OFFLINE = "online", "offline"
+STATE, SUMMARY, EVENTS, AVAILABILITY = "state", "summary", "events", "availability"
+#: The topics under each table, in the order a fresh connection publishes them.
+LEAVES = (AVAILABILITY, STATE, SUMMARY)
+#: A table id: one topic level any broker ACL pattern can name (no wildcards, no "/").
+TABLE_ID = re.compile(r"[a-z0-9](?:[a-z0-9_-]{0,30}[a-z0-9])?")
+#: Longest prefix, in UTF-8 bytes: a topic stays far below MQTT's 65,535.
+MAX_PREFIX = 200
+#: Home Assistant sensors of each table: key, name, summary field, icon.
+SENSORS = (
+    ("game", "Game", "title", "mdi:dice-multiple"),
+    ("status", "Status", "status", "mdi:list-status"),
+    ("players", "Players", "players", "mdi:account-group"),
+    ("score", "Score", "score", "mdi:scoreboard"),
+    ("turn", "Turn", "turn", "mdi:account-arrow-right"),
+)
+
+
+def valid_table_id(text: str) -> bool:
+    """Whether ``text`` is a table id: 1-32 of a-z, 0-9, ``-`` and ``_``, a letter
+    or digit at each end."""
+    return bool(TABLE_ID.fullmatch(text))
+
+
+def prefix_problem(text: str) -> str | None:
+    """Why ``text`` cannot be a topic prefix, or None when it can.
+
+    Levels are separated by ``/``; none may be empty or hold a wildcard
+    (``+``, ``#``) or a control character, and a prefix starting with ``$``
+    would be a broker's own ($SYS) topic.
+    """
+    if not text:
+        return "must not be empty"
+    if len(text.encode("utf-8")) > MAX_PREFIX:
+        return f"must be at most {MAX_PREFIX} bytes"
+    if text.startswith("$"):
+        return "must not start with $ (topics starting with $ are the broker's own)"
+    if any(c in "+#" for c in text):
+        return "must not hold the wildcards + or #"
+    if not text.isprintable():
+        return "must not hold control characters"
+    if any(not level for level in text.split("/")):
+        return "must not start or end with / or hold an empty level (//)"
+    return None
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """Who a table is in the room: its id (topic level), display name and page."""
+
+    id: str
+    name: str
+    #: The spectator page's address (None: no page served, or none reachable).
+    url: str | None = None
+
+    def to_json(self) -> JSON:
+        return {"id": self.id, "name": self.name, "url": self.url}
+
+
+@dataclass(frozen=True)
+class Topics:
+    """The topic names of one table under one prefix."""
+
+    prefix: str
+    table: str
+
+    def leaf(self, leaf: str) -> str:
+        """``P/T/leaf``."""
+        return f"{self.prefix}/{self.table}/{leaf}"
+
+    @property
+    def state(self) -> str:
+        return self.leaf(STATE)
+
+    @property
+    def summary(self) -> str:
+        return self.leaf(SUMMARY)
+
+    @property
+    def events(self) -> str:
+        return self.leaf(EVENTS)
+
+    @property
+    def availability(self) -> str:
+        return self.leaf(AVAILABILITY)
+
+    @staticmethod
+    def every(prefix: str, leaf: str) -> str:
+        """The subscription that matches ``leaf`` of every table: ``P/+/leaf``."""
+        return f"{prefix}/+/{leaf}"
+
+    @staticmethod
+    def parse(prefix: str, topic: str) -> tuple[str, str] | None:
+        """``(table, leaf)`` of a topic under ``prefix``, or None if it is not one."""
+        head = prefix + "/"
+        if not topic.startswith(head):
+            return None
+        parts = topic[len(head):].split("/")
+        if len(parts) != 2 or not valid_table_id(parts[0]):
+            return None
+        return parts[0], parts[1]
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON, as every JSON payload here is sent."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def event_payload(state: JSON, change: JSON, at: float | None = None) -> str:
+    """The ``events`` message of one committed change.
+
+    ``state`` is the ``/api/state`` JSON after the change and ``change`` its
+    :attr:`~companion.table.Snapshot.change`. Keys: ``version``, ``epoch``,
+    ``op`` (start, event, undo, redo, abandon), ``match`` (id), ``game``
+    (None after abandon), ``event`` (the resolved event, dice filled in; for
+    undo the event taken back), ``at`` (Unix time).
+    """
+    match = state.get("match")
+    return dumps({
+        "version": state["version"], "epoch": state.get("epoch", 0),
+        "op": change["op"], "match": change["match"],
+        "game": match["game"] if match else None, "event": change.get("event"),
+        "at": round(time.time() if at is None else at, 3),
+    })
+
+
+def summary_payload(state: JSON, table: TableInfo) -> str:
+    """The retained ``summary``: :func:`~companion.headline.headline` of ``state``
+    plus ``table`` ({id, name, url}), ``version`` and ``epoch``."""
+    return dumps({"table": table.to_json(), "version": state["version"],
+                  "epoch": state.get("epoch", 0), **headline(state)})
+
+
+def discovery_node(table_id: str) -> str:
+    """Home Assistant's node id (and device identifier) for a table."""
+    return f"table_companion_{table_id.replace('-', '_')}"
+
+
+def discovery_topics(table_id: str, prefix: str = DISCOVERY_PREFIX) -> list[str]:
+    """The discovery config topics of a table's sensors (to publish, or to clear)."""
+    node = discovery_node(table_id)
+    return [f"{prefix}/sensor/{node}/{key}/config" for key, *_ in SENSORS]
+
+
+def discovery(table: TableInfo, topics: Topics,
+              prefix: str = DISCOVERY_PREFIX) -> list[tuple[str, str]]:
+    """Home Assistant MQTT discovery: ``(config topic, payload)`` per sensor.
+
+    One device per table (identified by the table id) with the sensors in
+    :data:`SENSORS`, each reading a field of the retained ``summary`` and
+    unavailable while the table's availability is ``offline``. Publish
+    them retained; an empty retained payload on the same topics removes them.
+    """
+    node = discovery_node(table.id)
+    device: JSON = {"identifiers": [node], "name": table.name,
+                    "manufacturer": "Table Companion", "model": "Table Companion",
+                    "sw_version": __version__}
+    if table.url and table.url.startswith(("http://", "https://")):
+        device["configuration_url"] = table.url
+    out = []
+    for (key, name, field, icon), topic in zip(SENSORS, discovery_topics(table.id, prefix),
+                                               strict=True):
+        out.append((topic, dumps({
+            "name": name,
+            "unique_id": f"{node}_{key}",
+            "state_topic": topics.summary,
+            "value_template": f"{{{{ value_json.{field} }}}}",
+            "availability_topic": topics.availability,
+            "payload_available": ONLINE,
+            "payload_not_available": OFFLINE,
+            "icon": icon,
+            "device": device,
+            "origin": {"name": "Table Companion", "sw_version": __version__},
+        })))
+    return out
