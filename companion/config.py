@@ -11,8 +11,8 @@ from __future__ import annotations
 import codecs
 import ipaddress
 import math
-import re
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
