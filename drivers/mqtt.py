@@ -47,6 +47,7 @@ import socket
 import ssl
 import sys
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
@@ -201,7 +202,8 @@ class TablePublisher:
                 while not self._closing and not self._due():
                     self._cond.wait()
                 if self._closing:
-                    return
+                    final = self._connected and self._greeted == self._connection
+                    break
                 connection = self._connection
                 greet = self._greeted != connection
                 self._greeted = connection
@@ -213,6 +215,12 @@ class TablePublisher:
                 else:
                     self._publish_newest()
                     self._publish_events()
+            except Exception:
+                log.exception("publishing to the MQTT broker failed")
+        if final:  # what the table did last goes out before `offline`
+            try:
+                self._publish_newest()
+                self._publish_events()
             except Exception:
                 log.exception("publishing to the MQTT broker failed")
 
@@ -255,7 +263,7 @@ class TablePublisher:
     def _publish_events(self) -> None:
         while True:
             with self._cond:
-                if not self._events or not self._connected or self._closing:
+                if not self._events or not self._connected:
                     return
                 snapshot = self._events.popleft()
             payload = event_payload(snapshot.to_json(), snapshot.change or {})
@@ -269,14 +277,16 @@ class TablePublisher:
             self.sent += 1
 
     def _acked(self, infos: list[mqtt.MQTTMessageInfo]) -> bool:
-        """Whether the broker acknowledged every message in ``infos`` within ACK_WAIT."""
+        """Whether the broker acknowledged every message in ``infos`` within ACK_WAIT
+        (False at once when closing or the connection broke)."""
+        deadline = time.monotonic() + ACK_WAIT
         for info in infos:
-            try:
-                info.wait_for_publish(ACK_WAIT)
-            except (ValueError, RuntimeError):
-                return False
-            if not info.is_published():
-                return False
+            while not info.is_published():
+                with self._cond:
+                    if self._closing or not self._connected or time.monotonic() > deadline:
+                        return False
+                    # on_publish notifies: no polling of the network.
+                    self._cond.wait(0.5)
         return True
 
     # --- renames ---------------------------------------------------------------------
