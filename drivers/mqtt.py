@@ -83,7 +83,7 @@ KEEPALIVE = 30
 #: How long close() waits for ``offline`` to reach the broker.
 CLOSE_WAIT = 3.0
 #: How long the publisher waits for the broker to confirm the clearing of old topics.
-ACK_WAIT = 10.0
+ACK_WAIT = 5.0
 #: The file in the data folder that remembers the identity last published.
 RECORD = "mqtt_published.json"
 #: MQTT v5 reason codes the status names in its own words.
@@ -137,7 +137,8 @@ class TablePublisher:
         self._wait: int | None = None  # paho's current backoff, mirrored for the log
         self._min_wait = MIN_RETRY
         self._record = data / RECORD if data is not None else None
-        self._old = self._read_record()
+        #: Identities published before (RECORD), whose retained topics may need clearing.
+        self._known = self._read_record()
         client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"table-companion-{info.id}",
                              protocol=mqtt.MQTTv5)
         if cfg.username is not None:
@@ -174,9 +175,14 @@ class TablePublisher:
                         self._events.popleft()
                         self.dropped += 1
                     self._events.append(snapshot)
-                self._cond.notify()
+                self._cond.notify_all()
         except Exception:  # a broken output never stops the table
             log.exception("the MQTT publisher could not queue a change")
+
+    def wait_status(self, check: Callable[[str], bool], timeout: float) -> bool:
+        """Wait until ``check(status)`` holds; whether it did within ``timeout`` seconds."""
+        with self._cond:
+            return self._cond.wait_for(lambda: check(self.status), timeout)
 
     @property
     def queued(self) -> int:
@@ -193,7 +199,7 @@ class TablePublisher:
         if self._greeted != self._connection:
             return True
         newest_due = self._newest is not None and self._newest is not self._sent_state
-        state_free = self._pending_state is None or self._pending_state.is_published()
+        state_free = self._pending_state is None or _settled(self._pending_state)
         return (newest_due and state_free) or (bool(self._events) and not self._paho_full)
 
     def _run(self) -> None:
@@ -241,8 +247,8 @@ class TablePublisher:
             log.warning("MQTT: %d events were dropped while the broker was away (at most "
                         "%d wait); the retained state is complete", lost, EVENT_QUEUE)
         self._publish_events()
-        if self._record is not None and self._acked([*clears, *configs]):
-            self._write_record()
+        if self._acked([*clears, *configs]):
+            self._cleared()
 
     def _publish_newest(self) -> None:
         with self._cond:
@@ -278,12 +284,13 @@ class TablePublisher:
 
     def _acked(self, infos: list[mqtt.MQTTMessageInfo]) -> bool:
         """Whether the broker acknowledged every message in ``infos`` within ACK_WAIT
-        (False at once when closing or the connection broke)."""
+        (False at once when the connection broke)."""
         deadline = time.monotonic() + ACK_WAIT
         for info in infos:
-            while not info.is_published():
+            while not _published(info):
                 with self._cond:
-                    if self._closing or not self._connected or time.monotonic() > deadline:
+                    # Closing too waits (ACK_WAIT at most): then the record is right.
+                    if not self._connected or time.monotonic() > deadline:
                         return False
                     # on_publish notifies: no polling of the network.
                     self._cond.wait(0.5)
@@ -297,54 +304,67 @@ class TablePublisher:
                 "discovery": cfg.discovery, "discovery_prefix": cfg.discovery_prefix}
 
     def _stale_topics(self) -> list[str]:
-        """Retained topics of the identity published before that this one does not cover."""
-        old = self._old
-        if old is None:
+        """Retained topics of identities published before that this one does not cover.
+
+        The record is written first (this identity added), so a stop before the
+        broker confirmed the clearing leaves them to clear at the next start.
+        """
+        if self._record is None:
             return []
-        stale = []
-        if (old["prefix"], old["table"]) != (self.cfg.prefix, self.info.id):
+        current = self._identity()
+        self._write_record([*self._known, current])
+        ours = {self.topics.state, self.topics.summary, self.topics.availability}
+        if self.cfg.discovery:
+            ours.update(discovery_topics(self.info.id, self.cfg.discovery_prefix))
+        stale: list[str] = []
+        for old in self._known:
             before = Topics(old["prefix"], old["table"])
             stale += [before.state, before.summary, before.availability]
-        if old["discovery"]:
-            now = (set(discovery_topics(self.info.id, self.cfg.discovery_prefix))
-                   if self.cfg.discovery else set())
-            stale += [t for t in discovery_topics(old["table"], old["discovery_prefix"])
-                      if t not in now]
-        return stale
+            if old["discovery"]:
+                stale += discovery_topics(old["table"], old["discovery_prefix"])
+        return [t for t in dict.fromkeys(stale) if t not in ours]
 
-    def _read_record(self) -> dict[str, Any] | None:
+    def _cleared(self) -> None:
+        """The broker confirmed the clearing: only this identity is left to remember."""
         if self._record is None:
-            return None
+            return
+        cleared = [(old["table"], old["prefix"]) for old in self._known
+                   if (old["table"], old["prefix"]) != (self.info.id, self.cfg.prefix)]
+        self._known = [self._identity()]
+        self._write_record(self._known)
+        if cleared:
+            log.info("MQTT: cleared the retained topics of %s",
+                     ", ".join(f"table {t!r} under {p!r}" for t, p in cleared))
+
+    def _read_record(self) -> list[dict[str, Any]]:
+        """The identities that may still have retained topics on the broker."""
+        if self._record is None:
+            return []
         try:
-            old = json.loads(self._record.read_text(encoding="utf-8"))
-            Topics(old["prefix"], old["table"])
-            if not all(isinstance(old[k], str) for k in ("table", "prefix", "discovery_prefix")):
-                raise ValueError("not text")
-            old["discovery"] = bool(old["discovery"])
-            return old
+            known = json.loads(self._record.read_text(encoding="utf-8"))
+            for old in known:
+                if not all(isinstance(old[k], str) for k in ("table", "prefix",
+                                                              "discovery_prefix")):
+                    raise ValueError("not text")
+                Topics(old["prefix"], old["table"])
+                old["discovery"] = bool(old["discovery"])
+            return list(known)
         except FileNotFoundError:
-            return None
+            return []
         except (OSError, ValueError, KeyError, TypeError) as err:
             log.warning("MQTT: %s is unreadable (%s): topics of an earlier table id are not "
                         "cleared", self._record, err)
-            return None
+            return []
 
-    def _write_record(self) -> None:
-        identity = self._identity()
-        if identity == self._old:
-            return
+    def _write_record(self, known: list[dict[str, Any]]) -> None:
         assert self._record is not None
+        unique = list({json.dumps(k, sort_keys=True): k for k in known}.values())
         tmp = self._record.with_suffix(".tmp")
         try:
-            tmp.write_text(json.dumps(identity), encoding="utf-8")
+            tmp.write_text(json.dumps(unique), encoding="utf-8")
             os.replace(tmp, self._record)
         except OSError as err:
             log.warning("MQTT: cannot write %s: %s", self._record, err)
-            return
-        if self._old is not None:
-            log.info("MQTT: the topics of table %r under %r were cleared", self._old["table"],
-                     self._old["prefix"])
-        self._old = identity
 
     # --- paho's callbacks (its network thread) -----------------------------------------
 
@@ -364,7 +384,7 @@ class TablePublisher:
             self._connected = True
             self._connection += 1
             self._wait = None
-            self._cond.notify()
+            self._cond.notify_all()
         self._set_status("connected", f"connected to {self.url} as table {self.info.id!r}",
                          logging.INFO)
 
@@ -379,7 +399,7 @@ class TablePublisher:
         with self._cond:
             was, self._connected = self._connected, False
             closing = self._closing
-            self._cond.notify()
+            self._cond.notify_all()
         if closing:
             return
         if reason == SESSION_TAKEN_OVER:
@@ -398,7 +418,7 @@ class TablePublisher:
                       reason: ReasonCode, properties: Any) -> None:
         with self._cond:
             self._paho_full = False
-            self._cond.notify()
+            self._cond.notify_all()
 
     def _problem(self, short: str, detail: str) -> None:
         """A failed or lost connection: paho waits before the next try (mirrored here)."""
@@ -408,9 +428,11 @@ class TablePublisher:
 
     def _set_status(self, status: str, detail: str, level: int) -> None:
         """Log and report a change of status; the same status again is not repeated."""
-        if status == self.status:
-            return
-        self.status = status
+        with self._cond:
+            if status == self.status:
+                return
+            self.status = status
+            self._cond.notify_all()
         log.log(level, "MQTT %s: %s", self.url, detail)
         if self._on_status is not None:
             try:
@@ -427,7 +449,7 @@ class TablePublisher:
                 return
             self._closing = True
             connected = self._connected
-            self._cond.notify()
+            self._cond.notify_all()
         self._thread.join(ACK_WAIT + CLOSE_WAIT)
         client = self._client
         if connected:
@@ -442,6 +464,22 @@ class TablePublisher:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _published(info: mqtt.MQTTMessageInfo) -> bool:
+    """Whether paho has sent ``info``'s message (QoS 1: the broker acknowledged it)."""
+    try:
+        return info.is_published()
+    except (ValueError, RuntimeError):  # not queued, or the connection was gone
+        return False
+
+
+def _settled(info: mqtt.MQTTMessageInfo) -> bool:
+    """Whether ``info``'s message is no longer waiting to be sent (sent, or given up)."""
+    try:
+        return info.is_published()
+    except (ValueError, RuntimeError):
+        return True
 
 
 def describe(err: BaseException | None, host: str, port: int, *,
