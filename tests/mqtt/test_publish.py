@@ -132,7 +132,8 @@ def test_a_renamed_table_clears_its_old_topics(tmp_path, mosquitto):
     with companion(on_broker(mosquitto, table="b", name="Table B"), tmp_path) as c:
         assert c.publisher.wait_status(lambda s: s == "connected", TIMEOUT)
         seen.wait_for(lambda: all(seen.last(t) == b"" for t in old), "a's topics cleared")
-        seen.wait_for(lambda: seen.last(b.state) is not None, "b's state")
+        new = [b.state, b.summary, b.availability, *discovery_topics("b")]
+        seen.wait_for(lambda: all(seen.last(t) for t in new), "b's retained topics")
         # A newcomer finds table b only; the marker, published after it subscribed,
         # arrives after every retained message.
         fresh = Listener(mosquitto, ["#"])
@@ -140,7 +141,7 @@ def test_a_renamed_table_clears_its_old_topics(tmp_path, mosquitto):
         fresh.wait_for(lambda: fresh.last("marker") == b"end", "the marker")
         retained = {m.topic for m in fresh.messages if m.retain}
         assert not retained & set(old)
-        assert {b.state, b.summary, b.availability, *discovery_topics("b")} <= retained
+        assert set(new) <= retained
         assert json.loads(fresh.last(discovery_topics("b")[0]))["device"]["name"] == "Table B"
         fresh.close()
     seen.close()
