@@ -145,3 +145,20 @@ def test_a_renamed_table_clears_its_old_topics(tmp_path, mosquitto):
         assert json.loads(fresh.last(discovery_topics("b")[0]))["device"]["name"] == "Table B"
         fresh.close()
     seen.close()
+
+
+def test_a_restarted_broker_gets_everything_retained_again(tmp_path, mosquitto):
+    with companion(on_broker(mosquitto), tmp_path) as c:
+        c.runner.call(lambda t: t.start(START))
+        first = Listener(mosquitto, ["table-companion/#"])
+        first.wait_for(lambda: first.last(A.state) is not None, "the state")
+        first.close()
+        mosquitto.kill()  # nothing changes on the table while the broker is away
+        assert c.publisher.wait_status(lambda s: s == "unreachable: port closed", TIMEOUT)
+        mosquitto.start()
+        back = Listener(mosquitto, ["table-companion/#", "homeassistant/#"])
+        wanted = [A.state, A.summary, A.availability, *discovery_topics("a")]
+        back.wait_for(lambda: all(back.last(t) for t in wanted), "every retained topic")
+        assert back.json(A.state) == c.table.snapshot.to_json()
+        assert back.last(A.availability) == b"online"
+        back.close()
