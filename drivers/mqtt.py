@@ -471,14 +471,27 @@ class TablePublisher:
             info = client.publish(self.topics.availability, OFFLINE, qos=1, retain=True)
             with contextlib.suppress(ValueError, RuntimeError):
                 info.wait_for_publish(CLOSE_WAIT)
-        client.disconnect()
-        client.loop_stop()
+        stop_client(client)
 
     def __enter__(self) -> TablePublisher:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def stop_client(client: mqtt.Client) -> None:
+    """Disconnect ``client``, stop its network thread and close its sockets.
+
+    paho closes the socket pair that wakes its thread only when the client is
+    garbage collected (and a client is in reference cycles through its
+    callbacks): closed here, so a stopped client holds no file descriptor.
+    """
+    client.disconnect()
+    client.loop_stop()
+    reset = getattr(client, "_reset_sockets", None)  # paho-mqtt 2.x
+    if reset is not None:
+        reset()
 
 
 class _ClosingSSLSocket(ssl.SSLSocket):

@@ -1,5 +1,6 @@
 """``companion run --sim`` with an ``[mqtt]`` section: the banner, the password from the
-environment, ``offline`` on a clean stop and by the last will after SIGKILL."""
+environment, ``offline`` on a clean stop and by the last will after SIGKILL (a bad
+``[mqtt]`` key: tests/e2e/test_run.py)."""
 
 from __future__ import annotations
 
@@ -68,12 +69,3 @@ def test_a_clean_stop_says_offline_with_the_password_from_the_environment(tmp_pa
         assert "s3cret" not in out + err
         watch.close()
 
-
-def test_a_bad_broker_url_stops_the_start_naming_the_key(tmp_path):
-    cfg = tmp_path / "config.toml"
-    cfg.write_text("[mqtt]\nurl = 'http://broker.local'\ntable = 'a'\n")
-    proc = run_companion("--sim", "--config", str(cfg), "--data", str(tmp_path))
-    _, err = proc.communicate(timeout=30)
-    assert proc.returncode == 2
-    assert f"{cfg}: [mqtt] url: the scheme must be mqtt:// or mqtts:// (TLS)" in err
-    assert "Traceback" not in err
