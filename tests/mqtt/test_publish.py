@@ -171,7 +171,8 @@ def test_a_damaged_record_of_earlier_names_clears_nothing(tmp_path, mosquitto, c
     with companion(on_broker(mosquitto), tmp_path) as c:
         assert c.publisher.wait_status(lambda s: s == "connected", TIMEOUT)
         seen = Listener(mosquitto, ["#"])
-        seen.wait_for(lambda: seen.last(A.state) is not None, "the state all the same")
+        wanted = [A.state, A.summary, *discovery_topics("a")]
+        seen.wait_for(lambda: all(seen.last(t) for t in wanted), "everything all the same")
         seen.close()
     assert "mqtt_published.json is unreadable" in caplog.text
     assert json.loads((tmp_path / "mqtt_published.json").read_text())[0]["table"] == "a"
