@@ -180,4 +180,17 @@ class Listener:
         with contextlib.suppress(OSError):  # already gone
             self._client.disconnect()  # wakes the loop's select
         self._thread.join(10)
+        if not self._thread.is_alive():
+            release(self._client)
+
+
+def release(client: mqtt.Client) -> None:
+    """Close what a stopped paho client still holds.
+
+    paho-mqtt 2.1 keeps the socket pair that wakes its loop (made by
+    ``connect`` and ``loop_start``) open after ``disconnect`` and
+    ``loop_stop``; ``reinitialise`` is its public way to close it. Call only
+    once no thread uses the client any more.
+    """
+    client.reinitialise()
 
