@@ -10,6 +10,9 @@ socket and keeps the cards as a page would.
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
 import random
 import sys
 import threading
@@ -27,7 +30,6 @@ from companion.store import Store
 from companion.table import Snapshot, Table
 from companion.topics import DEFAULT_PREFIX, ONLINE, TableInfo, Topics, summary_payload
 from hall.listener import release
-from hall.run import Hall
 from tests.web.sse import SseClient
 
 COMPANION = str(Path(sys.executable).parent / "companion")
@@ -70,8 +72,9 @@ class Sender:
 class Watch:
     """The hall's stream, read into ``cards`` (id -> card) and ``connected`` as it comes."""
 
-    def __init__(self, hall: Hall, timeout: float = 10.0) -> None:
-        self.sse = SseClient("127.0.0.1", hall.server.port, path="/api/hall/events",
+    def __init__(self, port: int, timeout: float = 10.0) -> None:
+        """Follow the hall serving on 127.0.0.1:``port``."""
+        self.sse = SseClient("127.0.0.1", port, path="/api/hall/events",
                              timeout=timeout)
         assert self.sse.status == 200
         self.cards: dict[str, dict] = {}
@@ -112,6 +115,45 @@ def get(url: str, method: str = "GET", headers: dict | None = None) -> tuple[int
             return response.status, dict(response.headers), json.loads(response.read())
     except urllib.error.HTTPError as err:
         return err.code, dict(err.headers), json.loads(err.read())
+
+
+class HallProcess:
+    """``companion hall --host 127.0.0.1 --port 0 ARGS...`` in its own process.
+
+    :attr:`url` is the page address it printed; :attr:`lines` what it printed
+    before. ``stop()`` sends SIGTERM and returns the exit code and the output.
+    """
+
+    def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
+        self.proc = subprocess.Popen(
+            [COMPANION, "hall", "--host", "127.0.0.1", "--port", "0", *args],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, **(env or {})})
+        self.lines: list[str] = []
+        self.url: str | None = None
+        for line in self.proc.stdout:
+            self.lines.append(line)
+            if "Hall: " in line:
+                self.url = line.split("Hall: ")[1].strip()
+                break
+
+    @property
+    def port(self) -> int:
+        assert self.url is not None, self.lines
+        return int(self.url.rsplit(":", 1)[1].strip("/"))
+
+    def stop(self) -> tuple[int, str, str]:
+        self.proc.send_signal(signal.SIGTERM)
+        out, err = self.proc.communicate(timeout=20)
+        return self.proc.returncode, "".join(self.lines) + out, err
+
+    def __enter__(self) -> HallProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.communicate(timeout=20)
 
 
 def score(card: dict) -> str | None:

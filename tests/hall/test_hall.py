@@ -16,7 +16,7 @@ ANN_BOB = {"game": "center-court", "players": ["Ann", "Bob"]}
 
 
 def test_a_match_played_on_a_table_shows_on_the_json_and_the_stream(hall, sender):
-    watch = Watch(hall)
+    watch = Watch(hall.server.port)
     first = watch.sse.next_event()
     assert first.event == "tables" and first.json()["tables"] == []
     table = sender.table(TableInfo("t1", "Table 1", "http://192.0.2.7:8080/"))
@@ -45,7 +45,7 @@ def test_a_hall_started_after_the_tables_shows_them(mosquitto, sender):
         table.start(ANN_BOB)
         table.act({"type": "point", "winner": n - 1})
     with Hall(mosquitto.url, host="127.0.0.1", port=0, prefix="table-companion") as hall:
-        watch = Watch(hall).until(lambda w: len(w.cards) == 2
+        watch = Watch(hall.server.port).until(lambda w: len(w.cards) == 2
                                   and all(score(c) for c in w.cards.values()))
         _, _, body = get(f"{hall.urls[0]}api/tables")
         assert [c["id"] for c in body["tables"]] == ["t1", "t2"]  # by name
@@ -59,7 +59,7 @@ def test_a_table_killed_is_marked_offline_by_its_last_will(mosquitto, hall):
                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as proc:
         try:
             assert proc.stdout.readline() == "ready\n"
-            watch = Watch(hall).until(lambda w: w.cards.get("far", {}).get("online") is True
+            watch = Watch(hall.server.port).until(lambda w: w.cards.get("far", {}).get("online") is True
                                       and score(w.cards["far"]) == "0-0 (0-15)")
             proc.send_signal(signal.SIGKILL)
             proc.wait(10)
@@ -73,7 +73,7 @@ def test_a_table_killed_is_marked_offline_by_its_last_will(mosquitto, hall):
 
 
 def test_the_broker_lost_and_back(mosquitto, hall, sender):
-    watch = Watch(hall).until(lambda w: w.connected)
+    watch = Watch(hall.server.port).until(lambda w: w.connected)
     table = sender.table(TableInfo("t1", "Table 1"))
     table.start(ANN_BOB)
     watch.until(lambda w: score(w.cards.get("t1", {})) == "0-0 (0-0)")
@@ -106,7 +106,7 @@ def test_the_hall_changes_nothing_and_answers_only_its_own_names(hall):
 def test_hostile_messages_are_ignored_and_bounded(mosquitto, hall, sender, caplog):
     p = "table-companion"
     sender.table(TableInfo("good", "Good", "http://192.0.2.1/")).start(ANN_BOB)
-    watch = Watch(hall).until(lambda w: score(w.cards.get("good", {})) == "0-0 (0-0)")
+    watch = Watch(hall.server.port).until(lambda w: score(w.cards.get("good", {})) == "0-0 (0-0)")
     good = dict(watch.cards["good"])
     summary = dumps({"table": {"id": "good", "name": "Good", "url": "http://192.0.2.1/"},
                           "version": 1, **good["summary"]})
