@@ -42,7 +42,8 @@ BAUDRATES = (50, 4_000_000)
 #: (a file descriptor) and may hold a worker thread, created at start.
 MAX_STREAMS = 1000
 #: The broker's port when its URL names none: plain MQTT and MQTT over TLS.
-MQTT_PORT, MQTTS_PORT = 1883, 8883
+#: The port a broker URL without one means, by scheme.
+MQTT_PORTS = {"mqtt": 1883, "mqtts": 8883}
 #: Longest display name of a table (the hall's card and Home Assistant show it).
 MAX_TABLE_NAME = 64
 #: A host name as RFC 1123 spells one: dot-separated labels of letters, digits, hyphens.
@@ -125,6 +126,56 @@ class WebConfig:
 
 
 @dataclass(frozen=True)
+class BrokerAddress:
+    """Where an MQTT broker is: ``mqtt://host[:port]``, or ``mqtts://`` for TLS."""
+
+    host: str
+    port: int
+    tls: bool
+
+    @classmethod
+    def parse(cls, url: str) -> BrokerAddress:
+        """The address in ``url``; ConfigError saying what is wrong (the caller names
+        where the URL came from)."""
+        example = "e.g. mqtt://broker.local or mqtts://broker.local:8883"
+        if not url.isprintable() or not url.isascii():
+            raise ConfigError(f"{url!r} holds a character a URL cannot hold")
+        try:
+            parts = urlsplit(url)
+            port = parts.port
+        except ValueError as err:
+            why = "port must be 1-65535" if "port" in str(err).lower() else str(err)
+            raise ConfigError(f"{url!r} is not a broker URL ({why}); {example}") from None
+        if parts.scheme not in MQTT_PORTS:
+            raise ConfigError(f"the scheme must be mqtt:// or mqtts:// (TLS), got {url!r}")
+        if not parts.hostname or not valid_host(parts.hostname):
+            raise ConfigError(f"{url!r} names no broker host; {example}")
+        if port is not None and not 1 <= port <= 65535:
+            raise ConfigError(f"port must be 1-65535, got {port}")
+        if parts.username is not None or parts.password is not None:
+            raise ConfigError("no user or password in the URL; set the user name apart, "
+                              "and the password in COMPANION_MQTT_PASSWORD")
+        if parts.path not in ("", "/") or parts.query or parts.fragment:
+            raise ConfigError(f"{url!r}: a broker URL has no path, query or fragment")
+        return cls(parts.hostname, port or MQTT_PORTS[parts.scheme], parts.scheme == "mqtts")
+
+    def __str__(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{'mqtts' if self.tls else 'mqtt'}://{host}:{self.port}"
+
+
+def ca_file_problem(path: Path) -> str | None:
+    """Why ``path`` cannot be the CA file that checks a broker's certificate, or None."""
+    if not path.is_file() or not os.access(path, os.R_OK):
+        return f"{path} is not a readable file"
+    try:
+        ssl.create_default_context(cafile=str(path))
+    except (ssl.SSLError, OSError, ValueError) as err:
+        return f"{path} holds no CA certificate in PEM form ({err})"
+    return None
+
+
+@dataclass(frozen=True)
 class MqttConfig:
     """An optional MQTT broker the table publishes itself to (none by default).
 
@@ -147,15 +198,9 @@ class MqttConfig:
         return self.url is not None and self.url.startswith("mqtts://")
 
     @property
-    def host(self) -> str:
-        """The broker's host name or address (the url must be set)."""
-        return urlsplit(self.url or "").hostname or ""
-
-    @property
-    def port(self) -> int:
-        """The broker's port: the url's, else 8883 for mqtts and 1883 for mqtt."""
-        port = urlsplit(self.url or "").port
-        return port if port is not None else (MQTTS_PORT if self.tls else MQTT_PORT)
+    def address(self) -> BrokerAddress:
+        """The broker's host, port and TLS (the url must be set and checked)."""
+        return BrokerAddress.parse(self.url or "")
 
     @property
     def display_name(self) -> str:
@@ -371,40 +416,15 @@ def _check_mqtt(m: MqttConfig) -> None:
             if getattr(m, key) is not None:
                 raise ConfigError(f"[mqtt] {key}: set url too (or leave [mqtt] out: no broker)")
         return
-    if not m.url.isprintable() or not m.url.isascii():
-        raise ConfigError(f"[mqtt] url: {m.url!r} holds a character a URL cannot hold")
     try:
-        parts = urlsplit(m.url)
-        port = parts.port
-    except ValueError as err:
-        why = "port must be 1-65535" if "port" in str(err).lower() else str(err)
-        raise ConfigError(f"[mqtt] url: {m.url!r} is not a broker URL ({why}); "
-                          "e.g. mqtt://broker.local or mqtts://broker.local:8883") from None
-    if parts.scheme not in ("mqtt", "mqtts"):
-        raise ConfigError(f"[mqtt] url: the scheme must be mqtt:// or mqtts:// (TLS), "
-                          f"got {m.url!r}")
-    if not parts.hostname or not valid_host(parts.hostname):
-        raise ConfigError(f"[mqtt] url: {m.url!r} names no broker host; "
-                          "e.g. mqtt://broker.local")
-    if port is not None and not 1 <= port <= 65535:
-        raise ConfigError(f"[mqtt] url: port must be 1-65535, got {port}")
-    if parts.username is not None or parts.password is not None:
-        raise ConfigError("[mqtt] url: no user or password in the URL; set username, and "
-                          "the password in COMPANION_MQTT_PASSWORD")
-    if parts.path not in ("", "/") or parts.query or parts.fragment:
-        raise ConfigError(f"[mqtt] url: {m.url!r}: a broker URL has no path, query or "
-                          "fragment")
+        BrokerAddress.parse(m.url)
+    except ConfigError as err:
+        raise ConfigError(f"[mqtt] url: {err}") from None
     if m.ca_file is not None:
         if not m.tls:
             raise ConfigError("[mqtt] ca_file: only with an mqtts:// url (TLS)")
-        path = Path(m.ca_file).expanduser()
-        if not path.is_file() or not os.access(path, os.R_OK):
-            raise ConfigError(f"[mqtt] ca_file: {m.ca_file} is not a readable file")
-        try:
-            ssl.create_default_context(cafile=str(path))
-        except (ssl.SSLError, OSError, ValueError) as err:
-            raise ConfigError(f"[mqtt] ca_file: {m.ca_file} holds no CA certificate in PEM "
-                              f"form ({err})") from None
+        if (problem := ca_file_problem(Path(m.ca_file).expanduser())) is not None:
+            raise ConfigError(f"[mqtt] ca_file: {problem}")
     if m.username is not None and (not m.username or not m.username.isprintable()):
         raise ConfigError("[mqtt] username: must be printable text, not empty")
     if m.table is None:

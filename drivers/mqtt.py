@@ -57,7 +57,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 from paho.mqtt.reasoncodes import ReasonCode
 
-from companion.config import MqttConfig
+from companion.config import BrokerAddress, MqttConfig
 from companion.table import Snapshot
 from companion.topics import (
     OFFLINE,
@@ -164,7 +164,8 @@ class TablePublisher:
         self._client = client
         self._thread = threading.Thread(target=self._run, name="mqtt-publish", daemon=True)
         self._thread.start()
-        client.connect_async(cfg.host, cfg.port, keepalive=KEEPALIVE)
+        address = cfg.address
+        client.connect_async(address.host, address.port, keepalive=KEEPALIVE)
         client.loop_start()
 
     # --- the table's side: enqueue only ----------------------------------------------
@@ -386,7 +387,7 @@ class TablePublisher:
                 hint = (" (check [mqtt] username and COMPANION_MQTT_PASSWORD)"
                         if self.cfg.username else " (the broker wants a user: set [mqtt] "
                         "username, and COMPANION_MQTT_PASSWORD)")
-            self._problem(REFUSED.get(name, f"refused: {name.lower()}"),
+            self._problem(refusal(reason),
                           f"the broker refused the connection: {name}{hint}")
             return
         if self._min_wait != MIN_RETRY:
@@ -404,7 +405,7 @@ class TablePublisher:
     def _connect_failed_cb(self, client: mqtt.Client, userdata: Any) -> None:
         # paho calls this inside its ``except OSError``: the error is the one handled.
         err = sys.exc_info()[1]
-        short, detail = describe(err, self.cfg.host, self.cfg.port, tls=self.cfg.tls)
+        short, detail = describe(err, self.cfg.address)
         self._problem(short, detail)
 
     def _disconnected_cb(self, client: mqtt.Client, userdata: Any, flags: Any,
@@ -486,17 +487,21 @@ class TablePublisher:
 
 
 def stop_client(client: mqtt.Client) -> None:
-    """Disconnect ``client``, stop its network thread and close its sockets.
-
-    paho closes the socket pair that wakes its thread only when the client is
-    garbage collected (and a client is in reference cycles through its
-    callbacks): closed here, so a stopped client holds no file descriptor.
-    """
+    """Disconnect ``client``, stop its network thread and close its sockets."""
     client.disconnect()
     client.loop_stop()
-    reset = getattr(client, "_reset_sockets", None)  # paho-mqtt 2.x
-    if reset is not None:
-        reset()
+    release(client)
+
+
+def release(client: mqtt.Client) -> None:
+    """Close what a stopped paho client still holds. Call once no thread uses it.
+
+    paho keeps the socket pair that wakes its loop open after ``disconnect``
+    and ``loop_stop`` until the client is garbage collected (and a client is
+    in reference cycles through its callbacks); ``reinitialise`` is its
+    public way to close it. The client is left blank: it is not used again.
+    """
+    client.reinitialise()
 
 
 class _ClosingSSLSocket(ssl.SSLSocket):
@@ -536,21 +541,26 @@ def _settled(info: mqtt.MQTTMessageInfo) -> bool:
         return True
 
 
-def describe(err: BaseException | None, host: str, port: int, *,
-             tls: bool = False) -> tuple[str, str]:
-    """A failed connection attempt's error as (short status, log text)."""
-    where = f"{host}:{port}"
+def describe(err: BaseException | None, address: BrokerAddress, *,
+             ca_hint: str = "[mqtt] ca_file") -> tuple[str, str]:
+    """A failed connection attempt's error as (short status, log text).
+
+    ``ca_hint`` names where the CA file is set (the config key, or the
+    hall's option), for the text on a certificate that is not trusted.
+    """
+    host = address.host
+    where = f"{host}:{address.port}"
     if isinstance(err, ssl.SSLCertVerificationError):
         if "hostname" in (err.verify_message or "").lower() or "match" in str(err):
             return "TLS: wrong host in certificate", \
                 f"TLS verification failed: the broker's certificate is not for {host} ({err})"
         return "TLS: certificate not trusted", \
-            (f"TLS verification failed: {err.verify_message or err} (set [mqtt] ca_file to "
+            (f"TLS verification failed: {err.verify_message or err} (set {ca_hint} to "
              "the CA that signed the broker's certificate)")
     if isinstance(err, ssl.SSLError):
         return "TLS: handshake failed", \
             f"TLS handshake with {where} failed ({err.reason or err}): is it a TLS port?"
-    if tls and isinstance(err, (ConnectionResetError, BrokenPipeError)):
+    if address.tls and isinstance(err, (ConnectionResetError, BrokenPipeError)):
         return "TLS: handshake failed", f"{where} closed the connection: is it a TLS port?"
     if isinstance(err, socket.gaierror):
         return "broker name not found", f"cannot resolve the broker's name {host!r}: " \
@@ -562,3 +572,9 @@ def describe(err: BaseException | None, host: str, port: int, *,
     if isinstance(err, OSError):
         return "unreachable", f"cannot reach {where}: {err.strerror or err}"
     return "connection failed", f"cannot connect to {where}: {err}"
+
+
+def refusal(reason: ReasonCode) -> str:
+    """The short status of a broker's refusal (CONNACK ``reason``)."""
+    name = reason.getName()
+    return REFUSED.get(name, f"refused: {name.lower()}")

@@ -13,11 +13,11 @@ from pathlib import Path
 from types import FrameType
 
 from app.server import WebServer, page_urls
-from companion.config import ConfigError
+from companion.config import BrokerAddress, ConfigError, ca_file_problem
 from companion.topics import prefix_problem
 from hall.app import create_hall_app, hall_broker
 from hall.cards import Board
-from hall.listener import BrokerAddress, Listener
+from hall.listener import Listener
 
 log = logging.getLogger("companion.hall")
 
@@ -30,7 +30,7 @@ class Hall:
 
     Use as a context manager. The web server is up before the first
     connection attempt, so the page is there (saying so) while the broker is
-    not. BrokerUrlError / ConfigError for a bad URL, prefix or CA file,
+    not. ConfigError for a bad URL, prefix or CA file,
     ServeError when it cannot listen.
     """
 
@@ -38,17 +38,17 @@ class Hall:
                  prefix: str, username: str | None = None, password: str | None = None,
                  ca_file: Path | None = None, max_streams: int = 200,
                  streams_per_address: int = 8, keepalive: float = 15.0) -> None:
-        address = BrokerAddress.parse(url)
+        try:
+            address = BrokerAddress.parse(url)
+        except ConfigError as err:
+            raise ConfigError(f"--mqtt: {err}") from None
         if (problem := prefix_problem(prefix)) is not None:
             raise ConfigError(f"--prefix {prefix!r} {problem}")
         if ca_file is not None:
             if not address.tls:
                 raise ConfigError(f"--ca-file is for mqtts:// brokers; {url!r} is not TLS")
-            try:
-                ca_file.read_bytes()
-            except OSError as err:
-                raise ConfigError(f"--ca-file {ca_file}: cannot read it "
-                                  f"({err.strerror or err})") from None
+            if (problem := ca_file_problem(ca_file)) is not None:
+                raise ConfigError(f"--ca-file: {problem}")
         #: Closed last to first: the listener, the streams, then the server.
         self._closers = ExitStack()
         self.board = Board(prefix, self._publish)

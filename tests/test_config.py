@@ -192,7 +192,7 @@ def test_no_broker_by_default():
 
 def test_a_broker_and_its_defaults(tmp_path):
     m = load(write(tmp_path, MQTT)).mqtt
-    assert (m.host, m.port, m.tls, m.table, m.display_name) == \
+    assert (m.address.host, m.address.port, m.tls, m.table, m.display_name) == \
         ("broker.local", 1883, False, "table-3", "table-3")
     assert (m.prefix, m.discovery, m.discovery_prefix, m.page) == \
         ("table-companion", True, "homeassistant", None)
@@ -207,9 +207,9 @@ prefix = "club/tables"
 discovery = false
 page = "https://t3.club.example/"
 """)).mqtt
-    assert (m.host, m.port, m.tls, m.ca_file, m.username, m.display_name) == \
+    assert (m.address.host, m.address.port, m.tls, m.ca_file, m.username, m.display_name) == \
         ("10.0.0.2", 8883, True, str(ca), "t3", "Table 3 (window)")
-    assert load(write(tmp_path, MQTT.replace("local'", "local:1884'"))).mqtt.port == 1884
+    assert load(write(tmp_path, MQTT.replace("local'", "local:1884'"))).mqtt.address.port == 1884
 
 
 @pytest.mark.parametrize(("text", "message"), [
