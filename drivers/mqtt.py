@@ -6,7 +6,7 @@ on. Its own thread ("mqtt-publish") turns the newest snapshot into the
 retained ``state`` and ``summary`` and each committed change into one
 ``events`` message (companion/topics.py has the layout and the payloads);
 paho-mqtt's network thread talks to the broker, connects, and reconnects
-with a backoff of 1 s doubling to 60 s. A dead broker never slows a press.
+with a backoff of 1 s doubling to 15 s. A dead broker never slows a press.
 
 On every (re)connection, in this order: ``online`` on the availability
 topic (whose last will is a retained ``offline``), the topics of a previous
@@ -79,7 +79,11 @@ EVENT_QUEUE = 1000
 #: QoS 1 messages paho holds (in flight, or kept across a reconnection) at most.
 PAHO_QUEUE = 100
 #: Reconnection backoff: the first wait, doubled after each failure up to the last.
-MIN_RETRY, MAX_RETRY = 1, 60
+#: A broker restarted in the room is found again within 15 s: a table's card must
+#: not wait a minute to be current again.
+MIN_RETRY, MAX_RETRY = 1, 15
+#: The wait between tries while another client seems to hold this table's id.
+TAKEN_OVER_RETRY = 60
 #: Seconds between keep-alive pings: a broker that vanished is noticed within 1.5x this.
 KEEPALIVE = 30
 #: How long close() waits for ``offline`` to reach the broker.
@@ -97,6 +101,8 @@ REFUSED = {
     "Server busy": "refused: broker busy",
     "Banned": "refused: banned",
 }
+#: The refusals that are about the user name and password.
+CREDENTIAL_REFUSALS = ("Bad user name or password", "Not authorized")
 SESSION_TAKEN_OVER = 142
 #: A connection the broker drops this soon, twice in a row, was probably taken over.
 BRIEF = 10.0
@@ -142,6 +148,7 @@ class TablePublisher:
         self._min_wait = MIN_RETRY
         self._connected_at = 0.0
         self._brief = 0  # connections in a row the broker dropped soon after they were made
+        self._answered = False  # the broker answered the connection attempt under way
         self._record = data / RECORD if data is not None else None
         #: Identities published before (RECORD), whose retained topics may need clearing.
         self._known = self._read_record()
@@ -152,6 +159,9 @@ class TablePublisher:
         elif password:
             log.warning("COMPANION_MQTT_PASSWORD is set but [mqtt] username is not: "
                         "connecting without credentials")
+        if cfg.username is not None and not password:
+            log.warning("MQTT: [mqtt] username is %r but COMPANION_MQTT_PASSWORD is not set: "
+                        "connecting without a password", cfg.username)
         if cfg.tls:
             client.tls_set_context(tls_context(cfg.ca_file))
         client.will_set(self.topics.availability, OFFLINE, qos=1, retain=True)
@@ -380,10 +390,11 @@ class TablePublisher:
 
     def _connected_cb(self, client: mqtt.Client, userdata: Any, flags: Any,
                       reason: ReasonCode, properties: Any) -> None:
+        self._answered = True
         if reason.is_failure:
             name = reason.getName()
             hint = ""
-            if name in ("Bad user name or password", "Not authorized"):
+            if name in CREDENTIAL_REFUSALS:
                 hint = (" (check [mqtt] username and COMPANION_MQTT_PASSWORD)"
                         if self.cfg.username else " (the broker wants a user: set [mqtt] "
                         "username, and COMPANION_MQTT_PASSWORD)")
@@ -414,6 +425,7 @@ class TablePublisher:
             was, self._connected = self._connected, False
             closing = self._closing
             self._cond.notify_all()
+        answered, self._answered = self._answered, False
         if closing:
             return
         brief = was and time.monotonic() - self._connected_at < BRIEF
@@ -422,8 +434,8 @@ class TablePublisher:
             # Another client connected with this table's id (MQTT 5 says so; an older
             # broker only drops one connection after the other, each soon after it
             # was made): do not fight it every second.
-            self._min_wait = MAX_RETRY
-            client.reconnect_delay_set(MAX_RETRY, MAX_RETRY)
+            self._min_wait = TAKEN_OVER_RETRY
+            client.reconnect_delay_set(TAKEN_OVER_RETRY, TAKEN_OVER_RETRY)
             self._wait = None
             sure = reason == SESSION_TAKEN_OVER
             how = ("" if sure else f"the broker dropped the connection {self._brief} times "
@@ -434,6 +446,8 @@ class TablePublisher:
                           "set to the same id on two companions?")
         elif was:
             self._problem("connection lost", f"lost the connection to {self.url} ({reason})")
+        elif not answered:  # a refusal was said when it came
+            self._problem(*closed_unanswered(self.cfg.address))
 
     def _published_cb(self, client: mqtt.Client, userdata: Any, mid: int,
                       reason: ReasonCode, properties: Any) -> None:
@@ -443,9 +457,10 @@ class TablePublisher:
 
     def _problem(self, short: str, detail: str) -> None:
         """A failed or lost connection: paho waits before the next try (mirrored here)."""
-        self._wait = self._min_wait if self._wait is None else min(self._wait * 2, MAX_RETRY)
+        longest = max(MAX_RETRY, self._min_wait)
+        self._wait = self._min_wait if self._wait is None else min(self._wait * 2, longest)
         self._set_status(short, f"{detail}; retrying in {self._wait} s (then backing off "
-                                f"to {MAX_RETRY} s)", logging.WARNING)
+                                f"to {longest} s)", logging.WARNING)
 
     def _set_status(self, status: str, detail: str, level: int) -> None:
         """Log and report a change of status; the same status again is not repeated."""
@@ -454,7 +469,7 @@ class TablePublisher:
                 return
             self.status = status
             self._cond.notify_all()
-        log.log(level, "MQTT %s: %s", self.url, detail)
+        log.log(level, "MQTT: %s", detail)
         if self._on_status is not None:
             try:
                 self._on_status(status)
@@ -555,8 +570,8 @@ def describe(err: BaseException | None, address: BrokerAddress, *,
             return "TLS: wrong host in certificate", \
                 f"TLS verification failed: the broker's certificate is not for {host} ({err})"
         return "TLS: certificate not trusted", \
-            (f"TLS verification failed: {err.verify_message or err} (set {ca_hint} to "
-             "the CA that signed the broker's certificate)")
+            (f"TLS: the broker's certificate is not trusted ({err.verify_message or err}); "
+             f"set {ca_hint} to the CA that signed it")
     if isinstance(err, ssl.SSLError):
         return "TLS: handshake failed", \
             f"TLS handshake with {where} failed ({err.reason or err}): is it a TLS port?"
@@ -572,6 +587,16 @@ def describe(err: BaseException | None, address: BrokerAddress, *,
     if isinstance(err, OSError):
         return "unreachable", f"cannot reach {where}: {err.strerror or err}"
     return "connection failed", f"cannot connect to {where}: {err}"
+
+
+def closed_unanswered(address: BrokerAddress) -> tuple[str, str]:
+    """(short status, log text) for a server that took the connection and closed it
+    without answering as a broker: most often a TLS port spoken to in the clear."""
+    where = f"{address.host}:{address.port}"
+    if address.tls:
+        return "no answer", f"{where} closed the connection without answering as a broker"
+    return "no answer: TLS port?", (f"{where} closed the connection without answering as a "
+                                    "broker: is it a TLS port? (then use mqtts://)")
 
 
 def refusal(reason: ReasonCode) -> str:

@@ -187,10 +187,19 @@ class Board:
     # --- feeding -----------------------------------------------------------------
 
     def connection(self, connected: bool, status: str) -> None:
-        """The hall's own link to the broker changed: ``status`` is its short text."""
+        """The hall's own link to the broker changed: ``status`` is its short text.
+
+        On a new connection every card is last known (``fresh`` false) until
+        its table's summary or availability arrives on it: a broker that lost
+        a table's retained messages gives nothing, and that card must not
+        pass for current while its table is still on its way back.
+        """
         with self._lock:
             if (connected, status) == (self._connected, self._broker):
                 return
+            if connected and not self._connected:
+                for card in self._cards.values():
+                    card["fresh"] = False
             self._connected, self._broker = connected, status
             self._version += 1
             version, text = self._version, dumps(self._body())
@@ -227,8 +236,8 @@ class Board:
     def _availability(self, table: str, payload: bytes) -> None:
         if payload in (ONLINE.encode(), OFFLINE.encode()):
             self._change(table, online=payload == ONLINE.encode())
-        elif not payload:  # cleared: not known any more
-            self._change(table, online=None)
+        elif not payload:  # cleared (a renamed or retired table): gone with its summary
+            self._forget(table)
         else:
             raise Malformed(f"availability is neither {ONLINE!r} nor {OFFLINE!r}")
 
@@ -244,8 +253,8 @@ class Board:
                     return
                 card = self._cards[table] = {"id": table, "name": table, "url": None,
                                              "online": None, "version": None,
-                                             "summary": None, "seen": None}
-            card.update(fields, seen=round(self._clock(), 3))
+                                             "summary": None, "seen": None, "fresh": True}
+            card.update(fields, seen=round(self._clock(), 3), fresh=True)
             self._version += 1
             version, text = self._version, dumps(card)
         self._publish(version, "table", text)

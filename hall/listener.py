@@ -23,11 +23,18 @@ from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 
 from companion.config import BrokerAddress
 from companion.topics import AVAILABILITY, SUMMARY, Topics
-from drivers.mqtt import describe, refusal, release, tls_context
+from drivers.mqtt import (
+    CREDENTIAL_REFUSALS,
+    closed_unanswered,
+    describe,
+    refusal,
+    release,
+    tls_context,
+)
 
 log = logging.getLogger(__name__)
 
-MIN_DELAY, MAX_DELAY = 1.0, 30.0
+MIN_DELAY, MAX_DELAY = 1.0, 15.0
 #: Seconds between MQTT pings while nothing else is said.
 KEEPALIVE = 30
 #: How long one turn of the network loop may wait for the socket (close() wakes it sooner).
@@ -80,6 +87,8 @@ class Listener:
                    reason: mqtt.ReasonCode, properties: object) -> None:
         if reason.is_failure:
             self._refused = refusal(reason)
+            if reason.getName() in CREDENTIAL_REFUSALS:
+                self._refused += " (check --user and COMPANION_MQTT_PASSWORD)"
             client.disconnect()
             return
         client.subscribe([(Topics.every(self.prefix, SUMMARY), 0),
@@ -93,15 +102,16 @@ class Listener:
             try:
                 self._client.connect(self.address.host, self.address.port, KEEPALIVE)
             except (OSError, ValueError) as err:
-                short, detail = describe(err, self.address, ca_hint="--ca-file")
-                why = f"{short}: {detail}"
+                why = describe(err, self.address, ca_hint="--ca-file")[1]
             else:
                 rc = MQTTErrorCode.MQTT_ERR_SUCCESS
                 while rc == MQTTErrorCode.MQTT_ERR_SUCCESS and not self._stop.is_set():
                     rc = self._client.loop(LOOP_WAIT)
                 if self.connected:
                     delay = MIN_DELAY  # it was up: the next try comes soon
-                why = self._refused or "connection lost"
+                    why = "connection lost"
+                else:
+                    why = self._refused or closed_unanswered(self.address)[1]
                 with contextlib.suppress(OSError):  # already gone
                     self._client.disconnect()
             if self._stop.is_set():

@@ -59,3 +59,29 @@ def test_the_board_keeps_at_most_its_bound_of_tables(caplog):
     assert sum("at most 3 tables" in r.getMessage() for r in caplog.records) == 1
     board.receive("p/t1/summary", b"")  # a summary cleared: the table is gone
     assert sent[-1][1] == "tables" and len(board) == 2
+
+
+def test_a_renamed_table_leaves_no_card_behind():
+    """A table renamed clears its old summary, state and availability (in that order,
+    drivers/mqtt.py): nothing of it stays on a hall that was watching."""
+    board = Board("p")
+    board.receive("p/old/availability", ONLINE.encode())
+    board.receive("p/old/summary", b"")
+    board.receive("p/old/availability", b"")
+    assert json.loads(board.json_text())["tables"] == []
+    board.receive("p/gone/availability", b"")  # a clearing of a table never seen
+    assert len(board) == 0
+
+
+def test_cards_are_last_known_from_a_reconnection_until_their_table_speaks():
+    board = Board("p")
+    board.connection(True, "connected")
+    board.receive("p/a/availability", ONLINE.encode())
+    board.receive("p/b/availability", ONLINE.encode())
+    board.connection(False, "connection lost")
+    board.connection(True, "connected")
+    fresh = {c["id"]: c["fresh"] for c in json.loads(board.json_text())["tables"]}
+    assert fresh == {"a": False, "b": False}
+    board.receive("p/a/availability", ONLINE.encode())  # a's retained message, or a itself
+    fresh = {c["id"]: c["fresh"] for c in json.loads(board.json_text())["tables"]}
+    assert fresh == {"a": True, "b": False}

@@ -49,7 +49,7 @@ def test_refused_credentials_are_said_once_and_the_table_keeps_working(tmp_path,
         said = [w for w in warnings(caplog) if "refused" in w]
         assert len(said) == 1, said
         assert "Not authorized" in said[0] and "COMPANION_MQTT_PASSWORD" in said[0]
-        assert "retrying in 1 s (then backing off to 60 s)" in said[0]
+        assert "retrying in 1 s (then backing off to 15 s)" in said[0]
         # The table does not care.
         c.runner.call(lambda t: t.start(START))
         c.press("prev").result(TIMEOUT)
@@ -74,7 +74,7 @@ def test_a_broker_certificate_not_signed_by_a_trusted_ca(tls_broker, caplog):
         assert p.wait_status(lambda s: s.startswith("TLS"), TIMEOUT)
         assert p.status == "TLS: certificate not trusted"
     said = warnings(caplog)
-    assert "TLS verification failed: " in said[0] and "[mqtt] ca_file" in said[0]
+    assert "the broker's certificate is not trusted" in said[0] and "[mqtt] ca_file" in said[0]
 
 
 def test_the_right_ca_file_connects(tls_broker):
@@ -88,6 +88,22 @@ def test_tls_to_a_plain_port(mosquitto, caplog):
         assert p.wait_status(lambda s: s != "connecting", TIMEOUT)
         assert p.status == "TLS: handshake failed"
     assert "is it a TLS port?" in warnings(caplog)[0]
+
+
+def test_plain_mqtt_to_a_tls_port_is_said(tls_broker, caplog):
+    """The broker waits for a TLS hello and closes on the clear CONNECT: no CONNACK ever."""
+    caplog.set_level(logging.INFO, "drivers.mqtt")
+    with publisher(f"mqtt://127.0.0.1:{tls_broker.port}") as p:
+        assert p.wait_status(lambda s: s != "connecting", TIMEOUT)
+        assert p.status == "no answer: TLS port?"
+    assert "is it a TLS port? (then use mqtts://)" in warnings(caplog)[0]
+
+
+def test_a_user_without_a_password_is_warned(mosquitto, caplog):
+    caplog.set_level(logging.INFO, "drivers.mqtt")
+    with publisher(mosquitto.url, username="table-a"):
+        pass
+    assert any("COMPANION_MQTT_PASSWORD is not set" in w for w in warnings(caplog))
 
 
 def test_nothing_on_the_port(caplog):

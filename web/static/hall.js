@@ -38,7 +38,8 @@ function card(t) {
   const el = TC.el;
   const s = t.summary;
   const off = t.online === false;
-  const stale = !hall.connected;
+  // Last known: the hall lost the broker, or has it back but not yet this table.
+  const stale = !hall.connected || t.fresh === false;
   const status = off ? "Offline" : s ? (STATUS[s.status] || s.status) : "Waiting";
   const name = t.url ? el("a", {href: t.url, class: "open"}, t.name) : t.name;
   const classes = ["tcard", off ? "off" : "", stale ? "stale" : "", s ? `st-${s.status}` : ""];
