@@ -27,7 +27,7 @@ from tests.games.test_alakaslam_props import SlamTable
 from tests.games.test_alakazoo_props import ZooTable
 from tests.games.test_center_court_props import CenterCourtTable
 from tests.games.test_wizard_dodgeball_props import DodgeballTable
-from tests.support import NoDice
+from tests.support import ONE_OF_EACH, NoDice
 
 #: The card's one-line texts (a Home Assistant sensor each, or a line on a card).
 TEXTS = ("title", "status", "players", "score", "turn", "winner")
@@ -279,19 +279,11 @@ JUNK = st.recursive(st.none() | st.booleans() | st.integers(-3, 3) | st.text(max
 
 
 def started_states() -> list[dict]:
-    """A state of each game a little way in, as a table publishes it."""
-    records = [
-        {"game": "center-court", "players": ["Ann", "Bob"]},
-        {"game": "wizard-dodgeball", "players": ["Owls", "Newts"],
-         "options": {"rosters": [[21, 58, 12, 33, 7], [45, 30, 10, 41, 25]]}},
-        {"game": "alakaslam", "players": ["Ann", "Bob", "Cid"],
-         "options": {"characters": ["austin", "rich", "toots"]}},
-        {"game": "alakazoo", "players": ["Ann", "Bob", "Cid"], "options": {"first_player": 0}},
-    ]
+    """A state of each game at its start, as a table publishes it."""
     out = []
     with Store(":memory:") as store:
         table = Table(store, rng=random.Random(0))
-        for record in records:
+        for record in ONE_OF_EACH:
             table.start(record)
             out.append(table.snapshot.to_json())
             table.abandon()
