@@ -491,6 +491,42 @@ def check_mqtt_config(block: Block, tmp: Path) -> None:
         "table-companion", True, "homeassistant")
 
 
+def check_mqtt_payload(block: Block, tmp: Path) -> None:
+    """The example is what companion/topics.py publishes for it: Table 1, Ann v Bob at
+    Center Court, four points to Ann, then one to Bob (numbers need only be numbers,
+    as in ``check_state``). Marker: ``payload`` (summary, event or discovery) and,
+    for discovery, ``sensor``."""
+    import random
+
+    from companion.topics import (
+        DEFAULT_PREFIX,
+        TableInfo,
+        Topics,
+        discovery,
+        event_payload,
+        summary_payload,
+    )
+
+    with Store(":memory:") as store:
+        table = Table(store, rng=random.Random(0))
+        table.start({"game": "center-court", "players": ["Ann", "Bob"],
+                     "options": {"sets": 3, "first_server": 0}})
+        for winner in (0, 0, 0, 0, 1):
+            table.act({"type": "point", "winner": winner})
+        snapshot = table.snapshot
+    info = TableInfo("table-1", "Table 1", "http://192.168.1.20:8080/")
+    kind = block.marker["payload"]
+    if kind == "summary":
+        real = summary_payload(snapshot.to_json(), info)
+    elif kind == "event":
+        real = event_payload(snapshot.to_json(), snapshot.change)
+    else:
+        configs = dict(discovery(info, Topics(DEFAULT_PREFIX, info.id)))
+        real = next(payload for topic, payload in configs.items()
+                    if topic.endswith(f"/{block.marker['sensor']}/config"))
+    conforms(json.loads(block.text), json.loads(real), kind)
+
+
 CHECKS: dict[str, Callable[[Block, Path], None]] = {
     "run-banner": check_run_banner,
     "synopsis": check_synopsis,
@@ -504,4 +540,5 @@ CHECKS: dict[str, Callable[[Block, Path], None]] = {
     "mosquitto-conf": check_mosquitto_conf,
     "mosquitto-acl": check_mosquitto_acl,
     "mqtt-config": check_mqtt_config,
+    "mqtt-payload": check_mqtt_payload,
 }
