@@ -8,6 +8,7 @@ the one direction DESIGN.md draws: inputs -> table writer thread -> outputs.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import io
 import ipaddress
@@ -39,9 +40,11 @@ from companion.panel import Panel
 from companion.recovery import open_table
 from companion.screens import render
 from companion.table import Lane, Snapshot, TableRunner
+from companion.topics import TableInfo
 from drivers.buttons import ButtonPanel, Finger
 from drivers.display import Oled, open_device
 from drivers.leds import SeatLeds
+from drivers.mqtt import TablePublisher
 from drivers.pins import pin_factory
 from drivers.serial_pad import SerialPad
 from web.app import create_app
@@ -54,6 +57,9 @@ log = logging.getLogger("companion")
 
 #: The OLED's word on damaged storage found at start (the log says the rest).
 DAMAGED_BANNER = "Damaged data set aside. New database: see the log"
+
+#: The environment variable that holds the MQTT broker's password (never the TOML).
+MQTT_PASSWORD = "COMPANION_MQTT_PASSWORD"
 
 #: The file in the data folder whose epoch host sessions must match (web/auth.py).
 SESSIONS_FILE = "host_sessions"
@@ -102,17 +108,17 @@ class Companion:
     """
 
     def __init__(self, cfg: Config, *, sim: bool, data: Path,
-                 web: WebOptions | None = None) -> None:
+                 web: WebOptions | None = None, mqtt_password: str | None = None) -> None:
         self.cfg = cfg
         self.sim = sim
         self._closers: list = []
         try:
-            self._start(data, web)
+            self._start(data, web, mqtt_password)
         except BaseException:
             self.close()
             raise
 
-    def _start(self, data: Path, web: WebOptions | None) -> None:
+    def _start(self, data: Path, web: WebOptions | None, mqtt_password: str | None) -> None:
         cfg, sim = self.cfg, self.sim
         # Hardware first: a missing display or GPIO fails before anything is written.
         self.factory: Factory = pin_factory(cfg.buttons.backend, sim)
@@ -164,6 +170,29 @@ class Companion:
                                  snapshot=self.table.snapshot)
             self._closers.append(self.pad.close)
             self.runner.call(lambda table: table.subscribe(self.pad.show))
+        self.publisher: TablePublisher | None = None
+        if cfg.mqtt.url is not None:
+            self._start_mqtt(data, mqtt_password)
+
+    def _start_mqtt(self, data: Path, password: str | None) -> None:
+        """Publish the table to the broker; its status goes to the info screen."""
+        m = self.cfg.mqtt
+        assert m.table is not None  # config.py requires it with a url
+        self.mqtt_info = TableInfo(m.table, m.display_name,
+                                   m.page or (self.urls[0] if self.urls else None))
+
+        def on_status(status: str) -> None:  # paho's thread: hand it to the writer
+            with contextlib.suppress(RuntimeError):  # the runner closed: shutting down
+                self.runner.submit(lambda _: self.panel.show_broker(status))
+
+        self.publisher = TablePublisher(m, self.mqtt_info, password=password, data=data,
+                                        on_status=on_status)
+        # Closed right after the runner (closers run last to first): the writer's
+        # last changes are queued by then, and go out before `offline`.
+        self._closers.insert(self._closers.index(self.runner.close), self.publisher.close)
+        self.runner.call(lambda table: (table.subscribe(self.publisher.show),
+                                        self.publisher.show(table.snapshot),
+                                        self.panel.show_broker(self.publisher.status)))
 
     def _start_web(self, data: Path, web: WebOptions) -> None:
         self.frames = Broker("frame", limit=16, keepalive=web.keepalive,
@@ -365,7 +394,8 @@ def run(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGINT, on_signal)
     notify = sdnotify.SystemdNotifier()
     web = WebOptions(host=host, port=port, pin=pin)
-    with Companion(cfg, sim=args.sim, data=cfg.table.data, web=web) as companion:
+    with Companion(cfg, sim=args.sim, data=cfg.table.data, web=web,
+                   mqtt_password=os.environ.get(MQTT_PASSWORD) or None) as companion:
         tune_for_presses()
         hardware = "simulated hardware" if args.sim else "GPIO buttons and OLED"
         print(f"Table Companion running with {hardware}; data in {cfg.table.data}")
@@ -378,6 +408,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"  Host PIN:   {pin} (set COMPANION_PIN, [web] pin or --pin to choose one)")
         if cfg.serial.url:
             print(f"  Serial pad: {cfg.serial.url}")
+        if companion.publisher is not None:
+            info = companion.mqtt_info
+            print(f"  MQTT:       {cfg.mqtt.url} as table {info.id} ({info.name})")
         if (warning := ipv6_warning(host)) is not None:
             log.warning("%s", warning)
         sys.stdout.flush()

@@ -21,6 +21,7 @@ from companion.data_folder import DB_NAME, default_data_dir
 from companion.errors import CompanionError
 from companion.games import get_game
 from companion.store import ACTIVE, FINISHED, Store
+from companion.topics import DEFAULT_PREFIX
 
 
 def open_store(data: Path | None, *, create: bool = True) -> Store:
@@ -59,6 +60,23 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--port", type=_port, help="port to serve on (0: any free one)")
     run.add_argument("--pin", help="host PIN (else config or $COMPANION_PIN)")
     run.set_defaults(handler=_run)
+
+    hall = sub.add_parser("hall", help="serve one page of every table on an MQTT broker",
+                          description="The hall board: every table that publishes to the "
+                          "broker, live on one page. The broker password comes from "
+                          "$COMPANION_MQTT_PASSWORD.")
+    hall.add_argument("--mqtt", required=True, metavar="URL",
+                      help="the broker: mqtt://HOST[:PORT] or mqtts://HOST[:PORT]")
+    hall.add_argument("--host", type=_host, default="0.0.0.0",
+                      help="address to serve on (default 0.0.0.0: every address)")
+    hall.add_argument("--port", type=_port, default=8081,
+                      help="port to serve on (default 8081; 0: any free one)")
+    hall.add_argument("--prefix", default=DEFAULT_PREFIX,
+                      help=f"the tables' topic prefix (default {DEFAULT_PREFIX})")
+    hall.add_argument("--ca-file", type=Path, metavar="FILE",
+                      help="CA certificate of an mqtts:// broker (default: the system's CAs)")
+    hall.add_argument("--user", metavar="NAME", help="broker user name")
+    hall.set_defaults(handler=_hall)
 
     replay = sub.add_parser("replay", help="replay a match file and print its final view")
     replay.add_argument("file", help="match file (JSON lines), or - for standard input")
@@ -104,6 +122,13 @@ def _run(args: argparse.Namespace) -> int:
     # The composition root lives outside the core, which never imports
     # drivers or I/O libraries; only `run` needs them, so load them here.
     from app.runtime import run
+
+    return run(args)
+
+
+def _hall(args: argparse.Namespace) -> int:
+    # Like `run`: the network and the web server are loaded only for this command.
+    from hall.run import run
 
     return run(args)
 

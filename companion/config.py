@@ -11,16 +11,19 @@ from __future__ import annotations
 import codecs
 import ipaddress
 import math
+import os
 import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from companion.errors import CompanionError
 from companion.games import GAMES
 from companion.games.base import MAX_NAME
+from companion.topics import DEFAULT_PREFIX, DISCOVERY_PREFIX, prefix_problem, valid_table_id
 
 #: BCM numbers of the Raspberry Pi header's general purpose pins.
 GPIO_PINS = range(2, 28)
@@ -37,6 +40,10 @@ BAUDRATES = (50, 4_000_000)
 #: Phone streams one process serves at most: each holds an open connection
 #: (a file descriptor) and may hold a worker thread, created at start.
 MAX_STREAMS = 1000
+#: The broker's port when its URL names none: plain MQTT and MQTT over TLS.
+MQTT_PORT, MQTTS_PORT = 1883, 8883
+#: Longest display name of a table (the hall's card and Home Assistant show it).
+MAX_TABLE_NAME = 64
 #: A host name as RFC 1123 spells one: dot-separated labels of letters, digits, hyphens.
 _HOST_LABEL = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)")
 
@@ -117,6 +124,45 @@ class WebConfig:
 
 
 @dataclass(frozen=True)
+class MqttConfig:
+    """An optional MQTT broker the table publishes itself to (none by default).
+
+    The password is never here: it comes from ``COMPANION_MQTT_PASSWORD``.
+    """
+
+    url: str | None = None
+    ca_file: str | None = None
+    username: str | None = None
+    table: str | None = None
+    name: str | None = None
+    prefix: str = DEFAULT_PREFIX
+    discovery: bool = True
+    discovery_prefix: str = DISCOVERY_PREFIX
+    page: str | None = None
+
+    @property
+    def tls(self) -> bool:
+        """Whether the broker is spoken to over TLS (``mqtts://``)."""
+        return self.url is not None and self.url.startswith("mqtts://")
+
+    @property
+    def host(self) -> str:
+        """The broker's host name or address (the url must be set)."""
+        return urlsplit(self.url or "").hostname or ""
+
+    @property
+    def port(self) -> int:
+        """The broker's port: the url's, else 8883 for mqtts and 1883 for mqtt."""
+        port = urlsplit(self.url or "").port
+        return port if port is not None else (MQTTS_PORT if self.tls else MQTT_PORT)
+
+    @property
+    def display_name(self) -> str:
+        """The table's name in the room: ``name``, else the table id."""
+        return self.name or self.table or ""
+
+
+@dataclass(frozen=True)
 class TableConfig:
     """The table itself: where matches are kept and the names offered."""
 
@@ -135,6 +181,7 @@ class Config:
     display: DisplayConfig = field(default_factory=DisplayConfig)
     serial: SerialConfig = field(default_factory=SerialConfig)
     web: WebConfig = field(default_factory=WebConfig)
+    mqtt: MqttConfig = field(default_factory=MqttConfig)
 
 
 def load(path: Path | None) -> Config:
@@ -182,6 +229,7 @@ def parse(raw: Mapping[str, Any]) -> Config:
 _SECTION_TYPES = {
     "table": TableConfig, "buttons": ButtonsConfig, "encoder": EncoderConfig,
     "leds": LedsConfig, "display": DisplayConfig, "serial": SerialConfig, "web": WebConfig,
+    "mqtt": MqttConfig,
 }
 
 
@@ -276,6 +324,7 @@ def _check(config: Config) -> None:
     if w.pin is not None and not valid_pin(w.pin):
         raise ConfigError("[web] pin: must be 4 to 12 digits")
     _check_table(config.table)
+    _check_mqtt(config.mqtt)
     # The display's bus pins are taken before any button may claim them.
     if config.display.interface == "i2c":
         pins = {2: "the I2C bus (SDA)", 3: "the I2C bus (SCL)"}
@@ -312,6 +361,64 @@ def _check_table(table: TableConfig) -> None:
     if len({" ".join(n.split()).casefold() for n in names}) != len(names):
         raise ConfigError("[table] names: each name only once (the same name twice cannot "
                           "play one match)")
+
+
+def _check_mqtt(m: MqttConfig) -> None:
+    """The broker's address, the table's identity and the topic prefixes."""
+    if m.url is None:
+        for key in ("ca_file", "username", "table", "name", "page"):
+            if getattr(m, key) is not None:
+                raise ConfigError(f"[mqtt] {key}: set url too (or leave [mqtt] out: no broker)")
+        return
+    if not m.url.isprintable() or not m.url.isascii():
+        raise ConfigError(f"[mqtt] url: {m.url!r} holds a character a URL cannot hold")
+    try:
+        parts = urlsplit(m.url)
+        port = parts.port
+    except ValueError as err:
+        why = "port must be 1-65535" if "port" in str(err).lower() else str(err)
+        raise ConfigError(f"[mqtt] url: {m.url!r} is not a broker URL ({why}); "
+                          "e.g. mqtt://broker.local or mqtts://broker.local:8883") from None
+    if parts.scheme not in ("mqtt", "mqtts"):
+        raise ConfigError(f"[mqtt] url: the scheme must be mqtt:// or mqtts:// (TLS), "
+                          f"got {m.url!r}")
+    if not parts.hostname or not valid_host(parts.hostname):
+        raise ConfigError(f"[mqtt] url: {m.url!r} names no broker host; "
+                          "e.g. mqtt://broker.local")
+    if port is not None and not 1 <= port <= 65535:
+        raise ConfigError(f"[mqtt] url: port must be 1-65535, got {port}")
+    if parts.username is not None or parts.password is not None:
+        raise ConfigError("[mqtt] url: no user or password in the URL; set username, and "
+                          "the password in COMPANION_MQTT_PASSWORD")
+    if parts.path not in ("", "/") or parts.query or parts.fragment:
+        raise ConfigError(f"[mqtt] url: {m.url!r}: a broker URL has no path, query or "
+                          "fragment")
+    if m.ca_file is not None:
+        if not m.tls:
+            raise ConfigError("[mqtt] ca_file: only with an mqtts:// url (TLS)")
+        path = Path(m.ca_file).expanduser()
+        if not path.is_file() or not os.access(path, os.R_OK):
+            raise ConfigError(f"[mqtt] ca_file: {m.ca_file} is not a readable file")
+    if m.username is not None and (not m.username or not m.username.isprintable()):
+        raise ConfigError("[mqtt] username: must be printable text, not empty")
+    if m.table is None:
+        raise ConfigError("[mqtt] table: required with url: the table's id, e.g. "
+                          "table = \"table-3\"")
+    if not valid_table_id(m.table):
+        raise ConfigError(f"[mqtt] table: {m.table!r} is not a table id: 1-32 of a-z, 0-9, "
+                          "- and _, a letter or digit at each end")
+    if m.name is not None and (not m.name.strip() or len(m.name) > MAX_TABLE_NAME
+                               or not m.name.isprintable()):
+        raise ConfigError(f"[mqtt] name: {m.name!r} is not a name of 1-{MAX_TABLE_NAME} "
+                          "printable characters")
+    for key in ("prefix", "discovery_prefix"):
+        if (problem := prefix_problem(getattr(m, key))) is not None:
+            raise ConfigError(f"[mqtt] {key}: {getattr(m, key)!r} {problem}")
+    if m.page is not None:
+        page = urlsplit(m.page) if m.page.isprintable() else None
+        if page is None or page.scheme not in ("http", "https") or not page.hostname:
+            raise ConfigError(f"[mqtt] page: {m.page!r} is not an http:// or https:// "
+                              "address")
 
 
 def valid_host(host: str) -> bool:

@@ -75,6 +75,12 @@ class Panel:
         self._ui = replace(self._ui, message=message)
         return self._publish()
 
+    def show_broker(self, status: str | None) -> PanelState:
+        """The MQTT broker's connection status changed (None: no broker): the info
+        screen shows it. Publishes if the screen changed."""
+        self.ctx = replace(self.ctx, broker=status)
+        return self._publish()
+
     def handle(self, inp: Input, seen: int | None = None) -> PanelState:
         """Act on one input and publish the result.
 

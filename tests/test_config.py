@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -179,3 +180,84 @@ def test_a_byte_order_mark_is_not_an_error(tmp_path):
 def test_the_baudrate_range_is_pyserials():
     serial = pytest.importorskip("serial")
     assert (min(serial.Serial.BAUDRATES), max(serial.Serial.BAUDRATES)) == config.BAUDRATES
+
+
+MQTT = "[mqtt]\nurl = 'mqtt://broker.local'\ntable = 'table-3'\n"
+
+
+def test_no_broker_by_default():
+    assert Config().mqtt.url is None
+
+
+def test_a_broker_and_its_defaults(tmp_path):
+    m = load(write(tmp_path, MQTT)).mqtt
+    assert (m.host, m.port, m.tls, m.table, m.display_name) == \
+        ("broker.local", 1883, False, "table-3", "table-3")
+    assert (m.prefix, m.discovery, m.discovery_prefix, m.page) == \
+        ("table-companion", True, "homeassistant", None)
+    ca = tmp_path / "ca.crt"
+    ca.write_text("a CA")
+    m = load(write(tmp_path, f"""[mqtt]
+url = "mqtts://10.0.0.2"
+ca_file = "{ca}"
+username = "t3"
+table = "t3"
+name = "Table 3 (window)"
+prefix = "club/tables"
+discovery = false
+page = "https://t3.club.example/"
+""")).mqtt
+    assert (m.host, m.port, m.tls, m.ca_file, m.username, m.display_name) == \
+        ("10.0.0.2", 8883, True, str(ca), "t3", "Table 3 (window)")
+    assert load(write(tmp_path, MQTT.replace("local'", "local:1884'"))).mqtt.port == 1884
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("url = 'http://broker'\ntable = 'a'",
+     "[mqtt] url: the scheme must be mqtt:// or mqtts:// (TLS), got 'http://broker'"),
+    ("url = 'broker.local'\ntable = 'a'", "[mqtt] url: the scheme must be mqtt://"),
+    ("url = 'mqtt://'\ntable = 'a'", "[mqtt] url: 'mqtt://' names no broker host"),
+    ("url = 'mqtt://bro ker'\ntable = 'a'", "[mqtt] url: 'mqtt://bro ker' names no broker host"),
+    ("url = 'mqtt://broker:0'\ntable = 'a'", "[mqtt] url: port must be 1-65535, got 0"),
+    ("url = 'mqtt://broker:65536'\ntable = 'a'", "port must be 1-65535"),
+    ("url = 'mqtt://broker:x'\ntable = 'a'", "[mqtt] url: 'mqtt://broker:x' is not a broker URL"),
+    ("url = 'mqtt://me:secret@broker'\ntable = 'a'", "[mqtt] url: no user or password in the URL"),
+    ("url = 'mqtt://broker/x'\ntable = 'a'", "a broker URL has no path"),
+    ("url = 'mqtt://broker'", "[mqtt] table: required with url"),
+    ("table = 'a'", "[mqtt] table: set url too"),
+    ("url = 'mqtt://broker'\ntable = 'Table 3'", "[mqtt] table: 'Table 3' is not a table id"),
+    ("url = 'mqtt://broker'\ntable = 'a/b'", "[mqtt] table: 'a/b' is not a table id"),
+    ("url = 'mqtt://broker'\ntable = 'a'\nca_file = '/etc/hostname'",
+     "[mqtt] ca_file: only with an mqtts:// url (TLS)"),
+    ("url = 'mqtts://broker'\ntable = 'a'\nca_file = '/no/such/ca.crt'",
+     "[mqtt] ca_file: /no/such/ca.crt is not a readable file"),
+    ("url = 'mqtt://broker'\ntable = 'a'\nprefix = 'club/+'",
+     "[mqtt] prefix: 'club/+' must not hold the wildcards + or #"),
+    ("url = 'mqtt://broker'\ntable = 'a'\nprefix = ''", "[mqtt] prefix: '' must not be empty"),
+    ("url = 'mqtt://broker'\ntable = 'a'\ndiscovery_prefix = '$SYS'",
+     "[mqtt] discovery_prefix: '$SYS' must not start with $"),
+    ("url = 'mqtt://broker'\ntable = 'a'\ndiscovery = 'yes'",
+     "[mqtt] discovery: must be true or false"),
+    ("url = 'mqtt://broker'\ntable = 'a'\nname = ' '", "[mqtt] name: ' ' is not a name of 1-64"),
+    ("url = 'mqtt://broker'\ntable = 'a'\nname = '" + "x" * 65 + "'", "is not a name of 1-64"),
+    ("url = 'mqtt://broker'\ntable = 'a'\nname = \"a\\tb\"", "is not a name of 1-64 printable"),
+    ("url = 'mqtt://broker'\ntable = 'a'\npage = 'ftp://t3/'",
+     "[mqtt] page: 'ftp://t3/' is not an http:// or https:// address"),
+    ("url = 'mqtt://broker'\ntable = 'a'\npage = 'http://'", "[mqtt] page: 'http://' is not"),
+    ("url = 'mqtt://broker'\ntable = 'a'\nusername = ''", "[mqtt] username: must be printable"),
+    ("url = 'mqtt://broker'\ntable = 'a'\npassword = 'secret'", "[mqtt] unknown key 'password'"),
+])
+def test_a_broken_mqtt_key_is_named(tmp_path, text, message):
+    with pytest.raises(ConfigError) as err:
+        load(write(tmp_path, f"[mqtt]\n{text}\n"))
+    assert message in str(err.value)
+
+
+def test_an_unreadable_ca_file_is_refused(tmp_path):
+    ca = tmp_path / "ca.crt"
+    ca.write_text("a CA")
+    ca.chmod(0)
+    if os.access(ca, os.R_OK):
+        pytest.skip("root reads every file")
+    with pytest.raises(ConfigError, match=r"\[mqtt\] ca_file: .* is not a readable file"):
+        load(write(tmp_path, f"[mqtt]\nurl = 'mqtts://b'\ntable = 'a'\nca_file = '{ca}'\n"))

@@ -12,12 +12,12 @@ from __future__ import annotations
 import logging
 
 from flask import Flask, Response, request
-from werkzeug.exceptions import HTTPException
 
 from companion.errors import StoreDamaged
 from web import api, pages, sim
-from web.auth import cross_site, host_allowed, host_names
+from web.auth import cross_site
 from web.fanout import Fanout
+from web.guard import guard
 from web.services import BoundedJSON, Services, error
 from web.stream import Broker
 
@@ -59,14 +59,7 @@ def create_app(services: Services) -> Flask:
     ))
     app.extensions["companion"] = services
     app.extensions["companion.broker"] = broker
-    names = host_names(services.extra_host_names)
-
-    @app.before_request
-    def check_host() -> Response | None:
-        # Against DNS rebinding: a page on someone else's name must not reach us.
-        if not host_allowed(request.host, names):
-            return error(400, f"unknown host name {request.host!r}")
-        return None
+    guard(app, services.extra_host_names, unexpected="internal error; the table is unchanged")
 
     @app.before_request
     def check_origin() -> Response | None:
@@ -76,31 +69,11 @@ def create_app(services: Services) -> Flask:
         reason = cross_site(request.headers, request.host)
         return error(403, reason) if reason is not None else None
 
-    @app.after_request
-    def security_headers(response: Response) -> Response:
-        response.headers.setdefault(
-            "Content-Security-Policy",
-            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-            "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-        )
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
-        return response
-
-    @app.errorhandler(HTTPException)
-    def http_error(err: HTTPException) -> Response:
-        return error(err.code or 500, err.description or err.name)
-
     @app.errorhandler(StoreDamaged)
     def damaged(err: StoreDamaged) -> Response:
         # Named, never hidden: which file and what is wrong (the log has it too).
         log.error("request failed: %s %s: %s", request.method, request.path, err)
         return error(500, f"{err}; see \"If the SD card is damaged\" in README.md")
-
-    @app.errorhandler(Exception)
-    def unexpected(err: Exception) -> Response:
-        log.exception("request failed: %s %s", request.method, request.path)
-        return error(500, "internal error; the table is unchanged")
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)

@@ -24,6 +24,11 @@ Versions rise within one database. A feed may name its database with an
 equal to the current version skips the first message only if it also
 names the same epoch (or none); a client that is ahead of the feed (its
 version is from another database) always gets the current message first.
+
+A feed whose messages are changes of one part (the hall board: one table's
+card each) gives the broker a ``first`` message instead: every new stream
+starts with it (the whole list, at the version it is current for) and then
+follows the changes after that version.
 """
 
 from __future__ import annotations
@@ -91,9 +96,17 @@ class Broker:
 
     def __init__(self, event: str, limit: int, keepalive: float = 15.0,
                  retry_ms: int = 2000, fanout: Fanout | None = None,
-                 per_client: int | None = None) -> None:
-        """``limit`` streams at once, at most ``per_client`` of them (None: no bound) per client."""
+                 per_client: int | None = None,
+                 first: Callable[[], tuple[int, bytes]] | None = None) -> None:
+        """``limit`` streams at once, at most ``per_client`` of them (None: no bound) per client.
+
+        ``first`` (None: the newest message) gives the first message of every
+        new stream and the version it brings the client to: ``(version,
+        message bytes)``, e.g. :func:`event_bytes` of a whole list whose
+        changes the feed publishes.
+        """
         self.event = event
+        self.first = first
         self.fanout = fanout
         self.limit = limit
         self.per_client = per_client
@@ -114,15 +127,17 @@ class Broker:
         """How many streams are open now."""
         return self._streams
 
-    def publish(self, version: int, json_text: str, epoch: int | None = None) -> None:
+    def publish(self, version: int, json_text: str, epoch: int | None = None,
+                event: str | None = None) -> None:
         """Make ``json_text`` at ``version`` the newest message and wake the streams.
 
         Never blocks: handed-over streams get the message written into their
         sockets before this returns (see :meth:`Fanout.publish`), the others
         are woken. ``json_text`` must be one line of JSON. ``epoch`` names the
         database the versions count in; it stays the same for a broker.
+        ``event`` names the message's SSE event (default: the broker's).
         """
-        message = event_bytes(version, self.event, json_text)
+        message = event_bytes(version, event or self.event, json_text)
         with self._lock:
             if version < self._version:
                 return
@@ -189,6 +204,9 @@ class Broker:
         """``sent``: the version the client has (-1: none, send the current one first)."""
         try:
             yield f"retry: {self.retry_ms}\n\n".encode()
+            if self.first is not None and sent < 0:
+                sent, message = self.first()
+                yield message
             while True:
                 if self.fanout is not None and connection is not None and sent >= 0:
                     conn = connection()
@@ -204,7 +222,8 @@ class Broker:
                         return
                     version, message = self._version, self._message
                     waiter = None
-                    if version == sent or version < 0:
+                    # Behind the client too: its first message was newer.
+                    if version <= sent or version < 0:
                         waiter = threading.Lock()
                         waiter.acquire()
                         self._waiters.add(waiter)

@@ -171,8 +171,10 @@ def _history(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
 
 
 def _info(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+    """The page's address; with a broker configured, its connection's status as the line."""
     return Screen(keys={Input("back"): Binding("Back", Outcome(Ui()))},
-                  title="Phone page", hint=ctx.address or "not served")
+                  title="Phone page", hint=ctx.address or "not served",
+                  items=() if ctx.broker is None else (f"MQTT: {ctx.broker}",))
 
 
 # --- setting up a match -------------------------------------------------------------------

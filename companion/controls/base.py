@@ -75,6 +75,9 @@ class Context:
     names: tuple[str, ...] = ("Player 1", "Player 2", "Player 3", "Player 4")
     #: The spectator page's address, for the info screen (None: not served).
     address: str | None = None
+    #: The MQTT broker connection's status for the info screen ("connected",
+    #: "retry ..."; None: no broker configured).
+    broker: str | None = None
     #: The players of recent stored matches, most recent first (the panel fills it).
     recent: tuple[str, ...] = ()
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import segno
 from PIL import Image, ImageDraw
 
@@ -57,12 +59,16 @@ def choices(draw: ImageDraw.ImageDraw, screen: Screen, cursor: int) -> None:
 
 
 def info(image: Image.Image, draw: ImageDraw.ImageDraw, screen: Screen, ctx: Context) -> None:
-    """The spectator page's address, as text and as a QR code to scan."""
+    """The spectator page's address, as text and as a QR code to scan, and the MQTT
+    broker's status (the screen's one item) when a broker is configured."""
     address = ctx.address
+    broker = screen.items[0] if screen.items else None
     if not address:
         top = title_bar(draw, screen.title)
         write_centred(draw, top + 10, "Phone pages are", SMALL)
         write_centred(draw, top + 19, "not being served", SMALL)
+        if broker:
+            write_centred(draw, top + 32, broker, SMALL)
         return
     qr = segno.make(address, error="l", micro=False)
     size = qr.symbol_size(border=1)[0]
@@ -77,10 +83,20 @@ def info(image: Image.Image, draw: ImageDraw.ImageDraw, screen: Screen, ctx: Con
                 image.putpixel((col, row), 0)
     left = side + 3
     width = WIDTH - left
+    host, _, port = address.split("://", 1)[-1].rstrip("/").partition(":")
+    if broker:
+        # Tighter, so the status has three lines under the address.
+        write(draw, (left, 1), fit("Scan to watch:", SMALL, width), SMALL)
+        write(draw, (left, 10), fit(host, SMALL, width), SMALL)
+        if port:
+            write(draw, (left, 18), fit(f":{port}", SMALL, width), SMALL)
+        room = width // char_width(SMALL)
+        for i, line in enumerate(textwrap.wrap(broker, room)[:3]):
+            write(draw, (left, 28 + 8 * i), fit(line, SMALL, width), SMALL)
+        return
     write(draw, (left, 1), "Scan to", SMALL)
     write(draw, (left, 10), "watch:", SMALL)
     # Host and port on lines of their own: an IP address is read, not wrapped.
-    host, _, port = address.split("://", 1)[-1].rstrip("/").partition(":")
     write(draw, (left, 26), fit(host, SMALL, width), SMALL)
     if port:
         write(draw, (left, 35), fit(f":{port}", SMALL, width), SMALL)

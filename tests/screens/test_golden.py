@@ -105,6 +105,11 @@ SCENES: dict[str, Callable[[Table, Panel], None]] = {
     "board-names": lambda t, p: t.start({**START, "players": ["Alexandra", "Alexander"]}),
     "board-default-names": lambda t, p: t.start({**START, "players": ["Player 1", "Player 2"]}),
     "info": lambda t, p: press(p, "next"),
+    # A broker configured: its status under the address, the QR code as it was.
+    "info-mqtt-connected": lambda t, p: (p.show_broker("connected"), press(p, "next")),
+    "info-mqtt-refused": lambda t, p: (press(p, "next"),
+                                       p.show_broker("refused: bad user or password")),
+    "info-mqtt-tls": lambda t, p: (press(p, "next"), p.show_broker("TLS: certificate not trusted")),
     # Undo (hold BACK) before anything was recorded.
     "refused": lambda t, p: (started(t, p), press(p, "back!")),
     # The phone awards the point while the return screen is open on the panel.
@@ -391,7 +396,7 @@ def frame(scene: str) -> Image.Image:
         table = Table(store, rng=random.Random(0))
         panel = Panel(table, CTX)
         SCENES[scene](table, panel)
-        return render(panel.state, CTX)
+        return render(panel.state, panel.ctx)
 
 
 @pytest.mark.parametrize("scene", SCENES)

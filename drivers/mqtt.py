@@ -1,0 +1,510 @@
+"""The table on an MQTT broker: publishing, one way and never in the way.
+
+A :class:`TablePublisher` is a subscriber of the table (:meth:`show`): the
+writer thread only hands it each new snapshot, under a short lock, and goes
+on. Its own thread ("mqtt-publish") turns the newest snapshot into the
+retained ``state`` and ``summary`` and each committed change into one
+``events`` message (companion/topics.py has the layout and the payloads);
+paho-mqtt's network thread talks to the broker, connects, and reconnects
+with a backoff of 1 s doubling to 60 s. A dead broker never slows a press.
+
+On every (re)connection, in this order: ``online`` on the availability
+topic (whose last will is a retained ``offline``), the topics of a previous
+identity cleared (see below), the newest ``state`` and ``summary``
+(retained), Home Assistant's discovery configs (retained, if on), then the
+events that waited. A restarted broker that lost every retained message
+gets them all back this way.
+
+Bounds: while the broker is away the state and summary coalesce to the
+newest (one pair in flight at most); events wait in a queue of
+:data:`EVENT_QUEUE`, the oldest dropped past it (counted in
+:attr:`TablePublisher.dropped` and logged); paho's own queue of QoS 1
+messages is capped at :data:`PAHO_QUEUE`. An event in flight when the
+connection broke is sent again by paho after the reconnection (QoS 1: at
+least once); consumers order events by their ``version``.
+
+Renames: the identity last published (table id, prefix, discovery prefix,
+name, discovery on or off) is kept in the data folder (:data:`RECORD`). A
+start under another id or prefix clears the old retained ``state``,
+``summary`` and ``availability`` and the old discovery configs with empty
+retained messages, once the broker has them; a new name is simply
+published again.
+
+Connection problems (refused credentials, not authorized, TLS verification,
+an unreachable host or port, a name that does not resolve, another client
+that took this table's id) are logged once per change, with the next retry
+delay, and shown as :attr:`TablePublisher.status`, short enough for the
+info screen.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import socket
+import ssl
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
+from paho.mqtt.reasoncodes import ReasonCode
+
+from companion.config import MqttConfig
+from companion.table import Snapshot
+from companion.topics import (
+    OFFLINE,
+    ONLINE,
+    TableInfo,
+    Topics,
+    discovery,
+    discovery_topics,
+    event_payload,
+    summary_payload,
+)
+
+log = logging.getLogger(__name__)
+
+#: Events waiting for the broker at most; older ones are dropped past it.
+EVENT_QUEUE = 1000
+#: QoS 1 messages paho holds (in flight, or kept across a reconnection) at most.
+PAHO_QUEUE = 100
+#: Reconnection backoff: the first wait, doubled after each failure up to the last.
+MIN_RETRY, MAX_RETRY = 1, 60
+#: Seconds between keep-alive pings: a broker that vanished is noticed within 1.5x this.
+KEEPALIVE = 30
+#: How long close() waits for ``offline`` to reach the broker.
+CLOSE_WAIT = 3.0
+#: How long the publisher waits for the broker to confirm the clearing of old topics.
+ACK_WAIT = 5.0
+#: The file in the data folder that remembers the identity last published.
+RECORD = "mqtt_published.json"
+#: MQTT v5 reason codes the status names in its own words.
+REFUSED = {
+    "Bad user name or password": "refused: bad user or password",
+    "Not authorized": "refused: not authorized",
+    "Client identifier not valid": "refused: client id not valid",
+    "Server unavailable": "refused: broker unavailable",
+    "Server busy": "refused: broker busy",
+    "Banned": "refused: banned",
+}
+SESSION_TAKEN_OVER = 142
+
+
+class TablePublisher:
+    """Publishes one table to the broker in ``cfg``; see the module docstring.
+
+    ``password`` is the broker password (from ``COMPANION_MQTT_PASSWORD``,
+    sent with ``cfg.username``); ``data`` the folder that remembers the
+    identity last published (None: nothing remembered, nothing cleared).
+    ``on_status(text)`` is called on paho's thread whenever :attr:`status`
+    changes; it must only hand the text on. Call :meth:`close` (idempotent)
+    to publish ``offline`` and disconnect.
+    """
+
+    def __init__(self, cfg: MqttConfig, info: TableInfo, *, password: str | None,
+                 data: Path | None, on_status: Callable[[str], None] | None = None) -> None:
+        if cfg.url is None:
+            raise ValueError("no broker URL in the [mqtt] config")
+        self.cfg, self.info = cfg, info
+        self.topics = Topics(cfg.prefix, info.id)
+        self.url = cfg.url
+        #: Short text for the info screen: "connecting", "connected", or what is wrong.
+        self.status = "connecting"
+        #: Events dropped because the queue was full while the broker was away.
+        self.dropped = 0
+        #: Events handed to the broker (QoS 1).
+        self.sent = 0
+        self._on_status = on_status
+        self._cond = threading.Condition()
+        self._newest: Snapshot | None = None
+        self._events: deque[Snapshot] = deque()
+        self._connected = False
+        self._connection = 0  # counts successful connections
+        self._greeted = 0  # the connection whose connect-time messages are out
+        self._sent_state: Snapshot | None = None
+        self._pending_state: mqtt.MQTTMessageInfo | None = None
+        self._paho_full = False
+        self._dropped_logged = 0
+        self._closing = False
+        self._wait: int | None = None  # paho's current backoff, mirrored for the log
+        self._min_wait = MIN_RETRY
+        self._record = data / RECORD if data is not None else None
+        #: Identities published before (RECORD), whose retained topics may need clearing.
+        self._known = self._read_record()
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"table-companion-{info.id}",
+                             protocol=mqtt.MQTTv5)
+        if cfg.username is not None:
+            client.username_pw_set(cfg.username, password)
+        elif password:
+            log.warning("COMPANION_MQTT_PASSWORD is set but [mqtt] username is not: "
+                        "connecting without credentials")
+        if cfg.tls:
+            client.tls_set(ca_certs=str(Path(cfg.ca_file).expanduser()) if cfg.ca_file else None)
+        client.will_set(self.topics.availability, OFFLINE, qos=1, retain=True)
+        client.reconnect_delay_set(MIN_RETRY, MAX_RETRY)
+        client.max_queued_messages_set(PAHO_QUEUE)
+        client.on_connect = self._connected_cb
+        client.on_connect_fail = self._connect_failed_cb
+        client.on_disconnect = self._disconnected_cb
+        client.on_publish = self._published_cb
+        self._client = client
+        self._thread = threading.Thread(target=self._run, name="mqtt-publish", daemon=True)
+        self._thread.start()
+        client.connect_async(cfg.host, cfg.port, keepalive=KEEPALIVE)
+        client.loop_start()
+
+    # --- the table's side: enqueue only ----------------------------------------------
+
+    def show(self, snapshot: Snapshot) -> None:
+        """Queue ``snapshot`` (and its change, if any, as an event). Never blocks or raises."""
+        try:
+            with self._cond:
+                if self._closing:
+                    return
+                self._newest = snapshot
+                if snapshot.change is not None:
+                    if len(self._events) >= EVENT_QUEUE:
+                        self._events.popleft()
+                        self.dropped += 1
+                    self._events.append(snapshot)
+                self._cond.notify_all()
+        except Exception:  # a broken output never stops the table
+            log.exception("the MQTT publisher could not queue a change")
+
+    def wait_status(self, check: Callable[[str], bool], timeout: float) -> bool:
+        """Wait until ``check(status)`` holds; whether it did within ``timeout`` seconds."""
+        with self._cond:
+            return self._cond.wait_for(lambda: check(self.status), timeout)
+
+    @property
+    def queued(self) -> int:
+        """Events waiting for the broker."""
+        with self._cond:
+            return len(self._events)
+
+    # --- the publisher thread ----------------------------------------------------------
+
+    def _due(self) -> bool:
+        """Whether there is something to publish now (under the lock)."""
+        if not self._connected:
+            return False
+        if self._greeted != self._connection:
+            return True
+        newest_due = self._newest is not None and self._newest is not self._sent_state
+        state_free = self._pending_state is None or _settled(self._pending_state)
+        return (newest_due and state_free) or (bool(self._events) and not self._paho_full)
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while not self._closing and not self._due():
+                    self._cond.wait()
+                if self._closing:
+                    final = self._connected and self._greeted == self._connection
+                    break
+                connection = self._connection
+                greet = self._greeted != connection
+                self._greeted = connection
+                if greet:
+                    self._sent_state, self._pending_state, self._paho_full = None, None, False
+            try:
+                if greet:
+                    self._greet()
+                else:
+                    self._publish_newest()
+                    self._publish_events()
+            except Exception:
+                log.exception("publishing to the MQTT broker failed")
+        if final:  # what the table did last goes out before `offline`
+            try:
+                self._publish_newest()
+                self._publish_events()
+            except Exception:
+                log.exception("publishing to the MQTT broker failed")
+
+    def _greet(self) -> None:
+        """What a fresh connection gets: online, clearing, state, discovery, then events."""
+        publish = self._client.publish
+        publish(self.topics.availability, ONLINE, qos=1, retain=True)
+        clears = [publish(topic, b"", qos=1, retain=True) for topic in self._stale_topics()]
+        self._publish_newest()
+        configs = []
+        if self.cfg.discovery:
+            configs = [publish(topic, payload, qos=1, retain=True)
+                       for topic, payload in discovery(self.info, self.topics,
+                                                       self.cfg.discovery_prefix)]
+        with self._cond:
+            lost, self._dropped_logged = self.dropped - self._dropped_logged, self.dropped
+        if lost:
+            log.warning("MQTT: %d events were dropped while the broker was away (at most "
+                        "%d wait); the retained state is complete", lost, EVENT_QUEUE)
+        self._publish_events()
+        if self._acked([*clears, *configs]):
+            self._cleared()
+
+    def _publish_newest(self) -> None:
+        with self._cond:
+            snapshot = self._newest
+            if snapshot is None or snapshot is self._sent_state:
+                return
+            self._sent_state = snapshot
+        # QoS 0: a retained state lost with a broken connection is published again
+        # on the next one, and paho never sends an old one after a newer (QoS 1
+        # messages in flight are sent again after a reconnection).
+        self._client.publish(self.topics.state, snapshot.json_text, qos=0, retain=True)
+        info = self._client.publish(self.topics.summary,
+                                    summary_payload(snapshot.to_json(), self.info),
+                                    qos=0, retain=True)
+        with self._cond:
+            self._pending_state = info
+
+    def _publish_events(self) -> None:
+        while True:
+            with self._cond:
+                if not self._events or not self._connected:
+                    return
+                snapshot = self._events.popleft()
+            payload = event_payload(snapshot.to_json(), snapshot.change or {})
+            info = self._client.publish(self.topics.events, payload, qos=1)
+            if info.rc == MQTTErrorCode.MQTT_ERR_QUEUE_SIZE:
+                with self._cond:  # paho is full: wait for an acknowledgement
+                    self._events.appendleft(snapshot)
+                    self._paho_full = True
+                return
+            # Sent, or (NO_CONN: the connection broke meanwhile) kept by paho for the next.
+            self.sent += 1
+
+    def _acked(self, infos: list[mqtt.MQTTMessageInfo]) -> bool:
+        """Whether the broker acknowledged every message in ``infos`` within ACK_WAIT
+        (False at once when the connection broke)."""
+        deadline = time.monotonic() + ACK_WAIT
+        for info in infos:
+            while not _published(info):
+                with self._cond:
+                    # Closing too waits (ACK_WAIT at most): then the record is right.
+                    if not self._connected or time.monotonic() > deadline:
+                        return False
+                    # on_publish notifies: no polling of the network.
+                    self._cond.wait(0.5)
+        return True
+
+    # --- renames ---------------------------------------------------------------------
+
+    def _identity(self) -> dict[str, Any]:
+        cfg = self.cfg
+        return {"table": self.info.id, "prefix": cfg.prefix, "name": self.info.name,
+                "discovery": cfg.discovery, "discovery_prefix": cfg.discovery_prefix}
+
+    def _stale_topics(self) -> list[str]:
+        """Retained topics of identities published before that this one does not cover.
+
+        The record is written first (this identity added), so a stop before the
+        broker confirmed the clearing leaves them to clear at the next start.
+        """
+        if self._record is None:
+            return []
+        current = self._identity()
+        self._write_record([*self._known, current])
+        ours = {self.topics.state, self.topics.summary, self.topics.availability}
+        if self.cfg.discovery:
+            ours.update(discovery_topics(self.info.id, self.cfg.discovery_prefix))
+        stale: list[str] = []
+        for old in self._known:
+            before = Topics(old["prefix"], old["table"])
+            stale += [before.state, before.summary, before.availability]
+            if old["discovery"]:
+                stale += discovery_topics(old["table"], old["discovery_prefix"])
+        return [t for t in dict.fromkeys(stale) if t not in ours]
+
+    def _cleared(self) -> None:
+        """The broker confirmed the clearing: only this identity is left to remember."""
+        if self._record is None:
+            return
+        cleared = [(old["table"], old["prefix"]) for old in self._known
+                   if (old["table"], old["prefix"]) != (self.info.id, self.cfg.prefix)]
+        self._known = [self._identity()]
+        self._write_record(self._known)
+        if cleared:
+            log.info("MQTT: cleared the retained topics of %s",
+                     ", ".join(f"table {t!r} under {p!r}" for t, p in cleared))
+
+    def _read_record(self) -> list[dict[str, Any]]:
+        """The identities that may still have retained topics on the broker."""
+        if self._record is None:
+            return []
+        try:
+            known = json.loads(self._record.read_text(encoding="utf-8"))
+            for old in known:
+                if not all(isinstance(old[k], str) for k in ("table", "prefix",
+                                                              "discovery_prefix")):
+                    raise ValueError("not text")
+                Topics(old["prefix"], old["table"])
+                old["discovery"] = bool(old["discovery"])
+            return list(known)
+        except FileNotFoundError:
+            return []
+        except (OSError, ValueError, KeyError, TypeError) as err:
+            log.warning("MQTT: %s is unreadable (%s): topics of an earlier table id are not "
+                        "cleared", self._record, err)
+            return []
+
+    def _write_record(self, known: list[dict[str, Any]]) -> None:
+        assert self._record is not None
+        unique = list({json.dumps(k, sort_keys=True): k for k in known}.values())
+        tmp = self._record.with_suffix(".tmp")
+        try:
+            tmp.write_text(json.dumps(unique), encoding="utf-8")
+            os.replace(tmp, self._record)
+        except OSError as err:
+            log.warning("MQTT: cannot write %s: %s", self._record, err)
+
+    # --- paho's callbacks (its network thread) -----------------------------------------
+
+    def _connected_cb(self, client: mqtt.Client, userdata: Any, flags: Any,
+                      reason: ReasonCode, properties: Any) -> None:
+        if reason.is_failure:
+            name = reason.getName()
+            self._problem(REFUSED.get(name, f"refused: {name.lower()}"),
+                          f"the broker refused the connection: {name}"
+                          + (" (check [mqtt] username and COMPANION_MQTT_PASSWORD)"
+                             if name == "Bad user name or password" else ""))
+            return
+        if self._min_wait != MIN_RETRY:
+            self._min_wait = MIN_RETRY
+            client.reconnect_delay_set(MIN_RETRY, MAX_RETRY)
+        with self._cond:
+            self._connected = True
+            self._connection += 1
+            self._wait = None
+            self._cond.notify_all()
+        self._set_status("connected", f"connected to {self.url} as table {self.info.id!r}",
+                         logging.INFO)
+
+    def _connect_failed_cb(self, client: mqtt.Client, userdata: Any) -> None:
+        # paho calls this inside its ``except OSError``: the error is the one handled.
+        err = sys.exc_info()[1]
+        short, detail = describe(err, self.cfg.host, self.cfg.port, tls=self.cfg.tls)
+        self._problem(short, detail)
+
+    def _disconnected_cb(self, client: mqtt.Client, userdata: Any, flags: Any,
+                         reason: ReasonCode, properties: Any) -> None:
+        with self._cond:
+            was, self._connected = self._connected, False
+            closing = self._closing
+            self._cond.notify_all()
+        if closing:
+            return
+        if reason == SESSION_TAKEN_OVER:
+            # Another client connected with this table's id: do not fight it every second.
+            self._min_wait = MAX_RETRY
+            client.reconnect_delay_set(MAX_RETRY, MAX_RETRY)
+            self._wait = None
+            self._problem("taken over by another companion",
+                          f"another client connected as table {self.info.id!r} "
+                          f"(client id table-companion-{self.info.id}); is [mqtt] table "
+                          "set to the same id on two companions?")
+        elif was:
+            self._problem("connection lost", f"lost the connection to {self.url} ({reason})")
+
+    def _published_cb(self, client: mqtt.Client, userdata: Any, mid: int,
+                      reason: ReasonCode, properties: Any) -> None:
+        with self._cond:
+            self._paho_full = False
+            self._cond.notify_all()
+
+    def _problem(self, short: str, detail: str) -> None:
+        """A failed or lost connection: paho waits before the next try (mirrored here)."""
+        self._wait = self._min_wait if self._wait is None else min(self._wait * 2, MAX_RETRY)
+        self._set_status(short, f"{detail}; retrying in {self._wait} s (then backing off "
+                                f"to {MAX_RETRY} s)", logging.WARNING)
+
+    def _set_status(self, status: str, detail: str, level: int) -> None:
+        """Log and report a change of status; the same status again is not repeated."""
+        with self._cond:
+            if status == self.status:
+                return
+            self.status = status
+            self._cond.notify_all()
+        log.log(level, "MQTT %s: %s", self.url, detail)
+        if self._on_status is not None:
+            try:
+                self._on_status(status)
+            except Exception:
+                log.exception("the MQTT status could not be shown")
+
+    # --- the end -------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Publish ``offline`` (if connected), disconnect and stop both threads. Idempotent."""
+        with self._cond:
+            if self._closing:
+                return
+            self._closing = True
+            connected = self._connected
+            self._cond.notify_all()
+        self._thread.join(ACK_WAIT + CLOSE_WAIT)
+        client = self._client
+        if connected:
+            info = client.publish(self.topics.availability, OFFLINE, qos=1, retain=True)
+            with contextlib.suppress(ValueError, RuntimeError):
+                info.wait_for_publish(CLOSE_WAIT)
+        client.disconnect()
+        client.loop_stop()
+
+    def __enter__(self) -> TablePublisher:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _published(info: mqtt.MQTTMessageInfo) -> bool:
+    """Whether paho has sent ``info``'s message (QoS 1: the broker acknowledged it)."""
+    try:
+        return info.is_published()
+    except (ValueError, RuntimeError):  # not queued, or the connection was gone
+        return False
+
+
+def _settled(info: mqtt.MQTTMessageInfo) -> bool:
+    """Whether ``info``'s message is no longer waiting to be sent (sent, or given up)."""
+    try:
+        return info.is_published()
+    except (ValueError, RuntimeError):
+        return True
+
+
+def describe(err: BaseException | None, host: str, port: int, *,
+             tls: bool = False) -> tuple[str, str]:
+    """A failed connection attempt's error as (short status, log text)."""
+    where = f"{host}:{port}"
+    if isinstance(err, ssl.SSLCertVerificationError):
+        if "hostname" in (err.verify_message or "").lower() or "match" in str(err):
+            return "TLS: wrong host in certificate", \
+                f"TLS verification failed: the broker's certificate is not for {host} ({err})"
+        return "TLS: certificate not trusted", \
+            (f"TLS verification failed: {err.verify_message or err} (set [mqtt] ca_file to "
+             "the CA that signed the broker's certificate)")
+    if isinstance(err, ssl.SSLError):
+        return "TLS: handshake failed", \
+            f"TLS handshake with {where} failed ({err.reason or err}): is it a TLS port?"
+    if tls and isinstance(err, (ConnectionResetError, BrokenPipeError)):
+        return "TLS: handshake failed", f"{where} closed the connection: is it a TLS port?"
+    if isinstance(err, socket.gaierror):
+        return "broker name not found", f"cannot resolve the broker's name {host!r}: " \
+            f"{err.strerror}"
+    if isinstance(err, ConnectionRefusedError):
+        return "unreachable: port closed", f"nothing listens on {where} (connection refused)"
+    if isinstance(err, TimeoutError):
+        return "unreachable: timed out", f"{where} did not answer (timed out)"
+    if isinstance(err, OSError):
+        return "unreachable", f"cannot reach {where}: {err.strerror or err}"
+    return "connection failed", f"cannot connect to {where}: {err}"

@@ -1,0 +1,259 @@
+"""The tables the hall board knows: one card per table, from untrusted MQTT messages.
+
+Every message is treated as hostile until checked: its size is capped before
+it is parsed, its topic is read with :meth:`Topics.parse` (a valid table id
+or nothing), its JSON must have the shape of a summary
+(:func:`companion.topics.summary_payload`), text is cut to length, a link is
+kept only when it is an ``http``/``https`` address, and at most
+:data:`MAX_TABLES` tables are kept. A message that fails is logged (at most
+once every :data:`COMPLAINT_EVERY` seconds, with a count of the others) and
+ignored: it never changes a card.
+
+Each change is numbered (the hall's own sequence, across all tables) and
+handed to ``publish`` as one SSE message: ``table`` with the changed card,
+or ``tables`` with the whole list when more than one card changes (the
+connection to the broker, a table removed).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlsplit
+
+from companion.games.base import JSON
+from companion.headline import MAX_TEXT
+from companion.topics import AVAILABILITY, OFFLINE, ONLINE, SUMMARY, Topics, dumps
+
+log = logging.getLogger(__name__)
+
+#: Larger payloads are not parsed (a summary of any game is under 2 KB).
+MAX_PAYLOAD = 64 * 1024
+#: Tables kept at most; a new table past this is ignored (and logged once).
+MAX_TABLES = 500
+#: A malformed message is logged at most this often (seconds); the rest are counted.
+COMPLAINT_EVERY = 10.0
+#: Bounds of a card's parts: sides, score cells per side, a URL's length.
+MAX_SIDES, MAX_CELLS, MAX_URL = 8, 16, 2048
+#: The summary fields a card keeps (companion.headline.headline's keys).
+TEXT_FIELDS = ("title", "status", "players", "score", "turn", "winner")
+
+#: Where each change goes: (version, event name, JSON text).
+Publish = Callable[[int, str, str], None]
+
+
+class Malformed(ValueError):
+    """A message that is not what a table publishes; its text says why."""
+
+
+def _text(value: Any, what: str, limit: int = MAX_TEXT) -> str:
+    if not isinstance(value, str):
+        raise Malformed(f"{what} is not text")
+    return value if len(value) <= limit else value[:limit - 1] + "…"
+
+
+def _texts(value: Any, what: str) -> list[str]:
+    if not isinstance(value, list) or len(value) > MAX_CELLS:
+        raise Malformed(f"{what} is not a list of at most {MAX_CELLS} texts")
+    return [_text(v, what, 24) for v in value]
+
+
+def safe_url(value: Any) -> str | None:
+    """``value`` if it is an absolute http(s) address a page may link to, else None."""
+    if not isinstance(value, str) or len(value) > MAX_URL or not value.isprintable():
+        return None
+    try:
+        parts = urlsplit(value)
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        return None
+    return value
+
+
+def read_summary(payload: bytes) -> tuple[str | None, str | None, int, JSON]:
+    """``(name, url, version, summary)`` of a summary payload; Malformed if it is not one.
+
+    ``summary`` holds :func:`companion.headline.headline`'s fields, checked
+    and cut to length; ``url`` is None unless it is an http(s) address.
+    """
+    try:
+        body = json.loads(payload)
+    except (ValueError, RecursionError) as err:
+        raise Malformed(f"not JSON ({err})") from None
+    if not isinstance(body, dict):
+        raise Malformed("not a JSON object")
+    table = body.get("table")
+    if not isinstance(table, dict):
+        raise Malformed("no table object")
+    name = table.get("name")
+    name = _text(name, "table.name", 64) if name is not None else None
+    version = body.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+        raise Malformed("version is not a whole number")
+    game = body.get("game")
+    if game is not None:
+        game = _text(game, "game", 40)
+    summary: JSON = {"game": game}
+    for field in TEXT_FIELDS:
+        summary[field] = _text(body.get(field), field)
+    summary["columns"] = _texts(body.get("columns"), "columns")
+    sides = body.get("sides")
+    if not isinstance(sides, list) or len(sides) > MAX_SIDES:
+        raise Malformed(f"sides is not a list of at most {MAX_SIDES}")
+    summary["sides"] = []
+    for side in sides:
+        if not isinstance(side, dict):
+            raise Malformed("a side is not an object")
+        turn, winner = side.get("turn"), side.get("winner")
+        if not isinstance(turn, bool) or not isinstance(winner, bool):
+            raise Malformed("a side's turn or winner is not true or false")
+        summary["sides"].append({"name": _text(side.get("name"), "a side's name"),
+                                 "score": _texts(side.get("score"), "a side's score"),
+                                 "turn": turn, "winner": winner})
+    return name, safe_url(table.get("url")), version, summary
+
+
+class Complaints:
+    """Logs problems at most once every ``every`` seconds, counting the ones it kept quiet."""
+
+    def __init__(self, every: float = COMPLAINT_EVERY,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.every, self._clock = every, clock
+        self._last = -every
+        self.count = 0
+        self._quiet = 0
+
+    def __call__(self, message: str, *args: object) -> None:
+        self.count += 1
+        now = self._clock()
+        if now - self._last < self.every:
+            self._quiet += 1
+            return
+        quiet, self._quiet, self._last = self._quiet, 0, now
+        log.warning("ignored: " + message + (f" ({quiet} more ignored before this)"
+                                             if quiet else ""), *args)
+
+
+class Board:
+    """Every table's card, the hall's connection to the broker, and the change numbers.
+
+    Fed by one thread (the MQTT client's: :meth:`receive`, :meth:`connection`);
+    read by any (:meth:`json_text`, :meth:`first`). ``publish`` is called on
+    the feeding thread after each change, in order.
+    """
+
+    def __init__(self, prefix: str, publish: Publish | None = None, *,
+                 max_tables: int = MAX_TABLES, clock: Callable[[], float] = time.time) -> None:
+        self.prefix = prefix
+        self.max_tables = max_tables
+        self._publish = publish or (lambda version, event, text: None)
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._cards: dict[str, JSON] = {}
+        self._version = 0
+        self._broker = "connecting"
+        self._connected = False
+        self._full_logged = False
+        self.complain = Complaints()
+
+    # --- reading -----------------------------------------------------------------
+
+    def _body(self) -> JSON:
+        cards = sorted(self._cards.values(), key=lambda c: (c["name"], c["id"]))
+        return {"broker": self._broker, "connected": self._connected, "tables": cards}
+
+    def json_text(self) -> str:
+        """The ``GET /api/tables`` body: ``{"broker", "connected", "tables": [card...]}``."""
+        with self._lock:
+            return dumps(self._body())
+
+    def first(self) -> tuple[int, str]:
+        """``(version, json_text())`` as one: the list as it was at that change number."""
+        with self._lock:
+            return self._version, dumps(self._body())
+
+    @property
+    def connected(self) -> bool:
+        return self._connected
+
+    def __len__(self) -> int:
+        return len(self._cards)
+
+    # --- feeding -----------------------------------------------------------------
+
+    def connection(self, connected: bool, status: str) -> None:
+        """The hall's own link to the broker changed: ``status`` is its short text."""
+        with self._lock:
+            if (connected, status) == (self._connected, self._broker):
+                return
+            self._connected, self._broker = connected, status
+            self._version += 1
+            version, text = self._version, dumps(self._body())
+        self._publish(version, "tables", text)
+
+    def receive(self, topic: str, payload: bytes) -> None:
+        """One MQTT message under the prefix; anything wrong with it is logged and ignored."""
+        if len(payload) > MAX_PAYLOAD:
+            self.complain("%d bytes on %r (more than %d)", len(payload), topic[:200],
+                          MAX_PAYLOAD)
+            return
+        parsed = Topics.parse(self.prefix, topic)
+        if parsed is None:
+            self.complain("topic %r is not a table's", topic[:200])
+            return
+        table, leaf = parsed
+        try:
+            if leaf == SUMMARY:
+                self._summary(table, payload)
+            elif leaf == AVAILABILITY:
+                self._availability(table, payload)
+            else:
+                self.complain("topic %r is not one the hall reads", topic[:200])
+        except Malformed as err:
+            self.complain("%s on %r", err, topic[:200])
+
+    def _summary(self, table: str, payload: bytes) -> None:
+        if not payload:  # the retained summary cleared: the table is gone
+            self._forget(table)
+            return
+        name, url, version, summary = read_summary(payload)
+        self._change(table, name=name or table, url=url, version=version, summary=summary)
+
+    def _availability(self, table: str, payload: bytes) -> None:
+        if payload in (ONLINE.encode(), OFFLINE.encode()):
+            self._change(table, online=payload == ONLINE.encode())
+        elif not payload:  # cleared: not known any more
+            self._change(table, online=None)
+        else:
+            raise Malformed(f"availability is neither {ONLINE!r} nor {OFFLINE!r}")
+
+    def _change(self, table: str, **fields: Any) -> None:
+        with self._lock:
+            card = self._cards.get(table)
+            if card is None:
+                if len(self._cards) >= self.max_tables:
+                    full, self._full_logged = self._full_logged, True
+                    if not full:
+                        log.warning("the hall shows at most %d tables; table %r and any "
+                                    "further ones are ignored", self.max_tables, table)
+                    return
+                card = self._cards[table] = {"id": table, "name": table, "url": None,
+                                             "online": None, "version": None,
+                                             "summary": None, "seen": None}
+            card.update(fields, seen=round(self._clock(), 3))
+            self._version += 1
+            version, text = self._version, dumps(card)
+        self._publish(version, "table", text)
+
+    def _forget(self, table: str) -> None:
+        with self._lock:
+            if self._cards.pop(table, None) is None:
+                return
+            self._version += 1
+            version, text = self._version, dumps(self._body())
+        self._publish(version, "tables", text)

@@ -1,0 +1,3 @@
+"""The MQTT tests' broker fixture."""
+
+from tests.mqtt_support import mosquitto  # noqa: F401 (the fixture)

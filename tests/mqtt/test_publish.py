@@ -1,0 +1,142 @@
+"""A table on a real Mosquitto: retained state and summary, one event per action, the
+broker killed and restarted mid-match, and a rename that clears the old topics."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from companion.topics import Topics, discovery, discovery_topics, summary_payload
+from tests.mqtt.support import START, TIMEOUT, Listener, companion, on_broker
+from tests.mqtt_support import Mosquitto
+from tests.web.test_server import HttpHost
+
+A = Topics("table-companion", "a")
+#: A press must be handled well within this, broker or no broker (a liveness
+#: bound for a slow CI machine, not a benchmark).
+PRESS_BOUND = 1.0
+
+
+def timed_press(c, button: str, hold: bool = False) -> float:
+    """Press ``button`` on the simulated panel; seconds until the table handled it."""
+    began = time.monotonic()
+    c.press(button, hold).result(TIMEOUT)
+    return time.monotonic() - began
+
+
+def events(listener: Listener) -> list[dict]:
+    return [json.loads(m.payload) for m in listener.on(A.events)]
+
+
+def test_a_match_shows_up_retained_with_one_event_per_action(tmp_path, mosquitto):
+    live = Listener(mosquitto, ["table-companion/#"])
+    with companion(on_broker(mosquitto, name="Window table"), tmp_path) as c:
+        assert c.publisher.wait_status(lambda s: s == "connected", TIMEOUT)
+        first = c.table.version
+        c.runner.call(lambda t: t.start(START))
+        for button in ("prev", "next", "prev", "prev"):  # points to Ann, Bob, Ann, Ann
+            timed_press(c, button)
+        timed_press(c, "back", hold=True)  # undo
+        last = c.table.snapshot
+        live.wait_for(lambda: len(events(live)) == 6, "six events")
+        got = events(live)
+        assert [e["version"] for e in got] == list(range(first + 1, last.version + 1))
+        assert [e["op"] for e in got] == ["start", "event", "event", "event", "event", "undo"]
+        assert all(m.qos == 1 and not m.retain for m in live.on(A.events))
+        assert got[-1]["event"] == {"type": "point", "winner": 0}  # the one taken back
+
+        # A subscriber that comes later gets the table from the broker's retained messages.
+        fresh = Listener(mosquitto, ["table-companion/#", "homeassistant/#"])
+        fresh.wait_for(lambda: fresh.last(A.state) and fresh.last(A.summary)
+                       and fresh.last(A.availability), "the retained topics")
+        api = HttpHost(c.server.port).request("GET", "/api/state")[2]
+        assert fresh.json(A.state) == api == last.to_json()
+        assert fresh.json(A.summary) == json.loads(summary_payload(api, c.mqtt_info))
+        assert fresh.json(A.summary)["table"] == {"id": "a", "name": "Window table",
+                                                  "url": c.urls[0]}
+        assert fresh.last(A.availability) == b"online"
+        assert all(m.retain for m in fresh.messages)
+        expected = dict(discovery(c.mqtt_info, A))
+        fresh.wait_for(lambda: all(fresh.last(t) for t in expected), "the discovery configs")
+        assert {t: fresh.json(t) for t in expected} == \
+            {t: json.loads(p) for t, p in expected.items()}
+        assert fresh.on(A.events) == []  # events are not retained
+    # A clean stop says so.
+    live.wait_payload(A.availability, b"offline")
+    live.close()
+    fresh.close()
+
+
+def test_a_dead_broker_neither_slows_nor_loses_a_press(tmp_path, mosquitto):
+    with companion(on_broker(mosquitto), tmp_path) as c:
+        assert c.publisher.wait_status(lambda s: s == "connected", TIMEOUT)
+        c.runner.call(lambda t: t.start(START))
+        with_broker = [timed_press(c, b) for b in ("prev", "next") * 3]
+        before = c.table.version
+        mosquitto.kill()
+        assert c.publisher.wait_status(lambda s: s != "connected", TIMEOUT)
+        without = [timed_press(c, b) for b in ("prev", "next") * 5]
+        # Every press is on the table, none waited for the network.
+        assert c.table.version == before + 10
+        assert c.publisher.queued == 10 and c.publisher.dropped == 0
+        assert max(with_broker) < PRESS_BOUND and max(without) < PRESS_BOUND, \
+            (with_broker, without)
+        print(f"press -> handled, broker up: max {max(with_broker) * 1000:.1f} ms; "
+              f"broker down: max {max(without) * 1000:.1f} ms")
+        # Restarted after a failed retry: the next one is at least 2 s away, time
+        # enough for the test's subscriber to be there first.
+        assert c.publisher.wait_status(lambda s: s == "unreachable: port closed", TIMEOUT)
+        mosquitto.start()
+        back = Listener(mosquitto, ["table-companion/#"])
+        back.wait_for(lambda: len(events(back)) == 10, "the ten events made while down")
+        assert [e["version"] for e in events(back)] == list(range(before + 1, before + 11))
+        # The restarted broker had lost every retained message: they are back.
+        back.wait_for(lambda: back.last(A.state) is not None, "the state again")
+        assert back.json(A.state) == c.table.snapshot.to_json()
+        assert back.last(A.availability) == b"online"
+        assert c.publisher.status == "connected" and c.publisher.queued == 0
+        back.close()
+
+
+def test_events_past_the_queue_are_dropped_oldest_first_and_counted(tmp_path, mosquitto,
+                                                                     monkeypatch):
+    monkeypatch.setattr("drivers.mqtt.EVENT_QUEUE", 3)
+    with companion(on_broker(mosquitto), tmp_path) as c:
+        assert c.publisher.wait_status(lambda s: s == "connected", TIMEOUT)
+        mosquitto.kill()
+        assert c.publisher.wait_status(lambda s: s == "unreachable: port closed", TIMEOUT)
+        c.runner.call(lambda t: t.start(START))
+        for b in ("prev", "next", "prev", "next"):
+            timed_press(c, b)
+        assert (c.publisher.queued, c.publisher.dropped) == (3, 2)
+        last = c.table.version
+        mosquitto.start()
+        back = Listener(mosquitto, ["table-companion/#"])
+        back.wait_for(lambda: len(events(back)) == 3, "the three newest events")
+        assert [e["version"] for e in events(back)] == [last - 2, last - 1, last]
+        back.close()
+
+
+def test_a_renamed_table_clears_its_old_topics(tmp_path, mosquitto):
+    with companion(on_broker(mosquitto, table="a"), tmp_path) as c:
+        assert c.publisher.wait_status(lambda s: s == "connected", TIMEOUT)
+        c.runner.call(lambda t: t.start(START))
+    old = [A.state, A.summary, A.availability, *discovery_topics("a")]
+    seen = Listener(mosquitto, ["#"])
+    seen.wait_for(lambda: all(seen.last(t) for t in old), "table a's retained topics")
+    b = Topics("table-companion", "b")
+    with companion(on_broker(mosquitto, table="b", name="Table B"), tmp_path) as c:
+        assert c.publisher.wait_status(lambda s: s == "connected", TIMEOUT)
+        seen.wait_for(lambda: all(seen.last(t) == b"" for t in old), "a's topics cleared")
+        seen.wait_for(lambda: seen.last(b.state) is not None, "b's state")
+        # A newcomer finds table b only; the marker, published after it subscribed,
+        # arrives after every retained message.
+        fresh = Listener(mosquitto, ["#"])
+        fresh.client.publish("marker", b"end", qos=1)
+        fresh.wait_for(lambda: fresh.last("marker") == b"end", "the marker")
+        retained = {m.topic for m in fresh.messages if m.retain}
+        assert not retained & set(old)
+        assert {b.state, b.summary, b.availability, *discovery_topics("b")} <= retained
+        assert json.loads(fresh.last(discovery_topics("b")[0]))["device"]["name"] == "Table B"
+        fresh.close()
+    seen.close()

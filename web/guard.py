@@ -1,0 +1,59 @@
+"""What every app served here shares at its door: the Host allowlist, the security
+headers and the JSON error answers.
+
+The table's app (web/app.py) and the hall board's (hall/app.py) both call
+:func:`guard`; neither copies it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+
+from flask import Flask, Response, request
+from werkzeug.exceptions import HTTPException
+
+from web.auth import host_allowed, host_names
+from web.services import error
+
+log = logging.getLogger(__name__)
+
+#: What a page may load and run: only this server's own files, no inline code.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+
+
+def guard(app: Flask, extra_host_names: Iterable[str] = (), *,
+          unexpected: str = "internal error") -> None:
+    """Register on ``app``: requests naming a host that is not ours are refused (400),
+    every answer carries the security headers, and every error is JSON
+    ``{"error": ...}`` (an unexpected one logged with its traceback and answered
+    500 with the text ``unexpected``)."""
+    names = host_names(extra_host_names)
+
+    @app.before_request
+    def check_host() -> Response | None:
+        # Against DNS rebinding: a page on someone else's name must not reach us.
+        if not host_allowed(request.host, names):
+            return error(400, f"unknown host name {request.host!r}")
+        return None
+
+    @app.after_request
+    def security_headers(response: Response) -> Response:
+        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        return response
+
+    @app.errorhandler(HTTPException)
+    def http_error(err: HTTPException) -> Response:
+        response = error(err.code or 500, err.description or err.name)
+        if err.code == 405 and (allowed := err.get_response().headers.get("Allow")):
+            response.headers["Allow"] = allowed
+        return response
+
+    @app.errorhandler(Exception)
+    def unexpected_error(err: Exception) -> Response:
+        log.exception("request failed: %s %s", request.method, request.path)
+        return error(500, unexpected)
