@@ -297,8 +297,13 @@ def check_synopsis(block: Block, tmp: Path) -> None:
         actions = [a for a in subparsers[name]._actions if a.dest != "help"]
         flags = {a.option_strings[0] for a in actions if a.option_strings}
         assert set(re.findall(r"--[a-z-]+", line)) == flags, line
+        # Outside brackets: the required options (each with its value) and the positionals.
+        words = re.sub(r"\[[^\]]*\]", "", line).split()[2:]
+        required = [w for w in words if w.startswith("--")]
+        assert set(required) == {a.option_strings[0] for a in actions
+                                 if a.option_strings and a.required}, line
         positionals = [a for a in actions if not a.option_strings]
-        assert len(re.sub(r"\[[^\]]*\]", "", line).split()[2:]) == len(positionals), line
+        assert len(words) - 2 * len(required) == len(positionals), line
 
 
 def check_replay_error(block: Block, tmp: Path) -> None:
@@ -474,6 +479,14 @@ def check_mosquitto_acl(block: Block, tmp: Path) -> None:
         check_acl(broker)
 
 
+def check_club_hall(block: Block, tmp: Path) -> None:
+    """The hall command on the club's broker shows the README's table, live."""
+    from tests.mqtt.club import check_hall, doc_blocks
+
+    with club(block, tmp) as broker:
+        check_hall(broker, doc_blocks(blocks(block.doc)))
+
+
 def check_mqtt_config(block: Block, tmp: Path) -> None:
     """The ``[mqtt]`` example is a config the companion takes, with the values it says."""
     import tomllib
@@ -541,5 +554,6 @@ CHECKS: dict[str, Callable[[Block, Path], None]] = {
     "mosquitto-conf": check_mosquitto_conf,
     "mosquitto-acl": check_mosquitto_acl,
     "mqtt-config": check_mqtt_config,
+    "club-hall": check_club_hall,
     "mqtt-payload": check_mqtt_payload,
 }

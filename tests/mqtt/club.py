@@ -26,6 +26,7 @@ import socket
 import ssl
 import subprocess
 import threading
+import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -35,6 +36,9 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 
+from companion.store import Store
+from companion.table import Table
+from companion.topics import TableInfo
 from tests.mqtt_support import Mosquitto, free_port
 
 #: How long any one step may take (connect, subscribe, a message to arrive).
@@ -45,22 +49,26 @@ DOC_HOST, HOST = "broker.local", "localhost"
 
 @dataclass(frozen=True)
 class DocBlocks:
-    """The blocks of one document that describe the club's broker."""
+    """The blocks of one document that describe the club's broker, a table and the hall."""
 
     setup: list[str]     # the commands, in order
     conf: str
     acl: str
+    table: str           # the [mqtt] section of a table
+    hall: str            # the command that starts the hall board
 
 
 def doc_blocks(blocks: list) -> DocBlocks:
-    """The ``mosquitto-setup`` commands and the config and ACL blocks of one document."""
+    """The ``mosquitto-setup`` commands, the config and ACL blocks, the ``[mqtt]``
+    section and the hall's command of one document."""
     by_check: dict[str, list] = {}
     for block in blocks:
         by_check.setdefault(block.marker.get("check"), []).append(block)
     setup = [line for b in by_check.get("mosquitto-setup", []) for line in b.text.splitlines()
              if line.strip() and not line.lstrip().startswith("#")]
     (conf,), (acl,) = by_check["mosquitto-conf"], by_check["mosquitto-acl"]
-    return DocBlocks(setup, conf.text, acl.text)
+    (table,), (hall,) = by_check["mqtt-config"], by_check["club-hall"]
+    return DocBlocks(setup, conf.text, acl.text, table.text, hall.text.strip())
 
 
 def password(user: str) -> str:
@@ -282,3 +290,44 @@ def check_acl(club: Club) -> None:
     finally:
         for client in (hall, ha, one, two):
             client.close()
+
+
+def check_hall(club: Club, doc: DocBlocks) -> None:
+    """The README's table (its ``[mqtt]`` section, a real TablePublisher) and the README's
+    hall command, on the README's broker: the hall shows the table, live."""
+    from companion.config import parse
+    from drivers.mqtt import TablePublisher
+    from tests.hall.hall_support import HallProcess, Watch
+
+    url = f"mqtts://{HOST}:{club.broker.port}"
+    section = doc.table.replace(f"mqtts://{DOC_HOST}", url).replace(
+        "/etc/companion/ca.crt", str(club.ca_file))
+    cfg = parse(tomllib.loads(section)).mqtt
+    words = shlex.split(doc.hall)
+    env = dict(w.split("=", 1) for w in words if re.fullmatch(r"[A-Z_]+=.*", w))
+    assert list(env) == ["COMPANION_MQTT_PASSWORD"], doc.hall
+    command = [w for w in words if w not in {f"{k}={v}" for k, v in env.items()}]
+    assert command[:2] == ["./run", "hall"], doc.hall
+    args = [url if w == f"mqtts://{DOC_HOST}" else str(club.ca_file) if w == "ca.crt" else w
+            for w in command[2:]]
+    user = args[args.index("--user") + 1]
+    with Store(":memory:") as store, \
+            HallProcess(*args, env={"COMPANION_MQTT_PASSWORD": password(user)}) as hall:
+        table = Table(store)
+        publisher = TablePublisher(cfg, TableInfo(cfg.table, cfg.display_name, None),
+                                   password=password(cfg.username), data=None)
+        try:
+            table.subscribe(publisher.show)
+            table.start({"game": "center-court", "players": ["Ann", "Bob"]})
+            table.act({"type": "point", "winner": 1})
+            watch = Watch(hall.port).until(
+                lambda w: w.connected is True and w.cards.get(cfg.table, {}).get("online")
+                and (w.cards[cfg.table]["summary"] or {}).get("score") == "0-0 (0-15)")
+            assert watch.cards[cfg.table]["name"] == "Table 1 (by the window)"
+            watch.close()
+            # Its Home Assistant configs were taken too (the ACL lets a table write them).
+            assert publisher.status == "connected", publisher.status
+        finally:
+            publisher.close()
+        code, _, err = hall.stop()
+        assert code == 0, err
