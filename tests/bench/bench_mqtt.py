@@ -31,6 +31,7 @@ import argparse
 import os
 import random
 import re
+import socket
 import subprocess
 import sys
 import tempfile
@@ -149,6 +150,9 @@ class HallStream:
 
     def close(self) -> None:
         self._closed = True
+        # End the stream under the reader (it sees the end), then close it.
+        self.client.sock.shutdown(socket.SHUT_RDWR)
+        self._thread.join(10)
         self.client.close()
 
 
