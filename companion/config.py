@@ -13,6 +13,7 @@ import ipaddress
 import math
 import os
 import re
+import ssl
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
@@ -399,6 +400,11 @@ def _check_mqtt(m: MqttConfig) -> None:
         path = Path(m.ca_file).expanduser()
         if not path.is_file() or not os.access(path, os.R_OK):
             raise ConfigError(f"[mqtt] ca_file: {m.ca_file} is not a readable file")
+        try:
+            ssl.create_default_context(cafile=str(path))
+        except (ssl.SSLError, OSError, ValueError) as err:
+            raise ConfigError(f"[mqtt] ca_file: {m.ca_file} holds no CA certificate in PEM "
+                              f"form ({err})") from None
     if m.username is not None and (not m.username or not m.username.isprintable()):
         raise ConfigError("[mqtt] username: must be printable text, not empty")
     if m.table is None:

@@ -96,6 +96,8 @@ REFUSED = {
     "Banned": "refused: banned",
 }
 SESSION_TAKEN_OVER = 142
+#: A connection the broker drops this soon, twice in a row, was probably taken over.
+BRIEF = 10.0
 
 
 class TablePublisher:
@@ -136,6 +138,8 @@ class TablePublisher:
         self._closing = False
         self._wait: int | None = None  # paho's current backoff, mirrored for the log
         self._min_wait = MIN_RETRY
+        self._connected_at = 0.0
+        self._brief = 0  # connections in a row the broker dropped soon after they were made
         self._record = data / RECORD if data is not None else None
         #: Identities published before (RECORD), whose retained topics may need clearing.
         self._known = self._read_record()
@@ -147,7 +151,7 @@ class TablePublisher:
             log.warning("COMPANION_MQTT_PASSWORD is set but [mqtt] username is not: "
                         "connecting without credentials")
         if cfg.tls:
-            client.tls_set(ca_certs=str(Path(cfg.ca_file).expanduser()) if cfg.ca_file else None)
+            client.tls_set_context(tls_context(cfg.ca_file))
         client.will_set(self.topics.availability, OFFLINE, qos=1, retain=True)
         client.reconnect_delay_set(MIN_RETRY, MAX_RETRY)
         client.max_queued_messages_set(PAHO_QUEUE)
@@ -373,16 +377,20 @@ class TablePublisher:
                       reason: ReasonCode, properties: Any) -> None:
         if reason.is_failure:
             name = reason.getName()
+            hint = ""
+            if name in ("Bad user name or password", "Not authorized"):
+                hint = (" (check [mqtt] username and COMPANION_MQTT_PASSWORD)"
+                        if self.cfg.username else " (the broker wants a user: set [mqtt] "
+                        "username, and COMPANION_MQTT_PASSWORD)")
             self._problem(REFUSED.get(name, f"refused: {name.lower()}"),
-                          f"the broker refused the connection: {name}"
-                          + (" (check [mqtt] username and COMPANION_MQTT_PASSWORD)"
-                             if name == "Bad user name or password" else ""))
+                          f"the broker refused the connection: {name}{hint}")
             return
         if self._min_wait != MIN_RETRY:
             self._min_wait = MIN_RETRY
             client.reconnect_delay_set(MIN_RETRY, MAX_RETRY)
         with self._cond:
             self._connected = True
+            self._connected_at = time.monotonic()
             self._connection += 1
             self._wait = None
             self._cond.notify_all()
@@ -403,13 +411,20 @@ class TablePublisher:
             self._cond.notify_all()
         if closing:
             return
-        if reason == SESSION_TAKEN_OVER:
-            # Another client connected with this table's id: do not fight it every second.
+        brief = was and time.monotonic() - self._connected_at < BRIEF
+        self._brief = self._brief + 1 if brief else 0
+        if reason == SESSION_TAKEN_OVER or self._brief >= 2:
+            # Another client connected with this table's id (MQTT 5 says so; an older
+            # broker only drops one connection after the other, each soon after it
+            # was made): do not fight it every second.
             self._min_wait = MAX_RETRY
             client.reconnect_delay_set(MAX_RETRY, MAX_RETRY)
             self._wait = None
-            self._problem("taken over by another companion",
-                          f"another client connected as table {self.info.id!r} "
+            sure = reason == SESSION_TAKEN_OVER
+            how = ("" if sure else f"the broker dropped the connection {self._brief} times "
+                   f"within {BRIEF:g} s of connecting: probably ")
+            self._problem("taken over by another companion" + ("" if sure else "?"),
+                          f"{how}another client connected as table {self.info.id!r} "
                           f"(client id table-companion-{self.info.id}); is [mqtt] table "
                           "set to the same id on two companions?")
         elif was:
@@ -457,8 +472,7 @@ class TablePublisher:
             info = client.publish(self.topics.availability, OFFLINE, qos=1, retain=True)
             with contextlib.suppress(ValueError, RuntimeError):
                 info.wait_for_publish(CLOSE_WAIT)
-        client.disconnect()
-        client.loop_stop()
+        stop_client(client)
 
     def __enter__(self) -> TablePublisher:
         return self
@@ -473,6 +487,41 @@ def _no_delay(client: mqtt.Client, userdata: Any, sock: Any) -> None:
     after the first waited for the broker's delayed ACK: 40 ms on Linux, on
     every change (tests/bench/bench_mqtt.py: p50 44 ms, 1.5 ms without)."""
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
+def stop_client(client: mqtt.Client) -> None:
+    """Disconnect ``client``, stop its network thread and close its sockets.
+
+    paho closes the socket pair that wakes its thread only when the client is
+    garbage collected (and a client is in reference cycles through its
+    callbacks): closed here, so a stopped client holds no file descriptor.
+    """
+    client.disconnect()
+    client.loop_stop()
+    reset = getattr(client, "_reset_sockets", None)  # paho-mqtt 2.x
+    if reset is not None:
+        reset()
+
+
+class _ClosingSSLSocket(ssl.SSLSocket):
+    """A TLS socket that closes itself when its handshake fails: paho drops it
+    unclosed then, and each retry would leak a file descriptor until collected."""
+
+    def do_handshake(self, block: bool = False) -> None:
+        try:
+            super().do_handshake(block)
+        except BaseException:
+            self.close()
+            raise
+
+
+def tls_context(ca_file: str | None) -> ssl.SSLContext:
+    """Verification of the broker's certificate and host name, against ``ca_file``
+    (None: the system's CAs)."""
+    context = ssl.create_default_context(
+        cafile=str(Path(ca_file).expanduser()) if ca_file else None)
+    context.sslsocket_class = _ClosingSSLSocket
+    return context
 
 
 def _published(info: mqtt.MQTTMessageInfo) -> bool:

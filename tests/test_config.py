@@ -9,6 +9,7 @@ import pytest
 
 from companion import config
 from companion.config import Config, ConfigError, load
+from tests.mqtt_support import make_certificates
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -195,8 +196,7 @@ def test_a_broker_and_its_defaults(tmp_path):
         ("broker.local", 1883, False, "table-3", "table-3")
     assert (m.prefix, m.discovery, m.discovery_prefix, m.page) == \
         ("table-companion", True, "homeassistant", None)
-    ca = tmp_path / "ca.crt"
-    ca.write_text("a CA")
+    ca = make_certificates(tmp_path)
     m = load(write(tmp_path, f"""[mqtt]
 url = "mqtts://10.0.0.2"
 ca_file = "{ca}"
@@ -251,6 +251,13 @@ def test_a_broken_mqtt_key_is_named(tmp_path, text, message):
     with pytest.raises(ConfigError) as err:
         load(write(tmp_path, f"[mqtt]\n{text}\n"))
     assert message in str(err.value)
+
+
+def test_a_ca_file_that_holds_no_certificate_is_refused(tmp_path):
+    ca = tmp_path / "ca.crt"
+    ca.write_text("not a certificate")
+    with pytest.raises(ConfigError, match=r"\[mqtt\] ca_file: .* holds no CA certificate in PEM"):
+        load(write(tmp_path, f"[mqtt]\nurl = 'mqtts://b'\ntable = 'a'\nca_file = '{ca}'\n"))
 
 
 def test_an_unreadable_ca_file_is_refused(tmp_path):

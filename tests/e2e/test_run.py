@@ -194,13 +194,19 @@ def test_no_gpio_and_no_sim_is_a_clear_error(tmp_path):
     assert "Traceback" not in err
 
 
-def test_a_broken_config_stops_the_start_naming_the_key(tmp_path):
+@pytest.mark.parametrize(("text", "message"), [
+    ("[buttons]\nok = 'middle'\n", "[buttons] ok: must be a whole number"),
+    ("[mqtt]\nurl = 'http://broker.local'\ntable = 'a'\n",
+     "[mqtt] url: the scheme must be mqtt:// or mqtts:// (TLS)"),
+])
+def test_a_broken_config_stops_the_start_naming_the_key(tmp_path, text, message):
     cfg = tmp_path / "config.toml"
-    cfg.write_text("[buttons]\nok = 'middle'\n")
+    cfg.write_text(text)
     proc = run_companion("--sim", "--config", str(cfg), "--data", str(tmp_path))
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 2
-    assert f"{cfg}: [buttons] ok: must be a whole number" in err
+    assert f"{cfg}: {message}" in err
+    assert "Traceback" not in err
 
 
 @pytest.fixture

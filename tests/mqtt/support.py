@@ -15,6 +15,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from app.runtime import Companion, WebOptions
 from companion.config import Config, MqttConfig
+from drivers.mqtt import stop_client
 from tests.mqtt_support import Mosquitto
 from tests.web.conftest import PIN
 
@@ -92,8 +93,7 @@ class Listener:
         self.wait_for(lambda: self.last(topic) == payload, f"{payload!r} on {topic}", timeout)
 
     def close(self) -> None:
-        self.client.disconnect()
-        self.client.loop_stop()
+        stop_client(self.client)
 
     def __enter__(self) -> Listener:
         return self
