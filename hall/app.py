@@ -15,15 +15,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from flask import Flask, Response, render_template, request
+from flask import Flask, Response, render_template
 
 import web
 from hall.cards import Board
-from web.fanout import Fanout, connection_of
+from web.fanout import Fanout
 from web.guard import guard
 from web.pages import json_block
-from web.services import error
-from web.stream import Broker, TooManyStreams, event_bytes
+from web.services import stream_response
+from web.stream import Broker, event_bytes
 
 WEB = Path(web.__file__).parent
 
@@ -48,16 +48,7 @@ def create_hall_app(board: Board, broker: Broker, *, extra_host_names: tuple[str
 
     @app.get("/api/hall/events")
     def events() -> Response:
-        environ = request.environ
-        try:
-            stream = broker.open(None, lambda: connection_of(environ),
-                                 client=request.remote_addr)
-        except TooManyStreams as full:
-            response = error(503, str(full))
-            response.headers["Retry-After"] = "10"
-            return response
-        return Response(stream, mimetype="text/event-stream", headers={
-            "Cache-Control": "no-cache, no-transform", "X-Accel-Buffering": "no"})
+        return stream_response(broker)
 
     return app
 

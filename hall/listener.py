@@ -164,7 +164,7 @@ class Listener:
                     rc = self._client.loop(LOOP_WAIT)
                 if self.connected:
                     delay = MIN_DELAY  # it was up: the next try comes soon
-                why = self._refused or "lost the broker"
+                why = self._refused or "connection lost"
                 with contextlib.suppress(OSError):  # already gone
                     self._client.disconnect()
             if self._stop.is_set():
@@ -172,7 +172,8 @@ class Listener:
             self._say(False, f"{why}; retry in {delay:g} s")
             self._stop.wait(delay)
             delay = min(delay * 2, MAX_DELAY)
-        self._say(False, "stopped")
+        self.connected, self.status = False, "stopped"
+        log.info("broker %s: stopped", self.address)
 
     def close(self) -> None:
         """Disconnect and end the thread. Idempotent."""

@@ -8,6 +8,7 @@ import os
 import signal
 import sys
 import threading
+from contextlib import ExitStack
 from pathlib import Path
 from types import FrameType
 
@@ -48,19 +49,20 @@ class Hall:
             except OSError as err:
                 raise ConfigError(f"--ca-file {ca_file}: cannot read it "
                                   f"({err.strerror or err})") from None
-        self._closers: list = []
+        #: Closed last to first: the listener, the streams, then the server.
+        self._closers = ExitStack()
         self.board = Board(prefix, self._publish)
         self.broker = hall_broker(self.board.first, max_streams, keepalive, streams_per_address)
         self.app = create_hall_app(self.board, self.broker)
         try:
             self.server = WebServer(self.app, host, port, max_streams)
-            self._closers.append(self.server.close)
-            self._closers.append(self.broker.close)  # streams end before the server waits
+            self._closers.callback(self.server.close)
+            self._closers.callback(self.broker.close)  # streams end before the server waits
             self.urls = page_urls(host, self.server.port)
             self.listener = Listener(address, prefix, self.board.receive,
                                      self.board.connection, username=username,
                                      password=password, ca_file=ca_file)
-            self._closers.append(self.listener.close)
+            self._closers.callback(self.listener.close)
         except BaseException:
             self.close()
             raise
@@ -76,12 +78,7 @@ class Hall:
 
     def close(self) -> None:
         """Stop listening, end the streams, stop serving. Idempotent."""
-        while self._closers:
-            closer = self._closers.pop()
-            try:
-                closer()
-            except Exception:
-                log.exception("error while shutting down %r", closer)
+        self._closers.close()
 
 
 def run(args: argparse.Namespace) -> int:

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import companion
 
-FORBIDDEN = {"drivers", "web", "flask", "gpiozero", "luma", "serial", "waitress"}
+FORBIDDEN = {"drivers", "web", "flask", "gpiozero", "luma", "serial", "waitress", "paho"}
 CORE = Path(companion.__file__).parent
 ROOT = Path(__file__).resolve().parent.parent
 #: The project's packages (pyproject.toml's list, and the tests).
-PACKAGES = ("companion", "drivers", "app", "web", "tests")
+PACKAGES = ("companion", "drivers", "app", "web", "hall", "tests")
 
 
 def imported_modules(path: Path) -> set[str]:

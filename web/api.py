@@ -22,10 +22,9 @@ from companion.store import StoredMatch
 from companion.table import Snapshot, Table, match_json
 from companion.timeline import timeline
 from web.auth import new_token, pin_matches, token_matches
-from web.fanout import connection_of
 from web.idempotency import Answer, check_key
-from web.services import error, parse_json, services
-from web.stream import Broker, TooManyStreams
+from web.services import error, parse_json, services, stream_response
+from web.stream import Broker
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -63,20 +62,7 @@ def events() -> Response:
         epoch = whole_number(request.args.get("epoch"), "epoch must be the state's epoch")
     except ValueError as err:
         return error(400, str(err))
-    # A HEAD opens a stream too: its unread body gives the place back when the
-    # server closes it (web/stream.py Stream), as any unread stream does.
-    environ = request.environ
-    try:
-        stream = broker().open(last_seen, lambda: connection_of(environ), epoch,
-                               client=request.remote_addr)
-    except TooManyStreams as full:
-        response = error(503, str(full))
-        response.headers["Retry-After"] = "10"
-        return response
-    return Response(stream, mimetype="text/event-stream", headers={
-        "Cache-Control": "no-cache, no-transform",
-        "X-Accel-Buffering": "no",
-    })
+    return stream_response(broker(), last_seen, epoch)
 
 
 #: Versions and match ids are SQLite integers: below 2**63.

@@ -13,13 +13,14 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Response, current_app, jsonify
+from flask import Response, current_app, jsonify, request
 from flask.json.provider import DefaultJSONProvider
 
 from companion.table import Snapshot, TableRunner
 from web.auth import Lockout, Sessions
+from web.fanout import connection_of
 from web.idempotency import Answers
-from web.stream import Broker
+from web.stream import Broker, TooManyStreams
 
 
 @dataclass
@@ -111,3 +112,23 @@ class BoundedJSON(DefaultJSONProvider):
 
     def loads(self, s: str | bytes, **kwargs: Any) -> Any:
         return parse_json(s)
+
+
+def stream_response(broker: Broker, last_seen: int | None = None,
+                    epoch: int | None = None) -> Response:
+    """The current request's live stream from ``broker`` (see :meth:`Broker.open`), or
+    503 with Retry-After when the broker serves its limit of streams already."""
+    # A HEAD opens a stream too: its unread body gives the place back when the
+    # server closes it (web/stream.py Stream), as any unread stream does.
+    environ = request.environ
+    try:
+        stream = broker.open(last_seen, lambda: connection_of(environ), epoch,
+                             client=request.remote_addr)
+    except TooManyStreams as full:
+        response = error(503, str(full))
+        response.headers["Retry-After"] = "10"
+        return response
+    return Response(stream, mimetype="text/event-stream", headers={
+        "Cache-Control": "no-cache, no-transform",
+        "X-Accel-Buffering": "no",
+    })

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import signal
 import subprocess
-import random
 import sys
 import threading
 import time
@@ -74,15 +74,24 @@ class Watch:
 
     def __init__(self, port: int, timeout: float = 10.0) -> None:
         """Follow the hall serving on 127.0.0.1:``port``."""
-        self.sse = SseClient("127.0.0.1", port, path="/api/hall/events",
-                             timeout=timeout)
-        assert self.sse.status == 200
+        self.port, self.timeout = port, timeout
         self.cards: dict[str, dict] = {}
         self.connected: bool | None = None
         self.broker = ""
         self.events: list = []
+        #: How often a gap in the change numbers made it start the stream again.
+        self.gaps = 0
+        self._open()
+
+    def _open(self) -> None:
+        self.sse = SseClient("127.0.0.1", self.port, path="/api/hall/events",
+                             timeout=self.timeout)
+        assert self.sse.status == 200
+        self.seq: int | None = None
 
     def next(self) -> None:
+        """Take the next message; a gap in the numbers (a message skipped because this
+        client read too slowly) starts the stream again, as the page does."""
         event = self.sse.next_event(skip_comments=False)
         if event.comment:
             return
@@ -93,7 +102,14 @@ class Watch:
             self.connected, self.broker = body["connected"], body["broker"]
         else:
             assert event.event == "table", event
+            assert self.seq is not None, "the first message must be the whole list"
+            if event.id != self.seq + 1:
+                self.gaps += 1
+                self.sse.close()
+                self._open()
+                return
             self.cards[body["id"]] = body
+        self.seq = event.id
 
     def until(self, check: Callable[[Watch], bool], timeout: float = 10.0) -> Watch:
         """Read the stream until ``check(self)`` holds; AssertionError after ``timeout``."""

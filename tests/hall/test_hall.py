@@ -17,7 +17,8 @@ ANN_BOB = {"game": "center-court", "players": ["Ann", "Bob"]}
 
 def test_a_match_played_on_a_table_shows_on_the_json_and_the_stream(hall, sender):
     watch = Watch(hall.server.port)
-    first = watch.sse.next_event()
+    watch.next()
+    first = watch.events[0]
     assert first.event == "tables" and first.json()["tables"] == []
     table = sender.table(TableInfo("t1", "Table 1", "http://192.0.2.7:8080/"))
     table.start(ANN_BOB)
@@ -59,8 +60,9 @@ def test_a_table_killed_is_marked_offline_by_its_last_will(mosquitto, hall):
                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as proc:
         try:
             assert proc.stdout.readline() == "ready\n"
-            watch = Watch(hall.server.port).until(lambda w: w.cards.get("far", {}).get("online") is True
-                                      and score(w.cards["far"]) == "0-0 (0-15)")
+            watch = Watch(hall.server.port).until(
+                lambda w: w.cards.get("far", {}).get("online") is True
+                and score(w.cards["far"]) == "0-0 (0-15)")
             proc.send_signal(signal.SIGKILL)
             proc.wait(10)
             watch.until(lambda w: w.cards["far"]["online"] is False)
@@ -80,7 +82,7 @@ def test_the_broker_lost_and_back(mosquitto, hall, sender):
     sender.close()
     mosquitto.kill()
     watch.until(lambda w: w.connected is False)
-    assert "lost the broker" in watch.broker and "retry in" in watch.broker
+    assert "connection lost" in watch.broker and "retry in" in watch.broker
     assert score(watch.cards["t1"]) == "0-0 (0-0)"  # kept, the page marks it stale
     mosquitto.start()
     watch.until(lambda w: w.connected is True, timeout=15)

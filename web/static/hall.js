@@ -23,7 +23,7 @@ function scoreTable(summary) {
   return el("table", {class: "hscore"},
     el("thead", {}, el("tr", {}, el("td", {}),
       summary.columns.map((c) => el("th", {scope: "col"}, c)))),
-    el("tbody", {}, summary.sides.map((side, i) => el("tr", {class: [side.turn ? "turn" : "", side.winner ? "winner" : ""].join(" ").trim() || null},
+    el("tbody", {}, summary.sides.map((side, i) => el("tr", {class: [side.turn && "turn", side.winner && "winner"].filter(Boolean).join(" ") || null},
       el("th", {scope: "row", class: `name side-${i % 2}`},
         side.turn ? el("span", {class: "mark", "aria-hidden": "true"}, "▶ ") : null,
         side.name,
@@ -42,12 +42,12 @@ function card(t) {
   const status = off ? "Offline" : s ? (STATUS[s.status] || s.status) : "Waiting";
   const name = t.url ? el("a", {href: t.url, class: "open"}, t.name) : t.name;
   const classes = ["tcard", off ? "off" : "", stale ? "stale" : "", s ? `st-${s.status}` : ""];
-  return el("article", {class: classes.join(" ").trim(), "data-id": t.id, "aria-labelledby": `t-${t.id}`},
+  return el("article", {class: classes.filter(Boolean).join(" "), "data-id": t.id, "aria-labelledby": `t-${t.id}`},
     el("div", {class: "top"},
       el("h2", {id: `t-${t.id}`}, name),
       el("span", {class: `badge ${off ? "off" : s ? s.status : ""}`}, status)),
-    el("p", {class: "game"}, s ? s.title : "Waiting for the table's first score"),
-    s && s.sides.length ? scoreTable(s) : el("p", {class: "noscore"}, s && s.status === "idle" ? "No match on the table." : ""),
+    el("p", {class: "game"}, !s ? "Waiting for the table's first score" : s.game ? s.title : "No match on the table"),
+    s && s.sides.length ? scoreTable(s) : el("p", {class: "noscore"}),
     el("p", {class: "foot"},
       s && s.turn && s.status === "active" ? el("span", {class: "turn"}, `▶ ${s.turn} to play`) : null,
       s && s.winner ? el("span", {class: "win"}, `${s.winner} won`) : null,
@@ -62,7 +62,7 @@ function summaryLine() {
   count.textContent = all.length ? `${all.length} table${all.length === 1 ? "" : "s"} · ${live} live` : "";
   empty.hidden = all.length > 0;
   brokerBanner.hidden = hall.connected;
-  brokerBanner.textContent = hall.connected ? "" : `Lost the broker (${hall.broker}): showing the last scores known.`;
+  brokerBanner.textContent = hall.connected ? "" : `Not connected to the broker (${hall.broker}): showing the last scores known.`;
 }
 
 /** The whole list: every card drawn again, in order. */

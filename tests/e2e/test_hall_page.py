@@ -1,0 +1,156 @@
+"""The hall board's page in Chromium: tables published to a real Mosquitto appear and
+change live, offline tables and a lost broker are said in words, links only to http(s)
+pages, a TV and a phone both fit, axe finds nothing in either theme."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.topics import OFFLINE, TableInfo, Topics, dumps
+from tests.e2e.browser_support import (
+    EACH_GAME,
+    PHONE,
+    accessibility_problems,
+    require_chromium,
+    shot,
+)
+from tests.e2e.test_alakaslam_pages import SINGLES
+from tests.e2e.test_spectator_boards import boxes
+from tests.hall.conftest import hall, sender  # noqa: F401 (fixtures)
+from tests.hall.hall_support import Watch
+from tests.mqtt_support import mosquitto  # noqa: F401 (a fixture)
+
+expect = require_chromium().expect
+
+TV = {"width": 1920, "height": 1080}
+PREFIX = "table-companion"
+
+
+def page_at(browser, viewport: dict, scheme: str = "dark"):
+    return browser.new_context(viewport=viewport, color_scheme=scheme).new_page()
+
+
+def room(sender) -> dict:  # noqa: F811
+    """Six tables: each game in play, one won, one with no match; the last one's page link."""
+    tables = {}
+    for n, (game, record) in enumerate(EACH_GAME.items(), start=1):
+        table = sender.table(TableInfo(f"t{n}", f"Table {n}", f"http://192.0.2.{n}:8080/"))
+        table.start(record)
+        tables[game] = table
+    tables["center-court"].act({"type": "point", "winner": 1})
+    won = sender.table(TableInfo("t5", "Table 5", "http://192.0.2.5:8080/"))
+    won.start({**SINGLES, "options": {**SINGLES["options"], "target": 1}})
+    won.act({"type": "point", "winner": 0})
+    tables["won"] = won
+    tables["idle"] = sender.table(TableInfo("t6", "Table 6"))
+    return tables
+
+
+def test_tables_appear_and_change_live(hall, sender, browser):  # noqa: F811
+    page = page_at(browser, PHONE)
+    page.goto(hall.urls[0])
+    expect(page.locator("#empty")).to_be_visible()
+    expect(page.locator("#empty")).to_contain_text("No tables yet")
+    shot(page, "hall-empty-phone")
+    table = sender.table(TableInfo("t1", "Table 1", "http://192.0.2.1:8080/"))
+    table.start({"game": "center-court", "players": ["Ann", "Bob"]})
+    card = page.locator(".tcard[data-id='t1']")
+    expect(card.locator(".badge")).to_have_text("Live")
+    expect(page.locator("#empty")).to_be_hidden()
+    expect(card.locator("h2 a")).to_have_attribute("href", "http://192.0.2.1:8080/")
+    expect(card.locator("tr.turn th")).to_contain_text("Ann")
+    expect(card.locator(".game")).to_have_text("Center Court")
+    before = boxes(page, [".tcard"])
+    table.act({"type": "point", "winner": 1})
+    expect(card.locator("tbody tr").nth(1).locator("td.last")).to_have_text("15")
+    assert boxes(page, [".tcard"]) == before  # no layout jump
+    # A second table, sorting before the first, appears where its name sorts.
+    other = sender.table(TableInfo("a0", "A table"))
+    other.start({**SINGLES, "options": {**SINGLES["options"], "target": 1}})
+    other.act({"type": "point", "winner": 0})
+    first = page.locator(".tcard").first
+    expect(first).to_have_attribute("data-id", "a0")
+    expect(first.locator(".badge")).to_have_text("Finished")
+    expect(first.locator("tr.winner th")).to_contain_text("Ann")
+    expect(first.locator("tr.winner .chip.won")).to_have_text("Won")
+    expect(first.locator("h2 a")).to_have_count(0)  # no page of its own: no link
+    expect(page.locator("#count")).to_have_text("2 tables · 1 live")
+    # Offline: greyed and said in words.
+    sender.send(Topics(PREFIX, "t1").availability, OFFLINE)
+    expect(card.locator(".badge")).to_have_text("Offline")
+    expect(card).to_have_class("tcard off st-active")
+    expect(card.locator("tbody tr").nth(1).locator("td.last")).to_have_text("15")  # kept
+    page.context.close()
+
+
+def test_the_broker_lost_is_said_and_the_cards_kept(mosquitto, hall, sender, browser):  # noqa: F811
+    table = sender.table(TableInfo("t1", "Table 1"))
+    table.start({"game": "center-court", "players": ["Ann", "Bob"]})
+    Watch(hall.server.port).until(lambda w: (w.cards.get("t1") or {}).get("summary")).close()
+    page = page_at(browser, PHONE)
+    page.goto(hall.urls[0])
+    expect(page.locator(".tcard .badge")).to_have_text("Live")
+    sender.close()
+    mosquitto.kill()
+    banner = page.locator("#broker")
+    expect(banner).to_be_visible(timeout=10_000)
+    expect(banner).to_contain_text("Not connected to the broker (connection lost; retry in")
+    expect(page.locator(".tcard.stale .seen")).to_contain_text("Last known")
+    expect(page.locator(".tcard .game")).to_have_text("Center Court")
+    shot(page, "hall-broker-lost-phone")
+    mosquitto.start()
+    expect(banner).to_be_hidden(timeout=15_000)
+    expect(page.locator(".tcard.stale")).to_have_count(0)
+    page.context.close()
+
+
+def test_hostile_tables_do_not_break_the_page(hall, sender, browser):  # noqa: F811
+    summary = {"table": {"id": "x", "name": "<img src=x onerror=alert(1)>",
+                         "url": "javascript:alert(1)"}, "version": 1, "game": "center-court",
+               "title": "<b>bold</b>", "status": "active", "players": "", "score": "",
+               "turn": "", "winner": "", "columns": ["P"],
+               "sides": [{"name": "<script>", "score": ["1"], "turn": True, "winner": False}]}
+    sender.send(f"{PREFIX}/x/summary", dumps(summary))
+    for n in range(600):
+        sender.client.publish(Topics(PREFIX, f"n{n:03d}").availability, OFFLINE)
+    sender.send(f"{PREFIX}/last/availability", OFFLINE)
+    Watch(hall.server.port).until(lambda w: len(w.cards) >= 500, timeout=30).close()
+    page = page_at(browser, PHONE)
+    page.goto(hall.urls[0])
+    expect(page.locator(".tcard")).to_have_count(500)
+    hostile = page.locator(".tcard[data-id='x']")
+    expect(hostile.locator("h2")).to_have_text("<img src=x onerror=alert(1)>")  # as text
+    expect(hostile.locator("a")).to_have_count(0)
+    expect(hostile.locator("th.name")).to_contain_text("<script>")
+    assert page.locator("img").count() == 0
+    page.context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_room_on_a_tv_and_a_phone(hall, sender, browser, scheme):  # noqa: F811
+    room(sender)
+    sender.send(Topics(PREFIX, "t6").availability, OFFLINE)
+    Watch(hall.server.port).until(
+        lambda w: len(w.cards) == 6 and w.cards["t6"]["online"] is False
+        and all(c["summary"] for c in w.cards.values())
+        and w.cards["t5"]["summary"]["status"] == "finished").close()
+    for name, viewport, columns in (("tv", TV, (3, 4)), ("phone", PHONE, (1,))):
+        page = page_at(browser, viewport, scheme)
+        page.goto(hall.urls[0])
+        cards = page.locator(".tcard")
+        expect(cards).to_have_count(6)
+        tops = [round(cards.nth(i).bounding_box()["y"]) for i in range(6)]
+        assert tops.count(tops[0]) in columns, tops  # cards in the first row
+        for i in range(6):
+            box = cards.nth(i).bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], box
+        if name == "tv":
+            # Read from across the room: the score at least 40 px high on the TV.
+            size = page.locator(".tcard td.last").first.evaluate(
+                "(e) => parseFloat(getComputedStyle(e).fontSize)")
+            assert size >= 40, size
+            assert all(cards.nth(i).bounding_box()["y"] + cards.nth(i).bounding_box()["height"]
+                       <= TV["height"] for i in range(6)), "six tables fit one TV screen"
+        shot(page, f"hall-{name}-{scheme}")
+        assert accessibility_problems(page) == []
+        page.context.close()

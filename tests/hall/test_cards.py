@@ -1,0 +1,61 @@
+"""The board's pieces without a broker: a stream that starts from a whole list, links,
+the complaints' rate limit, a bounded number of tables."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+from companion.topics import ONLINE
+from hall.cards import Board, Complaints, safe_url
+from tests.support import Clock
+from web.stream import Broker, event_bytes
+
+
+def test_a_stream_starts_from_its_first_message_and_follows_only_newer_ones():
+    broker = Broker("table", 4, keepalive=0.05,
+                    first=lambda: (5, event_bytes(5, "tables", "[]")))
+    broker.publish(3, '"older than the list"')
+    stream = broker.open(None)
+    assert next(stream).startswith(b"retry:")
+    assert next(stream) == b"id: 5\nevent: tables\ndata: []\n\n"
+    assert next(stream) == b": keep-alive\n\n"  # not the message older than the list
+    broker.publish(6, '"a change"')
+    assert next(stream) == b'id: 6\nevent: table\ndata: "a change"\n\n'
+    broker.publish(7, '"all"', event="tables")
+    assert next(stream) == b'id: 7\nevent: tables\ndata: "all"\n\n'
+    stream.close()
+    broker.close()
+
+
+def test_only_http_links_are_kept():
+    assert safe_url("http://192.0.2.1:8080/") == "http://192.0.2.1:8080/"
+    assert safe_url("HTTPS://table.local/") == "HTTPS://table.local/"
+    for bad in ("javascript:alert(1)", "data:text/html,x", "//evil.example/", "http:///x",
+                "http://a/\n", 7, None, "http://[::1", "http://" + "a" * 3000):
+        assert safe_url(bad) is None, bad
+
+
+def test_complaints_are_logged_at_most_once_per_interval(caplog):
+    clock = Clock()
+    complain = Complaints(every=10, clock=clock)
+    with caplog.at_level(logging.WARNING):
+        for _ in range(100):
+            complain("bad %s", "thing")
+        clock.now += 10
+        complain("bad %s", "again")
+    lines = [r.getMessage() for r in caplog.records]
+    assert lines == ["ignored: bad thing", "ignored: bad again (99 more ignored before this)"]
+    assert complain.count == 101
+
+
+def test_the_board_keeps_at_most_its_bound_of_tables(caplog):
+    sent = []
+    board = Board("p", lambda *message: sent.append(message), max_tables=3)
+    for n in range(10):
+        board.receive(f"p/t{n}/availability", ONLINE.encode())
+    assert len(board) == 3 and len(sent) == 3
+    assert [c["id"] for c in json.loads(board.json_text())["tables"]] == ["t0", "t1", "t2"]
+    assert sum("at most 3 tables" in r.getMessage() for r in caplog.records) == 1
+    board.receive("p/t1/summary", b"")  # a summary cleared: the table is gone
+    assert sent[-1][1] == "tables" and len(board) == 2
