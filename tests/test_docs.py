@@ -493,8 +493,9 @@ def check_mqtt_config(block: Block, tmp: Path) -> None:
 
     from companion.config import parse
 
-    ca = tmp / "ca.crt"
-    ca.write_text("a CA certificate\n")
+    from tests.mqtt_support import make_certificates
+
+    ca = make_certificates(tmp)
     text = block.text.replace("/etc/companion/ca.crt", str(ca))
     mqtt = parse(tomllib.loads(text)).mqtt
     written = tomllib.loads(block.text)["mqtt"]
