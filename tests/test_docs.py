@@ -492,7 +492,6 @@ def check_mqtt_config(block: Block, tmp: Path) -> None:
     import tomllib
 
     from companion.config import parse
-
     from tests.mqtt_support import make_certificates
 
     ca = make_certificates(tmp)
