@@ -71,7 +71,11 @@ def cpu_seconds(pid: int) -> float:
 
 @contextmanager
 def hall_process(url: str) -> Iterator[tuple[subprocess.Popen[str], int]]:
-    """``companion hall`` on a free loopback port; yields the process and its port."""
+    """``companion hall`` on a free loopback port; yields the process and its port.
+
+    Its log goes to /dev/null: over a long run a pipe nobody reads would fill
+    and stall it (tests/hall/hall_support.HallProcess reads its pipe at the end).
+    """
     proc = subprocess.Popen(
         [str(Path(sys.executable).parent / "companion"), "hall", "--mqtt", url,
          "--host", "127.0.0.1", "--port", "0"],
