@@ -39,7 +39,7 @@ from companion.inputs import Input
 from companion.panel import Panel
 from companion.recovery import open_table
 from companion.screens import render
-from companion.table import Lane, Snapshot, TableRunner
+from companion.table import Lane, Snapshot, Table, TableRunner
 from companion.topics import TableInfo
 from drivers.buttons import ButtonPanel, Finger
 from drivers.display import Oled, open_device
@@ -185,14 +185,20 @@ class Companion:
             with contextlib.suppress(RuntimeError):  # the runner closed: shutting down
                 self.runner.submit(lambda _: self.panel.show_broker(status))
 
-        self.publisher = TablePublisher(m, self.mqtt_info, password=password, data=data,
-                                        on_status=on_status)
+        def start(table: Table) -> TablePublisher:
+            # On the writer thread: no change can come between the first state and
+            # the subscription.
+            publisher = TablePublisher(m, self.mqtt_info, password=password, data=data,
+                                       on_status=on_status)
+            table.subscribe(publisher.show)
+            publisher.show(table.snapshot)
+            self.panel.show_broker(publisher.status)
+            return publisher
+
+        self.publisher = self.runner.call(start)
         # Closed right after the runner (closers run last to first): the writer's
         # last changes are queued by then, and go out before `offline`.
         self._closers.insert(self._closers.index(self.runner.close), self.publisher.close)
-        self.runner.call(lambda table: (table.subscribe(self.publisher.show),
-                                        self.publisher.show(table.snapshot),
-                                        self.panel.show_broker(self.publisher.status)))
 
     def _start_web(self, data: Path, web: WebOptions) -> None:
         self.frames = Broker("frame", limit=16, keepalive=web.keepalive,

@@ -67,7 +67,9 @@ from companion.topics import (
     discovery,
     discovery_topics,
     event_payload,
+    prefix_problem,
     summary_payload,
+    valid_table_id,
 )
 
 log = logging.getLogger(__name__)
@@ -351,7 +353,10 @@ class TablePublisher:
                 if not all(isinstance(old[k], str) for k in ("table", "prefix",
                                                               "discovery_prefix")):
                     raise ValueError("not text")
-                Topics(old["prefix"], old["table"])
+                # Only topics a config could have named are ever cleared.
+                if (not valid_table_id(old["table"]) or prefix_problem(old["prefix"])
+                        or prefix_problem(old["discovery_prefix"])):
+                    raise ValueError(f"not a table id and prefixes: {old}")
                 old["discovery"] = bool(old["discovery"])
             return list(known)
         except FileNotFoundError:

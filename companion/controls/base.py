@@ -76,7 +76,7 @@ class Context:
     #: The spectator page's address, for the info screen (None: not served).
     address: str | None = None
     #: The MQTT broker connection's status for the info screen ("connected",
-    #: "retry ..."; None: no broker configured).
+    #: "unreachable: port closed", ...; None: no broker configured).
     broker: str | None = None
     #: The players of recent stored matches, most recent first (the panel fills it).
     recent: tuple[str, ...] = ()

@@ -162,3 +162,17 @@ def test_a_restarted_broker_gets_everything_retained_again(tmp_path, mosquitto):
         assert back.json(A.state) == c.table.snapshot.to_json()
         assert back.last(A.availability) == b"online"
         back.close()
+
+
+def test_a_damaged_record_of_earlier_names_clears_nothing(tmp_path, mosquitto, caplog):
+    (tmp_path / "mqtt_published.json").write_text(
+        '[{"table": "#", "prefix": "x", "name": "x", "discovery": true, '
+        '"discovery_prefix": "homeassistant"}]')
+    with companion(on_broker(mosquitto), tmp_path) as c:
+        assert c.publisher.wait_status(lambda s: s == "connected", TIMEOUT)
+        seen = Listener(mosquitto, ["#"])
+        wanted = [A.state, A.summary, *discovery_topics("a")]
+        seen.wait_for(lambda: all(seen.last(t) for t in wanted), "everything all the same")
+        seen.close()
+    assert "mqtt_published.json is unreadable" in caplog.text
+    assert json.loads((tmp_path / "mqtt_published.json").read_text())[0]["table"] == "a"
