@@ -36,6 +36,9 @@ KEEPALIVE = 30
 #: How long one turn of the network loop may wait for the socket (close() wakes it sooner).
 LOOP_WAIT = 1.0
 DEFAULT_PORTS = {"mqtt": 1883, "mqtts": 8883}
+#: The refusals that mean the credentials: "Bad user name or password" and "Not
+#: authorized" (paho gives MQTT 3.1.1's CONNACK codes 4 and 5 as these MQTT 5 codes).
+BAD_CREDENTIALS = (0x86, 0x87)
 
 
 class BrokerUrlError(CompanionError):
@@ -87,7 +90,7 @@ def why_not(err: Exception, address: BrokerAddress) -> str:
         return f"cannot find the broker's host {address.host!r}"
     if isinstance(err, ConnectionRefusedError):
         return f"no broker at {address.host}:{address.port} (connection refused)"
-    if isinstance(err, (TimeoutError, socket.timeout)):
+    if isinstance(err, TimeoutError):
         return f"no answer from {address.host}:{address.port}"
     if isinstance(err, OSError):
         return f"cannot reach {address.host}:{address.port}: {err.strerror or err}"
@@ -143,7 +146,7 @@ class Listener:
                    reason: mqtt.ReasonCode, properties: object) -> None:
         if reason.is_failure:
             self._refused = (f"refused: bad user or password ({reason})"
-                             if reason.value in (134, 135) else f"refused: {reason}")
+                             if reason.value in BAD_CREDENTIALS else f"refused: {reason}")
             client.disconnect()
             return
         client.subscribe([(Topics.every(self.prefix, SUMMARY), 0),
