@@ -28,27 +28,37 @@ def headline(state: Mapping[str, Any]) -> JSON:
     Bob"), ``score`` (the score line), ``turn`` (whose turn it is, "" when
     nobody's), ``winner`` ("" until the end), ``columns`` (the headings of
     each side's ``score`` cells) and ``sides``: ``[{"name", "score": [str],
-    "turn": bool, "winner": bool}]`` in seat order. Raises nothing for
-    a well-formed state of any game; ValueError for a body that is not one.
+    "turn": bool, "winner": bool}]`` in seat order. Every text is a string of
+    at most :data:`MAX_TEXT` characters. Raises nothing for a well-formed
+    state of any game; ValueError for any other body (a message off a broker
+    may be anything).
     """
+    if not isinstance(state, Mapping):
+        raise ValueError("not a table state: not a JSON object")
     match = state.get("match")
     if match is None:
         return {"game": None, "title": "No match", "status": IDLE, "players": "",
                 "score": "", "turn": "", "winner": "", "columns": [], "sides": []}
     try:
-        game, view = match["game"], match["view"]
-        card = _CARDS[game](view)
-        turn = set(match.get("turn") or ())
-        title = GAMES[game].title
-        status = str(match.get("status", "active"))
-    except (KeyError, TypeError, IndexError, AttributeError) as err:
+        return _match_card(match)
+    except (KeyError, TypeError, IndexError, AttributeError, ValueError) as err:
         raise ValueError(f"not a table state: {err!r}") from None
-    sides = [{"name": name, "score": cells, "turn": bool(turn & set(seats)),
-              "winner": won} for name, cells, seats, won in card.sides]
+
+
+def _match_card(match: Mapping[str, Any]) -> JSON:
+    game, view = match["game"], match["view"]
+    card = _CARDS[game](view)
+    turn = set(match.get("turn") or ())
+    status = match.get("status", "active")
+    if not isinstance(status, str):
+        raise TypeError(f"status {status!r}")
+    sides = [{"name": _short(_text(name)), "score": [_short(str(c)) for c in cells],
+              "turn": bool(turn & set(seats)), "winner": won}
+             for name, cells, seats, won in card.sides]
     return {
         "game": game,
-        "title": title,
-        "status": status,
+        "title": GAMES[game].title,
+        "status": _short(status),
         "players": _short(" v ".join(s["name"] for s in sides)),
         "score": _short(card.score),
         "turn": _short(" & ".join(s["name"] for s in sides if s["turn"])),
@@ -56,6 +66,13 @@ def headline(state: Mapping[str, Any]) -> JSON:
         "columns": card.columns,
         "sides": sides,
     }
+
+
+def _text(value: Any) -> str:
+    """``value`` if it is a string (a name), else TypeError."""
+    if not isinstance(value, str):
+        raise TypeError(f"a name must be a string, not {value!r}")
+    return value
 
 
 class _Card:
@@ -74,21 +91,48 @@ def _won(winner: Any, side: int) -> bool:
 
 
 def _center_court(view: JSON) -> _Card:
-    sets, games, points = view["sets"], view["games"], view["points"]
+    # Written as the game writes a score line (center_court.set_score): a set
+    # "6-4", a set tiebreak "7-6(7-5)", a match tiebreak "[10-8]".
+    sets, breaks = view["sets"], view.get("set_tiebreaks") or [None] * len(view["sets"])
+    games, points = view["games"], view["points"]
     live = view["winner"] is None
     columns = [f"S{i + 1}" for i in range(len(sets))]
-    if live:
+    line = [_set_text(games_, tb) for games_, tb in zip(sets, breaks, strict=True)]
+    if live and view.get("match_tiebreak"):
+        columns += ["P"]
+        line += [f"[{points[0]}-{points[1]}]"]
+    elif live:
         columns += ["G", "P"]
-    line = [f"{a}-{b}" for a, b in sets]
-    if live:
         line += [f"{games[0]}-{games[1]}", f"({points[0]}-{points[1]})"]
     sides = []
     for p, name in enumerate(view["players"]):
-        cells = [str(s[p]) for s in sets]
-        if live:
+        cells = [_set_cell(games_, tb, p) for games_, tb in zip(sets, breaks, strict=True)]
+        if live and view.get("match_tiebreak"):
+            cells += [str(points[p])]
+        elif live:
             cells += [str(games[p]), str(points[p])]
         sides.append((name, cells, (p,), _won(view["winner"], p)))
     return _Card(" ".join(line), columns, sides)
+
+
+def _set_text(games: list[int], tiebreak: list[int] | None) -> str:
+    """One finished set from the first player's side."""
+    if tiebreak is None:
+        return f"{games[0]}-{games[1]}"
+    if max(games) == 1:  # a match tiebreak stands for the deciding set
+        return f"[{tiebreak[0]}-{tiebreak[1]}]"
+    return f"{games[0]}-{games[1]}({tiebreak[0]}-{tiebreak[1]})"
+
+
+def _set_cell(games: list[int], tiebreak: list[int] | None, player: int) -> str:
+    """One player's cell of a finished set: games, the loser of a set tiebreak with
+    their tiebreak points ("6(5)"), a match tiebreak's points in brackets."""
+    if tiebreak is None:
+        return str(games[player])
+    if max(games) == 1:
+        return f"[{tiebreak[player]}]"
+    lost = games[player] < games[1 - player]
+    return f"{games[player]}({tiebreak[player]})" if lost else str(games[player])
 
 
 def _dodgeball(view: JSON) -> _Card:
@@ -102,7 +146,7 @@ def _dodgeball(view: JSON) -> _Card:
 
 
 def _alakaslam(view: JSON) -> _Card:
-    names = [p["name"] for p in view["players"]]
+    names = [_text(p["name"]) for p in view["players"]]
     sides = [(" & ".join(names[p] for p in side["players"]), [str(side["score"])],
               tuple(side["players"]), _won(view["winner"], i))
              for i, side in enumerate(view["sides"])]

@@ -36,6 +36,8 @@ ONLINE, OFFLINE = "online", "offline"
 STATE, SUMMARY, EVENTS, AVAILABILITY = "state", "summary", "events", "availability"
 #: The topics under each table, in the order a fresh connection publishes them.
 LEAVES = (AVAILABILITY, STATE, SUMMARY)
+#: Every topic under a table (the retained ones and the events).
+TABLE_LEAVES = (*LEAVES, EVENTS)
 #: A table id: one topic level any broker ACL pattern can name (no wildcards, no "/").
 TABLE_ID = re.compile(r"[a-z0-9](?:[a-z0-9_-]{0,30}[a-z0-9])?")
 #: Longest prefix, in UTF-8 bytes: a topic stays far below MQTT's 65,535.
@@ -125,12 +127,13 @@ class Topics:
 
     @staticmethod
     def parse(prefix: str, topic: str) -> tuple[str, str] | None:
-        """``(table, leaf)`` of a topic under ``prefix``, or None if it is not one."""
+        """``(table, leaf)`` of a topic under ``prefix``, or None if it is not one:
+        the table a valid id, the leaf one of :data:`TABLE_LEAVES`."""
         head = prefix + "/"
         if not topic.startswith(head):
             return None
         parts = topic[len(head):].split("/")
-        if len(parts) != 2 or not valid_table_id(parts[0]):
+        if len(parts) != 2 or not valid_table_id(parts[0]) or parts[1] not in TABLE_LEAVES:
             return None
         return parts[0], parts[1]
 
@@ -166,8 +169,12 @@ def summary_payload(state: JSON, table: TableInfo) -> str:
 
 
 def discovery_node(table_id: str) -> str:
-    """Home Assistant's node id (and device identifier) for a table."""
-    return f"table_companion_{table_id.replace('-', '_')}"
+    """Home Assistant's node id (and device identifier) for a table.
+
+    The table id as it is: Home Assistant's ids allow ``[a-zA-Z0-9_-]``, and
+    tables ``t-1`` and ``t_1`` must stay two devices.
+    """
+    return f"table_companion_{table_id}"
 
 
 def discovery_topics(table_id: str, prefix: str = DISCOVERY_PREFIX) -> list[str]:

@@ -53,23 +53,34 @@ class Mosquitto:
     text of an ACL file; ``tls`` serves TLS only (``mqtts://``), with
     :attr:`ca_file` the CA that signed its certificate for ``localhost``.
     ``extra`` lines are appended to the config as they are.
+
+    Or ``config``: a whole broker config of one's own (listener, users, ACL,
+    TLS: a document's, say), listening on 127.0.0.1 at ``port``; ``tls`` and
+    ``ca_file`` then only say how clients reach it. Either way the broker
+    runs as the test's user, logs to its log file and keeps nothing on disk.
     """
 
     def __init__(self, folder: Path, *, users: dict[str, str] | None = None,
-                 acl: str | None = None, tls: bool = False, extra: str = "") -> None:
+                 acl: str | None = None, tls: bool = False, extra: str = "",
+                 config: str | None = None, port: int | None = None,
+                 ca_file: Path | None = None) -> None:
         self.folder = folder
         folder.mkdir(parents=True, exist_ok=True)
         self.binary = require_mosquitto()
-        self.port = free_port()
+        assert (config is None) == (port is None), "a config of one's own names its port"
+        self.port = port or free_port()
         self.tls = tls
         self.log = folder / "mosquitto.log"
-        self.ca_file: Path | None = None
+        self.ca_file: Path | None = ca_file
         # Started by root (as in CI) mosquitto would drop to its own user, who
         # cannot read the test's private folder: stay the user who runs the test.
-        lines = [f"user {getpass.getuser()}", f"listener {self.port} 127.0.0.1",
-                 "persistence false",
+        lines = [f"user {getpass.getuser()}", "persistence false",
                  "log_dest stderr", "log_type error", "log_type warning",
                  "log_type notice", "log_type information", "connection_messages true"]
+        if config is not None:
+            self._write([*lines, config])
+            return
+        lines.append(f"listener {self.port} 127.0.0.1")
         if users:
             passwd = folder / "passwd"
             passwd.write_text("")
@@ -86,8 +97,12 @@ class Mosquitto:
             self.ca_file = make_certificates(folder)
             lines += [f"cafile {self.ca_file}", f"certfile {folder / 'server.crt'}",
                       f"keyfile {folder / 'server.key'}"]
-        self.config = folder / "mosquitto.conf"
-        self.config.write_text("\n".join([*lines, extra, ""]))
+        self._write([*lines, extra])
+
+    def _write(self, lines: list[str]) -> None:
+        """Write the config and start the broker."""
+        self.config = self.folder / "mosquitto.conf"
+        self.config.write_text("\n".join([*lines, ""]))
         self.process: subprocess.Popen[bytes] | None = None
         self.start()
 

@@ -1,4 +1,5 @@
-"""Helpers that play Center Court through the public engine API, and a hand-moved clock."""
+"""Helpers that play Center Court through the public engine API, a start record of each
+game, and a hand-moved clock."""
 
 from __future__ import annotations
 
@@ -66,3 +67,14 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
+
+
+#: A start record of each game (the fewest options each needs), in GAMES order.
+ONE_OF_EACH: list[dict[str, Any]] = [
+    {"game": "center-court", "players": ["Ann", "Bob"]},
+    {"game": "wizard-dodgeball", "players": ["Owls", "Newts"],
+     "options": {"rosters": [[21, 58, 12, 33, 7], [45, 30, 10, 41, 25]]}},
+    {"game": "alakaslam", "players": ["Ann", "Bob", "Cid"],
+     "options": {"characters": ["austin", "rich", "toots"]}},
+    {"game": "alakazoo", "players": ["Ann", "Bob", "Cid"], "options": {"first_player": 0}},
+]

@@ -15,11 +15,20 @@ show it), ``<!-- doc-test: {JSON} -->``.
 - ``jsonl``: a match file, replayed with ``companion replay`` (must exit 0).
   Marker keys: ``file`` (the name the document's commands use for it),
   ``seed`` (``--seed``), ``view`` (keys and values the final view must have).
-- ``json`` and ``text``: need a marker ``{"check": NAME}``, one of
+- ``json``, ``text`` and ``toml``: need a marker ``{"check": NAME}``, one of
   ``CHECKS`` below; each compares the block with what the program really
   does or prints. An unknown tag or check fails: add one here. A ``curl``
   block is a terminal session (``$ `` commands, the lines they print) run in
   bash against a real ``companion run --sim``.
+- An ``sh`` block with a check is run by that check instead of the rules
+  above: ``mosquitto-setup`` (the club broker's certificates, users and file
+  modes), ``club-hall`` (``companion hall`` against that broker).
+- The club's Mosquitto: ``mosquitto-conf`` (a broker config) and
+  ``mosquitto-acl`` (its ACL file) start a real Mosquitto with the document's
+  setup commands, config and ACL (tests/mqtt/club.py says what is
+  substituted) and prove what the README says of them. ``mqtt-config`` is a
+  ``[mqtt]`` section the config loader takes; ``mqtt-payload`` an MQTT
+  payload of docs/api.md compared with what companion/topics.py makes.
 """
 
 from __future__ import annotations
@@ -67,6 +76,7 @@ SMALL: dict[str, list[str]] = {
                                                      "--uploads", "1", "--upload-mb", "1",
                                                      "--partial", "2"],
     ".venv/bin/python -m tests.bench.bench_phone": ["--runs", "1"],
+    ".venv/bin/python -m tests.bench.bench_mqtt": ["--tables", "3", "--actions", "3"],
 }
 #: ``./run`` subcommands that are run for real in a temp data folder.
 RUN_FOR_REAL = ("replay", "import", "history", "export")
@@ -143,18 +153,18 @@ def sandbox_env(tmp: Path) -> dict[str, str]:
 def test_the_docs_have_blocks_and_every_block_has_a_rule():
     assert len(ALL) >= 10 and {b.doc.name for b in ALL} >= {"README.md", "api.md"}
     for block in ALL:
-        if block.tag in ("sh", "jsonl"):
+        if block.tag in ("sh", "jsonl") and "check" not in block.marker:
             continue
-        assert block.tag in ("json", "text"), (
+        assert block.tag in ("json", "text", "toml", "sh"), (
             f"{block}: no rule for a ```{block.tag or '(untagged)'} block: tag it sh, jsonl, "
-            "json or text (see tests/test_docs.py)")
+            "json, toml or text (see tests/test_docs.py)")
         assert block.marker.get("check") in CHECKS, (
             f"{block}: a ```{block.tag} block needs <!-- doc-test: {{\"check\": NAME}} --> "
             f"above it, NAME one of {', '.join(CHECKS)}")
 
 
 def test_every_shell_command_is_run_here_or_by_a_named_test():
-    for block in (b for b in ALL if b.tag == "sh"):
+    for block in (b for b in ALL if b.tag == "sh" and "check" not in b.marker):
         for command in commands(block):
             if run_for_real(command) or command in SMALL:
                 continue
@@ -287,10 +297,13 @@ def check_synopsis(block: Block, tmp: Path) -> None:
         actions = [a for a in subparsers[name]._actions if a.dest != "help"]
         flags = {a.option_strings[0] for a in actions if a.option_strings}
         assert set(re.findall(r"--[a-z-]+", line)) == flags, line
+        # Outside brackets: the required options (each with its value) and the positionals.
+        words = re.sub(r"\[[^\]]*\]", "", line).split()[2:]
+        required = [w for w in words if w.startswith("--")]
+        assert set(required) == {a.option_strings[0] for a in actions
+                                 if a.option_strings and a.required}, line
         positionals = [a for a in actions if not a.option_strings]
-        # Optional parts in brackets and required options (--mqtt URL) are not positionals.
-        bare = re.sub(r"--[a-z-]+( [A-Z]+)?", "", re.sub(r"\[[^\]]*\]", "", line))
-        assert len(bare.split()[2:]) == len(positionals), line
+        assert len(words) - 2 * len(required) == len(positionals), line
 
 
 def check_replay_error(block: Block, tmp: Path) -> None:
@@ -435,6 +448,99 @@ def check_zoo_buttons(block: Block, tmp: Path) -> None:
                 assert re.search(r"ends \w+ turn$", said) and event["type"] == "end_turn", line
 
 
+def club(block: Block, tmp: Path):
+    """The club's broker as ``block``'s document sets it up (tests/mqtt/club.py)."""
+    from tests.mqtt.club import club_broker, doc_blocks
+
+    return club_broker(doc_blocks(blocks(block.doc)), tmp)
+
+
+def check_mosquitto_setup(block: Block, tmp: Path) -> None:
+    """The commands run (paths, host name and group substituted) and make the users."""
+    from tests.mqtt.club import check_setup
+
+    with club(block, tmp) as broker:
+        check_setup(broker)
+
+
+def check_mosquitto_conf(block: Block, tmp: Path) -> None:
+    """No anonymous clients; TLS only, trusted with the club's CA and not without it."""
+    from tests.mqtt.club import check_conf
+
+    with club(block, tmp) as broker:
+        check_conf(broker)
+
+
+def check_mosquitto_acl(block: Block, tmp: Path) -> None:
+    """A table writes only its own topics; the hall reads all and writes nothing."""
+    from tests.mqtt.club import check_acl
+
+    with club(block, tmp) as broker:
+        check_acl(broker)
+
+
+def check_club_hall(block: Block, tmp: Path) -> None:
+    """The hall command on the club's broker shows the README's table, live."""
+    from tests.mqtt.club import check_hall, doc_blocks
+
+    with club(block, tmp) as broker:
+        check_hall(broker, doc_blocks(blocks(block.doc)))
+
+
+def check_mqtt_config(block: Block, tmp: Path) -> None:
+    """The ``[mqtt]`` example is a config the companion takes, with the values it says."""
+    import tomllib
+
+    from companion.config import parse
+    from tests.mqtt_support import make_certificates
+
+    ca = make_certificates(tmp)
+    text = block.text.replace("/etc/companion/ca.crt", str(ca))
+    mqtt = parse(tomllib.loads(text)).mqtt
+    written = tomllib.loads(block.text)["mqtt"]
+    assert {k: getattr(mqtt, k) for k in written if k != "ca_file"} == {
+        k: v for k, v in written.items() if k != "ca_file"}
+    assert str(mqtt.ca_file) == str(ca)
+    assert (mqtt.prefix, mqtt.discovery, mqtt.discovery_prefix) == (
+        "table-companion", True, "homeassistant")
+
+
+def check_mqtt_payload(block: Block, tmp: Path) -> None:
+    """The example is what companion/topics.py publishes for it: Table 1, Ann v Bob at
+    Center Court, four points to Ann, then one to Bob (numbers need only be numbers,
+    as in ``check_state``). Marker: ``payload`` (summary, event or discovery) and,
+    for discovery, ``sensor``."""
+    import random
+
+    from companion.topics import (
+        DEFAULT_PREFIX,
+        TableInfo,
+        Topics,
+        discovery,
+        event_payload,
+        summary_payload,
+    )
+
+    with Store(":memory:") as store:
+        table = Table(store, rng=random.Random(0))
+        table.start({"game": "center-court", "players": ["Ann", "Bob"],
+                     "options": {"sets": 3, "first_server": 0}})
+        for winner in (0, 0, 0, 0, 1):
+            table.act({"type": "point", "winner": winner})
+        snapshot = table.snapshot
+    info = TableInfo("table-1", "Table 1", "http://192.168.1.20:8080/")
+    kind = block.marker["payload"]
+    if kind == "summary":
+        real = summary_payload(snapshot.to_json(), info)
+    elif kind == "event":
+        real = event_payload(snapshot.to_json(), snapshot.change)
+    else:
+        configs = dict(discovery(info, Topics(DEFAULT_PREFIX, info.id)))
+        real = next(payload for topic, payload in configs.items()
+                    if topic.endswith(f"/{block.marker['sensor']}/config"))
+    conforms(json.loads(block.text), json.loads(real), kind)
+
+
 CHECKS: dict[str, Callable[[Block, Path], None]] = {
     "run-banner": check_run_banner,
     "synopsis": check_synopsis,
@@ -444,4 +550,10 @@ CHECKS: dict[str, Callable[[Block, Path], None]] = {
     "curl": check_curl,
     "slam-buttons": check_slam_buttons,
     "zoo-buttons": check_zoo_buttons,
+    "mosquitto-setup": check_mosquitto_setup,
+    "mosquitto-conf": check_mosquitto_conf,
+    "mosquitto-acl": check_mosquitto_acl,
+    "mqtt-config": check_mqtt_config,
+    "club-hall": check_club_hall,
+    "mqtt-payload": check_mqtt_payload,
 }
