@@ -24,7 +24,8 @@ function scoreTable(summary) {
     el("thead", {}, el("tr", {}, el("td", {}),
       summary.columns.map((c) => el("th", {scope: "col"}, c)))),
     el("tbody", {}, summary.sides.map((side, i) => el("tr", {class: [side.turn && "turn", side.winner && "winner"].filter(Boolean).join(" ") || null},
-      el("th", {scope: "row", class: `name side-${i % 2}`},
+      // Seat colours as on the spectator boards: two sides, or up to four players.
+      el("th", {scope: "row", class: `name player-${i % 4}`},
         side.turn ? el("span", {class: "mark", "aria-hidden": "true"}, "▶ ") : null,
         side.name,
         side.turn ? el("span", {class: "sr-only"}, " (to play)") : null,
