@@ -254,7 +254,14 @@ class Board:
                 card = self._cards[table] = {"id": table, "name": table, "url": None,
                                              "online": None, "version": None,
                                              "summary": None, "seen": None, "fresh": True}
-            card.update(fields, seen=round(self._clock(), 3), fresh=True)
+            # The same message again (a retained one delivered on a new subscription,
+            # or a table's republish after a reconnection) says the table is there,
+            # not that it changed: the card keeps the time of its last change.
+            if any(card.get(k) != v for k, v in fields.items()) or card["seen"] is None:
+                card["seen"] = round(self._clock(), 3)
+            elif card["fresh"]:
+                return  # nothing new at all
+            card.update(fields, fresh=True)
             self._version += 1
             version, text = self._version, dumps(card)
         self._publish(version, "table", text)

@@ -85,3 +85,23 @@ def test_cards_are_last_known_from_a_reconnection_until_their_table_speaks():
     board.receive("p/a/availability", ONLINE.encode())  # a's retained message, or a itself
     fresh = {c["id"]: c["fresh"] for c in json.loads(board.json_text())["tables"]}
     assert fresh == {"a": True, "b": False}
+
+
+def test_a_repeated_message_keeps_the_time_of_the_last_change():
+    clock = Clock()
+    sent = []
+    board = Board("p", lambda *message: sent.append(message), clock=clock)
+    board.receive("p/a/availability", ONLINE.encode())
+    clock.now += 60
+    board.receive("p/a/availability", ONLINE.encode())  # nothing new: not even sent
+    assert len(sent) == 1
+    board.connection(False, "connection lost")
+    board.connection(True, "connected")
+    clock.now += 60
+    board.receive("p/a/availability", ONLINE.encode())  # the retained one, again
+    (card,) = json.loads(board.json_text())["tables"]
+    assert card["fresh"] and card["seen"] == 1000
+    clock.now += 60
+    board.receive("p/a/availability", b"offline")
+    (card,) = json.loads(board.json_text())["tables"]
+    assert card["seen"] == 1180
