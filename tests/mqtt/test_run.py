@@ -10,7 +10,9 @@ import subprocess
 from pathlib import Path
 
 from companion.topics import Topics
+from hall.run import Hall
 from tests.e2e.test_run import run_companion
+from tests.hall.hall_support import Watch
 from tests.mqtt.support import TIMEOUT, Listener
 from tests.mqtt_support import Mosquitto
 
@@ -50,6 +52,27 @@ def test_sigkill_leaves_the_last_will(tmp_path, mosquitto):
     fresh = Listener(mosquitto, [A.availability])
     fresh.wait_payload(A.availability, b"offline")  # retained
     fresh.close()
+
+
+def test_a_companion_killed_is_marked_offline_on_the_hall(tmp_path, mosquitto):
+    """The whole way: a real companion's table reaches the hall board, and after a
+    SIGKILL its card is marked offline by the will the broker sends for it."""
+    with Hall(mosquitto.url, host="127.0.0.1", port=0, prefix=A.prefix) as hall:
+        watch = Watch(hall.server.port)
+        proc, _ = started(tmp_path, mosquitto)
+        try:
+            watch.until(lambda w: (w.cards.get("a") or {}).get("online") is True
+                        and w.cards["a"]["summary"] is not None, TIMEOUT)
+            assert watch.cards["a"]["name"] == "Table A"
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(TIMEOUT)
+            watch.until(lambda w: w.cards["a"]["online"] is False, TIMEOUT)
+            # What it showed last is kept, marked offline: the page says so in words.
+            assert watch.cards["a"]["summary"]["title"] == "No match"
+        finally:
+            proc.kill()
+            proc.communicate()
+            watch.close()
 
 
 def test_a_clean_stop_says_offline_with_the_password_from_the_environment(tmp_path):
