@@ -32,7 +32,7 @@ from PIL import Image
 
 from app.server import WebServer, page_urls
 from companion import config as config_module
-from companion.config import Config
+from companion.config import MQTT_PASSWORD_ENV, Config
 from companion.controls import Context
 from companion.data_folder import DB_NAME, default_data_dir
 from companion.inputs import Input
@@ -57,9 +57,6 @@ log = logging.getLogger("companion")
 
 #: The OLED's word on damaged storage found at start (the log says the rest).
 DAMAGED_BANNER = "Damaged data set aside. New database: see the log"
-
-#: The environment variable that holds the MQTT broker's password (never the TOML).
-MQTT_PASSWORD = "COMPANION_MQTT_PASSWORD"
 
 #: The file in the data folder whose epoch host sessions must match (web/auth.py).
 SESSIONS_FILE = "host_sessions"
@@ -401,7 +398,7 @@ def run(args: argparse.Namespace) -> int:
     notify = sdnotify.SystemdNotifier()
     web = WebOptions(host=host, port=port, pin=pin)
     with Companion(cfg, sim=args.sim, data=cfg.table.data, web=web,
-                   mqtt_password=os.environ.get(MQTT_PASSWORD) or None) as companion:
+                   mqtt_password=os.environ.get(MQTT_PASSWORD_ENV) or None) as companion:
         tune_for_presses()
         hardware = "simulated hardware" if args.sim else "GPIO buttons and OLED"
         print(f"Table Companion running with {hardware}; data in {cfg.table.data}")

@@ -42,6 +42,8 @@ BAUDRATES = (50, 4_000_000)
 #: (a file descriptor) and may hold a worker thread, created at start.
 MAX_STREAMS = 1000
 #: The broker's port when its URL names none: plain MQTT and MQTT over TLS.
+#: The environment variable that holds the broker's password (never a file or an argument).
+MQTT_PASSWORD_ENV = "COMPANION_MQTT_PASSWORD"
 #: The port a broker URL without one means, by scheme.
 MQTT_PORTS = {"mqtt": 1883, "mqtts": 8883}
 #: Longest display name of a table (the hall's card and Home Assistant show it).

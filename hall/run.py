@@ -13,7 +13,7 @@ from pathlib import Path
 from types import FrameType
 
 from app.server import WebServer, page_urls
-from companion.config import BrokerAddress, ConfigError, ca_file_problem
+from companion.config import MQTT_PASSWORD_ENV, BrokerAddress, ConfigError, ca_file_problem
 from companion.topics import prefix_problem
 from hall.app import create_hall_app, hall_broker
 from hall.cards import Board
@@ -21,8 +21,6 @@ from hall.listener import Listener
 
 log = logging.getLogger("companion.hall")
 
-#: The environment variable that holds the broker password (never a command-line argument).
-PASSWORD_ENV = "COMPANION_MQTT_PASSWORD"
 
 
 class Hall:
@@ -92,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     with Hall(args.mqtt, host=args.host, port=args.port, prefix=args.prefix,
-              username=args.user, password=os.environ.get(PASSWORD_ENV) or None,
+              username=args.user, password=os.environ.get(MQTT_PASSWORD_ENV) or None,
               ca_file=args.ca_file) as hall:
         print(f"Table Companion hall board; tables from {hall.listener.address} "
               f"under {args.prefix}/")
