@@ -45,6 +45,7 @@ class Sender:
         self.client.connect("127.0.0.1", broker.port)
         self.client.loop_start()
         assert up.wait(10), "the test's MQTT client did not connect"
+        self._stores: list[Store] = []
 
     def send(self, topic: str, payload: str | bytes, retain: bool = True) -> None:
         """Publish and wait until the broker has it (QoS 1)."""
@@ -52,7 +53,9 @@ class Sender:
 
     def table(self, info: TableInfo, prefix: str = DEFAULT_PREFIX) -> Table:
         """A fresh table whose every snapshot is published as ``info``'s summary."""
-        table = Table(Store(":memory:"), rng=random.Random(7))
+        store = Store(":memory:")
+        self._stores.append(store)  # closed with the sender
+        table = Table(store, rng=random.Random(7))
         topics = Topics(prefix, info.id)
         self.send(topics.availability, ONLINE)
 
@@ -64,9 +67,12 @@ class Sender:
         return table
 
     def close(self) -> None:
+        """Disconnect, and close the stores of the tables it made."""
         self.client.disconnect()
         self.client.loop_stop()
         release(self.client)
+        for store in self._stores:
+            store.close()
 
 
 class Watch:
