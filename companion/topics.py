@@ -150,7 +150,7 @@ def event_payload(state: JSON, change: JSON, at: float | None = None) -> str:
     :attr:`~companion.table.Snapshot.change`. Keys: ``version``, ``epoch``,
     ``op`` (start, event, undo, redo, abandon), ``match`` (id), ``game``
     (None after abandon), ``event`` (the resolved event, dice filled in; for
-    undo the event taken back), ``at`` (Unix time).
+    undo the event taken back), ``at`` (Unix time of the commit).
     """
     match = state.get("match")
     return dumps({

@@ -50,6 +50,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +59,7 @@ from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 from paho.mqtt.reasoncodes import ReasonCode
 
 from companion.config import BrokerAddress, MqttConfig
+from companion.games.base import JSON
 from companion.table import Snapshot
 from companion.topics import (
     OFFLINE,
@@ -108,6 +110,23 @@ SESSION_TAKEN_OVER = 142
 BRIEF = 10.0
 
 
+@dataclass(frozen=True)
+class _Event:
+    """A committed change waiting for the broker: only what its ``events`` message
+    needs, so a thousand waiting do not hold a thousand copies of the match."""
+
+    state: JSON  # {"version", "epoch", "match": {"game"} | None}
+    change: JSON
+    at: float  # when it was committed, not when the broker got it
+
+    @classmethod
+    def of(cls, snapshot: Snapshot) -> _Event:
+        match = snapshot.match
+        return cls({"version": snapshot.version, "epoch": snapshot.epoch,
+                    "match": {"game": match["game"]} if match else None},
+                   snapshot.change or {}, time.time())
+
+
 class TablePublisher:
     """Publishes one table to the broker in ``cfg``; see the module docstring.
 
@@ -135,7 +154,7 @@ class TablePublisher:
         self._on_status = on_status
         self._cond = threading.Condition()
         self._newest: Snapshot | None = None
-        self._events: deque[Snapshot] = deque()
+        self._events: deque[_Event] = deque()
         self._connected = False
         self._connection = 0  # counts successful connections
         self._greeted = 0  # the connection whose connect-time messages are out
@@ -192,7 +211,7 @@ class TablePublisher:
                     if len(self._events) >= EVENT_QUEUE:
                         self._events.popleft()
                         self.dropped += 1
-                    self._events.append(snapshot)
+                    self._events.append(_Event.of(snapshot))
                 self._cond.notify_all()
         except Exception:  # a broken output never stops the table
             log.exception("the MQTT publisher could not queue a change")
@@ -289,12 +308,12 @@ class TablePublisher:
             with self._cond:
                 if not self._events or not self._connected:
                     return
-                snapshot = self._events.popleft()
-            payload = event_payload(snapshot.to_json(), snapshot.change or {})
+                event = self._events.popleft()
+            payload = event_payload(event.state, event.change, event.at)
             info = self._client.publish(self.topics.events, payload, qos=1)
             if info.rc == MQTTErrorCode.MQTT_ERR_QUEUE_SIZE:
                 with self._cond:  # paho is full: wait for an acknowledgement
-                    self._events.appendleft(snapshot)
+                    self._events.appendleft(event)
                     self._paho_full = True
                 return
             # Sent, or (NO_CONN: the connection broke meanwhile) kept by paho for the next.

@@ -85,6 +85,7 @@ def test_a_dead_broker_neither_slows_nor_loses_a_press(tmp_path, mosquitto):
         # Restarted after a failed retry: the next one is at least 2 s away, time
         # enough for the test's subscriber to be there first.
         assert c.publisher.wait_status(lambda s: s == "unreachable: port closed", TIMEOUT)
+        restarted = time.time()
         mosquitto.start()
         back = Listener(mosquitto, ["table-companion/#"])
         made = list(range(before + 1, before + 11))
@@ -94,6 +95,8 @@ def test_a_dead_broker_neither_slows_nor_loses_a_press(tmp_path, mosquitto):
 
         back.wait_for(lambda: len(down()) >= 10, "the ten events made while down")
         assert down() == made
+        # Each carries the time it was committed, not the time the broker got it.
+        assert all(e["at"] < restarted for e in events(back) if e["version"] > before)
         # The restarted broker had lost every retained message: they are back.
         back.wait_for(lambda: back.last(A.state) is not None, "the state again")
         assert back.json(A.state) == c.table.snapshot.to_json()
