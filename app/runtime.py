@@ -234,7 +234,10 @@ class Companion:
         """
         self.oled.activity()
         seen = self.panel.epoch
-        if self.inputs.submit(lambda _: self.panel.handle(inp, seen)) is None:
+        handled = self.inputs.submit(lambda _: self.panel.handle(inp, seen))
+        if handled is not None:
+            handled.add_done_callback(lambda done: _log_failure(done, inp))
+        else:
             now = time.monotonic()
             if now - self._drop_logged >= DROP_LOG_EVERY:
                 self._drop_logged = now
@@ -290,6 +293,13 @@ class Companion:
                 closer()
             except Exception:
                 log.exception("error while shutting down %r", closer)
+
+
+def _log_failure(handled: Future[Any], inp: Input) -> None:
+    """Log what handling ``inp`` raised: nobody else reads an input's future, and a
+    fault the panel could not show itself must not pass in silence."""
+    if not handled.cancelled() and (err := handled.exception()) is not None:
+        log.error("handling %s failed", inp, exc_info=err)
 
 
 def _succeeded(step: Future[Any], outcome: Future[Any]) -> bool:
