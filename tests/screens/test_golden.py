@@ -390,6 +390,18 @@ ZOO_SCENES: dict[str, Callable[[Table, Panel], None]] = {
 }
 SCENES.update(ZOO_SCENES)
 
+#: A notice over each game's board: a short strip over the status line, the score
+#: left in sight (an undo on the panel, a phone's change, a fault of the panel's).
+NOTICE_SCENES: dict[str, Callable[[Table, Panel], None]] = {
+    "notice-undone": lambda t, p: (started(t, p), points(t, 0, 1), press(p, "back!")),
+    "notice-undone-wd": lambda t, p: (wd_play(t, p), press(p, "back!")),
+    "notice-undone-slam": lambda t, p: (slam_rally(t, p), press(p, "back!")),
+    "notice-undone-zoo": lambda t, p: (zoo_play(t, p), press(p, "back!")),
+    "notice-changed-zoo": lambda t, p: (zoo_play(t, p), press(p, "ok"),
+                                        t.act({"type": "end_turn"})),
+}
+SCENES.update(NOTICE_SCENES)
+
 
 def frame(scene: str) -> Image.Image:
     with Store(":memory:") as store:
