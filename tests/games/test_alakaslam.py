@@ -220,9 +220,9 @@ def test_an_enchantment_lapses_after_the_bound_side_hits_and_never_outlives_the_
     s = play(s, shot(1, "R1", "R1", "R0"))
     assert GAME.view(s)["obligations"] == []
     s = play(start("wendolyn", "austin"), serve(0, "red", ["E2", "B3"]))
-    s = play(s, {"type": "point", "winner": 1})
+    s = play(s, {"type": "point", "winner": 0})  # Bob, bound, does not return it
     assert GAME.view(s)["obligations"] == []
-    play(s, serve(0, "red", ["B3"]), shot(1, "R2"))  # no leftover obligation
+    play(s, serve(1, "red", ["B3"]), shot(0, "R2"))  # no leftover obligation
 
 
 def test_lauries_ability_ignores_enchantments_and_is_once_per_point():
@@ -363,7 +363,7 @@ def test_simon_copies_before_the_serve_and_copying_sarissia_gives_her_extra_card
     s = play(s, serve(0, "red", ["B3"]))
     refused(s, {"type": "copy", "player": 0, "character": "sarissia"},
             match="before the serve")
-    s = play(s, {"type": "point", "winner": 1})
+    s = play(s, {"type": "point", "winner": 0})
     assert GAME.view(s)["players"][0]["copy"] is None
 
 
