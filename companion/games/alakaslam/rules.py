@@ -260,7 +260,7 @@ def _shot(state: State, action: Mapping[str, Any]) -> JSON:
                             f"at the ball is {' or '.join(_name(state, q) for q in hitters)}"
                             if len(hitters) > 1 else
                             f"{_name(state, hitters[0])} hits now, not {_name(state, p)}")
-    event: JSON = {"type": "shot", "player": p}
+    event: JSON = {"type": "shot", "player": p, "ability": False}
     event.update(_hitters(state, action, p))
     return event
 
@@ -296,7 +296,7 @@ def _cards(value: object, who: str) -> list[str]:
 
 def _hitters(state: State, action: Mapping[str, Any], p: int) -> JSON:
     """The checked cards of the player at the ball and of the Support, with bindings
-    and Laurie's ability (``ability`` always; ``support.ability`` when used)."""
+    and Laurie's ability (``ability``, ``support.ability``: true when used)."""
     s = state.setup
     out: JSON = {}
     if "cards" not in action:
@@ -340,8 +340,8 @@ def _hitters(state: State, action: Mapping[str, Any], p: int) -> JSON:
                                     "name the other opponent")
             bound.append(target)
             part["enchant"] = target
-        if i == 0 or ability:  # the Support's only when used: most pairs have no Laurie
-            part["ability"] = ability
+        if ability:
+            part["ability"] = True
     return out
 
 
