@@ -190,7 +190,8 @@ def _ability(state: State, action: Mapping[str, Any]) -> JSON:
     who = acts_as(state, p)
     if who == SHOT_ABILITY:
         raise IllegalAction(f"{_name(state, p)}'s Laurie ability is part of a shot: send "
-                            "the shot with \"ability\": true")
+                            "the serve or shot with \"ability\": true (as the Support, "
+                            "\"support\": {..., \"ability\": true})")
     if not has_point_ability(state, p):
         raise IllegalAction(f"{_name(state, p)} ({CHARACTERS[who]}) has no once-per-point "
                             "ability to use here")
