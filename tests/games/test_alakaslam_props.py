@@ -91,6 +91,8 @@ class SlamTable(TableMachine):
             support = action.get("support")
             if isinstance(support, dict) and support.get("ability") is True:
                 used[support["player"]] += 1
+        if action["type"] in ("serve", "shot") and any(used):
+            event(f"Laurie's ability on a {action['type']}")
         assert [b - a for a, b in zip(before["stats"]["abilities"],
                                       after["stats"]["abilities"], strict=True)] == used
         same_point = progress(before) == progress(after)

@@ -14,7 +14,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from companion.errors import IllegalAction
 from companion.games.alakaslam import GAME
 from tests.games.test_alakaslam import play, refused, serve, shot, start
 
@@ -125,6 +128,34 @@ def test_a_copy_before_any_mulligan_sets_the_refill():
     assert hands(s) == [8, 10, 8]
 
 
+@given(teammate=st.booleans(),
+       steps=st.lists(st.one_of(st.just("mulligan"),
+                                st.sampled_from(["sarissia", "rich"])), max_size=16))
+def test_simons_hand_is_what_he_holds_after_copies_and_mulligans_in_any_order(teammate, steps):
+    """An independent count of Simon's cards: the refill goes by the copy in force until
+    his first mulligan; each mulligan draws one fewer; the hand never drops below 1."""
+    # Canadian doubles: Simon alone (player 0), or in the pair (player 1, with Rich).
+    s = start(*(("sarissia", "simon", "rich") if teammate else ("simon", "sarissia", "rich")))
+    simon = 1 if teammate else 0
+    base = 7 if teammate else 8
+    held, copied = None, None
+    for step in steps:
+        refill = base + 2 * (copied == "sarissia")
+        if step == "mulligan":
+            now = refill if held is None else held
+            if now <= 1:
+                refused(s, mulligan(simon), match="down to 1 card")
+                continue
+            held = now - 1
+            s = play(s, mulligan(simon))
+        else:
+            copied = step
+            s = play(s, copy(simon, step))
+        shown = hands(s)[simon]
+        assert shown == (base + 2 * (copied == "sarissia") if held is None else held)
+        assert shown >= 1
+
+
 # --- Laurie: any hit of hers, counted in the stats -------------------------------------------
 
 
@@ -176,8 +207,6 @@ def test_laurie_as_the_support_uses_her_ability_with_one_card_ignoring_enchantme
 
 
 def _why(state, action):
-    from companion.errors import IllegalAction
-
     with pytest.raises(IllegalAction) as err:
         GAME.resolve(state, action, None)
     return str(err.value)
