@@ -201,6 +201,11 @@ def test_laurie_as_the_support_uses_her_ability_with_one_card_ignoring_enchantme
                                                           "ability": True}), None)
     assert event["support"] == {"player": 1, "cards": ["B1"], "ability": True}
     assert "ability" not in event  # a serve carries it only when used
+    # "ability": true on the hit, with Laurie as the Support, is hers.
+    short = GAME.resolve(start("austin", "laurie", "rich", "toots"),
+                         serve(0, "red", ["B1"], support={"player": 1, "cards": ["B1"]})
+                         | {"ability": True}, None)
+    assert short == event
     refused(start("austin", "rich", "laurie", "toots"),
             serve(0, "red", ["B1"], support={"player": 1, "cards": ["B1"], "ability": True}),
             match=r"Bob \(Rich\) has no shot ability; leave out \"support.ability\"")

@@ -307,6 +307,13 @@ def _hitters(state: State, action: Mapping[str, Any], p: int) -> JSON:
     out["cards"] = cards
     mate = s.teammate(p)
     support = action.get("support")
+    if (action.get("ability") is True and acts_as(state, p) != SHOT_ABILITY
+            and mate is not None and acts_as(state, mate) == SHOT_ABILITY
+            and isinstance(support, Mapping) and support.get("player") == mate
+            and "ability" not in support):
+        # "ability": true on a hit is Laurie's, also when she plays it as the Support.
+        action = {k: v for k, v in action.items() if k != "ability"}
+        support = {**support, "ability": True}
     hitters = [(p, cards, action.get("enchant"), "enchant",
                 _laurie(state, p, action, "ability"))]
     if support is None:
