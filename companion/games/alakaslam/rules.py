@@ -123,11 +123,12 @@ def _point_refusal(state: State, winner: int, reason: str) -> str:
     said = reason.replace("_", " ")
     if state.due == "serve":
         receivers = 1 - state.serving_side
+        serve = "serve" if len(state.setup.side_players(winner)) > 1 else "serves"
         return (f"a bad serve gives the point to the receivers, "
-                f"{side_name(state, receivers)}; {side_name(state, winner)} serve this point: "
-                f"give them the point for another reason")
+                f"{side_name(state, receivers)}; {side_name(state, winner)} {serve} this "
+                f"point: give them the point for another reason")
     last = 1 - state.hitting_side
-    if winner == state.hitting_side:
+    if winner == state.hitting_side and reason != "bad_serve":
         to_hit = "are" if len(state.setup.side_players(winner)) > 1 else "is"
         return (f"{side_name(state, last)} hit last and the ball landed in: a point "
                 f"({said}) goes to {side_name(state, last)}, not to "
