@@ -281,6 +281,13 @@ SLAM_SCENES: dict[str, Callable[[Table, Panel], None]] = {
                                   press(p, "ok", "ok", "prev", "ok", "next", "ok",
                                         *["next"] * 5, "ok", "ok", *["prev"] * 4, "ok", "ok")),
     "slam-laurie": lambda t, p: (slam(t, p), t.act(SERVE), press(p, "ok")),
+    # Doubles: Ann (Toots) serves B1; Bob (Laurie), her Support, may use her ability.
+    "slam-laurie-support": lambda t, p: (slam(t, p, 4), press(p, "ok", "ok", "ok", "next",
+                                                                "ok", "ok")),
+    # The ball in play: a point only for Ann, who hit last.
+    "slam-more-rally": lambda t, p: (slam(t, p), t.act(SERVE), press(p, "prev")),
+    # Before the serve a bad serve is the receivers' point: Bob's reasons include it.
+    "slam-reason-receivers": lambda t, p: (slam(t, p), press(p, "prev", "next", "ok")),
     "slam-more": lambda t, p: (slam_canadian_serve(t, p), press(p, "prev")),
     "slam-reason": lambda t, p: (slam(t, p), press(p, "prev", "ok")),
     "slam-who": lambda t, p: (slam(t, p), press(p, "prev", "next", "next", "ok")),
