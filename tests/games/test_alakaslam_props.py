@@ -86,9 +86,15 @@ class SlamTable(TableMachine):
         if action["type"] == "ability":
             used[action["player"]] += 1
         if action["type"] in ("serve", "shot"):
-            if action.get("ability") is True:
-                used[action["player"]] += 1
             support = action.get("support")
+            if action.get("ability") is True:
+                # The contract's one field: when the hitter is not Laurie but the
+                # Support is, it is the Support's ability.
+                who = action["player"]
+                if before["players"][who]["acts_as"] != "laurie" and isinstance(support, dict) \
+                        and before["players"][support["player"]]["acts_as"] == "laurie":
+                    who = support["player"]
+                used[who] += 1
             if isinstance(support, dict) and support.get("ability") is True:
                 used[support["player"]] += 1
         if action["type"] in ("serve", "shot") and any(used):
