@@ -87,12 +87,14 @@ def legal(state: State) -> list[JSON]:
     magic = state.setup.wizards[j].magic
     reach: JSON = {} if magic is None else {"max_targets": magic}
     spells = [s for s in ready(state, side) if s != "dispel"]
-    everyone = on_court(state, 0) + on_court(state, 1)
+    # A Magic of 0 reaches no wizard (only a ball): nothing to name, nothing to roll.
+    everyone = on_court(state, 0) + on_court(state, 1) if magic != 0 else []
     if spells:
         shapes.append({"type": "cast", "caster": [j], "spell": spells, "targets": everyone,
                        **reach})
-        shapes.append({"type": "cast_roll", "caster": [j], "spell": spells,
-                       "targets": everyone, **reach})
+        if everyone:
+            shapes.append({"type": "cast_roll", "caster": [j], "spell": spells,
+                           "targets": everyone, **reach})
     wearers = [w for w in everyone if effects(state, w)]
     if "dispel" in ready(state, side) and wearers and magic != 0:
         spells_on = sorted({t.spell for t in state.tokens if t.jersey in wearers},
