@@ -252,7 +252,7 @@ def budget_refusal(state: State, use: str) -> str | None:
         # (with Slow, either uses the turn's one throw or cast).
         throws, casts = _basic_counts(state)
         times = {1: "", 2: " twice"}
-        if action == "cast" and casts or action == "throw" and not throws:
+        if (action == "cast" and casts) or (action == "throw" and not throws):
             done = f"cast{times[casts]}"
         elif [u for u in state.used if u != "cast"] == ["pass"]:
             done = "passed (a pass is the throw action)"
