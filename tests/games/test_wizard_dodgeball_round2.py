@@ -172,6 +172,15 @@ def test_a_loose_fireball_cannot_be_caught_and_a_pass_hands_it_on():
     assert v["last"]["text"] == "#58 passed to #12 (Fireball)"
 
 
+def test_a_fireball_is_not_cast_on_a_wizard_who_cannot_hold_a_ball():
+    m = start()
+    end(m)
+    act(m, type="cast", caster=45, spell="butter_fingers", targets=[58])
+    end(m)
+    assert "#58 has Butter Fingers and holds no ball" in refused(
+        m, type="cast", caster=58, spell="fireball", targets=[58])
+
+
 def test_no_fireball_no_fireball_throw():
     m = start()
     assert "fireball" not in legal(m, "throw")

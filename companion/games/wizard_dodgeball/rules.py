@@ -421,6 +421,9 @@ def _targets(state: State, value: object, spell: str) -> list[int]:
         targets.append(j)
     if spell == "fireball" and len(targets) > 1:
         raise IllegalAction("Fireball goes on one held ball: give the one wizard holding it")
+    if spell == "fireball" and targets and has(state, targets[0], "butter_fingers"):
+        raise IllegalAction(f"#{targets[0]} has Butter Fingers and holds no ball: Fireball goes "
+                            "on a held ball (name the wizard holding it)")
     return targets
 
 
