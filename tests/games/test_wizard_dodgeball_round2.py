@@ -140,7 +140,8 @@ def fireball_dropped():
     v = act(m, type="cast", caster=45, spell="butter_fingers", targets=[21])
     assert wizard(v, 21)["effects"] == ["butter_fingers"]
     assert v["loose_fireballs"] == [0]
-    end(m)
+    v = end(m)
+    assert v["reminder"] == "Fireball ball loose"
     return m
 
 

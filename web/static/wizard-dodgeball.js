@@ -70,9 +70,10 @@ TC.boards["wizard-dodgeball"] = function (match) {
   if (!over) status.push(`Now: #${v.active.jersey} (${v.sides[v.active.side].name})`);
   // A frozen or eliminated wizard's reminder says it all.
   if (!over && (v.actions_left || v.used.length)) status.push(TC.actionsLeft(v));
-  if (v.reminder) status.push(v.reminder);
-  // A Fireball on a dropped ball: the host says who throws it.
-  for (const side of v.loose_fireballs || []) status.push(`${v.sides[side].name}'s Fireball is on a loose ball`);
+  // A Fireball on a dropped ball, by side (the OLED's short reminder says it without).
+  const loose = (v.loose_fireballs || []).map((side) => `${v.sides[side].name}'s Fireball is on a loose ball`);
+  if (v.reminder && !(loose.length && v.reminder === "Fireball ball loose")) status.push(v.reminder);
+  status.push(...loose);
   const last = v.last;
   const dice = last ? TC.lastDice(last).replace(/^ · /, "") : "";
   return el("div", {class: `wd${over ? " over" : ""}`},

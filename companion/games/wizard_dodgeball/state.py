@@ -297,6 +297,9 @@ def reminder(state: State) -> str | None:
             return "Speed: +1 throw or cast"
         if extra < 0:
             return "Slow: throw or cast"
+    if loose_fireballs(state):
+        # Nobody the companion knows holds it: the host says when it is thrown.
+        return "Fireball ball loose"
     return None
 
 
