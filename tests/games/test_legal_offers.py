@@ -8,7 +8,9 @@ shape's lists and keeps its other fields as they are (a Center Court serve's
 list of candidates: the action names one of them (or none).
 
 AlakaSLAM is left out: its serve and shot shapes do not list the cards,
-which the client chooses from the hand it holds.
+which the client chooses from the hand it holds. Alakazoo's random play is
+left to its own work on issue 24; the one case this test found there is
+kept below, marked until that work fixes it.
 """
 
 from __future__ import annotations
@@ -88,13 +90,8 @@ def check_offers(match: Match, rng: random.Random) -> None:
             f"accepted; view: {match.view()}")
 
 
-@pytest.mark.parametrize("game", [
-    "center-court", "wizard-dodgeball", "wizard-dodgeball-advanced",
-    # Found here, left to the Alakazoo work on issue 24: a Magic Helper swap with a
-    # hand card offers creatures it then refuses. Strict: passes once that is fixed.
-    pytest.param("alakazoo", marks=pytest.mark.xfail(
-        strict=True, reason="Alakazoo's swap shape offers creatures it refuses")),
-])
+@pytest.mark.parametrize("game", ["center-court", "wizard-dodgeball",
+                                  "wizard-dodgeball-advanced"])
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32), steps=st.integers(1, 60))
 def test_every_offered_value_is_accepted(game, seed, steps):
@@ -134,3 +131,16 @@ def test_center_court_takes_its_shapes_back_with_the_player():
         raise AssertionError("a return by the wrong player was accepted")
     match.push(*match.resolve({**back, "card": 4}, random.Random(1)))
     assert match.view()["in_play"]
+
+
+@pytest.mark.xfail(strict=True, reason="Alakazoo's swap shape offers the creature already on "
+                   "the space, which the swap refuses (left to the Alakazoo work on issue 24)")
+def test_alakazoo_swap_offers_only_creatures_it_takes():
+    match = Match(StartRecord.create({"game": "alakazoo", "players": ["Ann", "Bob"],
+                                      "options": {}}, random.Random(0)))
+    for action in ({"type": "display", "space": 1, "creature": 1}, {"type": "end_turn"},
+                   {"type": "end_turn"}):
+        match.push(*match.resolve(action, random.Random(0)))
+    swap = next(s for s in match.game.legal(match.state) if s["type"] == "swap")
+    for creature in swap["creature"]:
+        assert accepted(match, {"type": "swap", "space": 1, "creature": creature}), creature
