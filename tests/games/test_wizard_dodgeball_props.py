@@ -108,8 +108,9 @@ class DodgeballTable(TableMachine):
             if key == "targets":
                 # Mostly within the caster's Magic; sometimes one over, to be refused.
                 most = shape.get("max_targets", 3) + data.draw(st.sampled_from([0, 0, 0, 1]))
+                # A Magic of 0 is offered no wizard: the cast names none (a ball).
                 action[key] = data.draw(st.lists(st.sampled_from(values), unique=True,
-                                                 max_size=min(most, 4)))
+                                                 max_size=min(most, 4))) if values else []
             else:
                 action[key] = data.draw(st.sampled_from(values))
         # Players mostly act before they end an activation: skip some ends.
