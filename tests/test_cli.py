@@ -335,7 +335,7 @@ def test_a_dodgeball_match_file_with_passes_replays_and_exports_exactly(tmp_path
     assert view["last"]["fireball"] is True and view["last"]["attack"] == 10
     match = matchfile.replay(f.read_text().splitlines(), random.Random(9))
     text = matchfile.dump(match.start, match.events)
-    assert '{"type": "pass", "thrower": 45, "to": 30}' in text
+    assert '{"type": "pass", "thrower": 45, "to": 30, "fireball": true}' in text
     again = matchfile.replay(text.splitlines(), NoDice())
     assert again.state == match.state and again.view() == json.loads(replayed.stdout)
 

@@ -14,7 +14,10 @@ show it), ``<!-- doc-test: {JSON} -->``.
   it and a string that file must contain. A command in none of these fails.
 - ``jsonl``: a match file, replayed with ``companion replay`` (must exit 0).
   Marker keys: ``file`` (the name the document's commands use for it),
-  ``seed`` (``--seed``), ``view`` (keys and values the final view must have).
+  ``seed`` (``--seed``), ``view`` (keys and values the final view must have),
+  ``refuses`` (a list of ``{"after": N, "action": {...}, "error": text}``: the
+  file's first N actions then that action must exit 2 with the text on
+  stderr, so a refusal the document tells of is the program's).
 - ``json``, ``text`` and ``toml``: need a marker ``{"check": NAME}``, one of
   ``CHECKS`` below; each compares the block with what the program really
   does or prints. An unknown tag or check fails: add one here. A ``curl``
@@ -188,6 +191,21 @@ def test_a_match_file_replays(block, tmp_path):
     view = json.loads(result.stdout)
     expected = block.marker.get("view", {})
     assert {k: view.get(k) for k in expected} == expected, f"{block}: the final view differs"
+
+
+@pytest.mark.parametrize("block", [b for b in ALL if b.tag == "jsonl"
+                                   and "refuses" in b.marker], ids=str)
+def test_a_refusal_the_docs_tell_of_is_made(block, tmp_path):
+    lines = block.text.splitlines()
+    seed = block.marker.get("seed")
+    for refusal in block.marker["refuses"]:
+        path = tmp_path / "refused.jsonl"
+        path.write_text("\n".join([*lines[:1 + refusal["after"]],
+                                   json.dumps(refusal["action"])]) + "\n")
+        result = companion("replay", str(path),
+                           *(["--seed", str(seed)] if seed is not None else []))
+        assert result.returncode == 2, f"{block}: {refusal['action']} was accepted"
+        assert refusal["error"] in result.stderr, f"{block}: {result.stderr}"
 
 
 @pytest.mark.parametrize("doc", [d for d in DOCS if any(

@@ -266,9 +266,101 @@ def test_pass_from_the_buttons_and_the_used_throw_leaves_the_menu(panel):
     assert panel.state.screen.title == "#21 passes to"
     assert panel.state.screen.items == ("#58 Owls", "#12 Owls", "#33 Owls", "#7 Owls")
     menu_to(panel, "#12")
-    assert events(panel)[-1] == {"type": "pass", "thrower": 21, "to": 12}
+    assert events(panel)[-1] == {"type": "pass", "thrower": 21, "to": 12, "fireball": True}
     assert view(panel)["sides"][0]["wizards"][2]["effects"] == ["fireball"]
     assert view(panel)["last"]["text"] == "#21 passed to #12 (Fireball)"
     # The pass was #21's throw, and it has cast: only the end is left.
     press(panel, "ok")
     assert panel.state.screen.items == ("End activation",)
+
+
+# --- issue 24: what Speed, Slow, the Magic reach and a loose Fireball offer -------------------
+
+
+def act_menu(panel: Panel) -> tuple[str, ...]:
+    press(panel, "ok")
+    items = panel.state.screen.items
+    press(panel, "back")
+    return items
+
+
+def test_a_sped_wizard_is_offered_its_second_throw_and_a_slowed_one_only_one(panel):
+    table = panel.table
+    table.act({"type": "cast", "caster": 21, "spell": "speed", "targets": [21]})
+    table.act({"type": "hit", "thrower": 21, "target": 45})
+    # Speed: one more throw or cast, either.
+    assert {"Throw (roll)", "Cast"} <= set(act_menu(panel))
+    press(panel, "ok")
+    menu_to(panel, "Hit")
+    menu_to(panel, "#30")
+    assert events(panel)[-1] == {"type": "hit", "thrower": 21, "target": 30}
+    assert act_menu(panel) == ("End activation",)
+    press(panel, "next")
+    table.act({"type": "cast", "caster": 45, "spell": "slow", "targets": [58]})
+    press(panel, "next")
+    assert view(panel)["active"]["jersey"] == 58
+    assert view(panel)["reminder"] == "Slow: throw or cast"
+    press(panel, "ok")
+    menu_to(panel, "Pass")
+    menu_to(panel, "#12")
+    assert act_menu(panel) == ("End activation",)
+
+
+def test_the_target_ticks_stop_at_the_casters_magic(memory_store):
+    table = Table(memory_store, rng=random.Random(3))
+    table.start({**START, "options": {"rosters": ROSTERS, "wizards": {"21": {"magic": 2}}}})
+    panel = Panel(table, CTX)
+    press(panel, "ok")
+    menu_to(panel, "Cast")
+    menu_to(panel, "Freeze")
+    menu_to(panel, "Several wizards")
+    menu_to(panel, "[ ] #45")
+    menu_to(panel, "[ ] #30")
+    items = panel.state.screen.items
+    assert all(i.startswith(("[x]", "[-]", "Done")) for i in items)
+    menu_to(panel, "[-] #10")  # full: nothing changes
+    assert panel.state.ui.picked == (45, 30)
+    assert panel.state.screen.label("ok") == "Full"
+    menu_to(panel, "Done (2)")
+    menu_to(panel, "It took effect")
+    assert events(panel)[-1]["targets"] == [45, 30]
+
+
+def test_magic_1_is_offered_one_wizard_and_no_several(memory_store):
+    table = Table(memory_store, rng=random.Random(3))
+    table.start({**START, "options": {"rosters": ROSTERS, "wizards": {"21": {"magic": 1}}}})
+    panel = Panel(table, CTX)
+    press(panel, "ok")
+    menu_to(panel, "Cast")
+    menu_to(panel, "Freeze")
+    assert "Several wizards" not in panel.state.screen.items
+
+
+def test_a_loose_fireball_is_asked_about_when_a_ball_is_thrown(panel):
+    table = panel.table
+    table.act({"type": "cast", "caster": 21, "spell": "fireball", "targets": [21]})
+    press(panel, "next")
+    table.act({"type": "cast", "caster": 45, "spell": "butter_fingers", "targets": [21]})
+    press(panel, "next")
+    assert view(panel)["loose_fireballs"] == [0]
+    press(panel, "ok")
+    menu_to(panel, "Throw")
+    menu_to(panel, "#30")
+    press(panel, "next", "next", "ok")  # 3 zones
+    menu_to(panel, "No ball")
+    assert panel.state.ui.screen == "wd-fireball"
+    assert panel.state.screen.items == ("Another ball", "The Fireball")
+    menu_to(panel, "The Fireball")
+    event = events(panel)[-1]
+    assert event["fireball"] is True and event["rolls"]["throw"] == []
+    assert view(panel)["last"]["attack"] == 10
+
+
+def test_butter_fingers_on_the_target_leaves_holds_a_ball_out(panel):
+    table = panel.table
+    table.act({"type": "cast", "caster": 21, "spell": "butter_fingers", "targets": [30]})
+    press(panel, "ok")
+    menu_to(panel, "Throw")
+    menu_to(panel, "#30")
+    press(panel, "ok")
+    assert panel.state.screen.items == ("No ball",)

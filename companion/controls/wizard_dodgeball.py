@@ -138,12 +138,31 @@ def _target(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     entries = []
     for t in shape["target"]:
         if kind == "hit":
-            outcome = _act({"type": "hit", "thrower": thrower, "target": t})
+            outcome = _ball_or_act(shape, {"type": "hit", "thrower": thrower, "target": t})
         else:
             outcome = _step("wd-range", ui, target=t)
         entries.append((wizard_label(view, t), outcome))
     title = f"#{thrower} throws at" if kind == "throw" else f"#{thrower} hit who?"
     return listing(ui, title, entries, back=MENU)
+
+
+def _ball_or_act(shape: Mapping[str, Any], action: Mapping[str, Any]) -> Outcome:
+    """Record ``action``, or first ask which ball was thrown when a Fireball is loose
+    (the shape offers ``fireball``, false first): the companion cannot see who picked
+    it up. The wizard holding the Fireball throws it (the host page can say otherwise)."""
+    if shape.get("fireball", [True])[0]:
+        return _act(action)
+    return Outcome(Ui(screen="wd-fireball", pending=(("action", dict(action)),)))
+
+
+def _fireball(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+    """The Fireball ball or another one: the likelier first, as ``legal`` orders them."""
+    action = _pending(ui)["action"]
+    shape = _shape(match, action["type"])
+    assert match is not None and shape is not None
+    label = {True: "The Fireball", False: "Another ball"}
+    entries = [(label[f], _act({**action, "fireball": f})) for f in shape["fireball"]]
+    return listing(ui, f"#{action['thrower']} threw which?", entries, back=MENU)
 
 
 def _range(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
@@ -156,12 +175,22 @@ def _range(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
 
 def _ball(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     p = _pending(ui)
-    assert match is not None
+    shape = _shape(match, "throw")
+    assert match is not None and shape is not None
     action = {"type": "throw", "thrower": _active(match), "target": p["target"],
               "range": p["range"]}
-    entries = [("No ball", _act({**action, "target_holding_ball": False})),
-               ("Holds a ball", _act({**action, "target_holding_ball": True}))]
-    return listing(ui, f"Does #{p['target']} hold one?", entries, back=MENU, ok_label="Roll")
+    # Holding a ball is offered only when the target can hold one (no Butter Fingers).
+    label = {False: "No ball", True: "Holds a ball"}
+    holds = shape["target_holding_ball"] if not _butter(match, p["target"]) else [False]
+    entries = [(label[h], _ball_or_act(shape, {**action, "target_holding_ball": h}))
+               for h in holds]
+    ok = "Roll" if "fireball" not in shape else "OK"
+    return listing(ui, f"Does #{p['target']} hold one?", entries, back=MENU, ok_label=ok)
+
+
+def _butter(match: Mapping[str, Any], jersey: int) -> bool:
+    _, w = _wizards(match["view"])[jersey]
+    return "butter_fingers" in w["effects"]
 
 
 def _catcher(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
@@ -192,7 +221,8 @@ def _receiver(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     shape = _shape(match, "pass")
     assert match is not None and shape is not None
     view, thrower = match["view"], _active(match)
-    entries = [(wizard_label(view, t), _act({"type": "pass", "thrower": thrower, "to": t}))
+    entries = [(wizard_label(view, t),
+                _ball_or_act(shape, {"type": "pass", "thrower": thrower, "to": t}))
                for t in shape["to"]]
     return listing(ui, f"#{thrower} passes to", entries, back=MENU)
 
@@ -248,25 +278,32 @@ def _targets(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     assert match is not None and shape is not None
     view = match["view"]
     order = target_order(view, _active(match), spell, shape["targets"])
-    single = spell == "fireball"
+    # The caster's Magic (when known) caps how many wizards it names, itself included.
+    most = shape.get("max_targets")
+    single = spell == "fireball" or most == 1
     if not p.get("several"):
         entries = [(wizard_label(view, t), _step("wd-how", replace(ui, cursor=0, picked=(t,))))
                    for t in order]
-        if not single:
+        if not order:
+            entries.append(("No wizard (a ball)", _step("wd-how", replace(ui, cursor=0,
+                                                                          picked=()))))
+        elif not single:
             several = replace(ui, cursor=0, picked=(), pending=(*ui.pending, ("several", True)))
             entries.append(("Several wizards", Outcome(several)))
         return listing(ui, f"{TITLES[spell]} on?", entries, back=MENU, ok_label="Pick")
+    full = most is not None and len(ui.picked) >= most
     entries = []
     for t in order:
         on = t in ui.picked
         picked = tuple(x for x in ui.picked if x != t) if on else (*ui.picked, t)
-        mark = "[x]" if on else "[ ]"
+        mark = "[x]" if on else "[-]" if full else "[ ]"
+        # Once the reach is full only unticking is offered: OK on another does nothing.
         entries.append((f"{mark} {wizard_label(view, t)}",
-                        Outcome(replace(ui, picked=picked))))
+                        Outcome(replace(ui, picked=picked) if on or not full else ui)))
     entries.append((f"Done ({len(ui.picked)})", _step("wd-how", replace(ui, cursor=0))))
     cursor = min(ui.cursor, len(entries) - 1)
     label = "Next" if cursor == len(order) else "Untick" if order[cursor] in ui.picked \
-        else "Tick"
+        else "Full" if full else "Tick"
     # Ticking keeps the cursor where it is (listing's outcomes carry ``ui``).
     return listing(ui, f"{TITLES[spell]} on?", entries, back=MENU, ok_label=label)
 
@@ -395,6 +432,7 @@ SCREENS: dict[str, Builder | ScreenSpec] = {
     "wd-act": _act_menu,
     "wd-target": _target,
     "wd-range": _range,
+    "wd-fireball": _fireball,
     "wd-ball": _ball,
     "wd-catcher": _catcher,
     "wd-returning": _returning,

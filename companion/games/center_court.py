@@ -258,7 +258,12 @@ def format_return(card: int, count: int) -> str:
 
 
 def legal(state: State) -> list[JSON]:
-    """What may happen now; nothing once the match is won."""
+    """What may happen now; nothing once the match is won.
+
+    Every shape can be sent back as it is, one value picked for ``card`` or
+    ``winner``: ``player`` (who serves, or who returns) is accepted back as the
+    premise it states.
+    """
     if state.winner is not None:
         return []
     point = {"type": "point", "winner": [0, 1]}
@@ -285,13 +290,14 @@ def resolve(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON
 
 
 def _resolve_serve(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON:
-    check_fields(action, ("card", "roll"))
+    check_fields(action, ("card", "roll", "player"))
     card = integer(action, "card", 1, 6)
     roll = integer(action, "roll", 1, 6, required=False)
     if state.rally is not None:
         raise IllegalAction(
             "the ball is in play: record a return or who won the point, not a serve"
         )
+    _check_player(state, action, server(state), "serves")
     if card not in ROLLED_SERVES:
         if roll is not None:
             raise IllegalAction(f"a serve of {card} is never rolled for; leave out 'roll'")
@@ -302,12 +308,21 @@ def _resolve_serve(state: State, action: Mapping[str, Any], rng: random.Random) 
     return {"type": "serve", "card": card, "roll": roll}
 
 
+def _check_player(state: State, action: Mapping[str, Any], due: int, doing: str) -> None:
+    """An optional ``player`` (as ``legal`` offers it) must be the one who ``doing`` now."""
+    player = integer(action, "player", 0, 1, required=False)
+    if player is not None and player != due:
+        raise IllegalAction(f"{state.players[due]} {doing} now, not {state.players[player]} "
+                            f"(player {due}, as 'legal' offers it)")
+
+
 def _resolve_return(state: State, action: Mapping[str, Any]) -> JSON:
-    check_fields(action, ("card", "count"))
+    check_fields(action, ("card", "count", "player"))
     card = integer(action, "card", 1, 6)
     count = integer(action, "count", 1, CARDS_PER_VALUE, required=False)
     if state.rally is None:
         raise IllegalAction("no ball is in play: the next thing is a serve")
+    _check_player(state, action, state.rally.to_return, "returns")
     needed = return_count(state.rally.volley, card)
     if count is not None and count != needed:
         raise IllegalAction(

@@ -85,7 +85,11 @@ def left(view: dict[str, Any]) -> str:
         n = view["actions_left"]
         return f"{plural(n, 'action') if n else 'no action'} left"
     if view["open"]:
-        return "left: " + ", ".join(view["open"])
+        # Slow: a throw or a cast; Speed: one more of either besides.
+        n, kinds = view["actions_left"], view["open"]
+        if n < len(kinds):
+            return "left: " + " or ".join(kinds)
+        return "left: " + ", ".join(kinds) + (f" +{n - len(kinds)}" if n > len(kinds) else "")
     return "throw, cast done"
 
 

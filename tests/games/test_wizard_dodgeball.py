@@ -613,8 +613,11 @@ def test_rolls_that_contradict_the_result_are_refused():
     ({"wizards": {"21": {"speed": 1}}}, "unknown stat 'speed'"),
     ({"wizards": {"21": {"throw": "Blue!"}}}, "die colour"),
     ({"dice": {"blue": [1, 2, 3]}}, "needs six faces"),
-    ({"spells": [["freeze"], ["freeze"]]}, "only in the advanced game"),
-    ({"turn": "advanced"}, "needs option 'spells'"),
+    ({"spell_list": "all", "spells": [["freeze"], ["freeze"]]},
+     "each side has all ten spell cards"),
+    ({"spells": [["freeze"], ["freeze"]]}, "give wizard #21 a 'magic' stat"),
+    ({"spell_list": "bought"}, "needs option 'spells'"),
+    ({"spell_list": "some"}, "option 'spell_list' must be \"all\""),
     ({"turn": "advanced", "spells": [[], []]}, "give wizard #21 a 'magic' stat"),
     ({**ADVANCED, "spells": [["freeze", "sticky_fingers", "magic_boost", "shrink", "slow",
                               "weak"], []]},
@@ -900,12 +903,14 @@ def test_spell_targets_are_capped_by_the_casters_magic():
     m = advanced(_21={"magic": 1}, _58={"magic": 5})
     msg = refused(m, type="cast_roll", caster=21, spell="freeze", targets=[45, 30])
     assert msg == ("#21's Magic is 1: its spells reach at most 1 wizard (one connected space "
-                   "each); 2 named")
+                   "each, the caster counted when named); 2 named")
     refused(m, type="cast", caster=21, spell="freeze", targets=[45, 30])
     casts = [s for s in m.game.legal(m.state) if s["type"] in ("cast", "cast_roll")]
     assert {s["max_targets"] for s in casts} == {1}
-    # Recorded by hand, the caster may be named besides its target: a rebound.
-    v = act(m, type="cast", caster=21, spell="slow", targets=[45, 21])
+    # Recorded by hand, the caster counts when named: Magic 1 cannot name two.
+    assert "2 named" in refused(m, type="cast", caster=21, spell="slow", targets=[45, 21])
+    # A rebound onto the caster alone is recorded by naming whom it took.
+    v = act(m, type="cast", caster=21, spell="slow", targets=[21])
     assert wizard(v, 21)["effects"] == ["slow"]
     m = advanced(_21={"magic": 0}, _58={"magic": 6})
     assert "reach no wizard" in refused(m, type="cast", caster=21, spell="slow", targets=[45])
@@ -965,7 +970,7 @@ def test_passes_replay_and_export_exactly():
     end(m)
     act(m, type="pass", thrower=45, to=30)
     lines = dump(m.start, m.events).splitlines()
-    assert '{"type": "pass", "thrower": 21, "to": 58}' in lines
+    assert '{"type": "pass", "thrower": 21, "to": 58, "fireball": true}' in lines
     copy = replay(lines, random.Random(1))
     assert copy.state == m.state and copy.view() == m.view()
     m.undo()

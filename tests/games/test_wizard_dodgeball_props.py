@@ -16,6 +16,21 @@ JERSEYS = [j for r in ROSTERS for j in r]
 DICE = {"d6": [1, 1, 2, 2, 3, 3], "white": [1, 2, 2, 3, 3, 3]}
 
 
+def basic_allows(view: dict, used: list[str]) -> bool:
+    """RULINGS.md, second round: the basic turn is a throw and a cast; Speed adds one
+    more of either, Slow leaves one of them (both: as if neither)."""
+    me = next(w for s in view["sides"] for w in s["wizards"]
+              if w["jersey"] == view["active"]["jersey"])
+    extra = ("speed" in me["effects"]) - ("slow" in me["effects"])
+    throws = sum(u in ("throw", "pass") for u in used)
+    casts = used.count("cast")
+    if extra < 0:
+        return throws + casts <= 1
+    if extra > 0:
+        return throws <= 2 and casts <= 2 and throws + casts <= 3
+    return throws <= 1 and casts <= 1
+
+
 def progress(view: dict) -> tuple[int, ...]:
     """What only rises in play: the scores and the activation count."""
     return (*(s["score"] for s in view["sides"]), view["activation"])
@@ -28,6 +43,7 @@ class DodgeballTable(TableMachine):
 
     @initialize(
         turn=st.sampled_from(["basic", "advanced"]),
+        spell_list=st.sampled_from(["all", "bought"]),
         variant=st.sampled_from(["points", "elimination"]),
         goal=st.integers(1, 7),
         first_side=st.sampled_from([0, 1, "roll"]),
@@ -36,10 +52,10 @@ class DodgeballTable(TableMachine):
         magic=st.lists(st.integers(0, 3), min_size=10, max_size=10),
         seed=st.integers(0, 2**32),
     )
-    def start(self, turn, variant, goal, first_side, bought, magic, seed):
+    def start(self, turn, spell_list, variant, goal, first_side, bought, magic, seed):
         options = {"rosters": ROSTERS, "turn": turn, "variant": variant, "target": goal,
-                   "first_side": first_side, "dice": DICE}
-        if turn == "advanced":
+                   "first_side": first_side, "dice": DICE, "spell_list": spell_list}
+        if spell_list == "bought":
             # Magic 0-3 caps the targets; each side keeps the cards its Magic buys.
             options["wizards"] = {str(j): {"magic": m} for j, m in
                                   zip(JERSEYS, magic, strict=True)}
@@ -63,6 +79,16 @@ class DodgeballTable(TableMachine):
                 kind = "throw" if use == "pass" else use
                 assert kind in before["open"] and before["actions_left"] >= 1
                 assert self.view["used"] == [*before["used"], use]
+                if before["turn"] == "basic":
+                    assert basic_allows(before, [*before["used"], use])
+        if before["turn"] == "basic" and before["winner"] is None:
+            # What the view offers is what the ruling allows, no more, no less.
+            me = next(w for s in before["sides"] for w in s["wizards"]
+                      if w["jersey"] == before["active"]["jersey"])
+            if me["on_court"] and "freeze" not in me["effects"]:
+                expected = [k for k, more in (("throw", "pass"), ("cast", "cast"))
+                            if basic_allows(before, [*before["used"], more])]
+                assert before["open"] == expected
         return taken
 
     @precondition(lambda self: bool(self.table.snapshot.match["legal"]))
@@ -75,12 +101,16 @@ class DodgeballTable(TableMachine):
             if key == "type":
                 continue
             if key == "max_targets":
+                # legal's shapes come back as they are (or without it).
+                if data.draw(st.booleans()):
+                    action[key] = values
                 continue
             if key == "targets":
                 # Mostly within the caster's Magic; sometimes one over, to be refused.
                 most = shape.get("max_targets", 3) + data.draw(st.sampled_from([0, 0, 0, 1]))
+                # A Magic of 0 is offered no wizard: the cast names none (a ball).
                 action[key] = data.draw(st.lists(st.sampled_from(values), unique=True,
-                                                 max_size=min(most, 4)))
+                                                 max_size=min(most, 4))) if values else []
             else:
                 action[key] = data.draw(st.sampled_from(values))
         # Players mostly act before they end an activation: skip some ends.
@@ -157,9 +187,10 @@ class DodgeballTable(TableMachine):
         view = self.view
         assert view["used"] == since
         if view["turn"] == "basic":
-            assert sum(u in ("throw", "pass") for u in since) <= 1
-            assert since.count("cast") <= 1
-            assert view["actions_left"] == len(view["open"]) <= 2
+            # Once each; Speed one more of either (Slow: one in all, checked as played).
+            throws = sum(u in ("throw", "pass") for u in since)
+            assert throws <= 2 and since.count("cast") <= 2 and len(since) <= 3
+            assert len(view["open"]) <= view["actions_left"] <= 3
         else:
             # Two, +1 with Speed: never more than three, whatever came later.
             assert len(since) <= 3

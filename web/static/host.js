@@ -141,14 +141,26 @@
     const me = v.active.jersey;
     box.append(TC.el("button", {type: "button", class: "primary", "data-bar": "",
       onclick: () => act("/api/action", {type: "end_activation"})}, `End #${me}'s activation`));
+    // Which ball was thrown, when a Fireball is about: offered as legal orders it (the
+    // likelier first); a loose one only the host can say.
+    const fireball = (s) => (s.fireball ? select("fireball", s.fireball,
+      (f) => (f ? "the Fireball" : "another ball"), "Which ball") : null);
+    const withBall = (menu) => (menu ? {fireball: value(menu)} : {});
     const throwing = shape("throw");
     if (throwing) {
       const target = select("target", throwing.target, who, "Target");
       const range = select("range", [1, 2, 3], (z) => `${z} zone${z > 1 ? "s" : ""} away`, "Range");
       const ball = TC.el("input", {type: "checkbox", name: "holding"});
-      const body = () => ({thrower: me, target: value(target)});
+      // A target with Butter Fingers cannot be holding a ball: the box is not offered.
+      const canHold = () => throwing.target_holding_ball.includes(true) &&
+        !v.sides.flatMap((s) => s.wizards).find((x) => x.jersey === value(target)).effects.includes("butter_fingers");
+      const holdable = () => { ball.disabled = !canHold(); if (ball.disabled) ball.checked = false; };
+      target.addEventListener("change", holdable);
+      holdable();
+      const which = fireball(throwing);
+      const body = () => ({thrower: me, target: value(target), ...withBall(which)});
       box.append(TC.el("fieldset", {"data-action": "throw"}, TC.el("legend", {}, `#${me} throws`),
-        target, range, TC.el("label", {}, ball, " target holds a ball"),
+        target, range, TC.el("label", {}, ball, " target holds a ball"), which,
         button("Roll the throw", () => act("/api/action", {type: "throw", ...body(),
           range: value(range), target_holding_ball: ball.checked})),
         button("Hit (we rolled)", () => act("/api/action", {type: "hit", ...body()}))));
@@ -166,11 +178,23 @@
       const spell = select("spell", casting.spell, TC.spellName, "Spell");
       const ticks = casting.targets.map((j) => TC.el("label", {},
         TC.el("input", {type: "checkbox", value: j}), ` ${who(j)}`));
-      const targets = () => ticks.map((l) => l.firstChild).filter((c) => c.checked).map((c) => Number(c.value));
+      const boxes = ticks.map((l) => l.firstChild);
+      const targets = () => boxes.filter((c) => c.checked).map((c) => Number(c.value));
+      // The caster's Magic caps the wizards named, itself included: once that many are
+      // ticked the others are not offered (Fireball goes on one held ball).
+      const most = () => Math.min(casting.max_targets ?? Infinity, value(spell) === "fireball" ? 1 : Infinity);
+      const cap = () => {
+        const full = targets().length >= most();
+        for (const c of boxes) c.disabled = full && !c.checked;
+      };
+      for (const c of boxes) c.addEventListener("change", cap);
+      spell.addEventListener("change", () => { for (const c of boxes) c.checked = false; cap(); });
+      const reach = casting.max_targets === undefined ? null : TC.el("p", {class: "hint"},
+        `Magic ${casting.max_targets}: up to ${casting.max_targets} wizard${casting.max_targets === 1 ? "" : "s"}, #${me} counted if named`);
       const cast = (type, affected) => act("/api/action", {type, caster: me, spell: value(spell), targets: affected});
       box.append(TC.el("fieldset", {"data-action": "cast"}, TC.el("legend", {}, `#${me} casts`),
-        spell, TC.el("div", {class: "row"}, ticks),
-        button("Device rolls", () => cast("cast_roll", targets())),
+        spell, TC.el("div", {class: "row"}, ticks), reach,
+        shape("cast_roll") ? button("Device rolls", () => cast("cast_roll", targets())) : null,
         button("It took effect", () => cast("cast", targets())),
         button("No effect", () => cast("cast", []))));
     }
@@ -196,8 +220,9 @@
     const passing = shape("pass");
     if (passing) {
       const to = select("to", passing.to, who, "Pass to");
+      const which = fireball(passing);
       box.append(TC.el("fieldset", {"data-action": "pass"}, TC.el("legend", {}, `#${me} passes`),
-        to, button("Pass", () => act("/api/action", {type: "pass", thrower: me, to: value(to)}))));
+        to, which, button("Pass", () => act("/api/action", {type: "pass", thrower: me, to: value(to), ...withBall(which)}))));
     }
   };
 
@@ -260,13 +285,22 @@
       return TC.el("fieldset", {class: "roster-form"},
         TC.el("legend", {}, `Player ${side + 1}'s wizards, in initiative order`), rows);
     });
+    // The spell list is apart from the turn: all ten cards (the Basic Game) or the
+    // cards each side bought with its Magic (the Advanced Game), with either turn.
+    const wasBought = (before.spell_list || (before.turn === "advanced" && before.spells ? "bought" : "all")) === "bought";
     const bought = before.spells || [[], []];
+    const list = TC.el("select", {name: "spell_list", "aria-label": "Spell cards"},
+      TC.el("option", {value: "all", selected: !wasBought}, "all ten cards each (basic game)"),
+      TC.el("option", {value: "bought", selected: wasBought}, "bought with the side's Magic (advanced game)"));
     const spellBoxes = [0, 1].map((side) => TC.el("fieldset", {"data-spells": side},
-      TC.el("legend", {}, `Player ${side + 1}'s spell cards (advanced)`),
+      TC.el("legend", {}, `Player ${side + 1}'s spell cards (bought)`),
       x.cards.map((c) => TC.el("label", {}, TC.el("input", {type: "checkbox", value: c.id,
-        checked: before.turn === "advanced" && bought[side].includes(c.id)}),
+        checked: wasBought && bought[side].includes(c.id)}),
         ` ${c.faces.map(TC.spellName).join(" / ")} (${c.cost})`))));
-    box.append(...sides, ...spellBoxes);
+    const showBoxes = () => { for (const f of spellBoxes) f.hidden = list.value !== "bought"; };
+    list.addEventListener("change", showBoxes);
+    showBoxes();
+    box.append(...sides, TC.el("label", {}, "Spell cards ", list), ...spellBoxes);
     return (options) => {
       options.rosters = [0, 1].map((side) => [...box.querySelectorAll(`.wiz[data-side="${side}"] [name=jersey]`)]
         .map((i) => Number(i.value)));
@@ -283,7 +317,8 @@
         if (Object.keys(w).length) wizards[get("jersey")] = w;
       }
       options.wizards = wizards;
-      if (options.turn === "advanced") {
+      options.spell_list = list.value;
+      if (list.value === "bought") {
         options.spells = spellBoxes.map((f) => [...f.querySelectorAll("input:checked")].map((i) => i.value));
       }
     };

@@ -70,7 +70,10 @@ TC.boards["wizard-dodgeball"] = function (match) {
   if (!over) status.push(`Now: #${v.active.jersey} (${v.sides[v.active.side].name})`);
   // A frozen or eliminated wizard's reminder says it all.
   if (!over && (v.actions_left || v.used.length)) status.push(TC.actionsLeft(v));
-  if (v.reminder) status.push(v.reminder);
+  // A Fireball on a dropped ball, by side (the OLED's short reminder says it without).
+  const loose = (v.loose_fireballs || []).map((side) => `${v.sides[side].name}'s Fireball is on a loose ball`);
+  if (v.reminder && !(loose.length && v.reminder === "Fireball ball loose")) status.push(v.reminder);
+  status.push(...loose);
   const last = v.last;
   const dice = last ? TC.lastDice(last).replace(/^ · /, "") : "";
   return el("div", {class: `wd${over ? " over" : ""}`},
@@ -103,7 +106,11 @@ TC.actionsLeft = function (v) {
   if (v.actions !== null) {
     return `${v.actions_left} of ${v.actions} action${v.actions === 1 ? "" : "s"} left`;
   }
-  return v.open.length ? `left: ${v.open.join(", ")}` : "no throw or cast left";
+  if (!v.open.length) return "no throw or cast left";
+  // Slow: a throw or a cast; Speed: one more of either besides.
+  if (v.actions_left < v.open.length) return `left: ${v.open.join(" or ")}`;
+  const more = v.actions_left - v.open.length;
+  return `left: ${v.open.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
 };
 
 /** The dice behind the last play, e.g. " · throw 4+5 v dodge 2+3". */

@@ -10,10 +10,15 @@ moves). The rules applied (docs/rules.md, after shared/RULINGS.md):
   first, ... the other side's fifth, then the next round. The activation
   count includes skipped slots.
 - The actions recorded in an activation stay within the turn: basic, one
-  throw (a pass is the throw) and one cast; advanced, two actions (Speed +1,
-  Slow -1, one fewer when back), none while frozen. A spell names at most
-  the caster's Magic in wizards when the stats give it. A Shield absorbs the
-  first failed resist however the cast is recorded, rolled or by hand.
+  throw (a pass is the throw) and one cast, Speed one more of either, Slow
+  one of them in all; advanced, two actions (Speed +1, Slow -1, one fewer
+  when back), none while frozen. The turn and the spell list (all ten cards,
+  or bought with Magic) are separate options. A spell names at most the
+  caster's Magic in wizards when the stats give it, the caster counted. A
+  Shield absorbs the first failed resist however the cast is recorded.
+- A Fireball is on a ball: a pass hands it on, Butter Fingers or an
+  elimination leaves it on a loose ball, and the host says when a throw was
+  that loose ball (the companion cannot see who picked it up).
 - A cast card leaves the hand whatever the result and comes back, with every
   effect token of that cast, when activation ``cast + 10`` ends: the
   caster's next slot, whether the caster played it, sat it out or was off

@@ -97,7 +97,9 @@ def throw_outcome(state: State, event: Mapping[str, Any]) -> JSON:
     thrower, target = event["thrower"], event["target"]
     holding = event["target_holding_ball"]
     throw, dodge = event["rolls"]["throw"], event["rolls"]["dodge"]
-    fireball = has(state, thrower, "fireball")
+    # The event says whether the ball was a Fireball; one from before the field
+    # threw its thrower's.
+    fireball = event.get("fireball", has(state, thrower, "fireball"))
     frozen = has(state, target, "freeze")
     attack = FIREBALL_ATTACK if fireball else sum(throw)
     defence = FROZEN_DODGE if frozen else sum(dodge)

@@ -16,6 +16,7 @@ from companion.games.wizard_dodgeball.state import (
     Token,
     dispel_token,
     has,
+    loose_fireballs,
     on_court,
 )
 
@@ -28,17 +29,17 @@ def apply(state: State, event: Mapping[str, Any]) -> State:
     # Every other event is an action of the active wizard's activation.
     state = replace(state, used=(*state.used, USE_OF[kind]))
     if kind == "hit":
-        state = _spend_fireball(state, event["thrower"])
+        state = _spend_fireball(state, event)
         return _hit(state, event["thrower"], event["target"],
                     f"#{event['thrower']} hit #{event['target']}", {"type": "hit"})
     if kind == "catch":
-        state = _spend_fireball(state, event["thrower"])
+        state = _spend_fireball(state, event)
         return _catch(state, event["thrower"], event["catcher"], event["returning"],
                       {"type": "catch"})
     if kind == "throw":
         return _throw(state, event)
     if kind == "pass":
-        return _pass(state, event["thrower"], event["to"])
+        return _pass(state, event)
     return _spell(state, event)
 
 
@@ -74,14 +75,41 @@ def _close_slot(state: State, activation: int) -> State:
     return replace(state, recharging=timers, tokens=tokens)
 
 
-def _spend_fireball(state: State, thrower: int) -> State:
-    """A Fireball's token ends when its throw resolves."""
-    return replace(state, tokens=tuple(t for t in state.tokens
-                                       if not (t.jersey == thrower and t.spell == "fireball")))
+def _fireball_thrown(state: State, event: Mapping[str, Any]) -> tuple[State, Token | None]:
+    """The Fireball token on the ball ``event`` throws (or None), after the thrower's
+    own Fireball ball was dropped if it threw another one.
+
+    An event without ``fireball`` (a match file from before the field) throws the
+    Fireball its thrower holds, if any.
+    """
+    thrower = event["thrower"]
+    held = next((t for t in state.tokens if t.jersey == thrower and t.spell == "fireball"),
+                None)
+    said = event.get("fireball", held is not None)
+    if held is not None and not said:
+        return _drop_fireball(state, thrower), None
+    if not said:
+        return state, None
+    return state, held if held is not None else loose_fireballs(state)[0]
+
+
+def _drop_fireball(state: State, jersey: int) -> State:
+    """The ball ``jersey`` holds is dropped: a Fireball on it stays on the loose ball."""
+    return replace(state, tokens=tuple(
+        replace(t, jersey=None) if t.jersey == jersey and t.spell == "fireball" else t
+        for t in state.tokens))
+
+
+def _spend_fireball(state: State, event: Mapping[str, Any]) -> State:
+    """A Fireball's token ends when the throw of its ball resolves."""
+    state, token = _fireball_thrown(state, event)
+    return state if token is None else _remove_token(state, token)
 
 
 def _eliminate(state: State, jersey: int) -> State:
-    """Off the court, and every effect on the wizard goes with it."""
+    """Off the court, and every effect on the wizard goes with it; a Fireball is on
+    the ball, which stays on the court, loose."""
+    state = _drop_fireball(state, jersey)
     return replace(state, off=state.off | {jersey},
                    tokens=tuple(t for t in state.tokens if t.jersey != jersey))
 
@@ -142,7 +170,7 @@ def _throw(state: State, event: Mapping[str, Any]) -> State:
     score = f"({outcome['attack']}v{outcome['defence']})"
     last = {"type": "throw", "thrower": thrower, "target": target, "range": event["range"],
             "throw": throw, "dodge": dodge, **outcome}
-    state = _spend_fireball(state, thrower)
+    state = _spend_fireball(state, event)
     result = outcome["result"]
     if result in ("hit", "shield"):
         return _hit(state, thrower, target, f"#{thrower} hit #{target} {score}", last)
@@ -152,13 +180,14 @@ def _throw(state: State, event: Mapping[str, Any]) -> State:
     return replace(state, last={**last, "text": f"#{target} dodged #{thrower} {score}{why}"})
 
 
-def _pass(state: State, thrower: int, to: int) -> State:
+def _pass(state: State, event: Mapping[str, Any]) -> State:
     """The ball goes to a teammate, and a Fireball on it goes along."""
-    fire = [t for t in state.tokens if t.jersey == thrower and t.spell == "fireball"]
-    tokens = tuple(replace(t, jersey=to) if t in fire else t for t in state.tokens)
+    thrower, to = event["thrower"], event["to"]
+    state, fire = _fireball_thrown(state, event)
+    tokens = tuple(replace(t, jersey=to) if t is fire else t for t in state.tokens)
     text = f"#{thrower} passed to #{to}" + (" (Fireball)" if fire else "")
     return replace(state, tokens=tokens, last={"type": "pass", "thrower": thrower, "to": to,
-                                               "fireball": bool(fire), "text": text})
+                                               "fireball": fire is not None, "text": text})
 
 
 def _cast_card(state: State, caster: int, spell: str) -> State:
@@ -205,6 +234,10 @@ def _spell(state: State, event: Mapping[str, Any]) -> State:
     elif spell not in NO_TOKEN:
         state = replace(state, tokens=state.tokens + tuple(
             Token(j, spell, side) for j in affected))
+    if spell == "butter_fingers":
+        # Butter Fingers drops the ball: a Fireball on it stays on the loose ball.
+        for j in affected:
+            state = _drop_fireball(state, j)
     last = {"type": kind, **outcome, "caster": caster, "spell": spell,
             "text": _spell_text(event, kind, outcome)}
     return replace(state, last=last)

@@ -40,8 +40,12 @@ OPTIONS = (
                                     (10, "10 points")), 5),
     OptionSpec("first_side", "First", ((0, "Side 1"), (1, "Side 2"), ("roll", "Roll d6")), 0),
 )
-#: Options that are not a menu choice: edited by the game's own setup screens.
-FREE_OPTIONS = ("rosters", "wizards", "spells", "dice")
+#: Options that are not a menu choice: edited by the game's own setup screens. The
+#: panel has no screen to buy spells, so ``spell_list`` is not in its menu.
+FREE_OPTIONS = ("rosters", "wizards", "spells", "dice", "spell_list")
+#: The rulebook's Basic Game (all ten cards) and Advanced Game (cards bought with
+#: the side's Magic), apart from its Basic and Advanced Turn (the ``turn`` option).
+SPELL_LISTS = ("all", "bought")
 #: Written by prepare: the device's roll-off for the first side, if it made one.
 ROLL_OFF = "roll_off"
 _COLOUR = re.compile(r"[a-z][a-z0-9_-]{0,11}")
@@ -76,6 +80,8 @@ class Setup:
     wizards: Mapping[int, Wizard]
     #: The card ids each side owns.
     cards: tuple[tuple[str, ...], tuple[str, ...]]
+    #: "all" (the ten cards each) or "bought" (within the side's Magic).
+    spell_list: str
     dice: Mapping[str, tuple[int, ...]]
 
     def side_of(self, jersey: int) -> int:
@@ -96,8 +102,9 @@ def prepare(players: Sequence[str], options: Mapping[str, Any], rng: random.Rand
     wizards = _wizards(options.get("wizards"), rosters)
     prepared["wizards"] = {str(j): w for j, w in wizards.items()}
     prepared["dice"] = _dice(options.get("dice"))
-    prepared["spells"] = _spells(options.get("spells"), prepared["turn"], players, rosters,
-                                 wizards)
+    prepared["spell_list"] = _spell_list(options)
+    prepared["spells"] = _spells(options.get("spells"), prepared["spell_list"], players,
+                                 rosters, wizards)
     prepared[ROLL_OFF] = _roll_off(options.get(ROLL_OFF))
     if prepared["first_side"] == "roll":
         prepared["first_side"], prepared[ROLL_OFF] = roll_off(rng)
@@ -204,18 +211,50 @@ def _dice(value: object) -> JSON:
     return dict(sorted(out.items()))
 
 
-def _spells(value: object, turn: str, players: Sequence[str],
+def _spell_list(options: Mapping[str, Any]) -> str:
+    """``"all"`` (the Basic Game's ten cards) or ``"bought"`` (the Advanced Game's).
+
+    Left out, it is read as match files written before the option meant it:
+    ``spells`` given is a bought list, except all ten cards with the basic
+    turn (how a basic match was exported).
+    """
+    if "spell_list" in options:
+        value = options["spell_list"]
+        if value not in SPELL_LISTS:
+            raise InvalidAction(f"option 'spell_list' must be \"all\" (each side has all ten "
+                                f"cards) or \"bought\" (each side buys cards with its Magic); "
+                                f"got {value!r}")
+        return value
+    spells = options.get("spells")
+    if spells is None:
+        return "all"
+    if options.get("turn", "basic") == "basic" and _is_every(spells):
+        return "all"
+    return "bought"
+
+
+def _is_every(value: object) -> bool:
+    """``value`` gives both sides all ten cards (loosely read: it is checked later)."""
+    every = {c.id for c in CARDS}
+    return isinstance(value, list | tuple) and len(value) == 2 and all(
+        isinstance(v, list | tuple) and {CARD_OF[x].id for x in v if x in CARD_OF} == every
+        and len(v) == len(every) for v in value)
+
+
+def _spells(value: object, spell_list: str, players: Sequence[str],
             rosters: Sequence[Sequence[int]], wizards: Mapping[int, JSON]) -> list[list[str]]:
     every = [c.id for c in CARDS]
-    if turn == "basic":
+    if spell_list == "all":
         if value is not None and any(sorted(_card_ids(v, i)) != sorted(every)
                                      for i, v in enumerate(_two(value))):
-            raise InvalidAction("in the basic game each side has all ten spell cards; "
-                                "'spells' is chosen only in the advanced game")
+            raise InvalidAction("with spell_list \"all\" each side has all ten spell cards; "
+                                "to give each side the cards it bought, set spell_list "
+                                "\"bought\" (with any turn)")
         return [every, list(every)]
     if value is None:
-        raise InvalidAction("the advanced game needs option 'spells': the cards each side "
-                            "bought, e.g. [[\"freeze\", \"shield\"], [\"fireball\", \"speed\"]]")
+        raise InvalidAction("spell_list \"bought\" needs option 'spells': the cards each "
+                            "side bought, e.g. [[\"freeze\", \"shield\"], [\"fireball\", "
+                            "\"speed\"]]")
     bought = []
     for side, cards in enumerate(_two(value)):
         ids = _card_ids(cards, side)
@@ -223,8 +262,9 @@ def _spells(value: object, turn: str, players: Sequence[str],
         missing = [j for j, m in zip(rosters[side], magic, strict=True) if m is None]
         if missing:
             raise InvalidAction(
-                f"the advanced game's spell budget is the sum of each side's Magic stats: "
-                f"give wizard #{missing[0]} a 'magic' stat in option 'wizards'")
+                f"bought spells' budget is the sum of each side's Magic stats: give "
+                f"wizard #{missing[0]} a 'magic' stat in option 'wizards', or play with all "
+                f"ten cards (spell_list \"all\", any turn)")
         cost, budget = sum(CARD_OF[c].cost for c in ids), sum(magic)
         if cost > budget:
             sums = "+".join(str(m) for m in magic)

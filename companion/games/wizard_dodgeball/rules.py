@@ -31,6 +31,7 @@ from companion.games.wizard_dodgeball.state import (
     card_status,
     effects,
     has,
+    loose_fireballs,
     on_court,
     open_actions,
     ready,
@@ -45,8 +46,11 @@ def legal(state: State) -> list[JSON]:
 
     Only what the active wizard's activation has left is offered: in the
     basic turn one throw (a pass included) and one cast; in the advanced
-    turn any of them while actions are left. A cast shape carries
-    ``max_targets`` (the caster's Magic) when the stats give it.
+    turn any of them while actions are left, Speed and Slow counted. A cast
+    shape carries ``max_targets`` (the caster's Magic) when the stats give it;
+    a throw, hit or pass shape carries ``fireball`` when a Fireball is on the
+    thrower's ball or on a loose one. Every shape can be sent back as it is,
+    with one value picked for each list (a subset for ``targets``).
     """
     if state.winner is not None:
         return []
@@ -56,10 +60,20 @@ def legal(state: State) -> list[JSON]:
     left = open_actions(state)
     foes = on_court(state, 1 - side)
     if "throw" in left and cannot_throw(state, j) is None:
+        # Whether the ball thrown is a Fireball: the holder's is (unless it threw
+        # another ball); a loose one only if the host says this wizard picked it up.
+        fire: JSON = {}
+        if has(state, j, "fireball"):
+            fire = {"fireball": [True, False]}
+        elif loose_fireballs(state):
+            fire = {"fireball": [False, True]}
         if foes:
+            holders = [f for f in foes if not has(state, f, "butter_fingers")]
             shapes.append({"type": "throw", "thrower": [j], "target": foes,
-                           "range": [1, 2, 3], "target_holding_ball": [False, True]})
-            shapes.append({"type": "hit", "thrower": [j], "target": foes})
+                           "range": [1, 2, 3],
+                           "target_holding_ball": [False, True] if holders else [False],
+                           **fire})
+            shapes.append({"type": "hit", "thrower": [j], "target": foes, **fire})
         catchers = [f for f in foes if cannot_catch(state, f) is None]
         if catchers and not has(state, j, "fireball"):
             back = [w for w in state.setup.rosters[1 - side] if w in state.off]
@@ -67,18 +81,20 @@ def legal(state: State) -> list[JSON]:
                            "returning": [*back, None]})
         mates = [m for m in on_court(state, side) if m != j and cannot_receive(state, m) is None]
         if mates:
-            shapes.append({"type": "pass", "thrower": [j], "to": mates})
+            shapes.append({"type": "pass", "thrower": [j], "to": mates, **fire})
     if "cast" not in left:
         return shapes
     magic = state.setup.wizards[j].magic
     reach: JSON = {} if magic is None else {"max_targets": magic}
     spells = [s for s in ready(state, side) if s != "dispel"]
-    everyone = on_court(state, 0) + on_court(state, 1)
+    # A Magic of 0 reaches no wizard (only a ball): nothing to name, nothing to roll.
+    everyone = on_court(state, 0) + on_court(state, 1) if magic != 0 else []
     if spells:
         shapes.append({"type": "cast", "caster": [j], "spell": spells, "targets": everyone,
                        **reach})
-        shapes.append({"type": "cast_roll", "caster": [j], "spell": spells,
-                       "targets": everyone, **reach})
+        if everyone:
+            shapes.append({"type": "cast_roll", "caster": [j], "spell": spells,
+                           "targets": everyone, **reach})
     wearers = [w for w in everyone if effects(state, w)]
     if "dispel" in ready(state, side) and wearers and magic != 0:
         spells_on = sorted({t.spell for t in state.tokens if t.jersey in wearers},
@@ -169,8 +185,9 @@ def _thrower(state: State, action: Mapping[str, Any], use: str = "throw") -> int
 
 def _resolve_pass(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON:
     """A throw to a teammate: no roll; a Fireball on the ball goes with it."""
-    check_fields(action, ("thrower", "to"))
+    check_fields(action, ("thrower", "to", "fireball"))
     thrower = _thrower(state, action, "pass")
+    fireball = _fireball(state, action, thrower)
     to = _jersey(state, action, "to")
     side = state.setup.side_of(thrower)
     if to == thrower:
@@ -183,7 +200,7 @@ def _resolve_pass(state: State, action: Mapping[str, Any], rng: random.Random) -
     reason = cannot_receive(state, to)
     if reason:
         raise IllegalAction(reason)
-    return {"type": "pass", "thrower": thrower, "to": to}
+    return {"type": "pass", "thrower": thrower, "to": to, **fireball}
 
 
 def _returning(state: State, action: Mapping[str, Any], catcher: int) -> int | None:
@@ -203,27 +220,32 @@ def _returning(state: State, action: Mapping[str, Any], catcher: int) -> int | N
 
 
 def _resolve_hit(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON:
-    check_fields(action, ("thrower", "target"))
+    check_fields(action, ("thrower", "target", "fireball"))
     thrower, target = _thrower_and_target(state, action, "target")
-    return {"type": "hit", "thrower": thrower, "target": target}
+    return {"type": "hit", "thrower": thrower, "target": target,
+            **_fireball(state, action, thrower)}
 
 
 def _resolve_catch(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON:
-    check_fields(action, ("thrower", "catcher", "returning"))
+    check_fields(action, ("thrower", "catcher", "returning", "fireball"))
     thrower, catcher = _thrower_and_target(state, action, "catcher")
-    if has(state, thrower, "fireball"):
-        raise IllegalAction(f"#{thrower}'s ball is a Fireball: it cannot be caught")
+    fireball = _fireball(state, action, thrower)
+    if fireball.get("fireball"):
+        raise IllegalAction(f"#{thrower}'s ball is a Fireball: it cannot be caught (a "
+                            "Fireball is dodged or hits; say 'fireball': false if "
+                            f"#{thrower} threw another ball)")
     reason = cannot_catch(state, catcher)
     if reason:
         raise IllegalAction(reason)
     return {"type": "catch", "thrower": thrower, "catcher": catcher,
-            "returning": _returning(state, action, catcher)}
+            "returning": _returning(state, action, catcher), **fireball}
 
 
 def _resolve_throw(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON:
     check_fields(action, ("thrower", "target", "range", "target_holding_ball", "rolls",
-                          "result", "returning"))
+                          "result", "returning", "fireball"))
     thrower, target = _thrower_and_target(state, action, "target")
+    fire = _fireball(state, action, thrower)
     zones = integer(action, "range", 1, 3)
     assert zones is not None
     holding = _flag(action, "target_holding_ball")
@@ -233,13 +255,13 @@ def _resolve_throw(state: State, action: Mapping[str, Any], rng: random.Random) 
     if rolls is not None and (not isinstance(rolls, Mapping) or set(rolls) - {"throw", "dodge"}):
         raise InvalidAction("field 'rolls' must be {\"throw\": [...], \"dodge\": [...]}")
     rolls = rolls or {}
-    fireball = has(state, thrower, "fireball")
+    fireball = fire.get("fireball", False)
     frozen = has(state, target, "freeze")
     attack = throw_pool(state, thrower, zones) if not fireball else Pool(())
     dodge = dodge_pool(state, target, holding) if not frozen else Pool(())
     event = {
         "type": "throw", "thrower": thrower, "target": target, "range": zones,
-        "target_holding_ball": holding,
+        "target_holding_ball": holding, **fire,
         "rolls": {"throw": roll(state, attack, rolls.get("throw"), "rolls.throw", rng),
                   "dodge": roll(state, dodge, rolls.get("dodge"), "rolls.dodge", rng)},
     }
@@ -249,16 +271,49 @@ def _resolve_throw(state: State, action: Mapping[str, Any], rng: random.Random) 
     event["result"] = result
     if result == "catch":
         event["returning"] = _returning(state, action, target)
+    elif "returning" in action:
+        raise InvalidAction(f"field 'returning' is only for a throw that is caught; this "
+                            f"one was {_RESULT_WORDS[result]}: leave 'returning' out")
     return event
+
+
+_RESULT_WORDS = {"hit": "a hit", "shield": "a hit the Shield took", "dodge": "dodged"}
+
+
+def _fireball(state: State, action: Mapping[str, Any], thrower: int) -> JSON:
+    """Whether the ball ``thrower`` throws is a Fireball, as the event records it.
+
+    The Fireball is on a ball. The wizard holding it throws it unless the host
+    says ``"fireball": false`` (it threw another ball and dropped this one). A
+    loose Fireball (its holder dropped it) is thrown only when the host says
+    ``"fireball": true``: the companion cannot see who picked it up. Returns
+    ``{"fireball": bool}`` when a Fireball is involved, else ``{}`` (so the
+    events of a match without one stay as they were).
+    """
+    if "fireball" in action and not isinstance(action["fireball"], bool):
+        raise InvalidAction(f"field 'fireball' must be true or false; got "
+                            f"{action['fireball']!r}")
+    said = action.get("fireball")
+    if has(state, thrower, "fireball"):
+        return {"fireball": said is not False}
+    if not said:
+        return {}
+    if not loose_fireballs(state):
+        raise IllegalAction(f"#{thrower}'s ball cannot be a Fireball: no Fireball is on a ball "
+                            "now (a Fireball is cast on a held ball, and stays on it until "
+                            "thrown or until its card returns)")
+    return {"fireball": True}
 
 
 def _resolve_cast(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON:
     kind = action["type"]
-    fields = {"cast": ("caster", "spell", "targets"),
-              "cast_roll": ("caster", "spell", "targets", "effect", "rolls", "affected"),
+    fields = {"cast": ("caster", "spell", "targets", "max_targets"),
+              "cast_roll": ("caster", "spell", "targets", "effect", "rolls", "affected",
+                            "max_targets"),
               "dispel": ("caster", "target", "spell")}[kind]
     check_fields(action, fields)
     caster = _jersey(state, action, "caster")
+    _echo_reach(state, action, caster)
     _require_active(state, caster, "cast")
     _require_budget(state, "cast")
     side = state.setup.side_of(caster)
@@ -273,9 +328,9 @@ def _resolve_cast(state: State, action: Mapping[str, Any], rng: random.Random) -
         _require_reach(state, caster, [target])
         return {"type": "dispel", "caster": caster, "target": target, "spell": effect}
     targets = _targets(state, action.get("targets"), spell)
-    # A hand-recorded cast names who was affected: the caster may be among
-    # them after a rebound without being one of the spell's targets.
-    _require_reach(state, caster, [t for t in targets if kind != "cast" or t != caster])
+    # Every wizard named counts against the reach, the caster too: a rebound
+    # is the result of a roll, not a wizard to name beyond the reach.
+    _require_reach(state, caster, targets)
     if kind == "cast":
         if spell == "dispel" and targets:
             raise InvalidAction("say which effect Dispel removed with the 'dispel' action "
@@ -327,13 +382,28 @@ def _require_effect(state: State, target: int, effect: str | None) -> None:
         raise IllegalAction(f"#{target} has no {TITLES[effect]} to cancel; it has {on}")
 
 
+def _echo_reach(state: State, action: Mapping[str, Any], caster: int) -> None:
+    """``max_targets``, as ``legal`` offers it, may come back with a cast: it must be
+    the caster's Magic (a client's premise), and changes nothing."""
+    if "max_targets" not in action:
+        return
+    magic = state.setup.wizards[caster].magic
+    if magic is None:
+        raise InvalidAction(f"field 'max_targets' is for a caster whose Magic is known; "
+                            f"#{caster} has no Magic stat: leave it out")
+    if action["max_targets"] != magic or type(action["max_targets"]) is not int:
+        raise IllegalAction(f"'max_targets' says {action['max_targets']!r}, but #{caster}'s "
+                            f"Magic is {magic}: its spells reach at most {magic} wizards")
+
+
 def _require_reach(state: State, caster: int, targets: list[int]) -> None:
     """The caster's Magic (when known) is how many connected spaces a spell reaches."""
     magic = state.setup.wizards[caster].magic
     if magic is not None and len(targets) > magic:
         most = f"at most {magic} wizard{'s' if magic != 1 else ''}" if magic else "no wizard"
         raise IllegalAction(f"#{caster}'s Magic is {magic}: its spells reach {most} "
-                            f"(one connected space each); {len(targets)} named")
+                            f"(one connected space each, the caster counted when named); "
+                            f"{len(targets)} named")
 
 
 def _targets(state: State, value: object, spell: str) -> list[int]:
@@ -351,6 +421,9 @@ def _targets(state: State, value: object, spell: str) -> list[int]:
         targets.append(j)
     if spell == "fireball" and len(targets) > 1:
         raise IllegalAction("Fireball goes on one held ball: give the one wizard holding it")
+    if spell == "fireball" and targets and has(state, targets[0], "butter_fingers"):
+        raise IllegalAction(f"#{targets[0]} has Butter Fingers and holds no ball: Fireball goes "
+                            "on a held ball (name the wizard holding it)")
     return targets
 
 

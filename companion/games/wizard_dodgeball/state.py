@@ -14,9 +14,14 @@ from companion.turns import Timers, TurnOrder
 
 @dataclass(frozen=True)
 class Token:
-    """An effect on a wizard, from a side's card (removed when that card returns)."""
+    """An effect on a wizard, from a side's card (removed when that card returns).
 
-    jersey: int
+    A Fireball is on a ball: its token sits on the wizard holding that ball,
+    or has ``jersey`` None while the ball is loose (dropped, and picked up by
+    someone the companion cannot see).
+    """
+
+    jersey: int | None
     spell: str
     side: int
 
@@ -85,6 +90,10 @@ def setup(players: Sequence[str], options: Mapping[str, Any]) -> State:
             sides=(names[0], names[1]), turn=options["turn"], variant=options["variant"],
             target=options["target"], first_side=first, rosters=rosters, wizards=wizards,
             cards=(tuple(options["spells"][0]), tuple(options["spells"][1])),
+            # Options prepared before 'spell_list' existed bought spells only with
+            # the advanced turn.
+            spell_list=options.get("spell_list",
+                                   "bought" if options["turn"] == "advanced" else "all"),
             dice={c: tuple(f) for c, f in options["dice"].items()},
         ),
         order=TurnOrder(order),
@@ -98,6 +107,11 @@ def active(state: State) -> int:
 
 def has(state: State, jersey: int, spell: str) -> bool:
     return any(t.jersey == jersey and t.spell == spell for t in state.tokens)
+
+
+def loose_fireballs(state: State) -> list[Token]:
+    """The Fireballs on balls no known wizard holds, oldest first."""
+    return [t for t in state.tokens if t.jersey is None]
 
 
 def effects(state: State, jersey: int) -> list[str]:
@@ -154,6 +168,31 @@ def actions(state: State) -> int | None:
     return max(0, count)
 
 
+def basic_extra(state: State) -> int:
+    """The basic turn's change for Speed (+1: one more throw or cast) and Slow (-1:
+    a throw or a cast, not both); 0 with neither or both."""
+    j = active(state)
+    return has(state, j, "speed") - has(state, j, "slow")
+
+
+def _basic_fits(throws: int, casts: int, extra: int) -> bool:
+    """Whether ``throws`` throws (passes included) and ``casts`` casts fit a basic turn.
+
+    The turn's throw and cast, plus one more of either with Speed; with Slow one
+    of them in all (the unseen move is the one the wizard keeps).
+    """
+    if extra < 0:
+        return throws + casts <= 1
+    if extra > 0:
+        return throws <= 2 and casts <= 2 and throws + casts <= 3
+    return throws <= 1 and casts <= 1
+
+
+def _basic_counts(state: State) -> tuple[int, int]:
+    throws = sum(BASIC_ACTION[u] == "throw" for u in state.used)
+    return throws, len(state.used) - throws
+
+
 def open_actions(state: State) -> list[str]:
     """The kinds of action the active wizard may still record: "throw" (a pass
     included) and "cast", in that order; none when frozen, off the court or over."""
@@ -162,23 +201,39 @@ def open_actions(state: State) -> list[str]:
         return []
     if state.setup.turn == "advanced":
         return list(RECORDED) if actions_left(state) else []
-    taken = {BASIC_ACTION[u] for u in state.used}
-    return [a for a in RECORDED if a not in taken]
+    throws, casts = _basic_counts(state)
+    extra = basic_extra(state)
+    return [a for a, more in (("throw", (throws + 1, casts)), ("cast", (throws, casts + 1)))
+            if _basic_fits(*more, extra)]
 
 
 def actions_left(state: State) -> int:
     """How many more actions the active wizard may record this activation.
 
-    Advanced: ``actions`` minus those recorded (never below 0). Basic: the
-    throw and the cast not yet used (0-2); the move is the players' to count.
+    Advanced: ``actions`` minus those recorded (never below 0). Basic: how
+    many more throws and casts fit the turn (0-2, 3 with Speed before any is
+    used; 1 with Slow); the move is the players' to count.
     """
     j = active(state)
     if state.winner is not None or j in state.off or has(state, j, "freeze"):
         return 0
     count = actions(state)
-    if count is None:
-        return len(open_actions(state))
-    return max(0, count - len(state.used))
+    if count is not None:
+        return max(0, count - len(state.used))
+    throws, casts = _basic_counts(state)
+    extra = basic_extra(state)
+    return max(t + c for t in range(3) for c in range(3)
+               if _basic_fits(throws + t, casts + c, extra))
+
+
+def basic_rule(state: State) -> str:
+    """The basic turn as it stands for the active wizard, in words."""
+    extra = basic_extra(state)
+    if extra > 0:
+        return f"{BASIC_RULE}, and Speed gives one more throw or cast"
+    if extra < 0:
+        return "basic turn with Slow: a throw or a cast, not both (the move is kept)"
+    return BASIC_RULE
 
 
 def budget_refusal(state: State, use: str) -> str | None:
@@ -191,13 +246,21 @@ def budget_refusal(state: State, use: str) -> str | None:
         action = BASIC_ACTION[use]
         if action in open_actions(state):
             return None
-        done = next((u for u in state.used if BASIC_ACTION[u] == action), None)
-        if done is None:  # frozen, off the court or over: the caller says which
+        if not state.used:  # frozen, off the court or over: the caller says which
             return f"#{j} has no {action} this activation"
-        did = {"throw": "thrown", "pass": "passed (a pass is the throw action)",
-               "cast": "cast"}[done]
-        left = " and ".join(open_actions(state)) or "no throw or cast"
-        return f"#{j} has already {did} this activation; left: {left} ({BASIC_RULE})"
+        # What stands in the way: the same action done already, else the other one
+        # (with Slow, either uses the turn's one throw or cast).
+        throws, casts = _basic_counts(state)
+        times = {1: "", 2: " twice"}
+        if (action == "cast" and casts) or (action == "throw" and not throws):
+            done = f"cast{times[casts]}"
+        elif [u for u in state.used if u != "cast"] == ["pass"]:
+            done = "passed (a pass is the throw action)"
+        else:
+            done = f"thrown{times[throws]}"
+        left = " or ".join(open_actions(state)) or "no throw or cast"
+        return (f"#{j} has already {done} this activation; left: {left} "
+                f"({basic_rule(state)})")
     if actions_left(state):
         return None
     count = actions(state)
@@ -228,6 +291,15 @@ def reminder(state: State) -> str | None:
             return "back: no move this time"
         count = actions(state)
         return f"back: {count} action{'s' if count != 1 else ''}, no move"
+    if state.setup.turn == "basic":
+        extra = basic_extra(state)
+        if extra > 0:
+            return "Speed: +1 throw or cast"
+        if extra < 0:
+            return "Slow: throw or cast"
+    if loose_fireballs(state):
+        # Nobody the companion knows holds it: the host says when it is thrown.
+        return "Fireball ball loose"
     return None
 
 

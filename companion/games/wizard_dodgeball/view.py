@@ -14,6 +14,7 @@ from companion.games.wizard_dodgeball.state import (
     active,
     card_status,
     effects,
+    loose_fireballs,
     on_court,
     open_actions,
     recharges,
@@ -59,6 +60,7 @@ def view(state: State) -> JSON:
         "round": state.order.round,
         "winner": state.winner,
         "turn": s.turn,
+        "spell_list": s.spell_list,
         "variant": s.variant,
         "target": s.target if s.variant == "points" else None,
         "actions": actions(state),
@@ -69,6 +71,7 @@ def view(state: State) -> JSON:
         "reminder": reminder(state),
         "recharging": recharging,
         "order": [{"side": s.side_of(w), "jersey": w} for w in state.order.order],
+        "loose_fireballs": [t.side for t in loose_fireballs(state)],
         "last": dict(state.last) if state.last is not None else None,
     }
 
