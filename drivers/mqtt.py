@@ -465,9 +465,10 @@ class TablePublisher:
                           f"(client id table-companion-{self.info.id}); is [mqtt] table "
                           "set to the same id on two companions?")
         elif was:
-            self._problem("connection lost", f"lost the connection to {self.url} ({reason})")
+            self._problem("connection lost", f"lost the connection to {self.url} ({reason}"
+                          + (": the broker stopped answering)" if timed_out(reason) else ")"))
         elif not answered:  # a refusal was said when it came
-            self._problem(*closed_unanswered(self.cfg.address))
+            self._problem(*unanswered(self.cfg.address, reason, KEEPALIVE))
 
     def _published_cb(self, client: mqtt.Client, userdata: Any, mid: int,
                       reason: ReasonCode, properties: Any) -> None:
@@ -625,6 +626,36 @@ def closed_unanswered(address: BrokerAddress) -> tuple[str, str]:
         return "no answer", f"{where} closed the connection without answering as a broker"
     return "no answer: TLS port?", (f"{where} closed the connection without answering as a "
                                     "broker: is it a TLS port? (then use mqtts://)")
+
+
+def timed_out(reason: ReasonCode | None) -> bool:
+    """Whether paho closed the connection because the broker said nothing for a whole
+    keep-alive (no CONNACK to our CONNECT, or no PINGRESP to our ping)."""
+    return reason is not None and reason.getName() == "Keep alive timeout"
+
+
+def unanswered(address: BrokerAddress, reason: ReasonCode | None,
+               keepalive: float) -> tuple[str, str]:
+    """(short status, log text) for a connection that ended before the broker answered.
+
+    ``reason`` is paho's reason for the end: a keep-alive timeout is a server
+    that took the connection and then said nothing (a broker stopped or
+    overloaded, a network that drops the packets), not one that closed it.
+    """
+    if timed_out(reason):
+        return "no answer: timed out", (
+            f"{address.host}:{address.port} took the connection but did not answer as a "
+            f"broker within {keepalive:g} s (keep-alive timeout): is the broker stopped "
+            "or overloaded, or the network dropping packets?")
+    return closed_unanswered(address)
+
+
+def lost(reason: ReasonCode | None, keepalive: float) -> str:
+    """The log text of a connection that was up and is gone, from paho's ``reason``."""
+    if timed_out(reason):
+        return (f"connection lost: the broker stopped answering (nothing within the "
+                f"{keepalive:g} s keep-alive)")
+    return "connection lost"
 
 
 def refusal(reason: ReasonCode) -> str:
