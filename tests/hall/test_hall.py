@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -88,6 +89,26 @@ def test_the_broker_lost_and_back(mosquitto, hall, sender):
     watch.until(lambda w: w.connected is True, timeout=15)
     assert get(f"{hall.urls[0]}api/tables")[2]["broker"] == "connected"
     watch.close()
+
+
+def test_a_broker_that_stops_answering_is_said_as_such(mosquitto, monkeypatch):
+    """SIGSTOP: the port still takes connections and nothing answers. The hall says the
+    keep-alive ran out, not "is it a TLS port?", and is back when the broker is."""
+    monkeypatch.setattr("hall.listener.KEEPALIVE", 1)
+    with Hall(mosquitto.url, host="127.0.0.1", port=0, prefix="table-companion") as hall:
+        watch = Watch(hall.server.port).until(lambda w: w.connected)
+        os.kill(mosquitto.pid(), signal.SIGSTOP)
+        try:
+            watch.until(lambda w: "connection lost" in w.broker)
+            assert "the broker stopped answering" in watch.broker, watch.broker
+            watch.until(lambda w: "connection lost" not in w.broker, timeout=15)
+            assert (f"127.0.0.1:{mosquitto.port} took the connection but did not answer as a "
+                    "broker within 1 s (keep-alive timeout)") in watch.broker, watch.broker
+            assert "TLS" not in watch.broker
+        finally:
+            os.kill(mosquitto.pid(), signal.SIGCONT)
+        watch.until(lambda w: w.connected, timeout=20)
+        watch.close()
 
 
 def test_the_hall_changes_nothing_and_answers_only_its_own_names(hall):

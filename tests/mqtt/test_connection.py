@@ -4,6 +4,8 @@ log line, retries with backoff, and the table keeps working."""
 from __future__ import annotations
 
 import logging
+import os
+import signal
 import threading
 import time
 
@@ -97,6 +99,27 @@ def test_plain_mqtt_to_a_tls_port_is_said(tls_broker, caplog):
         assert p.wait_status(lambda s: s != "connecting", TIMEOUT)
         assert p.status == "no answer: TLS port?"
     assert "is it a TLS port? (then use mqtts://)" in warnings(caplog)[0]
+
+
+def test_a_broker_that_stops_answering_is_said_as_such(mosquitto, caplog, monkeypatch):
+    """A stopped broker (SIGSTOP: its port still takes connections, it answers nothing):
+    the keep-alive runs out, on the connection that was up and on each new one. That
+    is said, and never taken for a TLS port spoken to in the clear."""
+    monkeypatch.setattr("drivers.mqtt.KEEPALIVE", 1)
+    caplog.set_level(logging.INFO, "drivers.mqtt")
+    with publisher(mosquitto.url) as p:
+        assert p.wait_status(lambda s: s == "connected", TIMEOUT)
+        os.kill(mosquitto.pid(), signal.SIGSTOP)
+        try:
+            assert p.wait_status(lambda s: s == "no answer: timed out", TIMEOUT), p.status
+        finally:
+            os.kill(mosquitto.pid(), signal.SIGCONT)
+        assert p.wait_status(lambda s: s == "connected", 20), p.status
+    said = warnings(caplog)
+    assert "Keep alive timeout: the broker stopped answering" in said[0], said
+    assert (f"127.0.0.1:{mosquitto.port} took the connection but did not answer as a broker "
+            "within 1 s (keep-alive timeout)") in said[1], said
+    assert not any("TLS" in line for line in said), said
 
 
 def test_a_user_without_a_password_is_warned(mosquitto, caplog):
