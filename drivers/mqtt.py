@@ -191,6 +191,7 @@ class TablePublisher:
         client.on_disconnect = self._disconnected_cb
         client.on_publish = self._published_cb
         client.on_socket_open = _no_delay
+        never_stopped(client)
         self._client = client
         self._thread = threading.Thread(target=self._run, name="mqtt-publish", daemon=True)
         self._thread.start()
@@ -528,6 +529,13 @@ def _no_delay(client: mqtt.Client, userdata: Any, sock: Any) -> None:
     after the first waited for the broker's delayed ACK: 40 ms on Linux, on
     every change (tests/bench/bench_mqtt.py: p50 44 ms, 1.5 ms without)."""
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
+def never_stopped(client: mqtt.Client) -> None:
+    """An exception in one of ``client``'s callbacks is logged, and its network loop goes
+    on: by default paho lets it end the loop's thread, and with it every reconnection."""
+    client.suppress_exceptions = True
+    client.enable_logger(logging.getLogger("drivers.mqtt.paho"))
 
 
 def stop_client(client: mqtt.Client) -> None:

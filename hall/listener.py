@@ -27,6 +27,7 @@ from drivers.mqtt import (
     CREDENTIAL_REFUSALS,
     describe,
     lost,
+    never_stopped,
     refusal,
     release,
     tls_context,
@@ -75,6 +76,7 @@ class Listener:
         client.on_connect = self._connected
         client.on_disconnect = self._disconnected
         client.on_message = self._message
+        never_stopped(client)
         self._client = client
         self._thread = threading.Thread(target=self._run, name="hall-mqtt", daemon=True)
         self._thread.start()
