@@ -535,7 +535,14 @@ def never_stopped(client: mqtt.Client) -> None:
     """An exception in one of ``client``'s callbacks is logged, and its network loop goes
     on: by default paho lets it end the loop's thread, and with it every reconnection."""
     client.suppress_exceptions = True
-    client.enable_logger(logging.getLogger("drivers.mqtt.paho"))
+
+    def said(client: mqtt.Client, userdata: Any, level: int, text: str) -> None:
+        # Only the callbacks' exceptions: paho's other ERR lines are routine (a loop
+        # turn without a socket is "Client is not connected" at every reconnection).
+        if text.startswith("Caught exception in"):
+            log.error("MQTT: %s", text)
+
+    client.on_log = said
 
 
 def stop_client(client: mqtt.Client) -> None:
