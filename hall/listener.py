@@ -125,7 +125,7 @@ class Listener:
             self._refused, self._dropped = None, None
             try:
                 self._client.connect(self.address.host, self.address.port, KEEPALIVE)
-            except (OSError, ValueError) as err:
+            except Exception as err:  # OSError, ValueError, or anything: said, tried again
                 why = describe(err, self.address, ca_hint="--ca-file")[1]
             else:
                 rc = MQTTErrorCode.MQTT_ERR_SUCCESS
