@@ -191,6 +191,7 @@ class TablePublisher:
         client.on_disconnect = self._disconnected_cb
         client.on_publish = self._published_cb
         client.on_socket_open = _no_delay
+        never_stopped(client)
         self._client = client
         self._thread = threading.Thread(target=self._run, name="mqtt-publish", daemon=True)
         self._thread.start()
@@ -465,9 +466,10 @@ class TablePublisher:
                           f"(client id table-companion-{self.info.id}); is [mqtt] table "
                           "set to the same id on two companions?")
         elif was:
-            self._problem("connection lost", f"lost the connection to {self.url} ({reason})")
+            self._problem("connection lost", f"lost the connection to {self.url} ({reason}"
+                          + (": the broker stopped answering)" if timed_out(reason) else ")"))
         elif not answered:  # a refusal was said when it came
-            self._problem(*closed_unanswered(self.cfg.address))
+            self._problem(*unanswered(self.cfg.address, reason, KEEPALIVE))
 
     def _published_cb(self, client: mqtt.Client, userdata: Any, mid: int,
                       reason: ReasonCode, properties: Any) -> None:
@@ -527,6 +529,20 @@ def _no_delay(client: mqtt.Client, userdata: Any, sock: Any) -> None:
     after the first waited for the broker's delayed ACK: 40 ms on Linux, on
     every change (tests/bench/bench_mqtt.py: p50 44 ms, 1.5 ms without)."""
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
+def never_stopped(client: mqtt.Client) -> None:
+    """An exception in one of ``client``'s callbacks is logged, and its network loop goes
+    on: by default paho lets it end the loop's thread, and with it every reconnection."""
+    client.suppress_exceptions = True
+
+    def said(client: mqtt.Client, userdata: Any, level: int, text: str) -> None:
+        # Only the callbacks' exceptions: paho's other ERR lines are routine (a loop
+        # turn without a socket is "Client is not connected" at every reconnection).
+        if text.startswith("Caught exception in"):
+            log.error("MQTT: %s", text)
+
+    client.on_log = said
 
 
 def stop_client(client: mqtt.Client) -> None:
@@ -625,6 +641,36 @@ def closed_unanswered(address: BrokerAddress) -> tuple[str, str]:
         return "no answer", f"{where} closed the connection without answering as a broker"
     return "no answer: TLS port?", (f"{where} closed the connection without answering as a "
                                     "broker: is it a TLS port? (then use mqtts://)")
+
+
+def timed_out(reason: ReasonCode | None) -> bool:
+    """Whether paho closed the connection because the broker said nothing for a whole
+    keep-alive (no CONNACK to our CONNECT, or no PINGRESP to our ping)."""
+    return reason is not None and reason.getName() == "Keep alive timeout"
+
+
+def unanswered(address: BrokerAddress, reason: ReasonCode | None,
+               keepalive: float) -> tuple[str, str]:
+    """(short status, log text) for a connection that ended before the broker answered.
+
+    ``reason`` is paho's reason for the end: a keep-alive timeout is a server
+    that took the connection and then said nothing (a broker stopped or
+    overloaded, a network that drops the packets), not one that closed it.
+    """
+    if timed_out(reason):
+        return "no answer: timed out", (
+            f"{address.host}:{address.port} took the connection but did not answer as a "
+            f"broker within {keepalive:g} s (keep-alive timeout): is the broker stopped "
+            "or overloaded, or the network dropping packets?")
+    return closed_unanswered(address)
+
+
+def lost(reason: ReasonCode | None, keepalive: float) -> str:
+    """The log text of a connection that was up and is gone, from paho's ``reason``."""
+    if timed_out(reason):
+        return (f"connection lost: the broker stopped answering (nothing within the "
+                f"{keepalive:g} s keep-alive)")
+    return "connection lost"
 
 
 def refusal(reason: ReasonCode) -> str:

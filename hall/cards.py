@@ -5,14 +5,17 @@ it is parsed, its topic is read with :meth:`Topics.parse` (a valid table id
 or nothing), its JSON must have the shape of a summary
 (:func:`companion.topics.summary_payload`), text is cut to length, a link is
 kept only when it is an ``http``/``https`` address, and at most
-:data:`MAX_TABLES` tables are kept. A message that fails is logged (at most
-once every :data:`COMPLAINT_EVERY` seconds, with a count of the others) and
-ignored: it never changes a card.
+:data:`MAX_TABLES` tables are kept (a new one on a full board takes the place
+of the card heard from least recently, one not online first). A message that
+fails is logged (at most once every :data:`COMPLAINT_EVERY` seconds, with a
+count of the others) and ignored: it never changes a card.
 
 Each change is numbered (the hall's own sequence, across all tables) and
 handed to ``publish`` as one SSE message: ``table`` with the changed card,
-or ``tables`` with the whole list when more than one card changes (the
-connection to the broker, a table removed).
+``gone`` with ``{"id"}`` of a card removed (its table cleared its topics, or
+gave its place on a full board), or ``tables`` with the whole list when
+every card changes (the connection to the broker). A flood of tables costs
+one small message each, never the whole list.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import json
 import logging
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
@@ -33,7 +37,7 @@ log = logging.getLogger(__name__)
 
 #: Larger payloads are not parsed (a summary of any game is under 2 KB).
 MAX_PAYLOAD = 64 * 1024
-#: Tables kept at most; a new table past this is ignored (and logged once).
+#: Tables kept at most; past this a new table takes the place of another (Board._make_room).
 MAX_TABLES = 500
 #: A malformed message is logged at most this often (seconds); the rest are counted.
 COMPLAINT_EVERY = 10.0
@@ -53,7 +57,14 @@ class Malformed(ValueError):
 def _text(value: Any, what: str, limit: int = MAX_TEXT) -> str:
     if not isinstance(value, str):
         raise Malformed(f"{what} is not text")
-    return value if len(value) <= limit else value[:limit - 1] + "…"
+    value = value if len(value) <= limit else value[:limit - 1] + "…"
+    try:
+        # JSON can spell a lone surrogate ("\ud800"): no page or stream could
+        # send it (UTF-8 has no such character), so the message is not a table's.
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise Malformed(f"{what} holds a lone surrogate (not Unicode text)") from None
+    return value
 
 
 def _texts(value: Any, what: str) -> list[str]:
@@ -122,8 +133,8 @@ class Complaints:
     """Logs problems at most once every ``every`` seconds, counting the ones it kept quiet."""
 
     def __init__(self, every: float = COMPLAINT_EVERY,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self.every, self._clock = every, clock
+                 clock: Callable[[], float] = time.monotonic, prefix: str = "ignored: ") -> None:
+        self.every, self._clock, self._prefix = every, clock, prefix
         self._last = -every
         self.count = 0
         self._quiet = 0
@@ -135,8 +146,8 @@ class Complaints:
             self._quiet += 1
             return
         quiet, self._quiet, self._last = self._quiet, 0, now
-        log.warning("ignored: " + message + (f" ({quiet} more ignored before this)"
-                                             if quiet else ""), *args)
+        log.warning(self._prefix + message + (f" ({quiet} more like it before this)"
+                                              if quiet else ""), *args)
 
 
 class Board:
@@ -158,8 +169,11 @@ class Board:
         self._version = 0
         self._broker = "connecting"
         self._connected = False
-        self._full_logged = False
+        #: Every card's table, the one heard from least recently first.
+        self._heard: OrderedDict[str, None] = OrderedDict()
         self.complain = Complaints()
+        #: Said when a full board gives a card's place to a new table.
+        self.full = Complaints(prefix="")
 
     # --- reading -----------------------------------------------------------------
 
@@ -225,6 +239,10 @@ class Board:
                 self.complain("topic %r is not one the hall reads", topic[:200])
         except Malformed as err:
             self.complain("%s on %r", err, topic[:200])
+        except Exception as err:  # no message may stop the hall's thread
+            # Not a shape read_summary knows to refuse: still the message's fault (the
+            # card was changed only after its JSON was made), so said and dropped.
+            self.complain("%s on %r: %s", type(err).__name__, topic[:200], err)
 
     def _summary(self, table: str, payload: bytes) -> None:
         if not payload:  # the retained summary cleared: the table is gone
@@ -244,32 +262,61 @@ class Board:
     def _change(self, table: str, **fields: Any) -> None:
         with self._lock:
             card = self._cards.get(table)
+            new = card is None
             if card is None:
-                if len(self._cards) >= self.max_tables:
-                    full, self._full_logged = self._full_logged, True
-                    if not full:
-                        log.warning("the hall shows at most %d tables; table %r and any "
-                                    "further ones are ignored", self.max_tables, table)
-                    return
-                card = self._cards[table] = {"id": table, "name": table, "url": None,
-                                             "online": None, "version": None,
-                                             "summary": None, "seen": None, "fresh": True}
+                card = {"id": table, "name": table, "url": None, "online": None,
+                        "version": None, "summary": None, "seen": None, "fresh": True}
             # The same message again (a retained one delivered on a new subscription,
             # or a table's republish after a reconnection) says the table is there,
             # not that it changed: the card keeps the time of its last change.
+            changed = dict(card, **fields, fresh=True)
             if any(card.get(k) != v for k, v in fields.items()) or card["seen"] is None:
-                card["seen"] = round(self._clock(), 3)
+                changed["seen"] = round(self._clock(), 3)
             elif card["fresh"]:
+                self._heard.move_to_end(table)
                 return  # nothing new at all
-            card.update(fields, fresh=True)
+            # Made before anything is kept: a card the pages could not be sent is
+            # never stored, and the table's last good card stays.
+            text = dumps(changed)
+            text.encode("utf-8")
+            messages = []
+            if new and (gone := self._make_room(table)) is not None:
+                self._version += 1
+                messages.append((self._version, "gone", dumps({"id": gone})))
+            self._cards[table] = changed
+            self._heard[table] = None
+            self._heard.move_to_end(table)
             self._version += 1
-            version, text = self._version, dumps(card)
-        self._publish(version, "table", text)
+            messages.append((self._version, "table", text))
+        for message in messages:
+            self._publish(*message)
+
+    def _make_room(self, table: str) -> str | None:
+        """The card that gives its place to new ``table`` on a full board (under the lock).
+
+        The rule (README "The hall board"): the card heard from least recently
+        among those not online (offline, or never said online), else the card
+        heard from least recently. A burst of made-up tables from a client that
+        may write other tables' topics can then not keep a table that arrives
+        later off the board: it takes a place at its first message, and any
+        table put out comes back with its next one.
+        """
+        if len(self._cards) < self.max_tables:
+            return None
+        victim = next((t for t in self._heard if self._cards[t]["online"] is not True),
+                      next(iter(self._heard)))
+        del self._cards[victim], self._heard[victim]
+        self.full("the hall shows at most %d tables: table %r took the place of %r, heard "
+                  "from least recently (more tables than places: can a client write other "
+                  "tables' topics? See the broker's ACL in README.md)",
+                  self.max_tables, table, victim)
+        return victim
 
     def _forget(self, table: str) -> None:
         with self._lock:
             if self._cards.pop(table, None) is None:
                 return
+            del self._heard[table]
             self._version += 1
-            version, text = self._version, dumps(self._body())
-        self._publish(version, "tables", text)
+            version = self._version
+        self._publish(version, "gone", dumps({"id": table}))

@@ -25,12 +25,15 @@ from companion.config import BrokerAddress
 from companion.topics import AVAILABILITY, SUMMARY, Topics
 from drivers.mqtt import (
     CREDENTIAL_REFUSALS,
-    closed_unanswered,
     describe,
+    lost,
+    never_stopped,
     refusal,
     release,
     tls_context,
+    unanswered,
 )
+from hall.cards import Complaints
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +63,8 @@ class Listener:
         self.connected = False
         self._stop = threading.Event()
         self._refused: str | None = None
+        self._dropped: mqtt.ReasonCode | None = None  # why paho closed the last connection
+        self._complain = Complaints()
         # Its own id: two halls (a TV and a laptop) must not push each other off.
         client = mqtt.Client(CallbackAPIVersion.VERSION2,
                              client_id=f"table-companion-hall-{secrets.token_hex(4)}",
@@ -69,8 +74,9 @@ class Listener:
         if address.tls:
             client.tls_set_context(tls_context(str(ca_file) if ca_file is not None else None))
         client.on_connect = self._connected
-        client.on_message = lambda _c, _u, message: self._on_message(message.topic,
-                                                                     message.payload)
+        client.on_disconnect = self._disconnected
+        client.on_message = self._message
+        never_stopped(client)
         self._client = client
         self._thread = threading.Thread(target=self._run, name="hall-mqtt", daemon=True)
         self._thread.start()
@@ -82,6 +88,24 @@ class Listener:
         (log.info if connected else log.warning)("broker %s: %s", self.address, status)
         if self._on_status is not None:
             self._on_status(connected, status)
+
+    def _message(self, client: mqtt.Client, userdata: object,
+                 message: mqtt.MQTTMessage) -> None:
+        """One message, whatever it holds: nothing a client publishes may end this thread
+        (a retained one would end it again at every start)."""
+        try:
+            topic = message.topic
+        except UnicodeDecodeError:  # a broker that let a topic not in UTF-8 through
+            self._complain("a topic that is not UTF-8")
+            return
+        try:
+            self._on_message(topic, message.payload)
+        except Exception as err:  # said and dropped: the thread goes on
+            self._complain("%s on %r: %s", type(err).__name__, topic[:200], err)
+
+    def _disconnected(self, client: mqtt.Client, userdata: object, flags: object,
+                      reason: mqtt.ReasonCode, properties: object) -> None:
+        self._dropped = reason
 
     def _connected(self, client: mqtt.Client, userdata: object, flags: object,
                    reason: mqtt.ReasonCode, properties: object) -> None:
@@ -98,20 +122,24 @@ class Listener:
     def _run(self) -> None:
         delay = MIN_DELAY
         while not self._stop.is_set():
-            self._refused = None
+            self._refused, self._dropped = None, None
             try:
                 self._client.connect(self.address.host, self.address.port, KEEPALIVE)
-            except (OSError, ValueError) as err:
+            except Exception as err:  # OSError, ValueError, or anything: said, tried again
                 why = describe(err, self.address, ca_hint="--ca-file")[1]
             else:
                 rc = MQTTErrorCode.MQTT_ERR_SUCCESS
-                while rc == MQTTErrorCode.MQTT_ERR_SUCCESS and not self._stop.is_set():
-                    rc = self._client.loop(LOOP_WAIT)
+                try:
+                    while rc == MQTTErrorCode.MQTT_ERR_SUCCESS and not self._stop.is_set():
+                        rc = self._client.loop(LOOP_WAIT)
+                except Exception:  # the hall keeps trying, whatever it was
+                    log.exception("broker %s: the MQTT client failed", self.address)
                 if self.connected:
                     delay = MIN_DELAY  # it was up: the next try comes soon
-                    why = "connection lost"
+                    why = lost(self._dropped, KEEPALIVE)
                 else:
-                    why = self._refused or closed_unanswered(self.address)[1]
+                    why = self._refused or unanswered(self.address, self._dropped,
+                                                      KEEPALIVE)[1]
                 with contextlib.suppress(OSError):  # already gone
                     self._client.disconnect()
             if self._stop.is_set():

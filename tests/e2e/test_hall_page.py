@@ -119,11 +119,26 @@ def test_hostile_tables_do_not_break_the_page(hall, sender, browser):  # noqa: F
                "title": "<b>bold</b>", "status": "active", "players": "", "score": "",
                "turn": "", "winner": "", "columns": ["P"],
                "sides": [{"name": "<script>", "score": ["1"], "turn": True, "winner": False}]}
-    sender.send(f"{PREFIX}/x/summary", dumps(summary))
+    live = page_at(browser, PHONE)
+    live.goto(hall.urls[0])
+    expect(live.locator("#empty")).to_be_visible()
+    # Each drawing is one batch of changes to the grid: counted, to see them coalesced.
+    live.evaluate("""() => { window.drawings = 0; new MutationObserver(() => window.drawings++)
+        .observe(document.getElementById("tables"), {childList: true}); }""")
+    # 600 made-up tables, then the hostile one: a full board gives each newcomer the
+    # place of the card heard from least recently, and the open page follows.
     for n in range(600):
         sender.client.publish(Topics(PREFIX, f"n{n:03d}").availability, OFFLINE)
-    sender.send(f"{PREFIX}/last/availability", OFFLINE)
-    Watch(hall.server.port).until(lambda w: len(w.cards) >= 500, timeout=30).close()
+    sender.send(f"{PREFIX}/x/summary", dumps(summary))
+    Watch(hall.server.port).until(lambda w: len(w.cards) >= 500 and "x" in w.cards,
+                                  timeout=30).close()
+    expect(live.locator(".tcard")).to_have_count(500)
+    expect(live.locator(".tcard[data-id='x']")).to_have_count(1)
+    expect(live.locator(".tcard[data-id='n000']")).to_have_count(0)  # gave its place
+    # 700 messages (600 tables, 100 of them taking a place: a `gone` and a `table`),
+    # drawn in a few batches (at most one per 200 ms), not one drawing per message.
+    assert live.evaluate("window.drawings") < 100
+    live.context.close()
     page = page_at(browser, PHONE)
     page.goto(hall.urls[0])
     expect(page.locator(".tcard")).to_have_count(500)

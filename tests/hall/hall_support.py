@@ -76,7 +76,8 @@ class Sender:
 
 
 class Watch:
-    """The hall's stream, read into ``cards`` (id -> card) and ``connected`` as it comes."""
+    """The hall's stream, read into ``cards`` (id -> card) and ``connected`` as it comes:
+    ``tables`` replaces them all, ``table`` one card, ``gone`` takes one away."""
 
     def __init__(self, port: int, timeout: float = 10.0) -> None:
         """Follow the hall serving on 127.0.0.1:``port``."""
@@ -107,14 +108,17 @@ class Watch:
             self.cards = {c["id"]: c for c in body["tables"]}
             self.connected, self.broker = body["connected"], body["broker"]
         else:
-            assert event.event == "table", event
+            assert event.event in ("table", "gone"), event
             assert self.seq is not None, "the first message must be the whole list"
             if event.id != self.seq + 1:
                 self.gaps += 1
                 self.sse.close()
                 self._open()
                 return
-            self.cards[body["id"]] = body
+            if event.event == "gone":
+                self.cards.pop(body["id"], None)
+            else:
+                self.cards[body["id"]] = body
         self.seq = event.id
 
     def until(self, check: Callable[[Watch], bool], timeout: float = 10.0) -> Watch:

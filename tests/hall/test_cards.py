@@ -45,20 +45,40 @@ def test_complaints_are_logged_at_most_once_per_interval(caplog):
         clock.now += 10
         complain("bad %s", "again")
     lines = [r.getMessage() for r in caplog.records]
-    assert lines == ["ignored: bad thing", "ignored: bad again (99 more ignored before this)"]
+    assert lines == ["ignored: bad thing", "ignored: bad again (99 more like it before this)"]
     assert complain.count == 101
 
 
-def test_the_board_keeps_at_most_its_bound_of_tables(caplog):
+def test_a_full_board_gives_a_new_table_the_place_heard_from_least_recently(caplog):
+    """A new table always gets a place: that of the card heard from least recently
+    among those not online, else of the one heard from least recently (README)."""
     sent = []
     board = Board("p", lambda *message: sent.append(message), max_tables=3)
-    for n in range(10):
-        board.receive(f"p/t{n}/availability", ONLINE.encode())
-    assert len(board) == 3 and len(sent) == 3
-    assert [c["id"] for c in json.loads(board.json_text())["tables"]] == ["t0", "t1", "t2"]
-    assert sum("at most 3 tables" in r.getMessage() for r in caplog.records) == 1
+
+    def ids() -> list[str]:
+        return [c["id"] for c in json.loads(board.json_text())["tables"]]
+
+    board.receive("p/t0/availability", ONLINE.encode())
+    board.receive("p/t1/availability", b"offline")
+    board.receive("p/t2/availability", ONLINE.encode())
+    board.receive("p/t0/availability", ONLINE.encode())  # nothing new, but t0 is there
+    assert len(sent) == 3 and len(board) == 3
+    board.receive("p/t3/availability", ONLINE.encode())  # t1, offline, gives its place
+    assert ids() == ["t0", "t2", "t3"]
+    # Two changes, one small message each: t1 gone, then t3's card.
+    assert [(m[1], json.loads(m[2])["id"]) for m in sent[-2:]] == [("gone", "t1"), ("table", "t3")]
+    assert sent[-1][0] == sent[-2][0] + 1
+    board.receive("p/t4/availability", ONLINE.encode())  # all online: t2 was heard last
+    assert ids() == ["t0", "t3", "t4"]
+    for n in range(5, 50):  # a flood of made-up tables: the board stays at its bound
+        board.receive(f"p/f{n}/availability", ONLINE.encode())
+    assert len(board) == 3
+    board.receive("p/t1/availability", ONLINE.encode())  # the real table, later: it is shown
+    assert "t1" in ids()
+    said = [r.getMessage() for r in caplog.records if "at most 3 tables" in r.getMessage()]
+    assert len(said) == 1 and "'t3' took the place of 't1'" in said[0]  # once, rate-limited
     board.receive("p/t1/summary", b"")  # a summary cleared: the table is gone
-    assert sent[-1][1] == "tables" and len(board) == 2
+    assert sent[-1][1:] == ("gone", '{"id":"t1"}') and len(board) == 2 and "t1" not in ids()
 
 
 def test_a_renamed_table_leaves_no_card_behind():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -90,6 +91,26 @@ def test_the_broker_lost_and_back(mosquitto, hall, sender):
     watch.close()
 
 
+def test_a_broker_that_stops_answering_is_said_as_such(mosquitto, monkeypatch):
+    """SIGSTOP: the port still takes connections and nothing answers. The hall says the
+    keep-alive ran out, not "is it a TLS port?", and is back when the broker is."""
+    monkeypatch.setattr("hall.listener.KEEPALIVE", 1)
+    with Hall(mosquitto.url, host="127.0.0.1", port=0, prefix="table-companion") as hall:
+        watch = Watch(hall.server.port).until(lambda w: w.connected)
+        os.kill(mosquitto.pid(), signal.SIGSTOP)
+        try:
+            watch.until(lambda w: "connection lost" in w.broker)
+            assert "the broker stopped answering" in watch.broker, watch.broker
+            watch.until(lambda w: "connection lost" not in w.broker, timeout=15)
+            assert (f"127.0.0.1:{mosquitto.port} took the connection but did not answer as a "
+                    "broker within 1 s (keep-alive timeout)") in watch.broker, watch.broker
+            assert "TLS" not in watch.broker
+        finally:
+            os.kill(mosquitto.pid(), signal.SIGCONT)
+        watch.until(lambda w: w.connected, timeout=20)
+        watch.close()
+
+
 def test_the_hall_changes_nothing_and_answers_only_its_own_names(hall):
     base = hall.urls[0]
     for path in ("", "api/tables", "api/hall/events"):
@@ -136,13 +157,27 @@ def test_hostile_messages_are_ignored_and_bounded(mosquitto, hall, sender, caplo
     _, _, body = get(f"{hall.urls[0]}api/tables")
     assert [c["id"] for c in body["tables"]] == ["good", "js"]
     assert hall.board.complain.count == len(hostile)
-    # Thousands of tables: the first 500 are kept, the rest ignored (logged once).
+    watch.close()
+
+
+def test_a_flood_of_made_up_tables_cannot_hide_a_table_that_comes_later(hall, sender, caplog):
+    """A client that may write any table's topics (no ACL here) makes up 2000 tables:
+    the board stays at 500, the real table shown before keeps its card, and a real
+    table that arrives after the flood takes a place at its first message."""
+    p = "table-companion"
+    sender.table(TableInfo("good", "Good")).start(ANN_BOB)
+    watch = Watch(hall.server.port).until(lambda w: score(w.cards.get("good", {})) == "0-0 (0-0)")
     for n in range(2000):
         sender.client.publish(Topics(p, f"n{n:04d}").availability, OFFLINE)
-    sender.send(f"{p}/last/availability", "online")
-    status, _, body = get(f"{hall.urls[0]}api/tables")
-    watch.until(lambda w: len(w.cards) >= 500, timeout=30)
+    late = sender.table(TableInfo("late", "Late table"))
+    late.start(ANN_BOB)
+    late.act({"type": "point", "winner": 0})
+    watch.until(lambda w: score(w.cards.get("late", {})) == "0-0 (15-0)", timeout=30)
     status, _, body = get(f"{hall.urls[0]}api/tables")
     assert status == 200 and len(body["tables"]) == 500
-    assert sum("at most 500 tables" in r.getMessage() for r in caplog.records) == 1
+    cards = {c["id"]: c for c in body["tables"]}
+    assert cards["good"]["online"] is True and score(cards["good"]) == "0-0 (0-0)"
+    assert cards["late"]["online"] is True and score(cards["late"]) == "0-0 (15-0)"
+    said = [r.getMessage() for r in caplog.records if "at most 500 tables" in r.getMessage()]
+    assert len(said) == 1, said  # once, however many places changed hands
     watch.close()

@@ -296,7 +296,8 @@ def check_acl(club: Club) -> None:
 
 def check_hall(club: Club, doc: DocBlocks) -> None:
     """The README's table (its ``[mqtt]`` section, a real TablePublisher) and the README's
-    hall command, on the README's broker: the hall shows the table, live."""
+    hall command, on the README's broker: the hall shows the table, live, and nothing
+    another table's credentials publish for tables not its own."""
     from companion.config import parse
     from drivers.mqtt import TablePublisher
     from tests.hall.hall_support import HallProcess, Watch
@@ -315,6 +316,18 @@ def check_hall(club: Club, doc: DocBlocks) -> None:
     user = args[args.index("--user") + 1]
     with Store(":memory:") as store, \
             HallProcess(*args, env={"COMPANION_MQTT_PASSWORD": password(user)}) as hall:
+        # Another table's credentials try to fill the board with made-up tables (and to
+        # pose as this one): the ACL refuses every one, and nothing of it reaches the hall.
+        other = club.client(next(u for u in club.users if u.startswith("table-")
+                                 and u != cfg.username))
+        try:
+            for n in range(600):
+                assert "Not authorized" in other.publish(
+                    f"table-companion/made-up-{n}/availability", "online", retain=True)
+            assert "Not authorized" in other.publish(
+                f"table-companion/{cfg.table}/availability", "offline", retain=True)
+        finally:
+            other.close()
         table = Table(store)
         publisher = TablePublisher(cfg, TableInfo(cfg.table, cfg.display_name, None),
                                    password=password(cfg.username), data=None)
@@ -326,6 +339,7 @@ def check_hall(club: Club, doc: DocBlocks) -> None:
                 lambda w: w.connected is True and w.cards.get(cfg.table, {}).get("online")
                 and (w.cards[cfg.table]["summary"] or {}).get("score") == "0-0 (0-15)")
             assert watch.cards[cfg.table]["name"] == "Table 1 (by the window)"
+            assert list(watch.cards) == [cfg.table], "only the table that has a user"
             watch.close()
             # Its Home Assistant configs were taken too (the ACL lets a table write them).
             assert publisher.status == "connected", publisher.status

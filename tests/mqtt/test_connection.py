@@ -3,11 +3,17 @@ log line, retries with backoff, and the table keeps working."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
+import signal
+import socket
 import threading
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.runtime import Companion
 from companion.config import Config, MqttConfig
@@ -97,6 +103,78 @@ def test_plain_mqtt_to_a_tls_port_is_said(tls_broker, caplog):
         assert p.wait_status(lambda s: s != "connecting", TIMEOUT)
         assert p.status == "no answer: TLS port?"
     assert "is it a TLS port? (then use mqtts://)" in warnings(caplog)[0]
+
+
+def test_a_broker_that_stops_answering_is_said_as_such(mosquitto, caplog, monkeypatch):
+    """A stopped broker (SIGSTOP: its port still takes connections, it answers nothing):
+    the keep-alive runs out, on the connection that was up and on each new one. That
+    is said, and never taken for a TLS port spoken to in the clear."""
+    monkeypatch.setattr("drivers.mqtt.KEEPALIVE", 1)
+    caplog.set_level(logging.INFO, "drivers.mqtt")
+    with publisher(mosquitto.url) as p:
+        assert p.wait_status(lambda s: s == "connected", TIMEOUT)
+        os.kill(mosquitto.pid(), signal.SIGSTOP)
+        try:
+            assert p.wait_status(lambda s: s == "no answer: timed out", TIMEOUT), p.status
+        finally:
+            os.kill(mosquitto.pid(), signal.SIGCONT)
+        assert p.wait_status(lambda s: s == "connected", 20), p.status
+    said = warnings(caplog)
+    assert "Keep alive timeout: the broker stopped answering" in said[0], said
+    assert (f"127.0.0.1:{mosquitto.port} took the connection but did not answer as a broker "
+            "within 1 s (keep-alive timeout)") in said[1], said
+    assert not any("TLS" in line for line in said), said
+
+
+class GarbageBroker:
+    """A server on a free port that answers each connection's first bytes with ``answer``
+    and closes it; :attr:`connections` counts the connections it took."""
+
+    def __init__(self) -> None:
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.port = self.server.getsockname()[1]
+        self.answer = b""
+        self.connections = 0
+        self.changed = threading.Condition()
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.server.accept()
+            except OSError:
+                return  # closed
+            with conn, self.changed:
+                self.connections += 1
+                self.changed.notify_all()
+                conn.settimeout(5)
+                with contextlib.suppress(OSError):
+                    conn.recv(4096)
+                    conn.sendall(self.answer)
+
+    def wait_for(self, connections: int) -> bool:
+        with self.changed:
+            return self.changed.wait_for(lambda: self.connections >= connections, TIMEOUT)
+
+
+def test_anything_a_broker_sends_leaves_the_table_publishing():
+    """Whatever bytes come back on a connection, the publisher's network thread lives on:
+    it drops the connection and tries again (the server sees the next one)."""
+    garbage = GarbageBroker()
+
+    @settings(max_examples=12, deadline=None)
+    @given(st.binary(min_size=1, max_size=64)
+           | st.builds(lambda tail: b"\x20" + tail, st.binary(max_size=32)))
+    def answer(data):
+        garbage.answer = data
+        before = garbage.connections
+        with publisher(f"mqtt://127.0.0.1:{garbage.port}"):
+            assert garbage.wait_for(before + 2), "the publisher did not try again"
+
+    try:
+        answer()
+    finally:
+        garbage.server.close()
 
 
 def test_a_user_without_a_password_is_warned(mosquitto, caplog):

@@ -1,7 +1,8 @@
 /* The hall board: every table's card, live. The page starts from the list it was served
    with (#state, the /api/tables body); the stream (/api/hall/events) sends the whole list
-   first ("tables") and then one card per change ("table"), each numbered one more than
-   the last: a gap means this page missed one, and it starts the stream again. */
+   first ("tables") and then one card per change ("table") or a card gone ("gone"), each
+   numbered one more than the last: a gap means this page missed one, and it starts the
+   stream again. */
 "use strict";
 
 const hall = {cards: new Map(), connected: true, broker: "", seq: null, source: null};
@@ -44,7 +45,7 @@ function card(t) {
   const status = off ? "Offline" : s ? (STATUS[s.status] || s.status) : "Waiting";
   const name = t.url ? el("a", {href: t.url, class: "open"}, t.name) : t.name;
   const classes = ["tcard", off ? "off" : "", stale ? "stale" : "", s ? `st-${s.status}` : ""];
-  return el("article", {class: classes.filter(Boolean).join(" "), "data-id": t.id, "aria-labelledby": `t-${t.id}`},
+  return el("article", {class: classes.filter(Boolean).join(" "), "data-id": t.id, "data-name": t.name, "aria-labelledby": `t-${t.id}`},
     el("div", {class: "top"},
       el("h2", {id: `t-${t.id}`}, name),
       el("span", {class: `badge ${off ? "off" : s ? s.status : ""}`}, status)),
@@ -67,28 +68,75 @@ function summaryLine() {
   brokerBanner.textContent = hall.connected ? "" : `Not connected to the broker (${hall.broker}): showing the last scores known.`;
 }
 
-/** The whole list: every card drawn again, in order. */
+/* Drawing is coalesced: a message only changes hall.cards and notes what to draw again;
+   the page is drawn at most once per animation frame and once per DRAW_EVERY ms. A flood
+   of messages (hundreds of tables, or a client making tables up) then costs a few
+   drawings a second, not one per message: the TV's main thread stays free. */
+const DRAW_EVERY = 200;
+const draw = {all: false, ids: new Set(), pending: false, last: 0};
+
+/** The whole list: every card drawn again, in order (at the next drawing). */
 function showAll(body) {
   hall.connected = body.connected;
   hall.broker = body.broker;
   hall.cards = new Map(body.tables.map((t) => [t.id, t]));
-  grid.replaceChildren(...body.tables.map(card));
-  summaryLine();
+  draw.all = true;
+  draw.ids.clear();
+  later();
 }
 
-/** One card changed: it is replaced where it stands (a new one goes where its name sorts). */
-function showOne(t) {
-  const old = hall.cards.get(t.id);
-  hall.cards.set(t.id, t);
-  const node = card(t);
-  const here = grid.querySelector(`[data-id="${CSS.escape(t.id)}"]`);
-  if (here && old && old.name === t.name) {
-    here.replaceWith(node);
+/** One card changed, or (null) is gone: drawn again at the next drawing. */
+function showOne(id, t) {
+  if (t) hall.cards.set(id, t); else hall.cards.delete(id);
+  draw.ids.add(id);
+  later();
+}
+
+function later() {
+  if (draw.pending) return;
+  draw.pending = true;
+  const wait = Math.max(0, draw.last + DRAW_EVERY - performance.now());
+  setTimeout(() => requestAnimationFrame(drawNow), wait);
+}
+
+/** Everything noted since the last drawing: a changed card is replaced where it stands,
+ *  a new one goes where its name sorts, a gone one is taken away. */
+function drawNow() {
+  draw.pending = false;
+  draw.last = performance.now();
+  if (draw.all || draw.ids.size > 50) {
+    // A card drawn before from the same data (the whole list again after a reconnection)
+    // keeps its node: nothing moves or flickers, and only what changed is drawn.
+    const before = new Map([...grid.children].map((n) => [n.dataset.id, n]));
+    const nodes = [...hall.cards.values()].sort(order).map((t) => {
+      const key = JSON.stringify([t, hall.connected]);
+      const node = before.get(t.id);
+      if (node && node.drawnFrom === key) return node;
+      const fresh = card(t);
+      fresh.drawnFrom = key;
+      return fresh;
+    });
+    if (nodes.length !== grid.children.length || nodes.some((n, i) => grid.children[i] !== n)) {
+      grid.replaceChildren(...nodes);
+    }
   } else {
-    if (here) here.remove();
-    const after = [...grid.children].find((n) => order(hall.cards.get(n.dataset.id), t) > 0);
-    grid.insertBefore(node, after || null);
+    for (const id of draw.ids) {
+      const t = hall.cards.get(id);
+      const here = grid.querySelector(`[data-id="${CSS.escape(id)}"]`);
+      const node = t && card(t);
+      if (node) node.drawnFrom = JSON.stringify([t, hall.connected]);
+      if (here && t && here.dataset.name === t.name) {
+        here.replaceWith(node);
+        continue;
+      }
+      if (here) here.remove();
+      if (!t) continue;
+      const after = [...grid.children].find((n) => order(hall.cards.get(n.dataset.id), t) > 0);
+      grid.insertBefore(node, after || null);
+    }
   }
+  draw.all = false;
+  draw.ids.clear();
   summaryLine();
 }
 
@@ -108,7 +156,12 @@ function open() {
   });
   source.addEventListener("table", (e) => {
     if (numbered(e)) { hall.seq = null; open(); return; }  // missed one: the whole list again
-    showOne(JSON.parse(e.data));
+    const t = JSON.parse(e.data);
+    showOne(t.id, t);
+  });
+  source.addEventListener("gone", (e) => {
+    if (numbered(e)) { hall.seq = null; open(); return; }
+    showOne(JSON.parse(e.data).id, null);
   });
   source.addEventListener("open", () => { offline.hidden = true; });
   source.addEventListener("error", () => {
@@ -119,6 +172,7 @@ function open() {
 }
 
 showAll(TC.initial);
+drawNow();  // the first drawing at once, from the list the page came with
 open();
 document.addEventListener("visibilitychange", () => {
   if (!document.hidden && hall.source && hall.source.readyState === EventSource.CLOSED) open();
