@@ -18,6 +18,7 @@ from web import api, pages, sim
 from web.auth import cross_site
 from web.fanout import Fanout
 from web.guard import guard
+from web.reads import Reads, Refused
 from web.services import BoundedJSON, Services, error
 from web.stream import Broker
 
@@ -59,6 +60,7 @@ def create_app(services: Services) -> Flask:
     ))
     app.extensions["companion"] = services
     app.extensions["companion.broker"] = broker
+    app.extensions["companion.reads"] = Reads(services.runner.table)
     guard(app, services.extra_host_names, unexpected="internal error; the table is unchanged")
 
     @app.before_request
@@ -74,6 +76,13 @@ def create_app(services: Services) -> Flask:
         # Named, never hidden: which file and what is wrong (the log has it too).
         log.error("request failed: %s %s: %s", request.method, request.path, err)
         return error(500, f"{err}; see \"If the SD card is damaged\" in README.md")
+
+    @app.errorhandler(Refused)
+    def refused(err: Refused) -> Response:
+        # A read past its bound: said at once, with when to ask again (web/reads.py).
+        response = error(err.status, str(err))
+        response.headers["Retry-After"] = str(err.retry_after)
+        return response
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)

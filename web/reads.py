@@ -1,0 +1,355 @@
+"""The reads that cost something: made once per change, served from memory, and bounded.
+
+Play comes first. A read never takes the writer's lock (the store reads on
+connections of its own, companion/store.py), and what a read draws from the
+store is made once per change and kept: the history (brought up to date a
+change at a time, never read whole again), its pages and searches, the
+rematch, and each stored match's board, timeline and match file (kept while
+the match is unchanged). Any number of phones asking the same thing after a
+change cost one making; the rest are bytes from memory.
+
+Each answer made here carries a strong ``ETag`` (a digest of its bytes): a
+client that sends it back in ``If-None-Match`` gets 304 and no body. A body
+of 1 KB or more goes gzip-compressed to a client that accepts it, compressed
+once and kept. ``Vary: Accept-Encoding`` and ``Cache-Control: no-cache`` (use
+the copy, but ask first) go with each.
+
+Making an answer (a cache miss: a replay, a match file, a page) costs the
+interpreter time the table's writer needs, so it is bounded
+(:class:`ReadBudget`): a few at once in all, a few waiting per client
+address; past either the answer is 429 (that address) or 503 (everyone),
+with ``Retry-After``, at once rather than after a wait, so a flood of readers
+holds none of the server's threads that the host's requests need.
+"""
+
+from __future__ import annotations
+
+import bisect
+import gzip
+import hashlib
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlencode
+
+from flask import Response, request
+
+from companion import matchfile
+from companion.controls import rematch
+from companion.errors import StoreError
+from companion.games import GAMES
+from companion.integrity import replay_stored
+from companion.store import MatchSummary, StoredMatch
+from companion.table import Table, match_json
+from companion.timeline import timeline
+
+#: Bodies this big or bigger are sent gzip-compressed to a client that accepts it.
+GZIP_FROM = 1024
+#: Rows of the history one page holds at most (``limit``).
+MAX_PAGE = 500
+#: The longest search text (``q``).
+MAX_QUERY = 100
+#: Answers kept: pages of the history and the rematch (of the newest version), and
+#: things drawn from stored matches (each while its match is unchanged).
+PAGES_KEPT = 64
+DRAWN_KEPT = 64
+
+
+class Refused(Exception):
+    """A read refused for now: ``status`` (429 or 503), the message, seconds to wait."""
+
+    def __init__(self, status: int, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.status, self.retry_after = status, retry_after
+
+
+class ReadBudget:
+    """How many answers may be made at once: ``running`` in all, ``per_address`` per client.
+
+    A request past its address's share is refused (429) at once; one that
+    finds ``running`` answers being made waits up to ``wait`` seconds for a
+    turn, behind at most ``waiting`` others, and is refused (503) past either.
+    Waiting blocks on a lock, not the interpreter, and the bound on waiters
+    leaves the server threads for the host's requests. Safe from any thread.
+    """
+
+    def __init__(self, running: int = 2, waiting: int = 6, per_address: int = 3,
+                 wait: float = 2.0) -> None:
+        self.running, self.waiting, self.per_address, self.wait = (running, waiting,
+                                                                   per_address, wait)
+        self._busy = 0
+        self._queued = 0
+        self._by_address: dict[str, int] = {}
+        self._changed = threading.Condition()
+
+    @contextmanager
+    def spend(self, address: str) -> Iterator[None]:
+        """Hold one of the places while the block runs; Refused when there is none."""
+        with self._changed:
+            if self._by_address.get(address, 0) >= self.per_address:
+                raise Refused(429, f"too many reads from {address} being made at once "
+                              f"(at most {self.per_address}): wait for their answers", 1)
+            if self._busy >= self.running and self._queued >= self.waiting:
+                raise Refused(503, "the table is busy answering other readers: try again "
+                              "in a moment", 1)
+            self._by_address[address] = self._by_address.get(address, 0) + 1
+            self._queued += 1
+            try:
+                turn = self._changed.wait_for(lambda: self._busy < self.running, self.wait)
+            finally:
+                self._queued -= 1
+            if not turn:
+                self._leave(address)
+                raise Refused(503, "the table is busy answering other readers: try again "
+                              "in a moment", 1)
+            self._busy += 1
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._busy -= 1
+                self._leave(address)
+                self._changed.notify()
+
+    def _leave(self, address: str) -> None:
+        left = self._by_address[address] - 1
+        if left:
+            self._by_address[address] = left
+        else:
+            del self._by_address[address]
+
+
+@dataclass
+class Body:
+    """An answer made once: its bytes, type, headers and ETag; gzipped when first asked."""
+
+    data: bytes
+    mimetype: str = "application/json"
+    headers: tuple[tuple[str, str], ...] = ()
+    digest: str = ""
+    _gzipped: bytes | None = field(default=None, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def __post_init__(self) -> None:
+        self.digest = hashlib.blake2b(self.data, digest_size=12).hexdigest()
+
+    def gzipped(self) -> bytes:
+        with self._lock:  # compressed once, however many ask at the same moment
+            if self._gzipped is None:
+                self._gzipped = gzip.compress(self.data, 6, mtime=0)
+            return self._gzipped
+
+    def response(self) -> Response:
+        """This body for the current request: 304, gzip-compressed, or as it is."""
+        plain, packed = self.digest, f"{self.digest}-gz"
+        headers = {"Vary": "Accept-Encoding", "Cache-Control": "no-cache"}
+        if request.if_none_match.contains_weak(plain) or \
+                request.if_none_match.contains_weak(packed):
+            zipped = request.if_none_match.contains_weak(packed)
+            return Response(status=304, headers={**headers,
+                                                 "ETag": f'"{packed if zipped else plain}"'})
+        response = Response(mimetype=self.mimetype, headers=dict(self.headers))
+        response.headers.update(headers)
+        if len(self.data) >= GZIP_FROM and request.accept_encodings["gzip"]:
+            response.set_data(self.gzipped())
+            response.headers["Content-Encoding"] = "gzip"
+            response.headers["ETag"] = f'"{packed}"'
+        else:
+            response.set_data(self.data)
+            response.headers["ETag"] = f'"{plain}"'
+        return response
+
+
+def json_body(value: Any, headers: tuple[tuple[str, str], ...] = ()) -> Body:
+    return Body(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode(),
+                headers=headers)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One match of the history as served: its JSON text, and what is searched and compared."""
+
+    id: int
+    status: str
+    #: Changes whenever the match does (its status and its journal's length).
+    mark: tuple[str, int]
+    text: str
+    #: Its players' names and its game's id and title, case-folded, for ``q``.
+    words: str
+
+    @classmethod
+    def of(cls, m: MatchSummary) -> Row:
+        game = GAMES.get(m.game)
+        words = "\n".join([*m.players, m.game, game.title if game else ""]).casefold()
+        return cls(m.id, m.status, (m.status, m.entries),
+                   json.dumps(m.to_json(), separators=(",", ":"), ensure_ascii=False), words)
+
+
+@dataclass(frozen=True)
+class History:
+    """The history as of one committed change: rows newest first, and by id."""
+
+    epoch: int
+    version: int
+    rows: tuple[Row, ...]
+    by_id: dict[int, Row]
+    #: The table's match when it was read (its changes are looked for next time).
+    current: int | None
+    #: The ids, negated (rising, for bisect), in row order.
+    keys: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.keys.extend(-r.id for r in self.rows)
+
+    def page(self, before: int | None, after: int | None, q: str,
+             limit: int | None) -> tuple[list[Row], int | None]:
+        """The rows below ``before`` and above ``after`` matching every word of ``q``,
+        newest first, at most ``limit``; and the cursor of the next page (None: no more)."""
+        start = 0 if before is None else bisect.bisect_right(self.keys, -before)
+        words = q.casefold().split()
+        found: list[Row] = []
+        for row in self.rows[start:]:
+            if after is not None and row.id <= after:
+                break
+            if all(w in row.words for w in words):
+                if limit is not None and len(found) == limit:
+                    return found, found[-1].id
+                found.append(row)
+        return found, None
+
+
+class Reads:
+    """The costly reads of one table's store, each made once per change. Safe from any thread."""
+
+    def __init__(self, table: Table, budget: ReadBudget | None = None) -> None:
+        self.table = table
+        self.budget = budget if budget is not None else ReadBudget()
+        self._history: History | None = None
+        self._history_lock = threading.Lock()
+        self._pages: OrderedDict[tuple[Any, ...], Body] = OrderedDict()
+        self._drawn: OrderedDict[tuple[Any, ...], Body] = OrderedDict()
+        self._lock = threading.Lock()
+
+    # --- the history ------------------------------------------------------------------
+
+    def history(self) -> History:
+        """The history as of the table's version or newer, brought up to date once per change.
+
+        A change only adds matches or changes the table's match, so only those
+        are read again: new ids, the matches the history holds as active, its
+        newest, and the table's match then and now (companion/table.py).
+        """
+        snapshot = self.table.snapshot
+        known = self._history
+        if known is not None and known.epoch == snapshot.epoch and \
+                known.version >= snapshot.version:
+            return known
+        with self._history_lock:  # one reader reads it; the others then use it
+            known = self._history
+            if known is not None and known.epoch == snapshot.epoch and \
+                    known.version >= snapshot.version:
+                return known
+            current = snapshot.match["id"] if snapshot.match else None
+            store = self.table.store
+            if known is None or known.epoch != snapshot.epoch:
+                version, summaries = store.summaries(0)
+                rows = tuple(Row.of(m) for m in summaries)
+            else:
+                newest = known.rows[0].id if known.rows else 0
+                watch = {r.id for r in known.rows if r.status == "active"}
+                watch.update(i for i in (newest, known.current, current) if i is not None)
+                version, summaries = store.summaries(newest, watch)
+                changed = {m.id: Row.of(m) for m in summaries}
+                added = tuple(changed.pop(m.id) for m in summaries if m.id > newest)
+                rows = added + tuple(changed.get(r.id, r) for r in known.rows)
+            self._history = History(snapshot.epoch, version, rows,
+                                    {r.id: r for r in rows}, current)
+            return self._history
+
+    def history_page(self, before: int | None, after: int | None, q: str,
+                     limit: int | None) -> Body:
+        """``GET /api/history`` with these parameters (see docs/api.md)."""
+        history = self.history()
+        key = ("history", history.epoch, history.version, before, after, q, limit)
+
+        def make() -> Body:
+            rows, more = history.page(before, after, q, limit)
+            headers: tuple[tuple[str, str], ...] = ()
+            if more is not None:
+                asked = {"before": more, "after": after, "q": q or None, "limit": limit}
+                query = urlencode({k: v for k, v in asked.items() if v is not None})
+                headers = (("Link", f'</api/history?{query}>; rel="next"'),)
+            text = "[" + ",".join(r.text for r in rows) + "]"
+            return Body(text.encode(), headers=headers)
+
+        return self._kept(self._pages, PAGES_KEPT, key, make)
+
+    def rematch(self) -> Body:
+        """The start record of a rematch of the newest match (``GET /api/rematch``)."""
+        history = self.history()
+        key = ("rematch", history.epoch, history.version)
+        newest = history.rows[0].id if history.rows else None
+        return self._kept(self._pages, PAGES_KEPT, key, lambda: json_body(
+            None if newest is None else rematch(self.table.store.start_of(newest))))
+
+    # --- stored matches ---------------------------------------------------------------
+
+    def board(self, match_id: int) -> Body:
+        """A stored match replayed, as the state shows a match; StoreError if unknown."""
+        return self._draw("board", match_id, lambda s: json_body(
+            match_json(replay_stored(s), s.id, s.status)))
+
+    def timeline(self, match_id: int) -> Body:
+        """A stored match's timeline; StoreError if unknown."""
+        return self._draw("timeline", match_id, lambda s: json_body(
+            {"id": s.id, **timeline(replay_stored(s))}))
+
+    def export(self, match_id: int) -> Body:
+        """A stored match's match file; StoreError if unknown."""
+        return self._draw("export", match_id, lambda s: Body(
+            matchfile.export(s).encode(), "application/x-ndjson", (
+                ("Content-Disposition", f'attachment; filename="match-{match_id}.jsonl"'),)))
+
+    def _draw(self, what: str, match_id: int, draw: Callable[[StoredMatch], Body]) -> Body:
+        history = self.history()
+        row = history.by_id.get(match_id)
+        if row is None:
+            raise StoreError(f"there is no match {match_id}")
+        key = (what, history.epoch, match_id, row.mark)
+        with self._lock:
+            known = self._drawn.get(key)
+        if known is not None:
+            return known
+        with self.budget.spend(request.remote_addr or "?"):
+            stored = self.table.store.load(match_id)
+            body = draw(stored)
+        # Kept under what was read: a change since the history was read is its own key.
+        return self._keep(self._drawn, DRAWN_KEPT, (what, history.epoch, match_id,
+                                                     (stored.status, len(stored.journal))),
+                          body)
+
+    # --- what is kept -----------------------------------------------------------------
+
+    def _kept(self, kept: OrderedDict[tuple[Any, ...], Body], size: int, key: tuple[Any, ...],
+              make: Callable[[], Body]) -> Body:
+        with self._lock:
+            known = kept.get(key)
+            if known is not None:
+                kept.move_to_end(key)
+                return known
+        with self.budget.spend(request.remote_addr or "?"):
+            body = make()
+        return self._keep(kept, size, key, body)
+
+    def _keep(self, kept: OrderedDict[tuple[Any, ...], Body], size: int, key: tuple[Any, ...],
+              body: Body) -> Body:
+        with self._lock:
+            known = kept.setdefault(key, body)  # made twice at once: the first one stays
+            kept.move_to_end(key)
+            while len(kept) > size:
+                kept.popitem(last=False)
+            return known
