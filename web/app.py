@@ -18,7 +18,7 @@ from web import api, pages, sim
 from web.auth import cross_site
 from web.fanout import Fanout
 from web.guard import guard
-from web.reads import Reads, Refused
+from web.reads import ReadGate, Reads
 from web.services import BoundedJSON, Services, error
 from web.stream import Broker
 
@@ -77,13 +77,8 @@ def create_app(services: Services) -> Flask:
         log.error("request failed: %s %s: %s", request.method, request.path, err)
         return error(500, f"{err}; see \"If the SD card is damaged\" in README.md")
 
-    @app.errorhandler(Refused)
-    def refused(err: Refused) -> Response:
-        # A read past its bound: said at once, with when to ask again (web/reads.py).
-        response = error(err.status, str(err))
-        response.headers["Retry-After"] = str(err.retry_after)
-        return response
-
+    # Reads a few at a time, so no number of readers starves the writer (web/reads.py).
+    app.wsgi_app = ReadGate(app.wsgi_app)  # type: ignore[method-assign]
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
     if services.sim is not None:

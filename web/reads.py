@@ -14,12 +14,14 @@ of 1 KB or more goes gzip-compressed to a client that accepts it, compressed
 once and kept. ``Vary: Accept-Encoding`` and ``Cache-Control: no-cache`` (use
 the copy, but ask first) go with each.
 
-Making an answer (a cache miss: a replay, a match file, a page) costs the
-interpreter time the table's writer needs, so it is bounded
-(:class:`ReadBudget`): a few at once in all, a few waiting per client
-address; past either the answer is 429 (that address) or 503 (everyone),
-with ``Retry-After``, at once rather than after a wait, so a flood of readers
-holds none of the server's threads that the host's requests need.
+However many readers ask, they cannot starve the table's writer of the
+interpreter: :class:`ReadGate` lets reads through a few at a time and each
+client address only a few waiting; past that the answer is 429 (that
+address) or 503 (everyone) with ``Retry-After``, at once, so waiting reads
+never hold all of the server's threads. The requests that are play (every
+change, the state and the streams: :func:`plays_first`) pass the gate by,
+and the server puts them ahead of the reads queued for a worker
+(app/server.py).
 """
 
 from __future__ import annotations
@@ -30,8 +32,7 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
@@ -59,26 +60,32 @@ PAGES_KEPT = 64
 DRAWN_KEPT = 64
 
 
-class Refused(Exception):
-    """A read refused for now: ``status`` (429 or 503), the message, seconds to wait."""
-
-    def __init__(self, status: int, message: str, retry_after: int) -> None:
-        super().__init__(message)
-        self.status, self.retry_after = status, retry_after
+#: Reads that are play, not looking back: the state a phone shows and its streams.
+PLAY_READS = frozenset({"/api/state", "/api/events", "/api/sim/events"})
 
 
-class ReadBudget:
-    """How many answers may be made at once: ``running`` in all, ``per_address`` per client.
+def plays_first(method: str, path: str) -> bool:
+    """Whether a request is play: every change (the host's, the simulator's buttons, a
+    login) and the phones' state and streams. The rest are reads that can wait."""
+    return method not in ("GET", "HEAD") or path in PLAY_READS
 
-    A request past its address's share is refused (429) at once; one that
-    finds ``running`` answers being made waits up to ``wait`` seconds for a
-    turn, behind at most ``waiting`` others, and is refused (503) past either.
-    Waiting blocks on a lock, not the interpreter, and the bound on waiters
-    leaves the server threads for the host's requests. Safe from any thread.
+
+class ReadGate:
+    """WSGI middleware: reads answered ``running`` at a time, each address holding a few.
+
+    Every request that is not play (:func:`plays_first`) waits here for one of
+    ``running`` places before the app sees it, so however many readers ask,
+    only that many threads want the interpreter besides the table's writer
+    and the requests that are play (a thread waiting on a lock does not). An
+    address with ``per_address`` reads waiting or being answered gets 429 for
+    its next; when ``waiting`` reads wait in all, or one has waited ``wait``
+    seconds, the answer is 503; both at once, with ``Retry-After``, so
+    waiting reads never hold all of the server's threads. Safe from any thread.
     """
 
-    def __init__(self, running: int = 2, waiting: int = 6, per_address: int = 3,
-                 wait: float = 2.0) -> None:
+    def __init__(self, app: Callable[..., Any], running: int = 2, waiting: int = 10,
+                 per_address: int = 8, wait: float = 3.0) -> None:
+        self.app = app
         self.running, self.waiting, self.per_address, self.wait = (running, waiting,
                                                                    per_address, wait)
         self._busy = 0
@@ -86,16 +93,32 @@ class ReadBudget:
         self._by_address: dict[str, int] = {}
         self._changed = threading.Condition()
 
-    @contextmanager
-    def spend(self, address: str) -> Iterator[None]:
-        """Hold one of the places while the block runs; Refused when there is none."""
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        if plays_first(environ.get("REQUEST_METHOD", ""), environ.get("PATH_INFO", "")):
+            return self.app(environ, start_response)
+        address = environ.get("REMOTE_ADDR") or "?"
+        refusal = self._enter(address)
+        if refusal is not None:
+            status, message = refusal
+            body = json.dumps({"error": message}).encode()
+            start_response(status, [("Content-Type", "application/json"),
+                                    ("Content-Length", str(len(body))), ("Retry-After", "1")])
+            return [body]
+        try:
+            # The answer is made by now (these reads' bodies are bytes in memory, a static
+            # file an open file): sending it is the server's loop's, not a place's.
+            return self.app(environ, start_response)
+        finally:
+            self._leave(address)
+
+    def _enter(self, address: str) -> tuple[str, str] | None:
         with self._changed:
             if self._by_address.get(address, 0) >= self.per_address:
-                raise Refused(429, f"too many reads from {address} being made at once "
-                              f"(at most {self.per_address}): wait for their answers", 1)
+                return ("429 Too Many Requests",
+                        f"too many requests from {address} at once (at most "
+                        f"{self.per_address} reads): wait for their answers, then ask again")
             if self._busy >= self.running and self._queued >= self.waiting:
-                raise Refused(503, "the table is busy answering other readers: try again "
-                              "in a moment", 1)
+                return "503 Service Unavailable", BUSY
             self._by_address[address] = self._by_address.get(address, 0) + 1
             self._queued += 1
             try:
@@ -103,24 +126,26 @@ class ReadBudget:
             finally:
                 self._queued -= 1
             if not turn:
-                self._leave(address)
-                raise Refused(503, "the table is busy answering other readers: try again "
-                              "in a moment", 1)
+                self._forget(address)
+                return "503 Service Unavailable", BUSY
             self._busy += 1
-        try:
-            yield
-        finally:
-            with self._changed:
-                self._busy -= 1
-                self._leave(address)
-                self._changed.notify()
+            return None
 
     def _leave(self, address: str) -> None:
+        with self._changed:
+            self._busy -= 1
+            self._forget(address)
+            self._changed.notify()
+
+    def _forget(self, address: str) -> None:
         left = self._by_address[address] - 1
         if left:
             self._by_address[address] = left
         else:
             del self._by_address[address]
+
+
+BUSY = "the table is busy answering other readers: try again in a moment"
 
 
 @dataclass
@@ -225,12 +250,13 @@ class History:
 class Reads:
     """The costly reads of one table's store, each made once per change. Safe from any thread."""
 
-    def __init__(self, table: Table, budget: ReadBudget | None = None) -> None:
+    def __init__(self, table: Table) -> None:
         self.table = table
-        self.budget = budget if budget is not None else ReadBudget()
         self._history: History | None = None
         self._history_lock = threading.Lock()
         self._pages: OrderedDict[tuple[Any, ...], Body] = OrderedDict()
+        #: The (epoch, version) of the pages kept.
+        self._pages_of: tuple[Any, ...] = ()
         self._drawn: OrderedDict[tuple[Any, ...], Body] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -324,9 +350,8 @@ class Reads:
             known = self._drawn.get(key)
         if known is not None:
             return known
-        with self.budget.spend(request.remote_addr or "?"):
-            stored = self.table.store.load(match_id)
-            body = draw(stored)
+        stored = self.table.store.load(match_id)
+        body = draw(stored)
         # Kept under what was read: a change since the history was read is its own key.
         return self._keep(self._drawn, DRAWN_KEPT, (what, history.epoch, match_id,
                                                      (stored.status, len(stored.journal))),
@@ -341,13 +366,15 @@ class Reads:
             if known is not None:
                 kept.move_to_end(key)
                 return known
-        with self.budget.spend(request.remote_addr or "?"):
-            body = make()
-        return self._keep(kept, size, key, body)
+        return self._keep(kept, size, key, make())
 
     def _keep(self, kept: OrderedDict[tuple[Any, ...], Body], size: int, key: tuple[Any, ...],
               body: Body) -> Body:
         with self._lock:
+            if kept is self._pages and key[1:3] != self._pages_of:
+                # Pages of an older version are never asked for again: only the newest kept.
+                kept.clear()
+                self._pages_of = key[1:3]
             known = kept.setdefault(key, body)  # made twice at once: the first one stays
             kept.move_to_end(key)
             while len(kept) > size:
