@@ -18,7 +18,7 @@ from web import api, pages, sim
 from web.auth import cross_site
 from web.fanout import Fanout
 from web.guard import guard
-from web.reads import ReadGate, Reads
+from web.reads import ReadGate, Reads, Refused, refusal
 from web.services import BoundedJSON, Services, error
 from web.stream import Broker
 
@@ -76,6 +76,11 @@ def create_app(services: Services) -> Flask:
         # Named, never hidden: which file and what is wrong (the log has it too).
         log.error("request failed: %s %s: %s", request.method, request.path, err)
         return error(500, f"{err}; see \"If the SD card is damaged\" in README.md")
+
+    @app.errorhandler(Refused)
+    def refused(err: Refused) -> Response:
+        # Readers past their budget (web/reads.py): told when to come back.
+        return refusal(request.environ, err.status, str(err), err.retry_after)
 
     # Reads a few at a time, so no number of readers starves the writer (web/reads.py).
     app.wsgi_app = ReadGate(app.wsgi_app)  # type: ignore[method-assign]

@@ -30,9 +30,12 @@ import bisect
 import gzip
 import hashlib
 import json
+import math
 import threading
+import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
@@ -80,7 +83,9 @@ class ReadGate:
     address with ``per_address`` reads waiting or being answered gets 429 for
     its next; when ``waiting`` reads wait in all, or one has waited ``wait``
     seconds, the answer is 503; both at once, with ``Retry-After``, so
-    waiting reads never hold all of the server's threads. Safe from any thread.
+    waiting reads never hold all of the server's threads (waitress has 16: 2
+    answering and 10 waiting leave 4 for play), and the refused connection's
+    next request is left unread that long. Safe from any thread.
     """
 
     def __init__(self, app: Callable[..., Any], running: int = 2, waiting: int = 10,
@@ -97,13 +102,9 @@ class ReadGate:
         if plays_first(environ.get("REQUEST_METHOD", ""), environ.get("PATH_INFO", "")):
             return self.app(environ, start_response)
         address = environ.get("REMOTE_ADDR") or "?"
-        refusal = self._enter(address)
-        if refusal is not None:
-            status, message = refusal
-            body = json.dumps({"error": message}).encode()
-            start_response(status, [("Content-Type", "application/json"),
-                                    ("Content-Length", str(len(body))), ("Retry-After", "1")])
-            return [body]
+        refused = self._enter(address)
+        if refused is not None:
+            return refusal(environ, *refused, RETRY_AFTER)(environ, start_response)
         try:
             # The answer is made by now (these reads' bodies are bytes in memory, a static
             # file an open file): sending it is the server's loop's, not a place's.
@@ -111,14 +112,14 @@ class ReadGate:
         finally:
             self._leave(address)
 
-    def _enter(self, address: str) -> tuple[str, str] | None:
+    def _enter(self, address: str) -> tuple[int, str] | None:
         with self._changed:
             if self._by_address.get(address, 0) >= self.per_address:
-                return ("429 Too Many Requests",
+                return (429,
                         f"too many requests from {address} at once (at most "
                         f"{self.per_address} reads): wait for their answers, then ask again")
             if self._busy >= self.running and self._queued >= self.waiting:
-                return "503 Service Unavailable", BUSY
+                return 503, BUSY
             self._by_address[address] = self._by_address.get(address, 0) + 1
             self._queued += 1
             try:
@@ -127,7 +128,7 @@ class ReadGate:
                 self._queued -= 1
             if not turn:
                 self._forget(address)
-                return "503 Service Unavailable", BUSY
+                return 503, BUSY
             self._busy += 1
             return None
 
@@ -145,7 +146,91 @@ class ReadGate:
             del self._by_address[address]
 
 
+def refusal(environ: dict[str, Any], status: int, message: str, retry_after: int) -> Response:
+    """``{"error": message}`` with ``status`` and ``Retry-After``; and under waitress
+    (app/connections.py) the connection's next request is read only after that time, so a
+    client that asks again at once anyway costs nothing meanwhile."""
+    response = Response(json.dumps({"error": message}), status=status,
+                        mimetype="application/json", headers={"Retry-After": str(retry_after)})
+    channel = getattr(environ.get("waitress.client_disconnected"), "__self__", None)
+    rest = getattr(channel, "rest", None)
+    if rest is not None:
+        rest(retry_after)
+    return response
+
+
 BUSY = "the table is busy answering other readers: try again in a moment"
+#: Seconds a refused reader is told to wait (and its connection is left unread).
+RETRY_AFTER = 1
+
+
+class Refused(Exception):
+    """An answer not made now: ``status`` (429: this address; 503: everyone), the message,
+    and the seconds to wait."""
+
+    def __init__(self, status: int, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.status, self.retry_after = status, retry_after
+
+
+class CostBudget:
+    """How much of the interpreter making answers may take, in all and per address.
+
+    A leaky bucket of processor seconds each: what making an answer took is
+    added, and ``share`` (in all) or ``per_address`` (one address) of every
+    second drains away. While a bucket holds more than ``burst`` seconds, a
+    request that would make an answer is refused (Refused 503, or 429 for
+    the address's own) and one served from memory is not: the readers
+    together cannot take the table's writer's interpreter, however many ask
+    for things no one asked for before. Safe from any thread.
+    """
+
+    def __init__(self, share: float = 0.25, per_address: float = 0.1,
+                 burst: float = 0.25) -> None:
+        self.share, self.per_address, self.burst = share, per_address, burst
+        self._lock = threading.Lock()
+        self._total = (0.0, time.monotonic())
+        self._by_address: dict[str, tuple[float, float]] = {}
+
+    def _level(self, bucket: tuple[float, float], rate: float, now: float) -> float:
+        level, since = bucket
+        return max(0.0, level - rate * (now - since))
+
+    def check(self, address: str) -> None:
+        """Refused when making an answer now would go past the budget."""
+        now = time.monotonic()
+        with self._lock:
+            mine = self._level(self._by_address.get(address, (0.0, now)), self.per_address,
+                               now)
+            if mine > self.burst:
+                raise Refused(429, f"{address} asked for too much work at once: answers "
+                              "already made are served, new ones again in a moment",
+                              math.ceil((mine - self.burst) / self.per_address))
+            total = self._level(self._total, self.share, now)
+            if total > self.burst:
+                raise Refused(503, BUSY, math.ceil((total - self.burst) / self.share))
+
+    def spent(self, address: str, seconds: float) -> None:
+        """Count ``seconds`` of work done for ``address``."""
+        now = time.monotonic()
+        with self._lock:
+            self._total = (self._level(self._total, self.share, now) + seconds, now)
+            mine = self._level(self._by_address.get(address, (0.0, now)), self.per_address, now)
+            self._by_address[address] = (mine + seconds, now)
+            if len(self._by_address) > 1024:  # forget the drained ones
+                self._by_address = {a: b for a, b in self._by_address.items()
+                                    if self._level(b, self.per_address, now) > 0}
+
+    @contextmanager
+    def making(self) -> Iterator[None]:
+        """Check, then count the processor time the block takes, for this request's address."""
+        address = request.remote_addr or "?"
+        self.check(address)
+        began = time.thread_time()
+        try:
+            yield
+        finally:
+            self.spent(address, time.thread_time() - began)
 
 
 @dataclass
@@ -250,8 +335,9 @@ class History:
 class Reads:
     """The costly reads of one table's store, each made once per change. Safe from any thread."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, budget: CostBudget | None = None) -> None:
         self.table = table
+        self.budget = budget if budget is not None else CostBudget()
         self._history: History | None = None
         self._history_lock = threading.Lock()
         self._pages: OrderedDict[tuple[Any, ...], Body] = OrderedDict()
@@ -350,8 +436,9 @@ class Reads:
             known = self._drawn.get(key)
         if known is not None:
             return known
-        stored = self.table.store.load(match_id)
-        body = draw(stored)
+        with self.budget.making():
+            stored = self.table.store.load(match_id)
+            body = draw(stored)
         # Kept under what was read: a change since the history was read is its own key.
         return self._keep(self._drawn, DRAWN_KEPT, (what, history.epoch, match_id,
                                                      (stored.status, len(stored.journal))),
@@ -366,7 +453,9 @@ class Reads:
             if known is not None:
                 kept.move_to_end(key)
                 return known
-        return self._keep(kept, size, key, make())
+        with self.budget.making():
+            body = make()
+        return self._keep(kept, size, key, body)
 
     def _keep(self, kept: OrderedDict[tuple[Any, ...], Body], size: int, key: tuple[Any, ...],
               body: Body) -> Body:

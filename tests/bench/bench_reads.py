@@ -1,7 +1,7 @@
 """Benchmark: readers hammering a table with many stored matches, while the host plays.
 
 Run: .venv/bin/python -m tests.bench.bench_reads [--matches 5000] [--addresses 8]
-     [--connections 16] [--seconds 20]
+     [--connections 16] [--seconds 20] [--seeded FILE]
 
 A real ``companion run --sim`` over a database of ``--matches`` stored
 matches (Center Court, a few score lines each imported many times under
@@ -32,6 +32,7 @@ import collections
 import http.client
 import json
 import random
+import shutil
 import socket
 import sys
 import tempfile
@@ -233,9 +234,15 @@ def bench(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp)
         t0 = time.monotonic()
-        seed(data / DB_NAME, args.matches)
-        print(f"  seeded {args.matches} stored matches in {time.monotonic() - t0:.0f} s",
-              flush=True)
+        if args.seeded is not None and args.seeded.exists():
+            shutil.copyfile(args.seeded, data / DB_NAME)
+            print(f"  {args.seeded} copied (its stored matches, not --matches)", flush=True)
+        else:
+            seed(data / DB_NAME, args.matches)
+            print(f"  seeded {args.matches} stored matches in {time.monotonic() - t0:.0f} s",
+                  flush=True)
+            if args.seeded is not None:
+                shutil.copyfile(data / DB_NAME, args.seeded)
         pad = Pad()
         companion = Process(data, 200, f'[serial]\nurl = "socket://127.0.0.1:{pad.port}"\n')
         readers = None
@@ -342,6 +349,9 @@ def main() -> None:
     parser.add_argument("--addresses", type=int, default=8)
     parser.add_argument("--connections", type=int, default=16, help="per address")
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--seeded", type=Path, default=None,
+                        help="a database file to start from, made by this bench if missing "
+                        "(seeding 5,000 matches takes most of a minute)")
     args = parser.parse_args()
     print("command:", " ".join([Path(sys.executable).name, "-m", "tests.bench.bench_reads",
                                 *sys.argv[1:]]), flush=True)

@@ -225,3 +225,26 @@ def test_readers_past_their_bound_are_refused_at_once_while_the_host_plays(serve
     # The places are given back.
     assert get(server.port, "/api/history")[0] == 200
     assert get(server.port, "/api/history", source="127.0.0.2")[0] == 200
+
+
+def test_making_answers_is_bounded_per_address_and_in_all_while_kept_ones_are_served(
+        server, app):
+    host = HttpHost(server.port)
+    for _ in range(3):
+        assert host.post("/api/match", START)[0] == 200
+        assert host.post("/api/action", {"type": "point", "winner": 0})[0] == 200
+        assert host.post("/api/match/end")[0] == 200
+    # A budget that one answer uses up (and that drains only slowly).
+    app.extensions["companion.reads"].budget = web.reads.CostBudget(
+        share=0.001, per_address=0.0005, burst=0.0)
+    assert get(server.port, "/api/matches/1/timeline")[0] == 200  # made: the budget spent
+    status, headers, body = get(server.port, "/api/matches/2/timeline")
+    assert status == 429 and int(headers["Retry-After"]) >= 1
+    assert "127.0.0.1" in json.loads(body)["error"]
+    status, headers, body = get(server.port, "/api/matches/3/export", source="127.0.0.2")
+    assert status == 503 and int(headers["Retry-After"]) >= 1
+    # What was made is served from memory, to anyone; play goes on.
+    assert get(server.port, "/api/matches/1/timeline")[0] == 200
+    assert get(server.port, "/api/matches/1/timeline", source="127.0.0.2")[0] == 200
+    assert host.post("/api/match", START)[0] == 200
+    assert get(server.port, "/api/state", source="127.0.0.2")[0] == 200
