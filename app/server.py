@@ -48,8 +48,10 @@ class PlayFirst(ThreadedTaskDispatcher):
     """
 
     def add_task(self, task: Task) -> None:
+        # A request waitress could not parse (an error task) has no command or path.
         request = getattr(task, "request", None)
-        if request is None or not plays_first(request.command or "", request.path or ""):
+        method, path = getattr(request, "command", None), getattr(request, "path", None)
+        if not method or not plays_first(method, path or ""):
             super().add_task(task)
             return
         with self.lock:
