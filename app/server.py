@@ -48,15 +48,26 @@ class PlayFirst(ThreadedTaskDispatcher):
     """
 
     def add_task(self, task: Task) -> None:
-        # A request waitress could not parse (an error task) has no command or path.
-        request = getattr(task, "request", None)
-        method, path = getattr(request, "command", None), getattr(request, "path", None)
-        if not method or not plays_first(method, path or ""):
+        if not _is_play(task):
             super().add_task(task)
             return
         with self.lock:
-            self.queue.appendleft(task)  # handler_thread takes tasks from the left
+            # Behind the play already queued (first come, first served among play), ahead
+            # of every read; handler_thread takes tasks from the left.
+            ahead = 0
+            for queued in self.queue:
+                if not _is_play(queued):
+                    break
+                ahead += 1
+            self.queue.insert(ahead, task)
             self.queue_cv.notify()
+
+
+def _is_play(task: Task) -> bool:
+    # A request waitress could not parse (an error task) has no command or path.
+    request = getattr(task, "request", None)
+    method, path = getattr(request, "command", None), getattr(request, "path", None)
+    return bool(method) and plays_first(method, path or "")
 
 
 class ServeError(CompanionError):

@@ -248,3 +248,18 @@ def test_making_answers_is_bounded_per_address_and_in_all_while_kept_ones_are_se
     assert get(server.port, "/api/matches/1/timeline", source="127.0.0.2")[0] == 200
     assert host.post("/api/match", START)[0] == 200
     assert get(server.port, "/api/state", source="127.0.0.2")[0] == 200
+
+
+def test_play_goes_ahead_of_the_reads_waiting_for_a_worker():
+    from types import SimpleNamespace
+
+    from app.server import PlayFirst
+
+    queued = PlayFirst()  # no worker threads: what is added stays queued, in order
+    for method, path in [("GET", "/api/history"), ("GET", "/api/matches/1/timeline"),
+                         ("POST", "/api/action"), ("GET", "/history"), ("GET", "/api/state"),
+                         ("HEAD", "/api/events"), (None, None)]:
+        queued.add_task(SimpleNamespace(request=SimpleNamespace(command=method, path=path)))
+    assert [t.request.path for t in queued.queue] == [
+        "/api/action", "/api/state", "/api/events",  # play, in turn
+        "/api/history", "/api/matches/1/timeline", "/history", None]  # reads, in turn
