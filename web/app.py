@@ -82,7 +82,7 @@ def create_app(services: Services) -> Flask:
         # Readers past their budget (web/reads.py): told when to come back.
         return refusal(request.environ, err.status, str(err), err.retry_after)
 
-    # Reads a few at a time, so no number of readers starves the writer (web/reads.py).
+    # Reads one at a time, so no number of readers starves the writer (web/reads.py).
     app.wsgi_app = ReadGate(app.wsgi_app)  # type: ignore[method-assign]
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)

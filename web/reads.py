@@ -15,7 +15,7 @@ once and kept. ``Vary: Accept-Encoding`` and ``Cache-Control: no-cache`` (use
 the copy, but ask first) go with each.
 
 However many readers ask, they cannot starve the table's writer of the
-interpreter: :class:`ReadGate` lets reads through a few at a time and each
+interpreter: :class:`ReadGate` lets reads through one at a time and each
 client address only a few waiting; past that the answer is 429 (that
 address) or 503 (everyone) with ``Retry-After``, at once, so waiting reads
 never hold all of the server's threads. The requests that are play (every
@@ -83,12 +83,14 @@ class ReadGate:
     address with ``per_address`` reads waiting or being answered gets 429 for
     its next; when ``waiting`` reads wait in all, or one has waited ``wait``
     seconds, the answer is 503; both at once, with ``Retry-After``, so
-    waiting reads never hold all of the server's threads (waitress has 16: 2
-    answering and 10 waiting leave 4 for play), and the refused connection's
-    next request is left unread that long. Safe from any thread.
+    waiting reads never hold all of the server's threads (waitress has 16: 1
+    answering and 10 waiting leave 5 for play), and the refused connection's
+    next request is left unread that long. One at a time: a second reader
+    thread busy in the interpreter beside the first only makes the writer
+    wait longer for its turn (tests/bench/bench_reads.py). Safe from any thread.
     """
 
-    def __init__(self, app: Callable[..., Any], running: int = 2, waiting: int = 10,
+    def __init__(self, app: Callable[..., Any], running: int = 1, waiting: int = 10,
                  per_address: int = 8, wait: float = 3.0) -> None:
         self.app = app
         self.running, self.waiting, self.per_address, self.wait = (running, waiting,
