@@ -169,6 +169,24 @@ class GuardedChannel(HTTPChannel):
         super().__init__(server, sock, addr, adj, map=map)
         self._make_room()
 
+    #: Until when (monotonic) the next request on this connection is left unread.
+    _rest_until = 0.0
+
+    def rest(self, seconds: float) -> None:
+        """Leave this connection's next request unread for ``seconds``; from any thread.
+
+        For a client just told to come back later (429 or 503 with
+        ``Retry-After``): one that asks again at once anyway waits in its own
+        socket's buffer, costing the server nothing, rather than being
+        refused again and again as fast as it can ask.
+        """
+        self._rest_until = time.monotonic() + seconds
+
+    def readable(self) -> bool:
+        # The loop polls at least every second (asyncore_loop_timeout), so a rest ends
+        # within a second of its time.
+        return super().readable() and time.monotonic() >= self._rest_until
+
     def writable(self) -> bool:
         if not self.will_close and self._overdue(time.monotonic()):
             self.will_close = True

@@ -15,10 +15,12 @@ import time
 from flask import Flask
 from waitress import wasyncore
 from waitress.server import create_server
+from waitress.task import Task, ThreadedTaskDispatcher
 
 from app.connections import DEFAULT_LIMITS, ConnectionLimits, guard_connections
 from companion.config import ConfigError
 from companion.errors import CompanionError
+from web.reads import plays_first
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +36,38 @@ OTHER_FILES = 64
 #: waits ``asyncore_loop_timeout``, 1 s); longer means it is stuck.
 STUCK_AFTER = 10.0
 SIOCGIFADDR = 0x8915
+
+
+class PlayFirst(ThreadedTaskDispatcher):
+    """waitress's worker pool, with play ahead of the queue.
+
+    waitress serves requests first come, first served: behind a hundred
+    readers' requests (8 addresses' 16 connections each) the host's point
+    would wait for all of them. Here a request that :func:`plays_first` is
+    queued at the front instead, so it waits for the next free worker only.
+    """
+
+    def add_task(self, task: Task) -> None:
+        if not _is_play(task):
+            super().add_task(task)
+            return
+        with self.lock:
+            # Behind the play already queued (first come, first served among play), ahead
+            # of every read; handler_thread takes tasks from the left.
+            ahead = 0
+            for queued in self.queue:
+                if not _is_play(queued):
+                    break
+                ahead += 1
+            self.queue.insert(ahead, task)
+            self.queue_cv.notify()
+
+
+def _is_play(task: Task) -> bool:
+    # A request waitress could not parse (an error task) has no command or path.
+    request = getattr(task, "request", None)
+    method, path = getattr(request, "command", None), getattr(request, "path", None)
+    return bool(method) and plays_first(method, path or "")
 
 
 class ServeError(CompanionError):
@@ -62,15 +96,18 @@ class WebServer:
         # to connection_limit more (a stream being handed over has both).
         ensure_open_files(max_streams + connection_limit + OTHER_FILES, max_streams)
         sockets: dict = {}  # waitress's socket map: closed here if the start fails
+        dispatcher = PlayFirst()
+        dispatcher.set_thread_count(THREADS)
         try:
             self._server = create_server(
-                app, map=sockets, host=host, port=port, threads=THREADS,
+                app, map=sockets, _dispatcher=dispatcher, host=host, port=port, threads=THREADS,
                 asyncore_use_poll=True, connection_limit=connection_limit,
                 ident="TableCompanion", clear_untrusted_proxy_headers=True,
                 **limits.adjustments(),
             )
         except (OSError, ValueError) as err:
             wasyncore.close_all(sockets)
+            dispatcher.shutdown(timeout=1)
             raise ServeError(_cannot_serve(host, port, err)) from None
         guard_connections(self._server, limits)
         self.port = int(self._server.effective_port)  # waitress gives it as text

@@ -24,7 +24,7 @@ import sqlite3
 import stat
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -99,6 +99,10 @@ class MatchSummary:
     #: The events in effect (played, less those undone): 0 for a match where nothing
     #: was played.
     plays: int = 0
+    #: Entries in its journal (events, undos and redos): it only grows, so with the
+    #: status and ``updated_at`` it tells whether anything drawn from the match is current.
+    #: Not part of the JSON.
+    entries: int = 0
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -222,7 +226,14 @@ class Store:
     finds the file corrupt, and from any read or write that meets a damaged
     page or record. :meth:`integrity_check` checks the whole file.
 
-    The store owns its connection: whoever opens a store closes it
+    Reads never wait on the writer: a file store's reads (:meth:`history`,
+    :meth:`load`, :meth:`with_start`, :meth:`summaries`, :meth:`start_of`) run
+    on connections of their own, each read in one transaction, which WAL lets
+    run beside a commit and which sees the database as of one committed
+    change. Only a ``":memory:"`` store (one connection: nothing else can see
+    its data) reads under the writer's lock.
+
+    The store owns its connections: whoever opens a store closes it
     (:meth:`close`, or use it as a context manager). Python 3.13 warns about
     a connection left for the garbage collector, and the tests make that an
     error.
@@ -231,6 +242,10 @@ class Store:
     def __init__(self, path: str | Path, *, create: bool = True) -> None:
         self.path = str(path)
         self._lock = threading.Lock()
+        #: Readers' connections not in use now, and all of them (closed with the store).
+        self._idle_readers: list[sqlite3.Connection] = []
+        self._readers: list[sqlite3.Connection] = []
+        self._readers_lock = threading.Lock()
         if not create and self.path != ":memory:":
             _require_database(Path(self.path))
         if self.path != ":memory:":
@@ -293,7 +308,12 @@ class Store:
         self.epoch: int = 0 if row is None else row[0]
 
     def close(self) -> None:
-        """Close the database. Safe to call twice."""
+        """Close the database and the readers' connections. Safe to call twice."""
+        with self._readers_lock:
+            for reader in self._readers:
+                reader.close()  # one in use fails its read with "closed database"
+            self._readers.clear()
+            self._idle_readers.clear()
         with self._lock:
             if self._db is not None:
                 self._db.close()
@@ -317,6 +337,65 @@ class Store:
             self._db.execute("ROLLBACK")
             raise
         self._db.execute("COMMIT")
+
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        """A connection for one read, inside one read transaction; never the writer's lock.
+
+        A file store's reader connections are made when first needed (as many
+        as reads run at once) and kept for the next reads. They open the file
+        in ``mode=rw``, so a reader never creates a database that is not there,
+        and are ``query_only``. A ``":memory:"`` store reads on its only
+        connection, under the lock.
+        """
+        if self.path == ":memory:":
+            with self._lock:
+                yield self._db
+            return
+        with self._readers_lock:
+            if self._db is None:
+                raise StoreError(f"{self.path}: the store is closed")
+            reader = self._idle_readers.pop() if self._idle_readers else None
+        if reader is None:
+            reader = self._open_reader()
+        try:
+            reader.execute("BEGIN")
+        except BaseException:
+            self._drop_reader(reader)
+            raise
+        try:
+            yield reader
+        finally:
+            try:
+                reader.execute("COMMIT")  # a read transaction: this ends its snapshot
+            except BaseException:
+                self._drop_reader(reader)  # in an unknown state: never reused
+                raise
+            with self._readers_lock:
+                if reader in self._readers:  # not closed with the store meanwhile
+                    self._idle_readers.append(reader)
+
+    def _drop_reader(self, reader: sqlite3.Connection) -> None:
+        with self._readers_lock:
+            if reader in self._readers:
+                self._readers.remove(reader)
+        reader.close()
+
+    def _open_reader(self) -> sqlite3.Connection:
+        uri = Path(self.path).resolve().as_uri() + "?mode=rw"
+        reader = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        try:
+            reader.execute("PRAGMA busy_timeout = 5000")
+            reader.execute("PRAGMA query_only = ON")
+        except BaseException:
+            reader.close()
+            raise
+        with self._readers_lock:
+            if self._db is None:
+                reader.close()
+                raise StoreError(f"{self.path}: the store is closed")
+            self._readers.append(reader)
+        return reader
 
     def _bump_version(self) -> int:
         return self._db.execute(
@@ -433,16 +512,19 @@ class Store:
     @_named_errors
     def load(self, match_id: int) -> StoredMatch:
         """One stored match with its journal; StoreError if there is none."""
-        with self._lock:
-            row = self._db.execute(
-                "SELECT start, status, started_at, winner, summary FROM matches WHERE id = ?",
-                (match_id,)
-            ).fetchone()
-            if row is None:
-                raise StoreError(f"there is no match {match_id}")
-            rows = self._db.execute(
-                "SELECT op, event FROM journal WHERE match_id = ? ORDER BY seq", (match_id,)
-            ).fetchall()
+        with self._reading() as db:
+            return self._load(db, match_id)
+
+    def _load(self, db: sqlite3.Connection, match_id: int) -> StoredMatch:
+        row = db.execute(
+            "SELECT start, status, started_at, winner, summary FROM matches WHERE id = ?",
+            (match_id,)
+        ).fetchone()
+        if row is None:
+            raise StoreError(f"there is no match {match_id}")
+        rows = db.execute(
+            "SELECT op, event FROM journal WHERE match_id = ? ORDER BY seq", (match_id,)
+        ).fetchall()
         with _decoding(self.path, f"match {match_id}"):
             journal = tuple((op, None if ev is None else json.loads(ev)) for op, ev in rows)
             return StoredMatch(match_id, json.loads(row[0]), row[1], journal, row[2],
@@ -452,34 +534,70 @@ class Store:
     @_named_errors
     def with_start(self, start: JSON) -> list[StoredMatch]:
         """The stored matches whose start record equals ``start``, oldest first."""
-        with self._lock:
-            rows = self._db.execute(
+        with self._reading() as db:
+            rows = db.execute(
                 "SELECT id, start FROM matches WHERE game = ? ORDER BY id", (start.get("game"),)
             ).fetchall()
-        # Compared as JSON values, not text: key order is no part of a record.
-        with _decoding(self.path, "a match's start record"):
-            same = [r[0] for r in rows if json.loads(r[1]) == start]
-        return [self.load(match_id) for match_id in same]
+            # Compared as JSON values, not text: key order is no part of a record.
+            with _decoding(self.path, "a match's start record"):
+                same = [r[0] for r in rows if json.loads(r[1]) == start]
+            return [self._load(db, match_id) for match_id in same]
+
+    #: The history's columns: a match's row and its journal's counts.
+    _SUMMARY = (
+        "SELECT id, game, start, status, winner, summary, started_at, updated_at,"
+        # Each undo takes back one event, each redo plays it again.
+        " (SELECT coalesce(sum(CASE op WHEN 'undo' THEN -1 ELSE 1 END), 0)"
+        "  FROM journal WHERE match_id = matches.id),"
+        " (SELECT count(*) FROM journal WHERE match_id = matches.id)"
+        " FROM matches"
+    )
 
     @_named_errors
     def history(self, limit: int | None = None) -> list[MatchSummary]:
         """Stored matches, newest first."""
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT id, game, start, status, winner, summary, started_at, updated_at,"
-                # Each undo takes back one event, each redo plays it again.
-                " (SELECT coalesce(sum(CASE op WHEN 'undo' THEN -1 ELSE 1 END), 0)"
-                "  FROM journal WHERE match_id = matches.id)"
-                " FROM matches ORDER BY id DESC LIMIT ?", (-1 if limit is None else limit,)
-            ).fetchall()
+        with self._reading() as db:
+            rows = db.execute(f"{self._SUMMARY} ORDER BY id DESC LIMIT ?",
+                              (-1 if limit is None else limit,)).fetchall()
+        return self._summaries(rows)
+
+    @_named_errors
+    def summaries(self, above: int, ids: Collection[int] = ()) -> tuple[int, list[MatchSummary]]:
+        """The version, and the matches with an id above ``above`` or in ``ids``, newest first.
+
+        Both as of one committed change (one read transaction). What a reader
+        needs to bring a history it holds up to date: a change only ever adds a
+        match (a new id) or changes the table's current one.
+        """
+        wanted = sorted({int(i) for i in ids if int(i) <= above})
+        marks = ",".join("?" * len(wanted))
+        where = f"id > ? OR id IN ({marks})" if wanted else "id > ?"
+        with self._reading() as db:
+            version = db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0]
+            rows = db.execute(f"{self._SUMMARY} WHERE {where} ORDER BY id DESC",
+                              (above, *wanted)).fetchall()
+        return version, self._summaries(rows)
+
+    def _summaries(self, rows: list[tuple[Any, ...]]) -> list[MatchSummary]:
         with _decoding(self.path, "the match history"):
             return [
                 MatchSummary(id=r[0], game=r[1],
                              players=tuple(json.loads(r[2])["players"]),
                              status=r[3], winner=None if r[4] is None else json.loads(r[4]),
-                             summary=r[5], started_at=r[6], updated_at=r[7], plays=r[8])
+                             summary=r[5], started_at=r[6], updated_at=r[7], plays=r[8],
+                             entries=r[9])
                 for r in rows
             ]
+
+    @_named_errors
+    def start_of(self, match_id: int) -> JSON:
+        """A stored match's start record only (no journal); StoreError if there is none."""
+        with self._reading() as db:
+            row = db.execute("SELECT start FROM matches WHERE id = ?", (match_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"there is no match {match_id}")
+        with _decoding(self.path, f"match {match_id}"):
+            return json.loads(row[0])
 
     def durability(self) -> dict[str, Any]:
         """The settings that make commits durable, as SQLite reports them."""

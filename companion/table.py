@@ -163,6 +163,11 @@ class Table:
             raise NoMatch("no match is running: start one first")
         return self._match, self._match_id
 
+    @property
+    def store(self) -> Store:
+        """The table's store, for readers on any thread: its reads never wait on a commit."""
+        return self._store
+
     def history(self, limit: int | None = None) -> list[MatchSummary]:
         """Stored matches, newest first. Safe from any thread."""
         return self._store.history(limit)

@@ -79,6 +79,8 @@ SMALL: dict[str, list[str]] = {
                                                      "--uploads", "1", "--upload-mb", "1",
                                                      "--partial", "2"],
     ".venv/bin/python -m tests.bench.bench_phone": ["--runs", "1"],
+    ".venv/bin/python -m tests.bench.bench_reads": ["--matches", "20", "--addresses", "2",
+                                                   "--connections", "2", "--seconds", "1"],
     ".venv/bin/python -m tests.bench.bench_mqtt": ["--tables", "3", "--actions", "3"],
 }
 #: ``./run`` subcommands that are run for real in a temp data folder.

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import functools
-import json
 import logging
-import threading
 from collections.abc import Callable
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
@@ -13,16 +11,12 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request, session
 from werkzeug.routing import IntegerConverter
 
-from companion import matchfile
-from companion.controls import rematch
-from companion.errors import IllegalAction, InvalidAction, StoreError
+from companion.errors import IllegalAction, InvalidAction, StoreDamaged, StoreError
 from companion.games import GAMES
-from companion.integrity import replay_stored
-from companion.store import StoredMatch
-from companion.table import Snapshot, Table, match_json
-from companion.timeline import timeline
+from companion.table import Snapshot, Table
 from web.auth import new_token, pin_matches, token_matches
 from web.idempotency import Answer, check_key
+from web.reads import MAX_PAGE, MAX_QUERY, Body, Reads
 from web.services import error, parse_json, services, stream_response
 from web.stream import Broker
 
@@ -111,50 +105,53 @@ def games() -> Response:
     } for g in GAMES.values()])
 
 
+def reads() -> Reads:
+    return current_app.extensions["companion.reads"]
+
+
 @bp.get("/rematch")
 def rematch_record() -> Response:
     """The start record of a rematch of the last match on the table (finished, ended or
     still played): its game, players and options, device decisions to be made again; null
     before the first match. The host's New match form is filled from it."""
-    table = services().runner.table
-    last = table.history(limit=1)
-    return jsonify(rematch(table.stored(last[0].id).start) if last else None)
+    return reads().rematch().response()
 
 
 @bp.get("/history")
 def history() -> Response:
-    return jsonify([m.to_json() for m in services().runner.table.history()])
+    """Stored matches, newest first: all of them, or a page (``limit``, ``before``,
+    ``after``, ``q``; docs/api.md)."""
+    args = request.args
+    try:
+        limit = whole_number(args.get("limit"), f"limit must be a whole number 1-{MAX_PAGE}")
+        if limit is not None and not 1 <= limit <= MAX_PAGE:
+            raise ValueError(f"limit must be a whole number 1-{MAX_PAGE}")
+        before = whole_number(args.get("before"), "before must be a match id (a whole number)")
+        after = whole_number(args.get("after"), "after must be a match id (a whole number)")
+        q = args.get("q", "")
+        if len(q) > MAX_QUERY:
+            raise ValueError(f"q must be at most {MAX_QUERY} characters")
+    except ValueError as err:
+        return error(400, str(err))
+    return reads().history_page(before, after, q.strip(), limit).response()
 
 
 @bp.get(f"/matches/<whole(max={MAX_ID}):match_id>")
 def stored_match(match_id: int) -> Response:
     """One stored match replayed, as the state shows a match (the history's stats)."""
-    try:
-        stored = services().runner.table.stored(match_id)
-    except StoreError as err:
-        return error(404, str(err))
     # Replayed through the rules (damage is StoreDamaged: a 500 naming the file, web/app.py).
-    text = drawn_once("board", stored, lambda s: match_json(replay_stored(s), s.id, s.status))
-    return Response(text, mimetype="application/json")
+    return drawn(reads().board, match_id)
 
 
 @bp.get(f"/matches/<whole(max={MAX_ID}):match_id>/export")
 def export(match_id: int) -> Response:
-    table = services().runner.table
-    try:
-        stored = table.stored(match_id)
-    except StoreError as err:
-        return error(404, str(err))
-    return Response(matchfile.export(stored), mimetype="application/x-ndjson", headers={
-        "Content-Disposition": f'attachment; filename="match-{match_id}.jsonl"',
-    })
+    return drawn(reads().export, match_id)
 
 
 @bp.get("/timeline")
 def current_timeline() -> Response:
     """The chart of the match on the table (finished or not); 404 when there is none."""
-    table = services().runner.table
-    match = table.snapshot.match
+    match = services().runner.table.snapshot.match
     if match is None:
         return error(404, "no match is on the table: its timeline starts with its first action")
     return stored_timeline(match["id"])
@@ -163,36 +160,17 @@ def current_timeline() -> Response:
 @bp.get(f"/matches/<whole(max={MAX_ID}):match_id>/timeline")
 def stored_timeline(match_id: int) -> Response:
     """The chart of a stored match; 404 for an unknown id."""
+    return drawn(reads().timeline, match_id)
+
+
+def drawn(draw: Callable[[int], Body], match_id: int) -> Response:
+    """What ``draw`` makes of a stored match (kept while it is unchanged); 404 if unknown."""
     try:
-        stored = services().runner.table.stored(match_id)
+        return draw(match_id).response()
     except StoreError as err:
+        if isinstance(err, StoreDamaged):
+            raise  # a 500 naming the file (web/app.py)
         return error(404, str(err))
-    text = drawn_once("timeline", stored,
-                      lambda s: {"id": s.id, **timeline(replay_stored(s))})
-    return Response(text, mimetype="application/json")
-
-
-#: Answers drawn from stored matches lately, by (what, database, match id, journal
-#: length, status): a journal only grows, so one key is one log. Every phone following a
-#: match asks after each change, and a stranger may ask again and again: one replay each.
-_drawn: dict[tuple[str, str, int, int, str], str] = {}
-_drawn_lock = threading.Lock()
-DRAWN_KEPT = 32
-
-
-def drawn_once(what: str, stored: StoredMatch, draw: Callable[[StoredMatch], Any]) -> str:
-    """``draw(stored)`` as JSON text, drawn once per log and kept among the latest."""
-    key = (what, stored.database, stored.id, len(stored.journal), stored.status)
-    with _drawn_lock:
-        known = _drawn.get(key)
-    if known is not None:
-        return known
-    text = json.dumps(draw(stored), separators=(",", ":"), ensure_ascii=False)
-    with _drawn_lock:
-        if len(_drawn) >= DRAWN_KEPT:
-            _drawn.pop(next(iter(_drawn)))  # the oldest drawn
-        _drawn[key] = text
-    return text
 
 
 # --- the host's session ----------------------------------------------------------------

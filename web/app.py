@@ -18,6 +18,7 @@ from web import api, pages, sim
 from web.auth import cross_site
 from web.fanout import Fanout
 from web.guard import guard
+from web.reads import ReadGate, Reads, Refused, refusal
 from web.services import BoundedJSON, Services, error
 from web.stream import Broker
 
@@ -59,6 +60,7 @@ def create_app(services: Services) -> Flask:
     ))
     app.extensions["companion"] = services
     app.extensions["companion.broker"] = broker
+    app.extensions["companion.reads"] = Reads(services.runner.table)
     guard(app, services.extra_host_names, unexpected="internal error; the table is unchanged")
 
     @app.before_request
@@ -75,6 +77,13 @@ def create_app(services: Services) -> Flask:
         log.error("request failed: %s %s: %s", request.method, request.path, err)
         return error(500, f"{err}; see \"If the SD card is damaged\" in README.md")
 
+    @app.errorhandler(Refused)
+    def refused(err: Refused) -> Response:
+        # Readers past their budget (web/reads.py): told when to come back.
+        return refusal(request.environ, err.status, str(err), err.retry_after)
+
+    # Reads one at a time, so no number of readers starves the writer (web/reads.py).
+    app.wsgi_app = ReadGate(app.wsgi_app)  # type: ignore[method-assign]
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
     if services.sim is not None:

@@ -72,9 +72,10 @@ def summary(samples: list[float]) -> str:
 class Process:
     """The companion under test, and its RSS and CPU from /proc."""
 
-    def __init__(self, data: Path, max_streams: int) -> None:
+    def __init__(self, data: Path, max_streams: int, extra_config: str = "") -> None:
+        """``extra_config``: more TOML for the companion's config (other sections)."""
         config = data / "bench.toml"
-        config.write_text(f"[web]\nmax_streams = {max_streams}\n")
+        config.write_text(f"[web]\nmax_streams = {max_streams}\n{extra_config}")
         self.proc = subprocess.Popen(
             [str(Path(sys.executable).parent / "companion"), "run", "--sim", "--data", str(data),
              "--config", str(config), "--port", "0", "--pin", PIN],

@@ -11,7 +11,15 @@ from zoneinfo import ZoneInfo
 
 from companion import cli
 from companion.store import iso_utc
-from tests.e2e.browser_support import PHONE, above_the_fold, require_chromium, shot, start, url
+from tests.e2e.browser_support import (
+    PHONE,
+    above_the_fold,
+    play,
+    require_chromium,
+    shot,
+    start,
+    url,
+)
 
 expect = require_chromium().expect
 
@@ -119,3 +127,52 @@ def test_abandoned_matches_with_nothing_played_are_folded_away(companion, phone)
     expect(folded.locator("li")).to_have_count(4)
     expect(folded.locator("li").first).to_be_visible()
     shot(phone, "history-folded")
+
+
+def stored(companion, count: int, name=lambda i: f"Ann {i}") -> None:
+    """``count`` finished Center Court matches (Ann won 6-0), stored as `companion import` does."""
+    start = {"game": "center-court", "players": ["?", "Bob"], "options": {"sets": 1}}
+    for i in range(count):
+        companion.store.import_match({**start, "players": [name(i), "Bob"]},
+                                     [{"type": "point", "winner": 0}] * 24, status="finished",
+                                     winner=0, summary="6-0", started_at=time.time() - 60)
+
+
+def test_the_history_loads_a_page_at_a_time_and_searches_on_the_server(companion, phone):
+    stored(companion, 55, lambda i: "Zed" if i in (3, 30, 52) else f"Ann {i}")
+    asked: list[str] = []
+    phone.on("request", lambda r: asked.append(r.url) if "/api/history" in r.url else None)
+    phone.goto(url(companion, "history"))
+    rows = phone.locator("#history > li")
+    expect(rows).to_have_count(50)  # the newest page only: the page never holds them all
+    expect(rows.first.locator(".who")).to_have_text("Ann 54 (won) v Bob")
+    more = phone.locator("#more")
+    above_the_fold(phone, "#q")
+    more.click()
+    expect(rows).to_have_count(55)
+    expect(rows.last.locator(".who")).to_have_text("Ann 0 (won) v Bob")
+    expect(more).to_be_hidden()
+    # A table change: only what is new is asked for, the 55 are kept.
+    asked.clear()
+    start(companion, {"game": "center-court", "players": ["Cy", "Di"]})
+    expect(rows).to_have_count(56)
+    expect(rows.first.locator(".who")).to_have_text("Cy v Di")
+    expect(rows.first.locator(".result")).to_have_text("In play")
+    play(companion, *[{"type": "point", "winner": 1}] * 4)  # a game to Di
+    expect(rows.first.locator(".result")).to_have_text("In play · 0-1")
+    assert asked and all("after=55" in a for a in asked), asked
+    # The search is the server's: three matches of the 56, a page of them.
+    phone.locator("#q").fill("zed")
+    phone.locator("#search button").click()
+    expect(rows).to_have_count(3)
+    expect(rows.locator(".who")).to_have_text(["Zed (won) v Bob"] * 3)
+    assert any("q=zed" in a for a in asked)
+    expect(more).to_be_hidden()
+    shot(phone, "history-search")
+    phone.locator("#q").fill("nobody")
+    phone.locator("#q").press("Enter")
+    expect(rows).to_have_text(["No match found."])
+    phone.locator("#q").fill("")
+    phone.locator("#q").press("Enter")
+    expect(rows).to_have_count(50)
+    expect(more).to_be_visible()

@@ -450,11 +450,11 @@ def test_a_malformed_timeline_id_is_a_4xx(client, host, match_id):
 
 
 def test_a_stored_match_is_replayed_once_however_often_phones_ask(client, host, monkeypatch):
-    import web.api
+    import web.reads
 
     replays = []
-    real = web.api.replay_stored
-    monkeypatch.setattr(web.api, "replay_stored", lambda s: replays.append(s.id) or real(s))
+    real = web.reads.replay_stored
+    monkeypatch.setattr(web.reads, "replay_stored", lambda s: replays.append(s.id) or real(s))
     host.post("/api/match", START)
     host.post("/api/action", {"type": "point", "winner": 0})
     for _ in range(5):

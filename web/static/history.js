@@ -71,16 +71,94 @@
     rows.set(m.id, {key, node});
     return node;
   };
-  const load = () => fetch("/api/history", {cache: "no-store"}).then((r) => r.json()).then((all) => {
+
+  /* A page at a time: the server pages the history (newest first) and searches it; the
+     page holds the matches it was sent, asks for the next page only on "More", and on a
+     table change only for what can have changed (docs/api.md "GET /api/history"). */
+  const PAGE = 50;
+  const more = document.getElementById("more");
+  const search = document.getElementById("search");
+  const loaded = new Map();  // id -> match, for the search shown
+  let next = null;           // the next page's address (its Link header), null: no more
+  let query = "";
+  let started = false;       // the first page has come
+  let current = null;        // the table's match when the page last heard of it
+
+  const address = (extra) => {
+    const params = new URLSearchParams({limit: PAGE, ...extra});
+    if (query) params.set("q", query);
+    return `/api/history?${params}`;
+  };
+  const pause = (seconds) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  /** A page and the address of the next; a busy server's 429 or 503 is asked again after
+   *  its Retry-After. "no-cache": an unchanged page comes from the browser's copy (304). */
+  const get = (path, tries = 5) => fetch(path, {cache: "no-cache"}).then((r) => {
+    if ((r.status === 429 || r.status === 503) && tries > 1) {
+      return pause(Math.min(10, Number(r.headers.get("Retry-After")) || 1)).then(() => get(path, tries - 1));
+    }
+    return r.json().then((body) => {
+      if (!r.ok) throw new Error(body.error || r.statusText);
+      const link = /<([^>]+)>;\s*rel="next"/.exec(r.headers.get("Link") || "");
+      return {matches: body, next: link ? link[1] : null};
+    });
+  });
+
+  const show = () => {
+    const all = [...loaded.values()].sort((a, b) => b.id - a.id);
     const folded = (m) => m.status === "abandoned" && m.plays === 0;
     const shown = all.filter((m) => !folded(m));
     const hidden = all.filter(folded);
     list.replaceChildren(...shown.map(keep));
-    if (!all.length) list.append(TC.el("li", {class: "empty"}, "No matches yet."));
+    if (!all.length) list.append(TC.el("li", {class: "empty"}, query ? "No match found." : "No matches yet."));
     idle.hidden = !hidden.length;
     idle.querySelector("summary").textContent = `${hidden.length} abandoned before anything was played`;
     idleList.replaceChildren(...hidden.map(keep));
+    more.hidden = !next;
+  };
+  const take = (page) => { page.matches.forEach((m) => loaded.set(m.id, m)); };
+
+  // One load at a time, in the order asked: a search, "More" and a table change never cross.
+  let queue = Promise.resolve();
+  const then = (work) => {
+    queue = queue.then(work).catch((err) => {
+      list.replaceChildren(TC.el("li", {class: "error"}, err.message));
+    });
+    return queue;
+  };
+  const first = () => then(() => get(address({})).then((page) => {
+    loaded.clear();
+    take(page);
+    next = page.next;
+    started = true;
+    show();
+  }));
+  more.addEventListener("click", () => {
+    if (!next || more.disabled) return;
+    more.disabled = true;
+    then(() => get(next).then((page) => { take(page); next = page.next; show(); }))
+      .finally(() => { more.disabled = false; });
   });
-  load();
-  TC.follow(() => load());
+  search.addEventListener("submit", (event) => {
+    event.preventDefault();
+    query = search.elements.q.value.trim();
+    first();
+  });
+  /** A table change: only the matches newer than the oldest one that can have changed (one
+   *  in play, the table's match then and now), every page of them; the rest stay. */
+  const changed = (state) => then(() => {
+    if (!started) return undefined;
+    const ids = [...loaded.keys()];
+    const changing = [...loaded.values()].filter((m) => m.status === "active").map((m) => m.id);
+    for (const id of [current, state.match && state.match.id]) if (id != null) changing.push(id);
+    current = state.match ? state.match.id : null;
+    const after = Math.min(ids.length ? Math.max(...ids) : 0, ...changing.map((id) => id - 1));
+    const fetchAll = (path) => get(path).then((page) => {
+      take(page);
+      return page.next ? fetchAll(page.next) : undefined;
+    });
+    return fetchAll(address({after: Math.max(0, after)})).then(show);
+  });
+  current = TC.initial.match ? TC.initial.match.id : null;
+  first();
+  TC.follow((state) => { if (started) changed(state); });
 })();

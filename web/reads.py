@@ -1,0 +1,474 @@
+"""The reads that cost something: made once per change, served from memory, and bounded.
+
+Play comes first. A read never takes the writer's lock (the store reads on
+connections of its own, companion/store.py), and what a read draws from the
+store is made once per change and kept: the history (brought up to date a
+change at a time, never read whole again), its pages and searches, the
+rematch, and each stored match's board, timeline and match file (kept while
+the match is unchanged). Any number of phones asking the same thing after a
+change cost one making; the rest are bytes from memory.
+
+Each answer made here carries a strong ``ETag`` (a digest of its bytes): a
+client that sends it back in ``If-None-Match`` gets 304 and no body. A body
+of 1 KB or more goes gzip-compressed to a client that accepts it, compressed
+once and kept. ``Vary: Accept-Encoding`` and ``Cache-Control: no-cache`` (use
+the copy, but ask first) go with each.
+
+However many readers ask, they cannot starve the table's writer of the
+interpreter: :class:`ReadGate` lets reads through one at a time and each
+client address only a few waiting; past that the answer is 429 (that
+address) or 503 (everyone) with ``Retry-After``, at once, so waiting reads
+never hold all of the server's threads. The requests that are play (every
+change, the state and the streams: :func:`plays_first`) pass the gate by,
+and the server puts them ahead of the reads queued for a worker
+(app/server.py).
+"""
+
+from __future__ import annotations
+
+import bisect
+import gzip
+import hashlib
+import json
+import math
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlencode
+
+from flask import Response, request
+
+from companion import matchfile
+from companion.controls import rematch
+from companion.errors import StoreError
+from companion.games import GAMES
+from companion.integrity import replay_stored
+from companion.store import MatchSummary, StoredMatch
+from companion.table import Table, match_json
+from companion.timeline import timeline
+
+#: Bodies this big or bigger are sent gzip-compressed to a client that accepts it.
+GZIP_FROM = 1024
+#: Rows of the history one page holds at most (``limit``).
+MAX_PAGE = 500
+#: The longest search text (``q``).
+MAX_QUERY = 100
+#: Answers kept: pages of the history and the rematch (of the newest version), and
+#: things drawn from stored matches (each while its match is unchanged).
+PAGES_KEPT = 64
+DRAWN_KEPT = 64
+
+
+#: Reads that are play, not looking back: the state a phone shows and its streams.
+PLAY_READS = frozenset({"/api/state", "/api/events", "/api/sim/events"})
+
+
+def plays_first(method: str, path: str) -> bool:
+    """Whether a request is play: every change (the host's, the simulator's buttons, a
+    login) and the phones' state and streams. The rest are reads that can wait."""
+    return method not in ("GET", "HEAD") or path in PLAY_READS
+
+
+class ReadGate:
+    """WSGI middleware: reads answered ``running`` at a time, each address holding a few.
+
+    Every request that is not play (:func:`plays_first`) waits here for one of
+    ``running`` places before the app sees it, so however many readers ask,
+    only that many threads want the interpreter besides the table's writer
+    and the requests that are play (a thread waiting on a lock does not). An
+    address with ``per_address`` reads waiting or being answered gets 429 for
+    its next; when ``waiting`` reads wait in all, or one has waited ``wait``
+    seconds, the answer is 503; both at once, with ``Retry-After``, so
+    waiting reads never hold all of the server's threads (waitress has 16: 1
+    answering and 10 waiting leave 5 for play), and the refused connection's
+    next request is left unread that long. One at a time: a second reader
+    thread busy in the interpreter beside the first only makes the writer
+    wait longer for its turn (tests/bench/bench_reads.py). Safe from any thread.
+    """
+
+    def __init__(self, app: Callable[..., Any], running: int = 1, waiting: int = 10,
+                 per_address: int = 8, wait: float = 3.0) -> None:
+        self.app = app
+        self.running, self.waiting, self.per_address, self.wait = (running, waiting,
+                                                                   per_address, wait)
+        self._busy = 0
+        self._queued = 0
+        self._by_address: dict[str, int] = {}
+        self._changed = threading.Condition()
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        if plays_first(environ.get("REQUEST_METHOD", ""), environ.get("PATH_INFO", "")):
+            return self.app(environ, start_response)
+        address = environ.get("REMOTE_ADDR") or "?"
+        refused = self._enter(address)
+        if refused is not None:
+            return refusal(environ, *refused, RETRY_AFTER)(environ, start_response)
+        try:
+            # The answer is made by now (these reads' bodies are bytes in memory, a static
+            # file an open file): sending it is the server's loop's, not a place's.
+            return self.app(environ, start_response)
+        finally:
+            self._leave(address)
+
+    def _enter(self, address: str) -> tuple[int, str] | None:
+        with self._changed:
+            if self._by_address.get(address, 0) >= self.per_address:
+                return (429,
+                        f"too many requests from {address} at once (at most "
+                        f"{self.per_address} reads): wait for their answers, then ask again")
+            if self._busy >= self.running and self._queued >= self.waiting:
+                return 503, BUSY
+            self._by_address[address] = self._by_address.get(address, 0) + 1
+            self._queued += 1
+            try:
+                turn = self._changed.wait_for(lambda: self._busy < self.running, self.wait)
+            finally:
+                self._queued -= 1
+            if not turn:
+                self._forget(address)
+                return 503, BUSY
+            self._busy += 1
+            return None
+
+    def _leave(self, address: str) -> None:
+        with self._changed:
+            self._busy -= 1
+            self._forget(address)
+            self._changed.notify()
+
+    def _forget(self, address: str) -> None:
+        left = self._by_address[address] - 1
+        if left:
+            self._by_address[address] = left
+        else:
+            del self._by_address[address]
+
+
+def refusal(environ: dict[str, Any], status: int, message: str, retry_after: int) -> Response:
+    """``{"error": message}`` with ``status`` and ``Retry-After``; and under waitress
+    (app/connections.py) the connection's next request is read only after that time, so a
+    client that asks again at once anyway costs nothing meanwhile."""
+    response = Response(json.dumps({"error": message}), status=status,
+                        mimetype="application/json", headers={"Retry-After": str(retry_after)})
+    channel = getattr(environ.get("waitress.client_disconnected"), "__self__", None)
+    rest = getattr(channel, "rest", None)
+    if rest is not None:
+        rest(retry_after)
+    return response
+
+
+BUSY = "the table is busy answering other readers: try again in a moment"
+#: Seconds a refused reader is told to wait (and its connection is left unread).
+RETRY_AFTER = 1
+
+
+class Refused(Exception):
+    """An answer not made now: ``status`` (429: this address; 503: everyone), the message,
+    and the seconds to wait."""
+
+    def __init__(self, status: int, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.status, self.retry_after = status, retry_after
+
+
+class CostBudget:
+    """How much of the interpreter making answers may take, in all and per address.
+
+    A leaky bucket of processor seconds each: what making an answer took is
+    added, and ``share`` (in all) or ``per_address`` (one address) of every
+    second drains away. While a bucket holds more than ``burst`` seconds, a
+    request that would make an answer is refused (Refused 503, or 429 for
+    the address's own) and one served from memory is not: the readers
+    together cannot take the table's writer's interpreter, however many ask
+    for things no one asked for before. Safe from any thread.
+    """
+
+    def __init__(self, share: float = 0.25, per_address: float = 0.1,
+                 burst: float = 0.25) -> None:
+        self.share, self.per_address, self.burst = share, per_address, burst
+        self._lock = threading.Lock()
+        self._total = (0.0, time.monotonic())
+        self._by_address: dict[str, tuple[float, float]] = {}
+
+    def _level(self, bucket: tuple[float, float], rate: float, now: float) -> float:
+        level, since = bucket
+        return max(0.0, level - rate * (now - since))
+
+    def check(self, address: str) -> None:
+        """Refused when making an answer now would go past the budget."""
+        now = time.monotonic()
+        with self._lock:
+            mine = self._level(self._by_address.get(address, (0.0, now)), self.per_address,
+                               now)
+            if mine > self.burst:
+                raise Refused(429, f"{address} asked for too much work at once: answers "
+                              "already made are served, new ones again in a moment",
+                              math.ceil((mine - self.burst) / self.per_address))
+            total = self._level(self._total, self.share, now)
+            if total > self.burst:
+                raise Refused(503, BUSY, math.ceil((total - self.burst) / self.share))
+
+    def spent(self, address: str, seconds: float) -> None:
+        """Count ``seconds`` of work done for ``address``."""
+        now = time.monotonic()
+        with self._lock:
+            self._total = (self._level(self._total, self.share, now) + seconds, now)
+            mine = self._level(self._by_address.get(address, (0.0, now)), self.per_address, now)
+            self._by_address[address] = (mine + seconds, now)
+            if len(self._by_address) > 1024:  # forget the drained ones
+                self._by_address = {a: b for a, b in self._by_address.items()
+                                    if self._level(b, self.per_address, now) > 0}
+
+    @contextmanager
+    def making(self) -> Iterator[None]:
+        """Check, then count the processor time the block takes, for this request's address."""
+        address = request.remote_addr or "?"
+        self.check(address)
+        began = time.thread_time()
+        try:
+            yield
+        finally:
+            self.spent(address, time.thread_time() - began)
+
+
+@dataclass
+class Body:
+    """An answer made once: its bytes, type, headers and ETag; gzipped when first asked."""
+
+    data: bytes
+    mimetype: str = "application/json"
+    headers: tuple[tuple[str, str], ...] = ()
+    digest: str = ""
+    _gzipped: bytes | None = field(default=None, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def __post_init__(self) -> None:
+        self.digest = hashlib.blake2b(self.data, digest_size=12).hexdigest()
+
+    def gzipped(self) -> bytes:
+        with self._lock:  # compressed once, however many ask at the same moment
+            if self._gzipped is None:
+                # Level 1: most of the saving for a fraction of the time (a 1 MB history).
+                self._gzipped = gzip.compress(self.data, 1, mtime=0)
+            return self._gzipped
+
+    def response(self) -> Response:
+        """This body for the current request: 304, gzip-compressed, or as it is."""
+        plain, packed = self.digest, f"{self.digest}-gz"
+        headers = {"Vary": "Accept-Encoding", "Cache-Control": "no-cache"}
+        if request.if_none_match.contains_weak(plain) or \
+                request.if_none_match.contains_weak(packed):
+            zipped = request.if_none_match.contains_weak(packed)
+            return Response(status=304, headers={**headers,
+                                                 "ETag": f'"{packed if zipped else plain}"'})
+        response = Response(mimetype=self.mimetype, headers=dict(self.headers))
+        response.headers.update(headers)
+        if len(self.data) >= GZIP_FROM and request.accept_encodings["gzip"]:
+            response.set_data(self.gzipped())
+            response.headers["Content-Encoding"] = "gzip"
+            response.headers["ETag"] = f'"{packed}"'
+        else:
+            response.set_data(self.data)
+            response.headers["ETag"] = f'"{plain}"'
+        return response
+
+
+def json_body(value: Any, headers: tuple[tuple[str, str], ...] = ()) -> Body:
+    return Body(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode(),
+                headers=headers)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One match of the history as served: its JSON text, and what is searched and compared."""
+
+    id: int
+    status: str
+    #: Changes whenever the match does (its status and its journal's length).
+    mark: tuple[str, int]
+    text: str
+    #: Its players' names and its game's id and title, case-folded, for ``q``.
+    words: str
+
+    @classmethod
+    def of(cls, m: MatchSummary) -> Row:
+        game = GAMES.get(m.game)
+        words = "\n".join([*m.players, m.game, game.title if game else ""]).casefold()
+        return cls(m.id, m.status, (m.status, m.entries),
+                   json.dumps(m.to_json(), separators=(",", ":"), ensure_ascii=False), words)
+
+
+@dataclass(frozen=True)
+class History:
+    """The history as of one committed change: rows newest first, and by id."""
+
+    epoch: int
+    version: int
+    rows: tuple[Row, ...]
+    by_id: dict[int, Row]
+    #: The table's match when it was read (its changes are looked for next time).
+    current: int | None
+    #: The ids, negated (rising, for bisect), in row order.
+    keys: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.keys.extend(-r.id for r in self.rows)
+
+    def page(self, before: int | None, after: int | None, q: str,
+             limit: int | None) -> tuple[list[Row], int | None]:
+        """The rows below ``before`` and above ``after`` matching every word of ``q``,
+        newest first, at most ``limit``; and the cursor of the next page (None: no more)."""
+        start = 0 if before is None else bisect.bisect_right(self.keys, -before)
+        words = q.casefold().split()
+        found: list[Row] = []
+        for row in self.rows[start:]:
+            if after is not None and row.id <= after:
+                break
+            if all(w in row.words for w in words):
+                if limit is not None and len(found) == limit:
+                    return found, found[-1].id
+                found.append(row)
+        return found, None
+
+
+class Reads:
+    """The costly reads of one table's store, each made once per change. Safe from any thread."""
+
+    def __init__(self, table: Table, budget: CostBudget | None = None) -> None:
+        self.table = table
+        self.budget = budget if budget is not None else CostBudget()
+        self._history: History | None = None
+        self._history_lock = threading.Lock()
+        self._pages: OrderedDict[tuple[Any, ...], Body] = OrderedDict()
+        #: The (epoch, version) of the pages kept.
+        self._pages_of: tuple[Any, ...] = ()
+        self._drawn: OrderedDict[tuple[Any, ...], Body] = OrderedDict()
+        self._lock = threading.Lock()
+
+    # --- the history ------------------------------------------------------------------
+
+    def history(self) -> History:
+        """The history as of the table's version or newer, brought up to date once per change.
+
+        A change only adds matches or changes the table's match, so only those
+        are read again: new ids, the matches the history holds as active, its
+        newest, and the table's match then and now (companion/table.py).
+        """
+        snapshot = self.table.snapshot
+        known = self._history
+        if known is not None and known.epoch == snapshot.epoch and \
+                known.version >= snapshot.version:
+            return known
+        with self._history_lock:  # one reader reads it; the others then use it
+            known = self._history
+            if known is not None and known.epoch == snapshot.epoch and \
+                    known.version >= snapshot.version:
+                return known
+            current = snapshot.match["id"] if snapshot.match else None
+            store = self.table.store
+            if known is None or known.epoch != snapshot.epoch:
+                version, summaries = store.summaries(0)
+                rows = tuple(Row.of(m) for m in summaries)
+            else:
+                newest = known.rows[0].id if known.rows else 0
+                watch = {r.id for r in known.rows if r.status == "active"}
+                watch.update(i for i in (newest, known.current, current) if i is not None)
+                version, summaries = store.summaries(newest, watch)
+                changed = {m.id: Row.of(m) for m in summaries}
+                added = tuple(changed.pop(m.id) for m in summaries if m.id > newest)
+                rows = added + tuple(changed.get(r.id, r) for r in known.rows)
+            self._history = History(snapshot.epoch, version, rows,
+                                    {r.id: r for r in rows}, current)
+            return self._history
+
+    def history_page(self, before: int | None, after: int | None, q: str,
+                     limit: int | None) -> Body:
+        """``GET /api/history`` with these parameters (see docs/api.md)."""
+        history = self.history()
+        key = ("history", history.epoch, history.version, before, after, q, limit)
+
+        def make() -> Body:
+            rows, more = history.page(before, after, q, limit)
+            headers: tuple[tuple[str, str], ...] = ()
+            if more is not None:
+                asked = {"before": more, "after": after, "q": q or None, "limit": limit}
+                query = urlencode({k: v for k, v in asked.items() if v is not None})
+                headers = (("Link", f'</api/history?{query}>; rel="next"'),)
+            text = "[" + ",".join(r.text for r in rows) + "]"
+            return Body(text.encode(), headers=headers)
+
+        return self._kept(self._pages, PAGES_KEPT, key, make)
+
+    def rematch(self) -> Body:
+        """The start record of a rematch of the newest match (``GET /api/rematch``)."""
+        history = self.history()
+        key = ("rematch", history.epoch, history.version)
+        newest = history.rows[0].id if history.rows else None
+        return self._kept(self._pages, PAGES_KEPT, key, lambda: json_body(
+            None if newest is None else rematch(self.table.store.start_of(newest))))
+
+    # --- stored matches ---------------------------------------------------------------
+
+    def board(self, match_id: int) -> Body:
+        """A stored match replayed, as the state shows a match; StoreError if unknown."""
+        return self._draw("board", match_id, lambda s: json_body(
+            match_json(replay_stored(s), s.id, s.status)))
+
+    def timeline(self, match_id: int) -> Body:
+        """A stored match's timeline; StoreError if unknown."""
+        return self._draw("timeline", match_id, lambda s: json_body(
+            {"id": s.id, **timeline(replay_stored(s))}))
+
+    def export(self, match_id: int) -> Body:
+        """A stored match's match file; StoreError if unknown."""
+        return self._draw("export", match_id, lambda s: Body(
+            matchfile.export(s).encode(), "application/x-ndjson", (
+                ("Content-Disposition", f'attachment; filename="match-{match_id}.jsonl"'),)))
+
+    def _draw(self, what: str, match_id: int, draw: Callable[[StoredMatch], Body]) -> Body:
+        history = self.history()
+        row = history.by_id.get(match_id)
+        if row is None:
+            raise StoreError(f"there is no match {match_id}")
+        key = (what, history.epoch, match_id, row.mark)
+        with self._lock:
+            known = self._drawn.get(key)
+        if known is not None:
+            return known
+        with self.budget.making():
+            stored = self.table.store.load(match_id)
+            body = draw(stored)
+        # Kept under what was read: a change since the history was read is its own key.
+        return self._keep(self._drawn, DRAWN_KEPT, (what, history.epoch, match_id,
+                                                     (stored.status, len(stored.journal))),
+                          body)
+
+    # --- what is kept -----------------------------------------------------------------
+
+    def _kept(self, kept: OrderedDict[tuple[Any, ...], Body], size: int, key: tuple[Any, ...],
+              make: Callable[[], Body]) -> Body:
+        with self._lock:
+            known = kept.get(key)
+            if known is not None:
+                kept.move_to_end(key)
+                return known
+        with self.budget.making():
+            body = make()
+        return self._keep(kept, size, key, body)
+
+    def _keep(self, kept: OrderedDict[tuple[Any, ...], Body], size: int, key: tuple[Any, ...],
+              body: Body) -> Body:
+        with self._lock:
+            if kept is self._pages and key[1:3] != self._pages_of:
+                # Pages of an older version are never asked for again: only the newest kept.
+                kept.clear()
+                self._pages_of = key[1:3]
+            known = kept.setdefault(key, body)  # made twice at once: the first one stays
+            kept.move_to_end(key)
+            while len(kept) > size:
+                kept.popitem(last=False)
+            return known
