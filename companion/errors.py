@@ -63,3 +63,25 @@ class StoreDamaged(StoreError):
         super().__init__(f"{path} is damaged: {reason}")
         self.path = path
         self.reason = reason
+
+
+class StoreUnavailable(StoreError):
+    """The match database cannot take a change now; the change was refused, nothing stored.
+
+    ``kind`` says why, each with its own remedy in the message:
+
+    - ``"gone"``: the database file was deleted or replaced while the companion ran,
+      so a commit would go to a file no one will ever open again;
+    - ``"full"``: the disk is full;
+    - ``"read-only"``: the data folder's file system is read-only.
+
+    ``screen`` is the same in the few words the OLED has room for.
+    """
+
+    KINDS = ("gone", "full", "read-only")
+
+    def __init__(self, kind: str, message: str, screen: str) -> None:
+        assert kind in self.KINDS, kind
+        super().__init__(message)
+        self.kind = kind
+        self.screen = screen

@@ -13,12 +13,12 @@ import logging
 
 from flask import Flask, Response, request
 
-from companion.errors import StoreDamaged
+from companion.errors import StoreDamaged, StoreUnavailable
 from web import api, pages, sim
 from web.auth import cross_site
 from web.fanout import Fanout
 from web.guard import guard
-from web.services import BoundedJSON, Services, error
+from web.services import STORAGE_STATUS, BoundedJSON, Services, error
 from web.stream import Broker
 
 log = logging.getLogger(__name__)
@@ -74,6 +74,11 @@ def create_app(services: Services) -> Flask:
         # Named, never hidden: which file and what is wrong (the log has it too).
         log.error("request failed: %s %s: %s", request.method, request.path, err)
         return error(500, f"{err}; see \"If the SD card is damaged\" in README.md")
+
+    @app.errorhandler(StoreUnavailable)
+    def unavailable(err: StoreUnavailable) -> Response:
+        # The store logged it, once per episode: no traceback per request.
+        return error(STORAGE_STATUS[err.kind], str(err))
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)

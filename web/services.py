@@ -73,6 +73,11 @@ def error(status: int, message: str) -> Response:
     return response
 
 
+#: The status of a change refused because the store cannot take it (StoreUnavailable's
+#: kind): 507 Insufficient Storage for a full disk, else 503 (the service cannot save).
+STORAGE_STATUS = {"full": 507, "read-only": 503, "gone": 503}
+
+
 #: How deep a request body's arrays and objects may nest. Real bodies nest 4
 #: levels at most (a Dodgeball start record's dice); a hostile one nested
 #: thousands deep would otherwise overflow the parser's recursion.
