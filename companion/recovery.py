@@ -5,9 +5,15 @@ database is checked: its write-ahead log (before SQLite reads it,
 :mod:`companion.wal`), SQLite's integrity check of the whole file, and the
 current match replayed through the rules (:mod:`companion.integrity`). On
 any damage the database's files are moved (never deleted) into
-``<data>/damaged-<UTC time>/``, and the companion starts on a new, empty
-database so the table still works; the returned notice says which file,
-what is wrong, where the files went and what to do.
+``<data>/damaged-<UTC time>/``. What is intact is brought back: damage in
+the write-ahead log leaves every transaction committed before it whole, so a
+copy of the database with the log cut at the last good commit becomes the
+current database (with a new epoch: phones that saw the lost versions read
+it as a new database), checked like any other. Other damage (a page, a
+record the rules refuse) gives no such line between what is intact and what
+is not, and the companion starts on a new, empty database so the table
+still works. Either way the returned notice says which file, what is wrong,
+how many changes were lost, where the files went and what to do.
 
 Matches in the history other than the current one are not replayed at
 start: that would cost time in proportion to years of play (thousands of
@@ -20,18 +26,26 @@ damage: Store raises StoreError saying so, and nothing is moved.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
+import shutil
+import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from companion import wal
 from companion.errors import StoreDamaged, StoreError
-from companion.store import Store
+from companion.store import Store, new_epoch
 from companion.table import Table
 
 #: The files SQLite keeps for one database: the file, its log and the log's index.
 SUFFIXES = ("", "-wal", "-shm")
+
+#: The OLED's word on damaged storage found at start, when nothing could be brought
+#: back (the log says the rest).
+DAMAGED_BANNER = "Damaged data set aside. New database: see the log"
 
 
 @dataclass(frozen=True)
@@ -44,6 +58,10 @@ class Opened:
     notice: str | None = None
     #: Where the damaged files were kept, when they were.
     kept: Path | None = None
+    #: The notice in the few words the OLED has room for (None when sound).
+    banner: str | None = None
+    #: How many acknowledged changes were lost (None: not known, or nothing damaged).
+    lost: int | None = None
 
 
 def open_table(path: Path, rng: random.Random | None = None) -> Opened:
@@ -62,13 +80,56 @@ def open_table(path: Path, rng: random.Random | None = None) -> Opened:
     except OSError as err:
         raise StoreError(f"{damage}; it could not be moved aside ({err}): move "
                          f"{path} and its -wal and -shm files away by hand") from None
+    salvaged = _salvage(path, kept, rng)
+    if salvaged is not None:
+        store, table, lost = salvaged
+        notice = (f"DAMAGED MATCH DATABASE: {damage}. The damaged files were moved to {kept} "
+                  "(nothing was deleted). Everything committed before the damage was brought "
+                  f"back (version {store.version}) and the table resumes from it; {lost} "
+                  f"acknowledged change(s) after the damage are lost. Copy {kept} somewhere "
+                  "safe; consider replacing the SD card.")
+        return Opened(store, table, notice, kept,
+                      banner=f"Damaged data: {lost} changes lost. Copy kept in {kept.name}",
+                      lost=lost)
     store, table = _checked(path, rng)
     notice = (f"DAMAGED MATCH DATABASE: {damage}. The damaged files were moved to {kept} "
               "(nothing was deleted) and the companion started on a new, empty database, "
               "so the table works. To get back the matches still readable, see "
               "\"If the SD card is damaged\" in README.md (companion history/export --data "
               f"on a copy of {kept}); consider replacing the SD card.")
-    return Opened(store, table, notice, kept)
+    return Opened(store, table, notice, kept, banner=DAMAGED_BANNER)
+
+
+def _salvage(path: Path, kept: Path, rng: random.Random | None
+             ) -> tuple[Store, Table, int] | None:
+    """The database rebuilt at ``path`` from the files in ``kept`` up to the damage in their
+    log, checked; with the number of changes lost. None when the damage is not in the log
+    or the copy cannot be made or is damaged too (nothing is left at ``path`` then).
+
+    SQLite does the bringing back: the log, cut at the last intact commit, is
+    one it reads whole, and closing the connection folds it into the file.
+    """
+    found = wal.find(kept / (path.name + "-wal"), wal.db_page_size(kept / path.name))
+    if found is None:
+        return None
+    try:
+        shutil.copyfile(kept / path.name, path)
+        with open(kept / (path.name + "-wal"), "rb") as src, \
+                open(path.with_name(path.name + "-wal"), "wb") as dst:
+            dst.write(src.read(found.intact))
+            dst.flush()
+            os.fsync(dst.fileno())
+        with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as db:
+            db.execute("PRAGMA synchronous = FULL")
+            # The versions after the damage were shown to phones; here they count again
+            # from before it, so this is a new database to them.
+            db.execute("UPDATE meta SET value = ? WHERE key = 'epoch'", (new_epoch(),))
+        return (*_checked(path, rng), found.lost)
+    except (OSError, sqlite3.Error, StoreError):
+        for suffix in SUFFIXES:  # only the copies made here; the kept files stay
+            with contextlib.suppress(FileNotFoundError):
+                path.with_name(path.name + suffix).unlink()
+        return None
 
 
 def _checked(path: Path, rng: random.Random | None) -> tuple[Store, Table]:

@@ -32,6 +32,7 @@ Format: https://www.sqlite.org/fileformat2.html#walformat
 from __future__ import annotations
 
 import struct
+from dataclasses import dataclass
 from pathlib import Path
 
 _MAGIC = (0x377F0682, 0x377F0683)  # the low bit: checksums in big-endian words
@@ -65,12 +66,35 @@ def db_page_size(db: Path) -> int | None:
     return _page_size(struct.unpack(">H", head[16:18])[0])
 
 
+@dataclass(frozen=True)
+class Damage:
+    """Damage found in a WAL file: what it is, and what is intact before it."""
+
+    #: In words: which frame, and what SQLite would silently drop.
+    reason: str
+    #: How many bytes at the start of the file are intact: the header and every
+    #: transaction committed before the damage (0: not even the header).
+    intact: int
+    #: How many committed transactions (changes) follow the damage, the damaged one included.
+    lost: int
+
+
 def damage(wal: Path, fallback_page_size: int | None = None) -> str | None:
     """What is wrong with the WAL file ``wal``, or None if SQLite will read all it should.
 
+    :func:`find` tells more: what is intact before the damage.
+    """
+    found = find(wal, fallback_page_size)
+    return None if found is None else found.reason
+
+
+def find(wal: Path, fallback_page_size: int | None = None) -> Damage | None:
+    """The damage in the WAL file ``wal``, or None if SQLite will read all it should.
+
     None too when there is no such file, it is empty, or only its last
-    transaction is incomplete (a torn write after a power cut). A string says
-    in words what acknowledged history SQLite would drop. ``fallback_page_size``
+    transaction is incomplete (a torn write after a power cut). A Damage says
+    in words what acknowledged history SQLite would drop, how much of the file
+    is intact before it and how many changes follow. ``fallback_page_size``
     (the database's) is used when the WAL header's own is unreadable.
     Reads the whole file: call it before SQLite opens the database, which
     would otherwise recover and then checkpoint the damage away.
@@ -109,13 +133,14 @@ def damage(wal: Path, fallback_page_size: int | None = None) -> str | None:
 
 
 def _scan(data: bytes, page_size: int, salt1: int, salt2: int, start: tuple[int, int],
-          big_endian: bool, header_ok: bool) -> str | None:
+          big_endian: bool, header_ok: bool) -> Damage | None:
     """Walk the frames; a string if a checked commit follows the first bad frame's transaction."""
     frame_size = _FRAME_HEADER + page_size
     count = (len(data) - _HEADER) // frame_size
     previous = start          # the stored cumulative checksum before this frame
     first_bad: int | None = None if header_ok else -1   # -1: the header itself
     commits_after_bad = 0
+    lost = 0  # commit frames of this log from the damaged transaction on, checked or not
     last_good_commit = 0
     for i in range(count):
         at = _HEADER + i * frame_size
@@ -135,7 +160,9 @@ def _scan(data: bytes, page_size: int, salt1: int, salt2: int, start: tuple[int,
                     last_good_commit = i + 1
                 continue
             first_bad = i
+            lost += ours and db_size != 0
             continue
+        lost += ours and db_size != 0
         if ok and db_size:
             commits_after_bad += 1
     # The transaction torn by a power cut is the one the first bad frame is
@@ -143,7 +170,9 @@ def _scan(data: bytes, page_size: int, salt1: int, salt2: int, start: tuple[int,
     if commits_after_bad >= 2 or (commits_after_bad == 1 and first_bad == -1):
         where = ("its header" if first_bad == -1
                  else f"frame {first_bad + 1} of {count}")
-        return (f"{where} fails its checksum, and {commits_after_bad} committed "
-                f"transaction(s) after it would be silently dropped (SQLite keeps only "
-                f"the {last_good_commit} frame(s) before it)")
+        reason = (f"{where} fails its checksum, and {commits_after_bad} committed "
+                  f"transaction(s) after it would be silently dropped (SQLite keeps only "
+                  f"the {last_good_commit} frame(s) before it)")
+        intact = 0 if first_bad == -1 else _HEADER + last_good_commit * frame_size
+        return Damage(reason, intact, max(lost, commits_after_bad))
     return None

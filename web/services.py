@@ -53,6 +53,9 @@ class Services:
     address: str | None = None
     #: The answers to keyed host requests (Idempotency-Key), for retries.
     answers: Answers = field(default_factory=Answers)
+    #: What went wrong with the stored data at start (damage set aside, changes lost),
+    #: shown at the top of every page; None when nothing did.
+    notice: str | None = None
     #: Which host sessions are valid; None: sessions over ``pin`` kept in memory only.
     sessions: Sessions = None  # type: ignore[assignment]
 
