@@ -11,6 +11,7 @@ file or folder is a permission problem, left as it is.
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import random
@@ -20,13 +21,14 @@ import sqlite3
 import struct
 import subprocess
 import sys
+import tempfile
 import threading
 from contextlib import closing
 from pathlib import Path
 
 import pytest
 
-from app.runtime import DAMAGED_BANNER, Companion
+from app.runtime import DAMAGED_BANNER, Companion, WebOptions
 from companion.config import Config
 from companion.errors import StoreDamaged, StoreError
 from companion.recovery import open_table
@@ -108,17 +110,23 @@ def garbage_page(db: Path, table: str) -> bytes:
 
 def run_sim(data: Path) -> tuple[str, str, int]:
     """Start ``companion run --sim`` on ``data``; once it serves, stop it. (stdout, stderr, rc)."""
-    proc = subprocess.Popen([COMPANION, "run", "--sim", "--data", str(data), "--port", "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        line = proc.stdout.readline()
-        if "running with simulated hardware" in line:
-            proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=20)
-    finally:
-        proc.kill()
-        proc.wait()
-    return line + out, err, proc.returncode
+    # Standard error to a file: the text stream that read the first line holds the
+    # rest of the banner in its buffer, so standard output is read on through it.
+    with tempfile.TemporaryFile("w+") as errors:
+        proc = subprocess.Popen([COMPANION, "run", "--sim", "--data", str(data), "--port",
+                                 "0"], stdout=subprocess.PIPE, stderr=errors, text=True)
+        try:
+            line = proc.stdout.readline()
+            if "running with simulated hardware" in line:
+                proc.send_signal(signal.SIGTERM)
+            out = proc.stdout.read()
+            proc.wait(timeout=20)
+        finally:
+            proc.kill()
+            proc.wait()
+            proc.stdout.close()
+        errors.seek(0)
+        return line + out, errors.read(), proc.returncode
 
 
 def cli(*args: str, prefix: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
@@ -148,20 +156,88 @@ def assert_started_fresh(data: Path, out: str, err: str, rc: int, file: str) -> 
 # --- the write-ahead log ---------------------------------------------------------------
 
 
-def test_a_flipped_bit_in_the_wal_is_named_and_the_table_starts_fresh(tmp_path):
+def sqlite_alone(data: Path, scratch: Path) -> int:
+    """The version SQLite itself reads from a copy of ``data``'s files: it replays the
+    log up to its first bad frame, so this is what was committed before the damage."""
+    shutil.copytree(data, scratch)
+    with closing(sqlite3.connect(scratch / DB)) as conn:
+        return conn.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0]
+
+
+def epoch(db: Path) -> int:
+    with closing(sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True)) as conn:
+        return conn.execute("SELECT value FROM meta WHERE key = 'epoch'").fetchone()[0]
+
+
+def test_a_flipped_bit_in_the_wal_brings_back_every_change_before_it(tmp_path):
     data = tmp_path / "data"
-    crash_image(data)
+    acknowledged = crash_image(data)
+    old_epoch = epoch(data / DB)
     wal = data / (DB + "-wal")
     size, count = wal_frames(wal)
     # A bit in the middle of the log: SQLite alone would keep only the frames
     # before it and silently roll the table back (version 61 to 23 here).
     damaged = flip(wal, 32 + (count // 2) * size + 24 + 100)
+    intact = sqlite_alone(data, tmp_path / "probe")
+    lost = acknowledged - intact
+    assert 0 < intact < acknowledged
     out, err, rc = run_sim(data)
-    kept = assert_started_fresh(data, out, err, rc, DB + "-wal")
+    assert rc == 0, err
+    assert "Traceback" not in err
+    kept = kept_folder(data)
+    assert f"DAMAGED MATCH DATABASE: {wal} is damaged" in err
     assert "fails its checksum" in err and "silently dropped" in err
+    assert f"moved to {kept}" in err and "nothing was deleted" in err
+    assert (f"brought back (version {intact}) and the table resumes from it; {lost} "
+            "acknowledged change(s) after the damage are lost") in err
+    # The start-up banner says it too.
+    assert f"DAMAGED:    {lost} changes lost; the damaged files are in {kept}" in out
     # Kept exactly as found: nothing was checkpointed or rewritten.
     assert (kept / (DB + "-wal")).read_bytes() == damaged
     assert (kept / DB).exists()
+    # The current database holds every change before the damage, the match resumed
+    # mid-game, under a new epoch (phones saw versions past it in the old one).
+    with Store(data / DB, create=False) as store:
+        assert store.version == intact
+        match = store.current()
+        assert match is not None and match.status == "active"
+        assert len(match.journal) == intact - 1   # the start, then one point per change
+        assert store.epoch != old_epoch
+
+
+def test_the_oled_and_the_phones_say_how_many_changes_were_lost(tmp_path):
+    data = tmp_path / "data"
+    acknowledged = crash_image(data)
+    wal = data / (DB + "-wal")
+    size, count = wal_frames(wal)
+    flip(wal, 32 + (count // 2) * size + 24 + 100)
+    intact = sqlite_alone(data, tmp_path / "probe")
+    banner = f"Damaged data: {acknowledged - intact} changes lost. Copy kept in "
+    with Companion(Config(), sim=True, data=data,
+                   web=WebOptions(host="127.0.0.1", port=0, pin="2468")) as c:
+        kept = kept_folder(data)
+        assert c.lost == acknowledged - intact and c.kept == kept
+        assert c.table.snapshot.version == intact
+        changed = threading.Condition()
+        c.oled.frames.add(lambda image: [changed.acquire(), changed.notify_all(),
+                                         changed.release()])
+
+        def shows(message: str) -> bool:
+            state, image = c.panel.state, c.oled.device.image
+            return (state.ui.message == message and image is not None
+                    and image.tobytes() == render(state, c.ctx).tobytes())
+
+        with changed:
+            assert changed.wait_for(lambda: shows(banner + kept.name), 5), \
+                c.panel.state.ui.message
+        for page in ("/", "/host", "/history"):
+            conn = http.client.HTTPConnection("127.0.0.1", c.server.port, timeout=10)
+            conn.request("GET", page)
+            html = conn.getresponse().read().decode()
+            conn.close()
+            assert 'role="alert"' in html, page
+            assert f"{acknowledged - intact} acknowledged change(s) after the damage are lost" \
+                in html and str(kept) in html
 
 
 @pytest.mark.parametrize("offset", [3, 10, 17, 25], ids=["magic", "page-size", "salt",
