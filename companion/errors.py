@@ -56,13 +56,18 @@ class StoreDamaged(StoreError):
     """The match database or its write-ahead log is damaged (not merely unreadable).
 
     ``path`` is the file at fault and ``reason`` what is wrong with it, so
-    the start-up can set that file aside and say so.
+    the start-up can set that file aside and say so. When the damage is one
+    stored entry the rules cannot replay, ``match_id`` and ``entry`` name it
+    (entry 0: the match's start record; the entries before it are intact).
     """
 
-    def __init__(self, path: str, reason: str) -> None:
+    def __init__(self, path: str, reason: str, *, match_id: int | None = None,
+                 entry: int | None = None) -> None:
         super().__init__(f"{path} is damaged: {reason}")
         self.path = path
         self.reason = reason
+        self.match_id = match_id
+        self.entry = entry
 
 
 class StoreUnavailable(StoreError):

@@ -37,7 +37,8 @@ from pathlib import Path
 
 from companion import wal
 from companion.errors import StoreDamaged, StoreError
-from companion.store import Store, new_epoch
+from companion.integrity import replay_stored
+from companion.store import ACTIVE, FINISHED, Store, new_epoch
 from companion.table import Table
 
 #: The files SQLite keeps for one database: the file, its log and the log's index.
@@ -80,7 +81,7 @@ def open_table(path: Path, rng: random.Random | None = None) -> Opened:
     except OSError as err:
         raise StoreError(f"{damage}; it could not be moved aside ({err}): move "
                          f"{path} and its -wal and -shm files away by hand") from None
-    salvaged = _salvage(path, kept, rng)
+    salvaged = _salvage(path, kept, damage, rng)
     if salvaged is not None:
         store, table, lost = salvaged
         notice = (f"DAMAGED MATCH DATABASE: {damage}. The damaged files were moved to {kept} "
@@ -100,31 +101,44 @@ def open_table(path: Path, rng: random.Random | None = None) -> Opened:
     return Opened(store, table, notice, kept, banner=DAMAGED_BANNER)
 
 
-def _salvage(path: Path, kept: Path, rng: random.Random | None
+def _salvage(path: Path, kept: Path, damage: StoreDamaged, rng: random.Random | None
              ) -> tuple[Store, Table, int] | None:
-    """The database rebuilt at ``path`` from the files in ``kept`` up to the damage in their
-    log, checked; with the number of changes lost. None when the damage is not in the log
-    or the copy cannot be made or is damaged too (nothing is left at ``path`` then).
+    """The database rebuilt at ``path`` from the files in ``kept`` up to the damage, checked;
+    with the number of changes lost. None when no line between intact and damaged is known
+    (a damaged page, a stored result that differs from its replay), or the copy cannot be
+    made or is damaged too (nothing is left at ``path`` then).
 
-    SQLite does the bringing back: the log, cut at the last intact commit, is
-    one it reads whole, and closing the connection folds it into the file.
+    Two kinds of damage draw that line. In the log: SQLite does the bringing
+    back, from the log cut at the last intact commit (one it reads whole;
+    closing the connection folds it into the file). An entry of the current
+    match the rules cannot replay: the entries before it are intact, the
+    match is stored again without it and those after it (without the match,
+    if its start record is the damage), its result as their replay gives it.
     """
-    found = wal.find(kept / (path.name + "-wal"), wal.db_page_size(kept / path.name))
-    if found is None:
+    log = kept / (path.name + "-wal")
+    found = wal.find(log, wal.db_page_size(kept / path.name))
+    if found is None and (damage.match_id is None or damage.entry is None):
         return None
     try:
         shutil.copyfile(kept / path.name, path)
-        with open(kept / (path.name + "-wal"), "rb") as src, \
-                open(path.with_name(path.name + "-wal"), "wb") as dst:
-            dst.write(src.read(found.intact))
-            dst.flush()
-            os.fsync(dst.fileno())
+        if log.exists():
+            with open(log, "rb") as src, \
+                    open(path.with_name(path.name + "-wal"), "wb") as dst:
+                dst.write(src.read() if found is None else src.read(found.intact))
+                dst.flush()
+                os.fsync(dst.fileno())
         with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as db:
             db.execute("PRAGMA synchronous = FULL")
+            db.execute("BEGIN IMMEDIATE")
+            lost = found.lost if found is not None else _cut(db, damage)
             # The versions after the damage were shown to phones; here they count again
             # from before it, so this is a new database to them.
             db.execute("UPDATE meta SET value = ? WHERE key = 'epoch'", (new_epoch(),))
-        return (*_checked(path, rng), found.lost)
+            db.execute("COMMIT")
+        if found is None:
+            with Store(path) as store:
+                _restate(store, damage)
+        return (*_checked(path, rng), lost)
     except (OSError, sqlite3.Error, StoreError):
         for suffix in SUFFIXES:  # only the copies made here; the kept files stay
             with contextlib.suppress(FileNotFoundError):
@@ -165,3 +179,25 @@ def set_aside(path: Path) -> Path:
         if src.exists():
             os.replace(src, folder / src.name)
     return folder
+
+
+def _cut(db: sqlite3.Connection, damage: StoreDamaged) -> int:
+    """Delete the damaged entry of ``damage``'s match and those after it (the whole match
+    for its start record); return how many changes that is."""
+    m, entry = damage.match_id, damage.entry
+    lost = db.execute("DELETE FROM journal WHERE match_id = ? AND seq >= ?",
+                      (m, max(entry or 0, 1))).rowcount
+    if not entry:
+        lost += db.execute("DELETE FROM matches WHERE id = ?", (m,)).rowcount
+    return lost
+
+
+def _restate(store: Store, damage: StoreDamaged) -> None:
+    """Store the result of the cut match as the replay of its intact entries gives it."""
+    if not damage.entry:
+        return  # the whole match went
+    assert damage.match_id is not None
+    match = replay_stored(store.load(damage.match_id), check_result=False)
+    winner = match.game.winner(match.state)
+    store.set_status(damage.match_id, ACTIVE if winner is None else FINISHED,
+                     winner=winner, summary=match.game.summary(match.state))

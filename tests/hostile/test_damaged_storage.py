@@ -371,16 +371,44 @@ def sql(db: Path, statement: str, *params: object) -> None:
         conn.execute(statement, params)
 
 
-def test_an_impossible_stored_event_is_named_and_the_table_starts_fresh(tmp_path):
-    db = played_database(tmp_path)
-    current = 41
-    sql(db, "INSERT INTO journal (match_id, seq, op, event, at) VALUES (?, 2, 'event', ?, 0)",
-        current, json.dumps(point(5)))
+@pytest.mark.parametrize("entry", [5, 0], ids=["an event", "the start record"])
+def test_an_entry_the_rules_refuse_is_named_and_the_entries_before_it_come_back(
+        tmp_path, entry):
+    db = tmp_path / DB
+    with Store(db) as store:
+        table = Table(store, random.Random(1))
+        table.start(START)
+        for i in range(3):
+            table.act(point(i % 2))
+        table.abandon()
+        table.start(START)
+        for i in range(12):
+            table.act(point(i % 2))
+        acknowledged = store.version
+    if entry:
+        sql(db, "UPDATE journal SET event = ? WHERE match_id = 2 AND seq = ?",
+            json.dumps(point(5)), entry)
+        lost = 12 - entry + 1
+    else:
+        sql(db, "UPDATE matches SET start = ? WHERE id = 2", json.dumps({"game": "chess"}))
+        lost = 12 + 1
     out, err, rc = run_sim(tmp_path)
-    kept = assert_started_fresh(tmp_path, out, err, rc, DB)
-    assert f"match {current}, journal entry 2" in err and "'winner' must be" in err
+    assert rc == 0 and "Traceback" not in err, err
+    kept = kept_folder(tmp_path)
+    where = f"journal entry {entry}" if entry else "its start record"
+    assert f"DAMAGED MATCH DATABASE: {db} is damaged: match 2, {where}" in err
+    assert f"{lost} acknowledged change(s) after the damage are lost" in err
+    assert f"DAMAGED:    {lost} changes lost; the damaged files are in {kept}" in out
+    with Store(db, create=False) as store:
+        assert [m.id for m in store.history()] == ([2, 1] if entry else [1])
+        assert len(store.load(1).journal) == 3
+        current = store.current()
+        if entry:
+            assert current.status == "active" and len(current.journal) == entry - 1
+        else:
+            assert current is None   # match 1 was abandoned: the table is free
     with Store(kept / DB, create=False) as store:   # the kept copy still holds it all
-        assert len(store.history()) == current
+        assert store.version == acknowledged and len(store.load(2).journal) == 12
 
 
 def test_a_stored_event_that_changes_the_result_is_named(tmp_path):
