@@ -77,6 +77,7 @@ SMALL: dict[str, list[str]] = {
                                                      "--partial", "2"],
     ".venv/bin/python -m tests.bench.bench_phone": ["--runs", "1"],
     ".venv/bin/python -m tests.bench.bench_mqtt": ["--tables", "3", "--actions", "3"],
+    ".venv/bin/python -m tests.bench.bench_rss": ["--actions", "16", "--warmup", "10"],
 }
 #: ``./run`` subcommands that are run for real in a temp data folder.
 RUN_FOR_REAL = ("replay", "import", "history", "export")

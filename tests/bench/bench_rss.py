@@ -1,6 +1,6 @@
 """Benchmark: where the companion's memory goes per action, and that it stops growing.
 
-Run: .venv/bin/python -m tests.bench.bench_rss [--actions N] [--cache-kib K]
+Run: .venv/bin/python -m tests.bench.bench_rss [--actions N] [--warmup N] [--cache-kib K]
 
 Plays short matches (one-set Center Court, random points) on a real file
 database, the way an evening at the table does, and prints the process's
@@ -42,7 +42,7 @@ def rss() -> int:
     raise RuntimeError("no VmRSS in /proc/self/status")
 
 
-def evening(actions: int, cache_kib: int | None) -> None:
+def evening(actions: int, warmup: int, cache_kib: int | None) -> None:
     with tempfile.TemporaryDirectory() as folder, Store(Path(folder) / "companion.db") as store:
         if cache_kib is not None:
             store._db.execute(f"PRAGMA cache_size = -{cache_kib}")  # the bench's only knob
@@ -57,12 +57,12 @@ def evening(actions: int, cache_kib: int | None) -> None:
                 table.act({"type": "point", "winner": rng.randrange(2)})
                 done += 1
 
-        play(2000)
+        play(warmup)
         gc.collect()
         base, base_done = rss(), done
         cache = store._db.execute("PRAGMA cache_size").fetchone()[0]
-        print(f"short matches, SQLite cache_size {cache} ({'-' if cache < 0 else ''}KiB "
-              f"if negative, else pages):")
+        size = f"{-cache} KiB" if cache < 0 else f"{cache} pages"
+        print(f"short matches, the writer's SQLite page cache at most {size}:")
         for _ in range(8):
             play(actions // 8)
             gc.collect()
@@ -93,12 +93,15 @@ def one_long_match(actions: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--actions", type=int, default=80_000)
+    parser.add_argument("--warmup", type=int, default=2000,
+                        help="actions played before the first measure")
     parser.add_argument("--cache-kib", type=int, default=None,
                         help="PRAGMA cache_size for the writer (default: SQLite's)")
     args = parser.parse_args()
-    print(f"command: python -m tests.bench.bench_rss --actions {args.actions}"
+    print(f"command: python -m tests.bench.bench_rss --actions {args.actions} --warmup "
+          f"{args.warmup}"
           + (f" --cache-kib {args.cache_kib}" if args.cache_kib is not None else ""))
-    evening(args.actions, args.cache_kib)
+    evening(args.actions, args.warmup, args.cache_kib)
     one_long_match(min(args.actions, 4000))
 
 
