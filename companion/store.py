@@ -154,13 +154,36 @@ def _permission_message(p: Path, folder: Path) -> str:
 
 
 def _read_only(p: Path) -> bool:
-    """Whether ``p`` (or, if it is gone, its nearest folder) is on a read-only file system."""
+    """Whether ``p`` (or, if it is gone, its nearest folder) is on a read-only file system:
+    mounted read-only, or turned read-only by the kernel after errors (ext4 does that
+    and still shows the mount read-write: a write there answers EROFS)."""
     for q in (p, *p.parents):
         try:
-            return bool(os.statvfs(q).f_flag & os.ST_RDONLY)
+            if os.statvfs(q).f_flag & os.ST_RDONLY:
+                return True
         except OSError:
             continue
+        return _write_probe(q if q.is_dir() else q.parent) == errno.EROFS
     return False
+
+
+def _write_probe(folder: Path) -> int | None:
+    """The errno of writing and syncing a page to a new file in ``folder`` (removed after);
+    None if that works."""
+    probe = folder / f".companion-probe-{os.getpid()}"
+    try:
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            os.write(fd, bytes(4096))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError as err:
+        return err.errno
+    finally:
+        with contextlib.suppress(OSError):
+            probe.unlink()
+    return None
 
 
 def read_only_message(p: Path) -> str:
@@ -431,11 +454,13 @@ class Store:
                 f"reports: {err}); this change was refused: restart the companion",
                 "Not saved: database file gone. See the log")
         full = name.startswith("SQLITE_FULL")
-        read_only = name.startswith("SQLITE_READONLY") or (
-            name.startswith("SQLITE_IOERR") and _read_only(folder))
-        if not full and name.startswith("SQLITE_IOERR") and self.path != ":memory:":
-            with contextlib.suppress(OSError):
-                full = os.statvfs(folder).f_bavail == 0
+        read_only = name.startswith("SQLITE_READONLY")
+        if name.startswith("SQLITE_IOERR") and self.path != ":memory:":
+            # SQLite does not say which errno made the I/O error: a write beside the
+            # database asks the file system (a card ext4 turned read-only after errors
+            # still shows as mounted read-write).
+            found = _write_probe(folder)
+            read_only, full = found == errno.EROFS, found == errno.ENOSPC
         if read_only:
             return StoreUnavailable(
                 "read-only", f"the data folder is read-only: {read_only_message(folder)}; "

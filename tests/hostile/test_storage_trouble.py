@@ -213,3 +213,68 @@ def test_a_read_only_file_system_at_start_says_read_only_not_chown(small_disk):
         assert "not a permission problem" in result.stderr and "fsck" in result.stderr
         assert "chown" not in result.stderr and "Traceback" not in result.stderr
     assert not list(small_disk.glob("damaged-*"))
+
+
+# --- a card the kernel turns read-only while the table runs ----------------------------------
+
+
+def mount_card(image: Path, folder: Path) -> None:
+    """Mount the ext4 ``image`` at ``folder`` as a Pi's card is (errors=remount-ro)."""
+    subprocess.run(["mount", "-o", "loop,errors=remount-ro", str(image), str(folder)],
+                   check=True, capture_output=True)
+
+
+@pytest.fixture
+def card(tmp_path) -> Iterator[tuple[Path, Path]]:
+    """(image, folder): a small ext4 file system on a loop device, mounted (root only)."""
+    image, folder = tmp_path / "card.img", tmp_path / "card"
+    folder.mkdir()
+    with open(image, "wb") as f:
+        f.truncate(8 * 2**20)
+    try:
+        subprocess.run(["mkfs.ext4", "-q", "-F", str(image)], check=True, capture_output=True)
+        mount_card(image, folder)
+    except (OSError, subprocess.CalledProcessError) as err:
+        pytest.skip(f"needs root, mkfs.ext4 and loop devices: {err}")
+    try:
+        yield image, folder
+    finally:
+        subprocess.run(["umount", str(folder)], capture_output=True)
+
+
+def test_a_card_turned_read_only_while_running_refuses_changes_and_says_so(card, caplog):
+    image, folder = card
+    with served(folder) as c:
+        host = HttpHost(c.server.port)
+        assert host.post("/api/match", START)[0] == 200
+        for _ in range(3):
+            status, _, state = host.post("/api/action", POINT)
+            assert status == 200
+        acknowledged = state["version"]
+        # What the kernel does to an SD card after I/O errors: ext4 turns the file
+        # system read-only under the running companion (the mount still says rw).
+        device = subprocess.run(["findmnt", "-n", "-o", "SOURCE", str(folder)], check=True,
+                                capture_output=True, text=True).stdout.strip()
+        Path(f"/sys/fs/ext4/{Path(device).name}/trigger_fs_error").write_text("test\n")
+        for _ in range(10):
+            status, _, body = host.post("/api/action", POINT)
+            assert status == 503, body
+            assert body["storage"] == "read-only"
+            assert body["error"].startswith(f"the data folder is read-only: {folder} is on a "
+                                            "read-only file system")
+            assert "fsck" in body["error"] and "chown" not in body["error"]
+        assert c.table.snapshot.version == acknowledged
+        oled_shows(c, "Not saved: data folder is read-only. See the log")
+        assert store_errors(caplog) == [body["error"]]
+        assert "Traceback" not in caplog.text
+    # A restart says read-only too, not permissions.
+    result = subprocess.run([COMPANION, "run", "--sim", "--port", "0", "--data", str(folder)],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2, result.stderr
+    assert "read-only file system" in result.stderr and "chown" not in result.stderr
+    # Checked and mounted again: every acknowledged change is there.
+    subprocess.run(["umount", str(folder)], check=True)
+    subprocess.run(["e2fsck", "-fy", str(image)], capture_output=True)
+    mount_card(image, folder)
+    with Store(folder / DB, create=False) as store:
+        assert store.version == acknowledged
