@@ -234,7 +234,10 @@ class Companion:
         """
         self.oled.activity()
         seen = self.panel.epoch
-        if self.inputs.submit(lambda _: self.panel.handle(inp, seen)) is None:
+        handled = self.inputs.submit(lambda _: self.panel.handle(inp, seen))
+        if handled is not None:
+            handled.add_done_callback(lambda done: _log_failure(done, inp))
+        else:
             now = time.monotonic()
             if now - self._drop_logged >= DROP_LOG_EVERY:
                 self._drop_logged = now
@@ -292,6 +295,13 @@ class Companion:
                 log.exception("error while shutting down %r", closer)
 
 
+def _log_failure(handled: Future[Any], inp: Input) -> None:
+    """Log what handling ``inp`` raised: nobody else reads an input's future, and a
+    fault the panel could not show itself must not pass in silence."""
+    if not handled.cancelled() and (err := handled.exception()) is not None:
+        log.error("handling %s failed", inp, exc_info=err)
+
+
 def _succeeded(step: Future[Any], outcome: Future[Any]) -> bool:
     """Whether ``step`` succeeded; if not, ``outcome`` ends the same way."""
     if step.cancelled():
@@ -321,10 +331,35 @@ def secret_key(data: Path) -> bytes:
         return key
 
 
-def host_pin(args: argparse.Namespace, cfg: Config) -> tuple[str, bool]:
-    """The host PIN: --pin, else the config, else $COMPANION_PIN, else a new random one.
+#: The file in the data folder that keeps a made-up host PIN from one start to the next.
+PIN_FILE = "host_pin"
 
-    Returns the PIN and whether it was made up now (and must be shown).
+
+@dataclass(frozen=True)
+class HostPin:
+    """The host PIN and where it came from: ``chosen`` (flag, config or environment),
+    ``kept`` (made up at an earlier start and kept in the data folder) or ``new``."""
+
+    pin: str
+    source: str
+
+    def banner(self) -> str | None:
+        """The banner's PIN line (None for a chosen PIN, which the user knows)."""
+        if self.source == "kept":
+            return f"  Host PIN:   {self.pin} (as at the last start; --new-pin makes a new one)"
+        if self.source == "new":
+            return f"  Host PIN:   {self.pin} (new, kept for the next starts; --pin chooses one)"
+        return None
+
+
+def host_pin(args: argparse.Namespace, cfg: Config, data: Path | None = None) -> HostPin:
+    """The host PIN: --pin, else the config, else $COMPANION_PIN, else the PIN kept in
+    ``data`` (made up at an earlier start), else a new random one, kept there.
+
+    A kept PIN keeps hosts logged in across restarts (a new PIN logs every
+    host out). ``--new-pin`` makes a new one. The file is the service's own
+    (mode 0600); one that does not hold a PIN is set aside, named in the log,
+    and replaced. Raises ConfigError for a chosen PIN that is not 4-12 digits.
     """
     for source, pin in (("--pin", args.pin), ("[web] pin", cfg.web.pin),
                         ("COMPANION_PIN", os.environ.get("COMPANION_PIN"))):
@@ -332,8 +367,41 @@ def host_pin(args: argparse.Namespace, cfg: Config) -> tuple[str, bool]:
             if not config_module.valid_pin(pin):
                 raise config_module.ConfigError(f"the host PIN ({source}) must be 4 to 12 "
                                                 "digits 0-9")
-            return pin, False
-    return f"{secrets.randbelow(10**6):06d}", True
+            return HostPin(pin, "chosen")
+    if data is None:
+        return HostPin(_new_pin(), "new")
+    path = data / PIN_FILE
+    if not getattr(args, "new_pin", False):
+        try:
+            kept = path.read_bytes().decode("ascii", "replace").strip()
+        except FileNotFoundError:
+            pass
+        except OSError as err:
+            log.warning("%s could not be read (%s): making a new host PIN", path, err)
+        else:
+            if config_module.valid_pin(kept):
+                return HostPin(kept, "kept")
+            aside = path.with_name(f"{PIN_FILE}.damaged")
+            path.replace(aside)
+            log.warning("%s does not hold a PIN of 4 to 12 digits: set aside as %s, "
+                        "and a new host PIN made", path, aside)
+    pin = _new_pin()
+    data.mkdir(parents=True, exist_ok=True)
+    # Written whole under another name, then renamed: a power cut leaves the old
+    # PIN or the new one, never half of one.
+    part = path.with_name(f"{PIN_FILE}.new")
+    part.unlink(missing_ok=True)
+    fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as f:
+        f.write(pin + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+    part.replace(path)
+    return HostPin(pin, "new")
+
+
+def _new_pin() -> str:
+    return f"{secrets.randbelow(10**6):06d}"
 
 
 def ipv6_warning(host: str) -> str | None:
@@ -385,7 +453,7 @@ def run(args: argparse.Namespace) -> int:
         cfg = replace(cfg, table=replace(cfg.table, data=data))
     if args.sim and args.config is None:
         cfg = replace(cfg, buttons=replace(cfg.buttons, seats=SIM_SEATS))
-    pin, made_up = host_pin(args, cfg)
+    pin = host_pin(args, cfg, cfg.table.data)
     host = args.host or ("127.0.0.1" if args.sim else cfg.web.host)
     port = cfg.web.port if args.port is None else args.port
     stop = threading.Event()
@@ -396,7 +464,7 @@ def run(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     notify = sdnotify.SystemdNotifier()
-    web = WebOptions(host=host, port=port, pin=pin)
+    web = WebOptions(host=host, port=port, pin=pin.pin)
     with Companion(cfg, sim=args.sim, data=cfg.table.data, web=web,
                    mqtt_password=os.environ.get(MQTT_PASSWORD_ENV) or None) as companion:
         tune_for_presses()
@@ -407,8 +475,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"  Host:       {companion.urls[0]}host")
         if args.sim:
             print(f"  Simulator:  {companion.urls[0]}sim")
-        if made_up:
-            print(f"  Host PIN:   {pin} (set COMPANION_PIN, [web] pin or --pin to choose one)")
+        if (line := pin.banner()) is not None:
+            print(line)
         if companion.kept is not None:
             lost = "an unknown number of" if companion.lost is None else companion.lost
             print(f"  DAMAGED:    {lost} changes lost; the damaged files are in "

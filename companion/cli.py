@@ -58,7 +58,10 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--data", type=Path, help="folder of the match database")
     run.add_argument("--host", type=_host, help="address to serve on")
     run.add_argument("--port", type=_port, help="port to serve on (0: any free one)")
-    run.add_argument("--pin", help="host PIN (else config or $COMPANION_PIN)")
+    run.add_argument("--pin", help="host PIN (else config or $COMPANION_PIN, else the one "
+                     "kept in the data folder)")
+    run.add_argument("--new-pin", action="store_true",
+                     help="make a new host PIN (and log every host out), unless one is chosen")
     run.set_defaults(handler=_run)
 
     hall = sub.add_parser("hall", help="serve one page of every table on an MQTT broker",

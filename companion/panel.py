@@ -18,6 +18,7 @@ pad's and the simulator's presses are the panel's own: they come through
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -39,6 +40,10 @@ HISTORY_NAME_CHARS = 6
 TABLE_COMMANDS = frozenset({"act", "start", "undo", "redo", "abandon"})
 #: What the panel says after its own undo or redo (until the next press).
 UNDONE = {"undo": "Undone", "redo": "Redone"}
+#: What the OLED says when handling a press failed on a fault of the companion's own.
+FAULT = "That press failed: see the log"
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -100,6 +105,17 @@ class Panel:
         if seen is not None and seen < self.epoch:
             self._ui = controls.notice(before)
             return self._publish()
+        try:
+            return self._handle(inp, before)
+        except Exception:
+            # A fault of the companion's own (a bug in a screen or a command), not a
+            # refusal: name the input in the log, say so on the OLED, and go on from
+            # the board, which the table's state alone builds.
+            log.exception("the panel failed on %s (screen %r)", inp, before.screen)
+            self._ui = self._stamped(Ui(message=FAULT))
+            return self._publish()
+
+    def _handle(self, inp: Input, before: Ui) -> PanelState:
         # self.state is rebuilt on every table change and every input, so its
         # screen already holds what each button means now.
         binding = self.state.screen.keys.get(inp)

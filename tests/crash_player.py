@@ -1,7 +1,9 @@
 """A table that plays forever until it is killed: the crash test's child.
 
 ``python -m tests.crash_player DATA_DIR SEED`` resumes the match stored in
-DATA_DIR (or starts one) and plays scripted random actions. After every
+DATA_DIR (or starts one) and plays scripted random actions. Its first line,
+``ready``, comes once Python is up and before the store is opened, so the
+parent's delays count from there whatever the machine's load. After every
 change the table acknowledged (committed, then published) it prints one JSON
 line: ``{"match": id, "seq": n, "op": ..., "event": ...}``, where ``seq`` is
 the entry's place in that match's journal. The parent kills it with SIGKILL
@@ -21,6 +23,7 @@ from companion.table import Table
 
 
 def main(data: Path, seed: int) -> None:
+    print("ready", flush=True)
     rng = random.Random(seed)
     store = Store(data / "companion.db")
     table = Table(store, rng=random.Random(seed + 1))

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import select
 import signal
 import subprocess
 import sys
@@ -34,9 +35,16 @@ RUNS = int(os.environ.get("CRASH_RUNS", "200"))
 
 
 def run_and_kill(data: Path, seed: int, delay: float) -> list[dict]:
-    """Start the player, SIGKILL it after ``delay`` seconds, return its acks."""
+    """Start the player, SIGKILL it ``delay`` seconds after it is ready, return its acks.
+
+    The delay counts from the player's ``ready`` line (Python up, store not yet
+    opened), not from the start of the process: on a busy machine the
+    interpreter's start-up alone can take longer than the longest delay, and
+    the kills would then all land before the player touched the store.
+    """
     proc = subprocess.Popen([sys.executable, "-m", "tests.crash_player", str(data), str(seed)],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert _first_line(proc) == b"ready\n", f"the player did not start: {proc.stderr.read()}"
     try:
         proc.wait(timeout=delay)
     except subprocess.TimeoutExpired:
@@ -51,6 +59,19 @@ def run_and_kill(data: Path, seed: int, delay: float) -> list[dict]:
         except json.JSONDecodeError:
             break  # the kill cut the last line short: it was never acknowledged
     return acks
+
+
+def _first_line(proc: subprocess.Popen, timeout: float = 60) -> bytes:
+    """The child's first line, read a byte at a time from the pipe itself, so
+    nothing after it is buffered where ``communicate`` would not see it."""
+    line = b""
+    while not line.endswith(b"\n"):
+        ready, _, _ = select.select([proc.stdout], [], [], timeout)
+        byte = os.read(proc.stdout.fileno(), 1) if ready else b""
+        if not byte:
+            break
+        line += byte
+    return line
 
 
 def check_store(data: Path, acks: list[dict]) -> None:

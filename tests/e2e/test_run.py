@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import http.cookiejar
+import json
 import os
 import pty
 import signal
@@ -9,6 +11,7 @@ import socket
 import subprocess
 import sys
 import threading
+import urllib.request
 from dataclasses import replace
 from pathlib import Path
 
@@ -264,3 +267,45 @@ def test_a_config_file_that_is_not_utf8_names_the_byte(tmp_path):
     err = start_fails("--config", str(cfg), "--data", str(tmp_path))
     assert err == f"companion: {cfg} is not UTF-8 text: byte 19 (line 2) is b'\\xf6'; " \
                   "save the file as UTF-8\n"
+
+
+def _start_and_read_pin(data: Path) -> tuple[subprocess.Popen, str, str]:
+    """``companion run --sim`` on ``data``: the process, its base URL and its PIN line."""
+    proc = run_companion("--sim", "--data", str(data), "--port", "0")
+    lines = []
+    while not any(line.startswith("  Host PIN:") for line in lines):
+        line = proc.stdout.readline()
+        assert line, proc.stderr.read()
+        lines.append(line)
+    url = next(line.split()[-1] for line in lines if "Host:" in line).removesuffix("host")
+    return proc, url, lines[-1].strip()
+
+
+def test_a_restart_without_a_chosen_pin_keeps_the_host_logged_in(tmp_path, monkeypatch):
+    monkeypatch.delenv("COMPANION_PIN", raising=False)
+    jar = http.cookiejar.CookieJar()
+    browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+
+    def session(url: str) -> dict:
+        with browser.open(f"{url}api/session", timeout=10) as answer:
+            return json.load(answer)
+
+    proc, url, line = _start_and_read_pin(tmp_path)
+    try:
+        assert "(new, kept for the next starts" in line
+        pin = line.split()[2]
+        login = urllib.request.Request(f"{url}api/login", data=json.dumps({"pin": pin}).encode(),
+                                       headers={"Content-Type": "application/json"})
+        with browser.open(login, timeout=10) as answer:
+            assert answer.status == 200
+        assert session(url)["host"] is True
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=20)
+    proc, url, line = _start_and_read_pin(tmp_path)
+    try:
+        assert line == f"Host PIN:   {pin} (as at the last start; --new-pin makes a new one)"
+        assert session(url)["host"] is True  # the same cookie: still the host
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=20)

@@ -7,24 +7,52 @@ import stat
 
 import pytest
 
-from app.runtime import host_pin, ipv6_warning, secret_key
+from app.runtime import PIN_FILE, HostPin, host_pin, ipv6_warning, secret_key
 from app.server import lan_addresses, page_urls
 from companion.config import Config, ConfigError, WebConfig
 
 
-def args(pin=None):
-    return argparse.Namespace(pin=pin)
+def args(pin=None, new_pin=False):
+    return argparse.Namespace(pin=pin, new_pin=new_pin)
 
 
-def test_the_pin_comes_from_the_flag_then_the_config_then_the_environment(monkeypatch):
+def test_the_pin_comes_from_the_flag_then_the_config_then_the_environment(monkeypatch, tmp_path):
     monkeypatch.setenv("COMPANION_PIN", "3333")
     cfg = Config(web=WebConfig(pin="2222"))
-    assert host_pin(args("1111"), cfg) == ("1111", False)
-    assert host_pin(args(), cfg) == ("2222", False)
-    assert host_pin(args(), Config()) == ("3333", False)
+    assert host_pin(args("1111"), cfg, tmp_path) == HostPin("1111", "chosen")
+    assert host_pin(args(), cfg, tmp_path) == HostPin("2222", "chosen")
+    assert host_pin(args(), Config(), tmp_path) == HostPin("3333", "chosen")
+    assert not (tmp_path / PIN_FILE).exists()  # a chosen PIN is never written down
     monkeypatch.delenv("COMPANION_PIN")
-    pin, made_up = host_pin(args(), Config())
-    assert made_up and pin.isdigit() and len(pin) == 6
+    made = host_pin(args(), Config(), tmp_path)
+    assert made.source == "new" and made.pin.isdigit() and len(made.pin) == 6
+    assert "kept for the next starts" in made.banner()
+
+
+def test_a_made_up_pin_is_kept_for_the_next_start_until_a_new_one_is_asked_for(
+        monkeypatch, tmp_path):
+    monkeypatch.delenv("COMPANION_PIN", raising=False)
+    first = host_pin(args(), Config(), tmp_path / "data")
+    path = tmp_path / "data" / PIN_FILE
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600  # the service's own
+    again = host_pin(args(), Config(), tmp_path / "data")
+    assert again == HostPin(first.pin, "kept")
+    assert "as at the last start" in again.banner()
+    fresh = host_pin(args(new_pin=True), Config(), tmp_path / "data")
+    assert fresh.source == "new"
+    assert host_pin(args(), Config(), tmp_path / "data") == HostPin(fresh.pin, "kept")
+    # A chosen PIN wins over the kept one and leaves it as it is.
+    assert host_pin(args("5555"), Config(), tmp_path / "data") == HostPin("5555", "chosen")
+    assert path.read_text().strip() == fresh.pin
+
+
+def test_a_damaged_pin_file_is_set_aside_named_and_replaced(monkeypatch, tmp_path, caplog):
+    monkeypatch.delenv("COMPANION_PIN", raising=False)
+    (tmp_path / PIN_FILE).write_bytes(b"\x00\xff garbage")
+    made = host_pin(args(), Config(), tmp_path)
+    assert made.source == "new"
+    assert (tmp_path / f"{PIN_FILE}.damaged").read_bytes() == b"\x00\xff garbage"
+    assert str(tmp_path / PIN_FILE) in caplog.text and "set aside" in caplog.text
 
 
 @pytest.mark.parametrize("pin", ["12ab", "123", "١٢٣٤٥"])  # the last: Arabic-Indic digits
