@@ -12,6 +12,12 @@ phones keeps rising across restarts. Each database also has an ``epoch``, a
 random number made with it, so a phone can tell a new database (one moved
 aside and started afresh, whose version began again at 0) from the one it
 followed.
+
+A change is acknowledged only if it is on disk where the next start will
+read it: before each commit the store checks that the database and its log
+are still the files it opened (not deleted or replaced); a full disk and a
+read-only file system are named as such. Each refuses the change with
+:class:`~companion.errors.StoreUnavailable`, logged once per episode.
 """
 
 from __future__ import annotations
@@ -271,6 +277,11 @@ class Store:
     (checked before SQLite reads it, see :mod:`companion.wal`), when SQLite
     finds the file corrupt, and from any read or write that meets a damaged
     page or record. :meth:`integrity_check` checks the whole file.
+
+    A write the storage cannot take raises StoreUnavailable with nothing
+    stored: the file deleted or replaced since it was opened (every later
+    write is refused too, and what the open file holds is copied beside it,
+    see :meth:`_lost`), the disk full, the file system read-only.
 
     The store owns its connection: whoever opens a store closes it
     (:meth:`close`, or use it as a context manager). Python 3.13 warns about
