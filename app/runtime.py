@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import gc
 import io
 import ipaddress
@@ -35,10 +36,12 @@ from companion import config as config_module
 from companion.config import MQTT_PASSWORD_ENV, Config
 from companion.controls import Context
 from companion.data_folder import DB_NAME, default_data_dir
+from companion.errors import StoreError
 from companion.inputs import Input
 from companion.panel import Panel
 from companion.recovery import DAMAGED_BANNER, open_table
 from companion.screens import render
+from companion.store import unwritable_message
 from companion.table import Lane, Snapshot, Table, TableRunner
 from companion.topics import TableInfo
 from drivers.buttons import ButtonPanel, Finger
@@ -386,17 +389,25 @@ def host_pin(args: argparse.Namespace, cfg: Config, data: Path | None = None) ->
             log.warning("%s does not hold a PIN of 4 to 12 digits: set aside as %s, "
                         "and a new host PIN made", path, aside)
     pin = _new_pin()
-    data.mkdir(parents=True, exist_ok=True)
-    # Written whole under another name, then renamed: a power cut leaves the old
-    # PIN or the new one, never half of one.
-    part = path.with_name(f"{PIN_FILE}.new")
-    part.unlink(missing_ok=True)
-    fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w", encoding="ascii") as f:
-        f.write(pin + "\n")
-        f.flush()
-        os.fsync(f.fileno())
-    part.replace(path)
+    try:
+        data.mkdir(parents=True, exist_ok=True)
+        # Written whole under another name, then renamed: a power cut leaves the old
+        # PIN or the new one, never half of one.
+        part = path.with_name(f"{PIN_FILE}.new")
+        part.unlink(missing_ok=True)
+        fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="ascii") as f:
+            f.write(pin + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        part.replace(path)
+    except OSError as err:
+        # The data folder cannot be written (a read-only card, permissions): the
+        # database could not be either; say which, with its remedy, not a traceback.
+        where = next((p for p in (data, *data.parents) if p.exists()), data)
+        why = (f"the disk holding {where} is full: free space on it" if err.errno ==
+               errno.ENOSPC else unwritable_message(where))
+        raise StoreError(f"{why} (the host PIN is kept in {path}: {err.strerror})") from None
     return HostPin(pin, "new")
 
 

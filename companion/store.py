@@ -143,6 +143,12 @@ def _check_access(path: Path) -> None:
             raise StoreError(_permission_message(p, folder))
 
 
+def unwritable_message(p: Path) -> str:
+    """Why the companion could not write the file or folder ``p``: its file system is
+    read-only (the remedy: fsck, remount), or the user may not (the remedy: chown)."""
+    return _permission_message(p, p if p.is_dir() else p.parent)
+
+
 def _permission_message(p: Path, folder: Path) -> str:
     try:
         import pwd  # Unix only, like the companion
