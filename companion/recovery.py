@@ -66,7 +66,8 @@ class Opened:
 
 
 def open_table(path: Path, rng: random.Random | None = None) -> Opened:
-    """The checked table on the database at ``path``; a fresh one if it is damaged.
+    """The checked table on the database at ``path``; if it is damaged, on what of it is
+    intact (see :func:`_salvage`), else on a fresh one. The damaged files are kept aside.
 
     Raises StoreError (not damage: e.g. a permission problem, a database from
     a newer companion) with nothing moved, or when the damaged files cannot
