@@ -120,6 +120,11 @@ def _salvage(path: Path, kept: Path, damage: StoreDamaged, rng: random.Random | 
     found = wal.find(log, wal.db_page_size(kept / path.name))
     if found is None and (damage.match_id is None or damage.entry is None):
         return None
+    if (found is not None and found.intact <= wal.HEADER
+            and wal.schema_in_log(kept / path.name)):
+        # The damage took the log's first transaction, the one that made the
+        # database: nothing is intact, and every other commit was a change.
+        return (*_checked(path, rng), found.lost - 1)
     try:
         shutil.copyfile(kept / path.name, path)
         if log.exists():
@@ -131,7 +136,7 @@ def _salvage(path: Path, kept: Path, damage: StoreDamaged, rng: random.Random | 
         with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as db:
             db.execute("PRAGMA synchronous = FULL")
             db.execute("BEGIN IMMEDIATE")
-            lost = found.lost if found is not None else _cut(db, damage)
+            lost = _cut(db, damage) if found is None else found.lost
             # The versions after the damage were shown to phones; here they count again
             # from before it, so this is a new database to them.
             db.execute("UPDATE meta SET value = ? WHERE key = 'epoch'", (new_epoch(),))
