@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import errno
 import gc
 import io
 import ipaddress
@@ -31,17 +30,16 @@ import sdnotify
 from gpiozero import Factory
 from PIL import Image
 
+from app.notices import NoticeClock
 from app.server import WebServer, page_urls
 from companion import config as config_module
 from companion.config import MQTT_PASSWORD_ENV, Config
 from companion.controls import Context
 from companion.data_folder import DB_NAME, default_data_dir
-from companion.errors import StoreError
 from companion.inputs import Input
 from companion.panel import Panel
 from companion.recovery import DAMAGED_BANNER, open_table
 from companion.screens import render
-from companion.store import unwritable_message
 from companion.table import Lane, Snapshot, Table, TableRunner
 from companion.topics import TableInfo
 from drivers.buttons import ButtonPanel, Finger
@@ -150,6 +148,9 @@ class Companion:
             count = itertools.count(1)
             self.oled.frames.add(lambda image: self.frames.publish(n := next(count), str(n)))
         self.runner.call(lambda _: self.panel.subscribe(self.oled.update))
+        self.notices = NoticeClock(self.panel, self.runner)
+        self._closers.append(self.notices.close)
+        self.runner.call(lambda _: self.panel.subscribe(self.notices.shown))
         self.oled.update(self.panel.state)
         self.leds = SeatLeds(cfg.leds.seats, self.factory)
         self._closers.append(self.leds.close)
@@ -341,7 +342,9 @@ PIN_FILE = "host_pin"
 @dataclass(frozen=True)
 class HostPin:
     """The host PIN and where it came from: ``chosen`` (flag, config or environment),
-    ``kept`` (made up at an earlier start and kept in the data folder) or ``new``."""
+    ``kept`` (made up at an earlier start and kept in the data folder), ``new``
+    (made up now and kept), or ``unkept`` (made up now; the data folder would not
+    take it)."""
 
     pin: str
     source: str
@@ -352,6 +355,8 @@ class HostPin:
             return f"  Host PIN:   {self.pin} (as at the last start; --new-pin makes a new one)"
         if self.source == "new":
             return f"  Host PIN:   {self.pin} (new, kept for the next starts; --pin chooses one)"
+        if self.source == "unkept":
+            return f"  Host PIN:   {self.pin} (new for this start only: see the log)"
         return None
 
 
@@ -390,25 +395,28 @@ def host_pin(args: argparse.Namespace, cfg: Config, data: Path | None = None) ->
                         "and a new host PIN made", path, aside)
     pin = _new_pin()
     try:
-        data.mkdir(parents=True, exist_ok=True)
-        # Written whole under another name, then renamed: a power cut leaves the old
-        # PIN or the new one, never half of one.
-        part = path.with_name(f"{PIN_FILE}.new")
-        part.unlink(missing_ok=True)
-        fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w", encoding="ascii") as f:
-            f.write(pin + "\n")
-            f.flush()
-            os.fsync(f.fileno())
-        part.replace(path)
+        _keep(path, pin)
     except OSError as err:
-        # The data folder cannot be written (a read-only card, permissions): the
-        # database could not be either; say which, with its remedy, not a traceback.
-        where = next((p for p in (data, *data.parents) if p.exists()), data)
-        why = (f"the disk holding {where} is full: free space on it" if err.errno ==
-               errno.ENOSPC else unwritable_message(where))
-        raise StoreError(f"{why} (the host PIN is kept in {path}: {err.strerror})") from None
+        # The data folder's own check (at the table's start) says what is wrong
+        # with the folder; the PIN still serves this start.
+        log.warning("the host PIN could not be kept in %s (%s): a new one is made at "
+                    "each start until it can", path, err)
+        return HostPin(pin, "unkept")
     return HostPin(pin, "new")
+
+
+def _keep(path: Path, pin: str) -> None:
+    """Write ``pin`` to ``path`` (mode 0600) whole under another name, then rename it:
+    a power cut leaves the old PIN or the new one, never half of one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    part = path.with_name(f"{PIN_FILE}.new")
+    part.unlink(missing_ok=True)
+    fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as f:
+        f.write(pin + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+    part.replace(path)
 
 
 def _new_pin() -> str:

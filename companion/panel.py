@@ -19,6 +19,7 @@ pad's and the simulator's presses are the panel's own: they come through
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -41,7 +42,9 @@ TABLE_COMMANDS = frozenset({"act", "start", "undo", "redo", "abandon"})
 #: What the panel says after its own undo or redo (until the next press).
 UNDONE = {"undo": "Undone", "redo": "Redone"}
 #: What the OLED says when handling a press failed on a fault of the companion's own.
-FAULT = "That press failed: see the log"
+FAULT = "Press failed: see log"
+#: How long a message that ends on its own stays (see :meth:`Panel.expire`).
+MESSAGE_SECONDS = 4.0
 
 log = logging.getLogger(__name__)
 
@@ -58,8 +61,12 @@ class PanelState:
 class Panel:
     """Runs the controls against a table. Not thread-safe: the writer thread owns it."""
 
-    def __init__(self, table: Table, ctx: Context | None = None) -> None:
+    def __init__(self, table: Table, ctx: Context | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.table = table
+        self._clock = clock
+        #: When the message on the screen appeared (the clock's time; None: none).
+        self._since: float | None = None
         self.ctx = ctx or Context()
         #: How many changes from elsewhere the panel has seen. An input source
         #: reads it when a press happens and hands it to :meth:`handle`.
@@ -78,7 +85,7 @@ class Panel:
 
         For news from outside the controls, such as damaged storage found at start.
         """
-        self._ui = replace(self._ui, message=message)
+        self._ui = replace(self._ui, message=message, lasting=True)
         return self._publish()
 
     def _trouble(self, err: StoreUnavailable) -> None:
@@ -86,6 +93,23 @@ class Panel:
         too. The panel's own refusals are shown by :meth:`handle`."""
         if not self._own:
             self.notify(err.screen)
+
+    def expire(self) -> float | None:
+        """End the message on the screen if it has been there :data:`MESSAGE_SECONDS`
+        and may end on its own (not a :meth:`notify` message), and publish.
+
+        Returns the seconds until the message on the screen may end (call again
+        then), or None when there is none that ends on its own. For a clock.
+        """
+        ui = self._ui
+        if ui.message is None or ui.lasting or self._since is None:
+            return None
+        left = self._since + MESSAGE_SECONDS - self._clock()
+        if left > 0:
+            return left
+        self._ui = replace(ui, message=None, notice=False)
+        self._publish()
+        return None
 
     def show_broker(self, status: str | None) -> PanelState:
         """The MQTT broker's connection status changed (None: no broker): the info
@@ -102,6 +126,7 @@ class Panel:
         more: it only brings up the notice that the table changed.
         """
         before = self._ui
+        self._since = None  # a message after this press is new, whatever its words
         if seen is not None and seen < self.epoch:
             self._ui = controls.notice(before)
             return self._publish()
@@ -123,7 +148,9 @@ class Panel:
         try:
             ui = self._run(outcome.command, outcome.ui)
         except StoreUnavailable as err:
-            ui = replace(before, message=err.screen)  # the log has the whole message
+            # Until the next press, like news from outside: the storage stays at fault
+            # (the log has the whole message).
+            ui = replace(before, message=err.screen, lasting=True)
         except CompanionError as err:
             ui = replace(before, message=str(err))
         self._ui = self._stamped(ui)
@@ -173,6 +200,11 @@ class Panel:
         # A change from elsewhere: the open screen keeps only what it stood on.
         self.epoch += 1
         ui = self._ui
+        if ui.message is not None and not ui.lasting and not ui.notice:
+            # What the message was about (an undo, a refusal) is no longer the latest
+            # news: it must not cover the board from now on. The notice of a change
+            # from elsewhere stays its time: this is more of the same news.
+            ui = replace(ui, message=None)
         if controls.premise(ui, snapshot.to_json()) != ui.premise:
             ui = controls.notice(Ui())
         elif (command := controls.reload(ui)) is not None:
@@ -195,6 +227,10 @@ class Panel:
         return PanelState(self._ui, snapshot, screen)
 
     def _publish(self) -> PanelState:
+        if self._ui.message is None:
+            self._since = None
+        elif self._since is None or self._ui.message != self.state.ui.message:
+            self._since = self._clock()  # a message appeared: its time starts now
         state = self._build()
         if state == self.state:
             return state

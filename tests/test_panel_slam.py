@@ -122,6 +122,9 @@ def test_doubles_serve_with_the_support_and_the_enchantments_target(memory_store
     assert panel.state.screen.items == ("Ann (Toots)", "Bob (Laurie)")
     press(panel, "next", "ok")  # Bob serves
     press(panel, "ok")  # from the red corner
+    # Bob plays Laurie: her ability is offered on the serve too.
+    assert panel.state.screen.items == ("Normal serve", "Ability: 1 card")
+    press(panel, "ok")
     press(panel, "next", "ok", "ok")  # Bob: B1, Go
     assert panel.state.screen.title == "Ann after B1" and "E1" not in panel.state.screen.items
     press(panel, "next", "ok")  # Ann: B1
@@ -220,3 +223,80 @@ def test_setting_up_doubles_picks_the_partner_and_a_rematch_keeps_the_choices(me
     Presses(panel).to("New match")
     items = panel.state.screen.items
     assert "P1 partner: Cy" in items and "Target: 4 points" in items
+
+
+# --- second-round rulings on the panel ---------------------------------------------------
+
+
+def test_a_seat_of_the_side_to_hit_is_refused_with_the_reason(singles):
+    panel = singles
+    panel.table.act({"type": "serve", "player": 0, "corner": "red", "cards": ["B3"]})
+    recorded = len(events(panel))
+    press(panel, "seat2")  # Bob is to hit: he cannot have won by a missed return
+    assert len(events(panel)) == recorded
+    assert panel.state.ui.message == ("Ann hit last and the ball landed in: a point "
+                                      "(no return) goes to Ann, not to Bob, who is to hit")
+    press(panel, "seat1")
+    assert events(panel)[-1] == {"type": "point", "winner": 0, "reason": "no_return"}
+
+
+def test_the_more_menu_offers_only_the_points_the_record_allows(singles):
+    panel = singles
+    press(panel, "prev")
+    assert panel.state.screen.items[:2] == ("Point Ann", "Point Bob")
+    Presses(panel).to("Point Ann")  # Ann serves: not for a bad serve
+    assert panel.state.screen.items == ("No return", "Declined", "Out", "Net")
+    press(panel, "back")
+    Presses(panel).to("Point Bob")
+    assert panel.state.screen.items == ("No return", "Declined", "Out", "Net", "Bad serve")
+    press(panel, "back", "back")
+    panel.table.act({"type": "serve", "player": 0, "corner": "red", "cards": ["B3"]})
+    press(panel, "prev")
+    assert panel.state.screen.items == ("Point Ann",)  # Bob is to hit
+    Presses(panel).to("Point Ann")
+    assert panel.state.screen.items == ("No return", "Declined", "Out", "Net")
+    Presses(panel).to("Out")
+    assert events(panel)[-1] == {"type": "point", "winner": 0, "reason": "out"}
+
+
+def test_laurie_as_the_support_uses_her_ability_on_one_card(memory_store):
+    panel = start(memory_store, 4, ["toots", "laurie", "rich", "austin"])
+    press(panel, "ok", "ok", "ok")  # Ann serves from the red corner
+    press(panel, "next", "ok", "ok")  # Ann: B1, Go
+    assert panel.state.screen.title == "Bob: Laurie"
+    assert panel.state.screen.items == ("Normal Support", "Ability: 1 card")
+    press(panel, "next", "ok")
+    assert panel.state.screen.title == "Bob after B1"
+    assert panel.state.screen.hint == "ability: 1 card"
+    press(panel, "next", "ok")  # B1
+    assert panel.state.screen.items == ("Go",)  # one card fills her row
+    press(panel, "ok")
+    assert events(panel)[-1] == {"type": "serve", "player": 0, "corner": "red",
+                                 "cards": ["B1"],
+                                 "support": {"player": 1, "cards": ["B1"], "ability": True}}
+    assert view(panel)["stats"]["abilities"] == [0, 1, 0, 0]
+    # Her ability is spent: the next hit of hers offers no choice.
+    panel.table.act({"type": "shot", "player": 2, "cards": ["B1"],
+                     "support": {"player": 3, "cards": ["R1"]}})
+    press(panel, "ok", "ok")  # Ann at the ball
+    assert panel.state.ui.screen == "slam-cards"
+    press(panel, "next", "ok", "ok")
+    assert panel.state.screen.title == "Bob after B1"
+
+
+def test_simons_copy_is_offered_only_until_he_uses_the_copied_ability(memory_store):
+    panel = start(memory_store, 3, ["simon", "toots", "rich"])
+    press(panel, "prev")
+    Presses(panel).to("Ann copies")
+    Presses(panel).to("Toots")
+    press(panel, "prev")
+    assert "Ann copies" in panel.state.screen.items  # he may still change his mind
+    Presses(panel).to("Ability")
+    Presses(panel).to("Ann")
+    assert events(panel)[-1] == {"type": "ability", "player": 0}
+    press(panel, "prev")
+    assert "Ann copies" not in panel.state.screen.items
+    press(panel, "back")
+    panel.table.act({"type": "point", "winner": 1})
+    press(panel, "prev")
+    assert "Ann copies" in panel.state.screen.items  # a new point

@@ -134,20 +134,32 @@ def _next(match: Mapping[str, Any], pending: Mapping[str, Any]) -> Outcome:
         return _next(match, {**p, "player": players[0]})
     if kind == "serve" and "corner" not in p:
         return Outcome(Ui(screen="slam-corner", pending=items))
-    if kind == "shot" and "ability" not in p:
-        free = not view["players"][p["player"]]["ability_used"]
-        if view["players"][p["player"]]["acts_as"] == "laurie" and free:
+    if "ability" not in p:
+        if _laurie_free(view, p["player"]):
             return Outcome(Ui(screen="slam-laurie", pending=items))
         return _next(match, {**p, "ability": False})
     if "cards" not in p:
         return Outcome(Ui(screen="slam-cards", pending=items))
     mate = _teammate(view, p["player"])
     if mate is not None and "support" not in p:
-        return Outcome(Ui(screen="slam-cards", pending=(*items, ("support", mate))))
+        return _next(match, {**p, "support": mate})
+    if mate is not None and "support_ability" not in p:
+        # Laurie's ability on any hit of hers, her cards as the Support too.
+        if _laurie_free(view, mate):
+            return Outcome(Ui(screen="slam-laurie", pending=items))
+        return _next(match, {**p, "support_ability": False})
+    if mate is not None and "support_cards" not in p:
+        return Outcome(Ui(screen="slam-cards", pending=items))
     for who, cards, key in _hitters(p):
         if key not in p and _needs_target(view, who, cards):
             return Outcome(Ui(screen="slam-enchant", pending=items))
     return _act(action(p))
+
+
+def _laurie_free(view: Mapping[str, Any], player: int) -> bool:
+    """Whether ``player`` acts as Laurie with her ability unused this point."""
+    me = view["players"][player]
+    return me["acts_as"] == "laurie" and not me["ability_used"]
 
 
 def _hitters(p: Mapping[str, Any]) -> list[tuple[int, tuple[str, ...], str]]:
@@ -172,6 +184,8 @@ def action(p: Mapping[str, Any]) -> dict[str, Any]:
         support: dict[str, Any] = {"player": p["support"], "cards": list(p["support_cards"])}
         if p.get("support_enchant") is not None:
             support["enchant"] = p["support_enchant"]
+        if p.get("support_ability"):
+            support["ability"] = True
         out["support"] = support
     if p.get("enchant") is not None:
         out["enchant"] = p["enchant"]
@@ -210,12 +224,16 @@ def _corner(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
 
 
 def _laurie(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
-    """Laurie's draw-3-play-1, offered while it is unused this point."""
+    """Laurie's draw-3-play-1 on this hit of hers (a serve, a shot, her cards as the
+    Support), offered while it is unused this point."""
     assert match is not None
     p = dict(ui.pending)
-    entries = [("Normal shot", _next(match, {**p, "ability": False})),
-               ("Ability: 1 card", _next(match, {**p, "ability": True}))]
-    return listing(ui, f"{_name(match['view'], p['player'])}: Laurie", entries, back=BOARD)
+    support = "ability" in p  # the first player's choice is made: this is the Support's
+    key, who = ("support_ability", p["support"]) if support else ("ability", p["player"])
+    normal = "Normal Support" if support else f"Normal {p['type']}"
+    entries = [(normal, _next(match, {**p, key: False})),
+               ("Ability: 1 card", _next(match, {**p, key: True}))]
+    return listing(ui, f"{_name(match['view'], who)}: Laurie", entries, back=BOARD)
 
 
 def _enchant(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
@@ -272,6 +290,12 @@ def picking(ui: Ui) -> tuple[int, bool]:
     return (p["support"] if support else p["player"]), support
 
 
+def with_ability(ui: Ui) -> bool:
+    """Whether the row the picker is filling uses Laurie's ability (one card)."""
+    p = dict(ui.pending)
+    return bool(p.get("support_ability" if "cards" in p else "ability"))
+
+
 def preview(ui: Ui, match: Mapping[str, Any]) -> Preview:
     """The landing of the row so far plus the card under the cursor (court.py judges it).
 
@@ -280,7 +304,7 @@ def preview(ui: Ui, match: Mapping[str, Any]) -> Preview:
     """
     view, p = match["view"], dict(ui.pending)
     who, support = picking(ui)
-    items = ring(view, who, ui.picked, bool(p.get("ability")) and not support)
+    items = ring(view, who, ui.picked, with_ability(ui))
     under = items[ui.cursor % len(items)]
     cards = (*(p["cards"] if support else ()), *ui.picked, *(() if under == GO else (under,)))
     side = view["players"][p["player"]]["side"]
@@ -310,7 +334,8 @@ def _cards(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     assert match is not None
     view, p = match["view"], dict(ui.pending)
     who, support = picking(ui)
-    items = ring(view, who, ui.picked, bool(p.get("ability")) and not support)
+    ability = with_ability(ui)
+    items = ring(view, who, ui.picked, ability)
     n = len(items)
     cursor = ui.cursor % n
     keys: dict[Input, Binding] = {
@@ -328,7 +353,8 @@ def _cards(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
                                                               cursor=0)))
     elif support:
         # Back to the first player's row, with its cards to change.
-        first = tuple((k, v) for k, v in ui.pending if k not in ("cards", "support"))
+        first = tuple((k, v) for k, v in ui.pending
+                      if k not in ("cards", "support", "support_ability"))
         keys[Input("back")] = Binding("Back", Outcome(Ui(screen="slam-cards", pending=first,
                                                          picked=p["cards"])))
     else:
@@ -336,8 +362,8 @@ def _cards(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     # The Support's row goes on from the first player's: their cards stay in sight.
     title = f"{_name(view, who)} after {' '.join(p['cards'])}" if support else _name(view, who)
     return Screen(keys=keys, title=title, items=items,
-                  hint=obligation(view, who) or ("ability: 1 card" if p.get("ability")
-                                                 and not support else ""))
+                  # Laurie's ability ignores every Enchantment on her: one card, whatever binds.
+                  hint="ability: 1 card" if ability else obligation(view, who))
 
 
 # --- the other actions ------------------------------------------------------------------
@@ -347,9 +373,10 @@ def _more(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     """Points with a reason, and what the rules allow now besides serves and shots."""
     assert match is not None
     view = match["view"]
+    # Only the sides the record allows a point for (none to the side to hit).
     entries = [(f"Point {s['name']}", Outcome(Ui(screen="slam-reason",
                                                  pending=(("winner", side),))))
-               for side, s in enumerate(view["sides"])]
+               for side, s in enumerate(view["sides"]) if _reasons(match, side)]
     if _shape(match, "mulligan"):
         entries.append(("Mulligan", Outcome(Ui(screen="slam-who",
                                                pending=(("type", "mulligan"),)))))
@@ -362,11 +389,20 @@ def _more(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     return listing(ui, "AlakaSLAM", entries, back=BOARD)
 
 
+def _reasons(match: Mapping[str, Any], side: int) -> list[str]:
+    """The reasons ``legal`` offers for a point to ``side`` (REASONS order)."""
+    offered = {r for shape in match.get("legal", []) if shape["type"] == "point"
+               and side in shape["winner"] for r in shape["reason"]}
+    return [r for r in REASONS if r in offered]
+
+
 def _reason(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+    """Why the side won the point: only the reasons the record allows (a bad serve
+    only for the receivers, before the serve is recorded)."""
     assert match is not None
     winner = dict(ui.pending)["winner"]
     entries = [(REASON_LABELS[r], _act({"type": "point", "winner": winner, "reason": r}))
-               for r in REASONS]
+               for r in _reasons(match, winner)]
     return listing(ui, f"Point {match['view']['sides'][winner]['name']}: why?", entries,
                    back=MORE)
 

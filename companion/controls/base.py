@@ -63,6 +63,10 @@ class Ui:
     #: The message is a notice that the table changed from elsewhere: the
     #: next input only clears it (it may have been meant for what was shown).
     notice: bool = False
+    #: The message is news from outside the controls (damaged storage found at
+    #: start) that stays until the next input; any other message also ends on
+    #: its own, after a few seconds or at the next change (see Panel.expire).
+    lasting: bool = False
     #: What the screen was opened for (see :attr:`ScreenSpec.premise`), set by
     #: the panel after each of its own inputs.
     premise: Hashable = None

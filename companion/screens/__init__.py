@@ -27,6 +27,14 @@ _BOARDS: dict[str, Callable[..., None]] = {
     "alakaslam": alakaslam.board,
     "alakazoo": alakazoo.board,
 }
+#: Where each board's last status line begins: a short notice covers it (and only
+#: it), never the score above. Unknown games get the lowest line's top.
+NOTICE_TOP: dict[str, int] = {
+    "center-court": 44,
+    "wizard-dodgeball": 44,
+    "alakaslam": 46,
+    "alakazoo": 47,
+}
 #: Game screens drawn their own way (not as a list or a row of choices), by Ui screen.
 _DRAWN: dict[str, Callable[..., None]] = {
     "slam-cards": alakaslam.picker,
@@ -56,7 +64,11 @@ def render(state: PanelState, ctx: Context) -> Image.Image:
                       else ui.cursor)
     canvas.soft_keys(draw, screen)
     if ui.message:
-        canvas.banner(draw, ui.message)
+        # On a board a short message is a strip over its status line; a longer one
+        # (a refusal to read whole) or one over a menu is a box.
+        top = NOTICE_TOP.get(match["game"], 47) if ui.screen == "board" and match else None
+        if top is None or not canvas.strip(draw, ui.message, top):
+            canvas.banner(draw, ui.message)
     return image
 
 

@@ -142,6 +142,19 @@ def banner(draw: ImageDraw.ImageDraw, message: str, top: int = 22) -> None:
         write_centred(draw, top + 3 + 9 * i, text, SMALL)
 
 
+def strip(draw: ImageDraw.ImageDraw, message: str, top: int) -> bool:
+    """A one-line inverted notice from row ``top`` down to the soft keys, over what a
+    board shows least (its last status line), so the score above stays in sight.
+
+    Returns False, drawing nothing, when ``message`` needs more than one line.
+    """
+    if len(message) > WIDTH // char_width(SMALL) - 1:
+        return False
+    draw.rectangle((0, top, WIDTH - 1, KEYS_TOP - 1), fill=1)
+    write_centred(draw, top + (KEYS_TOP - top - 8) // 2, message, SMALL, fill=0)
+    return True
+
+
 def marker(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
     """A small right-pointing triangle (the server marker), 5 pixels tall."""
     draw.polygon([(x, y), (x, y + 6), (x + 3, y + 3)], fill=1)

@@ -543,10 +543,11 @@ def test_spectator_court_leaves_a_shot_that_did_not_decide_the_point_unjudged(co
     expect(court_svg.locator(".path")).to_have_count(0)
     expect(court_svg).to_have_attribute("aria-label",
                                         "Court, 3 columns by 4 rows. No ball in play.")
-    # Ann serves in, then a button gives Bob the point as out: her serve is drawn unjudged.
+    # Ann serves in, then a button gives her the point as out (Bob's return, not entered,
+    # went out): her serve is drawn unjudged.
     play(companion, {"type": "serve", "player": 0, "corner": "red", "cards": ["B1", "B2"]},
-         {"type": "point", "winner": 1, "reason": "out"})
-    expect(board.locator(".status.last")).to_have_text("Last point: Bob, out", timeout=5000)
+         {"type": "point", "winner": 0, "reason": "out"})
+    expect(board.locator(".status.last")).to_have_text("Last point: Ann, out", timeout=5000)
     expect(court_svg.locator(".path.faded")).to_have_count(1)  # where it went, faded...
     expect(court_svg.locator(".path .result")).to_have_count(0)  # ...and no result beside it
     expect(court_svg).to_have_attribute(
@@ -570,3 +571,76 @@ def test_the_phone_court_faces_the_way_the_oled_does(companion, phone):
     start_y = float(court_svg.locator(".path .from").get_attribute("cy"))
     ball_y = float(court_svg.locator(".ball").get_attribute("cy"))
     assert start_y < net < ball_y  # from Ann's baseline at the top over the net to row 4
+
+
+# --- second-round rulings on the host page ---------------------------------------------
+
+
+def test_host_point_form_offers_only_the_points_the_record_allows(companion, phone):
+    start(companion, SINGLES)
+    log_in(phone, companion, "host", "#host")
+    form = phone.locator("fieldset[data-action=point]")
+    expect(form.locator("button")).to_have_text(["Point Ann", "Point Bob"])
+    # Before the serve a bad serve is the receivers' point: Ann, who serves, cannot have it.
+    form.locator("select").select_option("bad_serve")
+    expect(form.locator("button", has_text="Point Ann")).to_be_disabled()
+    expect(form.locator("button", has_text="Point Bob")).to_be_enabled()
+    expect(form.locator(".hint")).to_have_text("A bad serve is the receivers' point (Bob)")
+    shot(phone, "slam-host-point-bad-serve")
+    # Once the serve is recorded, the point is the side's that hit last, never a bad serve.
+    play(companion, {"type": "serve", "player": 0, "corner": "red", "cards": ["B3"]})
+    expect(form.locator("button")).to_have_text(["Point Ann"], timeout=5000)
+    expect(form.locator("option")).to_have_text(["no return", "declined", "out", "net"])
+    expect(form.locator(".hint")).to_have_text("Ann hit last: the point is theirs")
+    form.locator("select").select_option("out")
+    form.locator("button").click()
+    expect(phone.locator("#board .score tr[data-side='0'] .points")).to_have_text("1")
+    assert events(companion)[-1] == {"type": "point", "winner": 0, "reason": "out"}
+
+
+def test_host_sends_laurie_s_ability_on_the_serve_as_the_support(companion, phone):
+    start(companion, DOUBLES)
+    log_in(phone, companion, "host", "#host")
+    serve = phone.locator("fieldset[data-action=serve]")
+    serve.locator("button", has_text="Bea").click()  # Bea serves, Ann (Laurie) supports
+    serve.locator("button", has_text="Blue").click()
+    serve.locator(".picker[data-player='1'] [data-card=R1]").click()
+    ann = serve.locator(".picker[data-player='0']")
+    expect(serve.locator("input[type=checkbox]")).to_have_count(1)  # Ann's only
+    ann.get_by_label("Laurie's ability").check()
+    ann.locator("[data-card=R2]").click()
+    expect(ann.locator("[data-card=R1]")).to_be_disabled()  # one card fills her row
+    expect(serve.locator(".landing")).to_have_text("Lands c2 r4: in")
+    serve.locator(".send").click()
+    expect(phone.locator("#board .players li").nth(0)).to_contain_text("ability used")
+    assert events(companion)[-1] == {"type": "serve", "player": 1, "corner": "blue",
+                                     "cards": ["R1"],
+                                     "support": {"player": 0, "cards": ["R2"],
+                                                 "ability": True}}
+    assert match(companion)["view"]["stats"]["abilities"] == [1, 0, 0, 0]
+
+
+def test_host_offers_simon_s_copy_only_until_he_uses_the_copied_ability(companion, phone):
+    start(companion, {"game": "alakaslam", "players": ["Ann", "Bob"],
+                      "options": {"characters": ["simon", "toots"]}})
+    log_in(phone, companion, "host", "#host")
+    copy = phone.locator("fieldset[data-action=copy]")
+    copy.locator("select").select_option("toots")
+    copy.locator("button").click()
+    expect(phone.locator("#board .players li").nth(0)).to_contain_text("copies Toots")
+    expect(copy).to_have_count(1)  # before its use he may still change his mind
+    phone.locator("fieldset[data-action=ability] button",
+                  has_text="Ann's ability (Toots)").click()
+    expect(phone.locator("#board .players li").nth(0)).to_contain_text("ability used")
+    expect(copy).to_have_count(0)
+    # A copy sent anyway (another client) is refused with the reason, nothing applied.
+    version = companion.table.version
+    answer = phone.evaluate("""async () => {
+      const r = await fetch('/api/action', {method: 'POST', headers: {'Content-Type':
+        'application/json', 'X-CSRF-Token': TC.csrf}, body: JSON.stringify({type: 'copy',
+        player: 0, character: 'toots'})});
+      return [r.status, await r.json()];
+    }""")
+    assert answer[0] == 409 and answer[1]["error"] == (
+        "Ann has used Toots's ability this point: no new copy until the next point")
+    assert companion.table.version == version

@@ -89,3 +89,11 @@ def test_serving_on_ipv6_warns_that_address_bounds_do_not_hold(host, warned):
     assert (warning is not None) == warned
     if warned:
         assert host in warning and "0.0.0.0" in warning
+
+
+def test_a_pin_that_cannot_be_kept_still_serves_this_start(monkeypatch, tmp_path, caplog):
+    monkeypatch.delenv("COMPANION_PIN", raising=False)
+    (tmp_path / "data").write_text("a file where the folder should be")
+    made = host_pin(args(), Config(), tmp_path / "data")
+    assert made.source == "unkept" and len(made.pin) == 6
+    assert "see the log" in made.banner() and "could not be kept" in caplog.text

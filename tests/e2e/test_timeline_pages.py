@@ -24,6 +24,7 @@ expect = require_chromium().expect
 ANN, BOB = {"type": "point", "winner": 0}, {"type": "point", "winner": 1}
 SLAM = [{"type": "serve", "player": 0, "corner": "red", "cards": ["E2", "B3"]},
         {"type": "shot", "player": 1, "cards": ["B3", "E1"]},
+        {"type": "shot", "player": 0, "cards": ["R2"]},
         {"type": "point", "winner": 0, "reason": "declined"},
         {"type": "serve", "player": 1, "corner": "blue", "cards": ["B1", "R2"]},
         {"type": "point", "winner": 1}, {"type": "point", "winner": 0, "reason": "net"}]
@@ -34,7 +35,7 @@ MATCHES = {
                      [ANN] * 24 + [BOB] * 6, [BOB, ANN] * 3),
     "wizard-dodgeball": (DODGEBALL[0], DODGEBALL[1:6], DODGEBALL[6:]),
     "alakaslam": ({"game": "alakaslam", "players": ["Ann", "Bob"],
-                   "options": {"characters": ["wendolyn", "austin"]}}, SLAM[:3], SLAM[3:]),
+                   "options": {"characters": ["wendolyn", "austin"]}}, SLAM[:4], SLAM[4:]),
     "alakazoo": (FOUR, FINISH[:10], FINISH[10:]),
 }
 

@@ -220,9 +220,9 @@ def test_an_enchantment_lapses_after_the_bound_side_hits_and_never_outlives_the_
     s = play(s, shot(1, "R1", "R1", "R0"))
     assert GAME.view(s)["obligations"] == []
     s = play(start("wendolyn", "austin"), serve(0, "red", ["E2", "B3"]))
-    s = play(s, {"type": "point", "winner": 1})
+    s = play(s, {"type": "point", "winner": 0})  # Bob, bound, does not return it
     assert GAME.view(s)["obligations"] == []
-    play(s, serve(0, "red", ["B3"]), shot(1, "R2"))  # no leftover obligation
+    play(s, serve(1, "red", ["B3"]), shot(0, "R2"))  # no leftover obligation
 
 
 def test_lauries_ability_ignores_enchantments_and_is_once_per_point():
@@ -363,7 +363,7 @@ def test_simon_copies_before_the_serve_and_copying_sarissia_gives_her_extra_card
     s = play(s, serve(0, "red", ["B3"]))
     refused(s, {"type": "copy", "player": 0, "character": "sarissia"},
             match="before the serve")
-    s = play(s, {"type": "point", "winner": 1})
+    s = play(s, {"type": "point", "winner": 0})
     assert GAME.view(s)["players"][0]["copy"] is None
 
 
@@ -641,11 +641,15 @@ def test_simon_may_change_his_mind_before_the_serve():
     assert GAME.view(paired)["players"][1]["hand"] == 9  # 7 with a teammate, + 2
 
 
-def test_laurie_as_support_plays_a_normal_shot():
+def test_laurie_uses_her_ability_at_the_ball_or_as_the_support():
     s = start("austin", "rich", "laurie", "toots")
     s = play(s, serve(0, "red", ["B3"], support={"player": 1, "cards": ["B0"]}))
-    refused(s, shot(3, "R1", ability=True, support={"player": 2, "cards": ["R0"]}),
-            match="Toots.*no shot ability")
+    # Second round: "ability" on Toots's shot with Laurie as the Support is Laurie's.
+    event = GAME.resolve(s, shot(3, "R1", ability=True, support={"player": 2, "cards": ["R0"]}),
+                         None)
+    assert event["ability"] is False and event["support"]["ability"] is True
+    refused(s, shot(3, "R1", ability=True, support={"player": 2, "cards": ["R0", "B1"]}),
+            match="Cid uses Laurie's ability: play exactly 1 card")
     s = play(s, shot(2, "R2", ability=True, support={"player": 3, "cards": ["R0"]}))
     assert GAME.view(s)["ball"] == [1, 2] and GAME.view(s)["players"][2]["ability_used"]
 

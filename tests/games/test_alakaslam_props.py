@@ -75,18 +75,71 @@ class SlamTable(TableMachine):
                 out["support"] = {"player": who, **part}
         return out
 
+    def act(self, action: dict) -> bool:
+        """Play ``action`` and check what it did to the abilities, the hands and Simon."""
+        before = self.view
+        if not super().act(action):
+            return False
+        after = self.view
+        # Every ability used counts once in the stats, whether or not the point ended on it.
+        used = [0] * len(after["players"])
+        if action["type"] == "ability":
+            used[action["player"]] += 1
+        if action["type"] in ("serve", "shot"):
+            if action.get("ability") is True:
+                used[action["player"]] += 1
+            support = action.get("support")
+            if isinstance(support, dict) and support.get("ability") is True:
+                used[support["player"]] += 1
+        if action["type"] in ("serve", "shot") and any(used):
+            event(f"Laurie's ability on a {action['type']}")
+        assert [b - a for a, b in zip(before["stats"]["abilities"],
+                                      after["stats"]["abilities"], strict=True)] == used
+        same_point = progress(before) == progress(after)
+        for p, (was, now) in enumerate(zip(before["players"], after["players"], strict=True)):
+            if same_point and was["ability_used"]:
+                # One copied ability a point: Simon keeps the character whose ability he used.
+                assert now["acts_as"] == was["acts_as"] and now["ability_used"]
+            if same_point and action["type"] == "copy" and action["player"] == p \
+                    and was["mulligans"]:
+                assert now["hand"] == was["hand"]  # after a mulligan a copy draws nothing
+        return True
+
     @precondition(lambda self: bool(self.table.snapshot.match["legal"]))
     @rule(data=st.data())
     def play_a_legal_action(self, data):
         action = self.legal_action(data)
-        if action["type"] == "point" and data.draw(st.integers(0, 3)):
-            return  # mostly play the rally out
         if action["type"] in ("serve", "shot"):
             action.update(self.hitters(data, action["player"]))
-            if action["type"] == "shot" and data.draw(st.integers(0, 5)) == 0:
-                action["ability"] = True
-        if self.act(action):
-            event(f"accepted {action['type']}")
+            for part, who in ((action, action["player"]),
+                              (action.get("support"), (action.get("support") or {}).get("player"))):
+                if part is not None and data.draw(st.integers(0, 5)) == 0:
+                    part["ability"] = True
+                    if self.view["players"][who]["acts_as"] == "laurie" \
+                            and data.draw(st.booleans()):
+                        del part["cards"][1:]
+            if self.act(action):
+                event(f"accepted {action['type']}")
+            return
+        if action["type"] == "point" and data.draw(st.integers(0, 3)):
+            return  # mostly play the rally out
+        # A shape with every field filled in is accepted as offered.
+        assert self.act(action), action
+        event(f"accepted {action['type']}")
+
+    @precondition(lambda self: self.view["due"] == "serve")
+    @rule(data=st.data(), times=st.integers(1, 12))
+    def before_the_serve(self, data, times):
+        """Mulligans, copies and abilities in any order, as offered and not."""
+        for _ in range(times):
+            kind = data.draw(st.sampled_from(["mulligan", "copy", "ability"]))
+            action = {"type": kind, "player": data.draw(st.integers(0, self.size - 1))}
+            if kind == "copy":
+                action["character"] = data.draw(st.sampled_from(list(CHARACTERS)))
+            offered = any(s["type"] == kind and action["player"] in s["player"]
+                          and action.get("character", "") in s.get("character", [""])
+                          for s in self.table.snapshot.match["legal"])
+            assert self.act(action) == offered, (action, self.table.snapshot.match["legal"])
 
     def aimed(self, data, player: int, start, serve_from=None) -> dict:
         """A serve or shot that mostly lands in: the last hitter's cards aim from
@@ -189,6 +242,24 @@ class SlamTable(TableMachine):
             event("a match was won")
             assert self.table.snapshot.match["legal"] == []
             assert view["due"] is None
+
+    @invariant()
+    def hands_hold_at_least_one_card(self):
+        for p in self.view["players"]:
+            assert p["hand"] >= 1
+            if p["mulligans"]:
+                event("a mulligan")
+
+    @invariant()
+    def legal_offers_copy_only_before_the_serve_and_before_the_copy_is_used(self):
+        view = self.view
+        for shape in self.table.snapshot.match["legal"]:
+            if shape["type"] == "copy":
+                assert view["due"] == "serve"
+                assert not any(view["players"][p]["ability_used"] for p in shape["player"])
+            if shape["type"] == "point" and view["due"] == "shot":
+                assert shape["winner"] == [1 - view["hitting_side"]]
+                assert "bad_serve" not in shape["reason"]
 
     @invariant()
     def the_stats_account_for_every_point(self):

@@ -86,6 +86,7 @@ def test_alakaslam_points_by_reason():
          "options": {"characters": ["wendolyn", "austin"]}},
         {"type": "serve", "player": 0, "corner": "red", "cards": ["E2", "B3"]},
         {"type": "shot", "player": 1, "cards": ["B3", "E1"]},
+        {"type": "shot", "player": 0, "cards": ["R2"]},
         {"type": "point", "winner": 0, "reason": "declined"},
         {"type": "serve", "player": 1, "corner": "blue", "cards": ["B1", "R2"]},  # bad serve
         {"type": "point", "winner": 1})

@@ -281,6 +281,13 @@ SLAM_SCENES: dict[str, Callable[[Table, Panel], None]] = {
                                   press(p, "ok", "ok", "prev", "ok", "next", "ok",
                                         *["next"] * 5, "ok", "ok", *["prev"] * 4, "ok", "ok")),
     "slam-laurie": lambda t, p: (slam(t, p), t.act(SERVE), press(p, "ok")),
+    # Doubles: Ann (Toots) serves B1; Bob (Laurie), her Support, may use her ability.
+    "slam-laurie-support": lambda t, p: (slam(t, p, 4), press(p, "ok", "ok", "ok", "next",
+                                                                "ok", "ok")),
+    # The ball in play: a point only for Ann, who hit last.
+    "slam-more-rally": lambda t, p: (slam(t, p), t.act(SERVE), press(p, "prev")),
+    # Before the serve a bad serve is the receivers' point: Bob's reasons include it.
+    "slam-reason-receivers": lambda t, p: (slam(t, p), press(p, "prev", "next", "ok")),
     "slam-more": lambda t, p: (slam_canadian_serve(t, p), press(p, "prev")),
     "slam-reason": lambda t, p: (slam(t, p), press(p, "prev", "ok")),
     "slam-who": lambda t, p: (slam(t, p), press(p, "prev", "next", "next", "ok")),
@@ -389,6 +396,18 @@ ZOO_SCENES: dict[str, Callable[[Table, Panel], None]] = {
     "zoo-jury-4-last": lambda t, p: (zoo_shared(t, p, 4), press(p, "prev", "prev")),
 }
 SCENES.update(ZOO_SCENES)
+
+#: A notice over each game's board: a short strip over the status line, the score
+#: left in sight (an undo on the panel, a phone's change, a fault of the panel's).
+NOTICE_SCENES: dict[str, Callable[[Table, Panel], None]] = {
+    "notice-undone": lambda t, p: (started(t, p), points(t, 0, 1), press(p, "back!")),
+    "notice-undone-wd": lambda t, p: (wd_play(t, p), press(p, "back!")),
+    "notice-undone-slam": lambda t, p: (slam_rally(t, p), press(p, "back!")),
+    "notice-undone-zoo": lambda t, p: (zoo_play(t, p), press(p, "back!")),
+    "notice-changed-zoo": lambda t, p: (zoo_play(t, p), press(p, "ok"),
+                                        t.act({"type": "end_turn"})),
+}
+SCENES.update(NOTICE_SCENES)
 
 
 def frame(scene: str) -> Image.Image:

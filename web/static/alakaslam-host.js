@@ -88,8 +88,8 @@ TC.slam.controls = function (box, match, send) {
   const v = match.view;
   const shape = (type) => match.legal.find((s) => s.type === type);
   // The point first: two taps in reach of the thumb, above the long card picker.
-  const point = shape("point");
-  if (point) box.append(TC.slam.pointForm(v, send));
+  const points = match.legal.filter((s) => s.type === "point");
+  if (points.length) box.append(TC.slam.pointForm(v, points, send));
   const hit = shape("serve") || shape("shot");
   if (hit) box.append(TC.slam.hitForm(v, hit, send));
   else TC.slam.held = null;  // no picker now: nothing to keep or to say moved on
@@ -117,16 +117,31 @@ TC.slam.controls = function (box, match, send) {
   }
 };
 
-/** Award a point: one tap (the reason defaults to "no return"). */
-TC.slam.pointForm = function (v, send) {
-  const reason = TC.el("select", {name: "reason", "aria-label": "Reason"},
-    Object.entries(TC.slam.REASONS).map(([k, label]) => TC.el("option", {value: k}, label)));
-  // In a rally, the likely point goes to the side that hit last (the other missed it).
+/** Award a point: one tap (the reason defaults to "no return"). Only what the legal
+ *  `point` shapes offer: once the ball is in play, a button for the side that hit last
+ *  alone; a bad serve only for the receivers, before the serve. */
+TC.slam.pointForm = function (v, shapes, send) {
+  const el = TC.el;
+  const allowed = [0, 1].map((w) => shapes.filter((s) => s.winner.includes(w)).flatMap((s) => s.reason));
+  const winners = [0, 1].filter((w) => allowed[w].length);
+  const reason = el("select", {name: "reason", "aria-label": "Reason"},
+    Object.entries(TC.slam.REASONS).filter(([k]) => winners.some((w) => allowed[w].includes(k)))
+      .map(([k, label]) => el("option", {value: k}, label)));
+  // In a rally, the point goes to the side that hit last (the other missed it).
   const likely = v.due === "shot" ? 1 - v.hitting_side : null;
-  return TC.el("fieldset", {"data-action": "point"}, TC.el("legend", {}, "Point"),
-    [0, 1].map((w) => TC.el("button", {type: "button", class: w === likely ? "primary" : null,
-      onclick: () => send({type: "point", winner: w, reason: reason.value})}, `Point ${v.sides[w].name}`)),
-    reason);
+  const hint = el("p", {class: "hint", "aria-live": "polite"});
+  const buttons = winners.map((w) => el("button", {type: "button", class: w === likely ? "primary" : null,
+    "data-winner": w, onclick: () => send({type: "point", winner: w, reason: reason.value})}, `Point ${v.sides[w].name}`));
+  const update = () => {
+    buttons.forEach((b, i) => { b.disabled = !allowed[winners[i]].includes(reason.value); });
+    const shut = winners.filter((w) => !allowed[w].includes(reason.value));
+    hint.textContent = likely !== null
+      ? `${v.sides[likely].name} hit last: the point is theirs`
+      : shut.length ? `A bad serve is the receivers' point (${v.sides[1 - v.serving_side].name})` : "";
+  };
+  reason.onchange = update;
+  update();
+  return el("fieldset", {"data-action": "point"}, el("legend", {}, "Point"), buttons, reason, hint);
 };
 
 /** The cards a player may put in a row: no Enchant-1 in doubles, the straight Hit-2 for Austin. */
@@ -176,8 +191,8 @@ TC.slam.hitForm = function (v, shape, send) {
   const mates = v.sides[side].players;
   const opponents = v.sides[1 - side].players;
   const cols = v.court.cols;
-  let pick = {player: shape.player[0], corner: "red", rows: {}, enchant: {}, ability: false};
-  for (const p of mates) { pick.rows[p] = []; pick.enchant[p] = null; }
+  let pick = {player: shape.player[0], corner: "red", rows: {}, enchant: {}, ability: {}};
+  for (const p of mates) { pick.rows[p] = []; pick.enchant[p] = null; pick.ability[p] = false; }
   const turn = TC.slam.turn(v, shape);
   const before = TC.slam.held;
   const had = before && !before.sent && Object.values(before.pick.rows).some((r) => r.length);
@@ -190,17 +205,17 @@ TC.slam.hitForm = function (v, shape, send) {
     class: "toggle", onclick, ...attrs}, text);
   const hitters = () => [pick.player, ...mates.filter((p) => p !== pick.player)];
   const cards = () => hitters().flatMap((p) => pick.rows[p]);
-  const laurie = (p) => !serving && p === pick.player && !v.players[p].ability_used &&
-    v.players[p].acts_as === "laurie";
+  // Laurie's ability on any hit of hers: a serve, a shot, her cards as the Support.
+  const laurie = (p) => !v.players[p].ability_used && v.players[p].acts_as === "laurie";
   const needsTarget = (p) => opponents.length > 1 && pick.rows[p].some((c) => TC.slam.ENCHANTS.includes(c));
-  const refusals = () => hitters().map((p) => TC.slam.refusal(v, p, pick.rows[p], pick.ability && p === pick.player))
+  const refusals = () => hitters().map((p) => TC.slam.refusal(v, p, pick.rows[p], pick.ability[p]))
     .filter(Boolean);
   const ready = () => hitters().every((p) => pick.rows[p].length >= 1 && (!needsTarget(p) || pick.enchant[p] !== null)) &&
     !refusals().length;
   const isSpell = (c) => TC.slam.ENCHANTS.includes(c);
   // What a redrawn form keeps must still be allowed now.
-  if (!laurie(pick.player)) pick.ability = false;
   for (const p of mates) {
+    if (!laurie(p)) pick.ability[p] = false;
     const allowed = TC.slam.cardsFor(v, p);
     pick.rows[p] = pick.rows[p].filter((c) => allowed.includes(c));
   }
@@ -226,7 +241,7 @@ TC.slam.hitForm = function (v, shape, send) {
     if (mates.length > 1) {
       parts.push(el("div", {class: "row", role: "group", "aria-label": serving ? "Server" : "At the ball"},
         el("span", {class: "label"}, serving ? "Server" : "At the ball"),
-        shape.player.map((p) => toggle(name(p), pick.player === p, () => { pick.player = p; pick.ability = false; render(); },
+        shape.player.map((p) => toggle(name(p), pick.player === p, () => { pick.player = p; render(); },
           {"data-key": `player-${p}`}))));
     }
     if (serving) {
@@ -240,7 +255,7 @@ TC.slam.hitForm = function (v, shape, send) {
       const row = pick.rows[p];
       const role = p === pick.player ? (serving ? "serves" : "at the ball") : "Support";
       const duty = v.obligations.find((o) => o.player === p);
-      const full = row.length >= 3 || (pick.ability && p === pick.player && row.length >= 1);
+      const full = row.length >= 3 || (pick.ability[p] && row.length >= 1);
       const picker = el("div", {class: "picker", "data-player": p},
         el("p", {class: "who"}, el("strong", {}, name(p)), ` (${TC.slam.who(v, p)}) ${role}`),
         duty ? el("p", {class: "duty"}, TC.slam.obligation(v, duty)) : null,
@@ -261,8 +276,8 @@ TC.slam.hitForm = function (v, shape, send) {
             {"data-key": `enchant-${p}-${o}`}))));
       }
       if (laurie(p)) {
-        picker.append(el("label", {class: "ability"}, el("input", {type: "checkbox", checked: pick.ability,
-          "data-key": "ability", onchange: (e) => { pick.ability = e.target.checked; row.splice(1); render(); }}),
+        picker.append(el("label", {class: "ability"}, el("input", {type: "checkbox", checked: pick.ability[p],
+          "data-key": `ability-${p}`, onchange: (e) => { pick.ability[p] = e.target.checked; row.splice(1); render(); }}),
         el("span", {}, "Laurie's ability: draw 3, play 1, Enchantments ignored")));
       }
       parts.push(picker);
@@ -295,8 +310,9 @@ TC.slam.hitForm = function (v, shape, send) {
     if (q !== undefined) {
       body.support = {player: q, cards: [...pick.rows[q]]};
       if (needsTarget(q)) body.support.enchant = pick.enchant[q];
+      if (pick.ability[q]) body.support.ability = true;
     }
-    if (pick.ability) body.ability = true;
+    if (pick.ability[p]) body.ability = true;
     return body;
   };
   render();

@@ -13,7 +13,14 @@ from companion.games.alakaslam.court import (
     land,
     serve_start,
 )
-from companion.games.alakaslam.state import Binding, Shot, State, acts_as, end_point
+from companion.games.alakaslam.state import (
+    Binding,
+    Shot,
+    State,
+    acts_as,
+    end_point,
+    refill_size,
+)
 from companion.games.base import with_item
 
 
@@ -23,8 +30,12 @@ def apply(state: State, event: Mapping[str, Any]) -> State:
     if kind == "point":
         return end_point(state, event["winner"], event["reason"])
     if kind == "mulligan":
-        return replace(state, mulligans=with_item(state.mulligans, event["player"],
-                                             state.mulligans[event["player"]] + 1))
+        p = event["player"]
+        # The first mulligan fixes the refill the hand came from (state.hand_size).
+        fixed = state.refilled[p]
+        return replace(state, mulligans=with_item(state.mulligans, p, state.mulligans[p] + 1),
+                       refilled=with_item(state.refilled, p, refill_size(state, p)
+                                          if fixed is None else fixed))
     if kind == "copy":
         return replace(state, copies=with_item(state.copies, event["player"], event["character"]))
     if kind == "ability":
@@ -38,15 +49,20 @@ def _used_ability(state: State, player: int) -> State:
                    abilities=with_item(state.abilities, player, state.abilities[player] + 1))
 
 
-
 def _hit(state: State, event: Mapping[str, Any]) -> State:
     """A serve or a shot: the combined landing decides; an in ball crosses to the other side."""
     p = event["player"]
     side = state.setup.teams[p]
     parts = [(p, event["cards"], event.get("enchant"))]
+    # Laurie's ability on any hit of hers (at the ball or as the Support) counts in the
+    # stats whether or not the point ends on it: mark it before the landing is judged.
+    if event.get("ability"):
+        state = _used_ability(state, p)
     if "support" in event:
         sup = event["support"]
         parts.append((sup["player"], sup["cards"], sup.get("enchant")))
+        if sup.get("ability"):
+            state = _used_ability(state, sup["player"])
     cards = [c for _, hand, _ in parts for c in hand]
     if event["type"] == "serve":
         start = serve_start(side, event["corner"], state.cols)
@@ -60,8 +76,6 @@ def _hit(state: State, event: Mapping[str, Any]) -> State:
                 result=result)
     if result != "in":
         return end_point(state, 1 - side, result, shot)
-    if event.get("ability"):
-        state = _used_ability(state, p)
     # The hitting side has now hit once more: its Enchantments lapse; new ones bind.
     bindings = [b for b in state.bindings if state.setup.teams[b.player] != side]
     for who, hand, target in parts:

@@ -30,7 +30,13 @@ MAX_CARDS = 3
 
 
 def legal(state: State) -> list[JSON]:
-    """The action shapes allowed now; empty once the match is won."""
+    """The action shapes allowed now; empty once the match is won.
+
+    Every shape offers only values the rules accept: a point's winner and
+    reasons follow the record (:func:`point_reasons`), so before the serve
+    there is one point shape per side; Simon's copy only while he may still
+    copy (:func:`_copy_refusal`).
+    """
     if state.winner is not None:
         return []
     s = state.setup
@@ -42,7 +48,8 @@ def legal(state: State) -> list[JSON]:
         can = [p for p in everyone if hand_size(state, p) > 1]
         if can:
             shapes.append({"type": "mulligan", "player": can})
-        simons = [p for p in everyone if s.characters[p] == "simon"]
+        simons = [p for p in everyone if s.characters[p] == "simon"
+                  and _copy_refusal(state, p) is None]
         if simons:
             shapes.append({"type": "copy", "player": simons,
                            "character": [c for c in s.characters if c != "simon"]})
@@ -52,8 +59,29 @@ def legal(state: State) -> list[JSON]:
             and _ability_turn(state, p) is None]
     if able:
         shapes.append({"type": "ability", "player": able})
-    shapes.append({"type": "point", "winner": [0, 1], "reason": list(REASONS)})
+    for side in (0, 1):
+        reasons = point_reasons(state, side)
+        if reasons:
+            shapes.append({"type": "point", "winner": [side], "reason": list(reasons)})
     return shapes
+
+
+def point_reasons(state: State, winner: int) -> tuple[str, ...]:
+    """The reasons a point may be given to side ``winner`` for now (RULINGS, second round).
+
+    Before the serve nothing of the point is recorded: any side, any reason,
+    except that a bad serve is always the receivers' point. Once the serve
+    is recorded (the ball is in play), the record says who hit last and that
+    every recorded hit landed in: the point is theirs, and never for a bad
+    serve (the serve was judged in).
+    """
+    if state.due == "serve":
+        if winner == state.serving_side:
+            return tuple(r for r in REASONS if r != "bad_serve")
+        return REASONS
+    if winner == state.hitting_side:
+        return ()
+    return tuple(r for r in REASONS if r != "bad_serve")
 
 
 def resolve(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON:
@@ -85,7 +113,28 @@ def _point(state: State, action: Mapping[str, Any]) -> JSON:
     check_fields(action, ("winner", "reason"))
     winner = integer(action, "winner", 0, 1)
     reason = choice(action, "reason", REASONS, "no_return", "field")
+    if reason not in point_reasons(state, winner):
+        raise IllegalAction(_point_refusal(state, winner, reason))
     return {"type": "point", "winner": winner, "reason": reason}
+
+
+def _point_refusal(state: State, winner: int, reason: str) -> str:
+    """Why the record contradicts a point for ``winner`` by ``reason``, and what it allows."""
+    said = reason.replace("_", " ")
+    if state.due == "serve":
+        receivers = 1 - state.serving_side
+        serve = "serve" if len(state.setup.side_players(winner)) > 1 else "serves"
+        return (f"a bad serve gives the point to the receivers, "
+                f"{side_name(state, receivers)}; {side_name(state, winner)} {serve} this "
+                f"point: give them the point for another reason")
+    last = 1 - state.hitting_side
+    if winner == state.hitting_side and reason != "bad_serve":
+        to_hit = "are" if len(state.setup.side_players(winner)) > 1 else "is"
+        return (f"{side_name(state, last)} hit last and the ball landed in: a point "
+                f"({said}) goes to {side_name(state, last)}, not to "
+                f"{side_name(state, winner)}, who {to_hit} to hit")
+    return (f"the serve of this point was recorded and landed in: not a bad serve; "
+            f"give {side_name(state, last)} the point for no return, declined, out or net")
 
 
 def _before_serve(state: State, what: str) -> None:
@@ -114,12 +163,26 @@ def _copy(state: State, action: Mapping[str, Any]) -> JSON:
     if s.characters[p] != "simon":
         raise IllegalAction(f"{_name(state, p)} plays {CHARACTERS[s.characters[p]]}: only "
                             "Simon copies a character")
-    _before_serve(state, "Simon's copy")
+    why = _copy_refusal(state, p)
+    if why is not None:
+        raise IllegalAction(why)
     in_play = [c for c in s.characters if c != "simon"]
     if character not in in_play:
         raise IllegalAction(f"Simon copies a character in play: one of "
                             f"{', '.join(in_play)}")
     return {"type": "copy", "player": p, "character": character}
+
+
+def _copy_refusal(state: State, p: int) -> str | None:
+    """Why Simon (``p``) may not copy now, or None: he copies before the serve, and not
+    once he has used the copied ability this point (a new copy replaces an unused one)."""
+    if state.due != "serve":
+        return (f"Simon copies before the serve; the rally is under way: "
+                f"{_name(state, p)} keeps {CHARACTERS[acts_as(state, p)]} until the point ends")
+    if state.ability_used[p]:
+        return (f"{_name(state, p)} has used {CHARACTERS[acts_as(state, p)]}'s ability this "
+                f"point: no new copy until the next point")
+    return None
 
 
 def _ability(state: State, action: Mapping[str, Any]) -> JSON:
@@ -128,7 +191,8 @@ def _ability(state: State, action: Mapping[str, Any]) -> JSON:
     who = acts_as(state, p)
     if who == SHOT_ABILITY:
         raise IllegalAction(f"{_name(state, p)}'s Laurie ability is part of a shot: send "
-                            "the shot with \"ability\": true")
+                            "the serve or shot with \"ability\": true (as the Support, "
+                            "\"support\": {..., \"ability\": true})")
     if not has_point_ability(state, p):
         raise IllegalAction(f"{_name(state, p)} ({CHARACTERS[who]}) has no once-per-point "
                             "ability to use here")
@@ -144,25 +208,29 @@ def _ability(state: State, action: Mapping[str, Any]) -> JSON:
 def _ability_turn(state: State, p: int) -> str | None:
     """Why ``p`` cannot use the ability now, or None.
 
-    Toots's ability is used on her own turn: while her side serves or hits.
-    Josephias's (taking from the discard) belongs to his draw, after his
-    side's shot, so it has no turn to wait for.
+    Toots's ability is used on her side's turn (RULINGS, second round): from
+    the start of the point when her side serves, else from the serve; and it
+    goes on after her side's shot (she moves and draws) until the other
+    side's shot is recorded. The record holds shots, not moves and draws, so
+    once the serve is recorded every moment of the rally is her side's turn
+    or its end; before it, only the serving side's. Josephias's (taking from
+    the discard) belongs to his draw, after his side's shot, so it has no
+    turn to wait for.
     """
-    if acts_as(state, p) != "toots":
+    if acts_as(state, p) != "toots" or state.due != "serve":
         return None
-    side = state.serving_side if state.due == "serve" else state.hitting_side
+    side = state.serving_side
     if state.setup.teams[p] == side:
         return None
-    doing = "serve" if state.due == "serve" else "hit"
-    if len(state.setup.side_players(side)) == 1:
-        doing += "s"
+    serves = "serve" if len(state.setup.side_players(side)) > 1 else "serves"
     return (f"{_name(state, p)} can use Toots's ability only on their own turn: "
-            f"{side_name(state, side)} {doing} now")
+            f"{side_name(state, side)} {serves} now; it is {_name(state, p)}'s to use once "
+            "the serve is recorded")
 
 
 def _serve(state: State, action: Mapping[str, Any]) -> JSON:
-    # "enchant" as in a shot: a serve may carry an Enchantment too.
-    check_fields(action, ("player", "corner", "cards", "support", "enchant"))
+    # "enchant" as in a shot: a serve may carry an Enchantment, and Laurie's ability.
+    check_fields(action, ("player", "corner", "cards", "support", "enchant", "ability"))
     p = _player(state, action)
     corner = choice(action, "corner", CORNERS, None, "field")
     if corner is None:
@@ -179,16 +247,13 @@ def _serve(state: State, action: Mapping[str, Any]) -> JSON:
                             if len(servers) > 1 else
                             f"{who} serves this point, not {state.setup.names[p]}")
     event: JSON = {"type": "serve", "player": p, "corner": corner}
-    event.update(_hitters(state, action, p, ability=False))
+    event.update(_hitters(state, action, p))
     return event
 
 
 def _shot(state: State, action: Mapping[str, Any]) -> JSON:
     check_fields(action, ("player", "cards", "support", "enchant", "ability"))
     p = _player(state, action)
-    ability = action.get("ability", False)
-    if type(ability) is not bool:
-        raise InvalidAction("field 'ability' must be true or false")
     if state.due != "shot":
         raise IllegalAction(f"a serve is due: {side_name(state, state.serving_side)} serves")
     if state.setup.teams[p] != state.hitting_side:
@@ -197,18 +262,30 @@ def _shot(state: State, action: Mapping[str, Any]) -> JSON:
                             f"at the ball is {' or '.join(_name(state, q) for q in hitters)}"
                             if len(hitters) > 1 else
                             f"{_name(state, hitters[0])} hits now, not {_name(state, p)}")
-    if ability:
-        who = acts_as(state, p)
-        if who != SHOT_ABILITY:
-            raise IllegalAction(f"{_name(state, p)} ({CHARACTERS[who]}) has no shot ability; "
-                                "leave out \"ability\"")
-        if state.ability_used[p]:
-            raise IllegalAction(f"{_name(state, p)} has used Laurie's ability this point "
-                                "already: play a normal shot")
-    event: JSON = {"type": "shot", "player": p}
-    event.update(_hitters(state, action, p, ability=ability))
-    event["ability"] = ability
+    event: JSON = {"type": "shot", "player": p, "ability": False}
+    event.update(_hitters(state, action, p))
     return event
+
+
+def _laurie(state: State, who: int, part: Mapping[str, Any], key: str) -> bool:
+    """Whether ``who`` uses Laurie's ability in this hit (``part[key]``), checked.
+
+    Laurie (or Simon copying her) may use it on any hit of hers, once per
+    point: the serve, a shot at the ball, or her cards as the Support.
+    """
+    ability = part.get("ability", False)
+    if type(ability) is not bool:
+        raise InvalidAction(f"field '{key}' must be true or false")
+    if not ability:
+        return False
+    acting = acts_as(state, who)
+    if acting != SHOT_ABILITY:
+        raise IllegalAction(f"{_name(state, who)} ({CHARACTERS[acting]}) has no shot ability; "
+                            f"leave out \"{key}\"")
+    if state.ability_used[who]:
+        raise IllegalAction(f"{_name(state, who)} has used Laurie's ability this point "
+                            "already: play a normal hit")
+    return True
 
 
 def _cards(value: object, who: str) -> list[str]:
@@ -219,8 +296,9 @@ def _cards(value: object, who: str) -> list[str]:
     return list(value)
 
 
-def _hitters(state: State, action: Mapping[str, Any], p: int, *, ability: bool) -> JSON:
-    """The checked cards of the player at the ball and of the Support, with bindings."""
+def _hitters(state: State, action: Mapping[str, Any], p: int) -> JSON:
+    """The checked cards of the player at the ball and of the Support, with bindings
+    and Laurie's ability (``ability``, ``support.ability``: true when used)."""
     s = state.setup
     out: JSON = {}
     if "cards" not in action:
@@ -230,7 +308,15 @@ def _hitters(state: State, action: Mapping[str, Any], p: int, *, ability: bool) 
     out["cards"] = cards
     mate = s.teammate(p)
     support = action.get("support")
-    hitters = [(p, cards, action.get("enchant"), "enchant")]
+    if (action.get("ability") is True and acts_as(state, p) != SHOT_ABILITY
+            and mate is not None and acts_as(state, mate) == SHOT_ABILITY
+            and isinstance(support, Mapping) and support.get("player") == mate
+            and "ability" not in support):
+        # "ability": true on a hit is Laurie's, also when she plays it as the Support.
+        action = {k: v for k, v in action.items() if k != "ability"}
+        support = {**support, "ability": True}
+    hitters = [(p, cards, action.get("enchant"), "enchant",
+                _laurie(state, p, action, "ability"))]
     if support is None:
         if mate is not None:
             raise IllegalAction(f"{_name(state, p)}'s side has two players: the Support "
@@ -239,7 +325,7 @@ def _hitters(state: State, action: Mapping[str, Any], p: int, *, ability: bool) 
     else:
         if not isinstance(support, Mapping):
             raise InvalidAction("'support' must be an object: {\"player\": q, \"cards\": [...]}")
-        check_fields({"type": "support", **support}, ("player", "cards", "enchant"))
+        check_fields({"type": "support", **support}, ("player", "cards", "enchant", "ability"))
         q = _player(state, support, what="support field")
         if mate is None:
             raise IllegalAction(f"{_name(state, p)} has no teammate: leave out 'support'")
@@ -249,19 +335,22 @@ def _hitters(state: State, action: Mapping[str, Any], p: int, *, ability: bool) 
         if "cards" not in support:
             raise InvalidAction("missing field 'support.cards': the Support's cards")
         scards = _cards(support["cards"], _name(state, q))
-        hitters.append((q, scards, support.get("enchant"), "support.enchant"))
+        hitters.append((q, scards, support.get("enchant"), "support.enchant",
+                        _laurie(state, q, support, "support.ability")))
         out["support"] = {"player": q, "cards": scards}
     bound: list[int] = []
-    for i, (who, hand, enchant, key) in enumerate(hitters):
-        target = _check_hand(state, who, hand, enchant, key,
-                             ability=ability and i == 0)
+    for i, (who, hand, enchant, key, ability) in enumerate(hitters):
+        target = _check_hand(state, who, hand, enchant, key, ability=ability)
+        part = out if i == 0 else out["support"]
         if target is not None:
             if target in bound and s.format == "doubles":
                 raise IllegalAction(f"two teammates cannot enchant the same opponent: "
                                     f"{_name(state, target)} is enchanted already; "
                                     "name the other opponent")
             bound.append(target)
-            (out if i == 0 else out["support"])["enchant"] = target
+            part["enchant"] = target
+        if ability:
+            part["ability"] = True
     return out
 
 

@@ -58,6 +58,9 @@ class State:
     ability_used: tuple[bool, ...]
     copies: tuple[str | None, ...]
     mulligans: tuple[int, ...]
+    #: Each player's refill size this point, fixed by their first mulligan (None before
+    #: one): a copy made after it leaves the hand as it is (the refill is behind him).
+    refilled: tuple[int | None, ...]
     last_shot: Shot | None
     #: (winning side, reason) of the last point.
     last_point: tuple[int, str] | None
@@ -81,7 +84,7 @@ def setup(players: Sequence[str], options: Mapping[str, Any]) -> State:
     return State(setup=s, score=(0, 0), serving_side=s.first_server, due="serve",
                  hitting_side=None, ball=None, rally=0, bindings=(),
                  ability_used=(False,) * n, copies=(None,) * n, mulligans=(0,) * n,
-                 last_shot=None, last_point=None, winner=None,
+                 refilled=(None,) * n, last_shot=None, last_point=None, winner=None,
                  won_by=((0,) * len(REASONS),) * 2, longest_rally=0, abilities=(0,) * n)
 
 
@@ -92,17 +95,27 @@ def acts_as(state: State, player: int) -> str:
 
 
 def hand_size(state: State, player: int) -> int:
-    """Cards to hold at the serve: 8, Sarissia 10, Simon with a teammate 7, less mulligans.
+    """Cards to hold at the serve: the refill size, less one per mulligan; never below 1.
 
-    Simon copying Sarissia gets her two extra cards on top of his own count.
+    The refill is 8, Sarissia 10, Simon with a teammate 7; Simon copying
+    Sarissia gets her two extra cards on top of his own count. Simon picks
+    his copy before the refill, so a copy made before his first mulligan of
+    the point sets his refill; once he has mulliganed, the refill is behind
+    him and a new copy leaves the cards he holds as they are.
     """
+    fixed = state.refilled[player]
+    return (refill_size(state, player) if fixed is None else fixed) - state.mulligans[player]
+
+
+def refill_size(state: State, player: int) -> int:
+    """The hand ``player`` refills to now, before any mulligan (see hand_size)."""
     s = state.setup
     base = HAND
     if s.characters[player] == "simon" and s.teammate(player) is not None:
         base = HAND_SIMON_WITH_TEAMMATE
     if acts_as(state, player) == "sarissia":
         base += HAND_SARISSIA - HAND
-    return base - state.mulligans[player]
+    return base
 
 
 def has_point_ability(state: State, player: int) -> bool:
@@ -143,7 +156,7 @@ def end_point(state: State, winner: int, reason: str, shot: Shot | None = None) 
                    longest_rally=max(state.longest_rally, rally),
                    due=None if won is not None else "serve", hitting_side=None, ball=None,
                    rally=0, bindings=(), ability_used=(False,) * n, copies=(None,) * n,
+                   mulligans=(0,) * n, refilled=(None,) * n,
                    # A point awarded before any shot of it keeps no earlier point's shot.
-                   mulligans=(0,) * n,
                    last_shot=shot or (state.last_shot if state.due == "shot" else None),
                    last_point=(winner, reason), winner=won)
