@@ -38,7 +38,7 @@ from companion.controls import Context
 from companion.data_folder import DB_NAME, default_data_dir
 from companion.inputs import Input
 from companion.panel import Panel
-from companion.recovery import open_table
+from companion.recovery import DAMAGED_BANNER, open_table
 from companion.screens import render
 from companion.table import Lane, Snapshot, Table, TableRunner
 from companion.topics import TableInfo
@@ -55,9 +55,6 @@ from web.services import Services, Simulator
 from web.stream import Broker
 
 log = logging.getLogger("companion")
-
-#: The OLED's word on damaged storage found at start (the log says the rest).
-DAMAGED_BANNER = "Damaged data set aside. New database: see the log"
 
 #: The file in the data folder whose epoch host sessions must match (web/auth.py).
 SESSIONS_FILE = "host_sessions"
@@ -129,6 +126,8 @@ class Companion:
         self._closers.append(self.store.close)
         #: What was wrong with the stored database at start, or None.
         self.notice = opened.notice
+        #: Where damaged files found at start were kept, and how many changes were lost.
+        self.kept, self.lost = opened.kept, opened.lost
         if opened.notice:
             log.error("%s", opened.notice)
         self.runner = TableRunner(self.table)
@@ -142,7 +141,7 @@ class Companion:
         self.panel: Panel = self.runner.call(lambda table: Panel(table, self.ctx))
         if self.notice:
             # Seen at the table too, until the next press; the log has the details.
-            self.runner.call(lambda _: self.panel.notify(DAMAGED_BANNER))
+            self.runner.call(lambda _: self.panel.notify(opened.banner or DAMAGED_BANNER))
         self.oled = Oled(device, cfg.display, lambda state: render(state, self.ctx))
         self._closers.append(self.oled.close)
         if web is not None:
@@ -212,7 +211,8 @@ class Companion:
         services = Services(runner=self.runner, pin=web.pin, secret_key=secret_key(data),
                             max_streams=self.cfg.web.max_streams, keepalive=web.keepalive,
                             streams_per_address=self.cfg.web.streams_per_address,
-                            sim=sim, sessions=Sessions(web.pin, data / SESSIONS_FILE))
+                            sim=sim, sessions=Sessions(web.pin, data / SESSIONS_FILE),
+                            notice=self.notice)
         self.app = create_app(services)
         self.server = WebServer(self.app, web.host, web.port, self.cfg.web.max_streams)
         self._closers.append(self.server.close)
@@ -496,6 +496,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"  Simulator:  {companion.urls[0]}sim")
         if (line := pin.banner()) is not None:
             print(line)
+        if companion.kept is not None:
+            lost = "an unknown number of" if companion.lost is None else companion.lost
+            print(f"  DAMAGED:    {lost} changes lost; the damaged files are in "
+                  f"{companion.kept} (the log says more)")
         if cfg.serial.url:
             print(f"  Serial pad: {cfg.serial.url}")
         if companion.publisher is not None:

@@ -56,10 +56,37 @@ class StoreDamaged(StoreError):
     """The match database or its write-ahead log is damaged (not merely unreadable).
 
     ``path`` is the file at fault and ``reason`` what is wrong with it, so
-    the start-up can set that file aside and say so.
+    the start-up can set that file aside and say so. When the damage is one
+    stored entry the rules cannot replay, ``match_id`` and ``entry`` name it
+    (entry 0: the match's start record; the entries before it are intact).
     """
 
-    def __init__(self, path: str, reason: str) -> None:
+    def __init__(self, path: str, reason: str, *, match_id: int | None = None,
+                 entry: int | None = None) -> None:
         super().__init__(f"{path} is damaged: {reason}")
         self.path = path
         self.reason = reason
+        self.match_id = match_id
+        self.entry = entry
+
+
+class StoreUnavailable(StoreError):
+    """The match database cannot take a change now; the change was refused, nothing stored.
+
+    ``kind`` says why, each with its own remedy in the message:
+
+    - ``"gone"``: the database file was deleted or replaced while the companion ran,
+      so a commit would go to a file no one will ever open again;
+    - ``"full"``: the disk is full;
+    - ``"read-only"``: the data folder's file system is read-only.
+
+    ``screen`` is the same in the few words the OLED has room for.
+    """
+
+    KINDS = ("gone", "full", "read-only")
+
+    def __init__(self, kind: str, message: str, screen: str) -> None:
+        assert kind in self.KINDS, kind
+        super().__init__(message)
+        self.kind = kind
+        self.screen = screen

@@ -25,23 +25,27 @@ from companion.match import EVENT, REDO, UNDO, Match, StartRecord
 from companion.store import ABANDONED, ACTIVE, FINISHED, StoredMatch
 
 
-def replay_stored(stored: StoredMatch) -> Match:
-    """``stored`` replayed through the rules, every entry checked; StoreDamaged if one fails."""
+def replay_stored(stored: StoredMatch, *, check_result: bool = True) -> Match:
+    """``stored`` replayed through the rules, every entry checked; StoreDamaged if one fails.
+
+    ``check_result=False`` skips the check of the stored result (winner,
+    summary, status), for a match whose result is to be stored from this replay.
+    """
     # A stored entry carries its dice: resolving it must roll nothing, and
     # if the rules did roll (a die missing), the result differs and is caught.
     rng = random.Random(0)
 
-    def damaged(where: str, why: str) -> StoreDamaged:
+    def damaged(where: str, why: str, entry: int | None = None) -> StoreDamaged:
         return StoreDamaged(stored.database or "the match database",
                             f"match {stored.id}, {where}: {why}; the rules cannot replay "
-                            "what is stored")
+                            "what is stored", match_id=stored.id, entry=entry)
 
     try:
         start = StartRecord.create(stored.start, rng)
     except CompanionError as err:
-        raise damaged("its start record", str(err)) from None
+        raise damaged("its start record", str(err), 0) from None
     if start.to_json() != stored.start:
-        raise damaged("its start record", "it is not complete as stored (options missing)")
+        raise damaged("its start record", "it is not complete as stored (options missing)", 0)
     match = Match(start)
     for number, (op, event) in enumerate(stored.journal, start=1):
         try:
@@ -49,19 +53,22 @@ def replay_stored(stored: StoredMatch) -> Match:
                 resolved, state = match.resolve(event, rng)
                 if resolved != event:
                     raise damaged(f"journal entry {number}",
-                                  f"the rules resolve {_text(event)} to {_text(resolved)}")
+                                  f"the rules resolve {_text(event)} to {_text(resolved)}",
+                                  number)
                 match.push(resolved, state)
             elif op == UNDO:
                 match.undo()
             elif op == REDO:
                 match.redo()
             else:
-                raise damaged(f"journal entry {number}", f"unknown operation {op!r}")
+                raise damaged(f"journal entry {number}", f"unknown operation {op!r}", number)
         except CompanionError as err:
             if isinstance(err, StoreDamaged):
                 raise
-            raise damaged(f"journal entry {number} ({op} {_text(event)})", str(err)) from None
-    _check_result(stored, match, damaged)
+            raise damaged(f"journal entry {number} ({op} {_text(event)})", str(err),
+                          number) from None
+    if check_result:
+        _check_result(stored, match, damaged)
     return match
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 
 from companion import controls
 from companion.controls import Context, Screen, Ui
-from companion.errors import CompanionError
+from companion.errors import CompanionError, StoreUnavailable
 from companion.inputs import Input
 from companion.names import short_names
 from companion.store import MatchSummary
@@ -78,6 +78,7 @@ class Panel:
         self._subscribers: Subscribers[PanelState] = Subscribers()
         self.state = self._build()
         table.subscribe(self._table_changed)
+        table.on_trouble(self._trouble)
 
     def notify(self, message: str) -> PanelState:
         """Show ``message`` over the current screen until the next input, and publish.
@@ -86,6 +87,12 @@ class Panel:
         """
         self._ui = replace(self._ui, message=message, lasting=True)
         return self._publish()
+
+    def _trouble(self, err: StoreUnavailable) -> None:
+        """A change from elsewhere (a phone) was refused for want of storage: say so here
+        too. The panel's own refusals are shown by :meth:`handle`."""
+        if not self._own:
+            self.notify(err.screen)
 
     def expire(self) -> float | None:
         """End the message on the screen if it has been there :data:`MESSAGE_SECONDS`
@@ -140,6 +147,10 @@ class Panel:
         outcome = binding.outcome if binding else controls.Outcome(replace(before, message=None))
         try:
             ui = self._run(outcome.command, outcome.ui)
+        except StoreUnavailable as err:
+            # Until the next press, like news from outside: the storage stays at fault
+            # (the log has the whole message).
+            ui = replace(before, message=err.screen, lasting=True)
         except CompanionError as err:
             ui = replace(before, message=str(err))
         self._ui = self._stamped(ui)

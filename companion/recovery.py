@@ -5,9 +5,15 @@ database is checked: its write-ahead log (before SQLite reads it,
 :mod:`companion.wal`), SQLite's integrity check of the whole file, and the
 current match replayed through the rules (:mod:`companion.integrity`). On
 any damage the database's files are moved (never deleted) into
-``<data>/damaged-<UTC time>/``, and the companion starts on a new, empty
-database so the table still works; the returned notice says which file,
-what is wrong, where the files went and what to do.
+``<data>/damaged-<UTC time>/``. What is intact is brought back: damage in
+the write-ahead log leaves every transaction committed before it whole, so a
+copy of the database with the log cut at the last good commit becomes the
+current database (with a new epoch: phones that saw the lost versions read
+it as a new database), checked like any other. Other damage (a page, a
+record the rules refuse) gives no such line between what is intact and what
+is not, and the companion starts on a new, empty database so the table
+still works. Either way the returned notice says which file, what is wrong,
+how many changes were lost, where the files went and what to do.
 
 Matches in the history other than the current one are not replayed at
 start: that would cost time in proportion to years of play (thousands of
@@ -20,18 +26,27 @@ damage: Store raises StoreError saying so, and nothing is moved.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
+import shutil
+import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from companion import wal
 from companion.errors import StoreDamaged, StoreError
-from companion.store import Store
+from companion.integrity import replay_stored
+from companion.store import ACTIVE, FINISHED, Store, new_epoch
 from companion.table import Table
 
 #: The files SQLite keeps for one database: the file, its log and the log's index.
 SUFFIXES = ("", "-wal", "-shm")
+
+#: The OLED's word on damaged storage found at start, when nothing could be brought
+#: back (the log says the rest).
+DAMAGED_BANNER = "Damaged data set aside. New database: see the log"
 
 
 @dataclass(frozen=True)
@@ -44,10 +59,15 @@ class Opened:
     notice: str | None = None
     #: Where the damaged files were kept, when they were.
     kept: Path | None = None
+    #: The notice in the few words the OLED has room for (None when sound).
+    banner: str | None = None
+    #: How many acknowledged changes were lost (None: not known, or nothing damaged).
+    lost: int | None = None
 
 
 def open_table(path: Path, rng: random.Random | None = None) -> Opened:
-    """The checked table on the database at ``path``; a fresh one if it is damaged.
+    """The checked table on the database at ``path``; if it is damaged, on what of it is
+    intact (see :func:`_salvage`), else on a fresh one. The damaged files are kept aside.
 
     Raises StoreError (not damage: e.g. a permission problem, a database from
     a newer companion) with nothing moved, or when the damaged files cannot
@@ -62,13 +82,74 @@ def open_table(path: Path, rng: random.Random | None = None) -> Opened:
     except OSError as err:
         raise StoreError(f"{damage}; it could not be moved aside ({err}): move "
                          f"{path} and its -wal and -shm files away by hand") from None
+    salvaged = _salvage(path, kept, damage, rng)
+    if salvaged is not None:
+        store, table, lost = salvaged
+        notice = (f"DAMAGED MATCH DATABASE: {damage}. The damaged files were moved to {kept} "
+                  "(nothing was deleted). Everything committed before the damage was brought "
+                  f"back (version {store.version}) and the table resumes from it; {lost} "
+                  f"acknowledged change(s) after the damage are lost. Copy {kept} somewhere "
+                  "safe; consider replacing the SD card.")
+        return Opened(store, table, notice, kept,
+                      banner=f"Damaged data: {lost} changes lost. Copy kept in {kept.name}",
+                      lost=lost)
     store, table = _checked(path, rng)
     notice = (f"DAMAGED MATCH DATABASE: {damage}. The damaged files were moved to {kept} "
               "(nothing was deleted) and the companion started on a new, empty database, "
               "so the table works. To get back the matches still readable, see "
               "\"If the SD card is damaged\" in README.md (companion history/export --data "
               f"on a copy of {kept}); consider replacing the SD card.")
-    return Opened(store, table, notice, kept)
+    return Opened(store, table, notice, kept, banner=DAMAGED_BANNER)
+
+
+def _salvage(path: Path, kept: Path, damage: StoreDamaged, rng: random.Random | None
+             ) -> tuple[Store, Table, int] | None:
+    """The database rebuilt at ``path`` from the files in ``kept`` up to the damage, checked;
+    with the number of changes lost. None when no line between intact and damaged is known
+    (a damaged page, a stored result that differs from its replay), or the copy cannot be
+    made or is damaged too (nothing is left at ``path`` then).
+
+    Two kinds of damage draw that line. In the log: SQLite does the bringing
+    back, from the log cut at the last intact commit (one it reads whole;
+    closing the connection folds it into the file). An entry of the current
+    match the rules cannot replay: the entries before it are intact, the
+    match is stored again without it and those after it (without the match,
+    if its start record is the damage), its result as their replay gives it.
+    """
+    log = kept / (path.name + "-wal")
+    found = wal.find(log, wal.db_page_size(kept / path.name))
+    if found is None and (damage.match_id is None or damage.entry is None):
+        return None
+    if (found is not None and found.intact <= wal.HEADER
+            and wal.schema_in_log(kept / path.name)):
+        # The damage took the log's first transaction, the one that made the
+        # database: nothing is intact, and every other commit was a change.
+        return (*_checked(path, rng), found.lost - 1)
+    try:
+        shutil.copyfile(kept / path.name, path)
+        if log.exists():
+            with open(log, "rb") as src, \
+                    open(path.with_name(path.name + "-wal"), "wb") as dst:
+                dst.write(src.read() if found is None else src.read(found.intact))
+                dst.flush()
+                os.fsync(dst.fileno())
+        with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as db:
+            db.execute("PRAGMA synchronous = FULL")
+            db.execute("BEGIN IMMEDIATE")
+            lost = _cut(db, damage) if found is None else found.lost
+            # The versions after the damage were shown to phones; here they count again
+            # from before it, so this is a new database to them.
+            db.execute("UPDATE meta SET value = ? WHERE key = 'epoch'", (new_epoch(),))
+            db.execute("COMMIT")
+        if found is None:
+            with Store(path) as store:
+                _restate(store, damage)
+        return (*_checked(path, rng), lost)
+    except (OSError, sqlite3.Error, StoreError):
+        for suffix in SUFFIXES:  # only the copies made here; the kept files stay
+            with contextlib.suppress(FileNotFoundError):
+                path.with_name(path.name + suffix).unlink()
+        return None
 
 
 def _checked(path: Path, rng: random.Random | None) -> tuple[Store, Table]:
@@ -104,3 +185,25 @@ def set_aside(path: Path) -> Path:
         if src.exists():
             os.replace(src, folder / src.name)
     return folder
+
+
+def _cut(db: sqlite3.Connection, damage: StoreDamaged) -> int:
+    """Delete the damaged entry of ``damage``'s match and those after it (the whole match
+    for its start record); return how many changes that is."""
+    m, entry = damage.match_id, damage.entry
+    lost = db.execute("DELETE FROM journal WHERE match_id = ? AND seq >= ?",
+                      (m, max(entry or 0, 1))).rowcount
+    if not entry:
+        lost += db.execute("DELETE FROM matches WHERE id = ?", (m,)).rowcount
+    return lost
+
+
+def _restate(store: Store, damage: StoreDamaged) -> None:
+    """Store the result of the cut match as the replay of its intact entries gives it."""
+    if not damage.entry:
+        return  # the whole match went
+    assert damage.match_id is not None
+    match = replay_stored(store.load(damage.match_id), check_result=False)
+    winner = match.game.winner(match.state)
+    store.set_status(damage.match_id, ACTIVE if winner is None else FINISHED,
+                     winner=winner, summary=match.game.summary(match.state))

@@ -12,12 +12,21 @@ phones keeps rising across restarts. Each database also has an ``epoch``, a
 random number made with it, so a phone can tell a new database (one moved
 aside and started afresh, whose version began again at 0) from the one it
 followed.
+
+A change is acknowledged only if it is on disk where the next start will
+read it: before each commit the store checks that the database and its log
+are still the files it opened (not deleted or replaced); a full disk and a
+read-only file system are named as such. Each refuses the change with
+:class:`~companion.errors.StoreUnavailable`, logged once per episode.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import functools
 import json
+import logging
 import os
 import secrets
 import sqlite3
@@ -31,8 +40,10 @@ from pathlib import Path
 from typing import Any
 
 from companion import wal
-from companion.errors import MatchInProgress, StoreDamaged, StoreError
+from companion.errors import MatchInProgress, StoreDamaged, StoreError, StoreUnavailable
 from companion.games.base import JSON
+
+log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 1
 
@@ -136,22 +147,67 @@ def _check_access(path: Path) -> None:
             raise StoreError(_permission_message(p, folder))
 
 
+def unwritable_message(p: Path) -> str:
+    """Why the companion could not write the file or folder ``p``: its file system is
+    read-only (the remedy: fsck, remount), or the user may not (the remedy: chown)."""
+    return _permission_message(p, p if p.is_dir() else p.parent)
+
+
 def _permission_message(p: Path, folder: Path) -> str:
     try:
         import pwd  # Unix only, like the companion
         user = pwd.getpwuid(os.geteuid()).pw_name
     except (ImportError, KeyError):
         user = f"uid {os.geteuid()}"
-    if os.statvfs(p).f_flag & os.ST_RDONLY:
-        return (f"{p} is on a read-only file system: a permission problem, not damage; "
-                "nothing was changed. Remount it read-write (an SD card the kernel "
-                "remounted read-only after errors needs checking: fsck)")
+    if _read_only(p):
+        return read_only_message(p)
     st = p.stat()
     kind = "folder" if p.is_dir() else "file"
     return (f"{p} is not writable by user {user} ({kind} mode "
             f"{stat.filemode(st.st_mode)}, owner uid {st.st_uid}): a permission problem, "
             f"not damage; nothing was changed. Fix it, e.g. `sudo chown -R {user} {folder}` "
             f"or `chmod u+rw {p}`")
+
+
+def _read_only(p: Path) -> bool:
+    """Whether ``p`` (or, if it is gone, its nearest folder) is on a read-only file system:
+    mounted read-only, or turned read-only by the kernel after errors (ext4 does that
+    and still shows the mount read-write: a write there answers EROFS)."""
+    for q in (p, *p.parents):
+        try:
+            if os.statvfs(q).f_flag & os.ST_RDONLY:
+                return True
+        except OSError:
+            continue
+        return _write_probe(q if q.is_dir() else q.parent) == errno.EROFS
+    return False
+
+
+def _write_probe(folder: Path) -> int | None:
+    """The errno of writing and syncing a page to a new file in ``folder`` (removed after);
+    None if that works."""
+    probe = folder / f".companion-probe-{os.getpid()}"
+    try:
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            os.write(fd, bytes(4096))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError as err:
+        return err.errno
+    finally:
+        with contextlib.suppress(OSError):
+            probe.unlink()
+    return None
+
+
+def read_only_message(p: Path) -> str:
+    """What to say, and do, when ``p`` is on a read-only file system: not permissions."""
+    return (f"{p} is on a read-only file system (not a permission problem, not damage; "
+            "nothing was changed). Remount it read-write; an SD card the kernel remounted "
+            "read-only after errors needs checking first: stop the companion, `sudo fsck` "
+            "the card (or check it in another computer), then start it again")
 
 
 def _sibling(path: Path, suffix: str) -> Path:
@@ -181,6 +237,9 @@ def _raise_named(path: str, err: sqlite3.DatabaseError) -> None:
         raise StoreDamaged(path, f"SQLite reports: {err}") from None
     if name.startswith(("SQLITE_READONLY", "SQLITE_PERM", "SQLITE_CANTOPEN")):
         p = Path(path)
+        if _read_only(p):
+            raise StoreError(read_only_message(p if p.exists() else p.parent)
+                             + f" (SQLite reports: {err})") from None
         raise StoreError(_permission_message(p if p.exists() else p.parent, p.parent)
                          + f" (SQLite reports: {err})") from None
 
@@ -196,6 +255,9 @@ def _named_errors(method: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return method(self, *args, **kwargs)
         except sqlite3.DatabaseError as err:
+            trouble = self._unavailable(err)
+            if trouble is not None:
+                raise self._episode(trouble) from None
             _raise_named(self.path, err)
             raise StoreError(f"{self.path}: SQLite reports: {err}") from None
     return named
@@ -233,6 +295,11 @@ class Store:
     change. Only a ``":memory:"`` store (one connection: nothing else can see
     its data) reads under the writer's lock.
 
+    A write the storage cannot take raises StoreUnavailable with nothing
+    stored: the file deleted or replaced since it was opened (every later
+    write is refused too, and what the open file holds is copied beside it,
+    see :meth:`_lost`), the disk full, the file system read-only.
+
     The store owns its connections: whoever opens a store closes it
     (:meth:`close`, or use it as a context manager). Python 3.13 warns about
     a connection left for the garbage collector, and the tests make that an
@@ -260,6 +327,8 @@ class Store:
             self._db = sqlite3.connect(target, isolation_level=None, check_same_thread=False,
                                        uri=uri)
         except (OSError, sqlite3.Error) as err:
+            if getattr(err, "errno", None) == errno.EROFS:
+                raise StoreError(read_only_message(Path(self.path).parent)) from None
             raise StoreError(f"cannot open the match database {self.path}: {err}") from None
         try:
             self._setup(create)
@@ -273,6 +342,15 @@ class Store:
         except BaseException:  # e.g. Ctrl-C: whatever stops the setup, nothing stays open
             self._db.close()
             raise
+        #: The kind of StoreUnavailable in the episode under way (logged once), or None.
+        self._trouble: str | None = None
+        #: Set once the file was found deleted or replaced: every later change is refused.
+        self._gone: StoreUnavailable | None = None
+        #: The files this store opened, as (st_dev, st_ino): a commit checks they are still
+        #: the ones at their paths (a deleted database takes commits no one will read again).
+        self._identity = {p: _identity(p) for p in (Path(self.path), _sibling(Path(self.path),
+                                                                              "-wal"))
+                          if self.path != ":memory:" and p.exists()}
 
     def _setup(self, create: bool) -> None:
         db = self._db
@@ -397,6 +475,109 @@ class Store:
             self._readers.append(reader)
         return reader
 
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One change: a transaction committed only into the files this store opened.
+
+        Call with the lock held. Raises StoreUnavailable, with nothing stored,
+        when the database was deleted or replaced since it was opened; SQLite
+        errors meaning a full disk or a read-only file system become
+        StoreUnavailable in :func:`_named_errors`. Each kind of trouble is
+        logged once, when it begins, and its end once, at the next commit.
+        """
+        if self._gone is not None:
+            raise self._gone
+        moved: str | None = None
+        try:
+            with self._transaction() as db:
+                yield db
+                moved = self._moved()
+                if moved is not None:
+                    raise _Refused  # rolls the change back
+        except _Refused:
+            raise self._lost(moved or "") from None
+        if self._trouble is not None:
+            log.warning("%s: changes are saved again (the %s problem is over)",
+                        self.path, self._trouble)
+            self._trouble = None
+
+    def _moved(self) -> str | None:
+        """What happened to the files this store opened, if they are no longer at their paths."""
+        for path, identity in self._identity.items():
+            try:
+                now = _identity(path)
+            except FileNotFoundError:
+                return f"{path} was deleted while the companion ran"
+            except OSError as err:
+                return f"{path} cannot be found any more ({err.strerror})"
+            if now != identity:
+                return (f"{path} was replaced by another file while the companion ran "
+                        "(the companion still has the one it opened)")
+        return None
+
+    def _lost(self, what: str) -> StoreUnavailable:
+        """The refusal for a database deleted or replaced: a copy of what it held is saved.
+
+        The companion still has the file open, so everything acknowledged is
+        still readable through it: SQLite's backup API copies it beside the
+        path, for the user to put back. From now on every change is refused.
+        """
+        version = self._db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0]
+        path = Path(self.path)
+        try:
+            rescued = _rescue(self._db, path)
+        except (OSError, sqlite3.Error) as err:
+            saved = (f"copying what it held to the folder failed ({err}), so restarting the "
+                     f"companion starts afresh and loses the changes up to version {version}"
+                     f"; to keep them, copy its open file from /proc/{os.getpid()}/fd/ "
+                     "(`ls -l` it) before stopping the companion")
+        else:
+            saved = (f"everything acknowledged (version {version}) was copied to {rescued}: "
+                     f"stop the companion, move that file to {path} (the file there now, if "
+                     "any, aside), and start it again")
+        self._gone = StoreUnavailable(
+            "gone", f"{what}: this change was refused, and every change is until the "
+            f"companion restarts; {saved}", "Not saved: database file gone. See the log")
+        return self._episode(self._gone)
+
+    def _unavailable(self, err: sqlite3.DatabaseError) -> StoreUnavailable | None:
+        """``err`` as the trouble it means (disk full, read-only, moved), or None."""
+        name = getattr(err, "sqlite_errorname", "") or ""
+        folder = Path(self.path).parent
+        if name == "SQLITE_READONLY_DBMOVED":
+            return StoreUnavailable(
+                "gone", f"{self.path} was moved or deleted while the companion ran (SQLite "
+                f"reports: {err}); this change was refused: restart the companion",
+                "Not saved: database file gone. See the log")
+        full = name.startswith("SQLITE_FULL")
+        read_only = name.startswith("SQLITE_READONLY")
+        if name.startswith("SQLITE_IOERR") and self.path != ":memory:":
+            # SQLite does not say which errno made the I/O error: a write beside the
+            # database asks the file system (a card ext4 turned read-only after errors
+            # still shows as mounted read-write).
+            found = _write_probe(folder)
+            read_only, full = found == errno.EROFS, found == errno.ENOSPC
+        if read_only:
+            return StoreUnavailable(
+                "read-only", f"the data folder is read-only: {read_only_message(folder)}; "
+                f"this change was not saved (SQLite reports: {err})",
+                "Not saved: data folder is read-only. See the log")
+        if full:
+            return StoreUnavailable(
+                "full", f"the disk is full: free space on the file system holding {folder} "
+                f"({_free(folder)}); this change was not saved, and what was saved before "
+                "is kept. Delete what is not needed there (old logs: `sudo journalctl "
+                "--vacuum-size=50M`; old damaged-* folders once copied elsewhere), then try "
+                f"again (SQLite reports: {err})",
+                "Not saved: the disk is full. See the log")
+        return None
+
+    def _episode(self, trouble: StoreUnavailable) -> StoreUnavailable:
+        """``trouble``, logged if it begins an episode: once, not once per request."""
+        if self._trouble != trouble.kind:
+            self._trouble = trouble.kind
+            log.error("%s", trouble)
+        return trouble
+
     def _bump_version(self) -> int:
         return self._db.execute(
             "UPDATE meta SET value = value + 1 WHERE key = 'version' RETURNING value"
@@ -420,7 +601,7 @@ class Store:
         now = time.time()
         with self._lock:
             try:
-                with self._transaction() as db:
+                with self._write() as db:
                     cur = db.execute(
                         "INSERT INTO matches (game, start, status, started_at, updated_at)"
                         " VALUES (?, ?, 'active', ?, ?)",
@@ -437,7 +618,7 @@ class Store:
                winner: Any, summary: str) -> int:
         """Append one journal entry and the match's new status; returns the version."""
         now = time.time()
-        with self._lock, self._transaction() as db:
+        with self._lock, self._write() as db:
             db.execute(
                 "INSERT INTO journal (match_id, seq, op, event, at) VALUES"
                 " (?, (SELECT coalesce(max(seq), 0) + 1 FROM journal WHERE match_id = ?),"
@@ -451,7 +632,7 @@ class Store:
     def set_status(self, match_id: int, status: str, *, winner: Any = None,
                    summary: str = "") -> int:
         """Change a match's status (for example to abandoned); returns the version."""
-        with self._lock, self._transaction() as db:
+        with self._lock, self._write() as db:
             self._set_status(db, match_id, status, winner, summary, time.time())
             return self._bump_version()
 
@@ -475,7 +656,7 @@ class Store:
         now = time.time()
         with self._lock:
             try:
-                with self._transaction() as db:
+                with self._write() as db:
                     cur = db.execute(
                         "INSERT INTO matches (game, start, status, winner, summary,"
                         " started_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -612,6 +793,39 @@ class Store:
         """SQLite's own check of the file: ``"ok"`` when it is sound, else its first finding."""
         with self._lock:
             return self._db.execute("PRAGMA integrity_check").fetchone()[0]
+
+
+class _Refused(Exception):
+    """Ends a write transaction with a rollback (the database left its path)."""
+
+
+def _identity(path: Path) -> tuple[int, int]:
+    st = os.stat(path)
+    return st.st_dev, st.st_ino
+
+
+def _free(folder: Path) -> str:
+    try:
+        st = os.statvfs(folder)
+    except OSError:
+        return "its free space cannot be read"
+    return (f"{st.f_bavail * st.f_frsize // 1024} KiB free of "
+            f"{st.f_blocks * st.f_frsize // 1024} KiB")
+
+
+def _rescue(db: sqlite3.Connection, path: Path) -> Path:
+    """Copy the open database ``db`` (whose file left ``path``) into a new folder beside it."""
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    folder = path.parent / f"rescued-{stamp}"
+    n = 1
+    while folder.exists():
+        n += 1
+        folder = path.parent / f"rescued-{stamp}-{n}"
+    folder.mkdir(parents=True)
+    copy = folder / path.name
+    with contextlib.closing(sqlite3.connect(copy)) as target:
+        db.backup(target)
+    return copy
 
 
 def new_epoch() -> int:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeVar
 
-from companion.errors import IllegalAction, NoMatch
+from companion.errors import IllegalAction, NoMatch, StoreUnavailable
 from companion.games.base import JSON
 from companion.integrity import replay_stored
 from companion.match import EVENT, REDO, UNDO, Match, StartRecord
@@ -74,6 +74,7 @@ class Table:
         self._store = store
         self._rng = rng if rng is not None else random.SystemRandom()
         self._subscribers: Subscribers[Snapshot] = Subscribers()
+        self._troubles: Subscribers[StoreUnavailable] = Subscribers()
         self._match: Match | None = None
         self._match_id: int | None = None
         stored = store.current()
@@ -107,7 +108,7 @@ class Table:
         """
         start = StartRecord.create(record, self._rng)
         match = Match(start)
-        match_id, version = self._store.begin_match(start.to_json())
+        match_id, version = self._commit(lambda: self._store.begin_match(start.to_json()))
         self._match, self._match_id = match, match_id
         return self._publish(version, _change("start", match_id))
 
@@ -133,8 +134,8 @@ class Table:
         match, match_id = self._require_match()
         if match.is_over:
             raise IllegalAction("this match is over and kept in the history; start a new one")
-        version = self._store.set_status(match_id, ABANDONED,
-                                         summary=match.game.summary(match.state))
+        version = self._commit(lambda: self._store.set_status(
+            match_id, ABANDONED, summary=match.game.summary(match.state)))
         self._match = self._match_id = None
         return self._publish(version, _change("abandon", match_id))
 
@@ -155,8 +156,17 @@ class Table:
     def _record(self, match_id: int, op: str, event: JSON | None, winner: Any,
                 summary: str) -> int:
         status = ACTIVE if winner is None else FINISHED
-        return self._store.record(match_id, op, event, status=status,
-                                  winner=winner, summary=summary)
+        return self._commit(lambda: self._store.record(match_id, op, event, status=status,
+                                                       winner=winner, summary=summary))
+
+    def _commit(self, write: Callable[[], T]) -> T:
+        """``write()`` (a store write); a refusal for want of storage is told to
+        :meth:`on_trouble`'s subscribers before it is raised."""
+        try:
+            return write()
+        except StoreUnavailable as err:
+            self._troubles.notify(err)
+            raise
 
     def _require_match(self) -> tuple[Match, int]:
         if self._match is None or self._match_id is None:
@@ -185,6 +195,12 @@ class Table:
         (enqueue, notify), never block. Returns a function that unsubscribes.
         """
         return self._subscribers.add(subscriber)
+
+    def on_trouble(self, subscriber: Callable[[StoreUnavailable], None]) -> Callable[[], None]:
+        """Call ``subscriber(err)`` when a change is refused because the store cannot take
+        it (StoreUnavailable: database gone, disk full, read-only), whoever asked for the
+        change; on the writer thread, like :meth:`subscribe`. Returns the unsubscriber."""
+        return self._troubles.add(subscriber)
 
     def _publish(self, version: int, change: JSON) -> Snapshot:
         self.snapshot = snapshot = self._snapshot(version, change)

@@ -11,13 +11,19 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request, session
 from werkzeug.routing import IntegerConverter
 
-from companion.errors import IllegalAction, InvalidAction, StoreDamaged, StoreError
+from companion.errors import (
+    IllegalAction,
+    InvalidAction,
+    StoreDamaged,
+    StoreError,
+    StoreUnavailable,
+)
 from companion.games import GAMES
 from companion.table import Snapshot, Table
 from web.auth import new_token, pin_matches, token_matches
 from web.idempotency import Answer, check_key
 from web.reads import MAX_PAGE, MAX_QUERY, Body, Reads
-from web.services import error, parse_json, services, stream_response
+from web.services import STORAGE_STATUS, error, parse_json, services, stream_response
 from web.stream import Broker
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -308,6 +314,10 @@ def change(work: Callable[[Table], Snapshot]) -> Response:
             answer = Answer.refusal(400, str(err))
         except IllegalAction as err:
             answer = Answer.refusal(409, str(err))
+        except StoreUnavailable as err:
+            # Not remembered under the key: nothing was applied, and a retry once the
+            # storage is back should be applied. The store logged it, once per episode.
+            return Answer.refusal(STORAGE_STATUS[err.kind], str(err), storage=err.kind)
         if key is not None:
             answers.remember(key, asked, answer)
         return answer

@@ -13,13 +13,13 @@ import logging
 
 from flask import Flask, Response, request
 
-from companion.errors import StoreDamaged
+from companion.errors import StoreDamaged, StoreUnavailable
 from web import api, pages, sim
 from web.auth import cross_site
 from web.fanout import Fanout
 from web.guard import guard
 from web.reads import ReadGate, Reads, Refused, refusal
-from web.services import BoundedJSON, Services, error
+from web.services import STORAGE_STATUS, BoundedJSON, Services, error
 from web.stream import Broker
 
 log = logging.getLogger(__name__)
@@ -81,6 +81,11 @@ def create_app(services: Services) -> Flask:
     def refused(err: Refused) -> Response:
         # Readers past their budget (web/reads.py): told when to come back.
         return refusal(request.environ, err.status, str(err), err.retry_after)
+
+    @app.errorhandler(StoreUnavailable)
+    def unavailable(err: StoreUnavailable) -> Response:
+        # The store logged it, once per episode: no traceback per request.
+        return error(STORAGE_STATUS[err.kind], str(err))
 
     # Reads one at a time, so no number of readers starves the writer (web/reads.py).
     app.wsgi_app = ReadGate(app.wsgi_app)  # type: ignore[method-assign]

@@ -41,6 +41,7 @@ def page(template: str, parts: tuple[str, ...] = (), *, on_demand: bool = False,
     snapshot = services.runner.table.snapshot
     match = snapshot.match
     html = render_template(template, state=json_block(snapshot.json_text), sim=sim,
+                           notice=services.notice,
                            modules=json_block(json.dumps(modules, separators=(",", ":"))),
                            scripts=modules.get(match["game"], []) if match and not on_demand
                            else [], **context)

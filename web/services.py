@@ -53,6 +53,9 @@ class Services:
     address: str | None = None
     #: The answers to keyed host requests (Idempotency-Key), for retries.
     answers: Answers = field(default_factory=Answers)
+    #: What went wrong with the stored data at start (damage set aside, changes lost),
+    #: shown at the top of every page; None when nothing did.
+    notice: str | None = None
     #: Which host sessions are valid; None: sessions over ``pin`` kept in memory only.
     sessions: Sessions = None  # type: ignore[assignment]
 
@@ -71,6 +74,11 @@ def error(status: int, message: str) -> Response:
     response = jsonify(error=message)
     response.status_code = status
     return response
+
+
+#: The status of a change refused because the store cannot take it (StoreUnavailable's
+#: kind): 507 Insufficient Storage for a full disk, else 503 (the service cannot save).
+STORAGE_STATUS = {"full": 507, "read-only": 503, "gone": 503}
 
 
 #: How deep a request body's arrays and objects may nest. Real bodies nest 4
