@@ -475,6 +475,7 @@ class Store:
             self._readers.append(reader)
         return reader
 
+    @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One change: a transaction committed only into the files this store opened.
 
