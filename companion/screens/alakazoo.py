@@ -141,8 +141,8 @@ def event(view: Mapping[str, Any], options: Mapping[str, Any]) -> str:
                       lambda n: f"{n[who]}: {faces}",
                       lambda n: f"{n[who]}: {' '.join(f[:4] for f in last['faces'])}")
     if kind == "column":
-        return fitted(names, lambda n: f"{n[who]} took a column",
-                      lambda n: f"{n[who]}: column")
+        return fitted(names, lambda n: f"{n[who]}: column/discard",
+                      lambda n: f"{n[who]}: cards")
     if kind == "helper":
         if last["trick"] == "column":
             return fitted(names, lambda n: f"{n[who]} Helper: column card",
