@@ -108,7 +108,7 @@ def resolve(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON
     elif kind == "roll":
         event.update(_roll(state, action, rng))
     elif kind == "column":
-        _check_action_free(state, "column taken")
+        _check_action_free(state, "column or discard")
     elif kind == "helper":
         event.update(_helper(state, action))
     return event
