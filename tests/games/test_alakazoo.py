@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -685,3 +686,179 @@ def test_stats_count_points_by_kind_dark_power_by_reason_passes_swaps_and_rolls(
         "3 Dark Power taken"
     assert v["reminders"][0]["reason"] == "hand" and v["reminders"][1]["reason"] == \
         "magic_power"
+
+
+# --- each card once, the deck, three displays, no free rune, the turn's one action ---------
+
+
+def shapes_of(state, kind: str, key: str = "creature") -> list[dict]:
+    return [s for s in GAME.legal(state) if s["type"] == kind and key in s]
+
+
+def test_a_card_on_a_portal_cannot_be_displayed_on_another_and_is_not_offered():
+    state = play(start(), show(1, 2), END)
+    refused(state, show(1, 2), match="the Griffin for space 1 is on Ann's portal and each card "
+                                     "exists once: Bob cannot display a second one; free for "
+                                     "space 1: Dragon, Unicorn, Phoenix, Kraken, Hydra")
+    assert shapes_of(state, "display") == [
+        {"type": "display", "space": [1], "creature": [1, 3, 4, 5, 6]},
+        {"type": "display", "space": [2, 3, 4, 5, 6, 7, 8, 9], "creature": [1, 2, 3, 4, 5, 6]}]
+    # Another creature there is fine, and so is the Griffin on another space.
+    assert view(play(state, show(1, 3), show(2, 2)))["players"][1]["portal"][:2] == [3, 2]
+
+
+def test_a_swap_for_a_hand_card_cannot_bring_a_second_copy_either():
+    state = play(start(), show(1, 2), END, show(1, 3), END, END)  # Bob's turn, Unicorn on 1
+    refused(state, {"type": "swap", "space": 1, "creature": 2},
+            match="the Griffin for space 1 is on Ann's portal and each card exists once: Bob "
+                  "cannot swap in a second one; free for space 1: Dragon, Phoenix, Kraken")
+    assert shapes_of(state, "swap") == [{"type": "swap", "space": [1],
+                                         "creature": [1, 4, 5, 6]}]
+    # The swap between the two portals exchanges the two cards: never a copy.
+    v = view(play(state, {"type": "swap", "space": 1, "player": 0}))
+    assert [p["portal"][0] for p in v["players"]] == [3, 2]
+
+
+@pytest.mark.parametrize("n, size", [(2, 4), (3, 5), (4, 6)])
+def test_the_deck_holds_four_five_or_six_creatures_by_player_count(n, size):
+    state = start(n)
+    v = view(state)
+    assert v["deck_size"] == size and v["deck"] == list(range(1, n + 1)) and v["boxed"] is None
+    # The first creatures displayed that are on no Portal board fill the free places.
+    others = [c for c in range(1, 7) if c > n]
+    for space, creature in enumerate(others[:size - n], start=1):
+        state = play(state, show(space, creature))
+    assert view(state)["deck"] == sorted({*range(1, n + 1), *others[:size - n]})
+    if size == 6:
+        return
+    state = play(state, END)
+    out = others[size - n]
+    refused(state, show(9, out), match=f"no {v['creatures'][out - 1]} card is in this game: "
+                                       f"a {n}-player deck holds {size} creatures; the "
+                                       "creatures in play: ")
+    assert all(out not in s["creature"] for s in shapes_of(state, "display"))
+    assert all(out not in s["creature"] for s in shapes_of(state, "swap"))
+
+
+def test_six_creatures_in_a_two_player_game_are_refused_through_a_hand_swap_too():
+    state = play(start(), show(1, 5), show(2, 6), END, show(1, 1), END)
+    refused(state, {"type": "swap", "space": 1, "creature": 3},
+            match="no Unicorn card is in this game: a 2-player deck holds 4 creatures; the "
+                  "creatures in play: Dragon, Griffin, Kraken, Hydra")
+
+
+def test_the_boxed_option_names_the_creatures_put_back_in_the_box():
+    state = start(3, portals=[2, 4, 6], boxed=[1])
+    v = view(state)
+    assert v["boxed"] == [1] and v["deck"] == [2, 3, 4, 5, 6]
+    refused(state, show(1, 1), match="no Dragon card is in this game: it was put back in the "
+                                     "box; the creatures in play: Griffin, Unicorn, Phoenix, "
+                                     "Kraken, Hydra")
+    assert shapes_of(state, "display")[0]["creature"] == [2, 3, 4, 5, 6]
+    prepared = GAME.prepare(NAMES[:3], {"portals": [2, 4, 6], "boxed": [1]}, NoDice())
+    assert prepared["boxed"] == [1] and GAME.again(prepared)["boxed"] == [1]
+    # Left out, it stays out of the options: the table's play decides the deck.
+    assert "boxed" not in GAME.prepare(NAMES[:3], {}, NoDice())
+
+
+@pytest.mark.parametrize("n, boxed, said", [
+    (2, [5], "with 2 players the deck holds 4 creatures, so 2 different creatures of "
+             r"\[3, 4, 5, 6\]"),
+    (2, [5, 5], "2 different creatures"),
+    (2, [1, 5], "creature 1 is on a Portal board and stays in the deck"),
+    (3, [7], "1 different creature of"),
+    (4, [6], "none \\(all six creatures play\\)"),
+    (2, "5,6", "option 'boxed' lists the creatures put back in the box"),
+])
+def test_a_wrong_boxed_option_is_refused_saying_what_fits(n, boxed, said):
+    with pytest.raises(InvalidAction, match=said):
+        GAME.prepare(NAMES[:n], {"boxed": boxed}, NoDice())
+
+
+def test_at_most_three_displays_in_a_turn():
+    state = play(start(), show(1, 1), show(2, 1), show(3, 1))
+    v = view(state)
+    assert (v["displays"], v["max_displays"]) == (3, 3)
+    refused(state, show(4, 1), match="Ann has displayed 3 elements this turn: each display "
+                                     "spends 2 Magic Power and a player holds at most 6, so 3 "
+                                     "is the most in one turn; end the turn")
+    assert not shapes_of(state, "display")
+    state = play(state, END, END)
+    assert view(state)["displays"] == 0 and shapes_of(state, "display")
+
+
+def test_no_rune_needs_this_turns_roll_with_a_rune_one_per_rune_die():
+    state = start()
+    refused(state, dark("no_rune"), match="Ann has not rolled the Spell Dice this turn")
+    assert "no_rune" not in shapes_of(state, "dark_power", "reason")[0]["reason"]
+    magic = play(state, {"type": "roll", "faces": ["Magic", "Magic", "Magic"]})
+    refused(magic, dark("no_rune"), match=r"Ann's roll \(Magic Magic Magic\) showed only Magic")
+    assert view(magic)["no_rune_left"] == 0
+    two = play(state, {"type": "roll", "faces": ["Fire", "Magic", "Air"]})
+    assert view(two)["no_rune_left"] == 2
+    two = play(two, dark("no_rune"), show(1, 1), dark("no_rune"))  # after a display too
+    assert view(two)["no_rune_left"] == 0 and view(two)["players"][0]["dark_power"] == 2
+    refused(two, dark("no_rune"), match="showed 2 runes and 2 have been recorded")
+    assert "no_rune" not in shapes_of(two, "dark_power", "reason")[0]["reason"]
+    # The next turn starts without a roll.
+    refused(play(two, END), dark("no_rune"), match="Bob has not rolled")
+
+
+def test_the_first_face_of_the_tables_own_dice_is_the_magic_power_symbol():
+    state = start(dice_faces=["Star", "Moon", "Sun"])
+    refused(play(state, {"type": "roll", "faces": ["Star", "Star"]}), dark("no_rune"),
+            match="showed only Star, the Magic Power symbol")
+    assert view(play(state, {"type": "roll", "faces": ["Star", "Moon"]}))["no_rune_left"] == 1
+
+
+@pytest.mark.parametrize("action, gained, last", [
+    ({"type": "column"}, 0, {"type": "column", "player": 0}),
+    ({"type": "helper", "trick": "hand"}, 1,
+     {"type": "helper", "player": 0, "trick": "hand", "gained": True}),
+    ({"type": "helper", "trick": "column"}, 0,
+     {"type": "helper", "player": 0, "trick": "column", "gained": False}),
+])
+def test_a_column_and_the_helpers_tricks_are_recorded_as_the_turns_one_action(action, gained,
+                                                                              last):
+    state = play(two_portals(), action)
+    v = view(state)
+    assert v["last"] == last and v["acted"] is True
+    assert v["action"] == ("column" if action["type"] == "column" else "helper")
+    assert v["players"][0]["dark_power"] == gained
+    assert v["stats"]["columns"][0] == (action["type"] == "column")
+    assert v["stats"]["tricks"][0] == (action["type"] == "helper")
+    for second in ({"type": "roll", "dice": 1}, {"type": "column"}, dark("helper"),
+                   {"type": "helper", "trick": "column"},
+                   {"type": "swap", "space": 5, "player": 1}):
+        refused(state, second, match="this turn: one action per turn")
+    assert {s["type"] for s in GAME.legal(state)} == {"display", "dark_power", "end_turn"}
+    # Displays may follow it, three of them.
+    assert view(play(state, show(1, 1), show(2, 1), show(3, 1)))["displays"] == 3
+
+
+def test_the_turns_action_comes_before_any_display():
+    state = play(two_portals(), show(1, 1))
+    for action in ({"type": "column"}, {"type": "helper", "trick": "hand"},
+                   {"type": "roll", "dice": 2}, {"type": "swap", "space": 5, "player": 1}):
+        refused(state, action, match="Ann has displayed this turn: the turn's action comes "
+                                     "before displaying")
+
+
+@pytest.mark.parametrize("action, said", [
+    ({"type": "helper"}, "missing field 'trick'"),
+    ({"type": "helper", "trick": "steal"}, 'must be one of "hand", "column"'),
+    ({"type": "column", "space": 1}, "action 'column' has no field 'space'"),
+])
+def test_a_malformed_column_or_trick_is_refused_naming_the_field(action, said):
+    refused(start(), action, InvalidAction, match=said)
+
+
+def test_every_legal_shape_is_accepted_in_every_combination():
+    state = play(start(3), {"type": "roll", "faces": ["Fire", "Magic"]}, show(1, 2), show(5, 3),
+                 END, show(1, 4), show(5, 5), END)  # Cleo: the deck is full (five creatures)
+    for shape in GAME.legal(state):
+        lists = {k: v for k, v in shape.items() if isinstance(v, list)}
+        combos = [dict(zip(lists, values, strict=True))
+                  for values in itertools.product(*lists.values())]
+        for combo in combos:
+            GAME.resolve(state, {**shape, **combo}, random.Random(1))
