@@ -147,9 +147,9 @@ def test_more_offers_only_what_the_rules_allow_now(memory_store):
     panel = start(memory_store, 2)
     press(panel, "prev")
     # No portal has an element yet: no swap; the rulebook's three actions otherwise.
-    assert panel.state.screen.items == ("End turn", "Roll Spell Dice", "Take column/discard",
-                                        "Helper: hand swap", "Helper: column card",
-                                        "Dark Power +1")
+    assert panel.state.screen.items == ("End turn", "Roll Spell Dice", "Dark Power +1",
+                                        "Take column/discard", "Helper: hand swap",
+                                        "Helper: column card")
     Presses(panel).to("Dark Power")
     # No roll yet: no rune to miss; the Helper's trick is an action of its own.
     assert panel.state.screen.items == ("Magic Power > 6", "Hand > 4 cards")

@@ -9,11 +9,11 @@ The board (the current player's portal, Dark Power, points):
 - NEXT rolls the Spell Dice (a row of 1 2 3, on 3; hold OK there to enter
   what the table's own dice show) while the turn's one action is free;
   once it is spent NEXT ends the turn.
-- PREV opens the rest: End turn, Roll dice, Take a column (or discard),
+- PREV opens the rest: End turn, Roll dice, Dark Power with its reason,
   the Helper's swaps (with another player's portal: the space, then the
-  player; with a card in hand: the space, then the creature) and its two
-  tricks with a hand card, and Dark Power with its reason, each only when
-  the rules' ``legal`` shapes allow it. A creature list offers only the
+  player; with a card in hand: the space, then the creature), Take a
+  column (or discard) and the Helper's two tricks with a hand card, each
+  only when the rules' ``legal`` shapes allow it. A creature list offers only the
   cards that can be in a hand: none shown on that space of another portal,
   none out of the deck.
 - The seat button of the player whose turn it is ends the turn; another
@@ -242,13 +242,15 @@ def _player(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
 
 
 def _more(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
-    """End turn, then what the rules allow now: the turn's one action (roll, a column, the
-    Helper's swaps and tricks), Dark Power."""
+    """End turn, then what the rules allow now: roll, Dark Power, the Helper's swaps, a
+    column taken, the Helper's tricks with a hand card."""
     assert match is not None
     view = match["view"]
     entries = [("End turn", _act(END))]
     if _shape(match, "roll") is not None:
         entries.append(("Roll Spell Dice", ROLL))
+    if _dark_reasons(match):
+        entries.append(("Dark Power +1", Outcome(Ui(screen="zoo-dp"))))
     if _shape(match, "swap", "player") is not None:
         entries.append(("Swap with a portal", spaces(("type", "swap"), ("with", "player"))))
     if _shape(match, "swap", "creature") is not None:
@@ -257,8 +259,6 @@ def _more(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
         entries.append(("Take column/discard", _act({"type": "column"})))
     for trick in (_shape(match, "helper") or {}).get("trick", []):
         entries.append((TRICKS[trick], _act({"type": "helper", "trick": trick})))
-    if _dark_reasons(match):
-        entries.append(("Dark Power +1", Outcome(Ui(screen="zoo-dp"))))
     return listing(ui, f"{_name(view, view['current'])}'s turn", entries, back=BOARD)
 
 
