@@ -158,6 +158,10 @@ def test_host_starts_a_match_with_portals_names_and_dice(companion, phone):
     phone.locator("[name=creature]").nth(5).fill("Snake")
     expect(setup.locator("select").nth(1).locator("option:checked")).to_have_text("Snake")
     phone.locator("[name=dice_faces]").fill("Magic, Fire, Moon")
+    # Put back in the box: only creatures on no Portal board are offered (Bob has the Snake).
+    boxed = phone.locator(".zoo-boxed label:visible")
+    expect(boxed).to_have_text([" Griffin", " Phoenix", " Kraken"])
+    boxed.filter(has_text="Kraken").locator("input").check()
     shot(phone, "zoo-host-start-form")
     phone.click("#start button[type=submit]")
     expect(phone.locator("#board .zoo .head")).to_have_text("Round 1 · Bob's turn", timeout=5000)
@@ -167,6 +171,7 @@ def test_host_starts_a_match_with_portals_names_and_dice(companion, phone):
     assert m["options"]["first_player"] == 1 and m["options"]["dark_power_reset"] is False
     assert m["options"]["creatures"][5] == "Snake"
     assert m["options"]["dice_faces"] == ["Magic", "Fire", "Moon"]
+    assert m["options"]["boxed"] == [5] and m["view"]["deck"] == [1, 2, 3, 4, 6]
     expect(phone.locator("#board .zp[data-player='1'] .zchip")).to_have_text("Snake")
 
 

@@ -23,6 +23,10 @@ TC.zoo.startForm = function (box, game, current) {
     const who = el("span", {class: "who"});
     return {row: el("label", {class: "zoo-player"}, who, pick), who, pick};
   });
+  // The creatures put back in the box (two with two players, one with three): ticked, or
+  // none, and the first creatures displayed decide the deck.
+  const boxed = x.creatures.map((_, c) => el("input", {type: "checkbox", name: "boxed", value: c + 1,
+    checked: (before.boxed || []).includes(c + 1)}));
   const faces = el("input", {name: "dice_faces", value: (before.dice_faces || x.dice_faces).join(", "),
     "aria-describedby": "zoo-faces-hint"});
   const first = box.querySelector("[name=first_player]");
@@ -44,23 +48,35 @@ TC.zoo.startForm = function (box, game, current) {
       });
     }
     for (const r of portals) names.forEach((n, c) => { r.pick.options[c].textContent = n.value.trim() || `Creature ${c + 1}`; });
+    // A creature on a Portal board always plays: it cannot go back in the box.
+    const onBoard = portals.filter((_, i) => typed[i]).map((r) => Number(r.pick.value));
+    boxed.forEach((b, c) => {
+      b.parentNode.hidden = onBoard.includes(c + 1);
+      b.nextSibling.textContent = ` ${names[c].value.trim() || `Creature ${c + 1}`}`;
+    });
   };
   box.prepend(el("fieldset", {class: "zoo-setup"}, el("legend", {}, "Portal boards"), portals.map((r) => r.row)));
   box.append(
     el("p", {class: "hint"}, "At 3 Dark Power a player passes the turn: Reset puts their Dark Power back to 0, Keep leaves it at 3."),
-    el("details", {class: "zoo-names"}, el("summary", {}, "Creature names and Spell Dice"),
+    el("details", {class: "zoo-names"}, el("summary", {}, "Creature names, the deck and Spell Dice"),
       el("div", {class: "names"}, names.map((n, i) => el("label", {class: `cr${i + 1}`}, `${i + 1}`, n))),
+      el("fieldset", {class: "zoo-boxed"}, el("legend", {}, "Put back in the box"),
+        boxed.map((b) => el("label", {}, b, document.createTextNode(""))),
+        el("p", {class: "hint"}, "Two creatures with two players, one with three. None ticked: the first creatures displayed decide.")),
       el("label", {}, "Spell Dice faces ", faces),
       el("p", {class: "hint", id: "zoo-faces-hint"}, `2 to 12 faces, up to ${x.max_face} letters each, separated by commas. ` +
         `Default: ${x.dice_faces.join(", ")} (${x.dice_faces[0]} is the Magic Power symbol).`)));
   update();
   document.getElementById("players").oninput = () => { if (faces.isConnected) update(); };
   names.forEach((n) => n.addEventListener("input", update));
+  portals.forEach((r) => r.pick.addEventListener("change", update));
   return (options) => {
     const typed = inputs().map((i) => i.value.trim());
     options.portals = portals.filter((_, i) => typed[i]).map((r) => Number(r.pick.value));
     options.creatures = names.map((n) => n.value.trim());
     options.dice_faces = faces.value.split(",").map((f) => f.trim()).filter(Boolean);
+    const out = boxed.filter((b) => b.checked && !b.parentNode.hidden).map((b) => Number(b.value));
+    if (out.length) options.boxed = out;
   };
 };
 
