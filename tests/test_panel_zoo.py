@@ -308,3 +308,19 @@ def test_after_three_displays_ok_offers_no_fourth(memory_store):
     before = events(panel)
     press(panel, "ok")
     assert events(panel) == before
+
+
+def test_a_rematch_keeps_the_boxed_creatures_while_they_fit_the_seats(memory_store):
+    panel = start(memory_store, 2, boxed=[5, 6])
+    press(panel, "back")
+    Presses(panel).to("New match")
+    Presses(panel).to("Start")  # asks to end this match first
+    press(panel, "ok", "ok")  # End; Start again
+    assert panel.table.snapshot.match["options"]["boxed"] == [5, 6]
+    press(panel, "back")
+    Presses(panel).to("New match")
+    Presses(panel).to("Players: 2")  # three players: one creature goes back, not two
+    Presses(panel).to("Start")
+    press(panel, "ok", "ok")
+    match = panel.table.snapshot.match
+    assert len(match["players"]) == 3 and "boxed" not in match["options"]
