@@ -308,6 +308,7 @@ def test_after_three_displays_ok_offers_no_fourth(memory_store):
     before = events(panel)
     press(panel, "ok")
     assert events(panel) == before
+    assert panel.state.ui.message == "Ann: 3 shown, the most in a turn"
 
 
 def test_a_rematch_keeps_the_boxed_creatures_while_they_fit_the_seats(memory_store):

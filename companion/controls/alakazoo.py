@@ -67,6 +67,10 @@ def board(ui: Ui, match: Mapping[str, Any]) -> dict[Input, Binding]:
     keys = {Input("prev"): Binding("More", MORE)}
     if _shape(match, "display", "space") is not None:
         keys[Input("ok")] = Binding("Show", spaces(("type", "display"),))
+    elif view["displays"] >= view["max_displays"]:
+        # No label: nothing to offer; a press says why rather than nothing.
+        said = f"{_name(view, current)}: {view['max_displays']} shown, the most in a turn"
+        keys[Input("ok")] = Binding("", Outcome(Ui(message=said)))
     if _shape(match, "roll") is not None:
         keys[Input("next")] = Binding("Roll", ROLL)
     else:

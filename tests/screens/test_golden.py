@@ -374,6 +374,9 @@ ZOO_SCENES: dict[str, Callable[[Table, Panel], None]] = {
     "board-zoo-over": zoo_won,
     "board-zoo-over-shared-4": lambda t, p: zoo_shared(t, p, 4),
     "refused-zoo-seat": lambda t, p: (zoo(t, p, 4), press(p, "seat3")),
+    # Three displays, the most in a turn: OK says so instead of opening a fourth.
+    "refused-zoo-fourth-display": lambda t, p: (zoo(t, p), zoo_act(t, *three(1, 0)),
+                                                press(p, "ok")),
     # The names the panel offers out of the box, a creature named at full length, a
     # completing display's three reasons: every line still fits.
     "board-zoo-long-names": lambda t, p: (
