@@ -77,12 +77,18 @@ def _by_creatures(kind: str, state: State, spaces: list[int]) -> list[JSON]:
     each space the creatures whose card may come onto it, spaces taking the same grouped."""
     groups: dict[tuple[int, ...], list[int]] = {}
     for s in spaces:
-        creatures = tuple(c for c in range(1, CREATURES + 1) if state.in_deck(c)
-                          and state.shown_on(s, c) is None)
+        creatures = tuple(_in_hand(state, s))
         if creatures:
             groups.setdefault(creatures, []).append(s + 1)
     return [{"type": kind, "space": where, "creature": list(creatures)}
             for creatures, where in groups.items()]
+
+
+def _in_hand(state: State, space: int) -> list[int]:
+    """The creatures whose card for ``space`` (0-8) may be in a hand: of the deck, and on
+    no portal (each card exists once)."""
+    return [c for c in range(1, CREATURES + 1)
+            if state.in_deck(c) and state.shown_on(space, c) is None]
 
 
 def resolve(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON:
@@ -161,8 +167,7 @@ def _check_card(state: State, space: int, creature: int, what: str) -> None:
     who = name(state, state.current)
     holder = state.shown_on(space - 1, creature)
     if holder is not None:
-        free = ", ".join(state.setup.creature(c) for c in range(1, CREATURES + 1)
-                         if state.in_deck(c) and state.shown_on(space - 1, c) is None)
+        free = ", ".join(map(state.setup.creature, _in_hand(state, space - 1)))
         raise IllegalAction(f"the {which} for space {space} is on {name(state, holder)}'s "
                             f"portal and each card exists once: {who} cannot {what} a second "
                             f"one; free for space {space}: {free or 'none'}")
