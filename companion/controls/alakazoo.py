@@ -224,12 +224,13 @@ def _player(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     """Whose element on the space the Helper takes (+1 Dark Power)."""
     assert match is not None
     view, p = match["view"], dict(ui.pending)
-    shape = _shape(match, "swap", "player")
     space = p["space"]
     mine = view["players"][view["current"]]["portal"][space - 1]
     short = short_names([x["name"] for x in view["players"]], NAME_CHARS)
     entries = []
-    for o in (shape or {}).get("player", []):
+    players = sorted({o for shape in _shapes(match, "swap", "player") if space in shape["space"]
+                      for o in shape["player"]})
+    for o in players:
         theirs = view["players"][o]["portal"][space - 1]
         if theirs is not None and theirs != mine:
             entries.append((f"{short[o]}: {_creature(view, theirs)}",

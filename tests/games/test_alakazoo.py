@@ -862,3 +862,13 @@ def test_every_legal_shape_is_accepted_in_every_combination():
                   for values in itertools.product(*lists.values())]
         for combo in combos:
             GAME.resolve(state, {**shape, **combo}, random.Random(1))
+
+
+def test_a_swap_with_a_portal_is_offered_per_player_only_where_it_exchanges_something():
+    # Ann shows 1 and 5; Bob only 5; Cleo both: Bob is offered for space 5 alone.
+    state = play(start(3), show(1, 1), show(5, 1), END, show(5, 2), END, show(1, 3),
+                 show(5, 3), END)
+    assert shapes_of(state, "swap", "player") == [
+        {"type": "swap", "space": [5], "player": [1]},
+        {"type": "swap", "space": [1, 5], "player": [2]}]
+    refused(state, {"type": "swap", "space": 1, "player": 1}, match="Bob's space 1 is empty")

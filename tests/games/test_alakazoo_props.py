@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 from hypothesis import event, given, settings
@@ -88,6 +89,17 @@ class ZooTable(TableMachine):
         offered = any(s["type"] == "swap" and "creature" in s and space in s["space"]
                       and creature in s["creature"] for s in self.table.snapshot.match["legal"])
         assert self.act({"type": "swap", "space": space, "creature": creature}) == offered
+
+    @invariant()
+    def every_combination_of_every_legal_shape_is_taken(self):
+        """What ``legal`` offers is taken as it is (resolved, not played: nothing changes)."""
+        match = self.table.match
+        for shape in self.table.snapshot.match["legal"]:
+            lists = {k: v for k, v in shape.items() if isinstance(v, list)}
+            for values in itertools.product(*lists.values()):
+                match.game.resolve(match.state, {**shape, **dict(zip(lists, values,
+                                                                     strict=True))},
+                                   random.Random(0))
 
     @precondition(lambda self: self.view["current"] is not None)
     @rule(reason=st.sampled_from(["no_rune", "magic_power", "hand", "helper"]))

@@ -153,15 +153,16 @@ TC.zoo.controls = function (box, match, send) {
     fs.append(button("Take a column or discard", {type: "column"}, () => fs, {"data-column": ""}));
     box.append(fs);
   }
-  const [withPlayer] = shapes("swap", "player");
+  const withPlayer = shapes("swap", "player");
   const withHand = shapes("swap", "creature");
   const [helper] = shapes("helper");
-  if (withPlayer || withHand.length || helper) {
+  if (withPlayer.length || withHand.length || helper) {
     const fs = el("fieldset", {"data-action": "swap"}, el("legend", {}, "The Magic Helper (the turn's one action)"));
-    if (withPlayer) {
-      // Only the exchanges the rules allow: both spaces filled, two different creatures.
-      const pairs = withPlayer.space.flatMap((s) => withPlayer.player
-        .filter((o) => ![null, me.portal[s - 1]].includes(v.players[o].portal[s - 1])).map((o) => [s, o]));
+    if (withPlayer.length) {
+      // Only the exchanges the rules allow (a shape per player): both spaces filled, two
+      // different creatures.
+      const pairs = withPlayer.flatMap((x) => x.space.flatMap((s) => x.player.map((o) => [s, o])))
+        .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
       const pick = el("select", {name: "pair", "aria-label": "Space and player to swap with"},
         pairs.map(([s, o]) => el("option", {value: `${s}/${o}`},
           `space ${s}: ${v.creatures[me.portal[s - 1] - 1]} ↔ ${v.players[o].name}'s ${v.creatures[v.players[o].portal[s - 1] - 1]}`)));

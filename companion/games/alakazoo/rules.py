@@ -53,15 +53,13 @@ def legal(state: State) -> list[JSON]:
         shapes.append({"type": "column"})
         shapes.append({"type": "helper", "trick": list(TRICKS)})
         filled = [s + 1 for s, c in enumerate(mine) if c is not None]
-        others = [o for o in range(len(state.portals)) if o != p
-                  and _swap_refusal(state, o, None) is None]
-        pairs = {s for s in filled for o in others
-                 if state.portals[o][s - 1] not in (None, mine[s - 1])}
-        if pairs:
-            shapes.append({"type": "swap", "space": sorted(pairs),
-                           "player": [o for o in others
-                                      if any(state.portals[o][s - 1] not in (None, mine[s - 1])
-                                             for s in pairs)]})
+        # One shape per player: the spaces where both portals show different creatures.
+        for o in range(len(state.portals)):
+            if o == p or _swap_refusal(state, o, None) is not None:
+                continue
+            pairs = [s for s in filled if state.portals[o][s - 1] not in (None, mine[s - 1])]
+            if pairs:
+                shapes.append({"type": "swap", "space": pairs, "player": [o]})
         shapes += _by_creatures("swap", state, [s - 1 for s in filled])
     else:
         reasons.remove("helper")
