@@ -402,3 +402,26 @@ def test_what_a_phone_downloads_for_each_game_s_spectator_page(companion, phone,
     total = sum(bodies.values())
     print(f"{setup['game']}: {total} bytes in the browser: {bodies}")
     assert total <= LIGHT, bodies
+
+
+def test_the_hosts_swaps_offer_only_what_exchanges_something(companion, phone):
+    """A swap with a portal lists the space and player pairs where both show different
+    creatures; a hand card, the cards that can be in a hand for the space chosen."""
+    start(companion, {"game": "alakazoo", "players": ["Ann", "Bob", "Cleo"]})
+    play(companion, *displays((1, 1), (5, 1)), END, *displays((5, 2)), END,
+         *displays((1, 3), (5, 3)), END)
+    log_in(phone, companion, "host", "#host")
+    swap = phone.locator("#actions fieldset[data-action=swap]")
+    expect(swap.locator("[name=pair] option")).to_have_text([
+        "space 1: Dragon ↔ Cleo's Unicorn", "space 5: Dragon ↔ Bob's Griffin",
+        "space 5: Dragon ↔ Cleo's Unicorn"])
+    swap.locator("[name=space]").select_option("5")
+    # Not Ann's own Dragon, Bob's Griffin or Cleo's Unicorn; three players: five creatures.
+    expect(swap.locator("[name=card] option")).to_have_text(
+        ["for Phoenix from the hand", "for Kraken from the hand", "for Hydra from the hand"])
+    swap.locator("[name=pair]").select_option("5/2")
+    swap.locator("button", has_text="Swap (+1 Dark Power)").click()
+    expect(phone.locator("#board .zp[data-player='0'] [data-space='5']")).to_have_class(
+        "sp cr3 first")
+    assert companion.table.match.events[-1] == {"type": "swap", "by": 0, "space": 5,
+                                                "player": 2}
