@@ -453,9 +453,12 @@ def test_an_alakazoo_match_file_goes_through_every_command(tmp_path):
 
 
 def test_a_finished_alakazoo_match_is_in_the_history_with_its_jury(tmp_path):
+    # Three displays a turn: Ann's nine Dragons take three turns.
     f = write(tmp_path / "zoo.jsonl", {"game": "alakazoo", "players": ["Ann", "Bob"]},
-              *[{"type": "display", "space": s, "creature": 1} for s in range(1, 10)],
-              {"type": "end_turn"}, {"type": "end_turn"})
+              *[x for row in range(3) for x in (
+                  *[{"type": "display", "space": s, "creature": 1}
+                    for s in range(3 * row + 1, 3 * row + 4)],
+                  {"type": "end_turn"}, {"type": "end_turn"})])
     data = str(tmp_path / "d")
     imported = companion("import", str(f), "--data", data)
     assert imported.returncode == 0 and "(finished)" in imported.stdout, imported.stderr
@@ -468,10 +471,10 @@ def test_an_alakazoo_tie_is_a_shared_win_in_the_history_not_a_team(tmp_path):
     # Ann: nine Unicorns (10 in play + 6 jury); Bob, in the final round, nine of his
     # own Griffins (9 + 7): level on 16.
     f = write(tmp_path / "zoo.jsonl", {"game": "alakazoo", "players": ["Ann", "Bob"]},
-              *[{"type": "display", "space": s, "creature": 3} for s in range(1, 10)],
-              {"type": "end_turn"},
-              *[{"type": "display", "space": s, "creature": 2} for s in range(1, 10)],
-              {"type": "end_turn"})
+              *[x for row in range(3) for creature in (3, 2) for x in (
+                  *[{"type": "display", "space": s, "creature": creature}
+                    for s in range(3 * row + 1, 3 * row + 4)],
+                  {"type": "end_turn"})])
     data = str(tmp_path / "d")
     assert companion("import", str(f), "--data", data).returncode == 0
     listed = companion("history", "--data", data).stdout
@@ -485,5 +488,75 @@ def test_an_illegal_alakazoo_line_names_the_line_and_why(tmp_path):
     result = companion("replay", str(f))
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr == ("companion: line 3: no Magic Helper swap now: Ann has rolled the "
-                             "Spell Dice this turn: one action per turn; display or end the "
-                             "turn\n")
+                             "Spell Dice this turn: one action per turn (roll the Spell Dice, "
+                             "take a column or discard, or the Magic Helper); display or end "
+                             "the turn\n")
+
+
+ZOO_TWO = {"game": "alakazoo", "players": ["Ann", "Bob"]}
+SHOW = "display"
+
+
+@pytest.mark.parametrize("lines, said", [
+    # The same card on two portals: a display, and a swap for a hand card.
+    ([{"type": SHOW, "space": 1, "creature": 2}, {"type": "end_turn"},
+      {"type": SHOW, "space": 1, "creature": 2}],
+     "line 4: the Griffin for space 1 is on Ann's portal and each card exists once: Bob "
+     "cannot display a second one; free for space 1: Dragon, Unicorn, Phoenix, Kraken, Hydra"),
+    ([{"type": SHOW, "space": 1, "creature": 2}, {"type": "end_turn"},
+      {"type": SHOW, "space": 1, "creature": 3}, {"type": "end_turn"}, {"type": "end_turn"},
+      {"type": "swap", "space": 1, "creature": 2}],
+     "line 7: the Griffin for space 1 is on Ann's portal and each card exists once: Bob "
+     "cannot swap in a second one"),
+    # Two players: four creatures in the deck, the portals' own and two more.
+    ([{"type": SHOW, "space": 1, "creature": 5}, {"type": SHOW, "space": 2, "creature": 6},
+      {"type": SHOW, "space": 3, "creature": 3}],
+     "line 4: no Unicorn card is in this game: a 2-player deck holds 4 creatures; the "
+     "creatures in play: Dragon, Griffin, Kraken, Hydra"),
+    ([{"type": SHOW, "space": s, "creature": 1} for s in range(1, 5)],
+     "line 5: Ann has displayed 3 elements this turn: each display spends 2 Magic Power and "
+     "a player holds at most 6, so 3 is the most in one turn; end the turn"),
+    ([{"type": "dark_power", "reason": "no_rune"}],
+     "line 2: no 'no_rune' Dark Power now: Ann has not rolled the Spell Dice this turn"),
+    ([{"type": "roll", "faces": ["Magic", "Magic"]}, {"type": "dark_power", "reason": "no_rune"}],
+     "line 3: no 'no_rune' Dark Power: Ann's roll (Magic Magic) showed only Magic"),
+    ([{"type": "roll", "faces": ["Fire", "Magic"]}, {"type": "dark_power", "reason": "no_rune"},
+      {"type": "dark_power", "reason": "no_rune"}],
+     "line 4: no more 'no_rune' Dark Power: Ann's roll (Fire Magic) showed 1 rune and 1 has "
+     "been recorded, one per rune die at most"),
+    ([{"type": "helper", "trick": "column"}, {"type": "column"}],
+     "line 3: no column or discard now: Ann has used the Magic Helper this turn"),
+    ([{"type": "column"}, {"type": "helper", "trick": "hand"}],
+     "line 3: no Magic Helper trick now: Ann has taken a column (or discarded) this turn"),
+    ([{"type": SHOW, "space": 1, "creature": 1}, {"type": "helper", "trick": "column"}],
+     "line 3: no Magic Helper trick now: Ann has displayed this turn: the turn's action comes "
+     "before displaying"),
+])
+def test_an_impossible_alakazoo_game_is_refused_at_its_line(tmp_path, lines, said):
+    f = write(tmp_path / "zoo.jsonl", ZOO_TWO, *lines)
+    result = companion("replay", str(f))
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"companion: {said}"), result.stderr
+
+
+def test_an_alakazoo_deck_named_at_the_start_refuses_the_boxed_creatures(tmp_path):
+    start = {**ZOO_TWO, "options": {"boxed": [3, 4]}}
+    f = write(tmp_path / "zoo.jsonl", start, {"type": SHOW, "space": 1, "creature": 4})
+    result = companion("replay", str(f))
+    assert result.returncode == 2 and result.stderr == (
+        "companion: line 2: no Phoenix card is in this game: it was put back in the box; the "
+        "creatures in play: Dragon, Griffin, Kraken, Hydra\n")
+    f = write(tmp_path / "late.jsonl", start, {"type": SHOW, "space": 1, "creature": 6},
+              {"type": "roll", "faces": ["Fire"]})
+    assert companion("replay", str(f)).returncode == 2  # the roll comes after a display
+    f = write(tmp_path / "ok.jsonl", start, {"type": "roll", "faces": ["Fire", "Air"]},
+              {"type": "dark_power", "reason": "no_rune"},
+              {"type": SHOW, "space": 1, "creature": 6},
+              {"type": "dark_power", "reason": "no_rune"}, {"type": "end_turn"},
+              {"type": "helper", "trick": "hand"}, {"type": SHOW, "space": 1, "creature": 5})
+    result = companion("replay", str(f))
+    assert result.returncode == 0, result.stderr
+    view = json.loads(result.stdout)
+    assert view["deck"] == [1, 2, 5, 6] and view["boxed"] == [3, 4]
+    assert [p["dark_power"] for p in view["players"]] == [2, 1]
+    assert view["stats"]["tricks"] == [0, 1] and view["action"] == "helper"

@@ -255,7 +255,7 @@ def test_an_alakazoo_tie_is_a_shared_win(store):
     assert card_of(table)["turn"] == "Ann"
     for _ in range(2):
         for _ in range(3):
-            table.act({"type": "dark_power", "reason": "no_rune"})
+            table.act({"type": "dark_power", "reason": "hand"})
         table.act({"type": "end_turn"})
     card = card_of(table)
     assert card["status"] == "finished" and card["score"] == "0-0"

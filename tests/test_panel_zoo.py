@@ -108,7 +108,7 @@ def test_a_seat_button_ends_its_own_turn_and_refuses_anothers_and_the_leds_follo
 def test_the_forced_pass_is_told_as_it_happens(memory_store):
     panel = start(memory_store, 3)
     for _ in range(3):
-        panel.table.act({"type": "dark_power", "reason": "no_rune"})
+        panel.table.act({"type": "dark_power", "reason": "hand"})
     press(panel, "seat1", "seat2", "seat3")  # Ann, Bob, Cleo end; Ann passes at once
     match = panel.table.snapshot.match
     assert match["view"]["current"] == 1
@@ -146,11 +146,17 @@ def test_holding_ok_on_the_dice_row_records_the_tables_own_dice(memory_store):
 def test_more_offers_only_what_the_rules_allow_now(memory_store):
     panel = start(memory_store, 2)
     press(panel, "prev")
-    assert panel.state.screen.items == ("End turn", "Roll Spell Dice", "Dark Power +1")
-    press(panel, "back")
+    # No portal has an element yet: no swap; the rulebook's three actions otherwise.
+    assert panel.state.screen.items == ("End turn", "Roll Spell Dice", "Dark Power +1",
+                                        "Take column/discard", "Helper: hand swap",
+                                        "Helper: column card")
+    Presses(panel).to("Dark Power")
+    # No roll yet: no rune to miss; the Helper's trick is an action of its own.
+    assert panel.state.screen.items == ("Magic Power > 6", "Hand > 4 cards")
+    press(panel, "back", "back")
     panel.table.act({"type": "display", "space": 1, "creature": 3})
     press(panel, "prev")
-    # Displayed: the turn's action (dice, Helper) is past.
+    # Displayed: the turn's action (dice, a column, the Helper) is past.
     assert panel.state.screen.items == ("End turn", "Dark Power +1")
     Presses(panel).to("Dark Power")
     assert "Helper's trick" not in panel.state.screen.items
@@ -161,22 +167,23 @@ def test_more_offers_only_what_the_rules_allow_now(memory_store):
 def test_the_helpers_swap_with_another_portal_and_with_a_hand_card(memory_store):
     panel = start(memory_store, 3)
     table = panel.table
-    for creature in (1, 2, 2):  # Ann, Bob and Cleo each show one on space 5
+    for creature in (1, 2, 4):  # Ann, Bob and Cleo each show one on space 5
         table.act({"type": "display", "space": 5, "creature": creature})
         table.act({"type": "end_turn"})
     press(panel, "prev")
     Presses(panel).to("Swap with a portal")
     assert panel.state.screen.items == ("5",)  # the only space both sides have filled
     press(panel, "ok")
-    assert panel.state.screen.items == ("Bob: Griffin", "Cleo: Griffin")
+    assert panel.state.screen.items == ("Bob: Griffin", "Cleo: Phoenix")
     Presses(panel).to("Cleo")
     assert events(panel)[-1] == {"type": "swap", "by": 0, "space": 5, "player": 2}
     assert view(panel)["players"][0]["dark_power"] == 1
     press(panel, "seat1", "seat2", "seat3")  # Ann's turn again, her action free
     press(panel, "prev")
     Presses(panel).to("Swap for a card")
-    press(panel, "ok")  # space 5 (Ann shows Cleo's Griffin now)
-    assert "Griffin" not in panel.state.screen.items
+    press(panel, "ok")  # space 5 (Ann shows Cleo's Phoenix now)
+    # Not her own Phoenix, nor the Griffin and the Dragon the other portals show there.
+    assert panel.state.screen.items == ("Unicorn", "Kraken", "Hydra")
     Presses(panel).to("Hydra")
     assert events(panel)[-1] == {"type": "swap", "by": 0, "space": 5, "creature": 6}
 
@@ -220,9 +227,13 @@ def test_a_rematch_from_the_setup_keeps_the_phones_creature_names(memory_store):
 
 
 def finish(panel: Panel) -> None:
-    """Ann fills her portal with Dragons; Bob plays the final round: Ann wins 20-1."""
+    """Ann fills her portal with Dragons, three a turn; Bob plays the final round: Ann wins
+    26-1."""
     for space in range(1, 10):
         panel.table.act({"type": "display", "space": space, "creature": 1})
+        if space in (3, 6):
+            panel.table.act({"type": "end_turn"})
+            panel.table.act({"type": "end_turn"})
     panel.table.act({"type": "end_turn"})
     panel.table.act({"type": "display", "space": 1, "creature": 3})
     panel.table.act({"type": "end_turn"})
@@ -241,3 +252,76 @@ def test_the_jury_opens_on_the_winner_and_flips_between_players(memory_store):
     assert panel.state.ui.cursor == 0
     press(panel, "back")
     assert panel.state.ui.screen == "board"
+
+
+def test_the_column_and_the_helpers_tricks_are_the_turns_action_from_more(memory_store):
+    panel = start(memory_store, 2)
+    press(panel, "prev")
+    Presses(panel).to("Take column/discard")
+    assert events(panel) == [{"type": "column", "by": 0}]
+    assert panel.state.screen.label("next") == "End"  # the action is spent: NEXT ends
+    press(panel, "prev")
+    assert panel.state.screen.items == ("End turn", "Dark Power +1")
+    press(panel, "back", "next")
+    press(panel, "prev")
+    Presses(panel).to("Helper: hand swap")
+    assert events(panel)[-1] == {"type": "helper", "by": 1, "trick": "hand"}
+    assert view(panel)["players"][1]["dark_power"] == 1
+    match = panel.table.snapshot.match
+    assert event(match["view"], match["options"]) == "Bob: hand swap +1 DP"
+
+
+def test_no_rune_is_offered_after_a_roll_once_per_die_that_showed_a_rune(memory_store):
+    panel = start(memory_store, 2)
+    panel.table.act({"type": "roll", "faces": ["Fire", "Magic"]})
+    press(panel, "prev")
+    Presses(panel).to("Dark Power")
+    assert panel.state.screen.items[0] == "No rune (dice)"
+    Presses(panel).to("No rune")
+    assert events(panel)[-1] == {"type": "dark_power", "by": 0, "reason": "no_rune"}
+    press(panel, "prev")
+    Presses(panel).to("Dark Power")
+    assert "No rune (dice)" not in panel.state.screen.items  # one rune: one penalty
+
+
+def test_the_creature_list_offers_only_cards_that_can_be_in_a_hand(memory_store):
+    panel = start(memory_store, 2)
+    # Ann shows a Griffin on 1 and brings Kraken and Hydra into the two-player deck.
+    for space, creature in ((1, 2), (2, 5), (3, 6)):
+        panel.table.act({"type": "display", "space": space, "creature": creature})
+    panel.table.act({"type": "end_turn"})
+    press(panel, "ok", "ok")  # Bob: space 1, the creatures
+    # Not Ann's Griffin for space 1; no Unicorn or Phoenix (out of a full deck).
+    assert panel.state.screen.items == ("Dragon", "Kraken", "Hydra")
+    press(panel, "back", "next", "ok")  # space 2: his own Griffin first
+    assert panel.state.screen.items == ("Dragon", "Griffin  own +1", "Hydra")
+    assert panel.state.screen.items[panel.state.ui.cursor].startswith("Griffin")
+
+
+def test_after_three_displays_ok_offers_no_fourth(memory_store):
+    panel = start(memory_store, 2)
+    presses = Presses(panel)
+    for _ in range(3):
+        presses("ok", "ok", "ok")
+    assert [e["space"] for e in events(panel)] == [1, 2, 3]
+    assert panel.state.screen.label("ok") in (None, "")
+    before = events(panel)
+    press(panel, "ok")
+    assert events(panel) == before
+    assert panel.state.ui.message == "Ann: 3 shown, the most in a turn"
+
+
+def test_a_rematch_keeps_the_boxed_creatures_while_they_fit_the_seats(memory_store):
+    panel = start(memory_store, 2, boxed=[5, 6])
+    press(panel, "back")
+    Presses(panel).to("New match")
+    Presses(panel).to("Start")  # asks to end this match first
+    press(panel, "ok", "ok")  # End; Start again
+    assert panel.table.snapshot.match["options"]["boxed"] == [5, 6]
+    press(panel, "back")
+    Presses(panel).to("New match")
+    Presses(panel).to("Players: 2")  # three players: one creature goes back, not two
+    Presses(panel).to("Start")
+    press(panel, "ok", "ok")
+    match = panel.table.snapshot.match
+    assert len(match["players"]) == 3 and "boxed" not in match["options"]

@@ -9,10 +9,13 @@ The board (the current player's portal, Dark Power, points):
 - NEXT rolls the Spell Dice (a row of 1 2 3, on 3; hold OK there to enter
   what the table's own dice show) while the turn's one action is free;
   once it is spent NEXT ends the turn.
-- PREV opens the rest: End turn, Roll dice, Dark Power with its reason and
+- PREV opens the rest: End turn, Roll dice, Dark Power with its reason,
   the Helper's swaps (with another player's portal: the space, then the
-  player; with a card in hand: the space, then the creature), each only
-  when the rules' ``legal`` shapes allow it.
+  player; with a card in hand: the space, then the creature), Take a
+  column (or discard) and the Helper's two tricks with a hand card, each
+  only when the rules' ``legal`` shapes allow it. A creature list offers only the
+  cards that can be in a hand: none shown on that space of another portal,
+  none out of the deck.
 - The seat button of the player whose turn it is ends the turn; another
   seat's button is refused with whose turn it is and records nothing.
 
@@ -41,13 +44,15 @@ from companion.controls.base import (
     listing,
 )
 from companion.games.alakazoo import DEFAULT_CREATURES
-from companion.games.alakazoo.options import CREATURES, MAX_DICE
+from companion.games.alakazoo.options import CREATURES, MAX_DICE, deck_size
 from companion.inputs import Input
 from companion.names import short_names
 
 #: How each reason for Dark Power reads in its list (rows show 20 characters).
 REASONS = {"no_rune": "No rune (dice)", "magic_power": "Magic Power > 6",
            "hand": "Hand > 4 cards", "helper": "Helper's trick"}
+#: The Helper's tricks with a hand card, as the More list reads them.
+TRICKS = {"hand": "Helper: hand swap", "column": "Helper: column card"}
 #: Characters of a name in a setup row: "Player1: Phoenix".
 NAME_CHARS = 8
 BOARD = Outcome(Ui())
@@ -62,6 +67,10 @@ def board(ui: Ui, match: Mapping[str, Any]) -> dict[Input, Binding]:
     keys = {Input("prev"): Binding("More", MORE)}
     if _shape(match, "display", "space") is not None:
         keys[Input("ok")] = Binding("Show", spaces(("type", "display"),))
+    elif view["displays"] >= view["max_displays"]:
+        # No label: nothing to offer; a press says why rather than nothing.
+        said = f"{_name(view, current)}: {view['max_displays']} shown, the most in a turn"
+        keys[Input("ok")] = Binding("", Outcome(Ui(message=said)))
     if _shape(match, "roll") is not None:
         keys[Input("next")] = Binding("Roll", ROLL)
     else:
@@ -92,10 +101,23 @@ def _act(action: Mapping[str, Any]) -> Outcome:
 def _shape(match: Mapping[str, Any] | None, kind: str, key: str | None = None
            ) -> dict[str, Any] | None:
     """The legal shape of ``kind`` (that has field ``key``: a swap with a player or a card)."""
-    for shape in (match or {}).get("legal", []):
-        if shape["type"] == kind and (key is None or key in shape):
-            return shape
-    return None
+    return next(iter(_shapes(match, kind, key)), None)
+
+
+def _shapes(match: Mapping[str, Any] | None, kind: str, key: str | None = None
+            ) -> list[dict[str, Any]]:
+    """Every legal shape of ``kind`` with field ``key`` (a display, or a swap for a hand card,
+    has one per set of spaces that take the same creatures)."""
+    return [shape for shape in (match or {}).get("legal", [])
+            if shape["type"] == kind and (key is None or key in shape)]
+
+
+def cards_for(match: Mapping[str, Any], kind: str, space: int) -> list[int]:
+    """The creatures whose card ``kind`` (display, swap) may bring onto ``space``."""
+    for shape in _shapes(match, kind, "creature"):
+        if space in shape["space"]:
+            return list(shape["creature"])
+    return []
 
 
 def _name(view: Mapping[str, Any], player: int) -> str:
@@ -118,8 +140,8 @@ def offered(ui: Ui, match: Mapping[str, Any]) -> list[int]:
     """The spaces the picker offers, in order: empty ones for a display; for a swap the
     filled ones the rules allow with a player or a card."""
     p = dict(ui.pending)
-    shape = _shape(match, p["type"], "space" if p["type"] == "display" else p["with"])
-    return list(shape["space"]) if shape else []
+    shapes = _shapes(match, p["type"], "creature" if p["type"] == "display" else p["with"])
+    return sorted({s for shape in shapes for s in shape["space"]})
 
 
 def picked_space(ui: Ui, match: Mapping[str, Any]) -> int | None:
@@ -145,7 +167,9 @@ def _space(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     pending = (*ui.pending, ("space", space))
     if p["type"] == "display":
         own = view["players"][view["current"]]["creature"]
-        nxt = Outcome(Ui(screen="zoo-creature", pending=pending, cursor=own - 1))
+        cards = cards_for(match, "display", space)
+        nxt = Outcome(Ui(screen="zoo-creature", pending=pending,
+                         cursor=cards.index(own) if own in cards else 0))
         title = "Show on"
     elif p["with"] == "player":
         nxt = Outcome(Ui(screen="zoo-player", pending=pending))
@@ -162,21 +186,22 @@ def _space(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
 
 
 def _creatures(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
-    """Which creature: for a display (all six, on the own creature, with the points it
-    scores), or the hand card a swap takes (any but the one on the space)."""
+    """Which creature: for a display (on the own creature, with the points it scores), or
+    the hand card a swap takes; only the cards that can be in a hand (the legal shapes:
+    none on that space of a portal, none out of the deck)."""
     assert match is not None
     view, p = match["view"], dict(ui.pending)
     me = view["players"][view["current"]]
     space = p["space"]
     there = me["portal"][space - 1]
     entries = []
-    for c in range(1, CREATURES + 1):
+    for c in cards_for(match, p["type"], space):
         name = view["creatures"][c - 1]
         if p["type"] == "display":
             own = c == me["creature"]
             entries.append((f"{name:<8} own +1" if own else name,
                             _act({"type": "display", "space": space, "creature": c})))
-        elif c != there:
+        else:
             entries.append((name, _act({"type": "swap", "space": space, "creature": c})))
     if p["type"] == "display":
         first = str(space) not in view["firsts"]
@@ -199,12 +224,13 @@ def _player(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     """Whose element on the space the Helper takes (+1 Dark Power)."""
     assert match is not None
     view, p = match["view"], dict(ui.pending)
-    shape = _shape(match, "swap", "player")
     space = p["space"]
     mine = view["players"][view["current"]]["portal"][space - 1]
     short = short_names([x["name"] for x in view["players"]], NAME_CHARS)
     entries = []
-    for o in (shape or {}).get("player", []):
+    players = sorted({o for shape in _shapes(match, "swap", "player") if space in shape["space"]
+                      for o in shape["player"]})
+    for o in players:
         theirs = view["players"][o]["portal"][space - 1]
         if theirs is not None and theirs != mine:
             entries.append((f"{short[o]}: {_creature(view, theirs)}",
@@ -221,30 +247,40 @@ def _player(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
 
 
 def _more(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
-    """End turn, then what the rules allow now: roll, Dark Power, the Helper's swaps."""
+    """End turn, then what the rules allow now: roll, Dark Power, the Helper's swaps, a
+    column taken, the Helper's tricks with a hand card."""
     assert match is not None
     view = match["view"]
     entries = [("End turn", _act(END))]
     if _shape(match, "roll") is not None:
         entries.append(("Roll Spell Dice", ROLL))
-    if _shape(match, "dark_power") is not None:
+    if _dark_reasons(match):
         entries.append(("Dark Power +1", Outcome(Ui(screen="zoo-dp"))))
     if _shape(match, "swap", "player") is not None:
         entries.append(("Swap with a portal", spaces(("type", "swap"), ("with", "player"))))
     if _shape(match, "swap", "creature") is not None:
         entries.append(("Swap for a card", spaces(("type", "swap"), ("with", "creature"))))
+    if _shape(match, "column") is not None:
+        entries.append(("Take column/discard", _act({"type": "column"})))
+    for trick in (_shape(match, "helper") or {}).get("trick", []):
+        entries.append((TRICKS[trick], _act({"type": "helper", "trick": trick})))
     return listing(ui, f"{_name(view, view['current'])}'s turn", entries, back=BOARD)
 
 
 def _dark_power(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
-    """Why the current player takes Dark Power (the Helper's only while the action is free)."""
-    shape = _shape(match, "dark_power")
-    assert match is not None and shape is not None
+    """Why the current player takes Dark Power: a penalty (no rune only after a roll that
+    showed one). The Helper's hand trick is in the More list as the turn's action."""
+    assert match is not None
     view = match["view"]
     held = view["players"][view["current"]]["dark_power"]
     entries = [(REASONS[r], _act({"type": "dark_power", "reason": r}))
-               for r in shape["reason"]]
+               for r in _dark_reasons(match)]
     return listing(ui, f"Dark Power {held}/{view['dark_max']}: why?", entries, back=MORE)
+
+
+def _dark_reasons(match: Mapping[str, Any]) -> list[str]:
+    """The penalties offered: the legal reasons but the Helper's (its trick is an action)."""
+    return [r for r in (_shape(match, "dark_power") or {}).get("reason", []) if r != "helper"]
 
 
 def _roll(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
@@ -311,6 +347,11 @@ def fit_draft(draft: Draft) -> Draft:
     if not (first == "roll" or (type(first) is int and 0 <= first < n)):
         first = 0
     options.update(portals=tuple(chosen), first_player=first)
+    # Creatures put back in the box (set from a phone) that no longer fit the seats.
+    boxed = options.get("boxed")
+    if boxed is not None and (len(boxed) != CREATURES - deck_size(n)
+                              or any(c in chosen for c in boxed)):
+        del options["boxed"]
     return replace(draft, options=tuple(options.items()))
 
 

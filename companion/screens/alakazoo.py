@@ -140,6 +140,16 @@ def event(view: Mapping[str, Any], options: Mapping[str, Any]) -> str:
         return fitted(names, lambda n: f"{n[who]} rolled {faces}",
                       lambda n: f"{n[who]}: {faces}",
                       lambda n: f"{n[who]}: {' '.join(f[:4] for f in last['faces'])}")
+    if kind == "column":
+        return fitted(names, lambda n: f"{n[who]}: column/discard",
+                      lambda n: f"{n[who]}: cards")
+    if kind == "helper":
+        if last["trick"] == "column":
+            return fitted(names, lambda n: f"{n[who]} Helper: column card",
+                          lambda n: f"{n[who]}: column card")
+        dp = " +1 DP" if last["gained"] else ""
+        return fitted(names, lambda n: f"{n[who]} Helper: hand swap{dp}",
+                      lambda n: f"{n[who]}: hand swap{dp}")
     passed = [x["player"] for x in last["passes"]]
     if passed:
         verb = "passes" if len(passed) == 1 else "pass"

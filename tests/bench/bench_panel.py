@@ -60,7 +60,7 @@ SLAM = {"game": "alakaslam", "players": ["Ann", "Bea", "Cy", "Di"],
 ZOO = {"game": "alakazoo", "players": ["Ann", "Bea", "Cy", "Di"], "options": {}}
 ZOO_PLAY = [{"type": "roll", "dice": 3}, {"type": "display", "space": 5, "creature": 1},
             {"type": "display", "space": 1, "creature": 2}, {"type": "end_turn"},
-            {"type": "dark_power", "reason": "no_rune"},
+            {"type": "dark_power", "reason": "hand"},
             {"type": "display", "space": 5, "creature": 2}, {"type": "end_turn"},
             {"type": "display", "space": 3, "creature": 3}, {"type": "end_turn"},
             {"type": "end_turn"}]

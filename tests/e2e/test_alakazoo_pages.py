@@ -16,7 +16,7 @@ from tests.e2e.browser_support import (
     start,
     url,
 )
-from tests.games.zoo_matches import END, FINISH, FOUR, MIDGAME, displays
+from tests.games.zoo_matches import COMPLETED, END, FINISH, FOUR, MIDGAME, displays
 
 sync_api = require_chromium()
 expect = sync_api.expect
@@ -71,13 +71,13 @@ def test_spectator_final_round_and_the_jury(companion, phone):
     phone.goto(url(companion))
     board = phone.locator("#board")
     expect(board.locator(".last")).to_have_text("Annabelle starts")
-    play(companion, *FINISH[:10])
+    play(companion, *FINISH[:COMPLETED])
     expect(board.locator(".banner")).to_have_text("Final round: Annabelle completed the portal",
                                                   timeout=5000)
     expect(board.locator(".last")).to_have_text("Annabelle ended the turn")
     above_the_fold(phone, "#board .banner")
     shot(phone, "zoo-spectator-final-round")
-    play(companion, *FINISH[10:])
+    play(companion, *FINISH[COMPLETED:])
     expect(board.locator(".head")).to_have_text("Annabelle wins with 18", timeout=5000)
     expect(board.locator(".banner")).to_have_count(0)
     expect(board.locator(".last")).to_contain_text("the final round is over: the Magic Jury scores")
@@ -121,8 +121,9 @@ def test_alakazoo_pages_pass_axe(companion, browser, scheme):
         host.locator("fieldset[data-action=display] button[data-space='3']").click()
         hand = host.locator("fieldset[data-action=swap]")
         expect(hand).to_have_count(0)  # Bartholomew rolled: the action is spent
-        host.locator("[data-reason=no_rune]").click()
-        host.locator("[data-reason=no_rune]").click()
+        host.locator("[data-reason=hand]").click()
+        expect(host.locator("#board .zp[data-player='1'] .pips .pip.on")).to_have_count(2)
+        host.locator("[data-reason=hand]").click()
         # At 3 a gain would change nothing: Dark Power is no longer offered.
         expect(host.locator("fieldset[data-action=dark_power]")).to_have_count(0)
         expect(host.locator("#board .last")).to_contain_text("+1 Dark Power")
@@ -157,6 +158,10 @@ def test_host_starts_a_match_with_portals_names_and_dice(companion, phone):
     phone.locator("[name=creature]").nth(5).fill("Snake")
     expect(setup.locator("select").nth(1).locator("option:checked")).to_have_text("Snake")
     phone.locator("[name=dice_faces]").fill("Magic, Fire, Moon")
+    # Put back in the box: only creatures on no Portal board are offered (Bob has the Snake).
+    boxed = phone.locator(".zoo-boxed label:visible")
+    expect(boxed).to_have_text([" Griffin", " Phoenix", " Kraken"])
+    boxed.filter(has_text="Kraken").locator("input").check()
     shot(phone, "zoo-host-start-form")
     phone.click("#start button[type=submit]")
     expect(phone.locator("#board .zoo .head")).to_have_text("Round 1 · Bob's turn", timeout=5000)
@@ -166,6 +171,7 @@ def test_host_starts_a_match_with_portals_names_and_dice(companion, phone):
     assert m["options"]["first_player"] == 1 and m["options"]["dark_power_reset"] is False
     assert m["options"]["creatures"][5] == "Snake"
     assert m["options"]["dice_faces"] == ["Magic", "Fire", "Moon"]
+    assert m["options"]["boxed"] == [5] and m["view"]["deck"] == [1, 2, 3, 4, 6]
     expect(phone.locator("#board .zp[data-player='1'] .zchip")).to_have_text("Snake")
 
 
@@ -181,19 +187,32 @@ def test_host_plays_a_match_to_the_end_and_the_spectator_follows(companion, brow
     log_in(phone, companion, "host", "#host")
     actions = phone.locator("#actions")
 
-    def display(space: int, creature: int, first: bool = True, full: bool = False) -> None:
+    def display(space: int, creature: int, first: bool = True, board: bool = False) -> None:
         form = actions.locator("fieldset[data-action=display]")
         form.locator(f"button[data-space='{space}']").click()
         expect(form.locator(f"[data-space='{space}']")).to_have_attribute("aria-pressed", "true")
+        who = view(companion)["current"]
         form.locator(f"button[data-creature='{creature}']").click()
         done = f"sp cr{creature}" + (" first" if first else "")
-        # A full portal has no space left: the form goes, the board shows the creature.
-        shown = phone.locator("#board .zp[data-player='0']") if full else form
+        # A full portal, or the turn's third display, takes the form away: the board shows
+        # the creature.
+        shown = phone.locator(f"#board .zp[data-player='{who}']") if board else form
         expect(shown.locator(f"[data-space='{space}']")).to_have_class(done)
 
     def end_turn(then: str) -> None:
         phone.locator("#bar [data-action=end_turn]").click()
         expect(phone.locator("#board .head")).to_have_text(then)
+
+    errors: list[str] = []
+    phone.on("pageerror", lambda e: errors.append(str(e)))
+
+    def creatures() -> list[int]:
+        """The creatures the display form offers for the space picked."""
+        buttons = actions.locator("fieldset[data-action=display] button[data-creature]")
+        return [int(c) for c in buttons.evaluate_all("bs => bs.map(b => b.dataset.creature)")]
+
+    def pick(space: int) -> None:
+        actions.locator(f"fieldset[data-action=display] button[data-space='{space}']").click()
 
     # Round 1: the device rolls two Spell Dice for Ann (faces shown), she displays a Dragon.
     actions.locator("[data-action=roll] [data-dice='2']").click()
@@ -201,43 +220,74 @@ def test_host_plays_a_match_to_the_end_and_the_spectator_follows(companion, brow
     faces = view(companion)["roll"]["faces"]
     expect(actions.locator(".zoo-turn")).to_have_text(
         f"Ann's turn · round 1 · Spell Dice: {' · '.join(faces)}")
-    # The turn's one action is spent: no second roll, no swap.
-    expect(actions.locator("[data-action=roll], [data-action=swap]")).to_have_count(0)
+    # The turn's one action is spent: no second roll, no column, no swap or trick.
+    expect(actions.locator("[data-action=roll], [data-action=swap], [data-action=column]")
+           ).to_have_count(0)
     expect(actions.locator("[data-reason=helper]")).to_have_count(0)
     display(1, 1)
     expect(head).to_have_text("Round 1 · Ann's turn")
     expect(spectator.locator("#board .zp[data-player='0'] .pts")).to_have_text("2", timeout=5000)
     end_turn("Round 1 · Bob's turn")
     expect(head).to_have_text("Round 1 · Bob's turn", timeout=5000)  # live on the spectator's phone
+    # Bob's space 1: not the Dragon Ann's portal shows (each card exists once).
+    pick(1)
+    expect(actions.locator("fieldset[data-action=display] button[data-creature]")
+           ).to_have_count(5)
+    assert creatures() == [2, 3, 4, 5, 6]
     display(5, 2)
     end_turn("Round 2 · Ann's turn")
-    # Round 2: a hand card of the creature already there is refused, said beside the swap.
+    # Round 2: a swap for a hand card offers only the cards that can be in a hand.
     swap = actions.locator("fieldset[data-action=swap]")
     swap.locator("[name=space]").select_option("1")
-    swap.locator("[name=card]").select_option("1")
-    swap.locator("button", has_text="Swap").last.click()
-    refusal = phone.locator("fieldset[data-action=swap] + #message")
-    expect(refusal).to_contain_text("Dragon")
-    shot(phone, "zoo-host-refusal")
-    # The table's own dice, then the rest of Ann's portal: she completes it first.
+    expect(swap.locator("[name=card] option")).to_have_text(
+        [f"for {c} from the hand" for c in ("Griffin", "Unicorn", "Phoenix", "Kraken", "Hydra")])
+    # The table's own dice, then three displays: Kraken and Hydra fill the two-player deck.
     roll = actions.locator("fieldset[data-action=roll]")
     roll.locator("[name=face]").nth(0).select_option("Fire")
     roll.locator("[name=face]").nth(1).select_option("Magic")
     roll.locator("[data-table]").click()
     expect(actions.locator("fieldset[data-action=swap]")).to_have_count(0)
     expect(phone.locator("#message")).to_have_text("")
-    for space, creature in [(2, 1), (3, 1), (4, 2), (5, 3), (6, 4), (7, 1), (8, 1)]:
-        display(space, creature, first=space != 5)  # Bob was first on 5
+    pick(5)
+    expect(actions.locator("fieldset[data-action=display] button[data-creature]")
+           ).to_have_count(5)
+    assert 2 not in creatures()  # Bob's Griffin is on 5
+    display(5, 5, first=False)  # Bob was first on 5
+    display(6, 6)
+    pick(2)
+    expect(actions.locator("fieldset[data-action=display] button[data-creature]")
+           ).to_have_count(4)
+    assert creatures() == [1, 2, 5, 6]  # no Unicorn or Phoenix: the deck is full
     shot(phone, "zoo-host-display")
-    display(9, 6, full=True)
+    actions.locator("fieldset[data-action=display] button[data-creature='1']").click()
+    # Three displays: the most a turn allows; the form goes, a note says why.
+    expect(actions.locator("fieldset[data-action=display]")).to_have_count(0)
+    expect(actions.locator("[data-note=displays]")).to_contain_text("3 elements this turn")
+    end_turn("Round 2 · Bob's turn")
+    end_turn("Round 3 · Ann's turn")
+    for space, creature in [(3, 1), (4, 2), (7, 1)]:
+        display(space, creature, board=space == 7)
+    end_turn("Round 3 · Bob's turn")
+    end_turn("Round 4 · Ann's turn")
+    display(8, 1)
+    display(9, 5, board=True)
     expect(actions.locator("fieldset[data-action=display]")).to_have_count(0)
     expect(phone.locator("#board .banner")).to_have_text("Final round: Ann completed the portal")
-    end_turn("Round 2 · Bob's turn")
+    end_turn("Round 4 · Bob's turn")
+    # No roll yet: no rune to miss. After the table's own roll, one per rune shown.
+    expect(actions.locator("[data-reason=no_rune]")).to_have_count(0)
+    roll = actions.locator("fieldset[data-action=roll]")
+    roll.locator("[name=face]").nth(0).select_option("Fire")
+    roll.locator("[data-table]").click()
     actions.locator("[data-reason=no_rune]").click()
     expect(phone.locator("#board .zp[data-player='1'] .pips .pip.on")).to_have_count(1)
+    expect(actions.locator("[data-reason=no_rune]")).to_have_count(0)
     end_turn("Ann wins with 17")
     expect(phone.locator("#actions fieldset, [data-action=end_turn]")).to_have_count(0)
     expect(head).to_have_text("Ann wins with 17", timeout=5000)
+    # Over: the controls say so (no TypeError on a game with no current player).
+    expect(actions.locator(".zoo-over")).to_contain_text("The game is over")
+    assert errors == []
     shot(phone, "zoo-host-over")
     # A rematch: the form opens on Alakazoo with the match's players and options.
     phone.reload()
@@ -252,15 +302,17 @@ def test_host_plays_a_match_to_the_end_and_the_spectator_follows(companion, brow
     v = state["match"]["view"]
     assert [p["total"] for p in v["players"]] == [17, 2] and v["winner"] == [0]
     recorded = [{k: e[k] for k in e if k not in ("faces",)} for e in companion.table.match.events]
+    shows = [{"type": "display", "space": sp, "creature": c, "by": 0}
+             for sp, c in [(5, 5), (6, 6), (2, 1), (3, 1), (4, 2), (7, 1), (8, 1), (9, 5)]]
+    ann_end, bob_end = {"type": "end_turn", "by": 0}, {"type": "end_turn", "by": 1}
     assert recorded == [
         {"type": "roll", "by": 0, "device": True},  # the faces it rolled, below
-        {"type": "display", "space": 1, "creature": 1, "by": 0}, {"type": "end_turn", "by": 0},
-        {"type": "display", "space": 5, "creature": 2, "by": 1}, {"type": "end_turn", "by": 1},
-        {"type": "roll", "by": 0, "device": False},
-        *[{"type": "display", "space": s, "creature": c, "by": 0}
-          for s, c in [(2, 1), (3, 1), (4, 2), (5, 3), (6, 4), (7, 1), (8, 1), (9, 6)]],
-        {"type": "end_turn", "by": 0},
-        {"type": "dark_power", "reason": "no_rune", "by": 1}, {"type": "end_turn", "by": 1},
+        {"type": "display", "space": 1, "creature": 1, "by": 0}, ann_end,
+        {"type": "display", "space": 5, "creature": 2, "by": 1}, bob_end,
+        {"type": "roll", "by": 0, "device": False}, *shows[:3], ann_end, bob_end,
+        *shows[3:6], ann_end, bob_end, *shows[6:], ann_end,
+        {"type": "roll", "by": 1, "device": False},
+        {"type": "dark_power", "reason": "no_rune", "by": 1}, bob_end,
     ], recorded
     assert companion.table.match.events[0]["faces"] == faces and len(faces) == 2
     assert companion.table.match.events[5]["faces"] == ["Fire", "Magic"]
@@ -270,7 +322,7 @@ def test_host_plays_a_match_to_the_end_and_the_spectator_follows(companion, brow
 def test_a_shared_win_on_the_board_and_in_the_history(companion, phone):
     """Without the reset, two players stuck at 3 Dark Power end the game: equal totals
     share the win."""
-    three = [{"type": "dark_power", "reason": "no_rune"}] * 3
+    three = [{"type": "dark_power", "reason": "hand"}] * 3
     # First, a device roll for the first player is said before anything happens.
     start(companion, {**TWO, "options": {"first_player": "roll"}})
     first = companion.table.snapshot.match["options"]["first_roll"]
@@ -350,3 +402,26 @@ def test_what_a_phone_downloads_for_each_game_s_spectator_page(companion, phone,
     total = sum(bodies.values())
     print(f"{setup['game']}: {total} bytes in the browser: {bodies}")
     assert total <= LIGHT, bodies
+
+
+def test_the_hosts_swaps_offer_only_what_exchanges_something(companion, phone):
+    """A swap with a portal lists the space and player pairs where both show different
+    creatures; a hand card, the cards that can be in a hand for the space chosen."""
+    start(companion, {"game": "alakazoo", "players": ["Ann", "Bob", "Cleo"]})
+    play(companion, *displays((1, 1), (5, 1)), END, *displays((5, 2)), END,
+         *displays((1, 3), (5, 3)), END)
+    log_in(phone, companion, "host", "#host")
+    swap = phone.locator("#actions fieldset[data-action=swap]")
+    expect(swap.locator("[name=pair] option")).to_have_text([
+        "space 1: Dragon ↔ Cleo's Unicorn", "space 5: Dragon ↔ Bob's Griffin",
+        "space 5: Dragon ↔ Cleo's Unicorn"])
+    swap.locator("[name=space]").select_option("5")
+    # Not Ann's own Dragon, Bob's Griffin or Cleo's Unicorn; three players: five creatures.
+    expect(swap.locator("[name=card] option")).to_have_text(
+        ["for Phoenix from the hand", "for Kraken from the hand", "for Hydra from the hand"])
+    swap.locator("[name=pair]").select_option("5/2")
+    swap.locator("button", has_text="Swap (+1 Dark Power)").click()
+    expect(phone.locator("#board .zp[data-player='0'] [data-space='5']")).to_have_class(
+        "sp cr3 first")
+    assert companion.table.match.events[-1] == {"type": "swap", "by": 0, "space": 5,
+                                                "player": 2}

@@ -176,12 +176,17 @@ def test_the_host_runs_an_alakazoo_match_with_one_thumb(companion, phone):
         thumb.pick(display.locator(f"button[data-space='{space}']"))
         thumb.tap(display.locator(f"button[data-creature='{creature}']"))
 
+    # Three displays a turn; Bob passes his turns meanwhile.
     for space, creature in [(1, 1), (2, 1), (3, 1), (4, 2), (5, 3), (6, 4), (7, 1), (8, 1)]:
         put(space, creature)
+        if space in (3, 6):
+            for _ in range(2):
+                thumb.tap(phone.locator("#bar [data-action=end_turn]"))
+            expect(phone.locator("#board .head")).to_contain_text("Ann's turn")
     shot(phone, "host-thumb-zoo")
-    put(9, 6)
+    put(9, 3)  # a Unicorn: Unicorn and Phoenix fill the two-player deck
     thumb.tap(phone.locator("#bar [data-action=end_turn]"))
-    put(1, 5)
+    put(1, 2)
     thumb.tap(phone.locator("#bar [data-action=end_turn]"))
     expect(phone.locator("#board .head")).to_contain_text("Ann wins")
     won(phone, thumb, "zoo")
@@ -214,9 +219,10 @@ def test_the_new_match_form_folds_during_a_match_and_is_filled_from_the_last(com
                       "options": {"first_player": 1, "portals": [2, 3],
                                   "dark_power_reset": False}})
     expect(phone.locator("#new-match")).not_to_have_attribute("open", "")
-    three = [{"type": "dark_power", "reason": "no_rune"}] * 3
-    shown = {"type": "display", "space": 1, "creature": 1}
-    play(companion, shown, *three, {"type": "end_turn"}, shown, *three, {"type": "end_turn"})
+    three = [{"type": "dark_power", "reason": "hand"}] * 3
+    shown = [{"type": "display", "space": 1, "creature": c} for c in (1, 4)]
+    play(companion, shown[0], *three, {"type": "end_turn"}, shown[1], *three,
+         {"type": "end_turn"})
     assert companion.table.snapshot.match["status"] == "finished"
     expect(phone.locator("#new-match")).to_have_attribute("open", "")
     expect(phone.locator("#game")).to_have_value("alakazoo")

@@ -16,7 +16,7 @@ from tests.e2e.browser_support import (
     start,
     url,
 )
-from tests.e2e.test_alakazoo_pages import FINISH, FOUR
+from tests.e2e.test_alakazoo_pages import COMPLETED, FINISH, FOUR
 from tests.games.test_timeline import DODGEBALL
 
 expect = require_chromium().expect
@@ -36,7 +36,7 @@ MATCHES = {
     "wizard-dodgeball": (DODGEBALL[0], DODGEBALL[1:6], DODGEBALL[6:]),
     "alakaslam": ({"game": "alakaslam", "players": ["Ann", "Bob"],
                    "options": {"characters": ["wendolyn", "austin"]}}, SLAM[:4], SLAM[4:]),
-    "alakazoo": (FOUR, FINISH[:10], FINISH[10:]),
+    "alakazoo": (FOUR, FINISH[:COMPLETED], FINISH[COMPLETED:]),
 }
 
 

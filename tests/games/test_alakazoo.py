@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -56,6 +57,17 @@ def fill(creatures, skip=()) -> list[dict]:
     return [show(s, c) for s, c in zip(ALL_SPACES, creatures, strict=True) if s not in skip]
 
 
+def three_a_turn(state, *displays: dict):
+    """The current player's ``displays``, three a turn at most: between two batches the
+    turn goes round the table (the others end theirs at once)."""
+    p = state.current
+    for i in range(0, len(displays), 3):
+        if i:
+            state = to_turn_of(play(state, END), p)
+        state = play(state, *displays[i:i + 3])
+    return state
+
+
 def to_turn_of(state, player: int):
     """End turns until it is ``player``'s."""
     while state.current != player:
@@ -83,7 +95,7 @@ def test_another_creature_scores_only_for_being_first():
 
 
 def test_the_first_on_a_space_scores_once_for_the_whole_table():
-    state = play(start(3), show(5, 2), END, show(5, 2), show(6, 6), END, show(5, 3))
+    state = play(start(3), show(5, 4), END, show(5, 2), show(6, 6), END, show(5, 3))
     v = view(state)
     # Bob's own creature is 2: space 5 scores him "own" only; space 6 is new.
     assert [p["points"] for p in v["players"]] == [1, 1 + 1, 1]
@@ -95,12 +107,14 @@ def test_the_first_on_a_space_scores_once_for_the_whole_table():
 
 
 def test_completing_first_scores_and_starts_the_final_round_a_later_completer_gets_nothing():
-    state = play(start(3), *fill(1))
+    ann, bob = fill(1), fill(2)
+    state = play(start(3), *ann[:3], END, *bob[:3], END, END, *ann[3:6], END, *bob[3:6], END,
+                 END, *ann[6:])
     v = view(state)
     assert v["last"]["scored"] == ["own", "first", "complete"]
     assert v["players"][0]["points"] == 9 + 9 + 1
     assert v["ender"] == 0 and v["final_round"] is True and v["current"] == 0
-    state = play(state, END, *fill(2))
+    state = play(state, END, *bob[6:])
     v = view(state)
     assert v["last"]["scored"] == ["own"] and v["players"][1]["points"] == 9
     assert v["ender"] == 0 and v["stats"]["points"][1]["complete"] == 0
@@ -110,7 +124,7 @@ def test_a_display_on_a_filled_space_is_refused_with_the_empty_ones():
     state = play(start(), show(5, 1), show(1, 2))
     refused(state, show(5, 3), match="Ann's space 5 already shows Dragon; "
                                      "empty spaces: 2, 3, 4, 6, 7, 8, 9")
-    full = play(start(), *fill(1))
+    full = three_a_turn(start(), *fill(1))
     refused(full, show(5, 3), match="already shows Dragon; the portal is full")
 
 
@@ -130,14 +144,17 @@ def kinds(shapes: list[dict]) -> list[str]:
 
 @pytest.mark.parametrize("reason", ["no_rune", "magic_power", "hand", "helper"])
 def test_dark_power_from_each_reason_is_counted_by_reason(reason):
-    state = play(start(), dark(reason))
+    # A no_rune penalty follows a roll that showed a rune.
+    rolled = [{"type": "roll", "faces": ["Fire"]}] if reason == "no_rune" else []
+    state = play(start(), *rolled, dark(reason))
     v = view(state)
     assert v["players"][0]["dark_power"] == 1
     assert v["last"] == {"type": "dark_power", "player": 0, "reason": reason, "gained": True}
     assert v["stats"]["dark_power"] == [1, 0]
     assert v["stats"]["dark_power_by"][0] == {r: int(r == reason) for r in
                                               ("no_rune", "magic_power", "hand", "helper")}
-    assert v["acted"] is (reason == "helper")  # the Helper's trick is the turn's action
+    # The Helper's trick is the turn's action (and so is the roll before a no_rune).
+    assert v["acted"] is (reason in ("helper", "no_rune"))
 
 
 def test_a_swap_with_another_portal_is_dark_power_from_the_helper():
@@ -149,7 +166,8 @@ def test_a_swap_with_another_portal_is_dark_power_from_the_helper():
 
 
 def test_dark_power_stops_at_three_and_the_excess_is_neither_taken_nor_counted():
-    state = play(start(), dark("no_rune"), dark("hand"), dark("magic_power"), dark("hand"))
+    state = play(start(), {"type": "roll", "faces": ["Fire"]}, dark("no_rune"), dark("hand"),
+                 dark("magic_power"), dark("hand"))
     v = view(state)
     assert v["players"][0]["dark_power"] == 3 == v["dark_max"]
     assert v["last"] == {"type": "dark_power", "player": 0, "reason": "hand", "gained": False}
@@ -162,7 +180,7 @@ def test_dark_power_is_not_offered_at_three_though_a_gain_there_is_accepted():
     assert "dark_power" in kinds(GAME.legal(play(start(), dark("hand"), dark("hand"))))
     state = play(start(), dark("hand"), dark("hand"), dark("hand"))
     assert "dark_power" not in kinds(GAME.legal(state))
-    assert view(play(state, dark("no_rune")))["players"][0]["dark_power"] == 3
+    assert view(play(state, dark("magic_power")))["players"][0]["dark_power"] == 3
 
 
 def test_a_swap_at_three_dark_power_gains_nothing_but_still_swaps():
@@ -209,23 +227,25 @@ def test_helper_refusals_name_why_and_what_is_possible():
             match="another player's portal; for a card in hand send \"creature\"")
     refused(state, {"type": "swap", "space": 5, "creature": 1},
             match="Ann's space 5 already shows Dragon")
-    same = play(state, END, END, show(5, 1), END)  # Cleo shows a Dragon on 5 too
-    refused(same, {"type": "swap", "space": 5, "player": 2},
-            match="both spaces 5 show Dragon: the swap would change nothing")
+    # Each card exists once: two portals never show the same element on a space, so the
+    # Helper never meets two equal ones; Cleo cannot show Ann's Dragon on 5 again.
+    refused(play(state, END, END), show(5, 1), match="the Dragon for space 5 is on Ann's portal")
     refused(state, {"type": "swap", "space": 5, "player": 1, "creature": 3}, InvalidAction,
             match="either \"player\".* or \"creature\"")
     refused(state, {"type": "swap", "space": 5}, InvalidAction, match="either")
 
 
 def test_in_the_final_round_the_helper_cannot_touch_a_full_portal():
-    state = play(start(3), END, END, show(5, 1), END, END, *fill(2), END)  # Bob completes
+    state = to_turn_of(play(start(3), END, END, show(5, 1), END), 1)
+    state = play(three_a_turn(state, *fill(2)), END)  # Bob completes
     assert view(state)["final_round"] and view(state)["current"] == 2
     refused(state, {"type": "swap", "space": 5, "player": 1},
             match="Bob's portal is complete: in the final round the Helper cannot be used")
     # Not offered either, while a hand card still is.
     legal = GAME.legal(state)
     assert not any(s["type"] == "swap" and "player" in s for s in legal)
-    assert {"type": "swap", "space": [5], "creature": [1, 2, 3, 4, 5, 6]} in legal
+    # Cleo's Dragon on 5 for a card from her hand: neither a Dragon nor Bob's Griffin.
+    assert {"type": "swap", "space": [5], "creature": [3, 4, 5, 6]} in legal
 
 
 # --- one action per turn --------------------------------------------------------------
@@ -239,14 +259,14 @@ def test_in_the_final_round_the_helper_cannot_touch_a_full_portal():
     ({"type": "swap", "space": 5, "creature": 3}, dark("helper"),
      "no Magic Helper trick now: Ann has used the Magic Helper this turn"),
     (dark("helper"), {"type": "roll", "faces": ["Fire"]},
-     "Ann has used the Magic Helper this turn: one action per turn; display or end the turn"),
+     "Ann has used the Magic Helper this turn: one action per turn"),
     (show(1, 1), {"type": "roll", "dice": 3},
      "Ann has displayed this turn: the turn's action comes before displaying"),
 ])
 def test_the_turn_has_one_action_and_it_comes_before_displaying(first, second, said):
     state = play(two_portals(), first, rng=random.Random(1))
     refused(state, second, match=said)
-    assert not any(s["type"] in ("roll", "swap") for s in GAME.legal(state))
+    assert not any(s["type"] in ("roll", "swap", "column", "helper") for s in GAME.legal(state))
     assert "helper" not in next(s for s in GAME.legal(state)
                                 if s["type"] == "dark_power")["reason"]
 
@@ -282,7 +302,8 @@ def test_rounds_count_each_time_the_turn_comes_back_to_the_first_player():
 
 
 def test_a_player_at_three_dark_power_passes_and_goes_back_to_zero():
-    state = play(start(3), END, *[dark("no_rune")] * 3, END)  # Bob ends at 3
+    state = play(start(3), END, {"type": "roll", "faces": ["Fire", "Water", "Air"]},
+                 *[dark("no_rune")] * 3, END)  # Bob ends at 3
     state = play(state, END, END)  # Cleo, then Ann end their turns: Bob passes
     v = view(state)
     assert v["current"] == 2 and v["round"] == 2
@@ -343,7 +364,7 @@ def test_with_the_reset_a_table_at_three_never_sticks():
 def test_the_final_round_ends_when_the_turn_would_come_back_to_the_first_player(n, first,
                                                                                 ender):
     state = to_turn_of(start(n, first_player=first), ender)
-    state = play(state, *fill(ender + 1))
+    state = three_a_turn(state, *fill(ender + 1))
     assert view(state)["ender"] == ender
     expected = []
     p = (ender + 1) % n
@@ -362,13 +383,17 @@ def test_the_final_round_ends_when_the_turn_would_come_back_to_the_first_player(
 
 
 def test_a_forced_pass_is_a_turn_of_the_final_round():
-    state = play(start(3), END, *[dark("hand")] * 3, END, END, *fill(1), END)  # Ann completes
+    ann = fill(1)
+    state = play(start(3), *ann[:3], END, END, END, *ann[3:6], END, *[dark("hand")] * 3, END,
+                 END, *ann[6:], END)  # Ann completes; Bob is at 3 Dark Power
     v = view(state)  # Bob's last turn is a forced pass; Cleo plays hers
     assert v["final_round"] and v["current"] == 2
     assert v["passes"] == [{"player": 1, "reset": True}]
     state = play(state, END)  # the turn would come back to Ann: over
     assert view(state)["ended"] == "final_round"
-    state = play(start(3), *[dark("hand")] * 3, END, *fill(2), END, END)
+    bob = fill(2)
+    state = play(start(3), END, *bob[:3], END, END, END, *bob[3:6], END, END,
+                 *[dark("hand")] * 3, END, *bob[6:], END, END)
     v = view(state)  # Bob completed, Cleo played; Ann would start again: the game is over
     assert v["ended"] == "final_round" and v["passes"] == []
 
@@ -404,24 +429,28 @@ def test_the_jury_scores_each_full_line_and_the_pure_portal(portal, creature, ro
 
 
 def test_the_jury_scores_every_portal_at_the_end_and_totals_decide():
-    mixed = [1, 1, 1, 2, 3, 4, 1, 2, 2]
-    state = play(start(2), *fill(mixed), END, *fill(2, skip=(9,)), END)
+    mixed, ann = [1, 1, 1, 2, 3, 4, 1, 2, 2], fill([1, 1, 1, 2, 3, 4, 1, 2, 2])
+    # Bob's Griffins leave out spaces 4 and 8, where Ann's portal holds the Griffin cards.
+    bob = fill([2, 2, 2, 3, 2, 2, 2, 4, 2], skip=(9,))
+    state = play(start(2), *ann[:3], END, *bob[:3], END, *ann[3:6], END, *bob[3:6], END,
+                 *ann[6:], END, *bob[6:], END)
+    assert view(state)["players"][0]["portal"] == mixed
     v = view(state)
     ann, bob = v["players"]
     assert ann["jury"] == {"rows": [1, 1, 0], "cols": [0, 1, 1], "pure": 0, "total": 4,
                            "kinds": {"rows": ["same", "different", "pair"],
                                      "cols": ["pair", "different", "different"]}}
     assert ann["points"] == 4 + 9 + 1 and ann["total"] == 14 + 4
-    assert bob["jury"] == {"rows": [1, 1, 0], "cols": [1, 1, 0], "pure": 0, "total": 4,
-                           "kinds": {"rows": ["same", "same", "open"],
-                                     "cols": ["same", "same", "open"]}}
-    assert bob["points"] == 8 and bob["total"] == 12
+    assert bob["jury"] == {"rows": [1, 0, 0], "cols": [0, 0, 0], "pure": 0, "total": 1,
+                           "kinds": {"rows": ["same", "pair", "open"],
+                                     "cols": ["pair", "pair", "open"]}}
+    assert bob["points"] == 6 and bob["total"] == 7
     assert v["winner"] == [0] and GAME.winner(state) == 0
-    assert GAME.summary(state) == "18-12 · Ann: 14 in play + 4 jury · Bob: 8 in play + 4 jury"
+    assert GAME.summary(state) == "18-7 · Ann: 14 in play + 4 jury · Bob: 6 in play + 1 jury"
 
 
 def test_the_jury_is_hidden_while_playing():
-    v = view(play(start(), *fill(1)))
+    v = view(three_a_turn(start(), *fill(1)))
     assert all(p["jury"] is None for p in v["players"]) and v["winner"] is None
     assert v["players"][0]["total"] == v["players"][0]["points"] == 19
 
@@ -436,7 +465,7 @@ def test_a_tie_is_a_shared_win():
 
 
 def test_a_pure_portal_scores_twenty_six():
-    state = play(start(3), *fill(1), END, END, END)
+    state = play(three_a_turn(start(3), *fill(1)), END, END, END)
     v = view(state)
     assert v["players"][0]["jury"]["total"] == 7 and v["players"][0]["total"] == 26
     assert GAME.summary(state) == "26-0-0 · Ann: 19 in play + 7 jury · Bob: 0 in play + 0 jury" \
@@ -626,7 +655,7 @@ def test_a_finished_match_is_stored_with_its_shared_winners_and_summary():
                      "options": {"dark_power_reset": False}})
         for _ in range(2):
             for _ in range(3):
-                table.act(dark("no_rune"))
+                table.act(dark("hand"))
             table.act(END)
         assert table.snapshot.match["status"] == "finished"
         row = table.history()[0]
@@ -657,3 +686,189 @@ def test_stats_count_points_by_kind_dark_power_by_reason_passes_swaps_and_rolls(
         "3 Dark Power taken"
     assert v["reminders"][0]["reason"] == "hand" and v["reminders"][1]["reason"] == \
         "magic_power"
+
+
+# --- each card once, the deck, three displays, no free rune, the turn's one action ---------
+
+
+def shapes_of(state, kind: str, key: str = "creature") -> list[dict]:
+    return [s for s in GAME.legal(state) if s["type"] == kind and key in s]
+
+
+def test_a_card_on_a_portal_cannot_be_displayed_on_another_and_is_not_offered():
+    state = play(start(), show(1, 2), END)
+    refused(state, show(1, 2), match="the Griffin for space 1 is on Ann's portal and each card "
+                                     "exists once: Bob cannot display a second one; free for "
+                                     "space 1: Dragon, Unicorn, Phoenix, Kraken, Hydra")
+    assert shapes_of(state, "display") == [
+        {"type": "display", "space": [1], "creature": [1, 3, 4, 5, 6]},
+        {"type": "display", "space": [2, 3, 4, 5, 6, 7, 8, 9], "creature": [1, 2, 3, 4, 5, 6]}]
+    # Another creature there is fine, and so is the Griffin on another space.
+    assert view(play(state, show(1, 3), show(2, 2)))["players"][1]["portal"][:2] == [3, 2]
+
+
+def test_a_swap_for_a_hand_card_cannot_bring_a_second_copy_either():
+    state = play(start(), show(1, 2), END, show(1, 3), END, END)  # Bob's turn, Unicorn on 1
+    refused(state, {"type": "swap", "space": 1, "creature": 2},
+            match="the Griffin for space 1 is on Ann's portal and each card exists once: Bob "
+                  "cannot swap in a second one; free for space 1: Dragon, Phoenix, Kraken")
+    assert shapes_of(state, "swap") == [{"type": "swap", "space": [1],
+                                         "creature": [1, 4, 5, 6]}]
+    # The swap between the two portals exchanges the two cards: never a copy.
+    v = view(play(state, {"type": "swap", "space": 1, "player": 0}))
+    assert [p["portal"][0] for p in v["players"]] == [3, 2]
+
+
+@pytest.mark.parametrize("n, size", [(2, 4), (3, 5), (4, 6)])
+def test_the_deck_holds_four_five_or_six_creatures_by_player_count(n, size):
+    state = start(n)
+    v = view(state)
+    assert v["deck_size"] == size and v["deck"] == list(range(1, n + 1)) and v["boxed"] is None
+    # The first creatures displayed that are on no Portal board fill the free places.
+    others = [c for c in range(1, 7) if c > n]
+    for space, creature in enumerate(others[:size - n], start=1):
+        state = play(state, show(space, creature))
+    assert view(state)["deck"] == sorted({*range(1, n + 1), *others[:size - n]})
+    if size == 6:
+        return
+    state = play(state, END)
+    out = others[size - n]
+    refused(state, show(9, out), match=f"no {v['creatures'][out - 1]} card is in this game: "
+                                       f"a {n}-player deck holds {size} creatures; the "
+                                       "creatures in play: ")
+    assert all(out not in s["creature"] for s in shapes_of(state, "display"))
+    assert all(out not in s["creature"] for s in shapes_of(state, "swap"))
+
+
+def test_six_creatures_in_a_two_player_game_are_refused_through_a_hand_swap_too():
+    state = play(start(), show(1, 5), show(2, 6), END, show(1, 1), END)
+    refused(state, {"type": "swap", "space": 1, "creature": 3},
+            match="no Unicorn card is in this game: a 2-player deck holds 4 creatures; the "
+                  "creatures in play: Dragon, Griffin, Kraken, Hydra")
+
+
+def test_the_boxed_option_names_the_creatures_put_back_in_the_box():
+    state = start(3, portals=[2, 4, 6], boxed=[1])
+    v = view(state)
+    assert v["boxed"] == [1] and v["deck"] == [2, 3, 4, 5, 6]
+    refused(state, show(1, 1), match="no Dragon card is in this game: it was put back in the "
+                                     "box; the creatures in play: Griffin, Unicorn, Phoenix, "
+                                     "Kraken, Hydra")
+    assert shapes_of(state, "display")[0]["creature"] == [2, 3, 4, 5, 6]
+    prepared = GAME.prepare(NAMES[:3], {"portals": [2, 4, 6], "boxed": [1]}, NoDice())
+    assert prepared["boxed"] == [1] and GAME.again(prepared)["boxed"] == [1]
+    # Left out, it stays out of the options: the table's play decides the deck.
+    assert "boxed" not in GAME.prepare(NAMES[:3], {}, NoDice())
+
+
+@pytest.mark.parametrize("n, boxed, said", [
+    (2, [5], "with 2 players the deck holds 4 creatures, so 2 different creatures of "
+             r"\[3, 4, 5, 6\]"),
+    (2, [5, 5], "2 different creatures"),
+    (2, [1, 5], "creature 1 is on a Portal board and stays in the deck"),
+    (3, [7], "1 different creature of"),
+    (4, [6], "none \\(all six creatures play\\)"),
+    (2, "5,6", "option 'boxed' lists the creatures put back in the box"),
+])
+def test_a_wrong_boxed_option_is_refused_saying_what_fits(n, boxed, said):
+    with pytest.raises(InvalidAction, match=said):
+        GAME.prepare(NAMES[:n], {"boxed": boxed}, NoDice())
+
+
+def test_at_most_three_displays_in_a_turn():
+    state = play(start(), show(1, 1), show(2, 1), show(3, 1))
+    v = view(state)
+    assert (v["displays"], v["max_displays"]) == (3, 3)
+    refused(state, show(4, 1), match="Ann has displayed 3 elements this turn: each display "
+                                     "spends 2 Magic Power and a player holds at most 6, so 3 "
+                                     "is the most in one turn; end the turn")
+    assert not shapes_of(state, "display")
+    state = play(state, END, END)
+    assert view(state)["displays"] == 0 and shapes_of(state, "display")
+
+
+def test_no_rune_needs_this_turns_roll_with_a_rune_one_per_rune_die():
+    state = start()
+    refused(state, dark("no_rune"), match="Ann has not rolled the Spell Dice this turn")
+    assert "no_rune" not in shapes_of(state, "dark_power", "reason")[0]["reason"]
+    magic = play(state, {"type": "roll", "faces": ["Magic", "Magic", "Magic"]})
+    refused(magic, dark("no_rune"), match=r"Ann's roll \(Magic Magic Magic\) showed only Magic")
+    assert view(magic)["no_rune_left"] == 0
+    two = play(state, {"type": "roll", "faces": ["Fire", "Magic", "Air"]})
+    assert view(two)["no_rune_left"] == 2
+    two = play(two, dark("no_rune"), show(1, 1), dark("no_rune"))  # after a display too
+    assert view(two)["no_rune_left"] == 0 and view(two)["players"][0]["dark_power"] == 2
+    refused(two, dark("no_rune"), match="showed 2 runes and 2 have been recorded")
+    assert "no_rune" not in shapes_of(two, "dark_power", "reason")[0]["reason"]
+    # The next turn starts without a roll.
+    refused(play(two, END), dark("no_rune"), match="Bob has not rolled")
+
+
+def test_the_first_face_of_the_tables_own_dice_is_the_magic_power_symbol():
+    state = start(dice_faces=["Star", "Moon", "Sun"])
+    refused(play(state, {"type": "roll", "faces": ["Star", "Star"]}), dark("no_rune"),
+            match="showed only Star, the Magic Power symbol")
+    assert view(play(state, {"type": "roll", "faces": ["Star", "Moon"]}))["no_rune_left"] == 1
+
+
+@pytest.mark.parametrize("action, gained, last", [
+    ({"type": "column"}, 0, {"type": "column", "player": 0}),
+    ({"type": "helper", "trick": "hand"}, 1,
+     {"type": "helper", "player": 0, "trick": "hand", "gained": True}),
+    ({"type": "helper", "trick": "column"}, 0,
+     {"type": "helper", "player": 0, "trick": "column", "gained": False}),
+])
+def test_a_column_and_the_helpers_tricks_are_recorded_as_the_turns_one_action(action, gained,
+                                                                              last):
+    state = play(two_portals(), action)
+    v = view(state)
+    assert v["last"] == last and v["acted"] is True
+    assert v["action"] == ("column" if action["type"] == "column" else "helper")
+    assert v["players"][0]["dark_power"] == gained
+    assert v["stats"]["columns"][0] == (action["type"] == "column")
+    assert v["stats"]["tricks"][0] == (action["type"] == "helper")
+    for second in ({"type": "roll", "dice": 1}, {"type": "column"}, dark("helper"),
+                   {"type": "helper", "trick": "column"},
+                   {"type": "swap", "space": 5, "player": 1}):
+        refused(state, second, match="this turn: one action per turn")
+    assert {s["type"] for s in GAME.legal(state)} == {"display", "dark_power", "end_turn"}
+    # Displays may follow it, three of them.
+    assert view(play(state, show(1, 1), show(2, 1), show(3, 1)))["displays"] == 3
+
+
+def test_the_turns_action_comes_before_any_display():
+    state = play(two_portals(), show(1, 1))
+    for action in ({"type": "column"}, {"type": "helper", "trick": "hand"},
+                   {"type": "roll", "dice": 2}, {"type": "swap", "space": 5, "player": 1}):
+        refused(state, action, match="Ann has displayed this turn: the turn's action comes "
+                                     "before displaying")
+
+
+@pytest.mark.parametrize("action, said", [
+    ({"type": "helper"}, "missing field 'trick'"),
+    ({"type": "helper", "trick": "steal"}, 'must be one of "hand", "column"'),
+    ({"type": "column", "space": 1}, "action 'column' has no field 'space'"),
+])
+def test_a_malformed_column_or_trick_is_refused_naming_the_field(action, said):
+    refused(start(), action, InvalidAction, match=said)
+
+
+def test_every_legal_shape_is_accepted_in_every_combination():
+    state = play(start(3), {"type": "roll", "faces": ["Fire", "Magic"]}, show(1, 2), show(5, 3),
+                 END, show(1, 4), show(5, 5), END)  # Cleo: the deck is full (five creatures)
+    for shape in GAME.legal(state):
+        lists = {k: v for k, v in shape.items() if isinstance(v, list)}
+        combos = [dict(zip(lists, values, strict=True))
+                  for values in itertools.product(*lists.values())]
+        for combo in combos:
+            GAME.resolve(state, {**shape, **combo}, random.Random(1))
+
+
+def test_a_swap_with_a_portal_is_offered_per_player_only_where_it_exchanges_something():
+    # Ann shows 1 and 5; Bob only 5; Cleo both: Bob is offered for space 5 alone.
+    state = play(start(3), show(1, 1), show(5, 1), END, show(5, 2), END, show(1, 3),
+                 show(5, 3), END)
+    assert shapes_of(state, "swap", "player") == [
+        {"type": "swap", "space": [5], "player": [1]},
+        {"type": "swap", "space": [1, 5], "player": [2]}]
+    refused(state, {"type": "swap", "space": 1, "player": 1}, match="Bob's space 1 is empty")

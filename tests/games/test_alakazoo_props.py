@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 from hypothesis import event, given, settings
@@ -61,19 +62,56 @@ class ZooTable(TableMachine):
     @precondition(lambda self: self.view["current"] is not None)
     @rule(data=st.data())
     def display_then_end_the_turn(self, data):
-        """The fast way on: fill empty spaces of the own portal, then pass the turn."""
-        p = self.view["current"]
-        empty = [s + 1 for s, c in enumerate(self.view["players"][p]["portal"]) if c is None]
-        order = data.draw(st.permutations(empty))
-        for space in order[:data.draw(st.integers(0, len(order)))]:
-            creature = data.draw(st.integers(1, 6))
-            assert self.act({"type": "display", "space": space, "creature": creature})
+        """The fast way on: up to three displays, each of a card ``legal`` offers for its
+        space, then pass the turn."""
+        for _ in range(data.draw(st.integers(0, 3))):
+            shapes = [s for s in self.table.snapshot.match["legal"] if s["type"] == "display"]
+            if not shapes:
+                break
+            shape = data.draw(st.sampled_from(shapes))
+            assert self.act({"type": "display", "space": data.draw(st.sampled_from(shape["space"])),
+                             "creature": data.draw(st.sampled_from(shape["creature"]))})
         assert self.act({"type": "end_turn"})
         if self.view["ended"]:
             event(f"ended: {self.view['ended']}")
 
-    @rule(kind=st.sampled_from(["display", "dark_power", "swap", "roll", "end_turn", "jump",
-                                None]),
+    @precondition(lambda self: self.view["current"] is not None)
+    @rule(space=st.integers(1, 9), creature=st.integers(1, 6))
+    def a_display_is_taken_exactly_when_legal_offers_it(self, space, creature):
+        """``legal`` offers only what will be accepted, and all of it."""
+        offered = any(s["type"] == "display" and space in s["space"]
+                      and creature in s["creature"] for s in self.table.snapshot.match["legal"])
+        assert self.act({"type": "display", "space": space, "creature": creature}) == offered
+
+    @precondition(lambda self: self.view["current"] is not None)
+    @rule(space=st.integers(1, 9), creature=st.integers(1, 6))
+    def a_hand_swap_is_taken_exactly_when_legal_offers_it(self, space, creature):
+        offered = any(s["type"] == "swap" and "creature" in s and space in s["space"]
+                      and creature in s["creature"] for s in self.table.snapshot.match["legal"])
+        assert self.act({"type": "swap", "space": space, "creature": creature}) == offered
+
+    @invariant()
+    def every_combination_of_every_legal_shape_is_taken(self):
+        """What ``legal`` offers is taken as it is (resolved, not played: nothing changes)."""
+        match = self.table.match
+        for shape in self.table.snapshot.match["legal"]:
+            lists = {k: v for k, v in shape.items() if isinstance(v, list)}
+            for values in itertools.product(*lists.values()):
+                match.game.resolve(match.state, {**shape, **dict(zip(lists, values,
+                                                                     strict=True))},
+                                   random.Random(0))
+
+    @precondition(lambda self: self.view["current"] is not None)
+    @rule(reason=st.sampled_from(["no_rune", "magic_power", "hand", "helper"]))
+    def dark_power_is_taken_exactly_when_legal_offers_it(self, reason):
+        shape = next((s for s in self.table.snapshot.match["legal"]
+                      if s["type"] == "dark_power"), None)
+        if shape is None:  # at 3: accepted, changes nothing but the record
+            return
+        assert self.act({"type": "dark_power", "reason": reason}) == (reason in shape["reason"])
+
+    @rule(kind=st.sampled_from(["display", "dark_power", "swap", "roll", "column", "helper",
+                                "end_turn", "jump", None]),
           extra=st.fixed_dictionaries({}, optional={
               "space": st.sampled_from([0, 1, 5, 9, 10, "5", None]),
               "creature": st.sampled_from([0, 1, 3, 6, 7, True]),
@@ -84,6 +122,7 @@ class ZooTable(TableMachine):
                                         "Fire", ["Fire"] * 4]),
               "device": st.sampled_from([True, False, 1]),
               "by": st.sampled_from([0, 1, 2, 3, 9, None]),
+              "trick": st.sampled_from(["hand", "column", "x", None]),
           }))
     def any_action(self, kind, extra):
         """Anything at all: either refused without a trace, or played by the rules."""
@@ -112,6 +151,38 @@ class ZooTable(TableMachine):
             assert players[view["ender"]]["filled"] == 9
         if not over:
             assert view["final_round"] == (view["ender"] is not None)
+
+    @invariant()
+    def each_card_lies_on_one_portal_and_comes_from_the_deck(self):
+        view = self.view
+        deck = view["deck"]
+        assert len(deck) <= view["deck_size"] == 6 - (4 - self.size)
+        for space in range(9):
+            shown = [p["portal"][space] for p in view["players"]
+                     if p["portal"][space] is not None]
+            assert len(shown) == len(set(shown)), (space + 1, shown)
+            assert set(shown) <= set(deck)
+        assert {p["creature"] for p in view["players"]} <= set(deck)
+
+    @invariant()
+    def a_turn_has_one_action_before_its_displays_at_most_three_and_no_free_rune(self):
+        """Read from the log: the events since the turn began."""
+        events = self.table.match.events
+        start = max((i + 1 for i, e in enumerate(events) if e["type"] == "end_turn"), default=0)
+        turn = events[start:]
+        actions = [i for i, e in enumerate(turn) if e["type"] in ("roll", "column", "helper",
+                                                                  "swap")
+                   or (e["type"] == "dark_power" and e["reason"] == "helper")]
+        displays = [i for i, e in enumerate(turn) if e["type"] == "display"]
+        assert len(actions) <= 1 and len(displays) <= 3 == self.view["max_displays"]
+        assert not actions or not displays or actions[0] < displays[0]
+        assert self.view["displays"] == len(displays)
+        rolls = [e for e in turn if e["type"] == "roll"]
+        runes = sum(f != self.view["dice_faces"][0] for e in rolls for f in e["faces"])
+        no_runes = sum(e["type"] == "dark_power" and e["reason"] == "no_rune" for e in turn)
+        assert no_runes <= runes
+        if self.view["current"] is not None:
+            assert self.view["no_rune_left"] == runes - no_runes
 
     @invariant()
     def totals_are_points_plus_the_jury_at_the_end(self):
@@ -154,16 +225,15 @@ def test_a_table_that_keeps_displaying_always_ends(size, first, reset, seed, dat
     while state.current is not None:
         played += 1
         assert played <= size * 9, "the game did not end"
-        p = state.current
-        empty = [s + 1 for s, c in enumerate(state.portals[p]) if c is None]
-        actions = []
         if data.draw(st.booleans()):
-            actions.append({"type": "dark_power", "reason": data.draw(st.sampled_from(
-                ["no_rune", "magic_power", "hand", "helper"]))})
-        actions.append({"type": "display", "space": empty[0],
-                        "creature": data.draw(st.integers(1, 6))})
-        actions.append({"type": "end_turn"})
-        for action in actions:
+            reason = data.draw(st.sampled_from(["magic_power", "hand", "helper"]))
+            state = GAME.apply(state, GAME.resolve(state, {"type": "dark_power",
+                                                           "reason": reason}, rng))
+        # The first space legal offers, with a card it offers there (each card once).
+        shape = next(s for s in GAME.legal(state) if s["type"] == "display")
+        display = {"type": "display", "space": min(shape["space"]),
+                   "creature": data.draw(st.sampled_from(shape["creature"]))}
+        for action in (display, {"type": "end_turn"}):
             state = GAME.apply(state, GAME.resolve(state, action, rng))
     # With the reset every player keeps playing until one completes.
     assert state.ended == "final_round" if reset else state.ended in ("final_round", "stuck")

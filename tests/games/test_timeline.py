@@ -8,7 +8,7 @@ import random
 from companion import matchfile
 from companion.games.chart import MAX_MARKS, MAX_POINTS, Chart, Mark, Series, thin
 from companion.timeline import timeline
-from tests.games.zoo_matches import FINISH, FOUR
+from tests.games.zoo_matches import COMPLETED, FINISH, FOUR
 
 
 def drawn(*lines: object) -> dict:
@@ -103,12 +103,14 @@ def test_alakaslam_points_by_reason():
 def test_alakazoo_points_by_turn_and_the_jury():
     chart = drawn(FOUR, *FINISH)
     ann, bart, cleo, dimitri = chart["series"]
-    assert points(dimitri)[-1] == [4, 1]
+    assert points(dimitri)[-1] == [12, 1]
     assert [s["colour"] for s in chart["series"]] == [f"player-{i}" for i in range(4)]
-    # Annabelle completes her portal in turn 1 (15 in play), the jury adds 3 at the end.
-    assert points(ann) == [[0, 0], [1, 15], [2, 15], [3, 15], [4, 18]]
-    assert points(bart)[-1] == [4, 4] and points(cleo)[-1] == [4, 1]
-    assert chart["marks"] == [{"x": 1, "kind": "final_round", "colour": "player-0",
+    # Annabelle displays three a turn and completes her portal in turn 9 (15 in play), the
+    # jury adds 3 at the end.
+    assert points(ann) == [[0, 0], [1, 6], [2, 6], [3, 6], [4, 6], [5, 9], [6, 9], [7, 9],
+                           [8, 9], [9, 15], [10, 15], [11, 15], [12, 18]]
+    assert points(bart)[-1] == [12, 4] and points(cleo)[-1] == [12, 1]
+    assert chart["marks"] == [{"x": 9, "kind": "final_round", "colour": "player-0",
                                "label": "Final round: Annabelle completed the portal"}]
     assert chart["bars"] == {"title": "The jury", "categories": ["rows", "columns", "pure"],
                              "values": [[2, 1, 0], [1, 0, 0], [0, 0, 0], [0, 0, 0]]}
@@ -116,8 +118,8 @@ def test_alakazoo_points_by_turn_and_the_jury():
 
 
 def test_alakazoo_has_no_jury_bars_before_the_end():
-    chart = drawn(FOUR, *FINISH[:10])
-    assert chart["bars"] is None and chart["summary"].startswith("Turns played: 1.")
+    chart = drawn(FOUR, *FINISH[:COMPLETED])
+    assert chart["bars"] is None and chart["summary"].startswith("Turns played: 9.")
 
 
 def test_a_long_match_is_thinned_to_the_bound_keeping_its_last_point():

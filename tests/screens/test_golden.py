@@ -344,25 +344,35 @@ def zoo_play(table: Table, panel: Panel) -> None:
     """Four players in round 2: Cleo (Unicorn) has rolled, others hold points and Dark Power."""
     zoo(table, panel, 4)
     zoo_act(table, {"type": "roll", "dice": 3}, show(5, 1), show(1, 2), END_TURN,
-            {"type": "dark_power", "reason": "no_rune"}, show(5, 2), END_TURN,
+            {"type": "dark_power", "reason": "hand"}, show(5, 2), END_TURN,
             show(3, 3), show(9, 3), {"type": "dark_power", "reason": "hand"}, END_TURN,
             {"type": "dark_power", "reason": "magic_power"},
-            {"type": "dark_power", "reason": "no_rune"}, END_TURN,
+            {"type": "dark_power", "reason": "hand"}, END_TURN,
             show(2, 1), END_TURN, END_TURN, {"type": "roll", "dice": 2})
 
 
+def three(creature: int, row: int) -> list[dict]:
+    """Displays of ``creature`` on row ``row`` (0-2) of the portal: one turn's most."""
+    return [show(s, creature) for s in range(3 * row + 1, 3 * row + 4)]
+
+
 def zoo_final(table: Table, panel: Panel, players: int = 4) -> None:
-    """Ann completes her portal with Unicorns (first on every space): the final round."""
+    """Ann completes her portal with Unicorns (first on every space), three a turn while the
+    others pass their turns: the final round."""
     zoo(table, panel, players)
-    zoo_act(table, *(show(s, 3) for s in range(1, 10)), END_TURN)
+    for row in range(3):
+        zoo_act(table, *three(3, row), *[END_TURN] * (players if row < 2 else 1))
 
 
 def zoo_shared(table: Table, panel: Panel, players: int = 2) -> None:
     """Ann 10 + 6 and Bob 9 + 7 (a pure portal of his Griffins): 16 each, a shared win."""
-    zoo_final(table, panel, players)
-    zoo_act(table, *(show(s, 2) for s in range(1, 10)), END_TURN)
-    for _ in range(players - 2):
-        zoo_act(table, show(1, 5), show(2, 6), END_TURN)
+    zoo(table, panel, players)
+    for row in range(3):
+        zoo_act(table, *three(3, row), END_TURN, *three(2, row), END_TURN,
+                *[END_TURN] * (players - 2 if row < 2 else 0))
+    # The final round: Cleo and Di show other creatures (each card once).
+    for cards in ((show(1, 5), show(2, 6)), (show(1, 6), show(2, 5)))[:players - 2]:
+        zoo_act(table, *cards, END_TURN)
 
 
 def zoo_swaps(table: Table, panel: Panel) -> None:
@@ -374,8 +384,8 @@ def zoo_swaps(table: Table, panel: Panel) -> None:
 def zoo_won(table: Table, panel: Panel) -> None:
     """Ann fills her portal with her own Dragons; Bob plays the final round."""
     zoo(table, panel)
-    zoo_act(table, *(show(s, 1) for s in range(1, 10)), END_TURN, show(1, 3), show(5, 2),
-            show(9, 4), END_TURN)
+    zoo_act(table, *three(1, 0), END_TURN, END_TURN, *three(1, 1), END_TURN, END_TURN,
+            *three(1, 2), END_TURN, show(1, 3), show(5, 2), show(9, 4), END_TURN)
 
 
 ZOO_SCENES: dict[str, Callable[[Table, Panel], None]] = {
@@ -388,13 +398,16 @@ ZOO_SCENES: dict[str, Callable[[Table, Panel], None]] = {
     "board-zoo-final": zoo_final,
     # Ann took 3 Dark Power; round the table her turn is passed at once.
     "board-zoo-forced-pass": lambda t, p: (
-        zoo(t, p, 4), zoo_act(t, *[{"type": "dark_power", "reason": "no_rune"}] * 3,
+        zoo(t, p, 4), zoo_act(t, *[{"type": "dark_power", "reason": "hand"}] * 3,
                               END_TURN, END_TURN, END_TURN, END_TURN)),
     "board-zoo-swap": lambda t, p: (zoo_swaps(t, p),
                                     zoo_act(t, {"type": "swap", "space": 5, "player": 2})),
     "board-zoo-over": zoo_won,
     "board-zoo-over-shared-4": lambda t, p: zoo_shared(t, p, 4),
     "refused-zoo-seat": lambda t, p: (zoo(t, p, 4), press(p, "seat3")),
+    # Three displays, the most in a turn: OK says so instead of opening a fourth.
+    "refused-zoo-fourth-display": lambda t, p: (zoo(t, p), zoo_act(t, *three(1, 0)),
+                                                press(p, "ok")),
     # The names the panel offers out of the box, a creature named at full length, a
     # completing display's three reasons: every line still fits.
     "board-zoo-long-names": lambda t, p: (
@@ -402,7 +415,8 @@ ZOO_SCENES: dict[str, Callable[[Table, Panel], None]] = {
                                                   "Player 4"],
                  "options": {"creatures": ["Basilisk", "Griffin", "Unicorn", "Phoenix",
                                            "Kraken", "Bunyip"], "first_player": 2}}),
-        zoo_act(t, *(show(s, 3) for s in range(1, 10)))),
+        zoo_act(t, *three(3, 0), *[END_TURN] * 4, *three(3, 1), *[END_TURN] * 4,
+                *three(3, 2))),
     "zoo-space": lambda t, p: (zoo_play(t, p), press(p, "ok")),
     "zoo-space-next": lambda t, p: (zoo_play(t, p), press(p, "ok", "next", "next")),
     "zoo-creature": lambda t, p: (zoo_play(t, p), press(p, "ok", "ok")),
@@ -412,7 +426,7 @@ ZOO_SCENES: dict[str, Callable[[Table, Panel], None]] = {
     "zoo-faces": lambda t, p: (zoo(t, p), press(p, "next", "ok!", "next", "ok", "next")),
     "zoo-space-swap": lambda t, p: (zoo_swaps(t, p), press(p, "prev", *["next"] * 3, "ok")),
     "zoo-player": lambda t, p: (zoo_swaps(t, p), press(p, "prev", *["next"] * 3, "ok", "ok")),
-    "zoo-creature-swap": lambda t, p: (zoo_swaps(t, p), press(p, "prev", "prev", "ok",
+    "zoo-creature-swap": lambda t, p: (zoo_swaps(t, p), press(p, "prev", *["next"] * 4, "ok",
                                                                "ok")),
     "zoo-jury": lambda t, p: (zoo_won(t, p), press(p, "prev")),
     "zoo-jury-other": lambda t, p: (zoo_won(t, p), press(p, "prev", "next")),

@@ -224,6 +224,55 @@ def test_dodgeball_through_the_api(client, host):
     assert client.get("/api/state").json == thrown.json
 
 
+def test_alakazoo_refuses_an_impossible_game_through_the_api_and_applies_nothing(client,
+                                                                                 host):
+    """Each card once, the deck of a two-player game, three displays and one action a
+    turn, no free rune: 409 with what is wrong, nothing applied, and ``legal`` offers only
+    what the table takes."""
+    assert host.post("/api/match", {"game": "alakazoo", "players": ["Ann", "Bob"]}).status_code \
+        == 200
+
+    def refused(action: dict, said: str) -> None:
+        before = client.get("/api/state").json
+        answer = host.post("/api/action", action)
+        assert answer.status_code == 409 and said in answer.json["error"], answer.json
+        assert client.get("/api/state").json == before  # nothing applied
+
+    def ok(action: dict) -> dict:
+        answer = host.post("/api/action", action)
+        assert answer.status_code == 200, answer.json
+        return answer.json["match"]
+
+    refused({"type": "dark_power", "reason": "no_rune"}, "Ann has not rolled the Spell Dice")
+    ok({"type": "roll", "faces": ["Magic", "Fire", "Water"]})
+    ok({"type": "dark_power", "reason": "no_rune"})
+    ok({"type": "dark_power", "reason": "no_rune"})
+    refused({"type": "dark_power", "reason": "no_rune"}, "showed 2 runes and 2 have been")
+    refused({"type": "column"}, "Ann has rolled the Spell Dice this turn: one action per turn")
+    for space, creature in ((1, 2), (2, 5), (3, 6)):  # Kraken and Hydra fill the deck
+        match = ok({"type": "display", "space": space, "creature": creature})
+    assert not any(shape["type"] == "display" for shape in match["legal"])
+    refused({"type": "display", "space": 4, "creature": 1}, "Ann has displayed 3 elements")
+    match = ok({"type": "end_turn"})
+    # Bob: Ann's Griffin for space 1 is on her portal; Unicorn and Phoenix are out.
+    assert {"type": "display", "space": [1], "creature": [1, 5, 6]} in match["legal"]
+    refused({"type": "display", "space": 1, "creature": 2},
+            "the Griffin for space 1 is on Ann's portal and each card exists once")
+    refused({"type": "display", "space": 4, "creature": 3},
+            "no Unicorn card is in this game: a 2-player deck holds 4 creatures; the "
+            "creatures in play: Dragon, Griffin, Kraken, Hydra")
+    match = ok({"type": "helper", "trick": "column"})
+    assert match["view"]["action"] == "helper" and match["view"]["stats"]["tricks"] == [0, 1]
+    refused({"type": "helper", "trick": "hand"}, "Bob has used the Magic Helper this turn")
+    # Every shape legal offers is taken as it is.
+    for shape in match["legal"]:
+        if shape["type"] == "display":
+            ok({"type": "display", "space": shape["space"][0],
+                "creature": shape["creature"][0]})
+            break
+    assert host.post("/api/undo").status_code == 200
+
+
 def test_errors_are_json(client, host):
     missing = client.get("/api/nothing")
     assert missing.status_code == 404 and "not found" in missing.json["error"]

@@ -23,6 +23,10 @@ TC.zoo.startForm = function (box, game, current) {
     const who = el("span", {class: "who"});
     return {row: el("label", {class: "zoo-player"}, who, pick), who, pick};
   });
+  // The creatures put back in the box (two with two players, one with three): ticked, or
+  // none, and the first creatures displayed decide the deck.
+  const boxed = x.creatures.map((_, c) => el("input", {type: "checkbox", name: "boxed", value: c + 1,
+    checked: (before.boxed || []).includes(c + 1)}));
   const faces = el("input", {name: "dice_faces", value: (before.dice_faces || x.dice_faces).join(", "),
     "aria-describedby": "zoo-faces-hint"});
   const first = box.querySelector("[name=first_player]");
@@ -44,23 +48,35 @@ TC.zoo.startForm = function (box, game, current) {
       });
     }
     for (const r of portals) names.forEach((n, c) => { r.pick.options[c].textContent = n.value.trim() || `Creature ${c + 1}`; });
+    // A creature on a Portal board always plays: it cannot go back in the box.
+    const onBoard = portals.filter((_, i) => typed[i]).map((r) => Number(r.pick.value));
+    boxed.forEach((b, c) => {
+      b.parentNode.hidden = onBoard.includes(c + 1);
+      b.nextSibling.textContent = ` ${names[c].value.trim() || `Creature ${c + 1}`}`;
+    });
   };
   box.prepend(el("fieldset", {class: "zoo-setup"}, el("legend", {}, "Portal boards"), portals.map((r) => r.row)));
   box.append(
     el("p", {class: "hint"}, "At 3 Dark Power a player passes the turn: Reset puts their Dark Power back to 0, Keep leaves it at 3."),
-    el("details", {class: "zoo-names"}, el("summary", {}, "Creature names and Spell Dice"),
+    el("details", {class: "zoo-names"}, el("summary", {}, "Creature names, the deck and Spell Dice"),
       el("div", {class: "names"}, names.map((n, i) => el("label", {class: `cr${i + 1}`}, `${i + 1}`, n))),
+      el("fieldset", {class: "zoo-boxed"}, el("legend", {}, "Put back in the box"),
+        boxed.map((b) => el("label", {}, b, document.createTextNode(""))),
+        el("p", {class: "hint"}, "Two creatures with two players, one with three. None ticked: the first creatures displayed decide.")),
       el("label", {}, "Spell Dice faces ", faces),
       el("p", {class: "hint", id: "zoo-faces-hint"}, `2 to 12 faces, up to ${x.max_face} letters each, separated by commas. ` +
         `Default: ${x.dice_faces.join(", ")} (${x.dice_faces[0]} is the Magic Power symbol).`)));
   update();
   document.getElementById("players").oninput = () => { if (faces.isConnected) update(); };
   names.forEach((n) => n.addEventListener("input", update));
+  portals.forEach((r) => r.pick.addEventListener("change", update));
   return (options) => {
     const typed = inputs().map((i) => i.value.trim());
     options.portals = portals.filter((_, i) => typed[i]).map((r) => Number(r.pick.value));
     options.creatures = names.map((n) => n.value.trim());
     options.dice_faces = faces.value.split(",").map((f) => f.trim()).filter(Boolean);
+    const out = boxed.filter((b) => b.checked && !b.parentNode.hidden).map((b) => Number(b.value));
+    if (out.length) options.boxed = out;
   };
 };
 
@@ -79,34 +95,48 @@ TC.zoo.controls = function (box, match, send) {
   const v = match.view;
   const el = TC.el;
   const p = v.current;
+  if (p === null) {
+    // Over: nothing is left to record but an undo (in the bar).
+    box.append(el("p", {class: "hint zoo-over"}, "The game is over: the Magic Jury has scored. Undo takes back the last action."));
+    return;
+  }
   const me = v.players[p];
-  const shapes = (type) => match.legal.filter((s) => s.type === type);
+  const shapes = (type, key) => match.legal.filter((s) => s.type === type && (!key || key in s));
+  /** The creatures a display or a hand swap may bring onto space s: the shape that has it. */
+  const cardsFor = (list, s) => (list.find((x) => x.space.includes(s)) || {creature: []}).creature;
+  const spacesOf = (list) => [...new Set(list.flatMap((x) => x.space))].sort((a, b) => a - b);
   const act = (body, near) => send({...body, by: p}, near);
   const button = (text, body, near, attrs) => el("button", {type: "button", ...attrs, onclick: () => act(body, near())}, text);
 
   box.append(el("p", {class: "zoo-turn"}, `${me.name}'s turn · round ${v.round}`,
     v.roll ? ` · Spell Dice: ${v.roll.faces.join(" · ")}` : ""));
 
-  const [display] = shapes("display");
-  if (display) {
+  const display = shapes("display");
+  if (display.length) {
+    const open = spacesOf(display);
     const key = `${match.id}/${v.round}/${p}`;
-    if (!TC.zoo.picked || TC.zoo.picked.key !== key || !display.space.includes(TC.zoo.picked.space)) TC.zoo.picked = null;
-    const fs = el("fieldset", {"data-action": "display"}, el("legend", {}, `Display on ${me.name}'s portal`));
+    if (!TC.zoo.picked || TC.zoo.picked.key !== key || !open.includes(TC.zoo.picked.space)) TC.zoo.picked = null;
+    const left = v.max_displays - v.displays;
+    const fs = el("fieldset", {"data-action": "display"}, el("legend", {},
+      `Display on ${me.name}'s portal (${left} more this turn)`));
     const redraw = () => {
       const picked = TC.zoo.picked && TC.zoo.picked.space;
+      // Only the cards that can be in a hand: none shown on that space, none out of the deck.
+      const cards = picked ? cardsFor(display, picked) : [];
       fs.replaceChildren(fs.firstChild,
         el("p", {class: "hint"}, picked ? `Space ${picked}: which creature?` : "Tap an empty space, then the creature."),
         TC.zoo.portal(v, p, {picked, pick: (s) => { TC.zoo.picked = {key, space: s}; redraw(); }}),
-        el("div", {class: "creatures"}, display.creature.map((c) => el("button", {type: "button", class: `cr${c}`,
-          disabled: !picked, "data-creature": c,
-          onclick: () => act({type: "display", space: picked, creature: c}, fs)}, v.creatures[c - 1]))));
+        el("div", {class: "creatures"}, cards.map((c) => el("button", {type: "button", class: `cr${c}`,
+          "data-creature": c, onclick: () => act({type: "display", space: picked, creature: c}, fs)}, v.creatures[c - 1]))));
     };
     redraw();
     box.append(fs);
+  } else if (v.displays >= v.max_displays) {
+    box.append(el("p", {class: "hint", "data-note": "displays"},
+      `${me.name} has displayed ${v.max_displays} elements this turn, the most one turn allows (2 Magic Power each, 6 at most).`));
   }
 
   const [roll] = shapes("roll");
-  const swaps = shapes("swap");
   if (roll) {
     const fs = el("fieldset", {"data-action": "roll"}, el("legend", {}, "Spell Dice (the turn's one action)"));
     const dice = [0, 1, 2].map((i) => el("select", {name: "face", "aria-label": `Die ${i + 1}`},
@@ -117,14 +147,22 @@ TC.zoo.controls = function (box, match, send) {
       faces: dice.map((d) => d.value).filter(Boolean)}, fs)}, "We rolled")));
     box.append(fs);
   }
-  const withPlayer = swaps.find((s) => "player" in s);
-  const withHand = swaps.find((s) => "creature" in s);
-  if (withPlayer || withHand) {
-    const fs = el("fieldset", {"data-action": "swap"}, el("legend", {}, "The Helper's swap (the turn's one action)"));
-    if (withPlayer) {
-      // Only the exchanges the rules allow: both spaces filled, two different creatures.
-      const pairs = withPlayer.space.flatMap((s) => withPlayer.player
-        .filter((o) => ![null, me.portal[s - 1]].includes(v.players[o].portal[s - 1])).map((o) => [s, o]));
+  const [column] = shapes("column");
+  if (column) {
+    const fs = el("fieldset", {"data-action": "column"}, el("legend", {}, "Cards (the turn's one action)"));
+    fs.append(button("Take a column or discard", {type: "column"}, () => fs, {"data-column": ""}));
+    box.append(fs);
+  }
+  const withPlayer = shapes("swap", "player");
+  const withHand = shapes("swap", "creature");
+  const [helper] = shapes("helper");
+  if (withPlayer.length || withHand.length || helper) {
+    const fs = el("fieldset", {"data-action": "swap"}, el("legend", {}, "The Magic Helper (the turn's one action)"));
+    if (withPlayer.length) {
+      // Only the exchanges the rules allow (a shape per player): both spaces filled, two
+      // different creatures.
+      const pairs = withPlayer.flatMap((x) => x.space.flatMap((s) => x.player.map((o) => [s, o])))
+        .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
       const pick = el("select", {name: "pair", "aria-label": "Space and player to swap with"},
         pairs.map(([s, o]) => el("option", {value: `${s}/${o}`},
           `space ${s}: ${v.creatures[me.portal[s - 1] - 1]} ↔ ${v.players[o].name}'s ${v.creatures[v.players[o].portal[s - 1] - 1]}`)));
@@ -133,24 +171,36 @@ TC.zoo.controls = function (box, match, send) {
         act({type: "swap", space: s, player: o}, fs);
       }}, "Swap (+1 Dark Power)")));
     }
-    if (withHand) {
-      const space = el("select", {name: "space", "aria-label": "Space to swap"}, withHand.space.map((s) =>
+    if (withHand.length) {
+      const space = el("select", {name: "space", "aria-label": "Space to swap"}, spacesOf(withHand).map((s) =>
         el("option", {value: s}, `space ${s}: ${v.creatures[me.portal[s - 1] - 1]}`)));
-      const card = el("select", {name: "card", "aria-label": "Creature card from the hand"},
-        withHand.creature.map((c) => el("option", {value: c}, `for ${v.creatures[c - 1]} from the hand`)));
+      const card = el("select", {name: "card", "aria-label": "Creature card from the hand"});
+      // The hand cards that space may take: none shown on that space elsewhere, none out of the deck.
+      const cards = () => card.replaceChildren(...cardsFor(withHand, Number(space.value)).map((c) =>
+        el("option", {value: c}, `for ${v.creatures[c - 1]} from the hand`)));
+      space.onchange = cards;
+      cards();
       fs.append(el("div", {class: "row"}, space, card, el("button", {type: "button", onclick: () =>
         act({type: "swap", space: Number(space.value), creature: Number(card.value)}, fs)}, "Swap")));
     }
+    if (helper) {
+      const tricks = {hand: "A hand card for another player's (+1 Dark Power)", column: "A hand card for one from a column"};
+      fs.append(el("div", {class: "row"}, helper.trick.map((t) => button(tricks[t], {type: "helper", trick: t},
+        () => fs, {"data-trick": t}))));
+    }
     box.append(fs);
   }
-  if (!roll && v.acted) box.append(el("p", {class: "hint"}, "The turn's one action (Spell Dice or the Helper) is spent."));
+  if (!roll && v.acted) {
+    box.append(el("p", {class: "hint"}, "The turn's one action (Spell Dice, a column, or the Helper) is spent."));
+  }
 
   const [dark] = shapes("dark_power");
-  if (dark) {
+  // The Helper's hand trick is offered with the Helper; here the penalties.
+  const reasons = dark ? dark.reason.filter((r) => r !== "helper") : [];
+  if (reasons.length) {
     const fs = el("fieldset", {"data-action": "dark_power"}, el("legend", {},
       `+1 Dark Power for ${me.name} (${me.dark_power} of ${v.dark_max})`));
-    fs.append(...dark.reason.map((r) => button(r === "helper" ? "Helper's trick with a player" : TC.zoo.REASONS[r],
-      {type: "dark_power", reason: r}, () => fs, {"data-reason": r})));
+    fs.append(...reasons.map((r) => button(TC.zoo.REASONS[r], {type: "dark_power", reason: r}, () => fs, {"data-reason": r})));
     box.append(fs);
   }
   const [end] = shapes("end_turn");

@@ -48,6 +48,11 @@ TC.zoo.lastText = function (v) {
   if (l.type === "roll") {
     return `${who} ${l.device ? "rolls" : "rolled"} the Spell Dice: ${l.faces.join(" · ")}`;
   }
+  if (l.type === "column") return `${who} takes a column (or discards)`;
+  if (l.type === "helper") {
+    return l.trick === "column" ? `${who}'s Helper: a hand card for one from a column`
+      : `${who}'s Helper: a hand card swapped with another player's hand${l.gained ? ", +1 Dark Power" : ""}`;
+  }
   if (l.type === "end_turn") {
     const parts = [`${who} ended the turn`];
     for (const x of l.passes) {

@@ -25,20 +25,34 @@ def apply(state: State, event: Mapping[str, Any]) -> State:
     if kind == "display":
         return _display(state, p, event["space"] - 1, event["creature"])
     if kind == "dark_power":
-        state, gained = _gain(state, p, event["reason"])
-        return replace(state, acted=state.acted or event["reason"] == "helper",
-                       last={"type": "dark_power", "player": p, "reason": event["reason"],
+        reason = event["reason"]
+        state, gained = _gain(state, p, reason)
+        # The Helper's hand trick recorded by its Dark Power is the turn's action.
+        return replace(state, action="helper" if reason == "helper" else state.action,
+                       no_runes=state.no_runes + (reason == "no_rune"),
+                       last={"type": "dark_power", "player": p, "reason": reason,
                              "gained": gained})
     if kind == "swap":
         return _swap(state, p, event)
     if kind == "roll":
         faces = tuple(event["faces"])
-        return replace(state, acted=True, roll=(faces, event["device"]),
+        return replace(state, action="roll", roll=(faces, event["device"]),
                        stats=_count(state, p, rolls=state.stats[p].rolls + 1),
                        last={"type": "roll", "player": p, "faces": list(faces),
                              "device": event["device"]})
+    if kind == "column":
+        return replace(state, action="column",
+                       stats=_count(state, p, columns=state.stats[p].columns + 1),
+                       last={"type": "column", "player": p})
+    if kind == "helper":
+        trick = event["trick"]
+        gained = False
+        if trick == "hand":
+            state, gained = _gain(state, p, "helper")
+        return replace(state, action="helper",
+                       stats=_count(state, p, tricks=state.stats[p].tricks + 1),
+                       last={"type": "helper", "player": p, "trick": trick, "gained": gained})
     return _end_turn(state, p)
-
 
 
 def _count(state: State, player: int, **changes: Any) -> tuple[Stats, ...]:
@@ -53,6 +67,11 @@ def _gain(state: State, player: int, reason: str) -> tuple[State, bool]:
     dark[DARK_REASONS.index(reason)] += 1
     return replace(state, dark=with_item(state.dark, player, state.dark[player] + 1),
                    stats=_count(state, player, dark=tuple(dark))), True
+
+
+def _known(state: State, creature: int) -> tuple[int, ...]:
+    """The deck's known creatures once ``creature`` is on a portal (it is in the deck)."""
+    return state.deck if creature in state.deck else (*state.deck, creature)
 
 
 def _display(state: State, p: int, space: int, creature: int) -> State:
@@ -71,7 +90,8 @@ def _display(state: State, p: int, space: int, creature: int) -> State:
     won = tuple(w + (s in scored) for w, s in zip(state.stats[p].won, SCORES, strict=True))
     return replace(state, portals=with_item(state.portals, p, portal), firsts=firsts, ender=ender,
                    points=with_item(state.points, p, state.points[p] + len(scored)),
-                   displayed=True, stats=_count(state, p, won=won),
+                   displays=state.displays + 1, deck=_known(state, creature),
+                   stats=_count(state, p, won=won),
                    last={"type": "display", "player": p, "space": space + 1,
                          "creature": creature, "scored": scored})
 
@@ -92,8 +112,9 @@ def _swap(state: State, p: int, event: Mapping[str, Any]) -> State:
     else:
         portals[p] = with_item(portals[p], space, event["creature"])
         last.update(other=None, got=event["creature"])
+        state = replace(state, deck=_known(state, event["creature"]))
     last["gained"] = gained
-    return replace(state, portals=tuple(portals), acted=True,
+    return replace(state, portals=tuple(portals), action="helper",
                    stats=_count(state, p, swaps=state.stats[p].swaps + 1), last=last)
 
 
@@ -129,7 +150,7 @@ def _end_turn(state: State, p: int) -> State:
             ended = "stuck"
             break
     return replace(state, current=None if ended else nxt, round=rounds, dark=tuple(dark),
-                   ended=ended, acted=False, displayed=False, roll=None,
+                   ended=ended, action=None, displays=0, roll=None, no_runes=0,
                    passes=tuple(passes), stats=tuple(stats),
                    last={"type": "end_turn", "player": p,
                          "passes": [{"player": x.player, "reset": x.reset} for x in passes],

@@ -28,6 +28,8 @@ MAX_FACE = 6
 DEFAULT_FACES = ("Magic", "Fire", "Water", "Earth", "Air", "Light")
 MAX_DICE = 3
 SPACES = 9
+#: Each display spends 2 Magic Power tokens and a player holds at most 6.
+MAX_DISPLAYS = 3
 
 OPTIONS = (
     OptionSpec("first_player", "First",
@@ -36,7 +38,7 @@ OPTIONS = (
                ((True, "Reset"), (False, "Keep")), True),
 )
 #: Options that are not a menu choice: set by the game's own setup screens or the phone.
-FREE_OPTIONS = ("portals", "creatures", "dice_faces")
+FREE_OPTIONS = ("portals", "creatures", "dice_faces", "boxed")
 #: Written by prepare: the player the device's roll chose to start, if it rolled.
 ROLL = "first_roll"
 
@@ -53,11 +55,23 @@ class Setup:
     reset: bool
     #: Creature names, index 0 for creature 1.
     creatures: tuple[str, ...]
-    #: The faces of each Spell Die.
+    #: The faces of each Spell Die; the first is the Magic Power symbol, the others runes.
     faces: tuple[str, ...]
+    #: The creatures put back in the box (the ``boxed`` option), or None: the first
+    #: creatures displayed decide the deck.
+    boxed: tuple[int, ...] | None = None
 
     def creature(self, number: int) -> str:
         return self.creatures[number - 1]
+
+    @property
+    def deck_size(self) -> int:
+        """Creatures in the deck: all six with four players, five with three, four with two."""
+        return deck_size(len(self.names))
+
+
+def deck_size(players: int) -> int:
+    return CREATURES - (4 - players)
 
 
 def prepare(players: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> JSON:
@@ -79,8 +93,9 @@ def prepare(players: Sequence[str], options: Mapping[str, Any], rng: random.Rand
         raise InvalidAction(f"option {ROLL!r} is the player the device rolled to start, so it "
                             f"must equal 'first_player' ({first}), or be null if none was "
                             "rolled")
-    return {
-        "portals": list(_portals(options.get("portals"), n)),
+    portals = _portals(options.get("portals"), n)
+    prepared = {
+        "portals": list(portals),
         "first_player": first,
         ROLL: rolled,
         "dark_power_reset": choice(options, "dark_power_reset", (True, False), True),
@@ -89,6 +104,10 @@ def prepare(players: Sequence[str], options: Mapping[str, Any], rng: random.Rand
         "dice_faces": list(_labels(options.get("dice_faces"), "dice_faces", DEFAULT_FACES,
                                    MAX_FACE, exact=None)),
     }
+    # Only when given: without it the first creatures displayed decide the deck.
+    if options.get("boxed") is not None:
+        prepared["boxed"] = list(_boxed(options["boxed"], portals))
+    return prepared
 
 
 def again(options: Mapping[str, Any]) -> JSON:
@@ -100,7 +119,8 @@ def setup_of(players: Sequence[str], options: Mapping[str, Any]) -> Setup:
     """The fixed facts of a match from prepared options."""
     return Setup(names=tuple(players), portals=tuple(options["portals"]),
                  first_player=options["first_player"], reset=options["dark_power_reset"],
-                 creatures=tuple(options["creatures"]), faces=tuple(options["dice_faces"]))
+                 creatures=tuple(options["creatures"]), faces=tuple(options["dice_faces"]),
+                 boxed=None if options.get("boxed") is None else tuple(options["boxed"]))
 
 
 def _portals(value: object, count: int) -> tuple[int, ...]:
@@ -116,6 +136,25 @@ def _portals(value: object, count: int) -> tuple[int, ...]:
         raise InvalidAction("option 'portals': every player needs a different Portal board "
                             "(creature)")
     return tuple(value)
+
+
+def _boxed(value: object, portals: tuple[int, ...]) -> tuple[int, ...]:
+    """The creatures put back in the box: 6 - deck size of them, none on a Portal board."""
+    n = len(portals)
+    count = CREATURES - deck_size(n)
+    free = [c for c in range(1, CREATURES + 1) if c not in portals]
+    ok = (isinstance(value, list) and len(value) == count
+          and all(type(c) is int and 1 <= c <= CREATURES for c in value))
+    if not ok or len(set(value)) != count:
+        what = "none (all six creatures play)" if not count else \
+            f"{count} different creature{'s' if count > 1 else ''} of {free}"
+        raise InvalidAction(f"option 'boxed' lists the creatures put back in the box: with "
+                            f"{n} players the deck holds {deck_size(n)} creatures, so {what}")
+    on_portal = [c for c in value if c in portals]
+    if on_portal:
+        raise InvalidAction(f"option 'boxed': creature {on_portal[0]} is on a Portal board "
+                            f"and stays in the deck; put back {count} of {free}")
+    return tuple(sorted(value))
 
 
 def _labels(value: object, key: str, default: tuple[str, ...], longest: int,

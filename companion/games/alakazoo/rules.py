@@ -13,40 +13,54 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.errors import IllegalAction, InvalidAction
-from companion.games.alakazoo.options import CREATURES, MAX_DICE, SPACES
-from companion.games.alakazoo.state import DARK_MAX, DARK_REASONS, State, full, winners
+from companion.games.alakazoo.options import CREATURES, MAX_DICE, MAX_DISPLAYS, SPACES
+from companion.games.alakazoo.state import (
+    DARK_MAX,
+    DARK_REASONS,
+    TRICKS,
+    State,
+    full,
+    winners,
+)
 from companion.games.base import JSON, action_type, check_fields, choice, integer
 
-ACTIONS = ("display", "dark_power", "swap", "roll", "end_turn")
+ACTIONS = ("display", "dark_power", "swap", "roll", "column", "helper", "end_turn")
+#: What each turn's action reads as in a refusal.
+DONE = {"roll": "rolled the Spell Dice", "column": "taken a column (or discarded)",
+        "helper": "used the Magic Helper"}
 
 
 def legal(state: State) -> list[JSON]:
-    """The action shapes allowed now; empty once the game is over."""
+    """The action shapes allowed now; empty once the game is over.
+
+    Every value of every list field of a shape may be combined with every
+    other: a display offers one shape per set of spaces that take the same
+    creatures (each card exists once), and so does a swap for a hand card.
+    """
     if state.current is None:
         return []
     p = state.current
     mine = state.portals[p]
     shapes: list[JSON] = []
-    empty = [s + 1 for s, c in enumerate(mine) if c is None]
-    if empty:
-        shapes.append({"type": "display", "space": empty,
-                       "creature": list(range(1, CREATURES + 1))})
+    if state.displays < MAX_DISPLAYS:
+        empty = [s for s, c in enumerate(mine) if c is None]
+        shapes += _by_creatures("display", state, empty)
     reasons = list(DARK_REASONS)
+    if state.no_runes >= state.rune_dice():
+        reasons.remove("no_rune")
     if _action_done(state) is None:
         shapes.append({"type": "roll", "dice": list(range(1, MAX_DICE + 1))})
+        shapes.append({"type": "column"})
+        shapes.append({"type": "helper", "trick": list(TRICKS)})
         filled = [s + 1 for s, c in enumerate(mine) if c is not None]
-        others = [o for o in range(len(state.portals)) if o != p
-                  and _swap_refusal(state, o, None) is None]
-        pairs = {s for s in filled for o in others
-                 if state.portals[o][s - 1] not in (None, mine[s - 1])}
-        if pairs:
-            shapes.append({"type": "swap", "space": sorted(pairs),
-                           "player": [o for o in others
-                                      if any(state.portals[o][s - 1] not in (None, mine[s - 1])
-                                             for s in pairs)]})
-        if filled:
-            shapes.append({"type": "swap", "space": filled,
-                           "creature": list(range(1, CREATURES + 1))})
+        # One shape per player: the spaces where both portals show different creatures.
+        for o in range(len(state.portals)):
+            if o == p or _swap_refusal(state, o, None) is not None:
+                continue
+            pairs = [s for s in filled if state.portals[o][s - 1] not in (None, mine[s - 1])]
+            if pairs:
+                shapes.append({"type": "swap", "space": pairs, "player": [o]})
+        shapes += _by_creatures("swap", state, [s - 1 for s in filled])
     else:
         reasons.remove("helper")
     # At the cap a gain is accepted but changes nothing: not offered.
@@ -56,6 +70,25 @@ def legal(state: State) -> list[JSON]:
     return shapes
 
 
+def _by_creatures(kind: str, state: State, spaces: list[int]) -> list[JSON]:
+    """Shapes of ``kind`` (a display, or a swap for a hand card) on ``spaces`` (0-8): for
+    each space the creatures whose card may come onto it, spaces taking the same grouped."""
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for s in spaces:
+        creatures = tuple(_in_hand(state, s))
+        if creatures:
+            groups.setdefault(creatures, []).append(s + 1)
+    return [{"type": kind, "space": where, "creature": list(creatures)}
+            for creatures, where in groups.items()]
+
+
+def _in_hand(state: State, space: int) -> list[int]:
+    """The creatures whose card for ``space`` (0-8) may be in a hand: of the deck, and on
+    no portal (each card exists once)."""
+    return [c for c in range(1, CREATURES + 1)
+            if state.in_deck(c) and state.shown_on(space, c) is None]
+
+
 def resolve(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON:
     """The checked event for ``action``; InvalidAction or IllegalAction says what to do."""
     kind = action_type(action, ACTIONS)
@@ -63,7 +96,7 @@ def resolve(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON
         raise IllegalAction(f"the game is over ({_result(state)}): only undo is possible now")
     fields = {"display": ("space", "creature"), "dark_power": ("reason",),
               "swap": ("space", "player", "creature"), "roll": ("dice", "faces", "device"),
-              "end_turn": ()}[kind]
+              "column": (), "helper": ("trick",), "end_turn": ()}[kind]
     check_fields(action, (*fields, "by"))
     by = integer(action, "by", 0, len(state.setup.names) - 1, required=False)
     if by is not None and by != state.current:
@@ -78,6 +111,10 @@ def resolve(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON
         event.update(_swap(state, action))
     elif kind == "roll":
         event.update(_roll(state, action, rng))
+    elif kind == "column":
+        _check_action_free(state, "column or discard")
+    elif kind == "helper":
+        event.update(_helper(state, action))
     return event
 
 
@@ -112,7 +149,33 @@ def _display(state: State, action: Mapping[str, Any]) -> JSON:
         where = (f"empty spaces: {space_list(empty)}" if empty else "the portal is full")
         raise IllegalAction(f"{name(state, p)}'s space {s} already shows "
                             f"{state.setup.creature(mine[s - 1])}; {where}")
+    if state.displays >= MAX_DISPLAYS:
+        raise IllegalAction(f"{name(state, p)} has displayed {MAX_DISPLAYS} elements this turn: "
+                            f"each display spends 2 Magic Power and a player holds at most 6, "
+                            f"so {MAX_DISPLAYS} is the most in one turn; end the turn")
+    _check_card(state, s, c, "display")
     return {"space": s, "creature": c}
+
+
+def _check_card(state: State, space: int, creature: int, what: str) -> None:
+    """Refuse bringing a card of ``creature`` for ``space`` (1-9) onto the current portal
+    (``what``: display, swap in) when it cannot be in a hand: it lies on a portal (each
+    card exists once), or its creature is out of the deck."""
+    which = state.setup.creature(creature)
+    who = name(state, state.current)
+    holder = state.shown_on(space - 1, creature)
+    if holder is not None:
+        free = ", ".join(map(state.setup.creature, _in_hand(state, space - 1)))
+        raise IllegalAction(f"the {which} for space {space} is on {name(state, holder)}'s "
+                            f"portal and each card exists once: {who} cannot {what} a second "
+                            f"one; free for space {space}: {free or 'none'}")
+    if not state.in_deck(creature):
+        known = ", ".join(state.setup.creature(c) for c in sorted(state.deck))
+        why = ("it was put back in the box" if state.setup.boxed is not None else
+               f"a {len(state.setup.names)}-player deck holds {state.setup.deck_size} "
+               "creatures")
+        raise IllegalAction(f"no {which} card is in this game: {why}; the creatures in "
+                            f"play: {known}")
 
 
 def _dark_power(state: State, action: Mapping[str, Any]) -> JSON:
@@ -121,15 +184,48 @@ def _dark_power(state: State, action: Mapping[str, Any]) -> JSON:
         raise InvalidAction(f"missing field 'reason' (one of: {', '.join(DARK_REASONS)})")
     if reason == "helper":
         _check_action_free(state, "Magic Helper trick")
+    if reason == "no_rune":
+        _check_no_rune(state)
     return {"reason": reason}
 
 
-def _action_done(state: State) -> str | None:
-    """Why the turn's one action (Spell Dice or Magic Helper) is no longer possible."""
+def _check_no_rune(state: State) -> None:
+    """A ``no_rune`` penalty follows this turn's roll: one per die that showed a rune."""
     who = name(state, state.current)
-    if state.acted:
-        done = "rolled the Spell Dice" if state.roll else "used the Magic Helper"
-        return f"{who} has {done} this turn: one action per turn; display or end the turn"
+    if state.roll is None:
+        raise IllegalAction(f"no 'no_rune' Dark Power now: {who} has not rolled the Spell "
+                            "Dice this turn, and the penalty comes from a rolled rune; record "
+                            "the roll first (the table's own dice as \"faces\")")
+    runes = state.rune_dice()
+    faces = " ".join(state.roll[0])
+    magic = state.setup.faces[0]
+    if runes == 0:
+        raise IllegalAction(f"no 'no_rune' Dark Power: {who}'s roll ({faces}) showed only "
+                            f"{magic}, the Magic Power symbol, and no rune")
+    if state.no_runes >= runes:
+        raise IllegalAction(f"no more 'no_rune' Dark Power: {who}'s roll ({faces}) showed "
+                            f"{runes} rune{'s' if runes > 1 else ''} and {state.no_runes} "
+                            f"{'has' if state.no_runes == 1 else 'have'} been recorded, one "
+                            "per rune die at most")
+
+
+def _helper(state: State, action: Mapping[str, Any]) -> JSON:
+    trick = choice(action, "trick", TRICKS, None, "field")
+    if trick is None:
+        raise InvalidAction("missing field 'trick': \"hand\" (a hand card swapped with "
+                            "another player's hand, +1 Dark Power) or \"column\" (a hand "
+                            "card discarded for one from a column)")
+    _check_action_free(state, "Magic Helper trick")
+    return {"trick": trick}
+
+
+def _action_done(state: State) -> str | None:
+    """Why the turn's one action (roll, column or Magic Helper) is no longer possible."""
+    who = name(state, state.current)
+    if state.action is not None:
+        return (f"{who} has {DONE[state.action]} this turn: one action per turn (roll the "
+                "Spell Dice, take a column or discard, or the Magic Helper); display or end "
+                "the turn")
     if state.displayed:
         return (f"{who} has displayed this turn: the turn's action comes before displaying; "
                 "undo the display to record it first, or end the turn")
@@ -182,6 +278,7 @@ def _swap(state: State, action: Mapping[str, Any]) -> JSON:
     if c == mine[s - 1]:
         raise IllegalAction(f"{name(state, p)}'s space {s} already shows {own}: the swap "
                             "needs a card of another creature")
+    _check_card(state, s, c, "swap in")
     return {"space": s, "creature": c}
 
 

@@ -6,12 +6,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.games.alakazoo.options import SPACES, Setup, setup_of
+from companion.games.alakazoo.options import CREATURES, SPACES, Setup, setup_of
 
 #: Dark Power a player can hold; a player who starts a turn with this many passes.
 DARK_MAX = 3
 #: Why a player takes Dark Power, in the order the stats count them.
 DARK_REASONS = ("no_rune", "magic_power", "hand", "helper")
+#: The turn's one action, as the rulebook has three: roll the Spell Dice, take a column
+#: (or discard), or the Magic Helper (a swap, or a trick with a hand card).
+TURN_ACTIONS = ("roll", "column", "helper")
+#: The Magic Helper's tricks that involve no portal: a hand card swapped with another
+#: player's hand (+1 Dark Power), or one discarded for a card from a column.
+TRICKS = ("hand", "column")
 #: Why a display scores, in the order the stats count them.
 SCORES = ("own", "first", "complete")
 #: Rows and columns of a portal as space indexes 0-8 (spaces 1-9 in reading order).
@@ -51,6 +57,10 @@ class Stats:
     forced_passes: int = 0
     swaps: int = 0
     rolls: int = 0
+    #: Columns taken (or cards discarded) as the turn's action.
+    columns: int = 0
+    #: The Helper's tricks with a hand card (no portal involved).
+    tricks: int = 0
 
 
 @dataclass(frozen=True)
@@ -77,12 +87,17 @@ class State:
     #: "final_round" when the last turn of the final round ended, "stuck" when
     #: nobody could act (every player at 3 Dark Power, reset off); None while playing.
     ended: str | None
-    #: This turn's action (rolling the Spell Dice or the Magic Helper) is done.
-    acted: bool
-    #: The current player displayed this turn (no action may follow).
-    displayed: bool
+    #: This turn's one action (one of TURN_ACTIONS), or None while it is free.
+    action: str | None
+    #: Elements the current player displayed this turn (no action may follow one).
+    displays: int
     #: The Spell Dice rolled this turn: (faces, rolled by the device).
     roll: tuple[tuple[str, ...], bool] | None
+    #: ``no_rune`` Dark Power recorded after this turn's roll (one per rune die at most).
+    no_runes: int
+    #: The creatures known to be in the deck: the portals' own, then those put on a
+    #: portal (or all but the ``boxed`` ones), in the order they came; at most deck_size.
+    deck: tuple[int, ...]
     #: The forced passes on the way to the current turn.
     passes: tuple[Pass, ...]
     #: The last event applied, for the "what just happened" line.
@@ -97,15 +112,47 @@ class State:
     def final_round(self) -> bool:
         return self.ender is not None and not self.over
 
+    @property
+    def acted(self) -> bool:
+        return self.action is not None
+
+    @property
+    def displayed(self) -> bool:
+        return self.displays > 0
+
+    @property
+    def deck_full(self) -> bool:
+        """Every creature of the deck is known: no other creature can come into play."""
+        return len(self.deck) >= self.setup.deck_size
+
+    def in_deck(self, creature: int) -> bool:
+        """``creature`` is in the deck, or may still be (a free place in it)."""
+        return creature in self.deck or not self.deck_full
+
+    def shown_on(self, space: int, creature: int) -> int | None:
+        """The player whose portal shows ``creature`` on ``space`` (0-8): each card exists
+        once."""
+        return next((p for p, portal in enumerate(self.portals) if portal[space] == creature),
+                    None)
+
+    def rune_dice(self) -> int:
+        """The dice of this turn's roll that showed a rune symbol (not Magic Power)."""
+        if self.roll is None:
+            return 0
+        return sum(f != self.setup.faces[0] for f in self.roll[0])
+
 
 def setup(players: Sequence[str], options: Mapping[str, Any]) -> State:
     """The state before the first turn, from prepared options."""
     s = setup_of(players, options)
     n = len(players)
+    deck = s.portals if s.boxed is None else \
+        (*s.portals, *(c for c in range(1, CREATURES + 1)
+                       if c not in s.portals and c not in s.boxed))
     return State(setup=s, current=s.first_player, round=1, dark=(0,) * n, points=(0,) * n,
                  portals=((None,) * SPACES,) * n, firsts=(None,) * SPACES, ender=None,
-                 ended=None, acted=False, displayed=False, roll=None, passes=(), last=None,
-                 stats=(Stats(),) * n)
+                 ended=None, action=None, displays=0, roll=None, no_runes=0, deck=deck,
+                 passes=(), last=None, stats=(Stats(),) * n)
 
 
 def full(portal: Portal) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from companion.games.alakazoo.options import MAX_DISPLAYS
 from companion.games.alakazoo.state import (
     DARK_MAX,
     DARK_REASONS,
@@ -58,7 +59,15 @@ def view(state: State) -> JSON:
         "roll": None if state.roll is None else {"faces": list(state.roll[0]),
                                                  "device": state.roll[1]},
         "acted": state.acted,
+        "action": state.action,
         "displayed": state.displayed,
+        "displays": state.displays,
+        "max_displays": MAX_DISPLAYS,
+        "no_rune_left": max(0, state.rune_dice() - state.no_runes),
+        # The deck: its size by player count, the creatures known to be in it.
+        "deck_size": s.deck_size,
+        "deck": sorted(state.deck),
+        "boxed": None if s.boxed is None else list(s.boxed),
         "passes": [{"player": x.player, "reset": x.reset} for x in state.passes],
         "last": None if state.last is None else dict(state.last),
         "reminders": [dict(r) for r in REMINDERS],
@@ -70,6 +79,8 @@ def view(state: State) -> JSON:
             "forced_passes": [st.forced_passes for st in state.stats],
             "swaps": [st.swaps for st in state.stats],
             "rolls": [st.rolls for st in state.stats],
+            "columns": [st.columns for st in state.stats],
+            "tricks": [st.tricks for st in state.stats],
         },
     }
 
