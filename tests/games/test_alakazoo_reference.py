@@ -9,7 +9,7 @@ end are the second-round rulings (RULINGS.md) as minimal match records.
 from __future__ import annotations
 
 import pytest
-from hypothesis import Phase, settings
+from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import initialize, rule
 
@@ -111,7 +111,8 @@ class ZooAgainstModel(DifferentialMachine):
 
 ZooAgainstModel.TestCase.settings = settings(
     max_examples=300 if EXPLORE else 60, stateful_step_count=80,
-    phases=(Phase.explicit, Phase.generate) if EXPLORE else tuple(Phase))
+    phases=(Phase.explicit, Phase.generate) if EXPLORE else tuple(Phase),
+    suppress_health_check=list(HealthCheck) if EXPLORE else [])
 TestZooAgainstModel = ZooAgainstModel.TestCase
 
 
