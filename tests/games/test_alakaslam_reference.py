@@ -193,3 +193,108 @@ SlamAgainstModel.TestCase.settings = settings(
     phases=(Phase.explicit, Phase.generate) if EXPLORE else tuple(Phase),
     suppress_health_check=list(HealthCheck) if EXPLORE else [])
 TestSlamAgainstModel = SlamAgainstModel.TestCase
+
+
+# --- the second round's rulings, pinned as minimal records --------------------------------
+
+def play(characters: list[str], actions: list[dict], **options) -> SlamAgainstModel:
+    """Play ``actions`` on a table and the model (each must agree); the machine after."""
+    machine = SlamAgainstModel()
+    n = len(characters)
+    record = {"game": "alakaslam", "players": NAMES[:n],
+              "options": {"characters": characters, **options}}
+    machine.open(record, SlamModel.from_record(record), 0)
+    try:
+        for action in actions:
+            machine.act(action)
+            machine.views_agree()
+    finally:
+        machine.teardown()
+    return machine
+
+
+def copy(character: str, player: int = 0) -> dict:
+    return {"type": "copy", "player": player, "character": character}
+
+
+def mulligan(player: int = 0) -> dict:
+    return {"type": "mulligan", "player": player}
+
+
+TOOTS = {"type": "ability", "player": 0}
+SERVE = {"type": "serve", "player": 0, "corner": "red", "cards": ["B3"]}
+
+
+def test_simon_cannot_copy_again_after_using_the_copied_ability():
+    # R2 Simon: once he has used the copied ability in the point, no new copy.
+    play(["simon", "toots", "rich"], [copy("toots"), TOOTS, copy("rich")])
+
+
+def test_simon_cannot_copy_after_the_serve():
+    play(["simon", "toots"], [SERVE, copy("toots")])
+
+
+def test_simon_keeps_at_least_one_card_through_copies_and_mulligans():
+    # R2: hand never below 1 (the issue's case: Sarissia, 9 mulligans, Rich).
+    machine = play(["simon", "sarissia", "rich"],
+                   [copy("sarissia"), *[mulligan()] * 9, copy("rich")])
+    assert machine.model.hand[0] == 1
+
+
+def test_simons_hand_after_a_re_copy_is_what_he_holds():
+    # R2: right after a re-copy: Sarissia's 10, two mulligans hold 8; Rich keeps 8.
+    machine = play(["simon", "sarissia", "rich"],
+                   [copy("sarissia"), mulligan(), mulligan(), copy("rich")])
+    assert machine.model.hand[0] == 8
+
+
+def test_a_copy_after_a_mulligan_does_not_refill():
+    machine = play(["simon", "sarissia"], [mulligan(), mulligan(), mulligan(), copy("sarissia")])
+    assert machine.model.hand[0] == 5
+
+
+def test_laurie_ability_that_ends_the_point_counts_in_the_stats():
+    # R2 Laurie: it counts in the stats whether or not the point ends on it.
+    machine = play(["rich", "laurie"], [SERVE, {"type": "shot", "player": 1, "cards": ["B0"],
+                                                 "ability": True}])
+    assert machine.model.abilities == [0, 1]
+
+
+@pytest.mark.parametrize("hit", [
+    # R2 Laurie: on a serve, at the ball, or as the Support.
+    {"type": "serve", "player": 1, "corner": "red", "cards": ["B3"], "ability": True},
+    {"type": "serve", "player": 0, "corner": "red", "cards": ["B2"],
+     "support": {"player": 1, "cards": ["B1"], "ability": True}},
+])
+def test_laurie_ability_on_a_serve_and_as_the_support(hit):
+    first = hit["player"] if len(hit) == 5 else 0
+    characters = (["rich", "laurie"] if "support" not in hit
+                  else ["rich", "laurie", "toots", "austin"])
+    machine = play(characters, [hit], first_server=first if "support" not in hit else 0)
+    assert machine.model.abilities[1] == 1
+
+
+def test_a_bad_serve_point_goes_to_the_receivers():
+    # R2: a bad_serve point goes to the receiving side (side 0 serves first).
+    play(["rich", "laurie"], [{"type": "point", "winner": 0, "reason": "bad_serve"}])
+
+
+def test_no_return_goes_to_the_side_that_hit_last():
+    # R2: after Ann's recorded serve, Bob was to return: a no_return point is Ann's.
+    play(["rich", "laurie"], [SERVE, {"type": "point", "winner": 1, "reason": "no_return"}])
+
+
+def test_a_bad_serve_point_after_a_good_recorded_serve_is_refused():
+    # R2 "Point reasons that the record contradicts": the calculator judged it in.
+    play(["rich", "laurie"], [SERVE, {"type": "point", "winner": 1, "reason": "bad_serve"}])
+
+
+@pytest.mark.parametrize("actions", [
+    # R2 Toots: after her own side's shot, her turn goes on.
+    [SERVE, TOOTS],
+    # R2 Toots: from the start of the point, whoever serves.
+    [TOOTS],
+])
+def test_toots_on_her_sides_turn(actions):
+    machine = play(["toots", "rich"], actions, first_server=0 if len(actions) == 2 else 1)
+    assert machine.model.used[0]

@@ -276,7 +276,8 @@ class SlamModel:
         if mates:
             if not isinstance(support, Mapping) or support.get("player") != mates[0]:
                 return self._no("R Doubles shots: the Support (the teammate) plays too")
-            if not set(support) <= {"player", "cards", "enchant", "ability"} or "cards" not in support:
+            if (not set(support) <= {"player", "cards", "enchant", "ability"}
+                    or "cards" not in support):
                 return self._no("C: support fields")
             hitters.append((mates[0], support["cards"], support.get("enchant"),
                             support.get("ability", False)))
