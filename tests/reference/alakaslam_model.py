@@ -195,10 +195,11 @@ class SlamModel:
         who = self.acts_as(p)
         pair = len(self.side_of(p)) == 2
         if who == "toots":
-            # R2 Toots: on her side's turn, which the record cannot tell from
-            # the rest of the point: from the other side's shot until hers,
-            # and after hers until the other side's (her turn goes on).
-            pass
+            # R2 Toots: on her side's turn: from the other side's shot until
+            # hers, and after hers until the other side's (her turn goes on).
+            # Before the serve it is the serving side's turn only.
+            if self.due_serve and self.teams[p] != self.serving:
+                return self._no("R2 Toots: before the other side's serve it is not her turn")
         elif who == "josephias" and self.format == "canadian" and pair:
             pass  # WEB Canadian: Josephias as a Doubles player, once per point
         else:

@@ -44,7 +44,8 @@ class ZooModel:
     """One Alakazoo game; ``act`` returns True when the rules accept the action."""
 
     def __init__(self, names: Sequence[str], portals: Sequence[int] | None = None,
-                 first_player: int = 0, dark_power_reset: bool = True) -> None:
+                 first_player: int = 0, dark_power_reset: bool = True,
+                 boxed: Sequence[int] | None = None) -> None:
         n = len(names)
         portals = list(portals) if portals else list(range(1, n + 1))
         self.names = list(names)
@@ -61,6 +62,9 @@ class ZooModel:
         # the deck; the first other creatures displayed fill the free places.
         self.deck: list[int] = list(portals)
         self.deck_size = DECK_SIZE[n]
+        if boxed is not None:
+            # R2: a start option may name the creatures put back in the box.
+            self.deck = [c for c in range(1, 7) if c not in boxed]
         self._new_turn()
 
     def _new_turn(self) -> None:
@@ -116,7 +120,8 @@ class ZooModel:
             return self._no('docs/api.md: `by` naming a player whose turn it is not')
         kind = action.get("type")
         handler = {"display": self._display, "dark_power": self._dark_power,
-                   "swap": self._swap, "roll": self._roll, "end_turn": self._end_turn}.get(kind)
+                   "swap": self._swap, "roll": self._roll, "end_turn": self._end_turn,
+                   "column": self._column, "helper": self._helper}.get(kind)
         if handler is None:
             return False
         fields = {k: v for k, v in action.items() if k not in ("type", "by")}
@@ -213,6 +218,24 @@ class ZooModel:
             return self._no('RB: roll the dice is one of the three actions')
         assert faces is not None, "a device roll needs the faces it showed"
         self.runes = sum(1 for x in faces if x != MAGIC)
+        return True
+
+    def _column(self, f: dict, _faces: Any) -> bool:
+        """RB action 2: take a column or discard (docs/api.md `column`)."""
+        if f:
+            return self._no("docs/api.md: column has no fields")
+        return self._take_action()
+
+    def _helper(self, f: dict, _faces: Any) -> bool:
+        """RB Helper 2, recorded as what it is (R2 "The turn's one action"):
+        a hand card swapped with another player's (+1 Dark Power) or
+        discarded for a card from a column (none)."""
+        if set(f) != {"trick"} or f["trick"] not in ("hand", "column"):
+            return self._no("docs/api.md: helper trick is hand or column")
+        if not self._take_action():
+            return False
+        if f["trick"] == "hand":
+            self._gain(self.players[self.current])
         return True
 
     def _swap(self, f: dict, _faces: Any) -> bool:
