@@ -12,9 +12,9 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from hypothesis import HealthCheck, Phase, settings
+from hypothesis import HealthCheck, Phase, event, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import initialize, rule
+from hypothesis.stateful import initialize, invariant, rule
 
 from tests.reference.alakaslam_model import CHARACTERS, REASONS, SlamModel, landing
 from tests.reference.differential import EXPLORE, DifferentialMachine
@@ -49,6 +49,20 @@ class SlamAgainstModel(DifferentialMachine):
             options["teams"] = teams
         record = {"game": "alakaslam", "players": NAMES[:n], "options": options}
         self.open(record, SlamModel(characters, teams, first, target), seed)
+
+    @invariant()
+    def how_far(self):
+        m = self.model
+        if m.winner is not None:
+            event("a match was won")
+        if m.rally >= 3:
+            event("a rally of 3 or more")
+        if m.bound:
+            event("an Enchantment binds a player")
+        if any(m.used):
+            event("a once-per-point ability was used")
+        if any(m.copy):
+            event("Simon copied")
 
     def engine_view(self):
         return {**self.view, "obligations": normal_obligations(self.view)}
@@ -189,7 +203,7 @@ def _lands_in(to, m, side, start, serve) -> bool:
 
 
 SlamAgainstModel.TestCase.settings = settings(
-    max_examples=300 if EXPLORE else 60, stateful_step_count=60,
+    max_examples=300 if EXPLORE else 50, stateful_step_count=60,
     phases=(Phase.explicit, Phase.generate) if EXPLORE else tuple(Phase),
     suppress_health_check=list(HealthCheck) if EXPLORE else [])
 TestSlamAgainstModel = SlamAgainstModel.TestCase
@@ -289,12 +303,15 @@ def test_a_bad_serve_point_after_a_good_recorded_serve_is_refused():
     play(["rich", "laurie"], [SERVE, {"type": "point", "winner": 1, "reason": "bad_serve"}])
 
 
-@pytest.mark.parametrize("actions", [
-    # R2 Toots: after her own side's shot, her turn goes on.
-    [SERVE, TOOTS],
-    # R2 Toots: from the start of the point, whoever serves.
-    [TOOTS],
+BOB_SERVES = {"type": "serve", "player": 1, "corner": "red", "cards": ["B3"]}
+
+
+@pytest.mark.parametrize(("first", "actions", "allowed"), [
+    (0, [SERVE, TOOTS], True),        # R2 Toots: after her own shot her turn goes on
+    (0, [TOOTS], True),               # before her own side's serve
+    (1, [BOB_SERVES, TOOTS], True),   # from the other side's shot until hers
+    (1, [TOOTS], False),              # before the other side's serve: not her turn
 ])
-def test_toots_on_her_sides_turn(actions):
-    machine = play(["toots", "rich"], actions, first_server=0 if len(actions) == 2 else 1)
-    assert machine.model.used[0]
+def test_toots_on_her_sides_turn(first, actions, allowed):
+    machine = play(["toots", "rich"], actions, first_server=first)
+    assert machine.model.used[0] is allowed
