@@ -72,3 +72,22 @@ CourtAgainstModel.TestCase.settings = settings(
     phases=(Phase.explicit, Phase.generate) if EXPLORE else tuple(Phase),
     suppress_health_check=list(HealthCheck) if EXPLORE else [])
 TestCourtAgainstModel = CourtAgainstModel.TestCase
+
+
+def test_the_shapes_legal_offers_are_accepted_as_they_are():
+    # R2 Center Court: a client that sends what legal offers must not break.
+    machine = CourtAgainstModel()
+    machine.open({"game": "center-court", "players": ["Ann", "Bob"], "options": {}},
+                 CourtModel(), 0)
+    try:
+        for step in range(4):
+            for shape in machine.legal:
+                if shape["type"] == "point":
+                    continue
+                action = {k: (3 if step % 2 == 0 else 4) if isinstance(v, list) else v
+                          for k, v in shape.items()}
+                assert machine.act(action), f"legal offered {shape}; {action} was refused"
+                machine.views_agree()
+                break
+    finally:
+        machine.teardown()
