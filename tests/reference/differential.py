@@ -81,6 +81,11 @@ class DifferentialMachine(RuleBasedStateMachine):
             self.table.act(action)
         except (IllegalAction, InvalidAction) as err:
             engine_took, reason = False, str(err)
+        except Exception as err:  # an engine crash: a bug whatever the rules say
+            if not EXPLORE:
+                raise
+            self._note(action, True, f"CRASH {type(err).__name__}: {err}")
+            assume(False)
         else:
             engine_took, reason = True, ""
         event = self.table.match.events[-1] if engine_took else None
