@@ -4,7 +4,12 @@ The table is driven through its public API (``Table.act``, ``undo``,
 ``redo``); the model keeps one copy of itself per accepted event, so undo
 and redo are a pop and a push on both. After every step the view keys the
 model tracks must be equal, and every action must be accepted by both or
-refused by both.
+refused by both. A failure prints the match record that led to it (undo and
+redo lines included), ready for ``companion replay``.
+
+To survey every disagreement at once instead of stopping at the first, set
+``REFERENCE_EXPLORE=/tmp/out.jsonl``: each disagreement (and engine crash) is
+appended there as JSON with its record, and play goes on without it.
 """
 
 from __future__ import annotations
@@ -38,13 +43,13 @@ def project(engine: Any, like: Any) -> Any:
 
 
 #: Set (to a file path) to explore: disagreements are appended there and play
-#: goes on without the disputed action, instead of failing the test.
+#: goes on without the disputed action, instead of failing the test. Never set
+#: in CI: then every disagreement fails.
 EXPLORE = os.environ.get("REFERENCE_EXPLORE")
 
 
 class DifferentialMachine(RuleBasedStateMachine):
     """Subclasses open the table and the model, and add rules that call :meth:`act`."""
-
 
     def open(self, record: dict, model: Model, seed: int) -> None:
         self.store = Store(":memory:")
