@@ -29,13 +29,14 @@ def normal_effects(view: dict) -> dict:
 class DodgeAgainstModel(DifferentialMachine):
 
     @initialize(variant=st.sampled_from(["points", "elimination"]), goal=st.integers(1, 6),
-                first=st.sampled_from([0, 1]), seed=st.integers(0, 2**16))
-    def start(self, variant, goal, first, seed):
-        options = {"rosters": ROSTERS, "variant": variant, "first_side": first}
+                first=st.sampled_from([0, 1]), turn=st.sampled_from(["basic", "advanced"]),
+                seed=st.integers(0, 2**16))
+    def start(self, variant, goal, first, turn, seed):
+        options = {"rosters": ROSTERS, "variant": variant, "first_side": first, "turn": turn}
         if variant == "points":
             options["target"] = goal
         self.open({"game": "wizard-dodgeball", "players": ["Owls", "Newts"], "options": options},
-                  DodgeModel(ROSTERS, variant, goal, first), seed)
+                  DodgeModel(ROSTERS, variant, goal, first, turn), seed)
 
     def engine_view(self):
         return normal_effects(self.view)
@@ -102,7 +103,8 @@ def play(actions: list[dict], **options) -> DodgeAgainstModel:
     """Play ``actions`` on a table and the model (each must agree); the machine after."""
     machine = DodgeAgainstModel()
     machine.open({"game": "wizard-dodgeball", "players": ["Owls", "Newts"],
-                  "options": {"rosters": ROSTERS, **options}}, DodgeModel(ROSTERS), 0)
+                  "options": {"rosters": ROSTERS, **options}},
+                 DodgeModel(ROSTERS, turn=options.get("turn", "basic")), 0)
     try:
         for action in actions:
             machine.act(action)
@@ -136,3 +138,11 @@ def test_slow_cast_on_oneself_after_throwing_leaves_nothing_and_breaks_nothing()
                     {"type": "cast", "caster": 21, "spell": "slow", "targets": [21]},
                     {"type": "pass", "thrower": 21, "to": 58}, END])
     assert machine.model.activation == 2
+
+
+def test_the_advanced_turn_needs_no_magic_stats_nor_bought_spells():
+    # R2 "Turn and spells are two options": two actions, all ten cards.
+    machine = play([{"type": "cast", "caster": 21, "spell": "weak", "targets": [45]},
+                    {"type": "cast", "caster": 21, "spell": "shrink", "targets": [30]},
+                    {"type": "hit", "thrower": 21, "target": 45}], turn="advanced")
+    assert machine.model.casts == 2 and machine.model.throws == 0

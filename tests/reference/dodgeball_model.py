@@ -6,10 +6,12 @@ CONTRACT.md / docs/api.md only, never from the engine's code. "RB" cites the
 rulebook, "R" the rulings, "R2" the second round, "C" the contract.
 
 The part modelled: the activation order and rounds, points and elimination
-(both variants), the basic turn's throw and cast with Speed and Slow (R2),
-the cards' recharge and the effect tokens it removes. Not modelled (the test
-never records them): the advanced turn, rolled throws and casts, Freeze,
-Shield, Fireball, Teleport and Dispel, Magic stats.
+(both variants), the basic turn's throw and cast and the advanced turn's two
+actions, with Speed and Slow (R2), Butter and Sticky Fingers, the cards'
+recharge and the effect tokens it removes. Not modelled (the test never
+records them): rolled throws and casts, Freeze, Shield, Fireball, Teleport
+and Dispel, Magic stats and bought spells (the moves, which the companion
+never sees, are left to the players).
 """
 
 from __future__ import annotations
@@ -34,8 +36,9 @@ class DodgeModel:
     """One Wizard Dodgeball match, basic turn; ``act`` says whether it is accepted."""
 
     def __init__(self, rosters: Sequence[Sequence[int]], variant: str = "points",
-                 target: int = 5, first_side: int = 0) -> None:
+                 target: int = 5, first_side: int = 0, turn: str = "basic") -> None:
         self.rosters = [list(r) for r in rosters]
+        self.turn = turn
         self.variant = variant
         self.target = target
         # R "Activation order": side 1's first, side 2's first, side 1's second...
@@ -84,10 +87,12 @@ class DodgeModel:
 
     def _begin_slot(self) -> None:
         self.throws = self.casts = 0
+        self.returned = False
         _, jersey = self.active
         if not self.on_court[jersey] and self.variant == "points":
             # R "Elimination": back on its next activation (without movement).
             self.on_court[jersey] = True
+            self.returned = True
 
     def _end_slot(self) -> None:
         """R "Recharge": a card returns at the end of its caster's next slot,
@@ -114,6 +119,11 @@ class DodgeModel:
         effects = self._effects(self.active[1])
         speed, slow = "speed" in effects, "slow" in effects
         used = self.throws + self.casts
+        if self.turn == "advanced":
+            # R "Turns": two actions in any mix, Speed +1, Slow -1; RB: back
+            # from elimination on its initiative, one action fewer. (R2: the
+            # turn and the spell list are two options: all ten cards here.)
+            return used < 2 + speed - slow - self.returned
         mine = self.throws if kind == "throw" else self.casts
         if speed and not slow:
             return used < 3 and mine < 2
