@@ -8,6 +8,8 @@ end are the second-round rulings (RULINGS.md) as minimal match records.
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import HealthCheck, Phase, event, settings
 from hypothesis import strategies as st
@@ -41,6 +43,25 @@ class ZooAgainstModel(DifferentialMachine):
             event("a game ended and the jury scored")
         elif self.model.final_round:
             event("a final round was played")
+
+    @invariant()
+    def legal_offers_only_what_the_rules_accept(self):
+        """Issue 24: legal offers only what will be accepted. A shape lists each
+        field's values apart, so not every combination need be accepted, but
+        every value it offers must be accepted in some combination."""
+        for shape in self.legal:
+            keys = [k for k in shape if k != "type"]
+            for key in keys or [None]:
+                for value in shape[key] if key else [None]:
+                    # One accepted action with this value (the others' values free).
+                    lists = [[value] if k == key else shape[k] for k in keys]
+                    assert any(
+                        self.model.clone().act({"type": shape["type"],
+                                                **dict(zip(keys, values, strict=True))},
+                                               faces=["Magic"] * 3)
+                        for values in itertools.product(*lists)), (
+                        f"legal offers {key}={value!r} in {shape}, which the rules refuse\n"
+                        + "\n".join(self.log))
 
     def model_resolved(self, action, event):
         if action.get("type") == "roll" and event is not None:

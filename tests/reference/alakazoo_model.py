@@ -79,7 +79,13 @@ class ZooModel:
         return False
 
     def clone(self) -> ZooModel:
-        return copy.deepcopy(self)
+        """An independent copy (by hand: the tests clone on every step)."""
+        twin = copy.copy(self)
+        twin.players = [Player(p.creature, p.dark_power, p.points, list(p.portal),
+                               copy.deepcopy(p.jury)) for p in self.players]
+        twin.firsts = dict(self.firsts)
+        twin.deck = list(self.deck)
+        return twin
 
     # --- what the contract's view names ----------------------------------------------
 
