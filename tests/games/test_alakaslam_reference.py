@@ -64,6 +64,24 @@ class SlamAgainstModel(DifferentialMachine):
         if any(m.copy):
             event("Simon copied")
 
+    @invariant()
+    def legal_offers_only_what_the_rules_accept(self):
+        """Issue 24: every value legal offers for a point, mulligan, copy or
+        ability is accepted in some combination (hits need cards legal cannot list)."""
+        for shape in self.legal:
+            if shape["type"] in ("serve", "shot"):
+                continue
+            keys = [k for k in shape if k != "type"]
+            for key in keys:
+                for value in shape[key]:
+                    lists = [[value] if k == key else shape[k] for k in keys]
+                    assert any(
+                        self.model.clone().act({"type": shape["type"],
+                                                **dict(zip(keys, values, strict=True))})
+                        for values in itertools.product(*lists)), (
+                        f"legal offers {key}={value!r} in {shape}, which the rules refuse\n"
+                        + "\n".join(self.log))
+
     def engine_view(self):
         return {**self.view, "obligations": normal_obligations(self.view)}
 

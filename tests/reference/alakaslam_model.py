@@ -75,7 +75,13 @@ class SlamModel:
         self.shot_in_point = False
 
     def clone(self) -> SlamModel:
-        return copy.deepcopy(self)
+        """An independent copy (by hand: the tests clone on every step). The
+        dicts last_shot and last_point are replaced, never changed in place."""
+        twin = copy.copy(self)
+        for name in ("score", "abilities", "used", "copy", "mulligans", "hand", "bound"):
+            setattr(twin, name, list(getattr(self, name)))
+        twin.by_reason = [dict(d) for d in self.by_reason]
+        return twin
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> SlamModel:
