@@ -222,8 +222,10 @@ def actions_left(state: State) -> int:
         return max(0, count - len(state.used))
     throws, casts = _basic_counts(state)
     extra = basic_extra(state)
-    return max(t + c for t in range(3) for c in range(3)
-               if _basic_fits(throws + t, casts + c, extra))
+    # Slow cast on a wizard that already threw and cast leaves it over its turn:
+    # nothing fits, and nothing is left (not an error).
+    return max((t + c for t in range(3) for c in range(3)
+                if _basic_fits(throws + t, casts + c, extra)), default=0)
 
 
 def basic_rule(state: State) -> str:
