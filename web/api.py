@@ -23,7 +23,14 @@ from companion.table import Snapshot, Table
 from web.auth import new_token, pin_matches, token_matches
 from web.idempotency import Answer, check_key
 from web.reads import MAX_PAGE, MAX_QUERY, Body, Reads
-from web.services import STORAGE_STATUS, error, parse_json, services, stream_response
+from web.services import (
+    STORAGE_STATUS,
+    NotText,
+    error,
+    parse_json,
+    services,
+    stream_response,
+)
 from web.stream import Broker
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -189,7 +196,13 @@ def login() -> Response:
     wait = svc.lockout.retry_after(client)
     if wait > 0:
         return locked(wait)
-    body = request.get_json(silent=True)
+    try:
+        body = parse_json(request.get_data()) if request.is_json else None
+    except NotText as err:
+        # Not a guess (no PIN is half a character): refused, and counted nowhere.
+        return error(400, str(err))
+    except ValueError:
+        body = None  # not JSON: a wrong PIN like any other
     given = body.get("pin") if isinstance(body, dict) else None
     if not pin_matches(given, svc.pin):
         wait = svc.lockout.failed(client)
