@@ -191,11 +191,10 @@ def drawn(draw: Callable[[int], Body], match_id: int) -> Response:
 
 @bp.post("/login")
 def login() -> Response:
+    """Log in with the PIN (``{"pin": ...}``), or with the one-time code the panel shows
+    (``{"code": ...}``), which no wrong-PIN wait holds up (web/auth.py Lockout)."""
     svc = services()
     client = request.remote_addr or "?"
-    wait = svc.lockout.retry_after(client)
-    if wait > 0:
-        return locked(wait)
     try:
         body = parse_json(request.get_data()) if request.is_json else None
     except NotText as err:
@@ -203,16 +202,32 @@ def login() -> Response:
         return error(400, str(err))
     except ValueError:
         body = None  # not JSON: a wrong PIN like any other
+    if isinstance(body, dict) and "code" in body:
+        if not svc.login_codes.take(body["code"]):
+            # Not counted against the PIN: the code's 40 bits and 5 minutes are its guard.
+            return error(401, "wrong or expired code: open Menu > Host login on the table "
+                              "and type the code it shows")
+        return logged_in(client)
+    mine, table_wide = svc.lockout.waits(client)
+    if mine > 0 or table_wide > 0:
+        return locked(mine, table_wide)
     given = body.get("pin") if isinstance(body, dict) else None
     if not pin_matches(given, svc.pin):
-        wait = svc.lockout.failed(client)
-        if wait > 0:
+        svc.lockout.failed(client)
+        mine, table_wide = svc.lockout.waits(client)
+        if mine > 0 or table_wide > 0:
             # Someone guessing the PIN is worth knowing about; one line per
             # lockout, and the lockouts double, so the log cannot be flooded.
             log.warning("too many wrong PINs (from %s, or from all addresses together): "
-                        "logins are refused for %.0f s", client, wait)
-            return locked(wait)
+                        "logins are refused for %.0f s", client, max(mine, table_wide))
+            return locked(mine, table_wide)
         return error(401, "wrong PIN")
+    return logged_in(client)
+
+
+def logged_in(client: str) -> Response:
+    """This browser is the host from now on: a new session and its CSRF token."""
+    svc = services()
     svc.lockout.succeeded(client)
     session.clear()
     session["host"] = True
@@ -222,8 +237,20 @@ def login() -> Response:
     return jsonify(csrf=session["csrf"])
 
 
-def locked(wait: float) -> Response:
-    response = error(429, f"too many wrong PINs: try again in {wait:.0f} s")
+#: How the refusal names the way in that no wrong-PIN wait holds up.
+USE_THE_CODE = "or log in with the one-time code: on the table, Menu > Host login"
+
+
+def locked(mine: float, table_wide: float) -> Response:
+    """429: this address's own wait, else the table's (which says why it holds a new
+    address too); both name the one-time code."""
+    wait = max(mine, table_wide)
+    if mine >= table_wide:
+        message = f"too many wrong PINs from this address: try again in {wait:.0f} s, "
+    else:
+        message = (f"too many wrong PINs from all addresses together: a PIN from an address "
+                   f"that has not logged in before waits {wait:.0f} s, ")
+    response = error(429, message + USE_THE_CODE)
     response.headers["Retry-After"] = str(max(1, round(wait)))
     return response
 

@@ -43,17 +43,24 @@ class Lockout:
 
     Per address: 5 are free, then the client must wait, and the wait doubles
     with every further wrong PIN: ``base``, 2 x ``base``, 4 x ``base``... up
-    to ``cap`` seconds. A right PIN clears that address's count.
+    to ``cap`` seconds. A right PIN clears that address's count. One address
+    never makes another wait.
 
     For the table: a guesser with many addresses (a /24 on the Wi-Fi, or any
     number of IPv6 addresses) gets 5 free tries from each, so all addresses
     together get ``table_tries`` wrong PINs in ``window`` seconds; past that
-    every login waits (the right PIN too, or the budget would mean nothing)
-    until the oldest wrong PIN in the window has aged out. At the defaults a
-    6-digit PIN then takes months of guessing. A host already logged in is
-    not affected, and the table's own buttons never are.
+    a PIN login from an address that has not logged in before waits (the
+    right PIN too, or the budget would mean nothing) until the oldest wrong
+    PIN in the window has aged out. At the defaults a 6-digit PIN then takes
+    months of guessing. Such a stranger cannot keep the host out: an address
+    that logged in as the host before (the host's phone, remembered by this
+    process) is not held by the table's budget, only by its own wrong PINs;
+    and the one-time code the panel shows (companion/login_code.py) logs any
+    phone in past both. A host already logged in is not affected, and the
+    table's own buttons never are.
 
-    Memory is bounded: at most ``max_records`` addresses are remembered.
+    Memory is bounded: at most ``max_records`` addresses are remembered, of
+    each kind.
     """
 
     def __init__(self, base: float = 30.0, cap: float = 3600.0,
@@ -63,20 +70,26 @@ class Lockout:
         self.base, self.cap, self._clock = base, cap, clock
         self.table_tries, self.window, self.max_records = table_tries, window, max_records
         self._records: dict[str, _Record] = {}
+        #: Addresses that logged in as the host (newest last), past the table's budget.
+        self._known: dict[str, None] = {}
         #: When the wrong PINs of the window came (oldest first), for the table's budget.
         self._recent: deque[float] = deque(maxlen=table_tries)
         self._lock = threading.Lock()
 
     def retry_after(self, client: str) -> float:
         """Seconds the client must still wait (0: it may try now)."""
+        return max(self.waits(client))
+
+    def waits(self, client: str) -> tuple[float, float]:
+        """Seconds the client must wait for its own wrong PINs, and for the table's."""
         with self._lock:
             now = self._clock()
             record = self._records.get(client)
             mine = max(0.0, record.locked_until - now) if record else 0.0
-            return max(mine, self._table_wait(now))
+            return mine, self._table_wait(client, now)
 
-    def _table_wait(self, now: float) -> float:
-        if len(self._recent) < self.table_tries:
+    def _table_wait(self, client: str, now: float) -> float:
+        if len(self._recent) < self.table_tries or client in self._known:
             return 0.0
         return max(0.0, self._recent[0] + self.window - now)
 
@@ -93,11 +106,17 @@ class Lockout:
             over = record.failures - FREE_TRIES
             if over >= 0:
                 record.locked_until = now + min(self.cap, self.base * 2 ** over)
-            return max(0.0, record.locked_until - now, self._table_wait(now))
+            return max(0.0, record.locked_until - now, self._table_wait(client, now))
 
     def succeeded(self, client: str) -> None:
+        """The client logged in (PIN or code): its count is cleared, and from now on the
+        table's budget does not hold it."""
         with self._lock:
             self._records.pop(client, None)
+            self._known.pop(client, None)
+            self._known[client] = None
+            while len(self._known) > self.max_records:
+                del self._known[next(iter(self._known))]
 
 
 def pin_matches(given: object, pin: str) -> bool:

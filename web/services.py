@@ -16,6 +16,7 @@ from typing import Any
 from flask import Response, current_app, jsonify, request
 from flask.json.provider import DefaultJSONProvider
 
+from companion.login_code import LoginCodes
 from companion.table import Snapshot, TableRunner
 from web.auth import Lockout, Sessions
 from web.fanout import connection_of
@@ -56,6 +57,8 @@ class Services:
     #: What went wrong with the stored data at start (damage set aside, changes lost),
     #: shown at the top of every page; None when nothing did.
     notice: str | None = None
+    #: The one-time login codes the panel shows (Menu > Host login).
+    login_codes: LoginCodes = field(default_factory=LoginCodes)
     #: Which host sessions are valid; None: sessions over ``pin`` kept in memory only.
     sessions: Sessions = None  # type: ignore[assignment]
 
