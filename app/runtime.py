@@ -70,6 +70,10 @@ STALL_LIMIT = 20.0
 #: this is dropped (and logged, at most every DROP_LOG_EVERY s).
 INPUT_QUEUE = 64
 DROP_LOG_EVERY = 10.0
+#: The simulator's OLED frame streams (``/api/sim/events``): in all, and per address,
+#: shared out like the phones' state streams (web/stream.py).
+SIM_PAGES = 16
+SIM_PAGES_PER_ADDRESS = 4
 
 
 @dataclass(frozen=True)
@@ -210,7 +214,8 @@ class Companion:
         self._closers.insert(self._closers.index(self.runner.close), self.publisher.close)
 
     def _start_web(self, data: Path, web: WebOptions) -> None:
-        self.frames = Broker("frame", limit=16, keepalive=web.keepalive,
+        self.frames = Broker("frame", limit=SIM_PAGES, per_client=SIM_PAGES_PER_ADDRESS,
+                             keepalive=web.keepalive,
                              fanout=Fanout(web.keepalive))
         sim = None
         if self.sim:
