@@ -21,6 +21,10 @@ from hashlib import sha256
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from flask import Flask, Request
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
+from itsdangerous import BadSignature
+
 log = logging.getLogger(__name__)
 
 #: Wrong PINs allowed before the lockout starts.
@@ -137,6 +141,20 @@ def token_matches(given: str | None, expected: str | None) -> bool:
                                expected.encode("utf-8", "surrogatepass"))
 
 
+def steady_clock() -> Callable[[], float]:
+    """Wall-clock seconds that never jump: the wall time when made, advanced by the
+    monotonic clock. A Pi without a clock battery starts with a stale time and sets it
+    from the network later; durations measured across that (a session's idle time)
+    must not grow by the jump."""
+    wall, start = time.time(), time.monotonic()
+    return lambda: wall + (time.monotonic() - start)
+
+
+#: A session whose last use is further than this from now (either way) was made by a
+#: companion whose clock was off (a restart after the clock was set from the network):
+#: its idle time is not known.
+CLOCK_SET = 30 * 86400.0
+
 #: A host session ends after this long without a host request: a club evening
 #: has long pauses (a long match watched, a meal), but a phone left logged in
 #: must not still be the host the next club night.
@@ -157,8 +175,11 @@ class Sessions:
     """
 
     def __init__(self, pin: str, path: Path | None = None, idle: float = IDLE_LIMIT,
-                 clock: Callable[[], float] = time.time) -> None:
-        self.idle, self._clock, self._path, self._pin = idle, clock, path, pin
+                 clock: Callable[[], float] | None = None) -> None:
+        """``clock``: seconds as stored in a session (default: :func:`steady_clock`, so
+        a wall-clock jump while running neither ends nor lengthens a session)."""
+        self.idle, self._path, self._pin = idle, path, pin
+        self._clock = clock or steady_clock()
         self._lock = threading.Lock()
         epoch = self._read()
         self.generation = self._generation(epoch if epoch is not None else self._new_epoch())
@@ -206,10 +227,37 @@ class Sessions:
         seen = session.get("seen")
         if session.get("generation") != self.generation or not isinstance(seen, (int, float)):
             return "this host session has ended (a logout or a new PIN): log in with the PIN"
-        if self._clock() - seen > self.idle:
+        unused = self._clock() - seen
+        if abs(unused) > CLOCK_SET:
+            return ("this host session was made before the table's clock was set (a Pi "
+                    "without a clock battery sets it from the network): log in with the PIN")
+        if unused > self.idle:
             return (f"this host session expired after {self.idle / 3600:g} h without use: "
                     "log in with the PIN")
         return None
+
+
+class SteadySessionInterface(SecureCookieSessionInterface):
+    """Flask's signed cookie sessions, without Flask's own age check of the signature.
+
+    Flask refuses a cookie signed longer ago than its session lifetime by the
+    wall clock, so a clock set from the network (years forward, or back) ended
+    every session with a misleading "only the host can do that". The idle
+    limit is :meth:`Sessions.problem`'s, on a clock that does not jump, and it
+    names a clock change when it sees one.
+    """
+
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
+        serializer = self.get_signing_serializer(app)
+        if serializer is None:
+            return None
+        cookie = request.cookies.get(self.get_cookie_name(app))
+        if not cookie:
+            return self.session_class()
+        try:
+            return self.session_class(serializer.loads(cookie))
+        except BadSignature:
+            return self.session_class()
 
 
 def cross_site(headers: Mapping[str, str], host: str) -> str | None:
