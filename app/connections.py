@@ -41,7 +41,7 @@ accepted). :class:`GuardedChannel`, installed as the server's
 The live streams are not counted: once handed over to the fan-out
 (web/fanout.py) they leave waitress's connections.
 
-Everything here relies on waitress internals (``channel_class``,
+Everything here relies on waitress internals (``channel_class``, ``parser_class``,
 ``active_channels``, a channel's ``requests``, ``request``,
 ``total_outbufs_len``, ``will_close``, ``addr``; ``ErrorTask`` and its
 error classes): pinned in pyproject.toml and checked by
@@ -59,6 +59,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from waitress.channel import HTTPChannel
+from waitress.parser import HTTPRequestParser
 from waitress.task import ErrorTask
 from waitress.utilities import (
     RequestEntityTooLarge,
@@ -149,6 +150,28 @@ class JsonErrorTask(ErrorTask):
 _IDLE = object()
 
 
+class FramingParser(HTTPRequestParser):
+    """waitress's request parser, closing the connection after an ambiguously framed request.
+
+    A request with both ``Transfer-Encoding`` and ``Content-Length`` is how
+    requests are smuggled past a proxy that reads the other header. waitress
+    reads its body by the Transfer-Encoding alone, as RFC 9112 (6.1) says,
+    but kept the connection open, where the RFC says the server MUST close
+    it after answering: what follows on it cannot be trusted to start a
+    request. A Transfer-Encoding in an HTTP/1.0 request (which waitress
+    ignores, reading Content-Length) is faulty framing the same way. Such a
+    request is marked ``Connection: close`` (waitress's task honours it).
+    """
+
+    def parse_header(self, header_plus: bytes) -> None:
+        super().parse_header(header_plus)
+        # waitress pops TRANSFER_ENCODING for HTTP/1.1 (then ``chunked`` is set).
+        ambiguous = (self.chunked and "CONTENT_LENGTH" in self.headers) \
+            or "TRANSFER_ENCODING" in self.headers
+        if ambiguous:
+            self.headers["CONNECTION"] = "close"
+
+
 class GuardedChannel(HTTPChannel):
     """A waitress connection that keeps to :class:`ConnectionLimits`.
 
@@ -158,6 +181,7 @@ class GuardedChannel(HTTPChannel):
     """
 
     error_task_class = JsonErrorTask
+    parser_class = FramingParser
 
     def __init__(self, server: Any, sock: socket.socket, addr: Any, adj: Any,
                  map: dict[int, Any] | None = None, *, limits: ConnectionLimits) -> None:

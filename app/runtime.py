@@ -37,6 +37,7 @@ from companion.config import MQTT_PASSWORD_ENV, Config
 from companion.controls import Context
 from companion.data_folder import DB_NAME, default_data_dir
 from companion.inputs import Input
+from companion.login_code import LoginCodes
 from companion.panel import Panel
 from companion.recovery import DAMAGED_BANNER, open_table
 from companion.screens import render
@@ -69,6 +70,10 @@ STALL_LIMIT = 20.0
 #: this is dropped (and logged, at most every DROP_LOG_EVERY s).
 INPUT_QUEUE = 64
 DROP_LOG_EVERY = 10.0
+#: The simulator's OLED frame streams (``/api/sim/events``): in all, and per address,
+#: shared out like the phones' state streams (web/stream.py).
+SIM_PAGES = 16
+SIM_PAGES_PER_ADDRESS = 4
 
 
 @dataclass(frozen=True)
@@ -135,10 +140,18 @@ class Companion:
         self.inputs = Lane(self.runner, INPUT_QUEUE)
         self._drop_logged = -DROP_LOG_EVERY
         self.urls: list[str] = []
+        #: The one-time login codes the panel shows and the web app takes (with web only).
+        self.login_codes: LoginCodes | None = None
         if web is not None:
             self._start_web(data, web)
         self.ctx = Context(names=cfg.table.names, address=self.urls[0] if self.urls else None)
-        self.panel: Panel = self.runner.call(lambda table: Panel(table, self.ctx))
+        self.panel: Panel = self.runner.call(lambda table: Panel(table, self.ctx,
+                                                                 codes=self.login_codes))
+        if self.login_codes is not None:
+            def code_taken() -> None:  # a web thread: the panel is the writer's
+                with contextlib.suppress(RuntimeError):  # the runner closed: shutting down
+                    self.runner.submit(lambda _: self.panel.code_taken())
+            self.login_codes.on_taken = code_taken
         if self.notice:
             # Seen at the table too, until the next press; the log has the details.
             self.runner.call(lambda _: self.panel.notify(opened.banner or DAMAGED_BANNER))
@@ -201,14 +214,17 @@ class Companion:
         self._closers.insert(self._closers.index(self.runner.close), self.publisher.close)
 
     def _start_web(self, data: Path, web: WebOptions) -> None:
-        self.frames = Broker("frame", limit=16, keepalive=web.keepalive,
+        self.frames = Broker("frame", limit=SIM_PAGES, per_client=SIM_PAGES_PER_ADDRESS,
+                             keepalive=web.keepalive,
                              fanout=Fanout(web.keepalive))
         sim = None
         if self.sim:
             # Its buttons are filled in once the button panel has its pins.
             self.simulator = sim = Simulator(press=lambda button, hold: self.press(button, hold),
                                              display_png=self.display_png, frames=self.frames)
+        self.login_codes = LoginCodes()
         services = Services(runner=self.runner, pin=web.pin, secret_key=secret_key(data),
+                            login_codes=self.login_codes,
                             max_streams=self.cfg.web.max_streams, keepalive=web.keepalive,
                             streams_per_address=self.cfg.web.streams_per_address,
                             sim=sim, sessions=Sessions(web.pin, data / SESSIONS_FILE),

@@ -27,6 +27,7 @@ from companion import controls
 from companion.controls import Context, Screen, Ui
 from companion.errors import CompanionError, StoreUnavailable
 from companion.inputs import Input
+from companion.login_code import LoginCodes
 from companion.names import short_names
 from companion.store import MatchSummary
 from companion.subscribers import Subscribers
@@ -39,6 +40,8 @@ RECENT_MATCHES = 10
 HISTORY_NAME_CHARS = 6
 #: Table methods a control may call, with the command's arguments.
 TABLE_COMMANDS = frozenset({"act", "start", "undo", "redo", "abandon"})
+#: What the panel says when a phone logged in with the code it showed.
+CODE_TAKEN = "Phone logged in as host"
 #: What the panel says after its own undo or redo (until the next press).
 UNDONE = {"undo": "Undone", "redo": "Redone"}
 #: What the OLED says when handling a press failed on a fault of the companion's own.
@@ -62,12 +65,16 @@ class Panel:
     """Runs the controls against a table. Not thread-safe: the writer thread owns it."""
 
     def __init__(self, table: Table, ctx: Context | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, *,
+                 codes: LoginCodes | None = None) -> None:
+        """``codes``: where the Host login screen draws its one-time codes (None: no
+        phone pages are served, so the menu has no such entry)."""
         self.table = table
         self._clock = clock
         #: When the message on the screen appeared (the clock's time; None: none).
         self._since: float | None = None
         self.ctx = ctx or Context()
+        self.codes = codes
         #: How many changes from elsewhere the panel has seen. An input source
         #: reads it when a press happens and hands it to :meth:`handle`.
         self.epoch = 0
@@ -156,12 +163,22 @@ class Panel:
         self._ui = self._stamped(ui)
         return self._publish()
 
+    def code_taken(self) -> PanelState:
+        """A phone logged in with the code on screen: say so, back to the board."""
+        if self._ui.code is not None:
+            self._ui = self._stamped(Ui(message=CODE_TAKEN))
+        return self._publish()
+
     def _run(self, command: controls.Command | None, ui: Ui) -> Ui:
         if command is None:
             return ui
         kind, *args = command
         if kind == "history":
             return self._history(ui)
+        if kind == "login-code":
+            if self.codes is None:
+                raise CompanionError("phone pages are not served: no login code")
+            return replace(ui, code=self.codes.issue())
         if kind not in TABLE_COMMANDS:
             raise ValueError(f"unknown panel command {kind!r}")
         # The table publishes on this thread before it returns: _table_changed
@@ -227,6 +244,8 @@ class Panel:
         return PanelState(self._ui, snapshot, screen)
 
     def _publish(self) -> PanelState:
+        if self.codes is not None and self._ui.code is None:
+            self.codes.void()  # a code works only while its screen shows it
         if self._ui.message is None:
             self._since = None
         elif self._since is None or self._ui.message != self.state.ui.message:

@@ -23,7 +23,14 @@ from companion.table import Snapshot, Table
 from web.auth import new_token, pin_matches, token_matches
 from web.idempotency import Answer, check_key
 from web.reads import MAX_PAGE, MAX_QUERY, Body, Reads
-from web.services import STORAGE_STATUS, error, parse_json, services, stream_response
+from web.services import (
+    STORAGE_STATUS,
+    NotText,
+    error,
+    parse_json,
+    services,
+    stream_response,
+)
 from web.stream import Broker
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -184,22 +191,43 @@ def drawn(draw: Callable[[int], Body], match_id: int) -> Response:
 
 @bp.post("/login")
 def login() -> Response:
+    """Log in with the PIN (``{"pin": ...}``), or with the one-time code the panel shows
+    (``{"code": ...}``), which no wrong-PIN wait holds up (web/auth.py Lockout)."""
     svc = services()
     client = request.remote_addr or "?"
-    wait = svc.lockout.retry_after(client)
-    if wait > 0:
-        return locked(wait)
-    body = request.get_json(silent=True)
+    try:
+        body = parse_json(request.get_data()) if request.is_json else None
+    except NotText as err:
+        # Not a guess (no PIN is half a character): refused, and counted nowhere.
+        return error(400, str(err))
+    except ValueError:
+        body = None  # not JSON: a wrong PIN like any other
+    if isinstance(body, dict) and "code" in body:
+        if not svc.login_codes.take(body["code"]):
+            # Not counted against the PIN: the code's 40 bits and 5 minutes are its guard.
+            return error(401, "wrong or expired code: open Menu > Host login on the table "
+                              "and type the code it shows")
+        return logged_in(client)
+    mine, table_wide = svc.lockout.waits(client)
+    if mine > 0 or table_wide > 0:
+        return locked(mine, table_wide)
     given = body.get("pin") if isinstance(body, dict) else None
     if not pin_matches(given, svc.pin):
-        wait = svc.lockout.failed(client)
-        if wait > 0:
+        svc.lockout.failed(client)
+        mine, table_wide = svc.lockout.waits(client)
+        if mine > 0 or table_wide > 0:
             # Someone guessing the PIN is worth knowing about; one line per
             # lockout, and the lockouts double, so the log cannot be flooded.
             log.warning("too many wrong PINs (from %s, or from all addresses together): "
-                        "logins are refused for %.0f s", client, wait)
-            return locked(wait)
+                        "logins are refused for %.0f s", client, max(mine, table_wide))
+            return locked(mine, table_wide)
         return error(401, "wrong PIN")
+    return logged_in(client)
+
+
+def logged_in(client: str) -> Response:
+    """This browser is the host from now on: a new session and its CSRF token."""
+    svc = services()
     svc.lockout.succeeded(client)
     session.clear()
     session["host"] = True
@@ -209,8 +237,20 @@ def login() -> Response:
     return jsonify(csrf=session["csrf"])
 
 
-def locked(wait: float) -> Response:
-    response = error(429, f"too many wrong PINs: try again in {wait:.0f} s")
+#: How the refusal names the way in that no wrong-PIN wait holds up.
+USE_THE_CODE = "or log in with the one-time code: on the table, Menu > Host login"
+
+
+def locked(mine: float, table_wide: float) -> Response:
+    """429: this address's own wait, else the table's (which says why it holds a new
+    address too); both name the one-time code."""
+    wait = max(mine, table_wide)
+    if mine >= table_wide:
+        message = f"too many wrong PINs from this address: try again in {wait:.0f} s, "
+    else:
+        message = (f"too many wrong PINs from all addresses together: a PIN from an address "
+                   f"that has not logged in before waits {wait:.0f} s, ")
+    response = error(429, message + USE_THE_CODE)
     response.headers["Retry-After"] = str(max(1, round(wait)))
     return response
 

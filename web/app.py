@@ -15,7 +15,7 @@ from flask import Flask, Response, request
 
 from companion.errors import StoreDamaged, StoreUnavailable
 from web import api, pages, sim
-from web.auth import cross_site
+from web.auth import SteadySessionInterface, cross_site
 from web.fanout import Fanout
 from web.guard import guard
 from web.reads import ReadGate, Reads, Refused, refusal
@@ -40,14 +40,14 @@ def create_app(services: Services) -> Flask:
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Strict",
         MAX_CONTENT_LENGTH=MAX_BODY,
-        # Flask also refuses a cookie signed longer ago than this; a host
-        # request re-signs it (web/api.py), so it lapses only when idle.
-        PERMANENT_SESSION_LIFETIME=services.sessions.idle,
         SESSION_REFRESH_EACH_REQUEST=False,
         # Never the Werkzeug debugger: errors are logged, clients get JSON.
         DEBUG=False,
         PROPAGATE_EXCEPTIONS=False,
     )
+    # A session lapses when idle by services.sessions' clock, which a wall-clock jump
+    # does not move (web/auth.py); Flask's own check by the wall clock is left out.
+    app.session_interface = SteadySessionInterface()
     app.json = BoundedJSON(app)
     app.json.sort_keys = False
     broker = Broker("state", services.max_streams, services.keepalive,

@@ -21,6 +21,10 @@ from hashlib import sha256
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from flask import Flask, Request
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
+from itsdangerous import BadSignature
+
 log = logging.getLogger(__name__)
 
 #: Wrong PINs allowed before the lockout starts.
@@ -43,17 +47,24 @@ class Lockout:
 
     Per address: 5 are free, then the client must wait, and the wait doubles
     with every further wrong PIN: ``base``, 2 x ``base``, 4 x ``base``... up
-    to ``cap`` seconds. A right PIN clears that address's count.
+    to ``cap`` seconds. A right PIN clears that address's count. One address
+    never makes another wait.
 
     For the table: a guesser with many addresses (a /24 on the Wi-Fi, or any
     number of IPv6 addresses) gets 5 free tries from each, so all addresses
     together get ``table_tries`` wrong PINs in ``window`` seconds; past that
-    every login waits (the right PIN too, or the budget would mean nothing)
-    until the oldest wrong PIN in the window has aged out. At the defaults a
-    6-digit PIN then takes months of guessing. A host already logged in is
-    not affected, and the table's own buttons never are.
+    a PIN login from an address that has not logged in before waits (the
+    right PIN too, or the budget would mean nothing) until the oldest wrong
+    PIN in the window has aged out. At the defaults a 6-digit PIN then takes
+    months of guessing. Such a stranger cannot keep the host out: an address
+    that logged in as the host before (the host's phone, remembered by this
+    process) is not held by the table's budget, only by its own wrong PINs;
+    and the one-time code the panel shows (companion/login_code.py) logs any
+    phone in past both. A host already logged in is not affected, and the
+    table's own buttons never are.
 
-    Memory is bounded: at most ``max_records`` addresses are remembered.
+    Memory is bounded: at most ``max_records`` addresses are remembered, of
+    each kind.
     """
 
     def __init__(self, base: float = 30.0, cap: float = 3600.0,
@@ -63,20 +74,26 @@ class Lockout:
         self.base, self.cap, self._clock = base, cap, clock
         self.table_tries, self.window, self.max_records = table_tries, window, max_records
         self._records: dict[str, _Record] = {}
+        #: Addresses that logged in as the host (newest last), past the table's budget.
+        self._known: dict[str, None] = {}
         #: When the wrong PINs of the window came (oldest first), for the table's budget.
         self._recent: deque[float] = deque(maxlen=table_tries)
         self._lock = threading.Lock()
 
     def retry_after(self, client: str) -> float:
         """Seconds the client must still wait (0: it may try now)."""
+        return max(self.waits(client))
+
+    def waits(self, client: str) -> tuple[float, float]:
+        """Seconds the client must wait for its own wrong PINs, and for the table's."""
         with self._lock:
             now = self._clock()
             record = self._records.get(client)
             mine = max(0.0, record.locked_until - now) if record else 0.0
-            return max(mine, self._table_wait(now))
+            return mine, self._table_wait(client, now)
 
-    def _table_wait(self, now: float) -> float:
-        if len(self._recent) < self.table_tries:
+    def _table_wait(self, client: str, now: float) -> float:
+        if len(self._recent) < self.table_tries or client in self._known:
             return 0.0
         return max(0.0, self._recent[0] + self.window - now)
 
@@ -93,11 +110,17 @@ class Lockout:
             over = record.failures - FREE_TRIES
             if over >= 0:
                 record.locked_until = now + min(self.cap, self.base * 2 ** over)
-            return max(0.0, record.locked_until - now, self._table_wait(now))
+            return max(0.0, record.locked_until - now, self._table_wait(client, now))
 
     def succeeded(self, client: str) -> None:
+        """The client logged in (PIN or code): its count is cleared, and from now on the
+        table's budget does not hold it."""
         with self._lock:
             self._records.pop(client, None)
+            self._known.pop(client, None)
+            self._known[client] = None
+            while len(self._known) > self.max_records:
+                del self._known[next(iter(self._known))]
 
 
 def pin_matches(given: object, pin: str) -> bool:
@@ -117,6 +140,20 @@ def token_matches(given: str | None, expected: str | None) -> bool:
     return hmac.compare_digest(given.encode("utf-8", "surrogatepass"),
                                expected.encode("utf-8", "surrogatepass"))
 
+
+def steady_clock() -> Callable[[], float]:
+    """Wall-clock seconds that never jump: the wall time when made, advanced by the
+    monotonic clock. A Pi without a clock battery starts with a stale time and sets it
+    from the network later; durations measured across that (a session's idle time)
+    must not grow by the jump."""
+    wall, start = time.time(), time.monotonic()
+    return lambda: wall + (time.monotonic() - start)
+
+
+#: A session whose last use is further than this from now (either way) was made by a
+#: companion whose clock was off (a restart after the clock was set from the network):
+#: its idle time is not known.
+CLOCK_SET = 30 * 86400.0
 
 #: A host session ends after this long without a host request: a club evening
 #: has long pauses (a long match watched, a meal), but a phone left logged in
@@ -138,8 +175,11 @@ class Sessions:
     """
 
     def __init__(self, pin: str, path: Path | None = None, idle: float = IDLE_LIMIT,
-                 clock: Callable[[], float] = time.time) -> None:
-        self.idle, self._clock, self._path, self._pin = idle, clock, path, pin
+                 clock: Callable[[], float] | None = None) -> None:
+        """``clock``: seconds as stored in a session (default: :func:`steady_clock`, so
+        a wall-clock jump while running neither ends nor lengthens a session)."""
+        self.idle, self._path, self._pin = idle, path, pin
+        self._clock = clock or steady_clock()
         self._lock = threading.Lock()
         epoch = self._read()
         self.generation = self._generation(epoch if epoch is not None else self._new_epoch())
@@ -187,10 +227,37 @@ class Sessions:
         seen = session.get("seen")
         if session.get("generation") != self.generation or not isinstance(seen, (int, float)):
             return "this host session has ended (a logout or a new PIN): log in with the PIN"
-        if self._clock() - seen > self.idle:
+        unused = self._clock() - seen
+        if abs(unused) > CLOCK_SET:
+            return ("this host session was made before the table's clock was set (a Pi "
+                    "without a clock battery sets it from the network): log in with the PIN")
+        if unused > self.idle:
             return (f"this host session expired after {self.idle / 3600:g} h without use: "
                     "log in with the PIN")
         return None
+
+
+class SteadySessionInterface(SecureCookieSessionInterface):
+    """Flask's signed cookie sessions, without Flask's own age check of the signature.
+
+    Flask refuses a cookie signed longer ago than its session lifetime by the
+    wall clock, so a clock set from the network (years forward, or back) ended
+    every session with a misleading "only the host can do that". The idle
+    limit is :meth:`Sessions.problem`'s, on a clock that does not jump, and it
+    names a clock change when it sees one.
+    """
+
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
+        serializer = self.get_signing_serializer(app)
+        if serializer is None:
+            return None
+        cookie = request.cookies.get(self.get_cookie_name(app))
+        if not cookie:
+            return self.session_class()
+        try:
+            return self.session_class(serializer.loads(cookie))
+        except BadSignature:
+            return self.session_class()
 
 
 def cross_site(headers: Mapping[str, str], host: str) -> str | None:

@@ -164,6 +164,8 @@ class Fanout:
         self._lock = threading.Lock()
         self._streams: set[Handover] = set()
         self._joining: list[Handover] = []
+        #: Streams to end for a newcomer's place (web/stream.py), on the fan-out thread.
+        self._shedding: list[Handover] = []
         #: Streams whose socket is full: each is dropped at its stalled_at + send_timeout.
         self._stalled: set[Handover] = set()
         #: The newest version and its message, framed both ways (see framings).
@@ -227,6 +229,15 @@ class Fanout:
             handover.sent = version
             self._send(handover, framed[handover.chunked])
 
+    def shed(self, handover: Handover) -> None:
+        """End ``handover``'s stream so its place goes to another (web/stream.py): on the
+        fan-out thread, a chunked response with its last chunk, as at shutdown, so the
+        page reconnects at its retry time. Never blocks."""
+        with self._lock:
+            if not self._closed:
+                self._shedding.append(handover)
+                self._wake()
+
     def close(self) -> None:
         """End every stream (a chunked one with its last chunk) and stop the thread. Idempotent."""
         with self._lock:
@@ -276,14 +287,12 @@ class Fanout:
                         self._flush(handover)
                     if self._message is not None:
                         self._catch_up(handover, *self._message)
+                shedding, self._shedding = self._shedding, []
+                for handover in shedding:
+                    self._end(handover)
                 if self._closed:
                     for handover in list(self._streams):
-                        if handover.chunked and not handover.pending:
-                            # End the response properly, as the server would
-                            # have: the page then reconnects at its retry time.
-                            with contextlib.suppress(OSError):
-                                handover.sock.send(b"0\r\n\r\n")
-                        self._drop(handover)
+                        self._end(handover)
                     self._selector.close()
                     return
                 now = time.monotonic()
@@ -298,6 +307,16 @@ class Fanout:
                     for handover in list(self._streams):
                         if not handover.pending:  # a busy connection needs no keep-alive
                             self._send(handover, KEEPALIVES[handover.chunked])
+
+    def _end(self, handover: Handover) -> None:
+        """End a live stream's response properly, as the server would have (the page
+        then reconnects at its retry time), and drop it."""
+        if handover.gone.is_set():
+            return
+        if handover.chunked and not handover.pending:
+            with contextlib.suppress(OSError):
+                handover.sock.send(b"0\r\n\r\n")
+        self._drop(handover)
 
     def _send(self, handover: Handover, data: bytes) -> None:
         """Send ``data`` now, or keep it as the newest message for a busy socket."""

@@ -16,6 +16,7 @@ from typing import Any
 from flask import Response, current_app, jsonify, request
 from flask.json.provider import DefaultJSONProvider
 
+from companion.login_code import LoginCodes
 from companion.table import Snapshot, TableRunner
 from web.auth import Lockout, Sessions
 from web.fanout import connection_of
@@ -56,6 +57,8 @@ class Services:
     #: What went wrong with the stored data at start (damage set aside, changes lost),
     #: shown at the top of every page; None when nothing did.
     notice: str | None = None
+    #: The one-time login codes the panel shows (Menu > Host login).
+    login_codes: LoginCodes = field(default_factory=LoginCodes)
     #: Which host sessions are valid; None: sessions over ``pin`` kept in memory only.
     sessions: Sessions = None  # type: ignore[assignment]
 
@@ -112,7 +115,59 @@ def parse_json(text: str | bytes) -> Any:
                 raise ValueError(f"the JSON nests deeper than {MAX_DEPTH} levels")
         elif char in "]}":
             depth -= 1
-    return json.loads(text)
+    value = json.loads(text, parse_constant=_no_constant)
+    if (where := _not_text(value, "")) is not None:
+        raise NotText(where)
+    return value
+
+
+class NotText(ValueError):
+    """A JSON string held a lone surrogate (``"\\ud800"``): not a Unicode character.
+
+    JSON's ``\\u`` escapes (and Python's decoder, which passes encoded
+    surrogates through) let a client send half of a UTF-16 pair; such a
+    string cannot be encoded, stored or compared, so it is refused at the
+    door instead of failing deep inside (a 500). ``where`` names the field.
+    """
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+        super().__init__(f"{where} is not text: it holds a lone surrogate "
+                         "(half of a UTF-16 pair, not a Unicode character)")
+
+
+def _no_constant(name: str) -> Any:
+    # Python's decoder takes NaN and Infinity, which JSON (RFC 8259) has not.
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _is_text(s: str) -> bool:
+    if s.isascii():
+        return True
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _not_text(value: Any, path: str) -> str | None:
+    """The field of ``value`` (a parsed body, at most MAX_DEPTH deep) whose text, or
+    key, is not valid Unicode, as ``'players[1]'``; None when all of it is."""
+    if isinstance(value, str):
+        return None if _is_text(value) else repr(path) if path else "the body"
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            if (found := _not_text(item, f"{path}[{i}]")) is not None:
+                return found
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if not _is_text(key):
+                shown = key.encode("utf-8", "backslashreplace").decode()
+                return f"the key {shown!r}" + (f" in {path!r}" if path else "")
+            if (found := _not_text(item, f"{path}.{key}" if path else key)) is not None:
+                return found
+    return None
 
 
 class BoundedJSON(DefaultJSONProvider):

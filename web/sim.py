@@ -66,8 +66,12 @@ def frames() -> Response:
     try:
         environ = request.environ
         # Handed over to the frames' fan-out like a phone's stream: no worker each.
-        stream = simulator().frames.open(None, lambda: connection_of(environ))
-    except TooManyStreams:
-        return error(503, "too many simulator pages open")
+        # Counted by address, shared out like the phones' streams (web/stream.py).
+        stream = simulator().frames.open(None, lambda: connection_of(environ),
+                                         client=request.remote_addr)
+    except TooManyStreams as full:
+        response = error(503, f"simulator pages: {full}")
+        response.headers["Retry-After"] = "10"
+        return response
     return Response(stream, mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache, no-transform"})

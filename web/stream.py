@@ -11,13 +11,25 @@ connection, the stream hands it over right after its first message (with
 whatever of it the server has not sent yet): the fan-out's single thread
 writes every later message, and the server's worker is free at once.
 Streams are counted from :meth:`Broker.open` until they end, handed over or
-not, iterated or not: past ``limit`` a new one is refused (the caller
-answers 503), and so is one past ``per_client`` from the same client
-address, so that one phone (or one stranger) cannot take every place.
-A stream ends when its client is gone (it closed the connection, a write
-fails, or it could not take a message in time: see web/fanout.py), when
-the server closes it without reading it (a ``HEAD``), or when the broker
-closes.
+not, iterated or not. Places are shared out by address, so that a few
+addresses (one stranger, or one phone with many tabs) cannot take them all
+and keep a new phone out:
+
+- one address holds at most ``per_client`` streams; one more from it is
+  refused (the caller answers 503);
+- when all ``limit`` places are held, a new stream takes the place of the
+  oldest stream of the address that holds the most, if that address still
+  holds at least as many as the newcomer's address then does (a fair share
+  is never taken from an address to give another more). Only when every
+  address holds as few as the newcomer's would is the new stream refused:
+  ``limit`` different phones really are watching.
+
+A shed stream ends as if the server had closed it; its page reconnects and,
+the places being shared out, is refused until one comes free (it retries).
+A stream also ends when its client is gone (it closed the connection, a
+write fails, or it could not take a message in time: see web/fanout.py),
+when the server closes it without reading it (a ``HEAD``), or when the
+broker closes.
 
 Versions rise within one database. A feed may name its database with an
 ``epoch`` (Store.epoch): a client that reconnects with a ``Last-Event-ID``
@@ -34,9 +46,11 @@ follows the changes after that version.
 from __future__ import annotations
 
 import threading
+from collections import deque
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 
-from web.fanout import Connection, Fanout
+from web.fanout import Connection, Fanout, Handover
 
 
 class TooManyStreams(Exception):
@@ -81,6 +95,21 @@ class Stream:
         self.hand_over()()
 
 
+@dataclass(eq=False)
+class _Place:
+    """One stream's place in a broker, from :meth:`Broker.open` until it is given back."""
+
+    client: str | None
+    #: Given back already (ended, or shed): the stream's own end then gives back nothing.
+    freed: bool = False
+    #: Shed for a newcomer: the stream ends at its next step.
+    shed: bool = False
+    #: The lock the stream is parked on, if it is waiting for a message.
+    waiter: threading.Lock | None = None
+    #: Its connection in the fan-out, once handed over.
+    handover: Handover | None = field(default=None, repr=False)
+
+
 def event_bytes(version: int, event: str, json_text: str) -> bytes:
     """One SSE message: ``id``, ``event`` and the JSON text as ``data`` (one line)."""
     return f"id: {version}\nevent: {event}\ndata: {json_text}\n\n".encode()
@@ -118,14 +147,20 @@ class Broker:
         self._epoch: int | None = None
         self._message = b""
         self._streams = 0
-        #: Open streams per client that has any (a client's entry goes with its last stream).
-        self._by_client: dict[str, int] = {}
+        #: Open streams' places per client that has any, oldest first (a client's entry
+        #: goes with its last stream).
+        self._by_client: dict[str | None, deque[_Place]] = {}
         self._closed = False
 
     @property
     def streams(self) -> int:
         """How many streams are open now."""
         return self._streams
+
+    def holders(self) -> dict[str | None, int]:
+        """How many streams each client address that has any holds now."""
+        with self._lock:
+            return {client: len(places) for client, places in self._by_client.items()}
 
     def publish(self, version: int, json_text: str, epoch: int | None = None,
                 event: str | None = None) -> None:
@@ -174,33 +209,69 @@ class Broker:
         drops it. The caller must ``close()`` the stream it got (a WSGI
         server does).
         """
+        victim: _Place | None = None
         with self._lock:
-            if self._streams >= self.limit:
-                raise TooManyStreams("too many live viewers right now; try again shortly")
-            mine = self._by_client.get(client, 0) if client is not None else 0
+            mine = len(self._by_client.get(client, ()))
             if self.per_client is not None and client is not None and mine >= self.per_client:
                 raise TooManyStreams(
                     f"{client} already has {mine} live streams open, the most one address may "
                     "hold; close a page that follows the table, then try again")
+            if self._streams >= self.limit:
+                victim = self._to_shed(mine)
+                if victim is None:
+                    raise TooManyStreams(
+                        f"too many live viewers right now: all {self.limit} places are taken, "
+                        "and no address holds more than this one; try again shortly")
+                self._free(victim)
+                victim.shed = True
+            place = _Place(client)
             self._streams += 1
-            if client is not None:
-                self._by_client[client] = mine + 1
+            self._by_client.setdefault(client, deque()).append(place)
             seen = (last_seen is not None and last_seen == self._version >= 0
                     and epoch in (None, self._epoch))
-        stream = Stream(lambda: self._ended(client))
-        stream.body = self._run(last_seen if seen else -1, connection, stream)
+        if victim is not None:
+            self._stop(victim)
+        stream = Stream(lambda: self._ended(place))
+        stream.body = self._run(last_seen if seen else -1, connection, stream, place)
         return stream
 
-    def _ended(self, client: str | None) -> None:
+    def _to_shed(self, mine: int) -> _Place | None:
+        """The place a newcomer whose address holds ``mine`` streams takes when all are
+        taken: the oldest of the address holding the most, if it keeps at least
+        ``mine + 1`` (as many as the newcomer's address will hold); else None."""
+        most = max(self._by_client.values(), key=len, default=None)
+        if most is None or len(most) - 1 < mine + 1:
+            return None
+        return most[0]
+
+    def _free(self, place: _Place) -> None:
+        """Give ``place`` back (with the lock held). Idempotent."""
+        if place.freed:
+            return
+        place.freed = True
+        self._streams -= 1
+        places = self._by_client[place.client]
+        places.remove(place)
+        if not places:
+            del self._by_client[place.client]
+
+    def _stop(self, place: _Place) -> None:
+        """End a shed stream: wake it where it waits, or have the fan-out drop it."""
         with self._lock:
-            self._streams -= 1
-            if client is not None:
-                left = self._by_client.pop(client) - 1
-                if left:
-                    self._by_client[client] = left
+            waiter, handover = place.waiter, place.handover
+            place.waiter = None
+            self._waiters.discard(waiter)  # type: ignore[arg-type]
+        if handover is not None and self.fanout is not None:
+            self.fanout.shed(handover)
+        elif waiter is not None:
+            waiter.release()
+
+    def _ended(self, place: _Place) -> None:
+        with self._lock:
+            self._free(place)
 
     def _run(self, sent: int, connection: Callable[[], Connection | None] | None,
-             stream: Stream) -> Iterator[bytes]:
+             stream: Stream, place: _Place) -> Iterator[bytes]:
         """``sent``: the version the client has (-1: none, send the current one first)."""
         try:
             yield f"retry: {self.retry_ms}\n\n".encode()
@@ -214,17 +285,21 @@ class Broker:
                         # From here the fan-out thread writes (what the server
                         # had not sent yet first); the stream counts until it
                         # reports the client gone. The worker is free at once.
-                        self.fanout.adopt(conn.sock, conn.chunked, sent, stream.hand_over(),
-                                          release=conn.release)
+                        handover = self.fanout.adopt(conn.sock, conn.chunked, sent,
+                                                     stream.hand_over(), release=conn.release)
+                        with self._lock:
+                            place.handover, shed = handover, place.shed
+                        if shed:  # shed while it was being handed over
+                            self.fanout.shed(handover)
                         return
                 with self._lock:
-                    if self._closed:
+                    if self._closed or place.shed:
                         return
                     version, message = self._version, self._message
                     waiter = None
                     # Behind the client too: its first message was newer.
                     if version <= sent or version < 0:
-                        waiter = threading.Lock()
+                        waiter = place.waiter = threading.Lock()
                         waiter.acquire()
                         self._waiters.add(waiter)
                 if waiter is None:
@@ -233,7 +308,11 @@ class Broker:
                 elif not waiter.acquire(timeout=self.keepalive):
                     with self._lock:
                         self._waiters.discard(waiter)
+                        place.waiter = None
                     # Written through the server, so a vanished client is noticed here.
                     yield b": keep-alive\n\n"
+                else:
+                    with self._lock:
+                        place.waiter = None
         finally:
             stream.hand_over()()  # the slot, unless the fan-out has it now

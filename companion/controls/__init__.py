@@ -140,6 +140,8 @@ def _menu(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
             entries.append(("End match", Outcome(Ui(screen="confirm"))))
     entries.append(("History", Outcome(Ui(screen="history"), ("history",))))
     entries.append(("Phone page", Outcome(Ui(screen="info"))))
+    if ctx.address is not None:
+        entries.append(("Host login", Outcome(Ui(screen="code"), ("login-code",))))
     return listing(ui, "Menu", entries, back=Outcome(Ui()))
 
 
@@ -175,6 +177,16 @@ def _info(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     return Screen(keys={Input("back"): Binding("Back", Outcome(Ui()))},
                   title="Phone page", hint=ctx.address or "not served",
                   items=() if ctx.broker is None else (f"MQTT: {ctx.broker}",))
+
+
+def _code(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+    """A one-time code that logs a phone in as the host, past any wrong-PIN wait (the
+    screen's one item; drawn by the panel as it opens, void once it closes)."""
+    return Screen(keys={
+        Input("ok"): Binding("New", Outcome(Ui(screen="code"), ("login-code",))),
+        Input("back"): Binding("Back", Outcome(Ui(screen="menu"))),
+    }, title="Host login", items=(ui.code,) if ui.code else (),
+        hint="Type it on the phone")
 
 
 # --- setting up a match -------------------------------------------------------------------
@@ -315,7 +327,7 @@ def _same_match_unfinished(snapshot: Mapping[str, Any]) -> Hashable:
 #: and redo, so a cursor must not slide onto another one); the setup screen
 #: and its jersey editor stand on which match is on the table (a phone that
 #: starts one closes them); "End this match?" on the match and its status;
-#: the history reloads its rows; the phone page is independent.
+#: the history reloads its rows; the phone page and the login code are independent.
 SCREENS: dict[str, ScreenSpec] = screens({
     "board": ScreenSpec(_board, premise=independent),
     **center_court.SCREENS,
@@ -326,5 +338,6 @@ SCREENS: dict[str, ScreenSpec] = screens({
     "confirm": ScreenSpec(_confirm, premise=_same_match_unfinished),
     "history": ScreenSpec(_history, premise=independent, reload=("history",)),
     "info": ScreenSpec(_info, premise=independent),
+    "code": ScreenSpec(_code, premise=independent),
     "setup": ScreenSpec(_setup, premise=by_match),
 })

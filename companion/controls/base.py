@@ -9,7 +9,8 @@ from typing import Any
 from companion.inputs import Input
 
 #: A table command: ("act", action), ("start", record), ("undo",), ("redo",),
-#: ("abandon",), or ("history",) to load the history rows into the Ui.
+#: ("abandon",), ("history",) to load the history rows into the Ui, or
+#: ("login-code",) to draw a one-time login code into it.
 Command = tuple[Any, ...]
 
 SOFT_KEYS = ("prev", "next", "ok", "back")
@@ -58,6 +59,8 @@ class Ui:
     pending: tuple[tuple[str, Any], ...] = ()
     #: The choices ticked so far on a pick-several screen.
     picked: tuple[Any, ...] = ()
+    #: The one-time login code the code screen shows (see companion/login_code.py).
+    code: str | None = None
     #: Why the last command was refused; cleared by the next input.
     message: str | None = None
     #: The message is a notice that the table changed from elsewhere: the

@@ -57,6 +57,8 @@ def render(state: PanelState, ctx: Context) -> Image.Image:
         _DRAWN[ui.screen](draw, ui, screen, match)
     elif ui.screen == "info":
         menus.info(image, draw, screen, ctx)
+    elif ui.screen == "code":
+        menus.login_code(draw, screen)
     elif screen.items and screen.row:
         menus.choices(draw, screen, ui.cursor)
     else:

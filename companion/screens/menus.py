@@ -1,4 +1,4 @@
-"""Menus, lists, choice rows, the welcome and the info (QR code) screens."""
+"""Menus, lists, choice rows, the welcome, the info (QR code) and the login code screens."""
 
 from __future__ import annotations
 
@@ -100,3 +100,13 @@ def info(image: Image.Image, draw: ImageDraw.ImageDraw, screen: Screen, ctx: Con
     write(draw, (left, 26), fit(host, SMALL, width), SMALL)
     if port:
         write(draw, (left, 35), fit(f":{port}", SMALL, width), SMALL)
+
+
+def login_code(draw: ImageDraw.ImageDraw, screen: Screen) -> None:
+    """The one-time login code (the screen's one item), big enough to read across the
+    table, and what to do with it."""
+    top = title_bar(draw, screen.title)
+    if screen.items:
+        write_centred(draw, top + 5, screen.items[0], BIG)
+    if screen.hint:
+        write_centred(draw, top + 29, screen.hint, SMALL)

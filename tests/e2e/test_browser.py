@@ -68,6 +68,21 @@ def test_host_logs_in_and_plays_points(companion, phone):
     shot(phone, "host")
 
 
+def test_host_logs_in_with_the_panels_code_while_pin_logins_wait(companion, phone):
+    lockout = companion.app.extensions["companion"].lockout
+    for n in range(lockout.table_tries):  # a stranger with many addresses spent the budget
+        lockout.failed(f"10.7.{n}.1")
+    phone.goto(url(companion, "host"))
+    phone.fill("#pin", PIN)
+    phone.click("#login button")
+    sync_api.expect(phone.locator("#login .error")).to_contain_text("Menu > Host login")
+    for button in ("back", "next", "next", "next", "ok"):  # the menu's last entry
+        companion.press(button).result(10)
+    phone.fill("#code", companion.panel.state.screen.items[0].lower())
+    phone.click("#login button")
+    sync_api.expect(phone.locator("#host")).to_be_visible()
+
+
 def test_host_page_retries_a_busy_change_and_it_counts_once(companion, phone, monkeypatch,
                                                              tmp_path):
     """A commit slower than the server's waits: the page retries with the same

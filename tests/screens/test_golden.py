@@ -18,6 +18,7 @@ from PIL import Image, ImageChops
 
 from companion.controls import Context
 from companion.inputs import Input
+from companion.login_code import LoginCodes
 from companion.panel import Panel
 from companion.screens import render
 from companion.store import Store
@@ -105,6 +106,7 @@ SCENES: dict[str, Callable[[Table, Panel], None]] = {
     "board-names": lambda t, p: t.start({**START, "players": ["Alexandra", "Alexander"]}),
     "board-default-names": lambda t, p: t.start({**START, "players": ["Player 1", "Player 2"]}),
     "info": lambda t, p: press(p, "next"),
+    "code": lambda t, p: press(p, "back", *["next"] * 3, "ok"),
     # A broker configured: its status under the address, the QR code as it was.
     "info-mqtt-connected": lambda t, p: (p.show_broker("connected"), press(p, "next")),
     "info-mqtt-refused": lambda t, p: (press(p, "next"),
@@ -451,7 +453,7 @@ SCENES.update(NOTICE_SCENES)
 def frame(scene: str) -> Image.Image:
     with Store(":memory:") as store:
         table = Table(store, rng=random.Random(0))
-        panel = Panel(table, CTX)
+        panel = Panel(table, CTX, codes=LoginCodes(draw=lambda: "K7QM3XPA"))
         SCENES[scene](table, panel)
         return render(panel.state, panel.ctx)
 

@@ -15,6 +15,7 @@ import pytest
 
 from companion.controls import CHANGED, SCREENS, Ui
 from companion.inputs import Input
+from companion.login_code import LoginCodes
 from companion.panel import Panel, history_line
 from companion.store import Store
 from companion.table import Table, TableRunner
@@ -30,9 +31,10 @@ MOVES = {"center-court": {"type": "point", "winner": 1},
          "alakazoo": {"type": "end_turn"}}
 #: Screens that stand on the match, not the table version: a move inside the
 #: match leaves them open. Every other screen (a new one too) must close.
-KEPT_ON_A_MOVE = {"board", "info", "history", "setup", "wd-jersey", "wd-cards", "confirm"}
+KEPT_ON_A_MOVE = {"board", "info", "code", "history", "setup", "wd-jersey", "wd-cards",
+                  "confirm"}
 #: Screens that do not depend on the match: another match leaves them open.
-KEPT_ON_A_NEW_MATCH = {"board", "info", "history"}
+KEPT_ON_A_NEW_MATCH = {"board", "info", "code", "history"}
 
 
 def end_screen(scene: str) -> tuple[str, bool]:
@@ -40,7 +42,7 @@ def end_screen(scene: str) -> tuple[str, bool]:
     store = Store(":memory:")
     try:
         table = Table(store, rng=random.Random(0))
-        panel = Panel(table, CTX)
+        panel = Panel(table, CTX, codes=LoginCodes())
         SCENES[scene](table, panel)
         return panel.state.ui.screen, table.snapshot.match is not None
     finally:
@@ -54,7 +56,7 @@ SUB_SCREENS = [scene for scene, (screen, _) in ENDS.items() if screen != "board"
 
 @pytest.fixture
 def panel(runner) -> Panel:
-    return runner.call(lambda table: Panel(table, CTX))
+    return runner.call(lambda table: Panel(table, CTX, codes=LoginCodes()))
 
 
 def press(runner: TableRunner, panel: Panel, *buttons: str) -> None:

@@ -24,11 +24,12 @@ from typing import Any
 
 import pytest
 from flask import Flask, Response, request
+from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
 from waitress.task import ErrorTask
 from waitress.utilities import BadRequest, RequestEntityTooLarge, RequestHeaderFieldsTooLarge
 
-from app.connections import GuardedChannel, JsonErrorTask
+from app.connections import FramingParser, GuardedChannel, JsonErrorTask
 from app.server import WebServer
 from web.app import MAX_BODY
 from web.fanout import Connection, chunk, connection_of
@@ -216,6 +217,19 @@ def test_waitress_errors_go_through_the_channels_error_task():
     assert GuardedChannel.error_task_class is JsonErrorTask
     assert issubclass(JsonErrorTask, ErrorTask)
     assert HTTPChannel.error_task_class is ErrorTask  # the attribute waitress uses
+
+
+def test_waitress_parses_requests_with_the_channels_parser_class():
+    """app/connections.py FramingParser: waitress makes each request's parser from the
+    channel's ``parser_class``, pops TRANSFER_ENCODING into ``chunked`` (keeping
+    CONTENT_LENGTH), and its task closes after a request whose CONNECTION is close."""
+    assert GuardedChannel.parser_class is FramingParser
+    assert issubclass(FramingParser, HTTPChannel.parser_class)
+    parser = FramingParser(Adjustments())
+    parser.received(b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"
+                    b"Content-Length: 3\r\n\r\n")
+    assert parser.chunked and "TRANSFER_ENCODING" not in parser.headers
+    assert parser.headers["CONNECTION"] == "close"
 
 
 def test_bytes_waitress_has_not_sent_are_handed_over_exactly_once():

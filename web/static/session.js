@@ -40,7 +40,7 @@ TC.session = () => fetch("/api/session", {cache: "no-store"}).then((r) => r.json
 TC.newKey = () => Array.from(crypto.getRandomValues(new Uint8Array(16)),
   (b) => b.toString(16).padStart(2, "0")).join("");
 
-/** Show the login form until the PIN is right, then call onHost() (again after every
+/** Show the login form until the PIN (or the panel's one-time code) is right, then call onHost() (again after every
  *  later login). When the session ends (TC.post found out, or the phone woke up to an
  *  ended session), the form comes back with the reason and onEnded() is called. */
 TC.login = function (form, onHost, onEnded) {
@@ -68,10 +68,12 @@ TC.login = function (form, onHost, onEnded) {
     e.preventDefault();
     fail.textContent = "";
     fetch("/api/login", {method: "POST", headers: {"Content-Type": "application/json"},
-      body: JSON.stringify({pin: form.pin.value})})
+      // The panel's one-time code, if typed, logs in whatever the wrong-PIN waits say.
+      body: JSON.stringify(form.code.value.trim() ? {code: form.code.value} : {pin: form.pin.value})})
       .then((r) => r.json().then((d) => {
         if (!r.ok) throw new Error(d.error);
         form.pin.value = "";
+        form.code.value = "";
         welcome(d.csrf);
       }))
       .catch((err) => { fail.textContent = err.message; });
