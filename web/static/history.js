@@ -17,10 +17,16 @@
   document.getElementById("zone").textContent = zone ? `Times are this phone's local time (${zone}).`
     : "Times are this phone's local time.";
 
-  /** "42 min", "1 h 05 min", "under a minute": from the start to the match's last change. */
+  /** "42 min", "1 h 05 min", "under a minute": from the start to the match's last change.
+      The times are the table's wall clock: a Pi with no clock battery that sets its time
+      from the network during a match gives a span of years or below zero, which is told
+      as such rather than shown. */
   const duration = (m) => {
     const minutes = Math.floor((Date.parse(m.updated_at) - Date.parse(m.started_at)) / 60000);
-    if (!(minutes >= 1)) return "under a minute";
+    if (!Number.isFinite(minutes) || minutes < 0 || minutes > 24 * 60) {
+      return "length unknown (the table's clock was set meanwhile)";
+    }
+    if (minutes < 1) return "under a minute";
     return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
   };
   const result = (m) => {
