@@ -13,6 +13,8 @@ import re
 import socket
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from companion.topics import ONLINE, dumps
 from hall.answers import TableAnswers
@@ -105,6 +107,41 @@ def test_pages_follow_the_table_ids_and_hold_still_while_tables_come_and_go(hall
     assert client.get("/api/tables?after=zz&limit=3").json["tables"] == []
     last = client.get("/api/tables?after=t19&limit=1")
     assert [c["id"] for c in last.json["tables"]] == ["zz"] and "Link" not in last.headers
+
+
+IDS = st.text("abct0-", min_size=1, max_size=4).map(lambda s: f"a{s}z")
+#: Between two pages: a table arrives (or changes), or leaves.
+CHANGES = st.lists(st.tuples(st.sampled_from(["add", "leave"]), IDS), max_size=6)
+
+
+@given(start=st.sets(IDS, max_size=25), limit=st.integers(1, 6),
+       between=st.lists(CHANGES, max_size=12))
+def test_a_walk_sends_each_card_there_throughout_once_in_order(start, limit, between):
+    """Whatever arrives, changes or leaves between pages: the walk's ids rise (none
+    twice), every card there from the first page to the last is in it, and each card
+    sent was on the board when its page was made."""
+    board = Board(P)
+    for table in start:
+        board.receive(f"{P}/{table}/availability", ONLINE.encode())
+    throughout, sent, after = set(start), [], None
+    changes = iter(between)
+    while True:
+        text, more = board.view().page(after, limit)
+        on_board = set(board.view().ids)
+        page = [c["id"] for c in json.loads(text)["tables"]]
+        assert len(page) <= limit and set(page) <= on_board
+        sent += page
+        if more is None:
+            break
+        assert more == page[-1]
+        after = more
+        for what, table in next(changes, []):
+            if what == "add":
+                board.receive(f"{P}/{table}/availability", b"offline")
+            else:
+                board.receive(f"{P}/{table}/availability", b"")
+                throughout.discard(table)
+    assert sent == sorted(set(sent)) and set(sent) >= throughout
 
 
 def test_an_answer_is_made_once_per_change_and_unchanged_is_304(hall_app):
