@@ -84,6 +84,8 @@ SMALL: dict[str, list[str]] = {
     ".venv/bin/python -m tests.bench.bench_reads": ["--matches", "20", "--addresses", "2",
                                                    "--connections", "2", "--seconds", "1"],
     ".venv/bin/python -m tests.bench.bench_mqtt": ["--tables", "3", "--actions", "3"],
+    ".venv/bin/python -m tests.bench.bench_hall_reads": ["--tables", "20", "--readers", "2",
+                                                        "--seconds", "1"],
     ".venv/bin/python -m tests.bench.bench_rss": ["--actions", "16", "--warmup", "10"],
 }
 #: ``./run`` subcommands that are run for real in a temp data folder.
