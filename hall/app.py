@@ -1,6 +1,9 @@
 """The hall board's web app: the page, ``GET /api/tables`` and the live stream.
 
 Read-only: every route answers GET (and HEAD) only; anything else is 405.
+``/api/tables`` is the whole list, or a page of it in the order of the table
+ids (``limit``, ``after``: a stable cursor), each answer made once per change
+of the board (hall/answers.py).
 The stream (``GET /api/hall/events``) starts with ``event: tables`` (the
 whole ``/api/tables`` body) and then sends ``event: table`` with one card per
 change, or ``tables`` again when more than one card changed (the hall's
@@ -15,22 +18,42 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from flask import Flask, Response, render_template
+from flask import Flask, Response, render_template, request
+from werkzeug.datastructures import MultiDict
 
 import web
-from hall.cards import Board
+from companion.topics import valid_table_id
+from hall.answers import TableAnswers
+from hall.cards import MAX_TABLES, Board
+from web.api import whole_number
 from web.fanout import Fanout
 from web.guard import guard
 from web.pages import json_block
-from web.services import stream_response
+from web.reads import Refused, refusal
+from web.services import error, stream_response
 from web.stream import Broker, event_bytes
 
 WEB = Path(web.__file__).parent
 
 
-def create_hall_app(board: Board, broker: Broker, *, extra_host_names: tuple[str, ...] = ()
-                    ) -> Flask:
-    """The hall's app over ``board``, streaming what ``broker`` is given."""
+def page_args(args: MultiDict[str, str]) -> tuple[str | None, int | None]:
+    """``(after, limit)`` of a ``GET /api/tables`` query (None: not given or empty);
+    ValueError with the message for the client when either is malformed."""
+    limit = whole_number(args.get("limit"), f"limit must be a whole number 1-{MAX_TABLES}")
+    if limit is not None and not 1 <= limit <= MAX_TABLES:
+        raise ValueError(f"limit must be a whole number 1-{MAX_TABLES}")
+    after = args.get("after", "").strip() or None
+    if after is not None and not valid_table_id(after):
+        raise ValueError("after must be a table id (the last card's id of the page before: "
+                         "1-32 of a-z, 0-9, '-' and '_')")
+    return after, limit
+
+
+def create_hall_app(board: Board, broker: Broker, *, extra_host_names: tuple[str, ...] = (),
+                    answers: TableAnswers | None = None) -> Flask:
+    """The hall's app over ``board``, streaming what ``broker`` is given; ``/api/tables``
+    answered by ``answers`` (by default its own over ``board``)."""
+    answers = answers if answers is not None else TableAnswers(board)
     app = Flask(__name__, template_folder=WEB / "templates", static_folder=WEB / "static")
     app.config.update(DEBUG=False, PROPAGATE_EXCEPTIONS=False)
     guard(app, extra_host_names)
@@ -43,8 +66,15 @@ def create_hall_app(board: Board, broker: Broker, *, extra_host_names: tuple[str
 
     @app.get("/api/tables")
     def tables() -> Response:
-        return Response(board.json_text(), mimetype="application/json",
-                        headers={"Cache-Control": "no-store"})
+        try:
+            after, limit = page_args(request.args)
+        except ValueError as err:
+            return error(400, str(err))
+        try:
+            return answers.tables(after, limit).response()
+        except Refused as refused:
+            return refusal(request.environ, refused.status, str(refused),
+                           refused.retry_after)
 
     @app.get("/api/hall/events")
     def events() -> Response:

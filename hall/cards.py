@@ -16,16 +16,22 @@ handed to ``publish`` as one SSE message: ``table`` with the changed card,
 gave its place on a full board), or ``tables`` with the whole list when
 every card changes (the connection to the broker). A flood of tables costs
 one small message each, never the whole list.
+
+What is read is a :class:`BoardView`: the board as of one change number, its
+cards' JSON (each encoded once, when it changed) put together once, when
+first asked for after a change.
 """
 
 from __future__ import annotations
 
+import bisect
 import json
 import logging
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -150,6 +156,44 @@ class Complaints:
                                               if quiet else ""), *args)
 
 
+@dataclass(frozen=True)
+class BoardView:
+    """The board as of change number ``version``, encoded once and never changed.
+
+    ``text`` is the whole ``GET /api/tables`` body, cards by name then id;
+    :meth:`page` gives the cards in the order of their ids, a stable cursor:
+    a table's id never changes, so cards that come or go never move the
+    others from one page to another.
+    """
+
+    version: int
+    #: The body's start, up to the cards: ``{"broker":...,"connected":...,"tables":[``.
+    head: str
+    #: Every card's table id, in order, and the card's JSON text in the same order.
+    ids: tuple[str, ...]
+    texts: tuple[str, ...]
+    #: The whole list, by name then id.
+    text: str
+
+    @classmethod
+    def of(cls, version: int, broker: str, connected: bool, cards: dict[str, JSON],
+           texts: dict[str, str]) -> BoardView:
+        head = dumps({"broker": broker, "connected": connected, "tables": []})[:-2]
+        ids = tuple(sorted(cards))
+        by_name = sorted(ids, key=lambda t: (cards[t]["name"], t))
+        return cls(version, head, ids, tuple(texts[t] for t in ids),
+                   head + ",".join(texts[t] for t in by_name) + "]}")
+
+    def page(self, after: str | None, limit: int | None) -> tuple[str, str | None]:
+        """The body holding the cards whose ids come after ``after`` (all without it), in
+        id order, at most ``limit``; and the id to ask after for the next page (None: no
+        more)."""
+        start = 0 if after is None else bisect.bisect_right(self.ids, after)
+        end = len(self.ids) if limit is None else min(len(self.ids), start + limit)
+        more = self.ids[end - 1] if end < len(self.ids) else None
+        return self.head + ",".join(self.texts[start:end]) + "]}", more
+
+
 class Board:
     """Every table's card, the hall's connection to the broker, and the change numbers.
 
@@ -166,6 +210,9 @@ class Board:
         self._clock = clock
         self._lock = threading.Lock()
         self._cards: dict[str, JSON] = {}
+        #: Each card's JSON text, made when the card changed.
+        self._card_texts: dict[str, str] = {}
+        self._view: BoardView | None = None
         self._version = 0
         self._broker = "connecting"
         self._connected = False
@@ -177,19 +224,27 @@ class Board:
 
     # --- reading -----------------------------------------------------------------
 
-    def _body(self) -> JSON:
-        cards = sorted(self._cards.values(), key=lambda c: (c["name"], c["id"]))
-        return {"broker": self._broker, "connected": self._connected, "tables": cards}
+    def _view_now(self) -> BoardView:
+        """The view of the current change number (under the lock), made at most once."""
+        view = self._view
+        if view is None or view.version != self._version:
+            view = self._view = BoardView.of(self._version, self._broker, self._connected,
+                                             self._cards, self._card_texts)
+        return view
+
+    def view(self) -> BoardView:
+        """The board as it is now: made once per change, whoever asks and however often."""
+        with self._lock:
+            return self._view_now()
 
     def json_text(self) -> str:
         """The ``GET /api/tables`` body: ``{"broker", "connected", "tables": [card...]}``."""
-        with self._lock:
-            return dumps(self._body())
+        return self.view().text
 
     def first(self) -> tuple[int, str]:
         """``(version, json_text())`` as one: the list as it was at that change number."""
-        with self._lock:
-            return self._version, dumps(self._body())
+        view = self.view()
+        return view.version, view.text
 
     @property
     def connected(self) -> bool:
@@ -212,11 +267,13 @@ class Board:
             if (connected, status) == (self._connected, self._broker):
                 return
             if connected and not self._connected:
-                for card in self._cards.values():
-                    card["fresh"] = False
+                for table, card in self._cards.items():
+                    if card["fresh"]:
+                        card["fresh"] = False
+                        self._card_texts[table] = dumps(card)
             self._connected, self._broker = connected, status
             self._version += 1
-            version, text = self._version, dumps(self._body())
+            version, text = self._version, self._view_now().text
         self._publish(version, "tables", text)
 
     def receive(self, topic: str, payload: bytes) -> None:
@@ -284,6 +341,7 @@ class Board:
                 self._version += 1
                 messages.append((self._version, "gone", dumps({"id": gone})))
             self._cards[table] = changed
+            self._card_texts[table] = text
             self._heard[table] = None
             self._heard.move_to_end(table)
             self._version += 1
@@ -305,7 +363,7 @@ class Board:
             return None
         victim = next((t for t in self._heard if self._cards[t]["online"] is not True),
                       next(iter(self._heard)))
-        del self._cards[victim], self._heard[victim]
+        del self._cards[victim], self._card_texts[victim], self._heard[victim]
         self.full("the hall shows at most %d tables: table %r took the place of %r, heard "
                   "from least recently (more tables than places: can a client write other "
                   "tables' topics? See the broker's ACL in README.md)",
@@ -316,7 +374,7 @@ class Board:
         with self._lock:
             if self._cards.pop(table, None) is None:
                 return
-            del self._heard[table]
+            del self._card_texts[table], self._heard[table]
             self._version += 1
             version = self._version
         self._publish(version, "gone", dumps({"id": table}))

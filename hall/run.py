@@ -15,6 +15,7 @@ from types import FrameType
 from app.server import WebServer, page_urls
 from companion.config import MQTT_PASSWORD_ENV, BrokerAddress, ConfigError, ca_file_problem
 from companion.topics import prefix_problem
+from hall.answers import TableAnswers
 from hall.app import create_hall_app, hall_broker
 from hall.cards import Board
 from hall.listener import Listener
@@ -51,7 +52,8 @@ class Hall:
         self._closers = ExitStack()
         self.board = Board(prefix, self._publish)
         self.broker = hall_broker(self.board.first, max_streams, keepalive, streams_per_address)
-        self.app = create_hall_app(self.board, self.broker)
+        self.answers = TableAnswers(self.board)
+        self.app = create_hall_app(self.board, self.broker, answers=self.answers)
         try:
             self.server = WebServer(self.app, host, port, max_streams)
             self._closers.callback(self.server.close)

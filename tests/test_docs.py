@@ -22,7 +22,8 @@ show it), ``<!-- doc-test: {JSON} -->``.
   ``CHECKS`` below; each compares the block with what the program really
   does or prints. An unknown tag or check fails: add one here. A ``curl``
   block is a terminal session (``$ `` commands, the lines they print) run in
-  bash against a real ``companion run --sim``.
+  bash against a real ``companion run --sim``; a ``hall-curl`` one against a
+  real ``companion hall`` on a Mosquitto holding five tables.
 - An ``sh`` block with a check is run by that check instead of the rules
   above: ``mosquitto-setup`` (the club broker's certificates, users and file
   modes), ``club-hall`` (``companion hall`` against that broker).
@@ -83,6 +84,8 @@ SMALL: dict[str, list[str]] = {
     ".venv/bin/python -m tests.bench.bench_reads": ["--matches", "20", "--addresses", "2",
                                                    "--connections", "2", "--seconds", "1"],
     ".venv/bin/python -m tests.bench.bench_mqtt": ["--tables", "3", "--actions", "3"],
+    ".venv/bin/python -m tests.bench.bench_hall_reads": ["--tables", "20", "--readers", "2",
+                                                        "--seconds", "1"],
     ".venv/bin/python -m tests.bench.bench_rss": ["--actions", "16", "--warmup", "10"],
 }
 #: ``./run`` subcommands that are run for real in a temp data folder.
@@ -276,17 +279,7 @@ def check_curl(block: Block, tmp: Path) -> None:
     The session is written for ``127.0.0.1:8080`` and the PIN ``482913``; the
     server runs on a free port, so the address is swapped for the real one.
     """
-    if shutil.which("curl") is None:
-        if os.environ.get("CI"):
-            raise RuntimeError(f"CI needs curl for {block}")
-        pytest.skip("curl is not installed (apt-get install curl)")
-    commands, expected = [], []
-    for line in block.text.splitlines():
-        if line.startswith("$ "):
-            commands.append(line[2:])
-        else:
-            expected.append(line)
-    assert commands, f"{block}: no $ command"
+    need_curl(block)
     proc = subprocess.Popen([COMPANION, "run", "--sim", "--port", "0", "--pin", DOC_PIN],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=sandbox_env(tmp))
@@ -294,17 +287,61 @@ def check_curl(block: Block, tmp: Path) -> None:
         banner = proc.stdout.readline() + proc.stdout.readline()
         address = re.search(r"http://(127\.0\.0\.1:\d+)/", banner)
         assert address, banner
-        script = "\n".join(commands).replace(DOC_ADDRESS, address.group(1))
-        work = tmp / "session"
-        work.mkdir()
-        result = subprocess.run(["bash", "-c", "set -e\n" + script], cwd=work, timeout=60,
-                                capture_output=True, text=True, env=sandbox_env(tmp))
+        run_session(block, tmp, DOC_ADDRESS, address.group(1))
     finally:
         proc.send_signal(signal.SIGTERM)
         try:
             proc.communicate(timeout=30)
         finally:
             proc.kill()
+
+
+#: The hall a ``hall-curl`` session is written for; the tables its broker holds.
+DOC_HALL, DOC_HALL_TABLES = "127.0.0.1:8081", ("t1", "t2", "t3", "t4", "t5")
+
+
+def check_hall_curl(block: Block, tmp: Path) -> None:
+    """A terminal session (as ``curl``'s) against ``companion hall`` on a Mosquitto that
+    holds the tables ``t1`` to ``t5`` (each online, named as its id), written for
+    ``127.0.0.1:8081``."""
+    from tests.hall.hall_support import HallProcess, Sender, Watch
+    from tests.mqtt_support import Mosquitto
+
+    need_curl(block)
+    with Mosquitto(tmp / "broker") as broker:
+        sender = Sender(broker)
+        try:
+            for table in DOC_HALL_TABLES:
+                sender.send(f"table-companion/{table}/availability", "online")
+        finally:
+            sender.close()
+        with HallProcess("--mqtt", broker.url, env=sandbox_env(tmp)) as hall:
+            Watch(hall.port).until(lambda w: len(w.cards) == len(DOC_HALL_TABLES)).close()
+            run_session(block, tmp, DOC_HALL, f"127.0.0.1:{hall.port}")
+
+
+def need_curl(block: Block) -> None:
+    if shutil.which("curl") is None:
+        if os.environ.get("CI"):
+            raise RuntimeError(f"CI needs curl for {block}")
+        pytest.skip("curl is not installed (apt-get install curl)")
+
+
+def run_session(block: Block, tmp: Path, written: str, address: str) -> None:
+    """Run ``block``'s ``$ `` lines in one bash in a temp folder, the address ``written``
+    swapped for ``address``: together they must print exactly the block's other lines."""
+    commands, expected = [], []
+    for line in block.text.splitlines():
+        if line.startswith("$ "):
+            commands.append(line[2:])
+        else:
+            expected.append(line)
+    assert commands, f"{block}: no $ command"
+    script = "\n".join(commands).replace(written, address)
+    work = tmp / "session"
+    work.mkdir()
+    result = subprocess.run(["bash", "-c", "set -e\n" + script], cwd=work, timeout=60,
+                            capture_output=True, text=True, env=sandbox_env(tmp))
     assert result.returncode == 0, f"{block}: {result.stderr}"
     assert result.stdout.splitlines() == expected, f"{block}: the session prints otherwise"
 
@@ -574,6 +611,7 @@ CHECKS: dict[str, Callable[[Block, Path], None]] = {
     "layout": check_layout,
     "state": check_state,
     "curl": check_curl,
+    "hall-curl": check_hall_curl,
     "slam-buttons": check_slam_buttons,
     "zoo-buttons": check_zoo_buttons,
     "mosquitto-setup": check_mosquitto_setup,
