@@ -439,8 +439,8 @@ def _check_hand(state: State, who: int, cards: list[str], enchant: object, key: 
 
 
 def _choices(state: State, players: list[int]) -> str:
-    """Players as a field takes them, named: ``2 (Cid) or 3 (Dan)``."""
-    return " or ".join(f"{o} ({_name(state, o)})" for o in players)
+    """Players as the field takes them: ``2 or 3``."""
+    return " or ".join(str(o) for o in players)
 
 
 def _obey(state: State, who: int, cards: list[str], spells: list[str]) -> None:
