@@ -320,3 +320,21 @@ def test_josephias_ability_is_offered_only_in_his_sides_draw_phase(memory_store)
     assert panel.state.screen.items == ("Bob (Josephias)", "Cy (Toots)")
     Presses(panel).to("Bob")
     assert events(panel)[-1] == {"type": "ability", "player": 1}
+
+
+def test_the_supports_enchantment_binds_the_opponent_left_without_asking(memory_store):
+    panel = start(memory_store, 4, ["rich", "austin", "toots", "laurie"])
+    press(panel, "ok", "ok", "ok")  # Ann serves from the red corner
+    Presses(panel).to("B3")
+    Presses(panel).to("E2")
+    Presses(panel).to("Go")
+    Presses(panel).to("B0")
+    Presses(panel).to("E3")
+    Presses(panel).to("Go")
+    assert panel.state.screen.title == "Ann's E2 binds"
+    assert panel.state.screen.items == ("Cy (Toots)", "Di (Laurie)")
+    Presses(panel).to("Cy")  # Bob's E3 can then only bind Di: no second question
+    assert events(panel)[-1] == {"type": "serve", "player": 0, "corner": "red",
+                                 "cards": ["B3", "E2"], "enchant": 2,
+                                 "support": {"player": 1, "cards": ["B0", "E3"],
+                                             "enchant": 3}}
