@@ -336,7 +336,8 @@ def test_toots_on_her_sides_turn(first, actions, allowed):
 
 
 JOSEPHIAS = {"type": "ability", "player": 1}
-PAIR_SHOT = {"type": "shot", "player": 1, "cards": ["R2"], "support": {"player": 2, "cards": ["B0"]}}
+PAIR_SHOT = {"type": "shot", "player": 1, "cards": ["R2"],
+             "support": {"player": 2, "cards": ["B0"]}}
 ANN_SHOT = {"type": "shot", "player": 0, "cards": ["B2"]}
 
 
