@@ -123,16 +123,15 @@ def _point_refusal(state: State, winner: int, reason: str) -> str:
     said = reason.replace("_", " ")
     if state.due == "serve":
         receivers = 1 - state.serving_side
-        serve = "serve" if len(state.setup.side_players(winner)) > 1 else "serves"
         return (f"a bad serve gives the point to the receivers, "
-                f"{side_name(state, receivers)}; {side_name(state, winner)} {serve} this "
+                f"{side_name(state, receivers)}; {side_name(state, winner)} "
+                f"{_serves(state, winner)} this "
                 f"point: give them the point for another reason")
     last = 1 - state.hitting_side
     if winner == state.hitting_side and reason != "bad_serve":
-        to_hit = "are" if len(state.setup.side_players(winner)) > 1 else "is"
         return (f"{side_name(state, last)} hit last and the ball landed in: a point "
                 f"({said}) goes to {side_name(state, last)}, not to "
-                f"{side_name(state, winner)}, who {to_hit} to hit")
+                f"{side_name(state, winner)}, who {_is_to(state, winner)} to hit")
     return (f"the serve of this point was recorded and landed in: not a bad serve; "
             f"give {side_name(state, last)} the point for no return, declined, out or net")
 
@@ -254,6 +253,7 @@ def _serves(state: State, side: int) -> str:
 
 
 def _is_to(state: State, side: int) -> str:
+    """``are`` for a pair, ``is`` for one player."""
     return "are" if len(state.setup.side_players(side)) > 1 else "is"
 
 
