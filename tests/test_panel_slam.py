@@ -172,10 +172,11 @@ def test_the_more_menu_mulligan_ability_copy_and_a_point_with_its_reason(memory_
     assert events(panel)[-1] == {"type": "copy", "player": 2, "character": "toots"}
     press(panel, "prev")
     Presses(panel).to("Ability")
-    # Cy's copied Toots waits for his side's turn: Ann serves now.
-    assert panel.state.screen.items == ("Ann (Toots)", "Bob (Josephias)")
-    Presses(panel).to("Bob")
-    assert events(panel)[-1] == {"type": "ability", "player": 1}
+    # Cy's copied Toots waits for his side's turn: Ann serves now. Bob's Josephias
+    # waits for his side's draw phase, after its serve or shot.
+    assert panel.state.screen.items == ("Ann (Toots)",)
+    Presses(panel).to("Ann")
+    assert events(panel)[-1] == {"type": "ability", "player": 0}
     press(panel, "prev")
     Presses(panel).to("Point Bob/Cy")
     Presses(panel).to("Declined")
@@ -300,3 +301,40 @@ def test_simons_copy_is_offered_only_until_he_uses_the_copied_ability(memory_sto
     panel.table.act({"type": "point", "winner": 1})
     press(panel, "prev")
     assert "Ann copies" in panel.state.screen.items  # a new point
+
+
+def test_josephias_ability_is_offered_only_in_his_sides_draw_phase(memory_store):
+    panel = start(memory_store, 3, ["austin", "josephias", "toots"])
+    press(panel, "prev")
+    assert "Ability" not in panel.state.screen.items  # before the serve: not his draw
+    press(panel, "back")
+    panel.table.act({"type": "serve", "player": 0, "corner": "red", "cards": ["B3"]})
+    press(panel, "prev")
+    Presses(panel).to("Ability")  # Bob/Cid to hit: Cy's Toots, not yet Bob's draw
+    assert panel.state.screen.items == ("Cy (Toots)",)
+    press(panel, "back", "back")
+    panel.table.act({"type": "shot", "player": 1, "cards": ["R2"],
+                     "support": {"player": 2, "cards": ["B0"]}})
+    press(panel, "prev")
+    Presses(panel).to("Ability")
+    assert panel.state.screen.items == ("Bob (Josephias)", "Cy (Toots)")
+    Presses(panel).to("Bob")
+    assert events(panel)[-1] == {"type": "ability", "player": 1}
+
+
+def test_the_supports_enchantment_binds_the_opponent_left_without_asking(memory_store):
+    panel = start(memory_store, 4, ["rich", "austin", "toots", "laurie"])
+    press(panel, "ok", "ok", "ok")  # Ann serves from the red corner
+    Presses(panel).to("B3")
+    Presses(panel).to("E2")
+    Presses(panel).to("Go")
+    Presses(panel).to("B0")
+    Presses(panel).to("E3")
+    Presses(panel).to("Go")
+    assert panel.state.screen.title == "Ann's E2 binds"
+    assert panel.state.screen.items == ("Cy (Toots)", "Di (Laurie)")
+    Presses(panel).to("Cy")  # Bob's E3 can then only bind Di: no second question
+    assert events(panel)[-1] == {"type": "serve", "player": 0, "corner": "red",
+                                 "cards": ["B3", "E2"], "enchant": 2,
+                                 "support": {"player": 1, "cards": ["B0", "E3"],
+                                             "enchant": 3}}

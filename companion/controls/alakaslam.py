@@ -152,8 +152,18 @@ def _next(match: Mapping[str, Any], pending: Mapping[str, Any]) -> Outcome:
         return Outcome(Ui(screen="slam-cards", pending=items))
     for who, cards, key in _hitters(p):
         if key not in p and _needs_target(view, who, cards):
+            left = _targets(view, p, who)
+            if len(left) == 1:  # the teammate binds the other: this one is meant
+                return _next(match, {**p, key: left[0]})
             return Outcome(Ui(screen="slam-enchant", pending=items))
     return _act(action(p))
+
+
+def _targets(view: Mapping[str, Any], p: Mapping[str, Any], who: int) -> list[int]:
+    """Whom ``who``'s Enchantment may bind: in doubles not the opponent the teammate's
+    (the first player's, named already) binds."""
+    taken = p.get("enchant") if view["format"] == "doubles" and who != p["player"] else None
+    return [o for o in _opponents(view, who) if o != taken]
 
 
 def _laurie_free(view: Mapping[str, Any], player: int) -> bool:
@@ -242,10 +252,9 @@ def _enchant(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     view, p = match["view"], dict(ui.pending)
     who, cards, key = next(h for h in _hitters(p) if h[2] not in p
                             and _needs_target(view, h[0], h[1]))
-    taken = p.get("enchant") if view["format"] == "doubles" else None
     card = next(c for c in cards if c in ENCHANTS)
     entries = [(_player_label(view, o), _next(match, {**p, key: o}))
-               for o in _opponents(view, who) if o != taken]
+               for o in _targets(view, p, who)]
     return listing(ui, f"{_name(view, who)}'s {card} binds", entries, back=BOARD)
 
 

@@ -4,6 +4,7 @@ the host's start form and card picker, and the shot preview against the engine."
 from __future__ import annotations
 
 import itertools
+import json
 
 import pytest
 
@@ -489,13 +490,20 @@ def test_host_refusal_stays_with_its_table_and_clears_when_the_table_moves_on(co
     serve = phone.locator("fieldset[data-action=serve]")
     ann = serve.locator(".picker[data-player='0']")
     bea = serve.locator(".picker[data-player='1']")
-    # Both of Ann/Bea's Enchantments on Cy: the rules refuse it.
+    # Both of Ann/Bea's Enchantments on Cy: the page never offers it (Bea's can only
+    # bind Di), so the request is rewritten on its way for the rules to refuse it.
     ann.locator("[data-card=B1]").click()
     ann.locator("[data-card=E2]").click()
     ann.locator("button", has_text="Cy").click()
     bea.locator("[data-card=B1]").click()
     bea.locator("[data-card=E3]").click()
-    bea.locator("button", has_text="Cy").click()
+
+    def both_on_cy(route):
+        body = json.loads(route.request.post_data)
+        body["support"]["enchant"] = 2
+        route.continue_(post_data=json.dumps(body))
+
+    phone.route("**/api/action", both_on_cy)
     serve.locator(".send").click()
     message = phone.locator("#message")
     expect(message).to_contain_text("two teammates cannot enchant the same opponent")
@@ -644,3 +652,46 @@ def test_host_offers_simon_s_copy_only_until_he_uses_the_copied_ability(companio
     assert answer[0] == 409 and answer[1]["error"] == (
         "Ann has used Toots's ability this point: no new copy until the next point")
     assert companion.table.version == version
+
+
+def test_host_offers_the_support_only_the_opponent_the_player_at_the_ball_left(companion,
+                                                                               phone):
+    start(companion, DOUBLES)
+    log_in(phone, companion, "host", "#host")
+    serve = phone.locator("fieldset[data-action=serve]")
+    ann = serve.locator(".picker[data-player='0']")
+    bea = serve.locator(".picker[data-player='1']")
+    ann.locator("[data-card=B1]").click()
+    ann.locator("[data-card=E2]").click()
+    bea.locator("[data-card=B1]").click()
+    bea.locator("[data-card=E3]").click()
+    expect(ann.locator("[data-key^=enchant-]")).to_have_text(["Cy", "Di"])
+    ann.locator("button", has_text="Cy").click()
+    # Two teammates never bind the same opponent: Bea's can only be Di, chosen for her.
+    expect(bea.locator("[data-key^=enchant-]")).to_have_text(["Di"])
+    expect(bea.locator("[data-key=enchant-1-3]")).to_have_attribute("aria-pressed", "true")
+    ann.locator("button", has_text="Di").click()
+    expect(bea.locator("[data-key^=enchant-]")).to_have_text(["Cy"])
+    serve.locator(".send").click()
+    expect(phone.locator("fieldset[data-action=shot]")).to_be_visible()
+    assert events(companion)[-1] == {
+        "type": "serve", "player": 0, "corner": "red", "cards": ["B1", "E2"], "enchant": 3,
+        "support": {"player": 1, "cards": ["B1", "E3"], "enchant": 2}}
+
+
+def test_host_offers_josephias_s_ability_only_in_his_sides_draw_phase(companion, phone):
+    start(companion, {"game": "alakaslam", "players": ["Ann", "Bob", "Cid"],
+                      "options": {"characters": ["austin", "josephias", "rich"]}})
+    log_in(phone, companion, "host", "#host")
+    expect(phone.locator("fieldset[data-action=serve]")).to_be_visible()
+    ability = phone.locator("fieldset[data-action=ability]")
+    expect(ability).to_have_count(0)  # before the serve: no draw phase
+    play(companion, {"type": "serve", "player": 0, "corner": "red", "cards": ["B3"]})
+    expect(phone.locator("fieldset[data-action=shot]")).to_be_visible()
+    expect(ability).to_have_count(0)  # Bob/Cid to hit: not yet their draw
+    play(companion, {"type": "shot", "player": 1, "cards": ["R2"],
+                     "support": {"player": 2, "cards": ["B0"]}})
+    expect(ability.locator("button")).to_have_text(["Bob's ability (Josephias)"])
+    ability.locator("button").click()
+    expect(ability).to_have_count(0)
+    assert events(companion)[-1] == {"type": "ability", "player": 1}

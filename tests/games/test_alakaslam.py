@@ -258,8 +258,17 @@ def test_doubles_teammates_cannot_enchant_the_same_opponent_and_must_name_one():
     sup = {"player": 1, "cards": ["E3"], "enchant": 2}
     refused(s, serve(0, "red", ["E2", "B3"], support=sup) | {"enchant": 2},
             match="same opponent")
-    refused(s, serve(0, "red", ["E2", "B3"], support=sup), InvalidAction,
-            "name the opponent")
+    # The Support binds Cid: Ann's Enchantment can only mean Dee, so it is inferred.
+    inferred = GAME.resolve(s, serve(0, "red", ["E2", "B3"], support=sup), None)
+    assert inferred["enchant"] == 3 and inferred["support"]["enchant"] == 2
+    # Ann binds Dee: the Support's can only mean Cid; naming Dee is refused offering Cid.
+    first = serve(0, "red", ["E2", "B3"], support={"player": 1, "cards": ["E3"]})
+    assert GAME.resolve(s, first | {"enchant": 3}, None)["support"]["enchant"] == 2
+    refused(s, serve(0, "red", ["E2", "B3"], support=sup) | {"enchant": 2},
+            match=r"Cid is enchanted already; 'support.enchant': 3$")
+    # Neither named: either opponent could be meant by Ann.
+    refused(s, first, InvalidAction, r"name the opponent Ann's Enchantment binds: "
+            r"'enchant': 2 or 3$")
     refused(s, serve(0, "red", ["E2", "B3"], support=sup) | {"enchant": 1}, InvalidAction,
             "opposing player")
     s = play(s, serve(0, "red", ["E2", "B3"], support=sup) | {"enchant": 3})
@@ -377,9 +386,50 @@ def test_once_per_point_abilities_toots_and_canadian_josephias():
     s = play(s, serve(1, "red", ["B3"]))  # now Ann hits: her turn
     play(s, {"type": "ability", "player": 0})
     c = start("austin", "josephias", "toots")  # Josephias in the Canadian pair
-    play(c, {"type": "ability", "player": 1})
+    c = play(c, serve(0, "red", ["B3"]), shot(1, "R2", support={"player": 2, "cards": ["B0"]}))
+    play(c, {"type": "ability", "player": 1})  # his draw phase (see the test below)
     refused(start("josephias", "austin", "toots"), {"type": "ability", "player": 0},
             match="no once-per-point")
+
+
+def test_canadian_josephias_takes_from_the_discard_only_in_his_sides_draw_phase():
+    """Rulebook: "Instead of taking your normal draw phase, you may choose 1 card from the
+    discard"; the draw is step 4 of his side's turn, after its serve or shot."""
+    ability = {"type": "ability", "player": 1}
+    offered = lambda s: any(a["type"] == "ability" and 1 in a["player"]  # noqa: E731
+                            for a in GAME.legal(s))
+    s = start("austin", "josephias", "toots")
+    refused(s, ability, match=r"only in their side's draw phase.*: Ann serves now$")
+    assert not offered(s)
+    s = play(s, serve(0, "red", ["B3"]))  # Bob/Cid to hit: their turn, not yet its draw
+    refused(s, ability, match=r"draw phase.*: Bob/Cid are to hit now$")
+    assert not offered(s)
+    s = play(s, shot(1, "R2", support={"player": 2, "cards": ["B0"]}))  # Ann to hit
+    assert offered(s)
+    used = play(s, ability)
+    assert GAME.view(used)["players"][1]["ability_used"] and not offered(used)
+    s = play(s, shot(0, "B2"))  # the window closes with Ann's shot
+    refused(s, ability, match="Bob/Cid are to hit now")
+    assert not offered(s)
+    # Serving: the window opens with his side's recorded serve; the point buttons still
+    # work with nothing recorded (button-only scoring offers no draw phase to record).
+    b = play(start("austin", "josephias", "toots"), {"type": "point", "winner": 0})
+    refused(b, ability, match="Bob/Cid serve now")
+    assert {"type": "point", "winner": [1], "reason": ["no_return", "declined", "out", "net"]
+            } in GAME.legal(b)
+    b = play(b, serve(1, "red", ["B2"], support={"player": 2, "cards": ["B0"]}))
+    assert offered(b)
+    # Simon copying Josephias in the pair follows the same window.
+    simon = play(start("austin", "simon", "josephias"),
+                 {"type": "copy", "player": 1, "character": "josephias"})
+    refused(simon, ability, match="Cid's ability|Bob can use Josephias's ability")
+    simon = play(simon, serve(0, "red", ["B3"]),
+                 shot(1, "R2", support={"player": 2, "cards": ["B0"]}))
+    play(simon, ability)
+    # Where he has no ability action the discard is a reminder only, as before.
+    single = play(start("josephias", "austin", "toots"), serve(0, "red", ["B3"]))
+    assert GAME.view(single)["draws"][0]["from_discard"] is True
+    refused(single, {"type": "ability", "player": 0}, match="no once-per-point")
 
 
 def test_draw_reminders_follow_the_format_and_characters():
@@ -622,8 +672,9 @@ def test_simon_copies_each_character_for_one_point():
     refused(copied("josephias"), {"type": "ability", "player": 0},
             match="no once-per-point")
     pair = play(start("austin", "simon", "josephias"),
-                {"type": "copy", "player": 1, "character": "josephias"})
-    play(pair, {"type": "ability", "player": 1})
+                {"type": "copy", "player": 1, "character": "josephias"},
+                serve(0, "red", ["B3"]), shot(1, "R2", support={"player": 2, "cards": ["B0"]}))
+    play(pair, {"type": "ability", "player": 1})  # in his side's draw phase
     # The copy is gone after the point: Simon is himself until he copies again.
     after = play(toots, {"type": "point", "winner": 1})
     refused(after, {"type": "ability", "player": 0}, match="no once-per-point")

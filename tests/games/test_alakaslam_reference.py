@@ -333,3 +333,38 @@ BOB_SERVES = {"type": "serve", "player": 1, "corner": "red", "cards": ["B3"]}
 def test_toots_on_her_sides_turn(first, actions, allowed):
     machine = play(["toots", "rich"], actions, first_server=first)
     assert machine.model.used[0] is allowed
+
+
+JOSEPHIAS = {"type": "ability", "player": 1}
+PAIR_SHOT = {"type": "shot", "player": 1, "cards": ["R2"],
+             "support": {"player": 2, "cards": ["B0"]}}
+ANN_SHOT = {"type": "shot", "player": 0, "cards": ["B2"]}
+
+
+@pytest.mark.parametrize(("actions", "allowed"), [
+    ([JOSEPHIAS], False),                        # RB: before the serve, no draw phase
+    ([SERVE, JOSEPHIAS], False),                 # his side is to hit: not its draw yet
+    ([SERVE, PAIR_SHOT, JOSEPHIAS], True),       # after his side's shot: its draw phase
+    ([SERVE, PAIR_SHOT, ANN_SHOT, JOSEPHIAS], False),  # the other side's shot closed it
+])
+def test_canadian_josephias_in_his_sides_draw_phase(actions, allowed):
+    machine = play(["austin", "josephias", "toots"], actions)
+    assert machine.model.used[1] is allowed
+
+
+@pytest.mark.parametrize(("support_enchant", "enchant", "allowed"), [
+    (2, None, True),    # the Support binds Cid: Ann's Enchantment can only mean Dee
+    (None, 3, True),    # Ann binds Dee: the Support's can only mean Cid
+    (2, 2, False),      # RB Doubles: not both the same opponent
+    (None, None, False),  # either could be meant by Ann
+])
+def test_a_doubles_enchantment_left_one_opponent_by_the_teammate(support_enchant, enchant,
+                                                                  allowed):
+    serve = {"type": "serve", "player": 0, "corner": "red", "cards": ["B3", "E2"],
+             "support": {"player": 1, "cards": ["B0", "E3"]}}
+    if enchant is not None:
+        serve["enchant"] = enchant
+    if support_enchant is not None:
+        serve["support"]["enchant"] = support_enchant
+    machine = play(["rich", "austin", "toots", "laurie"], [serve])
+    assert (machine.model.rally == 1) is allowed

@@ -207,7 +207,13 @@ class SlamModel:
             if self.due_serve and self.teams[p] != self.serving:
                 return self._no("R2 Toots: before the other side's serve it is not her turn")
         elif who == "josephias" and self.format == "canadian" and pair:
-            pass  # WEB Canadian: Josephias as a Doubles player, once per point
+            # WEB Canadian: Josephias as a Doubles player, once per point. RB: "Instead
+            # of taking your normal draw phase, you may choose 1 card from the
+            # discard"; the draw is step "4. Draw" of his side's turn, after its
+            # serve or shot: so only once his side has hit (the ball in play) and
+            # until the other side's shot.
+            if self.due_serve or self.hitting == self.teams[p]:
+                return self._no("RB Josephias: only in his side's draw phase")
         else:
             return self._no("C: an ability by a character without one (Laurie's is on a hit)")
         if self.used[p]:
@@ -245,8 +251,12 @@ class SlamModel:
             return "RB Enchantments: exactly N cards; Rich's E2: no Enchantment"
         return None
 
-    def _target(self, p: int, cards: list[str], enchant: Any) -> tuple[str | None, int | None]:
-        """Whom the Enchantment in ``cards`` of player ``p`` binds: (why not, player)."""
+    def _target(self, p: int, cards: list[str], enchant: Any,
+                taken: Any = None) -> tuple[str | None, int | None]:
+        """Whom the Enchantment in ``cards`` of player ``p`` binds: (why not, player).
+
+        ``taken``: whom the teammate's Enchantment in the same hit names (doubles).
+        """
         foes = self.members(1 - self.teams[p])
         has = any(c in ENCHANTS for c in cards)
         if enchant is None:
@@ -254,6 +264,11 @@ class SlamModel:
                 return None, None
             if len(foes) == 1:
                 return None, foes[0]  # R: in singles (or facing one player) the opponent
+            left = [o for o in foes if o != taken]
+            if self.format == "doubles" and len(left) == 1:
+                # C (docs/api.md): named only "when two could be meant"; RB Doubles: "you
+                # may not both Enchant the same opposing player", so the other is meant.
+                return None, left[0]
             return "R: an Enchantment against a pair names whom it binds", None
         if not has:
             return "C: enchant given without an Enchantment", None
@@ -292,7 +307,12 @@ class SlamModel:
             return self._no("C: no support for a player alone on a side")
         binds: list[tuple[int, int, bool]] = []
         laurie_users = []
-        for q, cards, enchant, ability in hitters:
+        for i, (q, cards, enchant, ability) in enumerate(hitters):
+            # Whom the teammate in this hit binds: the Support's named choice for the
+            # player at the ball, the player at the ball's binding for the Support.
+            other = hitters[1 - i] if len(hitters) == 2 else None
+            taken = (None if other is None or not any(c in ENCHANTS for c in other[1])
+                     else other[2] if i == 0 else (binds[0][0] if binds else None))
             if type(ability) is not bool:
                 return self._no("C: ability is a bool")
             if ability:
@@ -306,7 +326,7 @@ class SlamModel:
             why = self._hand_cards(q, cards, ability)
             if why:
                 return self._no(why)
-            why, bound = self._target(q, cards, enchant)
+            why, bound = self._target(q, cards, enchant, taken)
             if why:
                 return self._no(why)
             if bound is not None:

@@ -94,3 +94,66 @@ def test_toots_after_her_own_shot(host, runner):
     assert {"type": "ability", "player": [0]} in match["legal"]
     match = ok(host, {"type": "ability", "player": 0})
     assert match["view"]["players"][0]["ability_used"] is True
+
+
+def abilities(match):
+    return [p for s in match["legal"] if s["type"] == "ability" for p in s["player"]]
+
+
+def test_josephias_takes_from_the_discard_only_in_his_sides_draw_phase(host, runner):
+    match = start(host, ["rich", "josephias", "toots"])["match"]
+    assert abilities(match) == []  # Ann serves: no one's draw phase, not Cid's turn
+    refused(host, runner, {"type": "ability", "player": 1},
+            "Bob can use Josephias's ability (a card from the discard instead of the draw) "
+            "only in their side's draw phase, after their side's serve or shot is recorded "
+            "and until the other side's shot: Ann serves now")
+    match = ok(host, {"type": "serve", "player": 0, "corner": "red", "cards": ["B3"]})
+    assert abilities(match) == [2]  # Cid's Toots on her side's turn; not Bob's draw yet
+    refused(host, runner, {"type": "ability", "player": 1},
+            "Bob can use Josephias's ability (a card from the discard instead of the draw) "
+            "only in their side's draw phase, after their side's serve or shot is recorded "
+            "and until the other side's shot: Bob/Cid are to hit now")
+    match = ok(host, {"type": "shot", "player": 1, "cards": ["R2"],
+                      "support": {"player": 2, "cards": ["B0"]}})
+    assert abilities(match) == [1, 2]
+    for p in abilities(match):  # each offered is accepted
+        assert ok(host, {"type": "ability", "player": p})["view"]["players"][p]["ability_used"]
+        assert host.post("/api/undo", {}).status_code == 200
+    match = ok(host, {"type": "shot", "player": 0, "cards": ["B2"]})
+    assert 1 not in abilities(match)
+
+
+def test_a_receiver_out_of_mulligans_is_told_to_receive(host, runner):
+    start(host, ["rich", "austin"])
+    for _ in range(7):
+        ok(host, {"type": "mulligan", "player": 1})
+    refused(host, runner, {"type": "mulligan", "player": 1},
+            "Bob's hand is down to 1 card: no more mulligans; keep it and receive: Ann serves")
+
+
+def test_enchant_1_asks_for_exactly_1_card(host, runner):
+    start(host, ["rich", "austin", "toots"])
+    ok(host, {"type": "serve", "player": 0, "corner": "red", "cards": ["B3", "E1"],
+              "enchant": 1})
+    refused(host, runner, {"type": "shot", "player": 1, "cards": ["R2", "R0"],
+                           "support": {"player": 2, "cards": ["B0"]}},
+            "Bob is under Enchant-1: play exactly 1 card")
+
+
+def test_the_supports_enchantment_is_offered_only_the_opponent_left(host, runner):
+    start(host, ["rich", "austin", "toots", "laurie"])
+    serve = {"type": "serve", "player": 0, "corner": "red", "cards": ["B3", "E2"],
+             "enchant": 2, "support": {"player": 1, "cards": ["B0", "E3"], "enchant": 2}}
+    refused(host, runner, serve, "two teammates cannot enchant the same opponent: Cid is "
+            "enchanted already; 'support.enchant': 3")
+    del serve["support"]["enchant"]  # only Dee is left: inferred
+    match = ok(host, serve)
+    assert {(o["player"], o["by"][0]) for o in match["view"]["obligations"]} == {(2, 0), (3, 1)}
+
+
+def test_a_bad_character_names_the_player(host):
+    answer = host.post("/api/match", {"game": "alakaslam", "players": ["Ann", "Bob"],
+                                      "options": {"characters": ["rich", "nobody"]}})
+    assert answer.status_code == 400
+    assert answer.json["error"].startswith(
+        "option 'characters': Bob's character (player 1) must be one of: austin, ")

@@ -208,6 +208,18 @@ TC.slam.hitForm = function (v, shape, send) {
   // Laurie's ability on any hit of hers: a serve, a shot, her cards as the Support.
   const laurie = (p) => !v.players[p].ability_used && v.players[p].acts_as === "laurie";
   const needsTarget = (p) => opponents.length > 1 && pick.rows[p].some((c) => TC.slam.ENCHANTS.includes(c));
+  // Whom p's Enchantment may bind: in doubles the Support cannot bind the opponent the
+  // player at the ball binds (two teammates never enchant the same opponent).
+  const targets = (p) => p !== pick.player && v.format === "doubles" && needsTarget(pick.player)
+    ? opponents.filter((o) => o !== pick.enchant[pick.player]) : opponents;
+  /** A target no longer allowed is dropped; a single one left is the one meant. */
+  const fitTargets = () => {
+    for (const p of hitters()) {
+      const left = targets(p);
+      if (left.length === 1) pick.enchant[p] = left[0];
+      else if (!left.includes(pick.enchant[p])) pick.enchant[p] = null;
+    }
+  };
   const refusals = () => hitters().map((p) => TC.slam.refusal(v, p, pick.rows[p], pick.ability[p]))
     .filter(Boolean);
   const ready = () => hitters().every((p) => pick.rows[p].length >= 1 && (!needsTarget(p) || pick.enchant[p] !== null)) &&
@@ -231,6 +243,7 @@ TC.slam.hitForm = function (v, shape, send) {
 
   const render = () => {
     TC.slam.held.sent = false;  // a change after a refused send: the picks are held again
+    fitTargets();
     const focused = document.activeElement && form.contains(document.activeElement)
       ? document.activeElement.dataset.key : null;
     const name = (p) => v.players[p].name;
@@ -272,7 +285,7 @@ TC.slam.hitForm = function (v, shape, send) {
       if (needsTarget(p)) {
         picker.append(el("div", {class: "row", role: "group", "aria-label": `Whom ${name(p)}'s Enchantment binds`},
           el("span", {class: "label"}, "Enchant"),
-          opponents.map((o) => toggle(name(o), pick.enchant[p] === o, () => { pick.enchant[p] = o; render(); },
+          targets(p).map((o) => toggle(name(o), pick.enchant[p] === o, () => { pick.enchant[p] = o; render(); },
             {"data-key": `enchant-${p}-${o}`}))));
       }
       if (laurie(p)) {

@@ -65,7 +65,7 @@ def prepare(players: Sequence[str], options: Mapping[str, Any], rng: random.Rand
     names = check_players(players, (2, 4))
     options = check_option_keys(options, [*(o.key for o in OPTIONS), *FREE_OPTIONS, COIN])
     prepared: JSON = {
-        "characters": list(_characters(options.get("characters"), len(names))),
+        "characters": list(_characters(options.get("characters"), names)),
         "teams": list(_teams(options.get("teams"), len(names))),
         "target": integer(options, "target", 1, 9, "option", required=False) or 3,
     }
@@ -93,7 +93,8 @@ def setup_of(players: Sequence[str], options: Mapping[str, Any]) -> Setup:
                  target=options["target"])
 
 
-def _characters(value: object, count: int) -> tuple[str, ...]:
+def _characters(value: object, names: Sequence[str]) -> tuple[str, ...]:
+    count = len(names)
     known = ", ".join(CHARACTERS)
     if value is None:
         raise InvalidAction(f"option 'characters' is required: one id per player, all "
@@ -103,8 +104,8 @@ def _characters(value: object, count: int) -> tuple[str, ...]:
                             f"player, from: {known}")
     for i, c in enumerate(value):
         if c not in CHARACTERS or not isinstance(c, str):
-            raise InvalidAction(f"option 'characters': player {i + 1}'s character must be "
-                                f"one of: {known}")
+            raise InvalidAction(f"option 'characters': {names[i]}'s character (player {i}) "
+                                f"must be one of: {known}")
     if len(set(value)) != count:
         raise InvalidAction("option 'characters': every player needs a different character")
     return tuple(value)

@@ -123,16 +123,15 @@ def _point_refusal(state: State, winner: int, reason: str) -> str:
     said = reason.replace("_", " ")
     if state.due == "serve":
         receivers = 1 - state.serving_side
-        serve = "serve" if len(state.setup.side_players(winner)) > 1 else "serves"
         return (f"a bad serve gives the point to the receivers, "
-                f"{side_name(state, receivers)}; {side_name(state, winner)} {serve} this "
+                f"{side_name(state, receivers)}; {side_name(state, winner)} "
+                f"{_serves(state, winner)} this "
                 f"point: give them the point for another reason")
     last = 1 - state.hitting_side
     if winner == state.hitting_side and reason != "bad_serve":
-        to_hit = "are" if len(state.setup.side_players(winner)) > 1 else "is"
         return (f"{side_name(state, last)} hit last and the ball landed in: a point "
                 f"({said}) goes to {side_name(state, last)}, not to "
-                f"{side_name(state, winner)}, who {to_hit} to hit")
+                f"{side_name(state, winner)}, who {_is_to(state, winner)} to hit")
     return (f"the serve of this point was recorded and landed in: not a bad serve; "
             f"give {side_name(state, last)} the point for no return, declined, out or net")
 
@@ -148,8 +147,11 @@ def _mulligan(state: State, action: Mapping[str, Any]) -> JSON:
     p = _player(state, action)
     _before_serve(state, "a mulligan")
     if hand_size(state, p) <= 1:
+        side = state.serving_side
+        then = ("serve instead" if state.setup.teams[p] == side else
+                f"keep it and receive: {side_name(state, side)} {_serves(state, side)}")
         raise IllegalAction(f"{_name(state, p)}'s hand is down to 1 card: no more "
-                            "mulligans; serve instead")
+                            f"mulligans; {then}")
     return {"type": "mulligan", "player": p}
 
 
@@ -213,19 +215,46 @@ def _ability_turn(state: State, p: int) -> str | None:
     goes on after her side's shot (she moves and draws) until the other
     side's shot is recorded. The record holds shots, not moves and draws, so
     once the serve is recorded every moment of the rally is her side's turn
-    or its end; before it, only the serving side's. Josephias's (taking from
-    the discard) belongs to his draw, after his side's shot, so it has no
-    turn to wait for.
+    or its end; before it, only the serving side's.
+
+    Josephias's (taking from the discard instead of drawing) replaces his
+    draw phase, which comes only at the end of his side's turn: after his
+    side's recorded serve or shot that kept the point going, until the other
+    side's shot is recorded. Before the serve, and while his own side is to
+    hit, it cannot be his draw. As with Toots, a point scored with the
+    buttons alone records no shot, so it offers no window: the point buttons
+    still work, and the discard reminder needs no record.
     """
-    if acts_as(state, p) != "toots" or state.due != "serve":
+    who = acts_as(state, p)
+    side = state.setup.teams[p]
+    if who == "josephias":
+        if state.due == "shot" and state.hitting_side != side:
+            return None
+        now = (f"{side_name(state, state.serving_side)} "
+               f"{_serves(state, state.serving_side)} now"
+               if state.due == "serve" else
+               f"{side_name(state, side)} {_is_to(state, side)} to hit now")
+        return (f"{_name(state, p)} can use Josephias's ability (a card from the discard "
+                f"instead of the draw) only in their side's draw phase, after their side's "
+                f"serve or shot is recorded and until the other side's shot: {now}")
+    if who != "toots" or state.due != "serve":
         return None
-    side = state.serving_side
-    if state.setup.teams[p] == side:
+    serving = state.serving_side
+    if side == serving:
         return None
-    serves = "serve" if len(state.setup.side_players(side)) > 1 else "serves"
     return (f"{_name(state, p)} can use Toots's ability only on their own turn: "
-            f"{side_name(state, side)} {serves} now; it is {_name(state, p)}'s to use once "
-            "the serve is recorded")
+            f"{side_name(state, serving)} {_serves(state, serving)} now; it is "
+            f"{_name(state, p)}'s to use once the serve is recorded")
+
+
+def _serves(state: State, side: int) -> str:
+    """``serve`` for a pair, ``serves`` for one player."""
+    return "serve" if len(state.setup.side_players(side)) > 1 else "serves"
+
+
+def _is_to(state: State, side: int) -> str:
+    """``are`` for a pair, ``is`` for one player."""
+    return "are" if len(state.setup.side_players(side)) > 1 else "is"
 
 
 def _serve(state: State, action: Mapping[str, Any]) -> JSON:
@@ -338,25 +367,38 @@ def _hitters(state: State, action: Mapping[str, Any], p: int) -> JSON:
         hitters.append((q, scards, support.get("enchant"), "support.enchant",
                         _laurie(state, q, support, "support.ability")))
         out["support"] = {"player": q, "cards": scards}
-    bound: list[int] = []
+    # In doubles two teammates cannot enchant the same opponent: whom one binds is not
+    # the other's to bind. The Support's choice, when named, leaves the player at the
+    # ball one opponent; the player at the ball's leaves the Support one.
+    named = (hitters[1][2] if len(hitters) > 1 and hitters[0][2] is None
+             and any(c in ENCHANTS for c in hitters[1][1]) else None)
+    taken = named if s.format == "doubles" and named in _opponents(state, p) else None
     for i, (who, hand, enchant, key, ability) in enumerate(hitters):
-        target = _check_hand(state, who, hand, enchant, key, ability=ability)
+        target = _check_hand(state, who, hand, enchant, key, ability=ability, taken=taken)
         part = out if i == 0 else out["support"]
         if target is not None:
-            if target in bound and s.format == "doubles":
-                raise IllegalAction(f"two teammates cannot enchant the same opponent: "
-                                    f"{_name(state, target)} is enchanted already; "
-                                    "name the other opponent")
-            bound.append(target)
+            if s.format == "doubles":
+                taken = target
             part["enchant"] = target
+        elif i == 0:
+            taken = None
         if ability:
             part["ability"] = True
     return out
 
 
+def _opponents(state: State, who: int) -> tuple[int, ...]:
+    s = state.setup
+    return s.side_players(1 - s.teams[who])
+
+
 def _check_hand(state: State, who: int, cards: list[str], enchant: object, key: str,
-                *, ability: bool) -> int | None:
-    """Check one player's cards in a shot; the opponent their Enchantment binds."""
+                *, ability: bool, taken: int | None = None) -> int | None:
+    """Check one player's cards in a shot; the opponent their Enchantment binds.
+
+    ``taken`` is the opponent a teammate's Enchantment binds in this hit (doubles):
+    not this one's to bind, so when it leaves one opponent, that one is meant.
+    """
     s = state.setup
     name = _name(state, who)
     if not 1 <= len(cards) <= MAX_CARDS:
@@ -379,16 +421,26 @@ def _check_hand(state: State, who: int, cards: list[str], enchant: object, key: 
         if enchant is not None:
             raise InvalidAction(f"'{key}' names whom an Enchantment binds; {name} plays none")
         return None
-    opponents = s.side_players(1 - s.teams[who])
+    opponents = _opponents(state, who)
+    free = [o for o in opponents if o != taken]
     if enchant is None:
-        if len(opponents) > 1:
+        if len(free) > 1:
             raise InvalidAction(f"name the opponent {name}'s Enchantment binds: '{key}': "
-                                f"{' or '.join(str(o) for o in opponents)}")
-        return opponents[0]
+                                f"{_choices(state, free)}")
+        return free[0]
     if type(enchant) is not int or enchant not in opponents:
         raise InvalidAction(f"'{key}' must be an opposing player: "
-                            f"{' or '.join(str(o) for o in opponents)}")
+                            f"{_choices(state, free)}")
+    if enchant == taken:
+        raise IllegalAction(f"two teammates cannot enchant the same opponent: "
+                            f"{_name(state, enchant)} is enchanted already; '{key}': "
+                            f"{_choices(state, free)}")
     return enchant
+
+
+def _choices(state: State, players: list[int]) -> str:
+    """Players as the field takes them: ``2 or 3``."""
+    return " or ".join(str(o) for o in players)
 
 
 def _obey(state: State, who: int, cards: list[str], spells: list[str]) -> None:
@@ -406,6 +458,7 @@ def _obey(state: State, who: int, cards: list[str], spells: list[str]) -> None:
         ways = ", or ".join(f"{b.cards} cards" + (", no Enchantment" if b.no_enchant else "")
                             for b in mine)
     else:
-        ways = " or ".join(str(b.cards) for b in mine) + " cards"
+        counts = list(dict.fromkeys(b.cards for b in mine))
+        ways = " or ".join(map(str, counts)) + (" card" if counts == [1] else " cards")
     raise IllegalAction(f"{name} is under {under}: play exactly {ways}")
 
