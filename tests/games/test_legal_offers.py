@@ -133,8 +133,6 @@ def test_center_court_takes_its_shapes_back_with_the_player():
     assert match.view()["in_play"]
 
 
-@pytest.mark.xfail(strict=True, reason="Alakazoo's swap shape offers the creature already on "
-                   "the space, which the swap refuses (left to the Alakazoo work on issue 24)")
 def test_alakazoo_swap_offers_only_creatures_it_takes():
     match = Match(StartRecord.create({"game": "alakazoo", "players": ["Ann", "Bob"],
                                       "options": {}}, random.Random(0)))
