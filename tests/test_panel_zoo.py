@@ -311,6 +311,42 @@ def test_after_three_displays_ok_offers_no_fourth(memory_store):
     assert panel.state.ui.message == "Ann: 3 shown, the most in a turn"
 
 
+def test_after_the_helper_ok_offers_two_displays_and_no_third(memory_store):
+    # The Helper spent 1 of Ann's 6 Magic Power tokens: two displays of 2 are left.
+    panel = start(memory_store, 2)
+    press(panel, "prev")
+    Presses(panel).to("Helper: column card")
+    presses = Presses(panel)
+    for _ in range(2):
+        presses("ok", "ok", "ok")
+    assert [e.get("space") for e in events(panel)] == [None, 1, 2]
+    assert panel.state.screen.label("ok") in (None, "")
+    before = events(panel)
+    press(panel, "ok")
+    assert events(panel) == before
+    assert panel.state.ui.message == "Ann: 2 shown, the most after the Helper"
+
+
+def test_no_hand_swap_in_the_final_round_against_complete_portals(memory_store):
+    # Ann completes; in Bob's final turn every other portal is complete: the Helper's
+    # hand trick has nobody to be used against, its column trick is still there.
+    panel = start(memory_store, 2)
+    for first in (1, 4, 7):
+        for space in range(first, first + 3):
+            panel.table.act({"type": "display", "space": space, "creature": 1})
+        panel.table.act({"type": "end_turn"})
+        if first != 7:
+            panel.table.act({"type": "end_turn"})
+    assert view(panel)["final_round"] and view(panel)["current"] == 1
+    press(panel, "prev")
+    assert "Helper: hand swap" not in panel.state.screen.items
+    Presses(panel).to("Dark Power")
+    assert "Helper's trick" not in panel.state.screen.items
+    press(panel, "back")
+    Presses(panel).to("Helper: column card")
+    assert events(panel)[-1] == {"type": "helper", "by": 1, "trick": "column"}
+
+
 def test_a_rematch_keeps_the_boxed_creatures_while_they_fit_the_seats(memory_store):
     panel = start(memory_store, 2, boxed=[5, 6])
     press(panel, "back")

@@ -69,7 +69,9 @@ def board(ui: Ui, match: Mapping[str, Any]) -> dict[Input, Binding]:
         keys[Input("ok")] = Binding("Show", spaces(("type", "display"),))
     elif view["displays"] >= view["max_displays"]:
         # No label: nothing to offer; a press says why rather than nothing.
-        said = f"{_name(view, current)}: {view['max_displays']} shown, the most in a turn"
+        # After the Helper (1 of the 6 Magic Power tokens) the most is 2, not 3.
+        most = "after the Helper" if view["action"] == "helper" else "in a turn"
+        said = f"{_name(view, current)}: {view['max_displays']} shown, the most {most}"
         keys[Input("ok")] = Binding("", Outcome(Ui(message=said)))
     if _shape(match, "roll") is not None:
         keys[Input("next")] = Binding("Roll", ROLL)

@@ -425,3 +425,33 @@ def test_the_hosts_swaps_offer_only_what_exchanges_something(companion, phone):
         "sp cr3 first")
     assert companion.table.match.events[-1] == {"type": "swap", "by": 0, "space": 5,
                                                 "player": 2}
+
+
+def test_the_host_offers_two_displays_after_the_helper_and_no_hand_trick_against_full_portals(
+        companion, phone):
+    """The Helper spent 1 of Ann's 6 Magic Power tokens: after two displays the form goes
+    and the note says why. In Bob's final turn Ann's portal is complete: the Helper's hand
+    trick has nobody to be used against, its column trick is still offered."""
+    start(companion, {"game": "alakazoo", "players": ["Ann", "Bob"]})
+    log_in(phone, companion, "host", "#host")
+    actions = phone.locator("#actions")
+    expect(actions.locator("[data-trick]")).to_have_count(2)
+    actions.locator("[data-trick=column]").click()
+    display = actions.locator("fieldset[data-action=display]")
+    expect(display.locator("legend")).to_have_text("Display on Ann's portal (2 more this turn)")
+    for space in (1, 2):
+        display.locator(f"button[data-space='{space}']").click()
+        display.locator("button[data-creature='1']").click()
+        expect(phone.locator(f"#board .zp[data-player='0'] [data-space='{space}']")
+               ).to_have_class("sp cr1 first")
+    expect(display).to_have_count(0)
+    expect(actions.locator("[data-note=displays]")).to_have_text(
+        "Ann has displayed 2 elements this turn, the most after the Magic Helper (2 Magic "
+        "Power each, 6 at most, 1 spent on the Helper).")
+    play(companion, END, END, *displays((3, 1), (4, 1), (5, 1)), END, END,
+         *displays((6, 1), (7, 1), (8, 1)), END, END, *displays((9, 1)), END)
+    expect(phone.locator("#board .head")).to_have_text("Round 4 · Bob's turn")
+    expect(phone.locator("#board .banner")).to_have_text("Final round: Ann completed the portal")
+    expect(actions.locator("[data-trick]")).to_have_count(1)
+    expect(actions.locator("[data-trick=column]")).to_have_count(1)
+    expect(actions.locator("[data-reason=helper]")).to_have_count(0)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 
 import pytest
 
@@ -246,6 +247,56 @@ def test_in_the_final_round_the_helper_cannot_touch_a_full_portal():
     assert not any(s["type"] == "swap" and "player" in s for s in legal)
     # Cleo's Dragon on 5 for a card from her hand: neither a Dragon nor Bob's Griffin.
     assert {"type": "swap", "space": [5], "creature": [3, 4, 5, 6]} in legal
+    # The refusal says what is allowed instead: Ann's portal, or a hand card.
+    refused(state, {"type": "swap", "space": 5, "player": 1},
+            match=r"used against it; swap with a player whose portal is not complete \(Ann\) "
+                  r"or swap with a hand card \(send \"creature\"")
+    # Ann's portal is not complete: the hand trick may be against her (the companion
+    # cannot know whose hand it took from), so it is still offered and accepted.
+    assert {"type": "helper", "trick": ["hand", "column"]} in legal
+    assert "helper" in shapes_of(state, "dark_power", "reason")[0]["reason"]
+    assert view(play(state, {"type": "helper", "trick": "hand"}))["last"]["trick"] == "hand"
+    assert view(play(state, dark("helper")))["action"] == "helper"
+
+
+def halves(state, *turns: tuple[int, list[int]]):
+    """Each turn: the current player displays ``creature`` on three ``spaces``, ends it."""
+    for creature, spaces in turns:
+        state = play(state, *(show(s, creature) for s in spaces), END)
+    return state
+
+
+def every_other_portal_complete(n: int):
+    """The final round, on the last player's turn, every other portal complete: each
+    player fills three spaces a turn with their own creature, Ann completes first (with two
+    players the issue's example: Bob's own Griffin on spaces 1-6)."""
+    state = start(n)
+    for spaces in ([1, 2, 3], [4, 5, 6], [7, 8, 9]):
+        last = n - 1 if spaces[0] == 7 else n
+        state = halves(state, *((p + 1, spaces) for p in range(last)))
+    assert view(state)["final_round"] and state.current == n - 1
+    return state
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_in_the_final_round_no_hand_trick_when_every_other_portal_is_complete(n):
+    state = every_other_portal_complete(n)
+    last = "Bob" if n == 2 else "Cleo"
+    whose = "Ann's portal is" if n == 2 else "every other portal (Ann, Bob) is"
+    for action in ({"type": "helper", "trick": "hand"}, dark("helper")):
+        refused(state, action, match=re.escape(
+            f"no Magic Helper hand trick now: {whose} complete, and in the final round the "
+            f"Helper cannot be used against a player with all 9 elements; instead {last} may "
+            "use the Helper's column trick"))
+    # Not offered either; the column trick and the other penalties still are.
+    legal = GAME.legal(state)
+    assert {"type": "helper", "trick": ["column"]} in legal
+    assert shapes_of(state, "dark_power", "reason")[0]["reason"] == ["magic_power", "hand"]
+    refused(state, {"type": "swap", "space": 1, "player": 0},
+            match="in the final round the Helper cannot be used against it; every other "
+                  "portal is complete: swap with a hand card")
+    done = play(state, {"type": "helper", "trick": "column"})
+    assert view(done)["max_displays"] == 2
 
 
 # --- one action per turn --------------------------------------------------------------
@@ -832,8 +883,31 @@ def test_a_column_and_the_helpers_tricks_are_recorded_as_the_turns_one_action(ac
                    {"type": "swap", "space": 5, "player": 1}):
         refused(state, second, match="this turn: one action per turn")
     assert {s["type"] for s in GAME.legal(state)} == {"display", "dark_power", "end_turn"}
-    # Displays may follow it, three of them.
-    assert view(play(state, show(1, 1), show(2, 1), show(3, 1)))["displays"] == 3
+    # Displays may follow it: three after a column, two after the Helper, which spent one
+    # of the player's 6 Magic Power tokens (2 per display).
+    most = 2 if action["type"] == "helper" else 3
+    assert view(state)["max_displays"] == most
+    shown = play(state, *(show(s, 1) for s in range(1, most + 1)))
+    assert view(shown)["displays"] == most
+    assert not shapes_of(shown, "display")
+    refused(shown, show(most + 1, 1), match=f"so {most} is the most in")
+
+
+@pytest.mark.parametrize("helper", [{"type": "swap", "space": 5, "player": 1},
+                                    {"type": "swap", "space": 5, "creature": 6},
+                                    dark("helper")])
+def test_every_use_of_the_helper_leaves_two_displays(helper):
+    # The Helper spends 1 of the player's 6 Magic Power tokens, each display 2.
+    state = play(two_portals(), helper)
+    assert view(state)["max_displays"] == 2
+    state = play(state, show(1, 1), show(2, 1))
+    refused(state, show(3, 1), match="Ann has displayed 2 elements this turn: each display "
+                                     "spends 2 Magic Power and a player holds at most 6, of "
+                                     "which the Magic Helper spent 1 this turn, so 2 is the "
+                                     "most in this turn; end the turn")
+    assert not shapes_of(state, "display")
+    # The next turn may show three again.
+    assert view(play(state, END))["max_displays"] == 3
 
 
 def test_the_turns_action_comes_before_any_display():

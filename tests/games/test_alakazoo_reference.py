@@ -238,6 +238,26 @@ def test_at_most_three_displays_a_turn():
     assert machine.model.players[0].portal[3] is None
 
 
+def test_at_most_two_displays_after_the_helper():
+    # RB l.113: the Helper spends 1 of the 6 tokens (l.97-99); each display 2 (l.131).
+    machine = play(2, [{"type": "helper", "trick": "column"}]
+                   + [{"type": "display", "space": s, "creature": 1} for s in (2, 3, 4)])
+    assert machine.model.players[0].portal[3] is None
+    assert machine.model.players[0].portal[2] == 1
+
+
+@pytest.mark.parametrize("trick", [{"type": "helper", "trick": "hand"},
+                                   {"type": "dark_power", "reason": "helper"}])
+def test_no_hand_trick_when_every_other_portal_is_complete(trick):
+    # RB l.123, l.127: in the final round the Helper's hand trick has nobody to be used on.
+    def three(creature: int, first: int) -> list[dict]:
+        return [{"type": "display", "space": s, "creature": creature}
+                for s in range(first, first + 3)] + [END]
+    machine = play(2, [*three(1, 1), *three(2, 1), *three(1, 4), *three(2, 4), *three(1, 7),
+                       trick])
+    assert machine.model.players[1].dark_power == 0 and not machine.model.acted
+
+
 @pytest.mark.parametrize("before", [
     [],                                               # no roll this turn
     [{"type": "roll", "faces": ["Magic", "Magic"]}],  # all Magic: no rune to miss

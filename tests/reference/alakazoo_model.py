@@ -70,6 +70,7 @@ class ZooModel:
     def _new_turn(self) -> None:
         self.acted = False        # R2 "The turn's one action"
         self.displays = 0         # R2 "Displays per turn"
+        self.helped = False       # the Magic Helper was used this turn (any of its uses)
         self.runes = 0            # dice of this turn's roll that showed a rune
         self.no_rune = 0          # no_rune Dark Power recorded this turn
 
@@ -145,8 +146,10 @@ class ZooModel:
         me = self.players[self.current]
         if me.portal[s - 1] is not None:
             return self._no('RB: the element goes on an empty space')
-        if self.displays >= 3:
-            return self._no('R2 "Displays per turn": 2 tokens each, 6 at most')
+        # RB l.97-99: 6 Magic Power tokens at most; l.131: 2 per display; l.113: the
+        # Helper discards 1 of them first, leaving 5: two displays (R2's own reasoning).
+        if self.displays >= (2 if self.helped else 3):
+            return self._no('R2 "Displays per turn": 2 tokens each, 6 at most, 1 for the Helper')
         if self._on_table(c, s):
             return self._no('R2 "Each card exists once"')
         if not self._may_enter(c):
@@ -189,6 +192,14 @@ class ZooModel:
         self.acted = True
         return True
 
+    def _hand_trick_barred(self) -> bool:
+        """RB l.123 and l.127: the hand trick is against another player, and at the end
+        of the game the Helper cannot be used against one with all 9 elements: in the
+        final round, with every other portal complete, it has no one to be used on."""
+        return self.final_round and all(
+            all(e is not None for e in p.portal)
+            for i, p in enumerate(self.players) if i != self.current)
+
     def _dark_power(self, f: dict, _faces: Any) -> bool:
         if set(f) != {"reason"} or f["reason"] not in REASONS:
             return False
@@ -198,10 +209,14 @@ class ZooModel:
             if self.no_rune >= self.runes:
                 return self._no('R2 "No free rune": one per rune die of this turn\'s roll')
             self.no_rune += 1
-        elif reason == "helper" and not self._take_action():
+        elif reason == "helper":
             # docs/api.md, R2: the Helper's hand trick with another player is
             # recorded as what it is, the turn's action, with its Dark Power.
-            return False
+            if self._hand_trick_barred():
+                return self._no('RB l.127: not against a player with all 9 elements')
+            if not self._take_action():
+                return False
+            self.helped = True
         # "hand" and "magic_power" are the reminders' penalties (R): any time.
         self._gain(self.players[self.current])
         return True
@@ -238,8 +253,11 @@ class ZooModel:
         discarded for a card from a column (none)."""
         if set(f) != {"trick"} or f["trick"] not in ("hand", "column"):
             return self._no("docs/api.md: helper trick is hand or column")
+        if f["trick"] == "hand" and self._hand_trick_barred():
+            return self._no('RB l.127: not against a player with all 9 elements')
         if not self._take_action():
             return False
+        self.helped = True
         if f["trick"] == "hand":
             self._gain(self.players[self.current])
         return True
@@ -266,6 +284,7 @@ class ZooModel:
                 return self._no('RB "Note! At the end of the game ...": not against a full portal')
             if not self._take_action():
                 return False
+            self.helped = True
             me.portal[s - 1], other.portal[s - 1] = theirs, mine
             self._gain(me)  # RB Helper 1: +1 Dark Power for another player's element
             return True
@@ -282,6 +301,7 @@ class ZooModel:
             return self._no('R2 "The deck by player count": no such card in the deck')
         if not self._take_action():
             return False
+        self.helped = True
         self._enter(c)
         me.portal[s - 1] = c  # no Dark Power, no points (contract; R "Swaps never change points")
         return True

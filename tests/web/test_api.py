@@ -273,6 +273,59 @@ def test_alakazoo_refuses_an_impossible_game_through_the_api_and_applies_nothing
     assert host.post("/api/undo").status_code == 200
 
 
+def test_alakazoo_the_helper_leaves_two_displays_and_not_a_hand_trick_against_full_portals(
+        client, host):
+    """The Helper spends 1 of the 6 Magic Power tokens (2 per display): a third display
+    after it is refused; in Bob's final turn, with Ann's portal complete, the Helper's hand
+    trick is refused and not offered, and the refusals say what is allowed instead."""
+    assert host.post("/api/match", {"game": "alakazoo", "players": ["Ann", "Bob"]}).status_code \
+        == 200
+
+    def refused(action: dict, said: str) -> None:
+        before = client.get("/api/state").json
+        answer = host.post("/api/action", action)
+        assert answer.status_code == 409 and said in answer.json["error"], answer.json
+        assert client.get("/api/state").json == before  # nothing applied
+
+    def ok(*actions: dict) -> dict:
+        for action in actions:
+            answer = host.post("/api/action", action)
+            assert answer.status_code == 200, answer.json
+        return answer.json["match"]
+
+    def show(creature: int, *spaces: int) -> list[dict]:
+        return [{"type": "display", "space": s, "creature": creature} for s in spaces]
+
+    end = {"type": "end_turn"}
+    match = ok({"type": "helper", "trick": "column"})
+    assert match["view"]["max_displays"] == 2
+    match = ok(*show(1, 2, 3))
+    assert match["view"]["displays"] == 2
+    assert not any(shape["type"] == "display" for shape in match["legal"])
+    refused(show(1, 4)[0], "Ann has displayed 2 elements this turn: each display spends 2 "
+                           "Magic Power and a player holds at most 6, of which the Magic "
+                           "Helper spent 1 this turn, so 2 is the most in this turn")
+    match = ok(end, *show(2, 1, 2, 3), end, *show(1, 1, 4, 5), end, *show(2, 4, 5, 6), end,
+               *show(1, 6, 7, 8), end, end, *show(1, 9), end)
+    assert match["view"]["final_round"] and match["view"]["current"] == 1
+    assert match["view"]["max_displays"] == 3
+    assert {"type": "helper", "trick": ["column"]} in match["legal"]
+    assert not any(s["type"] == "swap" and "player" in s for s in match["legal"])
+    dark = next(s for s in match["legal"] if s["type"] == "dark_power")
+    assert "helper" not in dark["reason"]
+    for trick in ({"type": "helper", "trick": "hand"}, {"type": "dark_power", "reason": "helper"}):
+        refused(trick, "no Magic Helper hand trick now: Ann's portal is complete, and in the "
+                       "final round the Helper cannot be used against a player with all 9 "
+                       "elements; instead Bob may use the Helper's column trick")
+    refused({"type": "swap", "space": 1, "player": 0},
+            "Ann's portal is complete: in the final round the Helper cannot be used against "
+            "it; every other portal is complete: swap with a hand card")
+    # What legal offers is taken: a swap for a hand card, and the column trick.
+    assert ok({"type": "swap", "space": 1, "creature": 3})["view"]["max_displays"] == 2
+    assert host.post("/api/undo").status_code == 200
+    assert ok({"type": "helper", "trick": "column"})["view"]["action"] == "helper"
+
+
 def test_errors_are_json(client, host):
     missing = client.get("/api/nothing")
     assert missing.status_code == 404 and "not found" in missing.json["error"]

@@ -133,7 +133,10 @@ TC.zoo.controls = function (box, match, send) {
     box.append(fs);
   } else if (v.displays >= v.max_displays) {
     box.append(el("p", {class: "hint", "data-note": "displays"},
-      `${me.name} has displayed ${v.max_displays} elements this turn, the most one turn allows (2 Magic Power each, 6 at most).`));
+      v.action === "helper"
+        // The Helper spent 1 of the 6 Magic Power tokens: two displays of 2 are left.
+        ? `${me.name} has displayed ${v.max_displays} elements this turn, the most after the Magic Helper (2 Magic Power each, 6 at most, 1 spent on the Helper).`
+        : `${me.name} has displayed ${v.max_displays} elements this turn, the most one turn allows (2 Magic Power each, 6 at most).`));
   }
 
   const [roll] = shapes("roll");

@@ -28,8 +28,12 @@ MAX_FACE = 6
 DEFAULT_FACES = ("Magic", "Fire", "Water", "Earth", "Air", "Light")
 MAX_DICE = 3
 SPACES = 9
-#: Each display spends 2 Magic Power tokens and a player holds at most 6.
-MAX_DISPLAYS = 3
+#: Magic Power tokens a player holds at most; each display spends 2, the Magic Helper 1.
+MAX_MAGIC = 6
+DISPLAY_COST = 2
+HELPER_COST = 1
+#: The most displays in one turn: 6 tokens at 2 each (2 after the Helper spent one).
+MAX_DISPLAYS = MAX_MAGIC // DISPLAY_COST
 
 OPTIONS = (
     OptionSpec("first_player", "First",

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.errors import IllegalAction, InvalidAction
-from companion.games.alakazoo.options import CREATURES, MAX_DICE, MAX_DISPLAYS, SPACES
+from companion.games.alakazoo.options import CREATURES, MAX_DICE, SPACES
 from companion.games.alakazoo.state import (
     DARK_MAX,
     DARK_REASONS,
@@ -42,7 +42,7 @@ def legal(state: State) -> list[JSON]:
     p = state.current
     mine = state.portals[p]
     shapes: list[JSON] = []
-    if state.displays < MAX_DISPLAYS:
+    if state.displays < state.max_displays:
         empty = [s for s, c in enumerate(mine) if c is None]
         shapes += _by_creatures("display", state, empty)
     reasons = list(DARK_REASONS)
@@ -51,7 +51,12 @@ def legal(state: State) -> list[JSON]:
     if _action_done(state) is None:
         shapes.append({"type": "roll", "dice": list(range(1, MAX_DICE + 1))})
         shapes.append({"type": "column"})
-        shapes.append({"type": "helper", "trick": list(TRICKS)})
+        tricks = list(TRICKS)
+        if state.others_complete():
+            # The hand trick is against another player: none may be its target.
+            tricks.remove("hand")
+            reasons.remove("helper")
+        shapes.append({"type": "helper", "trick": tricks})
         filled = [s + 1 for s, c in enumerate(mine) if c is not None]
         # One shape per player: the spaces where both portals show different creatures.
         for o in range(len(state.portals)):
@@ -149,10 +154,13 @@ def _display(state: State, action: Mapping[str, Any]) -> JSON:
         where = (f"empty spaces: {space_list(empty)}" if empty else "the portal is full")
         raise IllegalAction(f"{name(state, p)}'s space {s} already shows "
                             f"{state.setup.creature(mine[s - 1])}; {where}")
-    if state.displays >= MAX_DISPLAYS:
-        raise IllegalAction(f"{name(state, p)} has displayed {MAX_DISPLAYS} elements this turn: "
-                            f"each display spends 2 Magic Power and a player holds at most 6, "
-                            f"so {MAX_DISPLAYS} is the most in one turn; end the turn")
+    if state.displays >= state.max_displays:
+        most, n = state.max_displays, state.displays
+        helper, turn = ((", of which the Magic Helper spent 1 this turn", "this")
+                        if state.action == "helper" else ("", "one"))
+        raise IllegalAction(f"{name(state, p)} has displayed {n} element{'s' * (n > 1)} this "
+                            "turn: each display spends 2 Magic Power and a player holds at "
+                            f"most 6{helper}, so {most} is the most in {turn} turn; end the turn")
     _check_card(state, s, c, "display")
     return {"space": s, "creature": c}
 
@@ -184,6 +192,7 @@ def _dark_power(state: State, action: Mapping[str, Any]) -> JSON:
         raise InvalidAction(f"missing field 'reason' (one of: {', '.join(DARK_REASONS)})")
     if reason == "helper":
         _check_action_free(state, "Magic Helper trick")
+        _check_hand_trick(state)
     if reason == "no_rune":
         _check_no_rune(state)
     return {"reason": reason}
@@ -216,7 +225,26 @@ def _helper(state: State, action: Mapping[str, Any]) -> JSON:
                             "another player's hand, +1 Dark Power) or \"column\" (a hand "
                             "card discarded for one from a column)")
     _check_action_free(state, "Magic Helper trick")
+    if trick == "hand":
+        _check_hand_trick(state)
     return {"trick": trick}
+
+
+def _check_hand_trick(state: State) -> None:
+    """The hand trick swaps a card with another player's hand: refused in the final round
+    when every other portal is complete, as the Helper cannot be used against one. (With
+    one incomplete the companion cannot know whose hand was taken from: the table keeps it.)"""
+    if not state.others_complete():
+        return
+    p = state.current
+    others = [name(state, o) for o in range(len(state.portals)) if o != p]
+    whose = (f"{others[0]}'s portal is" if len(others) == 1 else
+             f"every other portal ({', '.join(others)}) is")
+    raise IllegalAction(f"no Magic Helper hand trick now: {whose} complete, and in the final "
+                        "round the Helper cannot be used against a player with all 9 "
+                        f"elements; instead {name(state, p)} may use the Helper's column "
+                        "trick (a hand card for one from a column) or swap an element of "
+                        "the portal with a hand card")
 
 
 def _action_done(state: State) -> str | None:
@@ -244,8 +272,13 @@ def _swap_refusal(state: State, other: int, space: int | None) -> str | None:
         return ("the Helper exchanges with another player's portal; for a card in hand "
                 "send \"creature\" instead of \"player\"")
     if state.final_round and full(state.portals[other]):
+        open_ = [name(state, o) for o, portal in enumerate(state.portals)
+                 if o != state.current and not full(portal)]
+        instead = (f"swap with a player whose portal is not complete ({', '.join(open_)}) "
+                   "or " if open_ else "every other portal is complete: ")
         return (f"{name(state, other)}'s portal is complete: in the final round the Helper "
-                "cannot be used against it")
+                f"cannot be used against it; {instead}swap with a hand card (send "
+                "\"creature\" instead of \"player\")")
     if space is not None and state.portals[other][space - 1] is None:
         return f"{name(state, other)}'s space {space} is empty: nothing to exchange"
     return None

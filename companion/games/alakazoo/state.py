@@ -6,7 +6,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.games.alakazoo.options import CREATURES, SPACES, Setup, setup_of
+from companion.games.alakazoo.options import (
+    CREATURES,
+    DISPLAY_COST,
+    HELPER_COST,
+    MAX_MAGIC,
+    SPACES,
+    Setup,
+    setup_of,
+)
 
 #: Dark Power a player can hold; a player who starts a turn with this many passes.
 DARK_MAX = 3
@@ -119,6 +127,19 @@ class State:
     @property
     def displayed(self) -> bool:
         return self.displays > 0
+
+    @property
+    def max_displays(self) -> int:
+        """The most displays this turn allows: a player holds at most 6 Magic Power and
+        each display spends 2; the Magic Helper (any of its uses) spent 1 of them first."""
+        spent = HELPER_COST if self.action == "helper" else 0
+        return (MAX_MAGIC - spent) // DISPLAY_COST
+
+    def others_complete(self) -> bool:
+        """In the final round, every other player's portal is complete: the Helper can be
+        used against none of them (the rulebook's end-of-game note on the Helper)."""
+        return self.final_round and all(
+            full(portal) for o, portal in enumerate(self.portals) if o != self.current)
 
     @property
     def deck_full(self) -> bool:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from companion.games.alakazoo.options import MAX_DISPLAYS
 from companion.games.alakazoo.state import (
     DARK_MAX,
     DARK_REASONS,
@@ -62,7 +61,7 @@ def view(state: State) -> JSON:
         "action": state.action,
         "displayed": state.displayed,
         "displays": state.displays,
-        "max_displays": MAX_DISPLAYS,
+        "max_displays": state.max_displays,
         "no_rune_left": max(0, state.rune_dice() - state.no_runes),
         # The deck: its size by player count, the creatures known to be in it.
         "deck_size": s.deck_size,
