@@ -33,16 +33,26 @@ STARTS = {
                          "options": {"rosters": [[21, 58, 12, 33, 7], [45, 30, 10, 41, 25]],
                                      # Small dice: catches, rebounds and eliminations.
                                      "dice": {"d6": [1, 1, 2, 2, 3, 3]},
+                                     # Magic 0-2, and #33 with none (no limit).
                                      "wizards": {"21": {"magic": 1}, "45": {"magic": 2},
-                                                 "58": {"magic": 0}}}},
+                                                 "58": {"magic": 0}, "30": {"magic": 2},
+                                                 "12": {"magic": 1}, "10": {"magic": 1},
+                                                 "41": {"magic": 2}, "7": {"magic": 1},
+                                                 "25": {"magic": 0}}}},
     "wizard-dodgeball-advanced": {"game": "wizard-dodgeball", "players": ["Owls", "Newts"],
                                   "options": {"rosters": [[21, 58, 12, 33, 7],
                                                           [45, 30, 10, 41, 25]],
                                               "turn": "advanced", "variant": "elimination",
                                               "dice": {"d6": [1, 1, 2, 2, 3, 3]},
+                                              # #41 and #7 with no Magic stat.
                                               "wizards": {"21": {"magic": 2},
                                                           "30": {"magic": 1},
-                                                          "12": {"magic": 0}}}},
+                                                          "12": {"magic": 0},
+                                                          "45": {"magic": 2},
+                                                          "58": {"magic": 1},
+                                                          "10": {"magic": 2},
+                                                          "33": {"magic": 1},
+                                                          "25": {"magic": 1}}}},
     "alakazoo": {"game": "alakazoo", "players": ["Ann", "Bob", "Cy"], "options": {}},
 }
 
