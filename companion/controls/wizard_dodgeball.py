@@ -327,7 +327,8 @@ def _targets(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     if not p.get("several"):
         entries = [(wizard_label(view, t), _step("wd-how", replace(ui, cursor=0, picked=(t,))))
                    for t in order]
-        if not order or (single and not shape.get("min_targets")):
+        # Teleport moves a ball and/or one wizard: the ball alone stays reachable.
+        if not order or (single and spell == "teleport"):
             entries.append(("No wizard (a ball)", _step("wd-how", replace(ui, cursor=0,
                                                                           picked=()))))
         elif not single:
