@@ -234,17 +234,19 @@ def test_recent_spells_come_first_the_casters_own_before_the_sides(panel):
     assert panel.state.screen.items[:4] == ("Slow", "Shield", "Fireball", "Freeze")
 
 
-def test_no_wizard_stays_reachable_through_several(panel):
+def test_a_teleport_of_a_ball_alone_stays_reachable(panel):
     press(panel, "ok")
     menu_to(panel, "Cast")
     menu_to(panel, "Teleport")
-    assert panel.state.screen.items[0] == "#21 Owls"  # the caster moves itself, mostly
-    menu_to(panel, "Several wizards")
-    assert panel.state.screen.items[-1] == "Done (0)"
-    menu_to(panel, "Done")
+    items = panel.state.screen.items
+    assert items[0] == "#21 Owls"  # the caster moves itself, mostly
+    # Teleport moves a ball and/or one wizard: no "Several", the ball alone at the end.
+    assert "Several wizards" not in items and items[-1] == "No wizard (a ball)"
+    menu_to(panel, "No wizard")
     menu_to(panel, "Cast (no wizard)")
     assert events(panel)[-1] == {"type": "cast", "caster": 21, "spell": "teleport",
                                  "targets": []}
+
 
 
 def test_a_fireball_goes_on_one_wizard_the_caster_first(panel):
@@ -364,3 +366,46 @@ def test_butter_fingers_on_the_target_leaves_holds_a_ball_out(panel):
     menu_to(panel, "#30")
     press(panel, "ok")
     assert panel.state.screen.items == ("No ball",)
+
+
+def test_dispel_offers_each_wearer_only_its_own_effects(panel):
+    table = panel.table
+    table.act({"type": "cast", "caster": 21, "spell": "slow", "targets": [45]})
+    press(panel, "next")
+    table.act({"type": "cast", "caster": 45, "spell": "freeze", "targets": [58]})
+    press(panel, "next", "next")  # #58 is frozen: #30 acts
+    press(panel, "ok")
+    menu_to(panel, "Dispel")
+    assert [i.split()[0] for i in panel.state.screen.items] == ["#58", "#45"]
+    menu_to(panel, "#58")
+    assert panel.state.screen.items == ("Freeze",)
+    menu_to(panel, "Freeze")
+    assert panel.state.screen.items == ("Device rolls", "It worked", "It failed")
+    menu_to(panel, "It worked")
+    assert events(panel)[-1] == {"type": "dispel", "caster": 30, "target": 58,
+                                 "spell": "freeze"}
+
+
+def test_a_catch_beside_a_fireball_is_of_another_ball(panel):
+    panel.table.act({"type": "cast", "caster": 21, "spell": "fireball", "targets": [21]})
+    press(panel, "ok")
+    menu_to(panel, "Catch")
+    menu_to(panel, "#45")
+    assert events(panel)[-1] == {"type": "catch", "thrower": 21, "catcher": 45,
+                                 "returning": None, "fireball": False}
+
+
+def test_magic_0_puts_a_fireball_on_its_own_ball_and_nothing_else(memory_store):
+    table = Table(memory_store, rng=random.Random(3))
+    table.start({**START, "options": {"rosters": ROSTERS, "wizards": {"21": {"magic": 0}}}})
+    panel = Panel(table, CTX)
+    press(panel, "ok")
+    menu_to(panel, "Cast")
+    menu_to(panel, "Fireball")
+    assert panel.state.screen.items == ("#21 Owls",)
+    menu_to(panel, "#21")
+    # No roll at a Magic of 0, and no Fireball on no ball.
+    assert panel.state.screen.items == ("It took effect",)
+    menu_to(panel, "It took effect")
+    assert events(panel)[-1] == {"type": "cast", "caster": 21, "spell": "fireball",
+                                 "targets": [21]}

@@ -30,7 +30,7 @@ from companion.controls.base import (
     choice_row,
     listing,
 )
-from companion.games.wizard_dodgeball import CARD_OF, JERSEY_MAX, SHORT, TITLES
+from companion.games.wizard_dodgeball import CARD_OF, JERSEY_MAX, SHORT, SPELLS, TITLES
 from companion.inputs import Input
 from companion.names import short_names
 
@@ -82,6 +82,45 @@ def _shape(match: Mapping[str, Any] | None, kind: str, spell: str | None = None
     return None
 
 
+def _fits(shape: Mapping[str, Any], fixed: Mapping[str, Any]) -> bool:
+    """Whether the action's ``fixed`` values are among those ``shape`` offers (for
+    ``targets``: a subset of its wizards, as many as ``min_targets``..``max_targets``)."""
+    for key, value in fixed.items():
+        offered = shape.get(key)
+        if key == "targets" and isinstance(offered, list):
+            most = shape.get("max_targets", len(offered))
+            if not (set(value) <= set(offered)
+                    and shape.get("min_targets", 0) <= len(value) <= most):
+                return False
+        elif value not in offered if isinstance(offered, list) else offered != value:
+            return False
+    return True
+
+
+def _shapes(match: Mapping[str, Any] | None, kind: str, **fixed: Any) -> list[dict[str, Any]]:
+    """The legal shapes of ``kind`` that offer every value in ``fixed``.
+
+    ``legal`` splits a kind's shape where one field's values depend on another
+    (holding a ball per target, a Dispel's spells per wearer, a cast's reach
+    per spell), so a menu gathers its choices over all of them.
+    """
+    return [s for s in (match or {}).get("legal", []) if s["type"] == kind and _fits(s, fixed)]
+
+
+def _offered(match: Mapping[str, Any] | None, kind: str, key: str, **fixed: Any) -> list[Any]:
+    """The values of ``key`` over the shapes of ``kind`` offering ``fixed``, in order, once."""
+    values: list[Any] = []
+    for shape in _shapes(match, kind, **fixed):
+        values += [v for v in shape.get(key, []) if v not in values]
+    return values
+
+
+def _cast_spells(match: Mapping[str, Any] | None) -> list[str]:
+    """The spells the Cast menu offers (Dispel has its own entry)."""
+    spells = _offered(match, "cast", "spell")
+    return [s for s in SPELLS if s in spells and s != "dispel"]
+
+
 def _wizards(view: Mapping[str, Any]) -> dict[int, tuple[int, Mapping[str, Any]]]:
     return {w["jersey"]: (side, w) for side, s in enumerate(view["sides"]) for w in s["wizards"]}
 
@@ -116,7 +155,7 @@ def _act_menu(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     # NEXT away); Hit and Catch record a throw rolled at the table.
     if _shape(match, "throw"):
         entries.append(("Throw (roll)", _step("wd-target", fresh, type="throw")))
-    if _shape(match, "cast"):
+    if _cast_spells(match):
         entries.append(("Cast", _step("wd-spell", fresh, type="cast")))
     if _shape(match, "throw"):
         entries.append(("Hit", _step("wd-target", fresh, type="hit")))
@@ -136,7 +175,7 @@ def _target(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     assert match is not None and shape is not None
     view, thrower = match["view"], _active(match)
     entries = []
-    for t in shape["target"]:
+    for t in _offered(match, kind, "target"):
         if kind == "hit":
             outcome = _ball_or_act(shape, {"type": "hit", "thrower": thrower, "target": t})
         else:
@@ -181,16 +220,11 @@ def _ball(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
               "range": p["range"]}
     # Holding a ball is offered only when the target can hold one (no Butter Fingers).
     label = {False: "No ball", True: "Holds a ball"}
-    holds = shape["target_holding_ball"] if not _butter(match, p["target"]) else [False]
+    holds = _offered(match, "throw", "target_holding_ball", target=p["target"])
     entries = [(label[h], _ball_or_act(shape, {**action, "target_holding_ball": h}))
                for h in holds]
     ok = "Roll" if "fireball" not in shape else "OK"
     return listing(ui, f"Does #{p['target']} hold one?", entries, back=MENU, ok_label=ok)
-
-
-def _butter(match: Mapping[str, Any], jersey: int) -> bool:
-    _, w = _wizards(match["view"])[jersey]
-    return "butter_fingers" in w["effects"]
 
 
 def _catcher(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
@@ -199,7 +233,7 @@ def _catcher(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     view, thrower = match["view"], _active(match)
     entries = []
     for c in shape["catcher"]:
-        action = {"type": "catch", "thrower": thrower, "catcher": c}
+        action = _catch(match, c)
         if shape["returning"] == [None]:
             entries.append((wizard_label(view, c), _act({**action, "returning": None})))
         else:
@@ -210,10 +244,19 @@ def _catcher(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
 def _returning(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     shape = _shape(match, "catch")
     assert match is not None and shape is not None
-    action = {"type": "catch", "thrower": _active(match), "catcher": _pending(ui)["catcher"]}
+    action = _catch(match, _pending(ui)["catcher"])
     entries = [(f"#{j}" if j is not None else "Nobody", _act({**action, "returning": j}))
                for j in shape["returning"]]
     return listing(ui, "Who comes back?", entries, back=MENU)
+
+
+def _catch(match: Mapping[str, Any], catcher: int) -> dict[str, Any]:
+    """A catch of the active wizard's ball; beside a Fireball the shape offers
+    ``fireball`` false only (the holder threw another ball: a Fireball is not caught)."""
+    shape = _shape(match, "catch")
+    assert shape is not None
+    fire = {"fireball": shape["fireball"][0]} if "fireball" in shape else {}
+    return {"type": "catch", "thrower": _active(match), "catcher": catcher, **fire}
 
 
 def _receiver(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
@@ -228,11 +271,10 @@ def _receiver(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
 
 
 def _spell(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
-    shape = _shape(match, "cast")
-    assert match is not None and shape is not None
+    assert match is not None
     caster = _active(match)
     entries = [(TITLES[s], _step("wd-targets", replace(ui, cursor=0, picked=()), spell=s))
-               for s in spell_order(match["view"], caster, shape["spell"])]
+               for s in spell_order(match["view"], caster, _cast_spells(match))]
     return listing(ui, f"#{caster} casts", entries, back=MENU)
 
 
@@ -272,19 +314,21 @@ def _targets(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     """The spell's target: OK on a wizard casts on that one alone; "Several
     wizards" turns the list into ticks, with Done at the end (none is allowed).
     """
-    shape = _shape(match, "cast")
     p = _pending(ui)
     spell = p["spell"]
-    assert match is not None and shape is not None
+    assert match is not None
+    shape = _shapes(match, "cast", spell=spell)[0]
     view = match["view"]
     order = target_order(view, _active(match), spell, shape["targets"])
-    # The caster's Magic (when known) caps how many wizards it names, itself included.
+    # The caster's Magic (when known) caps how many wizards it names, itself included;
+    # Fireball and Teleport name one.
     most = shape.get("max_targets")
-    single = spell == "fireball" or most == 1
+    single = most == 1
     if not p.get("several"):
         entries = [(wizard_label(view, t), _step("wd-how", replace(ui, cursor=0, picked=(t,))))
                    for t in order]
-        if not order:
+        # Teleport moves a ball and/or one wizard: the ball alone stays reachable.
+        if not order or (single and spell == "teleport"):
             entries.append(("No wizard (a ball)", _step("wd-how", replace(ui, cursor=0,
                                                                           picked=()))))
         elif not single:
@@ -313,13 +357,21 @@ def _how(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     assert match is not None
     cast = {"type": "cast", "caster": _active(match), "spell": p["spell"]}
     targets = list(ui.picked)
+    # Only what legal offers: no roll with nobody named (or at a Magic of 0), no
+    # Fireball on no ball.
+    rolls = _shapes(match, "cast_roll", spell=p["spell"], targets=targets)
+    took = _shapes(match, "cast", spell=p["spell"], targets=targets)
+    nobody = _shapes(match, "cast", spell=p["spell"], targets=[])
     entries = []
     if targets:
-        entries.append(("Device rolls", _act({**cast, "type": "cast_roll",
-                                               "targets": targets})))
-        entries.append(("It took effect", _act({**cast, "targets": targets})))
-        entries.append(("All resisted", _act({**cast, "targets": []})))
-    else:
+        if rolls:
+            entries.append(("Device rolls", _act({**cast, "type": "cast_roll",
+                                                   "targets": targets})))
+        if took:
+            entries.append(("It took effect", _act({**cast, "targets": targets})))
+        if nobody:
+            entries.append(("All resisted", _act({**cast, "targets": []})))
+    elif nobody:
         entries.append(("Cast (no wizard)", _act({**cast, "targets": []})))
     on = " ".join(f"#{t}" for t in targets)
     return listing(ui, f"{TITLES[p['spell']]} on {on}" if on else TITLES[p["spell"]],
@@ -327,19 +379,18 @@ def _how(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
 
 
 def _wearer(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
-    shape = _shape(match, "dispel")
-    assert match is not None and shape is not None
+    assert match is not None
     view = match["view"]
     entries = [(wizard_label(view, j), _step("wd-effect", ui, target=j))
-               for j in shape["target"]]
+               for j in _offered(match, "dispel", "target")]
     return listing(ui, "Dispel on whom?", entries, back=MENU)
 
 
 def _effect(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     target = _pending(ui)["target"]
     assert match is not None
-    _, w = _wizards(match["view"])[target]
-    entries = [(TITLES[e], _step("wd-dispel-how", ui, spell=e)) for e in w["effects"]]
+    entries = [(TITLES[e], _step("wd-dispel-how", ui, spell=e))
+               for e in _offered(match, "dispel", "spell", target=target)]
     return listing(ui, f"Which effect on #{target}?", entries, back=MENU)
 
 
@@ -347,14 +398,17 @@ def _dispel_how(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen
     p = _pending(ui)
     assert match is not None
     caster = _active(match)
+    rolled = {"type": "cast_roll", "caster": caster, "spell": "dispel",
+              "targets": [p["target"]], "effect": p["spell"]}
+    failed = {"type": "cast", "caster": caster, "spell": "dispel", "targets": []}
     entries = [
-        ("Device rolls", _act({"type": "cast_roll", "caster": caster, "spell": "dispel",
-                               "targets": [p["target"]], "effect": p["spell"]})),
         ("It worked", _act({"type": "dispel", "caster": caster, "target": p["target"],
                             "spell": p["spell"]})),
-        ("It failed", _act({"type": "cast", "caster": caster, "spell": "dispel",
-                            "targets": []})),
     ]
+    if _shapes(match, "cast_roll", **{k: v for k, v in rolled.items() if k != "type"}):
+        entries.insert(0, ("Device rolls", _act(rolled)))
+    if _shapes(match, "cast", spell="dispel", targets=[]):
+        entries.append(("It failed", _act(failed)))
     return listing(ui, f"Dispel {SHORT[p['spell']]} on #{p['target']}", entries, back=MENU)
 
 

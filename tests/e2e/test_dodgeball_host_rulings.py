@@ -104,3 +104,41 @@ def test_a_target_with_butter_fingers_cannot_be_said_to_hold_a_ball(companion, p
     sync_api.expect(holding).to_be_enabled()
     throw.locator("select[name=target]").select_option(label="#30")
     sync_api.expect(holding).to_be_disabled()
+
+
+def test_dispel_offers_each_wearer_its_own_effects(companion, phone):
+    begin(phone, companion)
+    play(companion, {"type": "cast", "caster": 21, "spell": "slow", "targets": [45]},
+         {"type": "end_activation"},
+         {"type": "cast", "caster": 45, "spell": "freeze", "targets": [58]},
+         {"type": "end_activation"}, {"type": "end_activation"})
+    dispel = phone.locator('fieldset[data-action="dispel"]')
+    sync_api.expect(dispel.locator("select[name=target] option")).to_have_text(["#58", "#45"])
+    effect = dispel.locator("select[name=effect] option")
+    sync_api.expect(effect).to_have_text(["Freeze"])
+    dispel.locator("select[name=target]").select_option(label="#45")
+    sync_api.expect(effect).to_have_text(["Slow"])
+    dispel.locator("text=It worked").click()
+    sync_api.expect(phone.locator(".status.now")).to_contain_text("left")
+    assert companion.table.match.events[-1] == {"type": "dispel", "caster": 30, "target": 45,
+                                                "spell": "slow"}
+
+
+def test_a_catch_beside_a_fireball_and_a_fireball_on_one_ball_only(companion, phone):
+    begin(phone, companion, wizards={"21": {"magic": 0}})
+    cast = phone.locator('fieldset[data-action="cast"]')
+    cast.locator("select[name=spell]").select_option(label="Fireball")
+    # Magic 0: the caster's own ball only; no roll, and no Fireball on no ball.
+    sync_api.expect(cast.locator("input[type=checkbox]")).to_have_count(1)
+    sync_api.expect(cast.locator("text=No effect")).to_be_disabled()
+    sync_api.expect(cast.locator("text=It took effect")).to_be_disabled()
+    cast.locator('input[value="21"]').check()
+    sync_api.expect(cast.locator("text=Device rolls")).to_have_count(0)  # nothing to roll
+    cast.locator("text=It took effect").click()
+    sync_api.expect(phone.locator(".lastplay")).to_contain_text("Fireball")
+    catch = phone.locator('fieldset[data-action="catch"]')
+    catch.locator("select[name=catcher]").select_option(label="#30")
+    catch.locator("button", has_text="Caught").click()
+    sync_api.expect(phone.locator(".lastplay")).to_contain_text("#30")
+    assert companion.table.match.events[-1] == {"type": "catch", "thrower": 21, "catcher": 30,
+                                                "returning": None, "fireball": False}

@@ -1,16 +1,16 @@
-"""Every shape ``legal`` offers can be sent back as an action as it is.
+"""Every action a shape ``legal`` offers describes is accepted.
 
-For random states of Center Court, Wizard Dodgeball and Alakazoo (random
-play from the offered shapes, with undo and redo): each value a shape offers
-for a field is accepted in some action that picks one value from each of the
-shape's lists and keeps its other fields as they are (a Center Court serve's
-``player``, a Dodgeball cast's ``max_targets``). A list of ``targets`` is a
-list of candidates: the action names one of them (or none).
+For random states of Center Court and Wizard Dodgeball, basic and advanced
+turns (random play from the offered shapes, with undo and redo): EVERY
+combination a shape allows is accepted, as it is sent back: one value from
+each list, the other fields as they are (a Center Court serve's ``player``,
+a Dodgeball cast's ``min_targets``/``max_targets``), and for ``targets``
+every subset of the listed wizards from ``min_targets`` (0 when absent) to
+``max_targets`` (all of them when absent; then, to keep the run short, every
+subset of up to two wizards and every one that leaves out at most one).
 
 AlakaSLAM is left out: its serve and shot shapes do not list the cards,
-which the client chooses from the hand it holds. Alakazoo's random play is
-left to its own work on issue 24; the one case this test found there is
-kept below, marked until that work fixes it.
+which the client chooses from the hand it holds. Alakazoo has its own.
 """
 
 from __future__ import annotations
@@ -33,35 +33,54 @@ STARTS = {
                          "options": {"rosters": [[21, 58, 12, 33, 7], [45, 30, 10, 41, 25]],
                                      # Small dice: catches, rebounds and eliminations.
                                      "dice": {"d6": [1, 1, 2, 2, 3, 3]},
+                                     # Magic 0-2, and #33 with none (no limit).
                                      "wizards": {"21": {"magic": 1}, "45": {"magic": 2},
-                                                 "58": {"magic": 0}}}},
+                                                 "58": {"magic": 0}, "30": {"magic": 2},
+                                                 "12": {"magic": 1}, "10": {"magic": 1},
+                                                 "41": {"magic": 2}, "7": {"magic": 1},
+                                                 "25": {"magic": 0}}}},
     "wizard-dodgeball-advanced": {"game": "wizard-dodgeball", "players": ["Owls", "Newts"],
                                   "options": {"rosters": [[21, 58, 12, 33, 7],
                                                           [45, 30, 10, 41, 25]],
-                                              "turn": "advanced", "variant": "elimination"}},
+                                              "turn": "advanced", "variant": "elimination",
+                                              "dice": {"d6": [1, 1, 2, 2, 3, 3]},
+                                              # #41 and #7 with no Magic stat.
+                                              "wizards": {"21": {"magic": 2},
+                                                          "30": {"magic": 1},
+                                                          "12": {"magic": 0},
+                                                          "45": {"magic": 2},
+                                                          "58": {"magic": 1},
+                                                          "10": {"magic": 2},
+                                                          "33": {"magic": 1},
+                                                          "25": {"magic": 1}}}},
     "alakazoo": {"game": "alakazoo", "players": ["Ann", "Bob", "Cy"], "options": {}},
 }
 
 
-def choices(key: str, values: object) -> list[object]:
-    """What an action may put in ``key`` for a shape's ``values``."""
+def target_sets(shape: dict) -> list[list[object]]:
+    """Every ``targets`` list the shape allows (see the module's docstring)."""
+    values = shape["targets"]
+    low = shape.get("min_targets", 0)
+    high = min(shape.get("max_targets", len(values)), len(values))
+    sizes = [k for k in range(low, high + 1)
+             if "max_targets" in shape or k <= 2 or k >= len(values) - 1]
+    return [list(c) for k in sizes for c in itertools.combinations(values, k)]
+
+
+def choices(shape: dict, key: str) -> list[object]:
+    """What an action may put in ``key`` for the shape."""
+    values = shape[key]
     if not isinstance(values, list):
         return [values]  # sent back as it is
     if key == "targets":
-        return [[], *([v] for v in values)]
+        return target_sets(shape)
     return list(values)
 
 
-def instances(shape: dict, key: str | None = None, value: object = None) -> Iterator[dict]:
-    """Every action the shape describes (with ``key`` offering ``value``, if given)."""
+def instances(shape: dict) -> Iterator[dict]:
+    """Every action the shape describes."""
     keys = [k for k in shape if k != "type"]
-    options = []
-    for k in keys:
-        picks = choices(k, shape[k])
-        if k == key:
-            picks = [p for p in picks if p == value or p == [value]]
-        options.append(picks)
-    for combo in itertools.product(*options):
+    for combo in itertools.product(*(choices(shape, k) for k in keys)):
         yield {"type": shape["type"], **dict(zip(keys, combo, strict=True))}
 
 
@@ -73,32 +92,36 @@ def accepted(match: Match, action: dict) -> bool:
     return True
 
 
-def check_offers(match: Match, rng: random.Random) -> None:
-    """One random offered value of every shape is accepted in some action."""
+def refusals(match: Match) -> Iterator[str]:
+    """Each action some offered shape describes that the match refuses, with why."""
     for shape in match.game.legal(match.state):
-        lists = [(k, v) for k, v in shape.items() if k != "type" and isinstance(v, list)]
-        if not lists:
-            assert accepted(match, dict(shape)), shape
-            continue
-        key, values = rng.choice(lists)
-        # Only a list of candidate targets may be empty: the action names none.
-        assert values or key == "targets", f"{shape} offers no value for {key!r}"
-        value = rng.choice(values) if values else None
-        picked = instances(shape, key, value) if values else instances(shape)
-        assert any(accepted(match, a) for a in picked), (
-            f"{match.game.id}: {shape} offers {key}={value!r}, but no such action is "
-            f"accepted; view: {match.view()}")
+        lists = [k for k, v in shape.items() if k not in ("type", "targets")
+                 and isinstance(v, list)]
+        for key in lists:
+            # Only a list of candidate targets may be empty: the action names none.
+            assert shape[key], f"{shape} offers no value for {key!r}"
+        for action in instances(shape):
+            try:
+                match.resolve(action, random.Random(0))
+            except (IllegalAction, InvalidAction) as err:
+                yield f"{match.game.id}: {shape} offers {action}, refused: {err}"
+
+
+def check_offers(match: Match) -> None:
+    """Every action every offered shape describes is accepted."""
+    refused = list(itertools.islice(refusals(match), 3))
+    assert not refused, f"{refused}; view: {match.view()}"
 
 
 @pytest.mark.parametrize("game", ["center-court", "wizard-dodgeball",
                                   "wizard-dodgeball-advanced"])
-@settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 2**32), steps=st.integers(1, 60))
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), steps=st.integers(1, 40))
 def test_every_offered_value_is_accepted(game, seed, steps):
     rng = random.Random(seed)
     match = Match(StartRecord.create(STARTS[game], rng))
     for _ in range(steps):
-        check_offers(match, rng)
+        check_offers(match)
         shapes = match.game.legal(match.state)
         if not shapes:
             break
@@ -110,7 +133,8 @@ def test_every_offered_value_is_accepted(game, seed, steps):
             match.redo()
             continue
         shape = rng.choice(shapes)
-        for action in rng.sample(list(instances(shape)), k=min(8, len(list(instances(shape))))):
+        picks = list(instances(shape))
+        for action in rng.sample(picks, k=min(8, len(picks))):
             if accepted(match, action):
                 match.push(*match.resolve(action, rng))
                 break

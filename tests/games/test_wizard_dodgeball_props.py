@@ -100,7 +100,7 @@ class DodgeballTable(TableMachine):
         for key, values in shape.items():
             if key == "type":
                 continue
-            if key == "max_targets":
+            if key in ("min_targets", "max_targets"):
                 # legal's shapes come back as they are (or without it).
                 if data.draw(st.booleans()):
                     action[key] = values
@@ -110,6 +110,8 @@ class DodgeballTable(TableMachine):
                 most = shape.get("max_targets", 3) + data.draw(st.sampled_from([0, 0, 0, 1]))
                 # A Magic of 0 is offered no wizard: the cast names none (a ball).
                 action[key] = data.draw(st.lists(st.sampled_from(values), unique=True,
+                                                 min_size=min(shape.get("min_targets", 0),
+                                                              len(values)),
                                                  max_size=min(most, 4))) if values else []
             else:
                 action[key] = data.draw(st.sampled_from(values))

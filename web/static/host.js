@@ -133,6 +133,20 @@
   controls["wizard-dodgeball"] = function (box, match) {
     const v = match.view;
     const shape = (type, dispel) => match.legal.find((s) => s.type === type && !!s.effect === !!dispel);
+    // legal splits a kind's shape where one field's values depend on another (holding a
+    // ball per target, a Dispel's spells per wearer, a cast's reach per spell): a shape
+    // fits an action when each value is among its own (for targets: a subset, as many as
+    // min_targets..max_targets), and a control gathers its choices over the fitting ones.
+    const fits = (s, fixed) => Object.entries(fixed).every(([k, x]) => {
+      const o = s[k];
+      if (k === "targets" && Array.isArray(o)) {
+        return x.every((j) => o.includes(j)) && x.length >= (s.min_targets ?? 0) &&
+          x.length <= (s.max_targets ?? o.length);
+      }
+      return Array.isArray(o) ? o.includes(x) : o === x;
+    });
+    const shapes = (type, fixed = {}) => match.legal.filter((s) => s.type === type && fits(s, fixed));
+    const offered = (type, key, fixed = {}) => [...new Set(shapes(type, fixed).flatMap((s) => s[key] || []))];
     const who = (j) => {
       const w = v.sides.flatMap((s) => s.wizards).find((x) => x.jersey === j);
       return `#${j}${w && w.name ? " " + w.name : ""}`;
@@ -148,12 +162,11 @@
     const withBall = (menu) => (menu ? {fireball: value(menu)} : {});
     const throwing = shape("throw");
     if (throwing) {
-      const target = select("target", throwing.target, who, "Target");
+      const target = select("target", offered("throw", "target"), who, "Target");
       const range = select("range", [1, 2, 3], (z) => `${z} zone${z > 1 ? "s" : ""} away`, "Range");
       const ball = TC.el("input", {type: "checkbox", name: "holding"});
-      // A target with Butter Fingers cannot be holding a ball: the box is not offered.
-      const canHold = () => throwing.target_holding_ball.includes(true) &&
-        !v.sides.flatMap((s) => s.wizards).find((x) => x.jersey === value(target)).effects.includes("butter_fingers");
+      // A target with Butter Fingers cannot be holding a ball: legal offers it false only.
+      const canHold = () => offered("throw", "target_holding_ball", {target: value(target)}).includes(true);
       const holdable = () => { ball.disabled = !canHold(); if (ball.disabled) ball.checked = false; };
       target.addEventListener("change", holdable);
       holdable();
@@ -169,53 +182,78 @@
     if (catching) {
       const catcher = select("catcher", catching.catcher, who, "Catcher");
       const back = select("returning", catching.returning, (j) => j === null ? "nobody comes back" : `${who(j)} comes back`, "Who comes back");
+      // Beside a Fireball the thrower threw another ball (a Fireball is not caught).
+      const other = catching.fireball ? {fireball: catching.fireball[0]} : {};
       box.append(TC.el("fieldset", {"data-action": "catch"}, TC.el("legend", {}, `#${me}'s ball caught`),
         catcher, back, button("Caught", () => act("/api/action", {type: "catch", thrower: me,
-          catcher: value(catcher), returning: value(back)}))));
+          catcher: value(catcher), returning: value(back), ...other}))));
     }
-    const casting = shape("cast");
-    if (casting) {
-      const spell = select("spell", casting.spell, TC.spellName, "Spell");
-      const ticks = casting.targets.map((j) => TC.el("label", {},
+    // The spells cast from this menu, in card order (Dispel has its own).
+    const order = Object.keys(v.sides[v.active.side].spells);
+    const spells = offered("cast", "spell").filter((x) => x !== "dispel")
+      .sort((a, b) => order.indexOf(a) - order.indexOf(b));
+    if (spells.length) {
+      const spell = select("spell", spells, TC.spellName, "Spell");
+      const ticks = offered("cast", "targets").map((j) => TC.el("label", {},
         TC.el("input", {type: "checkbox", value: j}), ` ${who(j)}`));
       const boxes = ticks.map((l) => l.firstChild);
       const targets = () => boxes.filter((c) => c.checked).map((c) => Number(c.value));
-      // The caster's Magic caps the wizards named, itself included: once that many are
-      // ticked the others are not offered (Fireball goes on one held ball).
-      const most = () => Math.min(casting.max_targets ?? Infinity, value(spell) === "fireball" ? 1 : Infinity);
-      const cap = () => {
-        const full = targets().length >= most();
-        for (const c of boxes) c.disabled = full && !c.checked;
+      const rolls = button("Device rolls", () => cast("cast_roll", targets()));
+      const took = button("It took effect", () => cast("cast", targets()));
+      const none = button("No effect", () => cast("cast", []));
+      // Only the wizards the spell's shape lists, as many as its max_targets (the caster's
+      // Magic, itself included; Fireball and Teleport one): once full the others are not
+      // offered. A button is offered only for what legal offers (no roll naming nobody, no
+      // Fireball on no ball).
+      const refresh = () => {
+        const own = shapes("cast", {spell: value(spell)})[0];
+        const full = targets().length >= (own.max_targets ?? Infinity);
+        for (const c of boxes) {
+          c.disabled = !own.targets.includes(Number(c.value)) || (full && !c.checked);
+          if (c.disabled) c.checked = false;
+        }
+        const picked = {spell: value(spell), targets: targets()};
+        rolls.disabled = !shapes("cast_roll", picked).length;
+        took.disabled = !shapes("cast", picked).length;
+        none.disabled = !shapes("cast", {spell: value(spell), targets: []}).length;
       };
-      for (const c of boxes) c.addEventListener("change", cap);
-      spell.addEventListener("change", () => { for (const c of boxes) c.checked = false; cap(); });
-      const reach = casting.max_targets === undefined ? null : TC.el("p", {class: "hint"},
-        `Magic ${casting.max_targets}: up to ${casting.max_targets} wizard${casting.max_targets === 1 ? "" : "s"}, #${me} counted if named`);
+      for (const c of boxes) c.addEventListener("change", refresh);
+      spell.addEventListener("change", () => { for (const c of boxes) c.checked = false; refresh(); });
+      const magic = v.sides.flatMap((s) => s.wizards).find((x) => x.jersey === me).magic;
+      const reach = magic === null || magic === undefined ? null : TC.el("p", {class: "hint"},
+        `Magic ${magic}: up to ${magic} wizard${magic === 1 ? "" : "s"}, #${me} counted if named`);
       const cast = (type, affected) => act("/api/action", {type, caster: me, spell: value(spell), targets: affected});
       box.append(TC.el("fieldset", {"data-action": "cast"}, TC.el("legend", {}, `#${me} casts`),
         spell, TC.el("div", {class: "row"}, ticks), reach,
-        shape("cast_roll") ? button("Device rolls", () => cast("cast_roll", targets())) : null,
-        button("It took effect", () => cast("cast", targets())),
-        button("No effect", () => cast("cast", []))));
+        shape("cast_roll") ? rolls : null, took, none));
+      refresh();
     }
     const dispel = shape("dispel");
     if (dispel) {
-      const wearers = dispel.target;
-      const target = select("target", wearers, who, "Wizard to dispel");
+      const target = select("target", offered("dispel", "target"), who, "Wizard to dispel");
       const effect = TC.el("select", {name: "effect", "aria-label": "Spell to dispel"});
+      const rolls = button("Device rolls", () => act("/api/action", {type: "cast_roll", caster: me, spell: "dispel",
+        targets: [value(target)], effect: value(effect)}));
+      // Each wearer's own effects, as legal offers them for it.
+      const check = () => {
+        rolls.disabled = !shapes("cast_roll", {spell: "dispel", targets: [value(target)],
+          effect: value(effect)}).length;
+      };
       const fill = () => {
-        const w = v.sides.flatMap((s) => s.wizards).find((x) => x.jersey === value(target));
-        effect.replaceChildren(...w.effects.map((e) => TC.el("option", {value: JSON.stringify(e)}, TC.spellName(e))));
+        effect.replaceChildren(...offered("dispel", "spell", {target: value(target)})
+          .map((e) => TC.el("option", {value: JSON.stringify(e)}, TC.spellName(e))));
+        check();
       };
       target.addEventListener("change", fill);
+      effect.addEventListener("change", check);
       fill();
+      const failed = shapes("cast", {spell: "dispel", targets: []}).length ?
+        button("It failed", () => act("/api/action", {type: "cast", caster: me, spell: "dispel", targets: []})) : null;
       box.append(TC.el("fieldset", {"data-action": "dispel"}, TC.el("legend", {}, `#${me} dispels`),
-        target, effect,
-        button("Device rolls", () => act("/api/action", {type: "cast_roll", caster: me, spell: "dispel",
-          targets: [value(target)], effect: value(effect)})),
+        target, effect, rolls,
         button("It worked", () => act("/api/action", {type: "dispel", caster: me,
           target: value(target), spell: value(effect)})),
-        button("It failed", () => act("/api/action", {type: "cast", caster: me, spell: "dispel", targets: []}))));
+        failed));
     }
     const passing = shape("pass");
     if (passing) {

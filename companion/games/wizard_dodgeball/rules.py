@@ -46,64 +46,129 @@ def legal(state: State) -> list[JSON]:
 
     Only what the active wizard's activation has left is offered: in the
     basic turn one throw (a pass included) and one cast; in the advanced
-    turn any of them while actions are left, Speed and Slow counted. A cast
-    shape carries ``max_targets`` (the caster's Magic) when the stats give it;
-    a throw, hit or pass shape carries ``fireball`` when a Fireball is on the
-    thrower's ball or on a loose one. Every shape can be sent back as it is,
-    with one value picked for each list (a subset for ``targets``).
+    turn any of them while actions are left, Speed and Slow counted. Every
+    shape can be sent back as it is with one value picked for each list and,
+    for ``targets``, any subset of ``min_targets`` (0 when absent) to
+    ``max_targets`` (no limit when absent) of the wizards it lists: every
+    such action is accepted. Where one field's values depend on another's,
+    the shape is split (a throw's ``target_holding_ball`` per target, a
+    Dispel's ``spell`` per wearer, the casts per spell's reach).
     """
     if state.winner is not None:
         return []
     shapes: list[JSON] = [{"type": "end_activation"}]
     j = active(state)
-    side = state.setup.side_of(j)
     left = open_actions(state)
-    foes = on_court(state, 1 - side)
     if "throw" in left and cannot_throw(state, j) is None:
-        # Whether the ball thrown is a Fireball: the holder's is (unless it threw
-        # another ball); a loose one only if the host says this wizard picked it up.
-        fire: JSON = {}
-        if has(state, j, "fireball"):
-            fire = {"fireball": [True, False]}
-        elif loose_fireballs(state):
-            fire = {"fireball": [False, True]}
-        if foes:
-            holders = [f for f in foes if not has(state, f, "butter_fingers")]
-            shapes.append({"type": "throw", "thrower": [j], "target": foes,
-                           "range": [1, 2, 3],
-                           "target_holding_ball": [False, True] if holders else [False],
-                           **fire})
-            shapes.append({"type": "hit", "thrower": [j], "target": foes, **fire})
-        catchers = [f for f in foes if cannot_catch(state, f) is None]
-        if catchers and not has(state, j, "fireball"):
-            back = [w for w in state.setup.rosters[1 - side] if w in state.off]
-            shapes.append({"type": "catch", "thrower": [j], "catcher": catchers,
-                           "returning": [*back, None]})
-        mates = [m for m in on_court(state, side) if m != j and cannot_receive(state, m) is None]
-        if mates:
-            shapes.append({"type": "pass", "thrower": [j], "to": mates, **fire})
-    if "cast" not in left:
-        return shapes
-    magic = state.setup.wizards[j].magic
-    reach: JSON = {} if magic is None else {"max_targets": magic}
-    spells = [s for s in ready(state, side) if s != "dispel"]
-    # A Magic of 0 reaches no wizard (only a ball): nothing to name, nothing to roll.
-    everyone = on_court(state, 0) + on_court(state, 1) if magic != 0 else []
-    if spells:
-        shapes.append({"type": "cast", "caster": [j], "spell": spells, "targets": everyone,
-                       **reach})
-        if everyone:
-            shapes.append({"type": "cast_roll", "caster": [j], "spell": spells,
-                           "targets": everyone, **reach})
-    wearers = [w for w in everyone if effects(state, w)]
-    if "dispel" in ready(state, side) and wearers and magic != 0:
-        spells_on = sorted({t.spell for t in state.tokens if t.jersey in wearers},
-                           key=SPELLS.index)
-        shapes.append({"type": "dispel", "caster": [j], "target": wearers,
-                       "spell": spells_on})
-        shapes.append({"type": "cast_roll", "caster": [j], "spell": ["dispel"],
-                       "targets": wearers, "effect": spells_on})
+        shapes += _throw_shapes(state, j)
+    if "cast" in left:
+        shapes += _cast_shapes(state, j)
     return shapes
+
+
+def _throw_shapes(state: State, j: int) -> list[JSON]:
+    side = state.setup.side_of(j)
+    foes = on_court(state, 1 - side)
+    # Whether the ball thrown is a Fireball: the holder's is (unless it threw
+    # another ball); a loose one only if the host says this wizard picked it up.
+    fire: JSON = {}
+    if has(state, j, "fireball"):
+        fire = {"fireball": [True, False]}
+    elif loose_fireballs(state):
+        fire = {"fireball": [False, True]}
+    shapes: list[JSON] = []
+    if foes:
+        # A wizard with Butter Fingers holds no ball: its throw shape offers only false.
+        holders = [f for f in foes if not has(state, f, "butter_fingers")]
+        butter = [f for f in foes if f not in holders]
+        for targets, holding in ((holders, [False, True]), (butter, [False])):
+            if targets:
+                shapes.append({"type": "throw", "thrower": [j], "target": targets,
+                               "range": [1, 2, 3], "target_holding_ball": holding, **fire})
+        shapes.append({"type": "hit", "thrower": [j], "target": foes, **fire})
+    catchers = [f for f in foes if cannot_catch(state, f) is None]
+    if catchers:
+        back = [w for w in state.setup.rosters[1 - side] if w in state.off]
+        # The holder of a Fireball may throw another ball, which can be caught.
+        other = {"fireball": [False]} if has(state, j, "fireball") else {}
+        shapes.append({"type": "catch", "thrower": [j], "catcher": catchers,
+                       "returning": [*back, None], **other})
+    mates = [m for m in on_court(state, side) if m != j and cannot_receive(state, m) is None]
+    if mates:
+        shapes.append({"type": "pass", "thrower": [j], "to": mates, **fire})
+    return shapes
+
+
+def _cast_shapes(state: State, j: int) -> list[JSON]:
+    """One ``cast`` and one ``cast_roll`` shape per group of spells that reach alike."""
+    side = state.setup.side_of(j)
+    spells = ready(state, side)
+    everyone = on_court(state, 0) + on_court(state, 1)
+    shapes: list[JSON] = []
+    groups = [[s for s in spells if s not in ("dispel", "fireball", "teleport")],
+              [s for s in spells if s == "teleport"], [s for s in spells if s == "fireball"]]
+    for group in groups:
+        if not group:
+            continue
+        for kind in ("cast", "cast_roll"):
+            low, high = target_bounds(state, j, group[0], kind)
+            candidates = [w for w in everyone if _reachable(state, j, group[0], w)]
+            if high == 0:
+                candidates = []
+            if len(candidates) < low:
+                continue
+            bounds: JSON = {"min_targets": low} if low else {}
+            if high is not None:
+                bounds["max_targets"] = high
+            shapes.append({"type": kind, "caster": [j], "spell": group,
+                           "targets": candidates, **bounds})
+    if "dispel" not in spells:
+        return shapes
+    # A failed Dispel is a cast that names nobody.
+    shapes.append({"type": "cast", "caster": [j], "spell": ["dispel"], "targets": [],
+                   "max_targets": 0})
+    if state.setup.wizards[j].magic == 0:
+        return shapes  # a Magic of 0 reaches no wizard to dispel
+    for w in everyone:
+        on = sorted(set(effects(state, w)), key=SPELLS.index)
+        if on:
+            shapes.append({"type": "dispel", "caster": [j], "target": [w], "spell": on})
+    for w in everyone:
+        on = sorted(set(effects(state, w)), key=SPELLS.index)
+        if on:
+            shapes.append({"type": "cast_roll", "caster": [j], "spell": ["dispel"],
+                           "targets": [w], "effect": on, "min_targets": 1,
+                           "max_targets": 1})
+    return shapes
+
+
+def target_bounds(state: State, caster: int, spell: str, kind: str) -> tuple[int, int | None]:
+    """How few and how many wizards a ``kind`` cast of ``spell`` by ``caster`` names.
+
+    The caster's Magic (when known) is the most; Fireball goes on exactly one
+    held ball; Teleport moves a ball and/or one wizard; a rolled cast, and a
+    Dispel that worked, name at least one. A failed Dispel names nobody.
+    """
+    magic = state.setup.wizards[caster].magic
+    low = 1 if kind == "cast_roll" or spell == "fireball" else 0
+    high = magic
+    if spell in ("fireball", "teleport"):
+        high = 1 if high is None else min(high, 1)
+    if spell == "fireball" and kind == "cast":
+        high = 1  # on the caster's own ball even at Magic 0 (it reaches a ball)
+    if spell == "dispel":
+        low, high = (0, 0) if kind == "cast" else (1, 1)
+    return low, high
+
+
+def _reachable(state: State, caster: int, spell: str, target: int) -> bool:
+    """Whether ``spell`` cast by ``caster`` may name ``target`` (on the court)."""
+    if spell != "fireball":
+        return True
+    if has(state, target, "butter_fingers"):
+        return False  # it holds no ball
+    # At Magic 0 a Fireball reaches only the caster's own ball.
+    return state.setup.wizards[caster].magic != 0 or target == caster
 
 
 def resolve(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON:
@@ -307,30 +372,36 @@ def _fireball(state: State, action: Mapping[str, Any], thrower: int) -> JSON:
 
 def _resolve_cast(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON:
     kind = action["type"]
-    fields = {"cast": ("caster", "spell", "targets", "max_targets"),
+    fields = {"cast": ("caster", "spell", "targets", "min_targets", "max_targets"),
               "cast_roll": ("caster", "spell", "targets", "effect", "rolls", "affected",
-                            "max_targets"),
+                            "min_targets", "max_targets"),
               "dispel": ("caster", "target", "spell")}[kind]
     check_fields(action, fields)
     caster = _jersey(state, action, "caster")
-    _echo_reach(state, action, caster)
-    _require_active(state, caster, "cast")
-    _require_budget(state, "cast")
-    side = state.setup.side_of(caster)
     spell = "dispel" if kind == "dispel" else choice(action, "spell", SPELLS, None, "field")
     if spell is None:
         raise InvalidAction(f"missing field 'spell' (one of {', '.join(SPELLS)})")
+    _echo_bounds(state, action, caster, spell, kind)
+    _require_active(state, caster, "cast")
+    _require_budget(state, "cast")
+    side = state.setup.side_of(caster)
     _require_ready(state, side, spell)
     if kind == "dispel":
         target = _jersey(state, action, "target")
         effect = choice(action, "spell", SPELLS, None, "field")
         _require_effect(state, target, effect)
-        _require_reach(state, caster, [target])
+        _require_reach(state, caster, [target], spell)
         return {"type": "dispel", "caster": caster, "target": target, "spell": effect}
     targets = _targets(state, action.get("targets"), spell)
-    # Every wizard named counts against the reach, the caster too: a rebound
-    # is the result of a roll, not a wizard to name beyond the reach.
-    _require_reach(state, caster, targets)
+    if spell == "fireball" and kind == "cast" and targets == [caster]:
+        pass  # the caster's own ball: a Magic of 0 reaches a ball
+    else:
+        # Every wizard named counts against the reach, the caster too: a rebound
+        # is the result of a roll, not a wizard to name beyond the reach.
+        _require_reach(state, caster, targets, spell)
+    if spell == "fireball" and not targets:
+        raise IllegalAction("Fireball goes on a held ball: name the wizard holding it (the "
+                            "caster's own ball, at any Magic)")
     if kind == "cast":
         if spell == "dispel" and targets:
             raise InvalidAction("say which effect Dispel removed with the 'dispel' action "
@@ -382,23 +453,45 @@ def _require_effect(state: State, target: int, effect: str | None) -> None:
         raise IllegalAction(f"#{target} has no {TITLES[effect]} to cancel; it has {on}")
 
 
-def _echo_reach(state: State, action: Mapping[str, Any], caster: int) -> None:
-    """``max_targets``, as ``legal`` offers it, may come back with a cast: it must be
-    the caster's Magic (a client's premise), and changes nothing."""
-    if "max_targets" not in action:
-        return
-    magic = state.setup.wizards[caster].magic
-    if magic is None:
-        raise InvalidAction(f"field 'max_targets' is for a caster whose Magic is known; "
-                            f"#{caster} has no Magic stat: leave it out")
-    if action["max_targets"] != magic or type(action["max_targets"]) is not int:
-        raise IllegalAction(f"'max_targets' says {action['max_targets']!r}, but #{caster}'s "
-                            f"Magic is {magic}: its spells reach at most {magic} wizards")
+def _echo_bounds(state: State, action: Mapping[str, Any], caster: int, spell: str,
+                 kind: str) -> None:
+    """``min_targets`` and ``max_targets``, as ``legal`` offers them, may come back with a
+    cast: each must be what the shape for ``spell`` gave (a client's premise), and
+    changes nothing."""
+    low, high = target_bounds(state, caster, spell, kind)
+    for key, offered in (("min_targets", low), ("max_targets", high)):
+        if key not in action:
+            continue
+        value = action[key]
+        if offered is None:
+            raise InvalidAction(f"field {key!r} is for a spell whose reach is known; "
+                                f"#{caster} has no Magic stat: leave it out")
+        if value != offered or type(value) is not int:
+            magic = state.setup.wizards[caster].magic
+            why = f"#{caster}'s Magic is {magic}" if magic is not None else \
+                f"#{caster} has no Magic stat"
+            raise IllegalAction(f"{key!r} says {value!r}, but a {kind} of {TITLES[spell]} by "
+                                f"#{caster} names {_bounds_text(low, high)} ({why})")
 
 
-def _require_reach(state: State, caster: int, targets: list[int]) -> None:
-    """The caster's Magic (when known) is how many connected spaces a spell reaches."""
+def _bounds_text(low: int, high: int | None) -> str:
+    if high is None:
+        return f"at least {low} wizard{'s' if low != 1 else ''}" if low else "any wizards"
+    if low == high:
+        return f"exactly {low} wizard{'s' if low != 1 else ''}"
+    return f"{low} to {high} wizards"
+
+
+def _require_reach(state: State, caster: int, targets: list[int], spell: str) -> None:
+    """The caster's Magic (when known) is how many connected spaces a spell reaches;
+    Teleport moves one wizard (and/or a ball)."""
     magic = state.setup.wizards[caster].magic
+    if spell == "teleport" and len(targets) > 1:
+        raise IllegalAction("Teleport moves a ball and/or one wizard: name at most one "
+                            f"wizard; {len(targets)} named")
+    if spell == "fireball" and magic == 0 and targets and targets != [caster]:
+        raise IllegalAction(f"#{caster}'s Magic is 0: its Fireball reaches only its own "
+                            f"ball (name #{caster})")
     if magic is not None and len(targets) > magic:
         most = f"at most {magic} wizard{'s' if magic != 1 else ''}" if magic else "no wizard"
         raise IllegalAction(f"#{caster}'s Magic is {magic}: its spells reach {most} "
