@@ -30,6 +30,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import shutil
 import sqlite3
 import time
@@ -232,9 +233,10 @@ def _readable(damaged: Path) -> tuple[list[_Rows], int | None]:
         # reads, so a match is found from its row or from its journal.
         ids = _scanned(db, "SELECT id FROM matches ORDER BY id")
         ids |= _scanned(db, "SELECT DISTINCT match_id FROM journal")
+        journal_damaged = _journal_damaged(db)
         for match_id in sorted(i for i in ids if isinstance(i, int)):
             try:
-                good.append(_intact(db, damaged, match_id))
+                good.append(_intact(db, damaged, match_id, journal_damaged))
             except Exception:  # whatever a damaged record makes of it: not intact
                 continue
     return good, acknowledged if isinstance(acknowledged, int) else None
@@ -248,8 +250,32 @@ def _scanned(db: sqlite3.Connection, query: str) -> set[Any]:
     return found
 
 
-def _intact(db: sqlite3.Connection, damaged: Path, match_id: int) -> _Rows:
-    """One match's rows, if they read cleanly and replay to the stored result; else raises."""
+def _journal_damaged(db: sqlite3.Connection) -> bool:
+    """Whether SQLite's integrity check names a page of the journal (or cannot say which
+    pages are damaged): reading past a damaged cell, SQLite may end a match's entries
+    early without an error."""
+    try:
+        found = [row[0] for row in db.execute("PRAGMA integrity_check")]
+        pages = {int(n) for line in found for n in re.findall(r"page (\d+)", line)}
+        if not pages:
+            return found != ["ok"]
+        names = {row[0] for row in db.execute(
+            f"SELECT DISTINCT name FROM dbstat WHERE pageno IN ({','.join('?' * len(pages))})",
+            sorted(pages))}
+    except sqlite3.Error:
+        return True
+    # Pages dbstat cannot name (a damaged tree it cannot walk) may be the journal's.
+    return not names or bool(names - {"matches", "meta", "sqlite_autoindex_meta_1",
+                                      "one_active_match", "sqlite_schema"})
+
+
+def _intact(db: sqlite3.Connection, damaged: Path, match_id: int, journal_damaged: bool
+            ) -> _Rows:
+    """One match's rows, if they read cleanly and replay to the stored result; else raises.
+
+    A journal's last entry is stored with its match's last change (the same
+    time), unless the match was abandoned after it: with the journal damaged,
+    an abandoned match cannot be shown whole and is not brought back."""
     match = db.execute("SELECT id, game, start, status, winner, summary, started_at,"
                        " updated_at FROM matches WHERE id = ?", (match_id,)).fetchone()
     journal = db.execute("SELECT seq, op, event, at FROM journal WHERE match_id = ?"
@@ -262,6 +288,9 @@ def _intact(db: sqlite3.Connection, damaged: Path, match_id: int) -> _Rows:
               for _seq, op, event, _at in journal),
         match[6], winner=None if match[4] is None else json.loads(match[4]),
         summary=match[5], database=str(damaged))
+    last = journal[-1][3] if journal else match[6]
+    if journal_damaged if match[3] == ABANDONED else last != match[7]:
+        raise StoreError(f"match {match_id}: its journal may not be whole")
     if stored.start.get("game") != match[1]:
         raise StoreError(f"match {match_id}: its game is not its start record's")
     replay_stored(stored)   # StoreDamaged unless the rules give what is stored
