@@ -9,11 +9,15 @@ any damage the database's files are moved (never deleted) into
 the write-ahead log leaves every transaction committed before it whole, so a
 copy of the database with the log cut at the last good commit becomes the
 current database (with a new epoch: phones that saw the lost versions read
-it as a new database), checked like any other. Other damage (a page, a
-record the rules refuse) gives no such line between what is intact and what
-is not, and the companion starts on a new, empty database so the table
-still works. Either way the returned notice says which file, what is wrong,
-how many changes were lost, where the files went and what to do.
+it as a new database), checked like any other; so does an entry of the
+current match the rules refuse. Other damage (a page, a truncated file)
+gives no such line between what is intact and what is not: every match of
+the damaged file that reads cleanly, is whole and replays to its stored
+result is copied into a new database, and the changes of the others are
+counted as lost (:func:`_rescue`); if none reads, the companion starts on a
+new, empty database so the table still works. Either way the returned
+notice says which file, what is wrong, how many changes were lost, where
+the files went and what to do.
 
 Matches in the history other than the current one are not replayed at
 start: that would cost time in proportion to years of play (thousands of
@@ -112,8 +116,9 @@ def open_table(path: Path, rng: random.Random | None = None) -> Opened:
     store, table = _checked(path, rng)
     notice = (f"DAMAGED MATCH DATABASE: {damage}. The damaged files were moved to {kept} "
               "(nothing was deleted) and the companion started on a new, empty database, "
-              "so the table works: no match in them could be read. Consider replacing "
-              "the SD card.")
+              "so the table works: no match in them could be read. To try further, see "
+              "\"If the SD card is damaged\" in README.md (sqlite3 .recover on a copy of "
+              f"{kept}); consider replacing the SD card.")
     return Opened(store, table, notice, kept, banner=DAMAGED_BANNER)
 
 

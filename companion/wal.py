@@ -23,6 +23,16 @@ the whole log, so frames that still chain from it (or whose salts differ
 from it by one flipped bit) mean damage, while a header torn as the log
 restarted (new salts over the old, already checkpointed frames) does not.
 
+The first bad frame's transaction ends at the first commit frame from it on,
+the bad frame included, and a flipped bit may be in that very frame's header.
+Whether it was written as a commit frame is told from its checksum (which
+covers its page number and size: one bit flipped back that checks out) and,
+as the checksum is a plain sum that cannot always say which bit it was, from
+the pages around it: SQLite writes a page once per transaction, and every
+change writes the version's page, so a page written both before and after
+the bad frame puts a commit between them. The changes lost are the commit
+frames from the damage on.
+
 Limit: a flip inside the last transaction's own frames cannot be told from a
 torn write; at most that last change is lost, as after a power cut.
 
