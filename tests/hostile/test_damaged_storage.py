@@ -643,3 +643,40 @@ def test_any_flipped_bit_in_the_log_loses_only_the_changes_after_it(
             assert opened.lost is not None, opened.notice
             assert store.version + opened.lost == acknowledged, opened.notice
             assert f"{opened.lost} acknowledged change(s)" in opened.notice
+
+
+def test_the_oled_and_the_phones_say_what_a_damaged_page_lost(tmp_path):
+    db = finished_database(tmp_path)
+    with Store(db) as store:
+        acknowledged = store.version
+    page = journal_leaf(db, 3)
+    with closing(sqlite3.connect(db)) as conn:
+        page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    with open(db, "r+b") as f:
+        f.seek((page - 1) * page_size)
+        f.write(b"\x55" * page_size)
+    with Companion(Config(), sim=True, data=tmp_path,
+                   web=WebOptions(host="127.0.0.1", port=0, pin="2468")) as c:
+        kept = kept_folder(tmp_path)
+        lost = acknowledged - c.table.snapshot.version
+        assert c.lost == lost and lost >= 25 and c.kept == kept   # a whole match at least
+        assert c.table.snapshot.match is not None   # the current match resumes
+        changed = threading.Condition()
+        c.oled.frames.add(lambda image: [changed.acquire(), changed.notify_all(),
+                                         changed.release()])
+        banner = f"Damaged data: {lost} changes lost. Copy kept in {kept.name}"
+
+        def shows(message: str) -> bool:
+            state, image = c.panel.state, c.oled.device.image
+            return (state.ui.message == message and image is not None
+                    and image.tobytes() == render(state, c.ctx).tobytes())
+
+        with changed:
+            assert changed.wait_for(lambda: shows(banner), 5), c.panel.state.ui.message
+        conn = http.client.HTTPConnection("127.0.0.1", c.server.port, timeout=10)
+        conn.request("GET", "/history")
+        html = conn.getresponse().read().decode()
+        conn.close()
+        assert 'role="alert"' in html
+        assert (f"{lost} acknowledged change(s) in the matches that could not be read are "
+                "lost") in html and str(kept) in html
