@@ -23,6 +23,16 @@ the whole log, so frames that still chain from it (or whose salts differ
 from it by one flipped bit) mean damage, while a header torn as the log
 restarted (new salts over the old, already checkpointed frames) does not.
 
+The first bad frame's transaction ends at the first commit frame from it on,
+the bad frame included, and a flipped bit may be in that very frame's header.
+Whether it was written as a commit frame is told from its checksum (which
+covers its page number and size: one bit flipped back that checks out) and,
+as the checksum is a plain sum that cannot always say which bit it was, from
+the pages around it: SQLite writes a page once per transaction, and every
+change writes the version's page, so a page written both before and after
+the bad frame puts a commit between them. The changes lost are the commit
+frames from the damage on.
+
 Limit: a flip inside the last transaction's own frames cannot be told from a
 torn write; at most that last change is lost, as after a power cut.
 
@@ -144,55 +154,121 @@ def find(wal: Path, fallback_page_size: int | None = None) -> Damage | None:
     return None
 
 
+def _explained(frame: bytes, previous: tuple[int, int], big_endian: bool
+               ) -> tuple[list[tuple[int, int]], tuple[tuple[int, int], ...]]:
+    """For a frame that fails its checksum, if one bit flipped: the (page number, database
+    size after commit) it may have been written with, and the cumulative checksums the
+    next frame may chain from.
+
+    The checksum covers the frame's page number, that size and its page, and
+    the frame stores the sum itself. A flip in the page number or size is one
+    of 64 bits that, flipped back, checks out: each such is a candidate. The
+    stored pair is one too (a flip in the page, a salt or the stored sum, or
+    more than one bit): the checksum is a plain sum, so a flipped high bit
+    in the page can look like one in the size. The next frame chains from
+    the stored sum, or, if the computed one is one bit off it, from either.
+    """
+    stored = struct.unpack(">2I", frame[16:24])
+    written = [struct.unpack(">2I", frame[:8])]
+    page = frame[_FRAME_HEADER:]
+    head = int.from_bytes(frame[:8], "big")
+    for bit in range(64):
+        mended = (head ^ (1 << bit)).to_bytes(8, "big")
+        if _checksum(mended + page, *previous, big_endian) == stored:
+            written.append(struct.unpack(">2I", mended))
+    computed = _checksum(frame[:8] + page, *previous, big_endian)
+    one_bit = ((computed[0] ^ stored[0]).bit_count() + (computed[1] ^ stored[1]).bit_count()
+               == 1)
+    return written, ((stored, computed) if one_bit else (stored,))
+
+
+def _ends_transaction(written: list[tuple[int, int]], left: list[int], right: list[int]
+                      ) -> bool:
+    """Whether the first bad frame was written as a commit frame.
+
+    ``written``: what its page number and size may have been (:func:`_explained`);
+    ``left``: the page numbers of the frames between the last good commit and
+    it; ``right``: those after it, up to the next commit frame. SQLite writes
+    a page once per transaction, in page order, and every change writes the
+    page of ``meta`` (the version): a page both left and right of the bad
+    frame puts a commit between them, which can only be the bad frame; a
+    transaction on the left without one is still open. With nothing on the
+    left, the candidates decide if they agree; if not (the size's flip
+    cannot be told from one in the page), the bad frame is a one-page
+    transaction, whose page the next one writes too, or the first of a
+    longer one, whose pages the rest of it does not repeat.
+    """
+    if set(left) & set(right):
+        return True
+    if left:
+        return False
+    commits = {bool(size) for _page, size in written}
+    if len(commits) == 1:
+        return commits.pop()
+    return written[0][0] in right
+
+
 def _scan(data: bytes, page_size: int, salt1: int, salt2: int, start: tuple[int, int],
           big_endian: bool, header_ok: bool) -> Damage | None:
-    """Walk the frames; a string if a checked commit follows the first bad frame's transaction."""
+    """Walk the frames; Damage if a checked commit follows the first bad frame's transaction.
+
+    That transaction (the one a power cut may have torn) ends at the first
+    commit frame from the bad frame on, the bad frame included: its own
+    header may be what is damaged, so whether it is a commit frame is taken
+    as it was written (:func:`_ends_transaction`). Each commit frame from the
+    bad one on is a change SQLite would drop.
+    """
     frame_size = _FRAME_HEADER + page_size
     count = (len(data) - HEADER) // frame_size
-    previous = start          # the stored cumulative checksum before this frame
+    seeds = (start,)   # the cumulative checksums the next frame of this log may chain from
     first_bad: int | None = None if header_ok else -1   # -1: the header itself
-    commits_after_bad = 0
-    lost = 0  # commit frames of this log after the damaged one, checked or not
     last_good_commit = 0
-    # The database sizes (in pages) the commit frames around the damage record, and the
-    # damaged frame's own: a commit's is close to its neighbours', a flipped bit's is not.
-    good_size, bad_size, next_size = None, 0, None
+    written: list[tuple[int, int]] = []   # what the first bad frame may have been written as
+    left: list[int] = []    # the pages written since the last good commit, before the bad frame
+    right: list[int] = []   # the pages after the bad frame, up to the next commit frame
+    after: list[bool] = []  # each commit frame after the bad one: whether it checks out
     for i in range(count):
         at = HEADER + i * frame_size
-        page, db_size, f_salt1, f_salt2, f0, f1 = struct.unpack(">6I", data[at:at + 24])
-        ours = (f_salt1, f_salt2) == (salt1, salt2)
-        # After the first bad frame only commit frames need their checksum.
-        needed = first_bad is None or db_size != 0
-        ok = ours and page != 0 and needed and _checksum(
-            data[at:at + 8] + data[at + 24:at + frame_size], *previous, big_endian) == (f0, f1)
-        # Only a frame with this log's salts is part of it; leftovers of an
-        # older generation are not, and their stored checksums mean nothing here.
-        if ours:
-            previous = (f0, f1)
-        if first_bad is None:
-            if ok:
-                if db_size:
-                    last_good_commit, good_size = i + 1, db_size
-                continue
-            first_bad, bad_size = i, db_size
+        frame = data[at:at + frame_size]
+        page, db_size, f_salt1, f_salt2, f0, f1 = struct.unpack(">6I", frame[:24])
+        exact = (f_salt1, f_salt2) == (salt1, salt2)
+        # Only a frame with this log's salts is part of it; leftovers of an older
+        # generation are not, and their stored checksums mean nothing here. A
+        # frame whose salts are one bit off is this log's, under a flipped bit.
+        if not exact and (f_salt1 ^ salt1).bit_count() + (f_salt2 ^ salt2).bit_count() != 1:
             continue
-        if ours and db_size:
-            lost += 1
-            next_size = db_size if next_size is None else next_size
-        if ok and db_size:
-            commits_after_bad += 1
-    # The transaction torn by a power cut is the one the first bad frame is
-    # in: it may end in a commit frame that checks out. A second one cannot be.
-    if commits_after_bad >= 2 or (commits_after_bad == 1 and first_bad == -1):
+        body = frame[:8] + frame[_FRAME_HEADER:]
+        ok = exact and page != 0 and any(
+            _checksum(body, *seed, big_endian) == (f0, f1) for seed in seeds)
+        if first_bad is None and not ok:
+            first_bad = i
+            written, seeds = _explained(frame, seeds[0], big_endian)
+            continue
+        seeds = ((f0, f1),)
+        if first_bad is None:
+            if db_size:
+                last_good_commit = i + 1
+                left.clear()
+            else:
+                left.append(page)
+            continue
+        if not after:
+            right.append(page)
+        if db_size:
+            after.append(ok)
+    if first_bad is None:
+        return None
+    # The commit frames the damage takes, and those of them after the first bad
+    # frame's transaction that check out: a power cut cannot have torn those.
+    bad_commit = first_bad != -1 and bool(after) and _ends_transaction(written, left, right)
+    lost = bad_commit + len(after)
+    checked = sum(after[0 if bad_commit or first_bad == -1 else 1:])
+    if checked >= 1:
         where = ("its header" if first_bad == -1
                  else f"frame {first_bad + 1} of {count}")
-        reason = (f"{where} fails its checksum, and {commits_after_bad} committed "
-                  f"transaction(s) after it would be silently dropped (SQLite keeps only "
-                  f"the {last_good_commit} frame(s) before it)")
+        reason = (f"{where} fails its checksum, and {lost} committed transaction(s) from "
+                  f"it on would be silently dropped (SQLite keeps only the "
+                  f"{last_good_commit} frame(s) before it)")
         intact = 0 if first_bad == -1 else HEADER + last_good_commit * frame_size
-        # The damaged frame ends its transaction if it is a commit frame; the bit may
-        # have flipped in that very field, so its size is checked against its neighbours'.
-        near = next_size if next_size is not None else good_size
-        lost += bool(bad_size) and (near is None or abs(bad_size - near) <= 16)
         return Damage(reason, intact, lost)
     return None

@@ -334,17 +334,90 @@ def test_a_damaged_page_is_named_and_the_table_starts_fresh(tmp_path):
     assert (kept / DB).read_bytes() == damaged
 
 
+def journal_leaf(db: Path, nth: int) -> int:
+    """The page number of the ``nth`` leaf page of the journal (SQLite's dbstat)."""
+    with closing(sqlite3.connect(db)) as conn:
+        leaves = [page for (page,) in conn.execute(
+            "SELECT pageno FROM dbstat WHERE name = 'journal' AND pagetype = 'leaf'"
+            " ORDER BY pageno")]
+    return leaves[nth]
+
+
+def assert_brought_back(data: Path, out: str, err: str, rc: int, original: Path) -> int:
+    """The run kept the damaged files and brought back into a new database exactly the
+    matches that are whole (as in ``original``, the file before the damage); the changes
+    said to be lost are those of the others. Returns how many matches were lost."""
+    assert rc == 0, err
+    assert "Traceback" not in err
+    kept = kept_folder(data)
+    assert f"DAMAGED MATCH DATABASE: {data / DB} is damaged" in err
+    assert f"moved to {kept}" in err and "nothing was deleted" in err
+    assert "read cleanly and replay through the rules were brought back" in err
+    with Store(original, create=False) as before, Store(data / DB, create=False) as after:
+        acknowledged, version = before.version, after.version
+        back = {m.id for m in after.history()}
+        assert back, err
+        lost_ids = {m.id for m in before.history()} - back
+        for match_id in back:   # each one as it was, undos, ids and results included
+            was, now = before.load(match_id), after.load(match_id)
+            assert (now.start, now.status, now.journal, now.winner, now.summary) == \
+                   (was.start, was.status, was.journal, was.winner, was.summary)
+        lost = sum(1 + len(before.load(i).journal) + (before.load(i).status == "abandoned")
+                   for i in lost_ids)
+        assert after.epoch != before.epoch
+    assert version + lost == acknowledged
+    assert (f"the table resumes from it; {lost} acknowledged change(s) in the matches that "
+            "could not be read are lost") in err
+    assert f"DAMAGED:    {lost} changes lost; the damaged files are in {kept}" in out
+    return len(lost_ids)
+
+
+def finished_database(folder: Path, matches: int = 40) -> Path:
+    """A cleanly closed database of matches Ann won 6-0 and a current one with a point."""
+    with Store(folder / DB) as store:
+        table = Table(store, random.Random(1))
+        for _ in range(matches):
+            table.start(START | {"options": {"sets": 1}})
+            for _ in range(24):
+                table.act(point(0))
+        table.start(START)
+        table.act(point(0))
+    return folder / DB
+
+
+def test_a_damaged_journal_page_loses_only_the_matches_on_it(tmp_path):
+    db = finished_database(tmp_path)
+    original = shutil.copy(db, tmp_path / "before.db")
+    page = journal_leaf(db, 3)
+    with closing(sqlite3.connect(db)) as conn:
+        page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    data = bytearray(db.read_bytes())
+    data[(page - 1) * page_size:page * page_size] = b"\x55" * page_size
+    db.write_bytes(bytes(data))
+    out, err, rc = run_sim(tmp_path)
+    assert "malformed" in err
+    # A 4 KiB page holds about 50 entries: parts of at most four 24-entry matches.
+    assert 1 <= assert_brought_back(tmp_path, out, err, rc, Path(original)) <= 4
+    with Store(db, create=False) as store:   # the current match resumes
+        current = store.current()
+        assert current is not None and current.id == 41 and len(current.journal) == 1
+
+
 def test_a_flipped_byte_in_a_record_is_found_by_the_integrity_check(tmp_path):
     # The file opens and the current match resumes fine: only the check finds it.
     db = played_database(tmp_path)
+    original = shutil.copy(db, tmp_path / "before.db")
     with closing(sqlite3.connect(db)) as conn:
         page_size = conn.execute("PRAGMA page_size").fetchone()[0]
         pages = conn.execute("PRAGMA page_count").fetchone()[0]
     flip(db, (pages * 3 // 4) * page_size + 100, 0xFF)
     out, err, rc = run_sim(tmp_path)
-    kept = assert_started_fresh(tmp_path, out, err, rc, DB)
     assert "SQLite's integrity check finds" in err
-    assert (kept / DB).exists()
+    # SQLite reads the journal past the bad cell without an error, ending a match's entries
+    # early: an abandoned match cannot be shown whole then (its last entry is not its last
+    # change), so only the current one comes back.
+    assert assert_brought_back(tmp_path, out, err, rc, Path(original)) == 40
+    assert (kept_folder(tmp_path) / DB).exists()
 
 
 def test_a_truncated_database_is_named_and_the_table_starts_fresh(tmp_path):
@@ -570,3 +643,40 @@ def test_any_flipped_bit_in_the_log_loses_only_the_changes_after_it(
             assert opened.lost is not None, opened.notice
             assert store.version + opened.lost == acknowledged, opened.notice
             assert f"{opened.lost} acknowledged change(s)" in opened.notice
+
+
+def test_the_oled_and_the_phones_say_what_a_damaged_page_lost(tmp_path):
+    db = finished_database(tmp_path)
+    with Store(db) as store:
+        acknowledged = store.version
+    page = journal_leaf(db, 3)
+    with closing(sqlite3.connect(db)) as conn:
+        page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    with open(db, "r+b") as f:
+        f.seek((page - 1) * page_size)
+        f.write(b"\x55" * page_size)
+    with Companion(Config(), sim=True, data=tmp_path,
+                   web=WebOptions(host="127.0.0.1", port=0, pin="2468")) as c:
+        kept = kept_folder(tmp_path)
+        lost = acknowledged - c.table.snapshot.version
+        assert c.lost == lost and lost >= 25 and c.kept == kept   # a whole match at least
+        assert c.table.snapshot.match is not None   # the current match resumes
+        changed = threading.Condition()
+        c.oled.frames.add(lambda image: [changed.acquire(), changed.notify_all(),
+                                         changed.release()])
+        banner = f"Damaged data: {lost} changes lost. Copy kept in {kept.name}"
+
+        def shows(message: str) -> bool:
+            state, image = c.panel.state, c.oled.device.image
+            return (state.ui.message == message and image is not None
+                    and image.tobytes() == render(state, c.ctx).tobytes())
+
+        with changed:
+            assert changed.wait_for(lambda: shows(banner), 5), c.panel.state.ui.message
+        conn = http.client.HTTPConnection("127.0.0.1", c.server.port, timeout=10)
+        conn.request("GET", "/history")
+        html = conn.getresponse().read().decode()
+        conn.close()
+        assert 'role="alert"' in html
+        assert (f"{lost} acknowledged change(s) in the matches that could not be read are "
+                "lost") in html and str(kept) in html
