@@ -172,6 +172,10 @@ class FramingParser(HTTPRequestParser):
             self.headers["CONNECTION"] = "close"
 
 
+#: A connection refused again and again rests at most 2**this times the Retry-After.
+MAX_REST_DOUBLINGS = 3
+
+
 class GuardedChannel(HTTPChannel):
     """A waitress connection that keeps to :class:`ConnectionLimits`.
 
@@ -195,6 +199,8 @@ class GuardedChannel(HTTPChannel):
 
     #: Until when (monotonic) the next request on this connection is left unread.
     _rest_until = 0.0
+    #: How many times in a row the connection was refused as soon as a rest ended.
+    _rests = 0
 
     def rest(self, seconds: float) -> None:
         """Leave this connection's next request unread for ``seconds``; from any thread.
@@ -202,9 +208,15 @@ class GuardedChannel(HTTPChannel):
         For a client just told to come back later (429 or 503 with
         ``Retry-After``): one that asks again at once anyway waits in its own
         socket's buffer, costing the server nothing, rather than being
-        refused again and again as fast as it can ask.
+        refused again and again as fast as it can ask. A connection refused
+        again within ``seconds`` of its last rest ending rests twice as long
+        each time, up to ``MAX_REST_DOUBLINGS`` doublings: however many
+        connections ask, refusing them costs the server less and less.
         """
-        self._rest_until = time.monotonic() + seconds
+        now = time.monotonic()
+        self._rests = min(self._rests + 1, MAX_REST_DOUBLINGS) \
+            if now - self._rest_until < seconds else 0
+        self._rest_until = now + seconds * 2 ** self._rests
 
     def readable(self) -> bool:
         # The loop polls at least every second (asyncore_loop_timeout), so a rest ends

@@ -5,6 +5,8 @@ from the last one, errors are said beside the control that caused them."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.e2e.browser_support import (
@@ -254,8 +256,21 @@ def test_errors_are_said_beside_the_control_that_caused_them(companion, phone):
     phone.click("#start button[type=submit]")
     expect(phone.locator("#new-match")).not_to_have_attribute("open", "")
     expect(phone.locator("#message")).to_be_empty()
-    # A cast with no target, refused by the rules: said under the cast form.
-    phone.locator("fieldset[data-action=cast] button", has_text="Device rolls").click()
+    # A cast the rules refuse (no target: the page offers no roll before a tick, so the
+    # request is stripped of its target on its way): said under the cast form.
+    cast = phone.locator("fieldset[data-action=cast]")
+    rolls = cast.locator("button", has_text="Device rolls")
+    expect(rolls).to_be_disabled()
+    cast.locator("select").select_option(label="Freeze")
+    cast.locator("input[type=checkbox]").first.check()
+
+    def without_targets(route):
+        body = json.loads(route.request.post_data)
+        body["targets"] = []
+        route.continue_(post_data=json.dumps(body))
+
+    phone.route("**/api/action", without_targets)
+    rolls.click()
     announced_beside(phone, "fieldset[data-action=cast]")
     expect(phone.locator("#message")).to_contain_text("needs at least one target")
     assert companion.table.match.events == ()
