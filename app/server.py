@@ -20,7 +20,7 @@ from waitress.task import Task, ThreadedTaskDispatcher
 from app.connections import DEFAULT_LIMITS, ConnectionLimits, guard_connections
 from companion.config import ConfigError
 from companion.errors import CompanionError
-from web.reads import plays_first
+from web.reads import READ, urgency
 
 log = logging.getLogger(__name__)
 
@@ -43,31 +43,33 @@ class PlayFirst(ThreadedTaskDispatcher):
 
     waitress serves requests first come, first served: behind a hundred
     readers' requests (8 addresses' 16 connections each) the host's point
-    would wait for all of them. Here a request that :func:`plays_first` is
-    queued at the front instead, so it waits for the next free worker only.
+    would wait for all of them. Here each request is queued by its
+    :func:`~web.reads.urgency`: behind those as urgent or more, ahead of the
+    rest. A change waits for the next free worker only, whatever the phones
+    and readers ask (their state and streams come next, then other reads).
     """
 
     def add_task(self, task: Task) -> None:
-        if not _is_play(task):
+        mine = _urgency(task)
+        if mine == READ:
             super().add_task(task)
             return
         with self.lock:
-            # Behind the play already queued (first come, first served among play), ahead
-            # of every read; handler_thread takes tasks from the left.
+            # First come, first served among equals; handler_thread takes from the left.
             ahead = 0
             for queued in self.queue:
-                if not _is_play(queued):
+                if _urgency(queued) > mine:
                     break
                 ahead += 1
             self.queue.insert(ahead, task)
             self.queue_cv.notify()
 
 
-def _is_play(task: Task) -> bool:
+def _urgency(task: Task) -> int:
     # A request waitress could not parse (an error task) has no command or path.
     request = getattr(task, "request", None)
     method, path = getattr(request, "command", None), getattr(request, "path", None)
-    return bool(method) and plays_first(method, path or "")
+    return urgency(method, path or "") if method else READ
 
 
 class ServeError(CompanionError):
