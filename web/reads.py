@@ -90,7 +90,7 @@ def urgency(method: str, path: str) -> int:
 class ReadGate:
     """WSGI middleware: reads answered ``running`` at a time, each address holding a few.
 
-    Every request that is not play (:func:`plays_first`) waits here for one of
+    Every read of the API that is not play (:func:`plays_first`) waits here for one of
     ``running`` places before the app sees it, so however many readers ask,
     only that many threads want the interpreter besides the table's writer
     and the requests that are play (a thread waiting on a lock does not). An
@@ -115,7 +115,13 @@ class ReadGate:
         self._changed = threading.Condition()
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
-        if plays_first(environ.get("REQUEST_METHOD", ""), environ.get("PATH_INFO", "")):
+        path = environ.get("PATH_INFO", "")
+        if plays_first(environ.get("REQUEST_METHOD", ""), path) or not path.startswith("/api/"):
+            # Play, and the pages and their static files: those are cheap to answer, and
+            # a phone opening a page asks for several at once; a burst of phones opening
+            # the scoreboard together must not get 503 for a script. They are still
+            # behind every change in the server's queue (app/server.py) and bounded per
+            # address by the connection limits (app/connections.py).
             return self.app(environ, start_response)
         address = environ.get("REMOTE_ADDR") or "?"
         refused = self._enter(address)

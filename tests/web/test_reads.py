@@ -15,6 +15,7 @@ import http.client
 import json
 import sqlite3
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -281,3 +282,30 @@ def test_a_change_goes_ahead_of_the_state_and_streams_anyone_may_ask_for():
         ("POST", "/api/action"), ("POST", "/api/undo"),  # changes, in turn
         ("GET", "/api/state"), ("GET", "/api/events"), ("GET", "/api/state"),  # then play
         ("GET", "/api/history")]  # then reads
+
+
+def test_a_burst_of_phones_opening_the_pages_is_not_refused(tmp_path):
+    """Pages and their scripts are cheap: a burst of them (phones opening the scoreboard
+    together, each asking for several files at once) is answered, never 503."""
+    import concurrent.futures
+
+    from web.reads import ReadGate
+
+    def slow_app(environ, start_response):
+        time.sleep(0.01)  # a file read from a slow SD card: the burst overlaps
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return [b"ok"]
+
+    gate = ReadGate(slow_app, running=1, waiting=2, per_address=2)
+    statuses = []
+
+    def ask(path):
+        got = []
+        gate({"REQUEST_METHOD": "GET", "PATH_INFO": path, "REMOTE_ADDR": "10.0.0.1"},
+             lambda status, headers: got.append(status))
+        return got[0]
+
+    paths = ["/", "/static/app.css", "/static/common.js", "/static/spectator.js"] * 10
+    with concurrent.futures.ThreadPoolExecutor(16) as pool:
+        statuses = list(pool.map(ask, paths))
+    assert set(statuses) == {"200 OK"}
