@@ -20,7 +20,7 @@ from waitress.task import Task, ThreadedTaskDispatcher
 from app.connections import DEFAULT_LIMITS, ConnectionLimits, guard_connections
 from companion.config import ConfigError
 from companion.errors import CompanionError
-from web.reads import READ, urgency
+from web.reads import plays_first
 
 log = logging.getLogger(__name__)
 
@@ -43,33 +43,31 @@ class PlayFirst(ThreadedTaskDispatcher):
 
     waitress serves requests first come, first served: behind a hundred
     readers' requests (8 addresses' 16 connections each) the host's point
-    would wait for all of them. Here each request is queued by its
-    :func:`~web.reads.urgency`: behind those as urgent or more, ahead of the
-    rest. A change waits for the next free worker only, whatever the phones
-    and readers ask (their state and streams come next, then other reads).
+    would wait for all of them. Here a request that :func:`plays_first` is
+    queued at the front instead, so it waits for the next free worker only.
     """
 
     def add_task(self, task: Task) -> None:
-        mine = _urgency(task)
-        if mine == READ:
+        if not _is_play(task):
             super().add_task(task)
             return
         with self.lock:
-            # First come, first served among equals; handler_thread takes from the left.
+            # Behind the play already queued (first come, first served among play), ahead
+            # of every read; handler_thread takes tasks from the left.
             ahead = 0
             for queued in self.queue:
-                if _urgency(queued) > mine:
+                if not _is_play(queued):
                     break
                 ahead += 1
             self.queue.insert(ahead, task)
             self.queue_cv.notify()
 
 
-def _urgency(task: Task) -> int:
+def _is_play(task: Task) -> bool:
     # A request waitress could not parse (an error task) has no command or path.
     request = getattr(task, "request", None)
     method, path = getattr(request, "command", None), getattr(request, "path", None)
-    return urgency(method, path or "") if method else READ
+    return bool(method) and plays_first(method, path or "")
 
 
 class ServeError(CompanionError):

@@ -70,21 +70,7 @@ PLAY_READS = frozenset({"/api/state", "/api/events", "/api/sim/events"})
 def plays_first(method: str, path: str) -> bool:
     """Whether a request is play: every change (the host's, the simulator's buttons, a
     login) and the phones' state and streams. The rest are reads that can wait."""
-    return urgency(method, path) < READ
-
-
-#: How soon a request is served (:func:`urgency`), most urgent first.
-CHANGE, PLAY_READ, READ = 0, 1, 2
-
-
-def urgency(method: str, path: str) -> int:
-    """:data:`CHANGE` for a change (the host's, the simulator's buttons, a login), which
-    goes ahead of everything; :data:`PLAY_READ` for the phones' state and streams, which
-    anyone may ask as often as they like and so must not hold a change up; :data:`READ`
-    for the rest."""
-    if method not in ("GET", "HEAD"):
-        return CHANGE
-    return PLAY_READ if path in PLAY_READS else READ
+    return method not in ("GET", "HEAD") or path in PLAY_READS
 
 
 class ReadGate:

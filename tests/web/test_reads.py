@@ -266,24 +266,6 @@ def test_play_goes_ahead_of_the_reads_waiting_for_a_worker():
         "/api/history", "/api/matches/1/timeline", "/history", None]  # reads, in turn
 
 
-def test_a_change_goes_ahead_of_the_state_and_streams_anyone_may_ask_for():
-    """Anyone may ask for the state and open streams as often as they like: a host's
-    change queued after a hundred of them is served first."""
-    from types import SimpleNamespace
-
-    from app.server import PlayFirst
-
-    queued = PlayFirst()
-    for method, path in [("GET", "/api/state"), ("GET", "/api/events"), ("GET", "/api/history"),
-                         ("POST", "/api/action"), ("GET", "/api/state"),
-                         ("POST", "/api/undo")]:
-        queued.add_task(SimpleNamespace(request=SimpleNamespace(command=method, path=path)))
-    assert [(t.request.command, t.request.path) for t in queued.queue] == [
-        ("POST", "/api/action"), ("POST", "/api/undo"),  # changes, in turn
-        ("GET", "/api/state"), ("GET", "/api/events"), ("GET", "/api/state"),  # then play
-        ("GET", "/api/history")]  # then reads
-
-
 def test_a_burst_of_phones_opening_the_pages_is_not_refused(tmp_path):
     """Pages and their scripts are cheap: a burst of them (phones opening the scoreboard
     together, each asking for several files at once) is answered, never 503."""
