@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import faulthandler
 import gc
 import io
 import ipaddress
@@ -498,6 +499,9 @@ def run(args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
+    # `kill -USR1` writes every thread's stack to stderr (the journal on the Pi): what a
+    # table that seems stuck is doing, without stopping it.
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
     notify = sdnotify.SystemdNotifier()
     web = WebOptions(host=host, port=port, pin=pin.pin)
     with Companion(cfg, sim=args.sim, data=cfg.table.data, web=web,

@@ -37,6 +37,7 @@ show it), ``<!-- doc-test: {JSON} -->``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -258,9 +259,19 @@ def check_run_banner(block: Block, tmp: Path) -> None:
     try:
         lines = [proc.stdout.readline().rstrip("\n") for _ in expected]
         proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=30)
+        try:
+            _, err = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            # Say what it was doing: SIGUSR1 writes every thread's stack to stderr.
+            proc.send_signal(signal.SIGUSR1)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.communicate(timeout=2)
+            proc.kill()
+            _, err = proc.communicate()
+            pytest.fail(f"companion run did not stop within 30 s of SIGTERM:\n{err}")
     finally:
         proc.kill()
+        proc.communicate()  # the pipes closed, whatever happened
     assert proc.returncode == 0, err
     shown = "\n".join(lines).replace(str(tmp), "")
     shown = re.sub(r"127\.0\.0\.1:\d+/", "127.0.0.1:8080/", shown)
