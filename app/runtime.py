@@ -19,12 +19,10 @@ import os
 import secrets
 import signal
 import sys
-import threading
 import time
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from pathlib import Path
-from types import FrameType
 from typing import Any
 
 import sdnotify
@@ -492,13 +490,11 @@ def run(args: argparse.Namespace) -> int:
     pin = host_pin(args, cfg, cfg.table.data)
     host = args.host or ("127.0.0.1" if args.sim else cfg.web.host)
     port = cfg.web.port if args.port is None else args.port
-    stop = threading.Event()
-
-    def on_signal(signum: int, frame: FrameType | None) -> None:
-        stop.set()
-
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
+    # SIGTERM and SIGINT are blocked (in every thread started from here on) and taken
+    # by the main loop's sigtimedwait: a handler that set an Event could deadlock on the
+    # Event's own lock when the signal came while the main thread held it in wait().
+    stop_signals = {signal.SIGTERM, signal.SIGINT}
+    signal.pthread_sigmask(signal.SIG_BLOCK, stop_signals)
     # `kill -USR1` writes every thread's stack to stderr (the journal on the Pi): what a
     # table that seems stuck is doing, without stopping it.
     faulthandler.register(signal.SIGUSR1, all_threads=True)
@@ -529,7 +525,7 @@ def run(args: argparse.Namespace) -> int:
             log.warning("%s", warning)
         sys.stdout.flush()
         notify.notify("READY=1")
-        while not stop.wait(WATCHDOG_EVERY):
+        while signal.sigtimedwait(stop_signals, WATCHDOG_EVERY) is None:
             feed_watchdog(companion.runner, notify, companion.server)
         notify.notify("STOPPING=1")
     print("Table Companion stopped.", flush=True)
