@@ -54,7 +54,7 @@ from typing import Any
 
 import pytest
 
-from companion.cli import _parser
+from app.cli import _parser
 from companion.store import Store
 from companion.table import Table
 
