@@ -202,3 +202,12 @@ def test_a_circle_is_found_and_named(tmp_path):
     (tmp_path / "pkg" / "d.py").write_text("import pkg.a\n")
     modules = project_modules(tmp_path, ("pkg",))
     assert import_circles(import_edges(modules)) == [["pkg.a", "pkg.b", "pkg.c", "pkg.a"]]
+
+
+def test_the_hall_uses_the_mqtt_toolkit_not_the_tables_publisher():
+    """drivers/broker.py is what every MQTT client shares; drivers/mqtt.py publishes a
+    table, and the hall board (which only reads tables) has no business with it."""
+    edges = import_edges(project_modules())
+    hall = {b for a, b in edges if a.startswith("hall")}
+    assert "drivers.broker" in hall
+    assert {b for b in hall if b.startswith("drivers")} == {"drivers.broker"}

@@ -565,7 +565,7 @@ def check_mqtt_config(block: Block, tmp: Path) -> None:
     """The ``[mqtt]`` example is a config the companion takes, with the values it says."""
     import tomllib
 
-    from companion.config import parse
+    from app.config import parse
     from tests.mqtt_support import make_certificates
 
     ca = make_certificates(tmp)

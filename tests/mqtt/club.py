@@ -298,7 +298,7 @@ def check_hall(club: Club, doc: DocBlocks) -> None:
     """The README's table (its ``[mqtt]`` section, a real TablePublisher) and the README's
     hall command, on the README's broker: the hall shows the table, live, and nothing
     another table's credentials publish for tables not its own."""
-    from companion.config import parse
+    from app.config import parse
     from drivers.mqtt import TablePublisher
     from tests.hall.hall_support import HallProcess, Watch
 
