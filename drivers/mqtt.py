@@ -9,10 +9,10 @@ paho-mqtt's network thread talks to the broker, connects, and reconnects
 with a backoff of 1 s doubling to 15 s. A dead broker never slows a press.
 
 On every (re)connection, in this order: ``online`` on the availability
-topic (whose last will is a retained ``offline``), the topics of a previous
-identity cleared (see below), the newest ``state`` and ``summary``
-(retained), Home Assistant's discovery configs (retained, if on), then the
-events that waited. A restarted broker that lost every retained message
+topic (whose last will is a retained ``offline``), the newest ``state`` and
+``summary`` (retained), Home Assistant's discovery configs (retained, if
+on), the topics of a previous identity cleared (see below), then the events
+that waited. A restarted broker that lost every retained message
 gets them all back this way.
 
 Bounds: while the broker is away the state and summary coalesce to the
@@ -25,10 +25,10 @@ least once); consumers order events by their ``version``.
 
 Renames: the identity last published (table id, prefix, discovery prefix,
 name, discovery on or off) is kept in the data folder (:data:`RECORD`). A
-start under another id or prefix clears the old retained ``state``,
-``summary`` and ``availability`` and the old discovery configs with empty
-retained messages, once the broker has them; a new name is simply
-published again.
+start under another id or prefix clears the old discovery configs and
+then the old retained ``state``, ``summary`` and ``availability`` with empty
+retained messages (:func:`~companion.topics.retired_topics`), once the
+broker has the new ones; a new name is simply published again.
 
 Connection problems (refused credentials, not authorized, TLS verification,
 an unreachable host or port, a name that does not resolve, another client
@@ -71,6 +71,7 @@ from companion.topics import (
     discovery_topics,
     event_payload,
     prefix_problem,
+    retired_topics,
     summary_payload,
     valid_table_id,
 )
@@ -350,16 +351,22 @@ class TablePublisher:
                 log.exception("publishing to the MQTT broker failed")
 
     def _greet(self) -> None:
-        """What a fresh connection gets: online, clearing, state, discovery, then events."""
+        """What a fresh connection gets: online, state, discovery, clearing, then events.
+
+        The old identity's topics are cleared last, configs first: Home
+        Assistant has the new sensors reading a summary before the old ones go,
+        and removes the old ones before their summary is emptied (a sensor that
+        read an empty summary would log a template error).
+        """
         publish = self._client.publish
         publish(self.topics.availability, ONLINE, qos=1, retain=True)
-        clears = [publish(topic, b"", qos=1, retain=True) for topic in self._stale_topics()]
         self._publish_newest()
         configs = []
         if self.cfg.discovery:
             configs = [publish(topic, payload, qos=1, retain=True)
                        for topic, payload in discovery(self.info, self.topics,
                                                        self.cfg.discovery_prefix)]
+        clears = [publish(topic, b"", qos=1, retain=True) for topic in self._stale_topics()]
         with self._cond:
             lost, self._dropped_logged = self.dropped - self._dropped_logged, self.dropped
         if lost:
@@ -437,10 +444,10 @@ class TablePublisher:
             ours.update(discovery_topics(self.info.id, self.cfg.discovery_prefix))
         stale: list[str] = []
         for old in self._known:
-            before = Topics(old["prefix"], old["table"])
-            stale += [before.state, before.summary, before.availability]
-            if old["discovery"]:
-                stale += discovery_topics(old["table"], old["discovery_prefix"])
+            stale += retired_topics(Topics(old["prefix"], old["table"]),
+                                    old["discovery_prefix"] if old["discovery"] else None)
+        # Every identity's configs before any identity's summary.
+        stale.sort(key=lambda topic: not topic.endswith("/config"))
         return [t for t in dict.fromkeys(stale) if t not in ours]
 
     def _cleared(self) -> None:
