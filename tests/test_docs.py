@@ -553,6 +553,15 @@ def check_mosquitto_acl(block: Block, tmp: Path) -> None:
         check_acl(broker)
 
 
+def check_mosquitto_retire(block: Block, tmp: Path) -> None:
+    """The steps to retire a table, run on the club's broker: Home Assistant removes the
+    table's device without a template error, and nothing of it stays retained."""
+    from tests.mqtt.club import check_retire, doc_blocks
+
+    with club(block, tmp) as broker:
+        check_retire(broker, doc_blocks(blocks(block.doc)), block.text)
+
+
 def check_club_hall(block: Block, tmp: Path) -> None:
     """The hall command on the club's broker shows the README's table, live."""
     from tests.mqtt.club import check_hall, doc_blocks
@@ -627,6 +636,7 @@ CHECKS: dict[str, Callable[[Block, Path], None]] = {
     "zoo-buttons": check_zoo_buttons,
     "mosquitto-setup": check_mosquitto_setup,
     "mosquitto-conf": check_mosquitto_conf,
+    "mosquitto-retire": check_mosquitto_retire,
     "mosquitto-acl": check_mosquitto_acl,
     "mqtt-config": check_mqtt_config,
     "club-hall": check_club_hall,
