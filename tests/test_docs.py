@@ -54,7 +54,7 @@ from typing import Any
 
 import pytest
 
-from companion.cli import _parser
+from app.cli import _parser
 from companion.store import Store
 from companion.table import Table
 
@@ -553,6 +553,15 @@ def check_mosquitto_acl(block: Block, tmp: Path) -> None:
         check_acl(broker)
 
 
+def check_mosquitto_retire(block: Block, tmp: Path) -> None:
+    """The steps to retire a table, run on the club's broker: Home Assistant removes the
+    table's device without a template error, and nothing of it stays retained."""
+    from tests.mqtt.club import check_retire, doc_blocks
+
+    with club(block, tmp) as broker:
+        check_retire(broker, doc_blocks(blocks(block.doc)), block.text)
+
+
 def check_club_hall(block: Block, tmp: Path) -> None:
     """The hall command on the club's broker shows the README's table, live."""
     from tests.mqtt.club import check_hall, doc_blocks
@@ -565,7 +574,7 @@ def check_mqtt_config(block: Block, tmp: Path) -> None:
     """The ``[mqtt]`` example is a config the companion takes, with the values it says."""
     import tomllib
 
-    from companion.config import parse
+    from app.config import parse
     from tests.mqtt_support import make_certificates
 
     ca = make_certificates(tmp)
@@ -627,6 +636,7 @@ CHECKS: dict[str, Callable[[Block, Path], None]] = {
     "zoo-buttons": check_zoo_buttons,
     "mosquitto-setup": check_mosquitto_setup,
     "mosquitto-conf": check_mosquitto_conf,
+    "mosquitto-retire": check_mosquitto_retire,
     "mosquitto-acl": check_mosquitto_acl,
     "mqtt-config": check_mqtt_config,
     "club-hall": check_club_hall,

@@ -14,8 +14,8 @@ import threading
 import pytest
 from PIL import ImageChops
 
+from app.config import Config
 from app.runtime import Companion
-from companion.config import Config
 from companion.controls import CHANGED
 from companion.inputs import Input
 from companion.panel import MESSAGE_SECONDS, Panel, PanelState
