@@ -1,7 +1,7 @@
 """Benchmark: readers hammering a table with many stored matches, while the host plays.
 
 Run: .venv/bin/python -m tests.bench.bench_reads [--matches 5000] [--addresses 8]
-     [--connections 16] [--seconds 20] [--seeded FILE]
+     [--connections 16] [--seconds 20] [--seeded FILE] [--readers-nice N]
 
 A real ``companion run --sim`` over a database of ``--matches`` stored
 matches (Center Court, a few score lines each imported many times under
@@ -32,6 +32,7 @@ import collections
 import http.client
 import json
 import multiprocessing
+import os
 import queue
 import random
 import shutil
@@ -85,7 +86,8 @@ class Readers:
     measured here would count the bench's waits for it, not the companion's.
     """
 
-    def __init__(self, port: int, addresses: list[str], per_address: int, matches: int) -> None:
+    def __init__(self, port: int, addresses: list[str], per_address: int, matches: int,
+                 niceness: int = 0) -> None:
         self.statuses: collections.Counter[int | str] = collections.Counter()
         self.bytes = 0
         context = multiprocessing.get_context("spawn")
@@ -93,8 +95,8 @@ class Readers:
         self._results = context.Queue()
         self._processes = [
             context.Process(target=_read_from, daemon=True,
-                            args=(port, address, per_address, matches, self._stop,
-                                  self._results))
+                            args=(port, address, per_address, matches, niceness,
+                                  self._stop, self._results))
             for address in addresses]
         for p in self._processes:
             p.start()
@@ -125,9 +127,10 @@ def _paths(rng: random.Random, matches: int) -> list[str]:
             f"/api/matches/{some()}/export", "/api/state", "/api/events"]
 
 
-def _read_from(port: int, address: str, per_address: int, matches: int, stop,
-               results) -> None:
+def _read_from(port: int, address: str, per_address: int, matches: int, niceness: int,
+               stop, results) -> None:
     """One reading address (a process): its threads ask until ``stop``, then report."""
+    os.nice(niceness)
     statuses: collections.Counter[int | str] = collections.Counter()
     got_bytes = [0]
     lock = threading.Lock()
@@ -315,7 +318,8 @@ def bench(args: argparse.Namespace) -> None:
                 conn.close()
 
             addresses = [f"127.0.0.{11 + i}" for i in range(args.addresses)]
-            readers = Readers(companion.port, addresses, args.connections, args.matches)
+            readers = Readers(companion.port, addresses, args.connections, args.matches,
+                              args.readers_nice)
             poller = threading.Thread(target=poll_state, daemon=True)
             poller.start()
             actions: list[float] = []
@@ -392,6 +396,13 @@ def main() -> None:
     parser.add_argument("--seeded", type=Path, default=None,
                         help="a database file to start from, made by this bench if missing "
                         "(seeding 5,000 matches takes most of a minute)")
+    parser.add_argument("--readers-nice", type=int, default=0, metavar="N",
+                        help="the reading processes' niceness raised by N: on a machine busy "
+                        "with other work, run the bench under `nice -n -20` with "
+                        "--readers-nice 20 so that the companion and the timed clients are "
+                        "served first and only the readers share the processors with the "
+                        "rest (they then ask less often than on an idle machine: compare "
+                        "their answers per second)")
     args = parser.parse_args()
     print("command:", " ".join([Path(sys.executable).name, "-m", "tests.bench.bench_reads",
                                 *sys.argv[1:]]), flush=True)
