@@ -244,6 +244,16 @@ TC.renderBoard = function (container, state, drawn) {
   });
 };
 
+/* Each game's parts of the host page, registered by its host script (static/<game>-host.js,
+   loaded with its board's) under the game's id, as its board script registers its board:
+   - controls(box, match, send): the controls the rules allow now, appended to `box`; a tap
+     calls send(action, near) (near: the control's group, where a refusal is said);
+   - startForm(box, game, current), optional: the start form's own parts, appended to the
+     options `box` (current: the rematch record of this game, or null); returns a function
+     that adds them to the options sent.
+   A game without one gets the generic controls built from its `legal` (host.js). */
+TC.hosts = {};
+
 TC.boards.generic = function (match) {
   return TC.el("pre", {class: "generic"}, JSON.stringify(match.view, null, 1));
 };
