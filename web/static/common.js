@@ -22,13 +22,14 @@ TC.el = function (tag, attrs, ...children) {
 TC.initial = JSON.parse(document.getElementById("state").textContent);
 
 /**
- * Follow the table: calls onState(state) now and on every new state.
+ * Follow the table: calls onState(state) now and on every new state, and onOnline(true |
+ * false), when given, each time the stream is heard to be connected or not.
  * A state is new when its version or its epoch (the database's identity)
  * differs from the one shown: a new database counts its versions from 0
  * again. The stream is opened naming the epoch shown, so a reconnect at the
  * same version number of another database still gets the state.
  */
-TC.follow = function (onState) {
+TC.follow = function (onState, onOnline) {
   const offline = document.getElementById("offline");
   let version = -1;
   let epoch = null;
@@ -40,7 +41,7 @@ TC.follow = function (onState) {
     epoch = state.epoch;
     onState(state);
   };
-  const setOffline = (off) => { offline.hidden = !off; };
+  const setOffline = (off) => { offline.hidden = !off; if (onOnline) onOnline(!off); };
   show(TC.initial);  // first: the stream is opened naming the epoch shown
   const stream = TC.stream({state: (s) => { setOffline(false); show(s); }, online: (on) => setOffline(!on)},
     () => epoch);

@@ -21,8 +21,21 @@
   /* Every change carries its own Idempotency-Key and the version it was made on. While
      the table is busy (503) or no answer came (the Wi-Fi dropped it), it is sent again
      with the same key: the table applies it at most once and answers a retry with the
-     first outcome. */
+     first outcome (and, were that memory lost in a restart, the premise refuses a second
+     application: the table has moved on by the first). */
   const RETRIES = 8;
+  /* A tap that got no answer at all (the companion is off, or went off around the tap). If
+     the table was already away when it was made (the page showed "Offline"), it never
+     arrived: it was not recorded. If the table went away while it was on its way, it may
+     have arrived before: the page says it does not know, and once the table is back reads
+     the state and says which it was. Either way the message goes when the table is back. */
+  const NOT_RECORDED = "The table is not answering (is it off?): this tap was not recorded. " +
+    "Tap again once it is back.";
+  const UNKNOWN = "The table stopped answering: this tap may not have been recorded: check the board " +
+    "once the table is back.";
+  let unanswered = null;  // {epoch, version, sure}: the tap unanswered, its premise, whether surely lost
+  const away = () => !$("offline").hidden;
+  const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   const home = $("actions");  // the message's place when no control is named: under the controls
   /** Put the message beside what the user tapped: after `near` (a control's group), in the
    *  bar when the tap was there, else after the group of the focused control (a tapped
@@ -42,10 +55,13 @@
     // (the panel, another phone), the tap is refused rather than misapplied.
     const drawn = home.dataset.version;
     const version = drawn === undefined ? state.version : Number(drawn);
+    unanswered = null;
+    const gone = away();  // the table was away before the tap: retrying cannot help
     const attempt = (left) => TC.post(path, body, {key: idempotency, version}).catch((err) => {
-      if (left > 0 && (err.status === 503 || err.status === undefined)) {
-        say("The table is busy; trying again…");
-        return new Promise((resolve) => setTimeout(resolve, 1000)).then(() => attempt(left - 1));
+      const lost = err.status === undefined;
+      if (left > 0 && (err.status === 503 || (lost && !gone))) {
+        say(lost ? "No answer from the table; trying again…" : "The table is busy; trying again…");
+        return pause(1000).then(() => attempt(left - 1));
       }
       throw err;
     });
@@ -53,6 +69,11 @@
       .catch((err) => {
         // Wherever it is said, the user sees it: the page scrolls as little as it can.
         requestAnimationFrame(() => message.scrollIntoView({block: "nearest"}));
+        if (err.status === undefined) {  // no answer at all (never the browser's own words)
+          unanswered = {epoch: state.epoch, version, sure: gone};
+          say(gone ? NOT_RECORDED : UNKNOWN);
+          return null;
+        }
         if (err.status !== 409) { say(err.message); return null; }
         // Refused by the rules or because the table moved on: show the table as it is now,
         // the reason beside it (a stale tap's in plain words; the API's names versions).
@@ -88,7 +109,7 @@
   /** The generic controls, for a game without a host script: one row of buttons per
    *  legal shape, a button per value of its list field (none: one button), labelled by
    *  `label(match, shape, value)`. A tap sends {type, [field]: value} with send(body, row);
-   *  point rows go to the bar. A game's host script may build on it (Center Court). */
+   *  point rows go to the bar. A game's host script may build on it. */
   TC.legalControls = function (box, match, send, label = TC.legalLabel) {
     for (const shape of match.legal) {
       const field = Object.keys(shape).find((k) => Array.isArray(shape[k]));
@@ -239,6 +260,21 @@
   new ResizeObserver(() => document.documentElement.style.setProperty("--bar", `${$("bar").offsetHeight}px`))
     .observe($("bar"));
 
+  /** The table is back (the stream reconnected): the message about an unanswered tap goes,
+   *  and the state is read again; a tap whose fate was unknown is told from it. */
+  const back = (online) => {
+    if (!online || !unanswered) return;
+    const tap = unanswered;
+    unanswered = null;
+    if (tap.sure) { say(""); stream.resync(); return; }
+    fetch("/api/state", {cache: "no-store"}).then((r) => r.json()).then((s) => {
+      stream.show(s);
+      const same = s.epoch === tap.epoch && s.version === tap.version;
+      say(same ? "Your tap was not recorded: the table is as it was before it."
+        : "The table changed around your tap: the board shows what was recorded.", key(s));
+    }, () => { unanswered = tap; });  // away again: told when it is back
+  };
+
   let stream = null;
   TC.login($("login"), () => {
     $("host").hidden = false;
@@ -256,6 +292,6 @@
       TC.renderBoard($("board"), s);
       // Controls of a game whose scripts are still on their way: drawn once they are here.
       TC.need(s.match && s.match.game).then(() => { if (state === s) renderActions(); }, (err) => say(err.message));
-    });
+    }, back);
   }, () => { $("host").hidden = true; });
 })();
