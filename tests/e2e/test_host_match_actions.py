@@ -93,6 +93,21 @@ def test_rematch_new_match_end_and_undo_are_on_one_screen(companion, phone):
     expect(phone.locator("#new-match")).not_to_have_attribute("open", "")
 
 
+def test_undo_says_what_it_undid(companion, phone):
+    start(companion, {"game": "center-court", "players": ["Ann", "Bob"]})
+    play(companion, {"type": "point", "winner": 1})
+    log_in(phone, companion, "host", "#host")
+    drawn_for(phone, companion)
+    phone.click("#undo")
+    message = phone.locator("#bar #message")
+    expect(message).to_have_text("Undone: point to Bob")
+    above_the_fold(phone, "#bar #message")
+    shot(phone, "host-undone")
+    # It is about the table it was said of: the next change clears it.
+    play(companion, {"type": "point", "winner": 0})
+    expect(message).to_be_empty()
+
+
 def test_rematch_carries_its_premise(companion, phone):
     # The page hears no stream (as when a phone's Wi-Fi lags): it knows the table by its
     # own taps' answers only.

@@ -220,7 +220,10 @@
     $("game").focus({preventScroll: true});
   });
   $("game").addEventListener("change", () => renderStart(true));
-  $("undo").addEventListener("click", () => act("/api/undo"));
+  // The table says what the undo took back (the answer's `undone`): said in the bar, by Undo.
+  $("undo").addEventListener("click", () => act("/api/undo").then((s) => {
+    if (s && s.undone) say(`Undone: ${s.undone}`);
+  }));
   $("redo").addEventListener("click", () => act("/api/redo"));
   $("end").addEventListener("click", () => {
     if (confirm("End this match? It stays in the history, without a result.")) act("/api/match/end");
