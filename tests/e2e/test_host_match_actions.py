@@ -232,3 +232,28 @@ def test_a_tap_while_the_companion_is_down_says_it_was_not_recorded(browser, tmp
             shot(phone, "host-tap-after-reconnect")
     finally:
         context.close()
+
+
+def test_a_tap_whose_answer_was_lost_is_told_from_the_table(companion, phone):
+    """The request reached the table and was recorded, but its answer never came back
+    (the connection dropped on the way back): the page does not guess, it reads the
+    table and says the board shows what was recorded."""
+    start(companion, {"game": "center-court", "players": ["Ann", "Bob"]})
+    log_in(phone, companion, "host", "#host")
+    drawn_for(phone, companion)
+
+    def lost_on_the_way_back(route):
+        route.fetch()  # the table gets it and applies it
+        route.abort("connectionreset")
+
+    phone.route("**/api/action", lost_on_the_way_back)
+    phone.locator("#bar [data-action=point] button").nth(1).click()
+    message = phone.locator("#message")
+    # Sent again with the same key while no answer comes (each lost too), then read.
+    expect(message).to_contain_text("No answer from the table; trying again")
+    expect(message).to_contain_text("the board shows what was recorded", timeout=20_000)
+    expect(phone.locator("#board")).to_contain_text("15")
+    assert companion.table.snapshot.match["view"]["points"] == ["0", "15"]
+    # Recorded once, whatever the retries: they carried the same key and premise.
+    assert companion.table.version == 2
+    shot(phone, "host-tap-answer-lost")

@@ -72,6 +72,7 @@
         if (err.status === undefined) {  // no answer at all (never the browser's own words)
           unanswered = {epoch: state.epoch, version, sure: gone};
           say(gone ? NOT_RECORDED : UNKNOWN);
+          if (!away()) back(true);  // the stream never lost the table: ask it now
           return null;
         }
         if (err.status !== 409) { say(err.message); return null; }
