@@ -54,6 +54,21 @@ def test_a_game_without_a_host_script_gets_generic_controls_from_legal(companion
     assert companion.table.snapshot.match["can_undo"]  # the generic tap was recorded
 
 
+def test_center_court_s_host_script_sends_the_die_the_players_rolled(companion, phone):
+    start(companion, {"game": "center-court", "players": ["Ann", "Bob"]})
+    log_in(phone, companion, "host", "#host")
+    expect(phone.locator("#actions [data-action=serve] button")).to_have_text(
+        [f"Serve {c}" for c in range(1, 7)])
+    phone.select_option("#roll", "5")
+    phone.click("text=Serve 2")
+    expect(phone.locator("#actions [data-action=return] button").first).to_be_visible()
+    served = companion.table.snapshot.match["view"]["last_serve"]
+    assert (served["card"], served["roll"]) == (2, 5), served
+    expect(phone.locator("#actions [data-action=return] button")).to_have_text(
+        ["Return 1-1", "Return 2", "Return 3-3", "Return 4-4-4", "Return 5-5-5-5",
+         "Return 6-6-6-6-6"])
+
+
 def test_each_game_registers_its_host_script(companion, phone):
     log_in(phone, companion, "host", "#host")
     for game in ("center-court", "wizard-dodgeball", "alakaslam", "alakazoo"):
