@@ -624,7 +624,77 @@ def check_mqtt_payload(block: Block, tmp: Path) -> None:
     conforms(json.loads(block.text), json.loads(real), kind)
 
 
+#: A visible element whose own text (its text nodes, not its children's) is ``s``.
+SHOWN_JS = """(s) => [...document.querySelectorAll('body *')].some((e) =>
+  e.getClientRects().length && [...e.childNodes].filter((n) => n.nodeType === 3)
+    .map((n) => n.textContent).join('').trim() === s)"""
+
+
+def check_first_five_minutes(block: Block, tmp: Path) -> None:
+    """The README's first five minutes, step by step, against ``companion run --sim`` and
+    its host page in chromium at phone size: each step's action is taken, and each name
+    it quotes is on the screen then (the banner's for step 1); steps 5 and 6's buttons
+    are on the first screen."""
+    from tests.e2e.browser_support import ARGS, CHROMIUM, PHONE, require_chromium
+
+    steps = [re.findall(r'"([^"]+)"', line) for line in block.text.splitlines()]
+    assert len(steps) == 6, "the check takes six steps: change it with the text"
+    sync_api = require_chromium()
+    proc = subprocess.Popen([COMPANION, "run", "--sim", "--port", "0"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=sandbox_env(tmp))
+    try:
+        banner = "".join(proc.stdout.readline() for _ in range(5))
+        for name in steps[0]:
+            assert f"  {name}" in banner, (name, banner)
+        host = re.search(r"Host: +(http://\S+/host)\n", banner)
+        pin = re.search(r"Host PIN: +(\d+)", banner)
+        assert host and pin and "(/host)" in block.text, banner
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            page = browser.new_page(viewport=PHONE)
+            page.on("dialog", lambda d: d.accept())
+
+            def shown(i: int, first_screen: tuple[str, ...] = ()) -> None:
+                for name in steps[i]:
+                    try:
+                        page.wait_for_function(SHOWN_JS, arg=name, timeout=10_000)
+                    except sync_api.TimeoutError:
+                        pytest.fail(f"step {i + 1}: {name!r} is not on the host page")
+                for selector in first_screen:
+                    page.evaluate("scrollTo(0, 0)")
+                    b = page.locator(selector).bounding_box()
+                    assert b and b["y"] >= 0 and b["y"] + b["height"] <= PHONE["height"], selector
+
+            page.goto(host.group(1))
+            shown(1)
+            page.fill("#pin", pin.group(1))
+            page.click("#login button")
+            shown(2)
+            page.select_option("#game", "center-court")
+            page.locator("#players input").nth(0).fill("Ann")
+            page.locator("#players input").nth(1).fill("Bob")
+            page.click("#start button[type=submit]")
+            shown(3, ("#bar #undo", "#bar #redo"))
+            page.click("#bar [data-action=point] button >> nth=0")
+            sync_api.expect(page.locator("#undo")).to_be_enabled()
+            shown(4, ("#end",))
+            page.click("#end")
+            shown(5, ("#rematch", "#to-start"))
+            page.click("#rematch")
+            sync_api.expect(page.locator("#end")).to_be_visible()
+            sync_api.expect(page.locator("#board")).to_contain_text("Ann")
+            browser.close()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+
+
 CHECKS: dict[str, Callable[[Block, Path], None]] = {
+    "first-five-minutes": check_first_five_minutes,
     "run-banner": check_run_banner,
     "synopsis": check_synopsis,
     "replay-error": check_replay_error,
