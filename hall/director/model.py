@@ -1,0 +1,142 @@
+"""What a club night is made of: players, pairings, rounds and results.
+
+Plain frozen dataclasses, JSON-friendly (``to_json`` gives dicts of strings,
+numbers and lists), so that the hall can keep them in its database and show
+them as they are. Ratings are numbers the caller supplies (any scale; higher
+is stronger).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+#: The placeholder of the empty seat in a bye, wherever a matching or a schedule needs one.
+BYE = None
+
+
+@dataclass(frozen=True)
+class Player:
+    """A player checked in to the event.
+
+    ``start_points`` is what a late arrival joins with (0 unless the director
+    gives a score, e.g. half a point for each round missed).
+    """
+
+    name: str
+    rating: float = 0.0
+    start_points: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "rating": self.rating, "start_points": self.start_points}
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One game of a round: its players (one player alone is a bye) and why.
+
+    ``board`` numbers the round's games from 1, the most important first (the
+    leaders' game, the top seed's), byes last. ``why`` is the short text the
+    director shows on request.
+    """
+
+    board: int
+    players: tuple[str, ...]
+    why: str
+
+    @property
+    def bye(self) -> bool:
+        return len(self.players) == 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {"board": self.board, "players": list(self.players), "bye": self.bye,
+                "why": self.why}
+
+
+@dataclass(frozen=True)
+class Round:
+    """A round's games. ``number`` counts from 1."""
+
+    number: int
+    pairings: tuple[Pairing, ...]
+
+    def players(self) -> list[str]:
+        """Everyone in the round, games in board order."""
+        return [name for pairing in self.pairings for name in pairing.players]
+
+    def explain(self, name: str) -> str:
+        """Why ``name`` plays what they play this round (KeyError: not in the round)."""
+        for pairing in self.pairings:
+            if name in pairing.players:
+                return pairing.why
+        raise KeyError(f"{name} is not in round {self.number}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"number": self.number, "pairings": [p.to_json() for p in self.pairings]}
+
+
+@dataclass(frozen=True)
+class Result:
+    """How one game of a round ended, as the table (or the director) reports it.
+
+    ``players`` are the game's players; ``ranks`` their finishing places in the
+    same order (1 is first; equal ranks are a draw or a shared place); a bye is
+    one player and no ranks. ``tiebreaks`` are the game's own tiebreak values,
+    one per player (sets and games won minus lost, points difference, jury
+    points): whatever the game counts, summed over the event, higher better.
+
+    ``game`` names the game within the event (two results with the same
+    ``game`` are the same game); it defaults to the round and the players.
+    A result for a game that already has one is a correction: it replaces the
+    earlier one and must say why (``reason``).
+    """
+
+    round: int
+    players: tuple[str, ...]
+    ranks: tuple[int, ...] = ()
+    tiebreaks: tuple[float, ...] = ()
+    game: str = ""
+    reason: str = ""
+    key: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        players = tuple(self.players)
+        object.__setattr__(self, "players", players)
+        object.__setattr__(self, "ranks", tuple(self.ranks))
+        object.__setattr__(self, "tiebreaks", tuple(self.tiebreaks))
+        if not players or len(set(players)) != len(players):
+            raise ValueError(f"a result needs distinct players, not {list(players)}")
+        if self.round < 1:
+            raise ValueError(f"rounds count from 1, not {self.round}")
+        if len(players) == 1:
+            if self.ranks:
+                raise ValueError(f"{players[0]}'s bye has no ranks")
+        elif len(self.ranks) != len(players) or any(r < 1 for r in self.ranks):
+            raise ValueError(f"give each of {list(players)} a rank from 1, "
+                             f"not {list(self.ranks)}")
+        if self.tiebreaks and len(self.tiebreaks) != len(players):
+            raise ValueError(f"give each of {list(players)} a tiebreak value, "
+                             f"not {list(self.tiebreaks)}")
+        object.__setattr__(self, "key", self.game or
+                           f"r{self.round}:" + "|".join(sorted(players)))
+
+    @property
+    def bye(self) -> bool:
+        return len(self.players) == 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {"round": self.round, "players": list(self.players), "ranks": list(self.ranks),
+                "tiebreaks": list(self.tiebreaks), "game": self.key, "reason": self.reason}
+
+
+def points_text(points: float) -> str:
+    """``2 points``, ``1 point``, ``1½ points``: how an explanation says a score."""
+    whole = int(points)
+    half = points - whole == 0.5
+    if points == whole:
+        number = str(whole)
+    elif half:
+        number = f"{whole}½" if whole else "½"
+    else:
+        number = f"{points:g}"
+    return f"{number} point" + ("" if points == 1 else "s")
