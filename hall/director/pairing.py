@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import networkx as nx
 
 from hall.director.model import Pairing, Player, Result, Round, points_text
-from hall.director.standings import Scoring, effective, standings
+from hall.director.standings import CHESS, Scoring, effective, standings
 
 #: Up to this many present players the matching sees every possible game.
 FULL_GRAPH_UP_TO = 64
@@ -124,7 +124,7 @@ def _match(f: _Field, edges: list[tuple[str, str]]) -> set[tuple[str, str]]:
 
 
 def pair_swiss(players: Sequence[Player], results: Sequence[Result], number: int, *,
-               scoring: Scoring = Scoring(), seed: int = 0) -> Round:
+               scoring: Scoring = CHESS, seed: int = 0) -> Round:
     """Round ``number`` of a Swiss for the ``players`` present now.
 
     ``results`` are the event's results so far (corrections included; players

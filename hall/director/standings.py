@@ -67,6 +67,10 @@ class Scoring:
                 "by_rank": list(self.by_rank)}
 
 
+#: One point a win, half a draw, a bye as a win; free-for-all by the average of its duels.
+CHESS = Scoring()
+
+
 @dataclass(frozen=True)
 class Standing:
     """One line of the standings (``place`` from 1; no two players share one)."""
@@ -156,7 +160,7 @@ def _clean(value: float) -> float:
 
 
 def standings(players: Sequence[Player | str], results: Iterable[Result],
-              scoring: Scoring = Scoring()) -> tuple[Standing, ...]:
+              scoring: Scoring = CHESS) -> tuple[Standing, ...]:
     """The standings after ``results`` (corrections applied), best first.
 
     ``players`` are everyone checked in, in seeding order (a late arrival's
@@ -192,7 +196,7 @@ class Tally:
     night; :meth:`standings` equals :func:`standings` of the same results.
     """
 
-    def __init__(self, players: Sequence[Player | str], scoring: Scoring = Scoring()) -> None:
+    def __init__(self, players: Sequence[Player | str], scoring: Scoring = CHESS) -> None:
         self.scoring = scoring
         self._roster = _roster(players, ())
         self._lines = {n: _Line(points=p.start_points) for n, p in self._roster.items()}
