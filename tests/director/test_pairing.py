@@ -189,10 +189,13 @@ def test_a_drop_out_is_not_paired_and_a_late_arrival_joins_with_the_score_given(
     now = [p for p in players if p.name != "Ann"] + [Player("Zed", 900, start_points=1)]
     second = pair_swiss(now, results, 2)
     assert sorted(second.players()) == sorted(p.name for p in now)
-    # Zed joins the winners' group: three winners left with him are four on 1 point.
-    winners = {p.players[0] for p in first.pairings} - {"Ann"}
-    zed = next(p for p in second.pairings if "Zed" in p.players)
-    assert set(zed.players) - {"Zed"} <= winners
+    # Zed joins the winners on 1 point: with Ann gone they are three (Bob, Cy, Zed),
+    # so exactly one of them floats down, the lowest ranked: Zed.
+    assert [p.why for p in second.pairings] == [
+        "Bob v Cy: both 1 point, not met before",
+        "Zed v Dee: Zed 1 point, Dee 0 points: Zed floats down a score group, not met before",
+        "Eve v Fay: both 0 points, not met before",
+    ]
 
 
 def test_a_rematch_is_taken_only_when_nothing_avoids_it():
