@@ -199,6 +199,7 @@ class Tally:
     def __init__(self, players: Sequence[Player | str], scoring: Scoring = CHESS) -> None:
         self.scoring = scoring
         self._roster = _roster(players, ())
+        self._listed = list(self._roster)
         self._lines = {n: _Line(points=p.start_points) for n, p in self._roster.items()}
         self._opponents: dict[str, list[str]] = {n: [] for n in self._roster}
         self._versus: dict[tuple[str, str], float] = defaultdict(float)
@@ -241,4 +242,7 @@ class Tally:
                                                                            result.ranks[j])
 
     def standings(self) -> tuple[Standing, ...]:
-        return _rank(self._roster, self._lines, self._opponents, self._versus)
+        # Players not listed at the start rank after those listed, by name (as in standings()).
+        later = sorted(set(self._roster) - set(self._listed))
+        roster = {n: self._roster[n] for n in [*self._listed, *later]}
+        return _rank(roster, self._lines, self._opponents, self._versus)
