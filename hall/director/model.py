@@ -130,7 +130,7 @@ class Result:
 
 
 def points_text(points: float) -> str:
-    """``2 points``, ``1 point``, ``1½ points``: how an explanation says a score."""
+    """``2 points``, ``1 point``, ``½ point``, ``1½ points``: how an explanation says a score."""
     whole = int(points)
     half = points - whole == 0.5
     if points == whole:
@@ -139,4 +139,4 @@ def points_text(points: float) -> str:
         number = f"{whole}½" if whole else "½"
     else:
         number = f"{points:g}"
-    return f"{number} point" + ("" if points == 1 else "s")
+    return f"{number} point" + ("" if points in (0.5, 1) else "s")
