@@ -8,7 +8,8 @@ is stronger).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 #: The placeholder of the empty seat in a bye, wherever a matching or a schedule needs one.
@@ -29,6 +30,37 @@ class Player:
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "rating": self.rating, "start_points": self.start_points}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Player:
+        """The player ``to_json`` gave (ValueError, saying what is wrong, for anything else)."""
+        if not isinstance(data, dict) or not isinstance(data.get("name"), str) \
+                or not data["name"].strip():
+            raise ValueError(f"a player is an object with a name, not {data!r}")
+        return cls(data["name"], _number(data, "rating"), _number(data, "start_points"))
+
+
+def players(names: Iterable[str], ratings: Mapping[str, float] | None = None,
+            start_points: Mapping[str, float] | None = None,
+            unrated: float | None = None) -> list[Player]:
+    """The players ``names`` (in that order) with their ratings from a name->rating mapping
+    (any scale, e.g. OpenSkill's ordinal) and late arrivals' points.
+
+    A name without a rating gets ``unrated``, or by default the mean of the ratings
+    given (0 when none is): a newcomer is seeded in the middle of the field.
+    """
+    ratings = dict(ratings or {})
+    if unrated is None:
+        unrated = sum(ratings.values()) / len(ratings) if ratings else 0.0
+    return [Player(n, float(ratings.get(n, unrated)), float((start_points or {}).get(n, 0)))
+            for n in names]
+
+
+def _number(data: dict[str, Any], key: str) -> float:
+    value = data.get(key, 0)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"{key} is a number, not {value!r}")
+    return float(value)
 
 
 @dataclass(frozen=True)
@@ -86,7 +118,8 @@ class Result:
     points): whatever the game counts, summed over the event, higher better.
 
     ``game`` names the game within the event (two results with the same
-    ``game`` are the same game); it defaults to the round and the players.
+    ``game`` are the same game); it defaults to the round and the players
+    (``r2:Ann|Bob``).
     A result for a game that already has one is a correction: it replaces the
     earlier one and must say why (``reason``).
     """
@@ -97,7 +130,6 @@ class Result:
     tiebreaks: tuple[float, ...] = ()
     game: str = ""
     reason: str = ""
-    key: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         players = tuple(self.players)
@@ -117,8 +149,13 @@ class Result:
         if self.tiebreaks and len(self.tiebreaks) != len(players):
             raise ValueError(f"give each of {list(players)} a tiebreak value, "
                              f"not {list(self.tiebreaks)}")
-        object.__setattr__(self, "key", self.game or
-                           f"r{self.round}:" + "|".join(sorted(players)))
+        if not self.game:
+            object.__setattr__(self, "game", f"r{self.round}:" + "|".join(sorted(players)))
+
+    @property
+    def key(self) -> str:
+        """The game this is a result of (``game``, given or derived)."""
+        return self.game
 
     @property
     def bye(self) -> bool:
@@ -127,6 +164,30 @@ class Result:
     def to_json(self) -> dict[str, Any]:
         return {"round": self.round, "players": list(self.players), "ranks": list(self.ranks),
                 "tiebreaks": list(self.tiebreaks), "game": self.key, "reason": self.reason}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Result:
+        """The result ``to_json`` gave (ValueError, saying what is wrong, for anything else)."""
+        if not isinstance(data, dict):
+            raise ValueError(f"a result is an object, not {data!r}")
+        number = data.get("round")
+        names = data.get("players")
+        ranks = data.get("ranks", [])
+        tiebreaks = data.get("tiebreaks", [])
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise ValueError(f"round is a whole number, not {number!r}")
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise ValueError(f"players is a list of names, not {names!r}")
+        if not isinstance(ranks, list) or not all(
+                isinstance(r, int) and not isinstance(r, bool) for r in ranks):
+            raise ValueError(f"ranks is a list of whole numbers, not {ranks!r}")
+        if not isinstance(tiebreaks, list) or not all(
+                isinstance(t, int | float) and not isinstance(t, bool) for t in tiebreaks):
+            raise ValueError(f"tiebreaks is a list of numbers, not {tiebreaks!r}")
+        game, reason = data.get("game", ""), data.get("reason", "")
+        if not isinstance(game, str) or not isinstance(reason, str):
+            raise ValueError("game and reason are text")
+        return cls(number, tuple(names), tuple(ranks), tuple(tiebreaks), game, reason)
 
 
 def points_text(points: float) -> str:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hall.director.model import Player, Result
+from hall.director.model import Player, Result, players
 from hall.director.standings import Scoring, Tally, corrections, effective, standings
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
@@ -149,3 +151,36 @@ def test_results_and_standings_are_json():
     assert line.to_json() == {"place": 1, "name": "Ann", "points": 1, "buchholz": 0,
                               "tiebreak": 4, "head_to_head": 0, "played": 1, "byes": 0,
                               "opponents": ["Bob"]}
+
+
+@given(result_lists())
+def test_results_come_back_from_their_json(results):
+    assert [Result.from_json(json.loads(json.dumps(r.to_json()))) for r in results] == results
+    for r in results:
+        assert Result.from_json(r.to_json()).key == r.key
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    ([], "a result is an object"),
+    ({"round": "1", "players": ["Ann"]}, "round is a whole number"),
+    ({"round": 1, "players": "Ann"}, "players is a list of names"),
+    ({"round": 1, "players": ["Ann", "Bob"], "ranks": [1, True]}, "ranks is a list"),
+    ({"round": 1, "players": ["Ann", "Bob"], "ranks": [1, 2], "tiebreaks": ["x", 1]},
+     "tiebreaks is a list of numbers"),
+    ({"round": 0, "players": ["Ann"]}, "rounds count from 1"),
+    ({"round": 1, "players": ["Ann"], "reason": 3}, "game and reason are text"),
+])
+def test_a_malformed_result_in_json_is_refused_with_a_message(data, message):
+    with pytest.raises(ValueError, match=message):
+        Result.from_json(data)
+
+
+def test_players_from_a_mapping_of_ratings():
+    made = players(["Ann", "Bob", "New"], {"Ann": 30.0, "Bob": 20.0, "Gone": 10.0},
+                   start_points={"New": 1.5})
+    assert made == [Player("Ann", 30.0), Player("Bob", 20.0), Player("New", 20.0, 1.5)]
+    assert [Player.from_json(p.to_json()) for p in made] == made
+    with pytest.raises(ValueError, match="rating is a number"):
+        Player.from_json({"name": "Ann", "rating": "high"})
+    with pytest.raises(ValueError, match="with a name"):
+        Player.from_json({"name": " "})
