@@ -241,3 +241,36 @@ def test_the_windowed_graph_of_a_big_field_still_avoids_every_avoidable_rematch(
     ranked = _ranking(players, points, rnd)
     best = min(cost(m, players, points, met, byes, ranked)[:2] for m in matchings(nodes))
     assert cost(ours(rnd), players, points, met, byes, ranked)[:2] == best
+
+
+@settings(max_examples=100, deadline=None)
+@given(histories(), st.integers(0, 3))
+def test_within_a_score_group_the_top_half_meets_the_bottom_half(history, seed):
+    """With distinct ratings (no seeded draw to guess), the round is the brute-force best
+    by all five rules: rule 5 counts how far each game is from top-half-v-bottom-half."""
+    players, results = history
+    players = [Player(p.name, 2000 - 10 * i, p.start_points) for i, p in enumerate(players)]
+    rnd = pair_swiss(players, results, 9, seed=seed)
+    points, met, byes = facts(players, results)
+    rating = {p.name: p.rating for p in players}
+    ranked = sorted(rating, key=lambda n: (-points[n], -rating[n]))
+    sequence: list[str] = []
+    for score in sorted(set(points[n] for n in rating), reverse=True):
+        group = [n for n in ranked if points[n] == score]
+        top, bottom = group[:len(group) // 2], group[len(group) // 2:]
+        sequence += [n for i, low in enumerate(bottom)
+                     for n in ([top[i], low] if i < len(top) else [low])]
+
+    def full(games):
+        far = sum(abs(sequence.index(a) - sequence.index(b)) - 1
+                  for a, b in games if BYE not in (a, b))
+        return (*cost(games, players, points, met, byes, ranked), far)
+
+    nodes = [*rating, *([BYE] if len(rating) % 2 else [])]
+    assert full(ours(rnd)) == min(full(m) for m in matchings(nodes))
+
+
+def test_round_one_pairs_the_top_half_with_the_bottom_half_in_order():
+    players = [Player(n, 2000 - 100 * i) for i, n in enumerate(NAMES[:8])]
+    assert [p.players for p in pair_swiss(players, [], 1).pairings] == [
+        ("Ann", "Eve"), ("Bob", "Fay"), ("Cy", "Gus"), ("Dee", "Hal")]
