@@ -165,8 +165,9 @@ def table_sizes(count: int) -> list[int]:
 def tables(players: Sequence[Player], results: Sequence[Result] = ()) -> Split:
     """Seats at 3-4 player tables: repeat opponents as few as can be, then even averages."""
     names, rating = _ranked(players)
-    met = Counter(frozenset((a, b)) for r in effective(results) if not r.bye
-                  for a, b in itertools.combinations(r.players, 2))
+    met = Counter(frozenset((r.players[i], r.players[j])) for r in effective(results)
+                  for i, j in itertools.combinations(range(len(r.players)), 2)
+                  if r.opposed(i, j))
     sizes = table_sizes(len(names))
     seated = sum(sizes)
     playing, resting = names[:seated], names[seated:]

@@ -117,6 +117,11 @@ class Result:
     one per player (sets and games won minus lost, points difference, jury
     points): whatever the game counts, summed over the event, higher better.
 
+    A team game (doubles, Dodgeball sides) lists every player, with
+    ``sides``: each player's side (any numbers, equal for teammates, who must
+    share a rank). Teammates are partners, not opponents: points go by side,
+    and only players on different sides have met.
+
     ``game`` names the game within the event (two results with the same
     ``game`` are the same game); it defaults to the round and the players
     (``r2:Ann|Bob``).
@@ -130,12 +135,14 @@ class Result:
     tiebreaks: tuple[float, ...] = ()
     game: str = ""
     reason: str = ""
+    sides: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         players = tuple(self.players)
         object.__setattr__(self, "players", players)
         object.__setattr__(self, "ranks", tuple(self.ranks))
         object.__setattr__(self, "tiebreaks", tuple(self.tiebreaks))
+        object.__setattr__(self, "sides", tuple(self.sides))
         if not players or len(set(players)) != len(players):
             raise ValueError(f"a result needs distinct players, not {list(players)}")
         if self.round < 1:
@@ -149,6 +156,15 @@ class Result:
         if self.tiebreaks and len(self.tiebreaks) != len(players):
             raise ValueError(f"give each of {list(players)} a tiebreak value, "
                              f"not {list(self.tiebreaks)}")
+        if self.sides:
+            if len(self.sides) != len(players) or len(set(self.sides)) < 2:
+                raise ValueError(f"give each of {list(players)} a side, two sides at least, "
+                                 f"not {list(self.sides)}")
+            rank_of: dict[int, int] = {}
+            for side, rank in zip(self.sides, self.ranks, strict=True):
+                if rank_of.setdefault(side, rank) != rank:
+                    raise ValueError(f"teammates share a rank: side {side} has "
+                                     f"{rank_of[side]} and {rank}")
         if not self.game:
             object.__setattr__(self, "game", f"r{self.round}:" + "|".join(sorted(players)))
 
@@ -161,9 +177,14 @@ class Result:
     def bye(self) -> bool:
         return len(self.players) == 1
 
+    def opposed(self, i: int, j: int) -> bool:
+        """Whether players ``i`` and ``j`` (indexes) played against each other."""
+        return i != j and (not self.sides or self.sides[i] != self.sides[j])
+
     def to_json(self) -> dict[str, Any]:
         return {"round": self.round, "players": list(self.players), "ranks": list(self.ranks),
-                "tiebreaks": list(self.tiebreaks), "game": self.key, "reason": self.reason}
+                "tiebreaks": list(self.tiebreaks), "game": self.key, "reason": self.reason,
+                "sides": list(self.sides)}
 
     @classmethod
     def from_json(cls, data: Any) -> Result:
@@ -187,7 +208,12 @@ class Result:
         game, reason = data.get("game", ""), data.get("reason", "")
         if not isinstance(game, str) or not isinstance(reason, str):
             raise ValueError("game and reason are text")
-        return cls(number, tuple(names), tuple(ranks), tuple(tiebreaks), game, reason)
+        sides = data.get("sides", [])
+        if not isinstance(sides, list) or not all(
+                isinstance(s, int) and not isinstance(s, bool) for s in sides):
+            raise ValueError(f"sides is a list of whole numbers, not {sides!r}")
+        return cls(number, tuple(names), tuple(ranks), tuple(tiebreaks), game, reason,
+                   tuple(sides))
 
 
 def points_text(points: float) -> str:

@@ -89,8 +89,9 @@ def _field(players: Sequence[Player], results: Sequence[Result], scoring: Scorin
         if result.bye:
             byes[result.players[0]] += 1
         for i, a in enumerate(result.players):
-            for b in result.players[i + 1:]:
-                met[frozenset((a, b))].append(result.round)
+            for j, b in enumerate(result.players[i + 1:], i + 1):
+                if result.opposed(i, j):
+                    met[frozenset((a, b))].append(result.round)
     return _Field(ranked, {n: table[n] for n in names}, group, order, dict(met), dict(byes))
 
 

@@ -3,9 +3,10 @@
 The results are the truth; standings are never stored. A result for a game
 that already has one (same :attr:`Result.key`) is a correction: it replaces
 the earlier one and must carry a reason (:func:`effective` refuses one
-without). :func:`standings` folds the effective results in one pass;
-:class:`Tally` keeps the same numbers up to date one result at a time (for a
-live board) and always agrees with it.
+without). In a team game each player scores their side's points and has
+met the players of the other sides. :func:`standings` folds the effective
+results in one pass; :class:`Tally` keeps the same numbers up to date one
+result at a time (for a live board) and always agrees with it.
 
 The order: points, then Buchholz (the sum of the points of everyone each
 player has met, byes not counted), then the game's own tiebreak (the sum of
@@ -50,6 +51,12 @@ class Scoring:
         """Each player's points for ``result``."""
         if result.bye:
             return {result.players[0]: self.bye}
+        if result.sides:  # a team game: the sides score as players, each member as their side
+            rank = dict(zip(result.sides, result.ranks, strict=True))
+            per = self.points(Result(result.round, tuple(f"side {s}" for s in rank),
+                                     tuple(rank.values())))
+            return {name: per[f"side {side}"]
+                    for name, side in zip(result.players, result.sides, strict=True)}
         ranks = dict(zip(result.players, result.ranks, strict=True))
         if len(ranks) > 2 and self.by_rank:
             table = list(self.by_rank) + [0.0] * len(ranks)
@@ -182,7 +189,7 @@ def standings(players: Sequence[Player | str], results: Iterable[Result],
             if result.tiebreaks:
                 lines[name].tiebreak += result.tiebreaks[i]
             for j, other in enumerate(result.players):
-                if i != j:
+                if result.opposed(i, j):
                     opponents[name].append(other)
                     versus[name, other] += scoring.pairwise(result.ranks[i], result.ranks[j])
     return _rank(roster, lines, opponents, versus)
@@ -232,7 +239,7 @@ class Tally:
             if result.tiebreaks:
                 line.tiebreak += sign * result.tiebreaks[i]
             for j, other in enumerate(result.players):
-                if i == j:
+                if not result.opposed(i, j):
                     continue
                 if sign > 0:
                     self._opponents[name].append(other)

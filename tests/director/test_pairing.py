@@ -200,6 +200,13 @@ def test_a_drop_out_is_not_paired_and_a_late_arrival_joins_with_the_score_given(
     ]
 
 
+def test_partners_in_a_doubles_game_may_meet_as_opponents_and_its_opponents_not():
+    players = [Player(n) for n in ("Ann", "Bob", "Cy", "Dee")]
+    doubles = [Result(1, ("Ann", "Bob", "Cy", "Dee"), (1, 1, 1, 1), sides=(0, 0, 1, 1))]
+    assert {frozenset(p.players) for p in pair_swiss(players, doubles, 2).pairings} == {
+        frozenset(("Ann", "Bob")), frozenset(("Cy", "Dee"))}
+
+
 def test_a_rematch_is_taken_only_when_nothing_avoids_it():
     players = [Player("Ann"), Player("Bob")]
     results = [Result(1, ("Ann", "Bob"), (1, 2))]

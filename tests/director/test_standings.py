@@ -26,14 +26,20 @@ def result_lists(draw):
             ranks = () if size == 1 else tuple(draw(st.integers(1, size)) for _ in game)
             tiebreaks = tuple(draw(st.integers(-5, 5)) for _ in game) \
                 if size > 1 and draw(st.booleans()) else ()
-            out.append(Result(number, tuple(game), ranks, tiebreaks))
+            sides: tuple[int, ...] = ()
+            if size == 4 and draw(st.booleans()):  # doubles: two teams of two
+                sides = (0, 0, 1, 1)
+                ranks = (ranks[0], ranks[0], ranks[2], ranks[2])
+            out.append(Result(number, tuple(game), ranks, tiebreaks, sides=sides))
     for _ in range(draw(st.integers(0, 3))):
         old = draw(st.sampled_from([r for r in out if not r.bye] or out))
         if old.bye:
             break
         ranks = tuple(draw(st.integers(1, len(old.players))) for _ in old.players)
+        if old.sides:
+            ranks = old.ranks[::-1]
         out.append(Result(old.round, old.players, ranks, old.tiebreaks,
-                          reason="the table entered it wrong"))
+                          reason="the table entered it wrong", sides=old.sides))
     return out
 
 
@@ -78,6 +84,18 @@ def test_points_are_what_the_scoring_says():
     assert Scoring(by_rank=(5, 3, 1, 0)).points(ffa) == {"Ann": 5, "Bob": 2, "Cy": 2, "Dee": 0}
     # Without a table by place: the average of the duels (Bob beat one, drew one, lost one).
     assert Scoring().points(ffa) == {"Ann": 1, "Bob": 0.5, "Cy": 0.5, "Dee": 0}
+
+
+def test_a_doubles_game_scores_each_player_as_their_side_and_teammates_have_not_met():
+    game = Result(1, ("Ann", "Bob", "Cy", "Dee"), (1, 1, 2, 2), sides=(0, 0, 1, 1))
+    assert Scoring().points(game) == {"Ann": 1, "Bob": 1, "Cy": 0, "Dee": 0}
+    table = {s.name: s for s in standings(["Ann", "Bob", "Cy", "Dee"], [game])}
+    assert table["Ann"].opponents == ("Cy", "Dee")
+    assert table["Ann"].buchholz == 0 and table["Cy"].buchholz == 2
+    with pytest.raises(ValueError, match="teammates share a rank"):
+        Result(1, ("Ann", "Bob", "Cy", "Dee"), (1, 2, 3, 3), sides=(0, 0, 1, 1))
+    with pytest.raises(ValueError, match="two sides at least"):
+        Result(1, ("Ann", "Bob"), (1, 1), sides=(0, 0))
 
 
 def test_tiebreaks_buchholz_then_the_games_own_then_head_to_head_then_seeding():
@@ -146,7 +164,8 @@ def test_a_malformed_result_is_refused_with_a_message(players, ranks, tiebreaks,
 def test_results_and_standings_are_json():
     result = Result(2, ("Ann", "Bob"), (1, 2), (4, -4), game="t3-r2")
     assert result.to_json() == {"round": 2, "players": ["Ann", "Bob"], "ranks": [1, 2],
-                                "tiebreaks": [4, -4], "game": "t3-r2", "reason": ""}
+                                "tiebreaks": [4, -4], "game": "t3-r2", "reason": "",
+                                "sides": []}
     line = standings(["Ann", "Bob"], [result])[0]
     assert line.to_json() == {"place": 1, "name": "Ann", "points": 1, "buchholz": 0,
                               "tiebreak": 4, "head_to_head": 0, "played": 1, "byes": 0,
@@ -169,6 +188,8 @@ def test_results_come_back_from_their_json(results):
      "tiebreaks is a list of numbers"),
     ({"round": 0, "players": ["Ann"]}, "rounds count from 1"),
     ({"round": 1, "players": ["Ann"], "reason": 3}, "game and reason are text"),
+    ({"round": 1, "players": ["Ann", "Bob"], "ranks": [1, 2], "sides": "ab"},
+     "sides is a list of whole numbers"),
 ])
 def test_a_malformed_result_in_json_is_refused_with_a_message(data, message):
     with pytest.raises(ValueError, match=message):
