@@ -84,6 +84,21 @@ class Pairing:
         return {"board": self.board, "players": list(self.players), "bye": self.bye,
                 "why": self.why}
 
+    @classmethod
+    def from_json(cls, data: Any) -> Pairing:
+        """The pairing ``to_json`` gave (ValueError, saying what is wrong, for anything else)."""
+        if not isinstance(data, dict):
+            raise ValueError(f"a pairing is an object, not {data!r}")
+        board, names, why = data.get("board"), data.get("players"), data.get("why", "")
+        if isinstance(board, bool) or not isinstance(board, int) or board < 1:
+            raise ValueError(f"board is a whole number from 1, not {board!r}")
+        if not isinstance(names, list) or not names or not all(
+                isinstance(n, str) for n in names) or len(set(names)) != len(names):
+            raise ValueError(f"players is a list of distinct names, not {names!r}")
+        if not isinstance(why, str):
+            raise ValueError(f"why is text, not {why!r}")
+        return cls(board, tuple(names), why)
+
 
 @dataclass(frozen=True)
 class Round:
@@ -105,6 +120,20 @@ class Round:
 
     def to_json(self) -> dict[str, Any]:
         return {"number": self.number, "pairings": [p.to_json() for p in self.pairings]}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Round:
+        """The round ``to_json`` gave (ValueError, saying what is wrong, for anything else)."""
+        if not isinstance(data, dict) or not isinstance(data.get("pairings"), list):
+            raise ValueError(f"a round is an object with a list of pairings, not {data!r}")
+        number = data.get("number")
+        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+            raise ValueError(f"number is a whole number from 1, not {number!r}")
+        pairings = tuple(Pairing.from_json(p) for p in data["pairings"])
+        names = [n for p in pairings for n in p.players]
+        if len(set(names)) != len(names):
+            raise ValueError(f"a player is paired twice in round {number}")
+        return cls(number, pairings)
 
 
 @dataclass(frozen=True)

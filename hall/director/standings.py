@@ -73,6 +73,25 @@ class Scoring:
         return {"win": self.win, "draw": self.draw, "loss": self.loss, "bye": self.bye,
                 "by_rank": list(self.by_rank)}
 
+    @classmethod
+    def from_json(cls, data: Any) -> Scoring:
+        """The scoring ``to_json`` gave; keys left out keep their defaults (ValueError,
+        saying what is wrong, for anything else)."""
+        if not isinstance(data, dict) or set(data) - {"win", "draw", "loss", "bye", "by_rank"}:
+            raise ValueError(f"a scoring is an object of win, draw, loss, bye and by_rank, "
+                             f"not {data!r}")
+
+        def number(value: Any, key: str) -> float:
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise ValueError(f"{key} is a number, not {value!r}")
+            return float(value)
+
+        by_rank = data.get("by_rank", [])
+        if not isinstance(by_rank, list):
+            raise ValueError(f"by_rank is a list of numbers, not {by_rank!r}")
+        return cls(**{k: number(data[k], k) for k in ("win", "draw", "loss", "bye") if k in data},
+                   by_rank=tuple(number(v, "by_rank") for v in by_rank))
+
 
 #: One point a win, half a draw, a bye as a win; free-for-all by the average of its duels.
 CHESS = Scoring()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -9,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hall.director import pairing as swiss
-from hall.director.model import Player, Result
+from hall.director.model import Player, Result, Round
 from hall.director.pairing import pair_swiss
 from hall.director.standings import standings
 
@@ -281,3 +282,45 @@ def test_round_one_pairs_the_top_half_with_the_bottom_half_in_order():
     players = [Player(n, 2000 - 100 * i) for i, n in enumerate(NAMES[:8])]
     assert [p.players for p in pair_swiss(players, [], 1).pairings] == [
         ("Ann", "Eve"), ("Bob", "Fay"), ("Cy", "Gus"), ("Dee", "Hal")]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 10), st.integers(1, 8), st.randoms(use_true_random=False))
+def test_a_whole_night_with_drop_outs_and_late_arrivals(count, rounds, rng):
+    """Round after round: everyone present once, a second bye only when every present
+    player has had one, and each round comes back from its JSON unchanged."""
+    present = [Player(n, rng.choice([1000, 1500])) for n in NAMES[:count]]
+    waiting = [Player(n) for n in NAMES[count:]]
+    results: list[Result] = []
+    byes: dict[str, int] = {}
+    for number in range(1, rounds + 1):
+        rnd = pair_swiss(present, results, number, seed=number)
+        assert Round.from_json(json.loads(json.dumps(rnd.to_json()))) == rnd
+        assert sorted(rnd.players()) == sorted(p.name for p in present)
+        for p in rnd.pairings:
+            if p.bye:
+                name = p.players[0]
+                if byes.get(name):
+                    assert all(byes.get(q.name) for q in present)
+                byes[name] = byes.get(name, 0) + 1
+                results.append(Result(number, p.players))
+            else:
+                results.append(Result(number, p.players, rng.choice([(1, 2), (2, 1), (1, 1)])))
+        if len(present) > 2 and rng.random() < 0.3:
+            present.remove(rng.choice(present))
+        if waiting and rng.random() < 0.3:
+            present.append(Player(waiting.pop().name, 1200, start_points=number / 2))
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    ({"number": 1}, "a list of pairings"),
+    ({"number": 0, "pairings": []}, "number is a whole number from 1"),
+    ({"number": 1, "pairings": [{"board": 0, "players": ["Ann"]}]}, "board is a whole"),
+    ({"number": 1, "pairings": [{"board": 1, "players": ["Ann", "Ann"]}]}, "distinct names"),
+    ({"number": 1, "pairings": [{"board": 1, "players": ["Ann"], "why": 3}]}, "why is text"),
+    ({"number": 1, "pairings": [{"board": 1, "players": ["Ann", "Bob"]},
+                                {"board": 2, "players": ["Ann"]}]}, "paired twice"),
+])
+def test_a_malformed_round_in_json_is_refused_with_a_message(data, message):
+    with pytest.raises(ValueError, match=message):
+        Round.from_json(data)

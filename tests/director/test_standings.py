@@ -205,3 +205,14 @@ def test_players_from_a_mapping_of_ratings():
         Player.from_json({"name": "Ann", "rating": "high"})
     with pytest.raises(ValueError, match="with a name"):
         Player.from_json({"name": " "})
+
+
+def test_a_scoring_comes_back_from_its_json_and_bad_json_is_refused():
+    for scoring in (Scoring(), Scoring(win=3, draw=1, bye=3, by_rank=(5, 3, 1))):
+        assert Scoring.from_json(json.loads(json.dumps(scoring.to_json()))) == scoring
+    assert Scoring.from_json({"win": 2}) == Scoring(win=2)
+    for bad, message in [({"win": "1"}, "win is a number"), ({"points": 1}, "an object of"),
+                         ({"by_rank": [1, None]}, "by_rank is a number"),
+                         ({"by_rank": 3}, "by_rank is a list")]:
+        with pytest.raises(ValueError, match=message):
+            Scoring.from_json(bad)
