@@ -47,7 +47,7 @@ SCORINGS = st.sampled_from([Scoring(), Scoring(win=3, draw=1, loss=0, bye=3),
                             Scoring(by_rank=(4, 2, 1, 0)), Scoring(win=2, draw=1, bye=1)])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(result_lists(), SCORINGS)
 def test_standings_kept_live_equal_the_standings_recomputed(results, scoring):
     tally = Tally(NAMES[:3], scoring)
@@ -56,7 +56,7 @@ def test_standings_kept_live_equal_the_standings_recomputed(results, scoring):
     assert tally.standings() == standings(NAMES[:3], results, scoring)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(result_lists(), SCORINGS)
 def test_the_standings_are_the_effective_results_and_nothing_else(results, scoring):
     table = standings(NAMES, results, scoring)
