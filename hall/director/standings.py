@@ -144,7 +144,10 @@ def corrections(results: Iterable[Result]) -> list[tuple[Result, Result]]:
 
 def _roster(players: Sequence[Player | str], results: Iterable[Result]) -> dict[str, Player]:
     """Everyone to rank, in seeding order: the players given, then others in results by name."""
-    roster = {p.name: p for p in (Player(p) if isinstance(p, str) else p for p in players)}
+    given = [Player(p) if isinstance(p, str) else p for p in players]
+    roster = {p.name: p for p in given}
+    if len(roster) != len(given):
+        raise ValueError(f"a player is listed twice: {sorted(p.name for p in given)}")
     for name in sorted({n for r in results for n in r.players} - set(roster)):
         roster[name] = Player(name)
     return roster

@@ -85,6 +85,9 @@ def test_doubles_teams_are_as_even_as_can_be_and_the_lowest_rest(ratings):
     if split.resting:
         assert rating[split.resting[0]] == min(ratings)
     totals = [sum(rating[n] for n in g) for g in split.groups]
+    assert list(split.why) == [f"Team {i}: {' + '.join(g)}: rating total {t:g}"
+                               for i, (g, t) in enumerate(zip(split.groups, totals,
+                                                              strict=True), 1)]
     playing = [n for g in split.groups for n in g]
     if playing:
         best = min(max(t) - min(t) for t in (

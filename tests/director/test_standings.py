@@ -143,6 +143,11 @@ def test_a_correction_replaces_the_result_and_keeps_its_reason():
     assert tally.standings() == standings(["Ann", "Bob"], [first])
 
 
+def test_a_player_listed_twice_is_refused():
+    with pytest.raises(ValueError, match="listed twice"):
+        standings(["Ann", Player("Ann", 1500)], [])
+
+
 def test_a_late_arrival_starts_with_the_points_given_and_a_drop_out_keeps_their_line():
     results = [Result(1, ("Ann", "Bob"), (1, 2))]
     table = standings([Player("Ann"), Player("Bob"), Player("Cy", start_points=0.5)], results)
