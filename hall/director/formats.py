@@ -40,10 +40,7 @@ def round_robin(players: Sequence[Player | str]) -> tuple[Round, ...]:
     for number in range(1, total + 1):
         half = len(circle) // 2
         games = [(circle[i], circle[-1 - i]) for i in range(half)]
-        pairings = []
-        for a, b in games:
-            if a is not None and b is not None:
-                pairings.append((a, b))
+        pairings = [(a, b) for a, b in games if a is not None and b is not None]
         sitting = [a or b for a, b in games if a is None or b is None]
         out = [Pairing(board, game, f"{game[0]} v {game[1]}: round robin, "
                        f"round {number} of {total}")

@@ -51,7 +51,16 @@ class Split:
                 "why": list(self.why)}
 
 
-Score = Callable[[list[list[str]]], tuple[float, ...]]
+#: What a split is judged by, group by group: (repeat opponents in it, its rating value:
+#: the total for teams, the average otherwise). A split is better with fewer repeats in
+#: all, then a smaller gap between the highest and lowest value.
+Measure = Callable[[list[str]], tuple[int, float]]
+
+
+def _judge(measures: list[tuple[int, float]]) -> tuple[int, float]:
+    values = [v for _, v in measures]
+    return (sum(r for r, _ in measures),
+            round(max(values, default=0) - min(values, default=0), 9))
 
 
 def _every_split(names: list[str], sizes: list[int]):
@@ -69,9 +78,10 @@ def _every_split(names: list[str], sizes: list[int]):
                 yield [[first, *mates], *tail]
 
 
-def _best(names: list[str], sizes: list[int], score: Score) -> list[list[str]]:
+def _best(names: list[str], sizes: list[int], measure: Measure) -> list[list[str]]:
     if len(names) <= EXACT_UP_TO:
-        return min(_every_split(names, sizes), key=score)
+        return min(_every_split(names, sizes), key=lambda split: _judge(
+            [measure(g) for g in split]))
     # Snake draft by the order given (the caller sorts by rating), then swaps.
     groups: list[list[str]] = [[] for _ in sizes]
     turn = 0
@@ -81,19 +91,53 @@ def _best(names: list[str], sizes: list[int], score: Score) -> list[list[str]]:
             turn, step = _snake(turn, step, len(sizes))
         groups[turn].append(name)
         turn, step = _snake(turn, step, len(sizes))
-    current = score(groups)
-    improved = True
-    while improved:
-        improved = False
-        for g, h in itertools.combinations(range(len(groups)), 2):
-            for i, j in itertools.product(range(len(groups[g])), range(len(groups[h]))):
-                groups[g][i], groups[h][j] = groups[h][j], groups[g][i]
-                trial = score(groups)
-                if trial < current:
-                    current, improved = trial, True
-                else:
-                    groups[g][i], groups[h][j] = groups[h][j], groups[g][i]
+    _improve(groups, measure)
     return groups
+
+
+def _improve(groups: list[list[str]], measure: Measure) -> None:
+    """Swap two players of different groups while a swap makes the split better.
+
+    Only swaps that could help are tried: one of the two groups holds a repeat
+    (no other swap lowers the repeats), or has the highest or lowest value (no
+    other swap narrows the gap). So the split it ends with is one no swap at
+    all improves.
+    """
+    repeats = [0] * len(groups)
+    values = [0.0] * len(groups)
+    for g, group in enumerate(groups):
+        repeats[g], values[g] = measure(group)
+
+    def judge() -> tuple[int, float]:
+        return (sum(repeats), round(max(values) - min(values), 9))
+
+    current = judge()
+    while True:
+        # The best swap of all that could help (the steepest step: far fewer steps than
+        # taking the first that helps, each of which would start the search again).
+        top, bottom = max(values), min(values)
+        worth = [g for g in range(len(groups)) if repeats[g] or values[g] in (top, bottom)]
+        best: tuple[tuple[int, float], int, int, int, int] | None = None
+        for g in worth:
+            for h in range(len(groups)):
+                if h == g or (h in worth and h < g):  # each pair once
+                    continue
+                for i, j in itertools.product(range(len(groups[g])), range(len(groups[h]))):
+                    groups[g][i], groups[h][j] = groups[h][j], groups[g][i]
+                    before = repeats[g], values[g], repeats[h], values[h]
+                    repeats[g], values[g] = measure(groups[g])
+                    repeats[h], values[h] = measure(groups[h])
+                    trial = judge()
+                    if trial < current and (best is None or trial < best[0]):
+                        best = (trial, g, h, i, j)
+                    groups[g][i], groups[h][j] = groups[h][j], groups[g][i]
+                    repeats[g], values[g], repeats[h], values[h] = before
+        if best is None:
+            return
+        current, g, h, i, j = best
+        groups[g][i], groups[h][j] = groups[h][j], groups[g][i]
+        repeats[g], values[g] = measure(groups[g])
+        repeats[h], values[h] = measure(groups[h])
 
 
 def _snake(turn: int, step: int, count: int) -> tuple[int, int]:
@@ -126,11 +170,8 @@ def teams(players: Sequence[Player], size: int = 2) -> Split:
     count = len(names) // size
     playing, resting = names[:count * size], names[count * size:]
 
-    def spread(groups: list[list[str]]) -> tuple[float, ...]:
-        totals = [sum(rating[n] for n in g) for g in groups]
-        return (max(totals, default=0) - min(totals, default=0),)
-
-    groups = _best(playing, [size] * count, spread) if count else []
+    groups = _best(playing, [size] * count,
+                   lambda g: (0, sum(rating[n] for n in g))) if count else []
     return _finish(groups, rating, resting, lambda i, g: (
         f"Team {i}: {' + '.join(g)}: rating total {sum(rating[n] for n in g):g}"))
 
@@ -143,7 +184,7 @@ def sides(players: Sequence[Player], count: int = 2) -> Split:
     if len(names) < count:
         raise ValueError(f"{len(names)} players cannot make {count} sides")
     sizes = [len(names) // count + (i < len(names) % count) for i in range(count)]
-    groups = _best(names, sizes, lambda gs: (_gap(gs, rating),))
+    groups = _best(names, sizes, lambda g: (0, sum(rating[n] for n in g) / len(g)))
     return _finish(groups, rating, [], lambda i, g: (
         f"Side {i}: {', '.join(g)}: average rating {_mean(g, rating):g}"))
 
@@ -172,13 +213,11 @@ def tables(players: Sequence[Player], results: Sequence[Result] = ()) -> Split:
     seated = sum(sizes)
     playing, resting = names[:seated], names[seated:]
 
-    def repeats(group: list[str]) -> int:
-        return sum(met[frozenset(p)] > 0 for p in itertools.combinations(group, 2))
+    def measure(group: list[str]) -> tuple[int, float]:
+        return (sum(met[frozenset(p)] > 0 for p in itertools.combinations(group, 2)),
+                sum(rating[n] for n in group) / len(group))
 
-    def score(groups: list[list[str]]) -> tuple[float, ...]:
-        return (sum(repeats(g) for g in groups), _gap(groups, rating))
-
-    groups = _best(playing, sizes, score) if sizes else []
+    groups = _best(playing, sizes, measure) if sizes else []
 
     def line(i: int, group: list[str]) -> str:
         again = [" and ".join(sorted(p)) for p in itertools.combinations(group, 2)
@@ -192,8 +231,3 @@ def tables(players: Sequence[Player], results: Sequence[Result] = ()) -> Split:
 
 def _mean(group: list[str], rating: dict[str, float]) -> float:
     return round(sum(rating[n] for n in group) / len(group), 1)
-
-
-def _gap(groups: list[list[str]], rating: dict[str, float]) -> float:
-    means = [sum(rating[n] for n in g) / len(g) for g in groups if g]
-    return round(max(means, default=0) - min(means, default=0), 9)
