@@ -90,7 +90,8 @@ SMALL: dict[str, list[str]] = {
     ".venv/bin/python -m tests.bench.bench_hall_reads": ["--tables", "20", "--readers", "2",
                                                         "--seconds", "1"],
     ".venv/bin/python -m tests.bench.bench_rss": ["--actions", "16", "--warmup", "10"],
-    ".venv/bin/python -m tests.bench.bench_pairing": ["--players", "30", "--rounds", "2"],
+    ".venv/bin/python -m tests.bench.bench_pairing": ["--players", "30", "--rounds", "2",
+                                                      "--seat", "16"],
 }
 #: ``./run`` subcommands that are run for real in a temp data folder.
 RUN_FOR_REAL = ("replay", "import", "history", "export")

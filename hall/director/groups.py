@@ -17,9 +17,10 @@ caller's numbers, any scale):
 
 "Even" means the smallest gap between the strongest and the weakest group
 (by total for teams, by average otherwise). Up to :data:`EXACT_UP_TO` players
-every split is tried; above, a snake draft is improved by swapping two
-players while a swap helps (a swap that no longer helps is a local best: for
-club-sized fields it is rarely far from the best). Equal splits are decided by
+every split is tried; above, a snake draft is improved by the best swap of
+two players while one helps, so that no single swap improves the end result
+(a local best, not always the best; 100 players at tables take seconds,
+tests/bench/bench_pairing.py measures it). Equal splits are decided by
 the order the players are given in, so the same input gives the same split.
 """
 

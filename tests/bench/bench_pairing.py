@@ -1,6 +1,7 @@
 """Benchmark: a Swiss round for a big club night, paired by hall/director/pairing.py.
 
 Run: .venv/bin/python -m tests.bench.bench_pairing [--players 400] [--rounds 5] [--seed 1]
+     [--seat 40]
 
 ``--players`` with ratings spread as a club's are (normal, mean 1500, sd
 200), a few dropping out and one arriving late each round, play ``--rounds``
@@ -9,6 +10,10 @@ tenth drawn. For each round it prints the pairing time (the matching and
 everything around it, as the director would call it), how many games there
 are, the rematches (none should be), how many games cross score groups and
 the widest crossing, and whether the bye went to a player who had one.
+Then ``--seat`` players (rated the same way, having sat at tables of four
+in one earlier round) are seated at Alakazoo's 3-4 player tables and split
+into doubles teams (hall/director/groups.py): the time of each and the gap
+between the strongest and weakest table's average rating.
 Prints numbers; asserts nothing.
 """
 
@@ -20,6 +25,7 @@ import shlex
 import sys
 import time
 
+from hall.director.groups import tables, teams
 from hall.director.model import Player, Result
 from hall.director.pairing import pair_swiss
 from hall.director.standings import standings
@@ -30,6 +36,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=400)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seat", type=int, default=40)
     args = parser.parse_args(argv)
     print("command:", shlex.join([sys.executable, "-m", "tests.bench.bench_pairing",
                                   *(argv if argv is not None else sys.argv[1:])]))
@@ -68,6 +75,27 @@ def main(argv: list[str] | None = None) -> None:
         for leaving in rng.sample(players, min(2, len(players) // 10)):
             players.remove(leaving)
         players.append(Player(f"Late{number}", round(rng.gauss(1500, 200)), number / 2))
+    seat(args.seat, rng)
+
+
+def seat(count: int, rng: random.Random) -> None:
+    players = [Player(f"S{i:04}", round(rng.gauss(1500, 200))) for i in range(count)]
+    earlier = [Result(1, tuple(p.name for p in players[i:i + 4]), (1, 2, 3, 4))
+               for i in range(0, count - 3, 4)]
+    started = time.perf_counter()
+    split = tables(players, earlier)
+    took = time.perf_counter() - started
+    rating = {p.name: p.rating for p in players}
+    means = [sum(rating[n] for n in g) / len(g) for g in split.groups]
+    repeats = sum(line.endswith("no seating avoids it") for line in split.why)
+    print(f"{count} players at {len(split.groups)} tables: {took:.3f} s, average ratings "
+          f"{min(means):.1f} to {max(means):.1f}, tables with a repeat: {repeats}")
+    started = time.perf_counter()
+    pairs = teams(players)
+    took = time.perf_counter() - started
+    totals = [sum(rating[n] for n in g) for g in pairs.groups]
+    print(f"{count} players in {len(pairs.groups)} doubles teams: {took:.3f} s, totals "
+          f"{min(totals):.0f} to {max(totals):.0f}")
 
 
 if __name__ == "__main__":
