@@ -133,6 +133,8 @@ def pair_swiss(players: Sequence[Player], results: Sequence[Result], number: int
     count as met). A drop-out is left out of ``players``; a late arrival is
     put in, with the ``start_points`` the director gives.
     """
+    if number < 1:
+        raise ValueError(f"rounds count from 1, not {number}")
     if not players:
         return Round(number, ())
     f = _field(players, results, scoring, seed)

@@ -324,3 +324,10 @@ def test_a_whole_night_with_drop_outs_and_late_arrivals(count, rounds, rng):
 def test_a_malformed_round_in_json_is_refused_with_a_message(data, message):
     with pytest.raises(ValueError, match=message):
         Round.from_json(data)
+
+
+def test_a_round_zero_or_a_player_listed_twice_is_refused():
+    with pytest.raises(ValueError, match="rounds count from 1"):
+        pair_swiss([Player("Ann"), Player("Bob")], [], 0)
+    with pytest.raises(ValueError, match="listed twice"):
+        pair_swiss([Player("Ann"), Player("Ann")], [], 1)
