@@ -18,6 +18,8 @@ show it), ``<!-- doc-test: {JSON} -->``.
   ``refuses`` (a list of ``{"after": N, "action": {...}, "error": text}``: the
   file's first N actions then that action must exit 2 with the text on
   stderr, so a refusal the document tells of is the program's).
+- ``python``: needs the marker ``{"check": "python-session"}``: a doctest session
+  (``>>> `` lines and what they print), run and compared exactly.
 - ``json``, ``text`` and ``toml``: need a marker ``{"check": NAME}``, one of
   ``CHECKS`` below; each compares the block with what the program really
   does or prints. An unknown tag or check fails: add one here. A ``curl``
@@ -88,6 +90,8 @@ SMALL: dict[str, list[str]] = {
     ".venv/bin/python -m tests.bench.bench_hall_reads": ["--tables", "20", "--readers", "2",
                                                         "--seconds", "1"],
     ".venv/bin/python -m tests.bench.bench_rss": ["--actions", "16", "--warmup", "10"],
+    ".venv/bin/python -m tests.bench.bench_pairing": ["--players", "30", "--rounds", "2",
+                                                      "--seat", "16"],
 }
 #: ``./run`` subcommands that are run for real in a temp data folder.
 RUN_FOR_REAL = ("replay", "import", "history", "export")
@@ -166,9 +170,9 @@ def test_the_docs_have_blocks_and_every_block_has_a_rule():
     for block in ALL:
         if block.tag in ("sh", "jsonl") and "check" not in block.marker:
             continue
-        assert block.tag in ("json", "text", "toml", "sh"), (
+        assert block.tag in ("json", "text", "toml", "sh", "python"), (
             f"{block}: no rule for a ```{block.tag or '(untagged)'} block: tag it sh, jsonl, "
-            "json, toml or text (see tests/test_docs.py)")
+            "json, toml, python or text (see tests/test_docs.py)")
         assert block.marker.get("check") in CHECKS, (
             f"{block}: a ```{block.tag} block needs <!-- doc-test: {{\"check\": NAME}} --> "
             f"above it, NAME one of {', '.join(CHECKS)}")
@@ -693,6 +697,21 @@ def check_first_five_minutes(block: Block, tmp: Path) -> None:
             proc.communicate()
 
 
+def check_python_session(block: Block, tmp: Path) -> None:
+    """A Python session (``>>> `` and ``... `` lines, then what they print), run by doctest:
+    each statement runs in order in one namespace and prints exactly what the block shows."""
+    import doctest
+    import io
+
+    test = doctest.DocTestParser().get_doctest(block.text, {}, str(block), str(block.doc),
+                                               block.line)
+    assert test.examples, f"{block}: a python-session block holds no >>> lines"
+    report = io.StringIO()
+    runner = doctest.DocTestRunner(verbose=False)
+    runner.run(test, out=report.write)
+    assert runner.failures == 0, f"{block}:\n{report.getvalue()}"
+
+
 CHECKS: dict[str, Callable[[Block, Path], None]] = {
     "first-five-minutes": check_first_five_minutes,
     "run-banner": check_run_banner,
@@ -711,4 +730,5 @@ CHECKS: dict[str, Callable[[Block, Path], None]] = {
     "mqtt-config": check_mqtt_config,
     "club-hall": check_club_hall,
     "mqtt-payload": check_mqtt_payload,
+    "python-session": check_python_session,
 }
