@@ -195,7 +195,7 @@ TC.boards.alakaslam = function (match) {
   const rows = [0, 1].map((i) => el("tr", {class: v.winner === i ? "winner" : "", "data-side": i},
     el("td", {class: "serve", "aria-label": !over && v.serving_side === i ? "serves" : null},
       !over && v.serving_side === i ? "●" : ""),
-    el("th", {scope: "row", class: `name side-${i}`}, sideName(i),
+    el("th", {scope: "row", class: `name side-${i}${TC.nameClass(sideName(i))}`}, sideName(i),
       v.winner === i ? [" ", el("span", {class: "chip won"}, "winner")] : null),
     el("td", {class: "points"}, v.sides[i].score)));
   let now = "";

@@ -23,7 +23,7 @@ TC.boards["center-court"] = function (match) {
       "data-player": p},
     el("td", {class: "serve"}, serving ? el("span", {class: "ball", title: "serving"}, "●",
       el("span", {class: "sr-only"}, " serving")) : null),
-    el("th", {scope: "row", class: `name side-${p}`}, v.players[p],
+    el("th", {scope: "row", class: `name side-${p}${TC.nameClass(v.players[p])}`}, v.players[p],
       v.winner === p ? [" ", el("span", {class: "chip won"}, "winner")] : null),
     v.sets.map((s, i) => {
       const tb = v.set_tiebreaks[i];

@@ -263,6 +263,10 @@ TC.title = function (state) {
 /** Each side's or player's colour (app.css: --side-N, --player-N): a stripe beside the name. */
 TC.swatch = (i, kind = "side") => TC.el("span", {class: `swatch ${kind}-${i}`, "aria-hidden": "true"});
 
+/** " long" for a name too long to be written at a score's size on a phone (app.css writes
+ * it smaller and lets it break), else "": added to the name's class. */
+TC.nameClass = (name) => (String(name).length > 10 ? " long" : "");
+
 /** A small table of counts by side: rows of [label, [count per side]], columns the names. */
 TC.statsTable = function (caption, names, rows, kind = "side") {
   const el = TC.el;
