@@ -3,10 +3,10 @@ the history at 390x844 and 320x640, light and dark, with a match started and fin
 with short names and with names that cannot wrap (16 capitals, the form's maximum).
 
 On each: nothing scrolls sideways, every score lies inside the screen, no text runs out
-of its box (an ellipsis counts only where the whole name is in a title), no console
-error. One browser, one companion and four tabs a size and theme, reused; the states are
-set on the table as the panel would. The screenshots go to SCREENSHOTS/layout/ (the path
-is printed).
+of its box (an ellipsis counts only where the whole name is in a title), the navigation
+on one line of 44 px links, no console error. One browser, one companion and a tab a size
+and theme, reused; the states are set on the table as the panel would. The screenshots go
+to SCREENSHOTS/layout/ (the path is printed).
 """
 
 from __future__ import annotations
@@ -104,6 +104,13 @@ PROBLEMS = """() => {
     if (css.textOverflow === 'ellipsis' && el.closest('[title]')) continue;
     if (el.matches('input, select, textarea')) continue;
     found.push(`${said(el, 40)} ${el.scrollWidth}>${el.clientWidth}`);
+  }
+  // The navigation on one line, each link a 44 px target.
+  const links = Array.from(document.querySelectorAll('header nav a'));
+  if (new Set(links.map((a) => Math.round(a.getBoundingClientRect().top))).size > 1)
+    found.push('the navigation wraps');
+  for (const a of links) {
+    if (a.getBoundingClientRect().height < 44) found.push(`${said(a, 20)} is under 44 px tall`);
   }
   const box = (el) => el.getBoundingClientRect();
   for (const el of document.querySelectorAll(arguments[0] || '#none')) {

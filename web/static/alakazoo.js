@@ -178,7 +178,7 @@ TC.zoo.stats = function (v) {
       v.winner ? el("th", {scope: "col"}, "jury") : null,
       el("th", {scope: "col"}, "DP"), el("th", {scope: "col"}, "pass"))),
     el("tbody", {}, v.players.map((pl, p) => el("tr", {},
-      el("th", {scope: "row"}, pl.name), cols.map(([k]) => el("td", {}, st.points[p][k])),
+      el("th", {scope: "row", class: "who"}, pl.name), cols.map(([k]) => el("td", {}, st.points[p][k])),
       v.winner ? el("td", {}, pl.jury ? pl.jury.total : 0) : null,
       el("td", {}, st.dark_power[p]), el("td", {}, st.forced_passes[p])))));
 };
