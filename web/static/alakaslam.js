@@ -249,7 +249,8 @@ TC.boards.alakaslam = function (match) {
     const l = v.last_shot;
     last.push(`Last shot (${sideName(l.side)}): ${TC.slam.cell(l.from)} → ${TC.slam.cell(l.to)}, ${TC.slam.RESULTS[l.result]}`);
   }
-  if (v.last_point) last.push(`Last point: ${sideName(v.last_point.winner)}, ${TC.slam.REASONS[v.last_point.reason]}`);
+  // In the words of every output (rules.point_said): "Ann scores: no return".
+  if (v.last_point) last.push(`Last point: ${sideName(v.last_point.winner)} scores: ${TC.slam.REASONS[v.last_point.reason]}`);
   const reminders = [];
   if (!over && v.draws && v.draws.length) reminders.push(`Draw: ${v.draws.map((d) => TC.slam.drawText(v, d)).join("; ")}`);
   if (!over && v.refill && v.refill.length) {
