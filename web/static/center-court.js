@@ -46,7 +46,9 @@ TC.boards["center-court"] = function (match) {
   // never with the ball in play.
   else if (v.serve === 2) call = "FAULT · second serve";
   const status = [];
-  if (v.last_serve) {
+  // The serve belongs to the point being played (a rally on, a second serve due, the call
+  // of its double fault): once the point is won, the next point has none yet.
+  if (v.last_serve && (v.in_play || v.serve === 2 || v.call)) {
     const s = v.last_serve;
     status.push(`Last serve: ${s.card}` + (v.rally_serve === 2 ? " (2nd)" : "") +
       (s.roll === null ? "" : `, die ${s.roll}`));

@@ -234,7 +234,7 @@ TC.renderBoard = function (container, state, drawn) {
   const match = state.match;
   const draw = () => {
     if (container.tcState !== state) return;
-    container.replaceChildren(!match ? TC.el("p", {class: "empty"}, "No match on the table yet.")
+    container.replaceChildren(!match ? TC.noMatch(container, state)
       : (TC.boards[match.game] || TC.boards.generic)(match));
     if (drawn) drawn(state);
   };
@@ -242,6 +242,22 @@ TC.renderBoard = function (container, state, drawn) {
   TC.need(match.game).then(draw, (err) => {
     if (container.tcState === state) container.replaceChildren(TC.el("p", {class: "error"}, err.message));
   });
+};
+
+/** What an empty table says: "No match in play.", then what the newest stored match came
+ *  to ("Last: Ann v Bob: Ann won · 6-4 6-3"), or that none was played yet, once the
+ *  history answers (GET /api/history?limit=1), unless a newer state was drawn meanwhile. */
+TC.noMatch = function (container, state) {
+  const line = TC.el("p", {class: "empty"}, "No match in play.");
+  fetch("/api/history?limit=1", {cache: "no-store"}).then((r) => (r.ok ? r.json() : [])).then((rows) => {
+    if (container.tcState !== state) return;
+    const m = rows[0];
+    if (!m) { line.textContent = "No match played yet."; return; }
+    const winners = m.players.filter((_, i) => (Array.isArray(m.winner) ? m.winner.includes(i) : m.winner === i));
+    const came = m.status === "abandoned" ? "ended unfinished" : winners.length ? `${winners.join(" & ")} won` : "";
+    line.append(` Last: ${m.players.join(" v ")}: ${[came, m.summary].filter(Boolean).join(" · ")}`);
+  }, () => {});
+  return line;
 };
 
 TC.boards.generic = function (match) {
