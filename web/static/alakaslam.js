@@ -101,17 +101,22 @@ TC.slam.svg = function (tag, attrs, ...children) {
  * sides' names, side 0's first.
  */
 /**
- * Where a path's result ("IN", "BAD SERVE") is written: {x, y, anchor}, the first of beside
- * the landing away from the path, beside it on the other side, under it, over it, whose
- * box (`width` units wide, 13 high) lies inside the drawing and clear of the path with its
- * arrowhead and of the row numbers inside the court's left edge.
+ * Where a path's result ("IN", "BAD SERVE") is written: {x, y, anchor}, the first spot,
+ * nearest the landing first (beside it away from the path, beside it on the other side,
+ * then under and over it), whose box (`width` units wide, 13 high) lies inside the drawing
+ * and clear of the path with its arrowhead and of the row numbers inside the court's left
+ * edge.
  */
 TC.slam.resultPlace = function ({W, H, S, rows, x1, y1, x2, y2, width}) {
   const away = x1 < x2 ? 1 : x1 > x2 ? -1 : x2 < W / 2 ? 1 : -1;
-  const beside = (dir) => ({x: x2 + 14 * dir, y: y2 + 5, anchor: dir > 0 ? "start" : "end"});
-  const down = y2 >= y1 ? 1 : -1;  // past the arrowhead first, then before it
-  const candidates = [beside(away), beside(-away), {x: x2, y: y2 + 26 * down + (down > 0 ? 0 : 8), anchor: "middle"},
-    {x: x2, y: y2 - 26 * down + (down > 0 ? 8 : 0), anchor: "middle"}];
+  const xs = [{dx: 14 * away, anchor: away > 0 ? "start" : "end"},
+    {dx: -14 * away, anchor: away > 0 ? "end" : "start"},
+    {dx: 0, anchor: "middle"}, {dx: -4, anchor: "start"}, {dx: 4, anchor: "end"},
+    {dx: -30, anchor: "start"}, {dx: 30, anchor: "end"}];
+  const spots = [];
+  for (const dy of [5, -13, 23, -22, 32, -31, 41, -40, 50, -49]) {
+    for (const {dx, anchor} of xs) spots.push({x: x2 + dx, y: y2 + dy, anchor});
+  }
   const box = (c) => {
     const left = c.anchor === "start" ? c.x : c.anchor === "end" ? c.x - width : c.x - width / 2;
     return {left, right: left + width, top: c.y - 11, bottom: c.y + 2};
@@ -122,11 +127,13 @@ TC.slam.resultPlace = function ({W, H, S, rows, x1, y1, x2, y2, width}) {
     if (b.left < 0 || b.right > W || b.top < 0 || b.bottom > H) return false;
     // The row numbers: a column of digits just inside the court's left edge.
     if (b.left < S + 14 && b.right > S + 2 && b.bottom > S && b.top < (rows + 1) * S) return false;
+    // The column numbers: a row of digits just inside its foot.
+    if (b.top < (rows + 1) * S && b.bottom > (rows + 1) * S - 12 && b.right > S && b.left < W - S) return false;
     if (hits(b, x2, y2, 10)) return false;  // the arrowhead and the ball
-    for (let t = 0; t <= 1; t += 0.05) if (hits(b, x1 + (x2 - x1) * t, y1 + (y2 - y1) * t, 2)) return false;
+    for (let t = 0; t <= 1; t += 0.05) if (hits(b, x1 + (x2 - x1) * t, y1 + (y2 - y1) * t, 3)) return false;
     return true;
   };
-  return candidates.find(clear) || candidates[0];
+  return spots.find(clear) || spots[0];
 };
 
 TC.slam.courts = 0;
@@ -176,7 +183,7 @@ TC.slam.court = function ({cols, ball, path, label, names, faded, unjudged}) {
     const bad = path.result !== "in";
     const [x1, y1, x2, y2] = [cx(path.from[0]), cy(path.from[1]), cx(path.to[0]), cy(path.to[1])];
     const word = TC.slam.RESULTS[path.result].split(":")[0].toUpperCase();
-    const place = TC.slam.resultPlace({W, H, S, rows, x1, y1, x2, y2, width: word.length * 9 + 4});
+    const place = TC.slam.resultPlace({W, H, S, rows, x1, y1, x2, y2, width: word.length * 10 + 4});
     parts.push(s("g", {class: `path ${bad ? "bad" : "good"}${faded ? " faded" : ""}`},
       s("circle", {class: "from", cx: x1, cy: y1, r: 4}),
       s("line", {x1, y1, x2, y2, "marker-end": `url(#${arrow})`}),

@@ -136,7 +136,8 @@ TC.boards.alakazoo = function (match) {
     (pl.jury.pure ? " (pure +1)" : "") + ` = ${pl.total}`) : null,
   won(p) ? el("p", {class: "won"}, el("strong", {class: "chip won"}, v.winner.length > 1 ? "shared win" : "winner")) : null));
   const now = [];
-  if (!over && v.roll) now.push(`Spell Dice: ${v.roll.faces.join(" · ")}`);
+  // The dice once: the last line says them when the roll is the last thing that happened.
+  if (!over && v.roll && !(v.last && v.last.type === "roll")) now.push(`Spell Dice: ${v.roll.faces.join(" · ")}`);
   if (!over && v.acted && !v.roll) now.push("the turn's action is spent");
   const firsts = Object.entries(v.firsts);
   return el("div", {class: "zoo"},
