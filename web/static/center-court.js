@@ -64,8 +64,9 @@ TC.boards["center-court"] = function (match) {
   return el("div", {class: `cc${over ? " over" : ""}`},
     el("p", {class: `head${over ? " over" : ""}`}, head),
     el("table", {class: "score"}, el("thead", {}, heads), el("tbody", {}, rows)),
-    el("p", {class: "callout"}, call ? el("strong", {class: "call"}, call) : null),
-    el("p", {class: "status"}, status.join(" · ")),
+    // Once won, nothing more arrives: no line kept empty for it (no gap under the score).
+    over ? null : el("p", {class: "callout"}, call ? el("strong", {class: "call"}, call) : null),
+    over && !status.length ? null : el("p", {class: "status"}, status.join(" · ")),
     stats,
     el("p", {class: "rally"}, "Longest rally: ",
       el("strong", {}, v.longest_rally ? `${v.longest_rally} shot${v.longest_rally === 1 ? "" : "s"}`
