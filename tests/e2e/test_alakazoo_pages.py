@@ -115,7 +115,7 @@ def test_alakazoo_pages_pass_axe(companion, browser, scheme):
         shot(page, f"zoo-spectator-jury-{scheme}")
         start(companion, {**FOUR, "options": {}})
         play(companion, *MIDGAME)
-        expect(page.locator("#board .status.now")).to_contain_text("Spell Dice", timeout=5000)
+        expect(page.locator("#board .last")).to_contain_text("Spell Dice", timeout=5000)
         assert accessibility_problems(page) == []
         page.close()  # one stream less: chromium allows 6 connections per host
         host = context.new_page()
