@@ -4,9 +4,10 @@ with short names and with names that cannot wrap (16 capitals, the form's maximu
 
 On each: nothing scrolls sideways, every score lies inside the screen, no text runs out
 of its box (an ellipsis counts only where the whole name is in a title), the navigation
-on one line of 44 px links, no console error. One browser, one companion and a tab a size
-and theme, reused; the states are set on the table as the panel would. The screenshots go
-to SCREENSHOTS/layout/ (the path is printed).
+on one line of 44 px links that stay put from page to page, no console error. One
+browser, one companion and a tab a size and theme, reused; the states are set on the
+table as the panel would. The screenshots go to SCREENSHOTS/layout/ (the path is
+printed).
 """
 
 from __future__ import annotations
@@ -164,6 +165,7 @@ def check(table: Companion, tabs: list[Tab], label: str) -> list[str]:
     """What is wrong on each tab's three pages as the table is now (see PROBLEMS)."""
     problems = []
     for tab in tabs:
+        navs = {}
         for page_name, path in (("spectator", ""), ("host", "host"), ("history", "history")):
             page = tab.page
             page.goto(url(table, path))
@@ -172,10 +174,16 @@ def check(table: Companion, tabs: list[Tab], label: str) -> list[str]:
             else:
                 expect(page.locator("#board > *").first).to_be_visible(timeout=5000)
             found = page.evaluate(PROBLEMS.replace("arguments[0]", repr(SCORES)))
+            navs[page_name] = page.evaluate("""Array.from(document.querySelectorAll('header nav a'))
+                .map((a) => [Math.round(a.getBoundingClientRect().left),
+                             Math.round(a.getBoundingClientRect().width)])""")
             problems += [f"{tab.name} {page_name}: {p}" for p in found]
             (SHOTS / "layout").mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(SHOTS / "layout" / f"{label}-{page_name}-{tab.name}.png"),
                             full_page=True)
+        # The current page's link marked without moving a link.
+        if len({str(n) for n in navs.values()}) > 1:
+            problems.append(f"{tab.name}: the navigation moves from page to page: {navs}")
         problems += [f"{tab.name} {e}" for e in tab.errors]
         tab.errors.clear()
     return [f"{label} {p}" for p in problems]
