@@ -173,6 +173,10 @@ def check(table: Companion, tabs: list[Tab], label: str) -> list[str]:
                 expect(page.locator("#history li").first).to_be_visible(timeout=5000)
             else:
                 expect(page.locator("#board > *").first).to_be_visible(timeout=5000)
+            space = page.locator("fieldset[data-action=display] button[data-space]")
+            if page_name == "host" and space.count():
+                space.first.click()  # Alakazoo: the creatures' buttons for that space
+                expect(page.locator(".creatures button").first).to_be_visible()
             found = page.evaluate(PROBLEMS.replace("arguments[0]", repr(SCORES)))
             navs[page_name] = page.evaluate("""Array.from(document.querySelectorAll('header nav a'))
                 .map((a) => [Math.round(a.getBoundingClientRect().left),
