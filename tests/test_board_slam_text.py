@@ -39,7 +39,7 @@ def board_lines(table: Table) -> list[str]:
 def test_a_bad_serves_point_line_fits_with_its_reason(memory_store):
     table = table_of(memory_store, LONG[2:], ["austin", "rich"])
     table.act({"type": "serve", "player": 0, "corner": "blue", "cards": ["R1"]})
-    assert board_lines(table) == ["Point Player 4: bad serve"]
+    assert board_lines(table) == ["Player4 scores: bad serve"]
 
 
 def test_a_doubles_point_line_names_the_winners_and_the_reason(memory_store):
@@ -50,14 +50,14 @@ def test_a_doubles_point_line_names_the_winners_and_the_reason(memory_store):
     table.act({"type": "shot", "player": 2, "cards": ["R0"], "support": {"player": 3,
                                                                         "cards": ["R0"]}})
     assert table.snapshot.match["view"]["last_point"]["reason"] == "net"
-    assert board_lines(table) == ["Point Ann/Bob: net"]
+    assert board_lines(table) == ["Ann/Bob scores: net"]
 
 
 def test_long_doubles_names_are_shortened_so_no_return_still_shows(memory_store):
     table = table_of(memory_store, LONG, ["toots", "laurie", "rich", "austin"])
     table.act({"type": "point", "winner": 1, "reason": "no_return"})
     [line] = board_lines(table)
-    assert line.startswith("Point ") and line.endswith(": no return")
+    assert " scores: " in line and line.endswith(": no return")
 
 
 def test_the_coin_flip_line_fits(memory_store):

@@ -17,6 +17,7 @@ from companion.controls import Screen, Ui
 from companion.controls.alakaslam import GO, obligation, preview
 from companion.games.alakaslam import CHARACTERS
 from companion.games.alakaslam.court import NET, ROWS, Cell
+from companion.games.alakaslam.rules import point_said
 from companion.names import short_names
 from companion.screens.canvas import (
     BODY,
@@ -189,9 +190,9 @@ def _hitters(view: Mapping[str, Any], shot: Mapping[str, Any], names: list[str])
 
 
 def _point(view: Mapping[str, Any], point: Mapping[str, Any], names: list[str]) -> str:
-    """``"Point Ann: net"``: who won the last point and why (the loser goes without saying)."""
-    return f"Point {_side(view, point['winner'], names)}: " \
-           f"{REASONS.get(point['reason'], point['reason'])}"
+    """``"Ann scores: net"``: who won the last point and why, in the words of every
+    output (the loser goes without saying)."""
+    return point_said(_side(view, point["winner"], names), point["reason"])
 
 
 # --- the card picker -------------------------------------------------------------------

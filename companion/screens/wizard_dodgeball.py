@@ -98,9 +98,10 @@ def plural(n: int, word: str) -> str:
 
 
 def card_lines(view: dict[str, Any], side: int) -> list[str]:
-    """``"FRZ#21 3"``: the side's recharging cards, caster and activations left."""
+    """``"FRZ#21 in 3"``: the side's recharging cards, each with its caster and the
+    activations until it is back ("in 3": a bare number read as a score)."""
     due = [r for r in view["recharging"] if r["side"] == side]
-    lines = [f"{SHORT[r['spell']]}#{r['caster']} {r['left']}" for r in due]
+    lines = [f"{SHORT[r['spell']]}#{r['caster']} in {r['left']}" for r in due]
     if not lines:
         return ["all ready"]
     if len(lines) > CARD_LINES:

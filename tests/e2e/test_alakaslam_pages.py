@@ -71,7 +71,7 @@ def test_spectator_court_follows_the_rally_live(companion, phone):
     play(companion, {"type": "shot", "player": 0, "cards": ["R0", "R2"]})
     expect(board.locator(".status.last")).to_contain_text(
         "Last shot (Ann): c2 r2 → c0 r4, out", timeout=5000)
-    expect(board.locator(".status.last")).to_contain_text("Last point: Bob, out")
+    expect(board.locator(".status.last")).to_contain_text("Last point: Bob scores: out")
     expect(court_svg.locator(".path.bad .result")).to_have_text("OUT")
     expect(board.locator(".score tr[data-side='1'] .points")).to_have_text("1")
     expect(board.locator(".status.now")).to_have_text("Ann to serve")
@@ -208,7 +208,7 @@ def test_host_shot_obeys_enchantments(companion, phone):
     expect(hit.locator(".landing")).to_have_text("Lands c1 r0: out — point to Ann")
     expect(hit.locator(".preview .path.bad .result")).to_have_text("OUT")
     hit.locator(".send").click()
-    expect(phone.locator("#board .status.last")).to_contain_text("Last point: Ann, out")
+    expect(phone.locator("#board .status.last")).to_contain_text("Last point: Ann scores: out")
     assert events(companion)[-1] == {"type": "shot", "player": 1,
                                               "cards": ["R3", "R1"], "ability": False}
 
@@ -547,7 +547,7 @@ def test_spectator_court_leaves_a_shot_that_did_not_decide_the_point_unjudged(co
     expect(board.locator(".status.last")).to_contain_text("Last shot (Ann): c1 r1 → c3 r4, in")
     # The next point is awarded with no shot at all: no earlier point's shot is drawn.
     play(companion, {"type": "point", "winner": 1, "reason": "out"})
-    expect(board.locator(".status.last")).to_have_text("Last point: Bob, out", timeout=5000)
+    expect(board.locator(".status.last")).to_have_text("Last point: Bob scores: out", timeout=5000)
     expect(court_svg.locator(".path")).to_have_count(0)
     expect(court_svg).to_have_attribute("aria-label",
                                         "Court, 3 columns by 4 rows. No ball in play.")
@@ -555,7 +555,7 @@ def test_spectator_court_leaves_a_shot_that_did_not_decide_the_point_unjudged(co
     # went out): her serve is drawn unjudged.
     play(companion, {"type": "serve", "player": 0, "corner": "red", "cards": ["B1", "B2"]},
          {"type": "point", "winner": 0, "reason": "out"})
-    expect(board.locator(".status.last")).to_have_text("Last point: Ann, out", timeout=5000)
+    expect(board.locator(".status.last")).to_have_text("Last point: Ann scores: out", timeout=5000)
     expect(court_svg.locator(".path.faded")).to_have_count(1)  # where it went, faded...
     expect(court_svg.locator(".path .result")).to_have_count(0)  # ...and no result beside it
     expect(court_svg).to_have_attribute(

@@ -227,7 +227,7 @@ def test_alakazoo_title_colours_and_the_winner(companion, phone):
     watched = ["#board .zp", "#board .head"]
     before = boxes(phone, watched)
     play(companion, MIDGAME[-1])  # the Spell Dice: a line that was kept for them
-    expect(phone.locator("#board .status.now")).to_contain_text("Spell Dice", timeout=5000)
+    expect(phone.locator("#board .last")).to_contain_text("Spell Dice", timeout=5000)
     assert boxes(phone, watched) == before
     colours = phone.locator("#board .zp h2 .swatch").evaluate_all(
         "(els) => els.map((e) => getComputedStyle(e).backgroundColor)")

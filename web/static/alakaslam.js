@@ -100,6 +100,42 @@ TC.slam.svg = function (tag, attrs, ...children) {
  * decide the point the board shows); `label`: what it shows, in words; `names`: the
  * sides' names, side 0's first.
  */
+/**
+ * Where a path's result ("IN", "BAD SERVE") is written: {x, y, anchor}, the first spot,
+ * nearest the landing first (beside it away from the path, beside it on the other side,
+ * then under and over it), whose box (`width` units wide, 13 high) lies inside the drawing
+ * and clear of the path with its arrowhead and of the row numbers inside the court's left
+ * edge.
+ */
+TC.slam.resultPlace = function ({W, H, S, rows, x1, y1, x2, y2, width}) {
+  const away = x1 < x2 ? 1 : x1 > x2 ? -1 : x2 < W / 2 ? 1 : -1;
+  const xs = [{dx: 14 * away, anchor: away > 0 ? "start" : "end"},
+    {dx: -14 * away, anchor: away > 0 ? "end" : "start"},
+    {dx: 0, anchor: "middle"}, {dx: -4, anchor: "start"}, {dx: 4, anchor: "end"},
+    {dx: -30, anchor: "start"}, {dx: 30, anchor: "end"}];
+  const spots = [];
+  for (const dy of [5, -13, 23, -22, 32, -31, 41, -40, 50, -49]) {
+    for (const {dx, anchor} of xs) spots.push({x: x2 + dx, y: y2 + dy, anchor});
+  }
+  const box = (c) => {
+    const left = c.anchor === "start" ? c.x : c.anchor === "end" ? c.x - width : c.x - width / 2;
+    return {left, right: left + width, top: c.y - 11, bottom: c.y + 2};
+  };
+  const hits = (b, x, y, r) => x + r > b.left && x - r < b.right && y + r > b.top && y - r < b.bottom;
+  const clear = (c) => {
+    const b = box(c);
+    if (b.left < 0 || b.right > W || b.top < 0 || b.bottom > H) return false;
+    // The row numbers: a column of digits just inside the court's left edge.
+    if (b.left < S + 14 && b.right > S + 2 && b.bottom > S && b.top < (rows + 1) * S) return false;
+    // The column numbers: a row of digits just inside its foot.
+    if (b.top < (rows + 1) * S && b.bottom > (rows + 1) * S - 12 && b.right > S && b.left < W - S) return false;
+    if (hits(b, x2, y2, 10)) return false;  // the arrowhead and the ball
+    for (let t = 0; t <= 1; t += 0.05) if (hits(b, x1 + (x2 - x1) * t, y1 + (y2 - y1) * t, 3)) return false;
+    return true;
+  };
+  return spots.find(clear) || spots[0];
+};
+
 TC.slam.courts = 0;
 TC.slam.court = function ({cols, ball, path, label, names, faded, unjudged}) {
   const S = 40;
@@ -136,21 +172,22 @@ TC.slam.court = function ({cols, ball, path, label, names, faded, unjudged}) {
   }
   for (let r = 1; r <= rows; r++) parts.push(s("text", {class: "coord", x: S + 6, y: cy(r) + 4}, r));
   if (names) {
-    parts.push(s("text", {class: "sidename", x: W / 2, y: 16}, names[0]));
-    parts.push(s("text", {class: "sidename", x: W / 2, y: H - 6}, names[1]));
+    // A drawing cannot wrap: a name wider than the court (two 16-capital names) is
+    // squeezed to its width (13px semibold capitals: about 10 units a letter).
+    const fit = (name) => (String(name).length * 10 > W - 8
+      ? {textLength: W - 8, lengthAdjust: "spacingAndGlyphs"} : {});
+    parts.push(s("text", {class: "sidename", x: W / 2, y: 16, ...fit(names[0])}, names[0]));
+    parts.push(s("text", {class: "sidename", x: W / 2, y: H - 6, ...fit(names[1])}, names[1]));
   }
   if (path) {
     const bad = path.result !== "in";
     const [x1, y1, x2, y2] = [cx(path.from[0]), cy(path.from[1]), cx(path.to[0]), cy(path.to[1])];
-    // The result is written beside the landing, on the side the path did not come
-    // from (clear of the ball), unless the drawing's edge is too close there.
-    let dir = x1 < x2 ? 1 : x1 > x2 ? -1 : x2 < W / 2 ? 1 : -1;
-    if ((dir > 0 ? W - x2 : x2) < 75) dir = -dir;
+    const word = TC.slam.RESULTS[path.result].split(":")[0].toUpperCase();
+    const place = TC.slam.resultPlace({W, H, S, rows, x1, y1, x2, y2, width: word.length * 10 + 4});
     parts.push(s("g", {class: `path ${bad ? "bad" : "good"}${faded ? " faded" : ""}`},
       s("circle", {class: "from", cx: x1, cy: y1, r: 4}),
       s("line", {x1, y1, x2, y2, "marker-end": `url(#${arrow})`}),
-      unjudged ? null : s("text", {class: "result", x: x2 + 14 * dir, y: y2 + 5, "text-anchor": dir > 0 ? "start" : "end"},
-        TC.slam.RESULTS[path.result].split(":")[0].toUpperCase())));
+      unjudged ? null : s("text", {class: "result", x: place.x, y: place.y, "text-anchor": place.anchor}, word)));
   }
   if (ball) parts.push(s("circle", {class: "ball", cx: cx(ball[0]), cy: cy(ball[1]), r: 9}));
   return s("svg", {class: "court", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": label},
@@ -195,7 +232,7 @@ TC.boards.alakaslam = function (match) {
   const rows = [0, 1].map((i) => el("tr", {class: v.winner === i ? "winner" : "", "data-side": i},
     el("td", {class: "serve", "aria-label": !over && v.serving_side === i ? "serves" : null},
       !over && v.serving_side === i ? "●" : ""),
-    el("th", {scope: "row", class: `name side-${i}`}, sideName(i),
+    el("th", {scope: "row", class: `name side-${i}${TC.nameClass(sideName(i))}`}, sideName(i),
       v.winner === i ? [" ", el("span", {class: "chip won"}, "winner")] : null),
     el("td", {class: "points"}, v.sides[i].score)));
   let now = "";
@@ -219,7 +256,8 @@ TC.boards.alakaslam = function (match) {
     const l = v.last_shot;
     last.push(`Last shot (${sideName(l.side)}): ${TC.slam.cell(l.from)} → ${TC.slam.cell(l.to)}, ${TC.slam.RESULTS[l.result]}`);
   }
-  if (v.last_point) last.push(`Last point: ${sideName(v.last_point.winner)}, ${TC.slam.REASONS[v.last_point.reason]}`);
+  // In the words of every output (rules.point_said): "Ann scores: no return".
+  if (v.last_point) last.push(`Last point: ${sideName(v.last_point.winner)} scores: ${TC.slam.REASONS[v.last_point.reason]}`);
   const reminders = [];
   if (!over && v.draws && v.draws.length) reminders.push(`Draw: ${v.draws.map((d) => TC.slam.drawText(v, d)).join("; ")}`);
   if (!over && v.refill && v.refill.length) {

@@ -136,7 +136,8 @@ TC.boards.alakazoo = function (match) {
     (pl.jury.pure ? " (pure +1)" : "") + ` = ${pl.total}`) : null,
   won(p) ? el("p", {class: "won"}, el("strong", {class: "chip won"}, v.winner.length > 1 ? "shared win" : "winner")) : null));
   const now = [];
-  if (!over && v.roll) now.push(`Spell Dice: ${v.roll.faces.join(" · ")}`);
+  // The dice once: the last line says them when the roll is the last thing that happened.
+  if (!over && v.roll && !(v.last && v.last.type === "roll")) now.push(`Spell Dice: ${v.roll.faces.join(" · ")}`);
   if (!over && v.acted && !v.roll) now.push("the turn's action is spent");
   const firsts = Object.entries(v.firsts);
   return el("div", {class: "zoo"},
@@ -178,7 +179,7 @@ TC.zoo.stats = function (v) {
       v.winner ? el("th", {scope: "col"}, "jury") : null,
       el("th", {scope: "col"}, "DP"), el("th", {scope: "col"}, "pass"))),
     el("tbody", {}, v.players.map((pl, p) => el("tr", {},
-      el("th", {scope: "row"}, pl.name), cols.map(([k]) => el("td", {}, st.points[p][k])),
+      el("th", {scope: "row", class: "who"}, pl.name), cols.map(([k]) => el("td", {}, st.points[p][k])),
       v.winner ? el("td", {}, pl.jury ? pl.jury.total : 0) : null,
       el("td", {}, st.dark_power[p]), el("td", {}, st.forced_passes[p])))));
 };

@@ -23,7 +23,7 @@ TC.boards["center-court"] = function (match) {
       "data-player": p},
     el("td", {class: "serve"}, serving ? el("span", {class: "ball", title: "serving"}, "●",
       el("span", {class: "sr-only"}, " serving")) : null),
-    el("th", {scope: "row", class: `name side-${p}`}, v.players[p],
+    el("th", {scope: "row", class: `name side-${p}${TC.nameClass(v.players[p])}`}, v.players[p],
       v.winner === p ? [" ", el("span", {class: "chip won"}, "winner")] : null),
     v.sets.map((s, i) => {
       const tb = v.set_tiebreaks[i];
@@ -46,7 +46,9 @@ TC.boards["center-court"] = function (match) {
   // never with the ball in play.
   else if (v.serve === 2) call = "FAULT · second serve";
   const status = [];
-  if (v.last_serve) {
+  // The serve belongs to the point being played (a rally on, a second serve due, the call
+  // of its double fault): once the point is won, the next point has none yet.
+  if (v.last_serve && (v.in_play || v.serve === 2 || v.call)) {
     const s = v.last_serve;
     status.push(`Last serve: ${s.card}` + (v.rally_serve === 2 ? " (2nd)" : "") +
       (s.roll === null ? "" : `, die ${s.roll}`));
@@ -62,8 +64,9 @@ TC.boards["center-court"] = function (match) {
   return el("div", {class: `cc${over ? " over" : ""}`},
     el("p", {class: `head${over ? " over" : ""}`}, head),
     el("table", {class: "score"}, el("thead", {}, heads), el("tbody", {}, rows)),
-    el("p", {class: "callout"}, call ? el("strong", {class: "call"}, call) : null),
-    el("p", {class: "status"}, status.join(" · ")),
+    // Once won, nothing more arrives: no line kept empty for it (no gap under the score).
+    over ? null : el("p", {class: "callout"}, call ? el("strong", {class: "call"}, call) : null),
+    over && !status.length ? null : el("p", {class: "status"}, status.join(" · ")),
     stats,
     el("p", {class: "rally"}, "Longest rally: ",
       el("strong", {}, v.longest_rally ? `${v.longest_rally} shot${v.longest_rally === 1 ? "" : "s"}`

@@ -235,7 +235,7 @@ TC.renderBoard = function (container, state, drawn) {
   const match = state.match;
   const draw = () => {
     if (container.tcState !== state) return;
-    container.replaceChildren(!match ? TC.el("p", {class: "empty"}, "No match on the table yet.")
+    container.replaceChildren(!match ? TC.noMatch(container, state)
       : (TC.boards[match.game] || TC.boards.generic)(match));
     if (drawn) drawn(state);
   };
@@ -255,6 +255,22 @@ TC.renderBoard = function (container, state, drawn) {
    A game without one gets the generic controls built from its `legal` (host.js). */
 TC.hosts = {};
 
+/** What an empty table says: "No match in play.", then what the newest stored match came
+ *  to ("Last: Ann v Bob: Ann won · 6-4 6-3"), or that none was played yet, once the
+ *  history answers (GET /api/history?limit=1), unless a newer state was drawn meanwhile. */
+TC.noMatch = function (container, state) {
+  const line = TC.el("p", {class: "empty"}, "No match in play.");
+  fetch("/api/history?limit=1", {cache: "no-store"}).then((r) => (r.ok ? r.json() : [])).then((rows) => {
+    if (container.tcState !== state) return;
+    const m = rows[0];
+    if (!m) { line.textContent = "No match played yet."; return; }
+    const winners = m.players.filter((_, i) => (Array.isArray(m.winner) ? m.winner.includes(i) : m.winner === i));
+    const came = m.status === "abandoned" ? "ended unfinished" : winners.length ? `${winners.join(" & ")} won` : "";
+    line.append(` Last: ${m.players.join(" v ")}: ${[came, m.summary].filter(Boolean).join(" · ")}`);
+  }, () => {});
+  return line;
+};
+
 TC.boards.generic = function (match) {
   return TC.el("pre", {class: "generic"}, JSON.stringify(match.view, null, 1));
 };
@@ -273,6 +289,10 @@ TC.title = function (state) {
 
 /** Each side's or player's colour (app.css: --side-N, --player-N): a stripe beside the name. */
 TC.swatch = (i, kind = "side") => TC.el("span", {class: `swatch ${kind}-${i}`, "aria-hidden": "true"});
+
+/** " long" for a name too long to be written at a score's size on a phone (app.css writes
+ * it smaller and lets it break), else "": added to the name's class. */
+TC.nameClass = (name) => (String(name).length > 10 ? " long" : "");
 
 /** A small table of counts by side: rows of [label, [count per side]], columns the names. */
 TC.statsTable = function (caption, names, rows, kind = "side") {

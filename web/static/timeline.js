@@ -16,7 +16,9 @@
     net: ["triangle", "net"], bad_serve: ["cross", "bad serve"]};
   /** Refetch the current match's chart at most this often while the table moves. */
   const MIN_GAP_MS = 1500;
-  const W = 360, H = 200, LEFT = 30, RIGHT = 10, TOP = 12, BOTTOM = 40;
+  // A phone 320 px wide draws the chart about 290 px wide: 300 units, so its 13-unit labels
+  // are read at 12 px at least (issue #25).
+  const W = 300, H = 180, LEFT = 30, RIGHT = 10, TOP = 14, BOTTOM = 40;
   let ids = 0;
 
   const svg = (tag, attrs, ...children) => {
@@ -87,20 +89,20 @@
   /** Grouped bars: per category, one bar per series, its count written beside it. */
   function bars(chart, titleId) {
     const b = chart.bars;
-    const row = 6 + 9 * chart.series.length;
+    const row = 6 + 13 * chart.series.length;
     const h = 18 + b.categories.length * row;
     const most = Math.max(1, ...b.values.flat());
     const parts = [svg("title", {id: titleId}, b.title)];
-    parts.push(svg("text", {x: 0, y: 12, class: "tl-note"}, b.title));
+    parts.push(svg("text", {x: 0, y: 13, class: "tl-note"}, b.title));
     b.categories.forEach((cat, c) => {
       const y = 18 + c * row;
-      parts.push(svg("text", {x: 84, y: y + row / 2 + 2, "text-anchor": "end", class: "tl-tick"}, cat));
+      parts.push(svg("text", {x: 96, y: y + row / 2 + 2, "text-anchor": "end", class: "tl-tick"}, cat));
       chart.series.forEach((s, i) => {
         const v = b.values[i][c];
-        const w = v / most * (W - 130);
-        parts.push(svg("rect", {x: 90, y: y + i * 9, width: Math.max(w, 1), height: 7, fill: colour(s.colour)},
+        const w = v / most * (W - 140);
+        parts.push(svg("rect", {x: 102, y: y + i * 13, width: Math.max(w, 1), height: 10, fill: colour(s.colour)},
           svg("title", {}, `${s.name}: ${v} ${cat}`)),
-        svg("text", {x: 94 + w, y: y + i * 9 + 7, class: "tl-tick"}, v));
+        svg("text", {x: 106 + w, y: y + i * 13 + 10, class: "tl-tick"}, v));
       });
     });
     return svg("svg", {viewBox: `0 0 ${W} ${h}`, role: "img", "aria-labelledby": titleId, class: "tl-bars"}, parts);

@@ -100,6 +100,19 @@ def side_name(state: State, side: int) -> str:
     return "/".join(state.setup.names[p] for p in state.setup.side_players(side))
 
 
+#: How a point's reason reads, on every output.
+REASON_WORDS = {"no_return": "no return", "declined": "declined", "out": "out",
+                "net": "net", "bad_serve": "bad serve"}
+
+
+def point_said(side: str, reason: str, number: int | None = None) -> str:
+    """Who won a point and why, as every output says it (the OLED, the phones' board in
+    alakaslam.js, the chart): ``"Ann/Bea scores: no return"``; with its ``number``:
+    ``"Ann scores point 3: net"``. The side named is the one that won it."""
+    point = "" if number is None else f" point {number}"
+    return f"{side} scores{point}: {REASON_WORDS.get(reason, reason)}"
+
+
 def _name(state: State, player: int) -> str:
     return state.setup.names[player]
 

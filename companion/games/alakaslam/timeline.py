@@ -4,12 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from companion.games.alakaslam.rules import REASON_WORDS, point_said
 from companion.games.alakaslam.state import REASONS
 from companion.games.chart import Bars, Chart, Mark, Series, Step
-
-#: How a reason reads on the chart and in its summary.
-REASON_WORDS = {"no_return": "no return", "declined": "declined", "out": "out",
-                "net": "net", "bad_serve": "bad serve"}
 
 
 def timeline(steps: Sequence[Step]) -> Chart:
@@ -29,8 +26,8 @@ def timeline(steps: Sequence[Step]) -> Chart:
             line.add(played, score)
         won = view["last_point"]
         marks.append(Mark(played, won["reason"],
-                          f"Point {played}: {sides[won['winner']]['name']}, "
-                          f"{REASON_WORDS[won['reason']]}", f"side-{won['winner']}"))
+                          point_said(sides[won['winner']]['name'], won["reason"], played),
+                          f"side-{won['winner']}"))
     by_reason = tuple(tuple(side[r] for r in REASONS)
                       for side in steps[-1].view["stats"]["points"])
     told = []
