@@ -21,6 +21,16 @@ settings.register_profile("dev", deadline=None, suppress_health_check=[HealthChe
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked ``slow`` first, the rest in their order.
+
+    The parallel run hands tests to its workers in this order, so each slow
+    test starts at once on a worker while the others share the many short
+    ones, instead of one starting late and ending the run alone.
+    """
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 @pytest.fixture
 def store(tmp_path):
     with Store(tmp_path / "companion.db") as s:

@@ -13,12 +13,12 @@ Reproducible: the delays and the play come from CRASH_SEED (default below);
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import random
 import select
 import signal
-import subprocess
-import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -27,6 +27,7 @@ from companion import matchfile
 from companion.match import Match, StartRecord
 from companion.store import Store
 from companion.table import Table
+from tests import crash_player
 from tests.support import NoDice
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,26 +35,42 @@ SEED = int(os.environ.get("CRASH_SEED", "20261122"))
 RUNS = int(os.environ.get("CRASH_RUNS", "200"))
 
 
+#: The players are forked from a server that imported tests.crash_player once: a run
+#: costs a fork, not an interpreter start-up and the project's imports (a fifth of
+#: a second of CPU each, 200 times). The store is opened only after the fork.
+PLAYERS = multiprocessing.get_context("forkserver")
+
+
 def run_and_kill(data: Path, seed: int, delay: float) -> list[dict]:
     """Start the player, SIGKILL it ``delay`` seconds after it is ready, return its acks.
 
-    The delay counts from the player's ``ready`` line (Python up, store not yet
-    opened), not from the start of the process: on a busy machine the
-    interpreter's start-up alone can take longer than the longest delay, and
-    the kills would then all land before the player touched the store.
+    The delay counts from the player's ``ready`` line (its process running, store
+    not yet opened), not from the start of the process: on a busy machine the
+    start-up alone can take longer than the longest delay, and the kills would
+    then all land before the player touched the store.
     """
-    proc = subprocess.Popen([sys.executable, "-m", "tests.crash_player", str(data), str(seed)],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert _first_line(proc) == b"ready\n", f"the player did not start: {proc.stderr.read()}"
+    reader, writer = PLAYERS.Pipe(duplex=False)
+    err = data.parent / "player-stderr.txt"
+    proc = PLAYERS.Process(target=crash_player.play, args=(data, seed, writer, err))
     try:
-        proc.wait(timeout=delay)
-    except subprocess.TimeoutExpired:
-        proc.send_signal(signal.SIGKILL)
-    out, err = proc.communicate(timeout=30)
+        proc.start()
+        writer.close()  # the player holds the only sending end: its death ends the pipe
+        first = _first_line(reader.fileno())
+        assert first == b"ready\n", f"the player did not start: {first!r} {_text(err)}"
+        proc.join(timeout=delay)
+        if proc.exitcode is None:
+            proc.kill()
+        out = _read_to_end(reader.fileno(), timeout=30)
+        proc.join(timeout=30)
+    finally:
+        if proc.exitcode is None and proc.pid is not None:
+            proc.kill()
+            proc.join(timeout=30)
+        reader.close()
     # Killed by us is the only acceptable ending; a crash of its own is a bug.
-    assert proc.returncode == -signal.SIGKILL, f"player died by itself: {err}"
+    assert proc.exitcode == -signal.SIGKILL, f"player died by itself: {_text(err)}"
     acks = []
-    for line in out.splitlines():
+    for line in out.decode().splitlines():
         try:
             acks.append(json.loads(line))
         except json.JSONDecodeError:
@@ -61,17 +78,34 @@ def run_and_kill(data: Path, seed: int, delay: float) -> list[dict]:
     return acks
 
 
-def _first_line(proc: subprocess.Popen, timeout: float = 60) -> bytes:
+def _first_line(fd: int, timeout: float = 60) -> bytes:
     """The child's first line, read a byte at a time from the pipe itself, so
-    nothing after it is buffered where ``communicate`` would not see it."""
+    nothing after it is read before the delay starts."""
     line = b""
     while not line.endswith(b"\n"):
-        ready, _, _ = select.select([proc.stdout], [], [], timeout)
-        byte = os.read(proc.stdout.fileno(), 1) if ready else b""
+        ready, _, _ = select.select([fd], [], [], timeout)
+        byte = os.read(fd, 1) if ready else b""
         if not byte:
             break
         line += byte
     return line
+
+
+def _read_to_end(fd: int, timeout: float) -> bytes:
+    """Everything the pipe still holds until its sending end is closed (the player died)."""
+    chunks = []
+    deadline = time.monotonic() + timeout
+    while True:
+        ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+        assert ready, f"the player's pipe stayed open {timeout} s after the kill"
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+
+
+def _text(path: Path) -> str:
+    return path.read_text(errors="replace") if path.exists() else ""
 
 
 def check_store(data: Path, acks: list[dict]) -> None:
@@ -97,14 +131,17 @@ def check_store(data: Path, acks: list[dict]) -> None:
 
 @pytest.mark.slow
 def test_sigkill_at_random_moments_loses_no_acknowledged_event(tmp_path):
+    PLAYERS.set_forkserver_preload(["tests.crash_player"])
+    data = tmp_path / "data"
+    data.mkdir()
     rng = random.Random(SEED)
     acknowledged = 0
     for run in range(RUNS):
         delay = rng.uniform(0.0, 0.4)
-        acks = run_and_kill(tmp_path, rng.randrange(2**31), delay)
+        acks = run_and_kill(data, rng.randrange(2**31), delay)
         acknowledged += len(acks)
         try:
-            check_store(tmp_path, acks)
+            check_store(data, acks)
         except AssertionError as err:
             where = f"run {run} (CRASH_SEED={SEED}, delay {delay:.3f}s)"
             raise AssertionError(f"{where}: {err}") from err

@@ -11,12 +11,26 @@ from app.runtime import SIM_SEATS, Companion, WebOptions
 from tests.e2e.browser_support import ARGS, CHROMIUM, PHONE, PIN, require_chromium
 
 
-@pytest.fixture(scope="module")
-def browser():
+@pytest.fixture(scope="session")
+def playwright():
+    """Playwright's driver, one per test process (a worker of the parallel run).
+
+    While it runs, Playwright's event loop counts as running in the test
+    thread, so a test must not start another one: the browser tests take this.
+    """
     with require_chromium().sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright):
+    """One chromium per test process: launching it is the slowest part of a browser
+    test, and nothing of a test outlives it but the browser process itself, since
+    each test opens its pages in a context of its own (``phone``: cookies, storage
+    and cache are the context's and go with it)."""
+    b = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    yield b
+    b.close()
 
 
 @pytest.fixture

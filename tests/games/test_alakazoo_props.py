@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 
+import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import initialize, invariant, precondition, rule
@@ -211,6 +212,7 @@ ZooTable.TestCase.settings = settings(max_examples=100, stateful_step_count=40,
                                       deadline=None)
 
 
+@pytest.mark.slow
 class TestZooTable(ZooTable.TestCase):
     pass
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import random
 
+import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -119,7 +120,7 @@ def assert_nothing_is_being_played(view: dict) -> None:
 
 
 CenterCourtTable.TestCase.settings = settings(max_examples=60, stateful_step_count=60)
-TestCenterCourtTable = CenterCourtTable.TestCase
+TestCenterCourtTable = pytest.mark.slow(CenterCourtTable.TestCase)
 
 
 @settings(max_examples=40)

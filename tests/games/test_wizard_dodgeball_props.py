@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import initialize, invariant, precondition, rule
@@ -218,4 +219,4 @@ class DodgeballTable(TableMachine):
 
 DodgeballTable.TestCase.settings = settings(max_examples=80, stateful_step_count=50,
                                             deadline=None)
-TestDodgeballTable = DodgeballTable.TestCase
+TestDodgeballTable = pytest.mark.slow(DodgeballTable.TestCase)
