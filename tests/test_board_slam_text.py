@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import random
 
-from companion.controls import Context
+from companion.games.alakaslam.oled import RIGHT, lines, status
 from companion.panel import Panel
-from companion.screens.alakaslam import RIGHT, lines, status
-from companion.screens.canvas import BODY, SMALL, WIDTH, char_width
 from companion.table import Table
+from companion.ui.canvas import BODY, SMALL, WIDTH, char_width
+from companion.ui.controls import Context
 from tests.panel_support import Presses, press
 
 LONG = ["Player 1", "Player 2", "Player 3", "Player 4"]

@@ -10,7 +10,7 @@ Everywhere, holding BACK is undo. Everything here is pure; the
 :class:`~companion.panel.Panel` runs the commands on the table.
 
 Every screen is in :data:`SCREENS` with its premise (see
-:class:`~companion.controls.base.ScreenSpec`): the panel closes a screen
+:class:`~companion.ui.base.ScreenSpec`): the panel closes a screen
 whose premise a change from elsewhere broke. A game's screens come from its
 module's ``SCREENS``; a bare builder there is a draft that closes on any
 change, so a new game's screens are safe without declaring anything.
@@ -22,8 +22,13 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from companion.controls import alakaslam, alakazoo, center_court, wizard_dodgeball
-from companion.controls.base import (
+from companion.games import GAMES, get_game
+from companion.games.alakaslam import panel as alakaslam
+from companion.games.alakazoo import panel as alakazoo
+from companion.games.center_court import panel as center_court
+from companion.games.wizard_dodgeball import panel as wizard_dodgeball
+from companion.inputs import BUTTONS, HOLDABLE, Input
+from companion.ui.base import (
     CHANGED,
     SOFT_KEY_CHARS,
     SOFT_KEYS,
@@ -40,8 +45,6 @@ from companion.controls.base import (
     listing,
     screens,
 )
-from companion.games import GAMES, get_game
-from companion.inputs import BUTTONS, HOLDABLE, Input
 
 __all__ = ["CHANGED", "SCREENS", "SOFT_KEYS", "SOFT_KEY_CHARS", "Binding", "Command", "Context",
            "Draft", "Outcome", "Screen", "ScreenSpec", "Ui", "build", "notice", "premise",

@@ -10,16 +10,13 @@ from collections.abc import Callable
 
 from PIL import Image
 
-from companion.controls import Context, Screen
+from companion.games.alakaslam import oled as alakaslam
+from companion.games.alakazoo import oled as alakazoo
+from companion.games.center_court import oled as center_court
+from companion.games.wizard_dodgeball import oled as wizard_dodgeball
 from companion.panel import PanelState
-from companion.screens import (
-    alakaslam,
-    alakazoo,
-    canvas,
-    center_court,
-    menus,
-    wizard_dodgeball,
-)
+from companion.ui import canvas, menus
+from companion.ui.base import Context, Screen
 
 _BOARDS: dict[str, Callable[..., None]] = {
     "center-court": center_court.board,

@@ -16,13 +16,13 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
-from companion.controls import Context
 from companion.inputs import Input
 from companion.login_code import LoginCodes
 from companion.panel import Panel
-from companion.screens import render
 from companion.store import Store
 from companion.table import Table
+from companion.ui.controls import Context
+from companion.ui.oled import render
 
 GOLDEN = Path(__file__).parent / "golden"
 CTX = Context(names=("Ann", "Bob", "Cy", "Di"), address="http://192.168.1.23:8080/")
@@ -475,7 +475,7 @@ def test_screen_matches_its_golden_image(scene):
 
 
 def test_every_screen_has_a_scene():
-    from companion.controls import SCREENS
+    from companion.ui.controls import SCREENS
 
     shown = {s for s in SCREENS if any(n == s or n.startswith(f"{s}-") for n in SCENES)}
     assert set(SCREENS) == shown

@@ -16,12 +16,12 @@ from PIL import ImageChops
 
 from app.runtime import Companion
 from companion.config import Config
-from companion.controls import CHANGED
 from companion.inputs import Input
 from companion.panel import MESSAGE_SECONDS, Panel, PanelState
-from companion.screens import NOTICE_TOP, render
 from companion.store import Store
 from companion.table import Table
+from companion.ui.controls import CHANGED
+from companion.ui.oled import NOTICE_TOP, render
 from tests.screens.test_golden import CTX, SCENES, points, press, started
 
 BOARDS = [name for name in SCENES if name.startswith("board-")]

@@ -13,12 +13,12 @@ from collections.abc import Callable
 
 import pytest
 
-from companion.controls import CHANGED, SCREENS, Ui
 from companion.inputs import Input
 from companion.login_code import LoginCodes
 from companion.panel import Panel, history_line
 from companion.store import Store
 from companion.table import Table, TableRunner
+from companion.ui.controls import CHANGED, SCREENS, Ui
 from tests.screens.test_golden import CTX, SCENES
 from tests.web.conftest import START as CC_START
 

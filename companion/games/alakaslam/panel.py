@@ -31,19 +31,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.controls.base import (
-    Binding,
-    Builder,
-    Context,
-    Draft,
-    Outcome,
-    Screen,
-    ScreenSpec,
-    Ui,
-    by_version,
-    choice_row,
-    listing,
-)
 from companion.games.alakaslam import CHARACTERS
 from companion.games.alakaslam.court import (
     ENCHANTS,
@@ -58,6 +45,19 @@ from companion.games.alakaslam.options import DEFAULT_TEAMS, FORMATS
 from companion.games.alakaslam.rules import CORNERS, MAX_CARDS, REASONS
 from companion.inputs import Input
 from companion.names import short_names
+from companion.ui.base import (
+    Binding,
+    Builder,
+    Context,
+    Draft,
+    Outcome,
+    Screen,
+    ScreenSpec,
+    Ui,
+    by_version,
+    choice_row,
+    listing,
+)
 
 GO = "Go"
 #: The picker's ring from Go: PREV goes through REDS, NEXT through BLUES.

@@ -30,7 +30,11 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from companion.controls.base import (
+from companion.games.alakazoo import DEFAULT_CREATURES
+from companion.games.alakazoo.options import CREATURES, MAX_DICE, deck_size
+from companion.inputs import Input
+from companion.names import short_names
+from companion.ui.base import (
     Binding,
     Builder,
     Context,
@@ -43,10 +47,6 @@ from companion.controls.base import (
     choice_row,
     listing,
 )
-from companion.games.alakazoo import DEFAULT_CREATURES
-from companion.games.alakazoo.options import CREATURES, MAX_DICE, deck_size
-from companion.inputs import Input
-from companion.names import short_names
 
 #: How each reason for Dark Power reads in its list (rows show 20 characters).
 REASONS = {"no_rune": "No rune (dice)", "magic_power": "Magic Power > 6",

@@ -6,7 +6,10 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from companion.controls.base import (
+from companion.games.center_court import ROLLED_SERVES, SERVICE_DIE, format_return, return_count
+from companion.inputs import Input
+from companion.names import short_names
+from companion.ui.base import (
     SOFT_KEY_CHARS,
     Binding,
     Context,
@@ -15,9 +18,6 @@ from companion.controls.base import (
     Ui,
     choice_row,
 )
-from companion.games.center_court import ROLLED_SERVES, SERVICE_DIE, format_return, return_count
-from companion.inputs import Input
-from companion.names import short_names
 
 DIE_FACES = tuple(sorted(set(SERVICE_DIE)))
 
