@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from companion.catalog import GAMES
 from companion.errors import CompanionError
-from companion.games import GAMES
 from companion.games.base import MAX_NAME
 from companion.topics import DEFAULT_PREFIX, DISCOVERY_PREFIX, prefix_problem, valid_table_id
 

@@ -178,7 +178,7 @@ def test_the_import_graph_sees_every_kind_of_import():
     assert ("app.runtime", "companion.table") in edges  # `from pkg.mod import name`
     assert ("companion.cli", "app.runtime") in edges  # inside a function
     assert ("companion.cli", "companion.matchfile") in edges  # `from pkg import module`
-    assert ("companion.games", "companion.games.center_court") in edges  # from a package
+    assert ("companion.catalog", "companion.games.center_court") in edges  # from a package
     assert ("tests.web.test_server", "tests.web.conftest") in edges
 
 

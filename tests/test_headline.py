@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import invariant
 
-from companion.games import GAMES
+from companion.catalog import GAMES
 from companion.headline import MAX_TEXT, headline
 from companion.store import Store
 from companion.table import Table

@@ -11,6 +11,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request, session
 from werkzeug.routing import IntegerConverter
 
+from companion.catalog import GAMES
 from companion.errors import (
     IllegalAction,
     InvalidAction,
@@ -18,7 +19,6 @@ from companion.errors import (
     StoreError,
     StoreUnavailable,
 )
-from companion.games import GAMES
 from companion.table import Snapshot, Table
 from web.auth import new_token, pin_matches, token_matches
 from web.idempotency import Answer, check_key

@@ -43,13 +43,12 @@ from urllib.parse import urlencode
 from flask import Response, request
 
 from companion import matchfile
+from companion.catalog import GAMES, rematch
 from companion.errors import StoreError
-from companion.games import GAMES
 from companion.integrity import replay_stored
 from companion.store import MatchSummary, StoredMatch
 from companion.table import Table, match_json
 from companion.timeline import timeline
-from companion.ui.controls import rematch
 
 #: Bodies this big or bigger are sent gzip-compressed to a client that accepts it.
 GZIP_FROM = 1024

@@ -6,38 +6,19 @@ the info screen's address): the same state always gives the same pixels.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping
+from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
-from companion.games.alakaslam import oled as alakaslam
-from companion.games.alakazoo import oled as alakazoo
-from companion.games.center_court import oled as center_court
-from companion.games.wizard_dodgeball import oled as wizard_dodgeball
+from companion import catalog
+from companion.headline import headline
 from companion.panel import PanelState
 from companion.ui import canvas, menus
 from companion.ui.base import Context, Screen
 
-_BOARDS: dict[str, Callable[..., None]] = {
-    "center-court": center_court.board,
-    "wizard-dodgeball": wizard_dodgeball.board,
-    "alakaslam": alakaslam.board,
-    "alakazoo": alakazoo.board,
-}
-#: Where each board's last status line begins: a short notice covers it (and only
-#: it), never the score above. Unknown games get the lowest line's top.
-NOTICE_TOP: dict[str, int] = {
-    "center-court": 44,
-    "wizard-dodgeball": 44,
-    "alakaslam": 46,
-    "alakazoo": 47,
-}
-#: Game screens drawn their own way (not as a list or a row of choices), by Ui screen.
-_DRAWN: dict[str, Callable[..., None]] = {
-    "slam-cards": alakaslam.picker,
-    "zoo-space": alakazoo.picker,
-    "zoo-jury": alakazoo.jury,
-}
+#: Where the generic board's rows begin, and its status line.
+_GENERIC_ROWS, _GENERIC_STATUS = 10, catalog.STATUS_TOP
 
 
 def render(state: PanelState, ctx: Context) -> Image.Image:
@@ -49,9 +30,9 @@ def render(state: PanelState, ctx: Context) -> Image.Image:
         if match is None:
             menus.welcome(draw)
         else:
-            _BOARDS[match["game"]](draw, match)
-    elif ui.screen in _DRAWN and match is not None:
-        _DRAWN[ui.screen](draw, ui, screen, match)
+            _board(match)(draw, match)
+    elif (drawn := _drawn(ui.screen, match)) is not None:
+        drawn(draw, ui, screen, match)
     elif ui.screen == "info":
         menus.info(image, draw, screen, ctx)
     elif ui.screen == "code":
@@ -65,10 +46,52 @@ def render(state: PanelState, ctx: Context) -> Image.Image:
     if ui.message:
         # On a board a short message is a strip over its status line; a longer one
         # (a refusal to read whole) or one over a menu is a box.
-        top = NOTICE_TOP.get(match["game"], 47) if ui.screen == "board" and match else None
+        top = notice_top(match["game"]) if ui.screen == "board" and match else None
         if top is None or not canvas.strip(draw, ui.message, top):
             canvas.banner(draw, ui.message)
     return image
 
 
-__all__ = ["Screen", "render"]
+def notice_top(game_id: str) -> int:
+    """Where the game's board's last status line begins (the generic board's for a
+    game whose kit brings no OLED)."""
+    kit = catalog.kit(game_id)
+    return kit.oled.status_top if kit and kit.oled else _GENERIC_STATUS
+
+
+def _board(match: Mapping[str, Any]) -> Any:
+    kit = catalog.kit(match["game"])
+    return kit.oled.board if kit and kit.oled else generic_board
+
+
+def _drawn(name: str, match: Mapping[str, Any] | None) -> Any:
+    """The game's own drawing of screen ``name``, if it brings one."""
+    kit = catalog.kit(match["game"]) if match is not None else None
+    return kit.oled.drawn.get(name) if kit and kit.oled else None
+
+
+def generic_board(draw: ImageDraw.ImageDraw, match: Mapping[str, Any]) -> None:
+    """The board of a game whose kit brings no OLED: its title, a row per side of
+    its hall card (name and score, whose turn marked, the winner's row
+    inverted) and the card's score line as the status line."""
+    card = headline({"match": match})
+    canvas.write_centred(draw, 0, canvas.fit(card["title"], canvas.SMALL, canvas.WIDTH),
+                         canvas.SMALL)
+    for i, side in enumerate(card["sides"][:4]):
+        top = _GENERIC_ROWS + 8 * i
+        score = " ".join(side["score"])
+        if side["winner"]:
+            draw.rectangle((0, top, canvas.WIDTH - 1, top + 7), fill=1)
+        elif side["turn"]:
+            canvas.marker(draw, 0, top + 1)
+        name = canvas.fit(side["name"], canvas.SMALL,
+                          canvas.WIDTH - 8 - canvas.char_width(canvas.SMALL) * (len(score) + 1))
+        fill = 0 if side["winner"] else 1
+        canvas.write(draw, (6, top), name, canvas.SMALL, fill=fill)
+        canvas.write_right(draw, canvas.WIDTH - 1, top, score, canvas.SMALL, fill=fill)
+    draw.line((0, _GENERIC_STATUS - 3, canvas.WIDTH - 1, _GENERIC_STATUS - 3), fill=1)
+    canvas.write_centred(draw, _GENERIC_STATUS,
+                         canvas.fit(card["score"], canvas.SMALL, canvas.WIDTH), canvas.SMALL)
+
+
+__all__ = ["Screen", "generic_board", "notice_top", "render"]

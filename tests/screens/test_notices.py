@@ -21,7 +21,7 @@ from companion.panel import MESSAGE_SECONDS, Panel, PanelState
 from companion.store import Store
 from companion.table import Table
 from companion.ui.controls import CHANGED
-from companion.ui.oled import NOTICE_TOP, render
+from companion.ui.oled import notice_top, render
 from tests.screens.test_golden import CTX, SCENES, points, press, started
 
 BOARDS = [name for name in SCENES if name.startswith("board-")]
@@ -37,7 +37,7 @@ def test_a_short_message_leaves_every_row_above_the_status_line_as_it_was(scene,
         plain = render(panel.state, panel.ctx)
         panel.notify(message)
         shown = render(panel.state, panel.ctx)
-        top = NOTICE_TOP[table.snapshot.match["game"]]
+        top = notice_top(table.snapshot.match["game"])
     changed = ImageChops.difference(plain.convert("L"), shown.convert("L")).getbbox()
     assert changed is not None, "the message is not drawn"
     assert changed[1] >= top, f"the message covers row {changed[1]} (the board's rows < {top})"
