@@ -24,6 +24,7 @@ from urllib.parse import urlsplit
 from companion.catalog import GAMES
 from companion.errors import CompanionError
 from companion.games.base import MAX_NAME
+from companion.inputs import PANEL, SEATS
 from companion.topics import DEFAULT_PREFIX, DISCOVERY_PREFIX, prefix_problem, valid_table_id
 
 #: BCM numbers of the Raspberry Pi header's general purpose pins.
@@ -31,7 +32,7 @@ GPIO_PINS = range(2, 28)
 PIN_BACKENDS = ("lgpio", "rpigpio")
 DISPLAY_DRIVERS = ("ssd1306", "sh1106")
 DISPLAY_INTERFACES = ("i2c", "spi")
-MAX_SEATS = 4
+MAX_SEATS = len(SEATS)
 #: Names the setup screen can offer; more only make its list long.
 MAX_NAMES = 32
 #: The longest wait any timing key may ask for: a day.
@@ -478,7 +479,7 @@ def _number(value: float) -> str:
 
 def _pins(config: Config) -> list[tuple[str, int]]:
     b, e = config.buttons, config.encoder
-    pins = [(f"[buttons] {k}", getattr(b, k)) for k in ("prev", "next", "ok", "back")]
+    pins = [(f"[buttons] {k}", getattr(b, k)) for k in PANEL]
     pins += [(f"[buttons] seats[{i}]", p) for i, p in enumerate(b.seats)]
     pins += [(f"[encoder] {k}", getattr(e, k)) for k in ("a", "b", "button")
              if getattr(e, k) is not None]

@@ -19,7 +19,7 @@ from concurrent.futures import Future
 from gpiozero import DigitalInputDevice, Factory, RotaryEncoder
 
 from companion.config import ButtonsConfig, EncoderConfig
-from companion.inputs import Debouncer, Input
+from companion.inputs import PANEL, SEATS, Debouncer, Input
 
 log = logging.getLogger(__name__)
 
@@ -46,8 +46,8 @@ class ButtonPanel:
         # that moment can still arrive.
         self._edges = threading.Lock()
         self.pins: dict[str, int] = {
-            "prev": buttons.prev, "next": buttons.next, "ok": buttons.ok, "back": buttons.back,
-            **{f"seat{i + 1}": pin for i, pin in enumerate(buttons.seats)},
+            **{name: getattr(buttons, name) for name in PANEL},
+            **dict(zip(SEATS, buttons.seats, strict=False)),
         }
         self._debouncers: dict[str, Debouncer] = {}
         self._devices: list[DigitalInputDevice | RotaryEncoder] = []

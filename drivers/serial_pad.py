@@ -42,7 +42,7 @@ from collections.abc import Callable
 
 import serial
 
-from companion.inputs import BUTTONS, Input
+from companion.inputs import BUTTONS, Input, seat
 from companion.table import Snapshot
 
 log = logging.getLogger(__name__)
@@ -73,7 +73,7 @@ def parse(line: bytes) -> Input | str | None:
     if command == "PING" and len(words) == 1:
         return "PING"
     if len(words) == 1 and len(command) == 2 and command[0] == "S" and command[1] in "1234":
-        return Input(f"seat{command[1]}")
+        return seat(int(command[1]) - 1)
     if command in ("TAP", "HOLD") and len(words) == 2 and words[1].lower() in BUTTONS:
         return Input(words[1].lower(), hold=command == "HOLD")
     return None

@@ -44,6 +44,7 @@ from companion.games.alakaslam.court import (
 from companion.games.alakaslam.options import DEFAULT_TEAMS, FORMATS
 from companion.games.alakaslam.rules import CORNERS, MAX_CARDS, REASONS
 from companion.inputs import Input
+from companion.inputs import seat as seat_key
 from companion.names import short_names
 from companion.ui.base import (
     Binding,
@@ -77,7 +78,7 @@ def board(ui: Ui, match: Mapping[str, Any]) -> dict[Input, Binding]:
     view = match["view"]
     keys = {Input("prev"): Binding("More", MORE)}
     for seat, player in enumerate(view["players"]):
-        keys[Input(f"seat{seat + 1}")] = Binding("", _act({"type": "point",
+        keys[seat_key(seat)] = Binding("", _act({"type": "point",
                                                            "winner": player["side"]}))
     kind = view["due"]
     if kind in ("serve", "shot"):

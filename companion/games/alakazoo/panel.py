@@ -33,6 +33,7 @@ from typing import Any
 from companion.games.alakazoo import DEFAULT_CREATURES
 from companion.games.alakazoo.options import CREATURES, MAX_DICE, deck_size
 from companion.inputs import Input
+from companion.inputs import seat as seat_key
 from companion.names import short_names
 from companion.ui.base import (
     Binding,
@@ -80,10 +81,10 @@ def board(ui: Ui, match: Mapping[str, Any]) -> dict[Input, Binding]:
     for seat, player in enumerate(view["players"]):
         if seat == current:
             # "by" makes the engine refuse it too, should the turn have moved on.
-            keys[Input(f"seat{seat + 1}")] = Binding("", _act({**END, "by": seat}))
+            keys[seat_key(seat)] = Binding("", _act({**END, "by": seat}))
         else:
             turn = f"{player['name']}: it is {_name(view, current)}'s turn"
-            keys[Input(f"seat{seat + 1}")] = Binding("", Outcome(Ui(message=turn)))
+            keys[seat_key(seat)] = Binding("", Outcome(Ui(message=turn)))
     return keys
 
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.games.center_court import ROLLED_SERVES, SERVICE_DIE, format_return, return_count
-from companion.inputs import Input
+from companion.inputs import Input, seat
 from companion.names import short_names
 from companion.ui.base import (
     SOFT_KEY_CHARS,
@@ -30,7 +30,7 @@ def board(ui: Ui, match: Mapping[str, Any]) -> dict[Input, Binding]:
     for player, button in enumerate(("prev", "next")):
         point = Outcome(Ui(), ("act", {"type": "point", "winner": player}))
         keys[Input(button)] = Binding(f"+{names[player]}", point)
-        keys[Input(f"seat{player + 1}")] = Binding("", point)
+        keys[seat(player)] = Binding("", point)
     if view["in_play"]:
         cursor = view["volley"] - 1
         keys[Input("ok")] = Binding("Return", Outcome(Ui(screen="return", cursor=cursor)))

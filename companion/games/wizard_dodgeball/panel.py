@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.games.wizard_dodgeball import CARD_OF, JERSEY_MAX, SHORT, SPELLS, TITLES
-from companion.inputs import Input
+from companion.inputs import Input, seat
 from companion.names import short_names
 from companion.ui.base import (
     Binding,
@@ -53,7 +53,7 @@ def board(ui: Ui, match: Mapping[str, Any]) -> dict[Input, Binding]:
         Input("prev"): Binding("Cards", Outcome(Ui(screen="wd-cards"))),
         Input("next"): Binding("End", end),
         Input("ok"): Binding("Act", MENU),
-        Input(f"seat{side + 1}"): Binding("", end),
+        seat(side): Binding("", end),
     }
 
 
