@@ -62,6 +62,7 @@ __all__ = [
     "Ui",
     "all_screens",
     "build",
+    "default_draft",
     "generic_board",
     "notice",
     "offers",
@@ -272,7 +273,7 @@ def _code(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
 def setup(match: Mapping[str, Any] | None, ctx: Context) -> Ui:
     """The setup screen, starting from the current match's choices if there is one."""
     if match is None:
-        return Ui(screen="setup", draft=_default_draft(next(iter(GAMES)), ctx))
+        return Ui(screen="setup", draft=default_draft(next(iter(GAMES)), ctx))
     record = rematch(match)
     game = get_game(record["game"])
     options = {**{s.key: s.default for s in game.options}, **record["options"]}
@@ -280,14 +281,18 @@ def setup(match: Mapping[str, Any] | None, ctx: Context) -> Ui:
     return Ui(screen="setup", draft=draft)
 
 
-def _default_draft(game_id: str, ctx: Context) -> Draft:
+def default_draft(game_id: str, ctx: Context) -> Draft:
+    """What a new match of ``game_id`` starts from on the setup screen: its fewest
+    players from the names, its defaults, fitted by its panel (a sample start)."""
     game = get_game(game_id)
     options = {**{s.key: s.default for s in game.options}, **game.extras.get("defaults", {})}
-    return Draft(game_id, tuple(ctx.names[: game.seats[0]]), tuple(options.items()))
+    draft = Draft(game_id, tuple(ctx.names[: game.seats[0]]), tuple(options.items()))
+    panel = _panel(game_id)
+    return panel.fit_draft(draft) if panel and panel.fit_draft else draft
 
 
 def _setup(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
-    draft = ui.draft or _default_draft(next(iter(GAMES)), ctx)
+    draft = ui.draft or default_draft(next(iter(GAMES)), ctx)
     panel = _panel(draft.game)
     # A game's fit keeps its options in step with the players (AlakaSLAM: a
     # character per player, teams for the format), on every setup screen.
@@ -303,7 +308,7 @@ def _setup(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
 
     games = list(GAMES)
     following = games[(games.index(draft.game) + 1) % len(games)]
-    changes(f"Game: {game.title}", lambda: _default_draft(following, ctx))
+    changes(f"Game: {game.title}", lambda: default_draft(following, ctx))
     low, high = game.seats
     if low != high:
         changes(f"Players: {len(draft.players)}", lambda: _seat_count(draft, ctx, low, high))
