@@ -16,7 +16,7 @@ from companion.ui.controls import Context
 from tests.panel_support import Presses, press
 
 LONG = ["Player 1", "Player 2", "Player 3", "Player 4"]
-#: A list row: 120 pixels of the 6x10 font (screens/canvas.py item_list).
+#: A list row: 120 pixels of the 6x10 font (companion/ui/canvas.py item_list).
 ROW_CHARS = (WIDTH - 8) // char_width(BODY)
 
 
