@@ -42,6 +42,7 @@ from tests import first_to
 from tests.panel_support import press
 from tests.web.conftest import PIN
 from tests.web.sse import SseClient
+from web.pages import STATIC
 
 CTX = Context(names=("Ann", "Bob", "Cy", "Dee"), address="http://10.0.0.2:8080/")
 FIRST_TO = {"game": "first-to", "players": ["Ann", "Bob"], "options": {"target": 3}}
@@ -115,6 +116,23 @@ def test_every_game_conforms_from_its_sample_start_and_each_first_action(game_id
             played += 1
             conforms(table)
     assert played, f"{game_id}: none of its first legal offers could be played"
+
+
+@pytest.mark.usefixtures("registered")
+@pytest.mark.parametrize("game_id", IDS)
+def test_every_game_is_served_to_the_host_page(client, host, game_id):
+    """What the host page draws a game's controls from: its start form's entry, the
+    state's legal offers, the page with the game's scripts (if it has any)."""
+    form = {g["id"]: g for g in client.get("/api/games").json}[game_id]
+    assert form["title"] == GAMES[game_id].title and form["seats"] == list(GAMES[game_id].seats)
+    started = host.post("/api/match", sample_start(game_id))
+    assert started.status_code == 200, started.json
+    assert started.json["match"]["legal"]
+    page = client.get("/host")
+    assert page.status_code == 200
+    scripts = [f"/static/{game_id}{part}.js" for part in ("", "-host")
+               if (STATIC / f"{game_id}{part}.js").exists()]
+    assert all(script in page.text for script in scripts)
 
 
 @pytest.mark.usefixtures("registered")
