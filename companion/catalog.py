@@ -12,8 +12,9 @@ a card of names and scores. A match of any game in the catalog always plays
 and resumes; the serial scoreboard's ``STATE`` line is the view itself and
 needs no face.
 
-Adding a game is one folder (``companion/games/<game>/``) and one line in
-:data:`KITS` below (see README.md, "How to add a game").
+Adding a game is one folder (``companion/games/<game>/``) and one
+:func:`register` call at the end of this module (README.md, "How to add a
+game"); a test registers a game of its own the same way.
 """
 
 from __future__ import annotations

@@ -117,12 +117,13 @@ def all_screens() -> dict[str, ScreenSpec]:
     """Every screen the panel can open: the generic ones (:data:`SCREENS`), each game's
     own from the catalog, and the generic panel's for a game that brings none."""
     kits = catalog.KITS.values()
-    found = dict(SCREENS)
-    for kit in kits:
-        found.update(kit.screens)
+    found: dict[str, ScreenSpec] = {}
     if any(kit.panel is None for kit in kits):
         found.update(GENERIC_SCREENS)
-    return found
+    for kit in kits:
+        found.update(kit.screens)
+    # A game's screen never stands in for a generic one of the same name.
+    return {**found, **SCREENS}
 
 
 # --- the board ------------------------------------------------------------------
