@@ -460,7 +460,11 @@ def frame(scene: str) -> Image.Image:
 
 @pytest.mark.parametrize("scene", SCENES)
 def test_screen_matches_its_golden_image(scene):
-    image = frame(scene)
+    assert_golden(frame(scene), scene)
+
+
+def assert_golden(image: Image.Image, scene: str) -> None:
+    """``image`` is the scene's golden image, pixel for pixel (UPDATE_GOLDEN=1 writes it)."""
     assert image.size == (128, 64) and image.mode == "1"
     path = GOLDEN / f"{scene}.png"
     if os.environ.get("UPDATE_GOLDEN"):
