@@ -6,7 +6,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from companion.games.center_court import ROLLED_SERVES, SERVICE_DIE, format_return, return_count
+from companion.games.center_court.rules import format_return, return_count
+from companion.games.center_court.state import ROLLED_SERVES, SERVICE_DIE
 from companion.inputs import Input, seat
 from companion.names import short_names
 from companion.ui.base import (
