@@ -75,7 +75,6 @@ __all__ = [
 _INPUTS = (*(Input(b) for b in BUTTONS), *(Input(b, hold=True) for b in HOLDABLE))
 
 
-
 def build(ui: Ui, snapshot: Mapping[str, Any], ctx: Context) -> Screen:
     """The screen for ``ui`` over the table snapshot JSON (``{"version", "match"}``).
 

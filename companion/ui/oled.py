@@ -2,11 +2,13 @@
 
 :func:`render` is a pure function of the panel state (and the context for
 the info screen's address): the same state always gives the same pixels.
+A game's board and its own screens are drawn by its kit's OLED face
+(:mod:`companion.catalog`); a game that brings none gets :func:`generic_board`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -59,12 +61,12 @@ def notice_top(game_id: str) -> int:
     return kit.oled.status_top if kit and kit.oled else _GENERIC_STATUS
 
 
-def _board(match: Mapping[str, Any]) -> Any:
+def _board(match: Mapping[str, Any]) -> Callable[..., None]:
     kit = catalog.kit(match["game"])
     return kit.oled.board if kit and kit.oled else generic_board
 
 
-def _drawn(name: str, match: Mapping[str, Any] | None) -> Any:
+def _drawn(name: str, match: Mapping[str, Any] | None) -> Callable[..., None] | None:
     """The game's own drawing of screen ``name``, if it brings one."""
     kit = catalog.kit(match["game"]) if match is not None else None
     return kit.oled.drawn.get(name) if kit and kit.oled else None
