@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from companion import __version__, matchfile
+from companion.catalog import get_game
 from companion.config import valid_host
 from companion.data_folder import DB_NAME, default_data_dir
 from companion.errors import CompanionError
-from companion.games import get_game
 from companion.store import ACTIVE, FINISHED, Store
 from companion.topics import DEFAULT_PREFIX
 

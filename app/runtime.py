@@ -34,15 +34,15 @@ from app.config import load as load_config
 from app.notices import NoticeClock
 from app.server import WebServer, page_urls
 from companion import config as config_module
-from companion.controls import Context
 from companion.data_folder import DB_NAME, default_data_dir
 from companion.inputs import Input
 from companion.login_code import LoginCodes
 from companion.panel import Panel
 from companion.recovery import DAMAGED_BANNER, open_table
-from companion.screens import render
 from companion.table import Lane, Snapshot, Table, TableRunner
 from companion.topics import TableInfo
+from companion.ui.controls import Context
+from companion.ui.oled import render
 from drivers.broker import MQTT_PASSWORD_ENV
 from drivers.buttons import ButtonPanel, Finger
 from drivers.display import Oled, open_device

@@ -28,13 +28,14 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
+from companion.catalog import GAMES
 from companion.errors import CompanionError
-from companion.games import GAMES
 from companion.games.base import MAX_NAME
+from companion.inputs import SEATS
 
 #: BCM numbers of the Raspberry Pi header's general purpose pins.
 GPIO_PINS = range(2, 28)
-MAX_SEATS = 4
+MAX_SEATS = len(SEATS)
 #: Names the setup screen can offer; more only make its list long.
 MAX_NAMES = 32
 #: The longest wait any timing key may ask for: a day.

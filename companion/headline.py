@@ -9,11 +9,11 @@ JSON: strings short enough for a Home Assistant sensor (at most
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from companion.games import GAMES
-from companion.games.base import JSON
+from companion import catalog
+from companion.games.base import JSON, Card, name_text, won
 
 #: Home Assistant keeps a sensor's state to 255 characters; a card has less room.
 MAX_TEXT = 120
@@ -46,18 +46,21 @@ def headline(state: Mapping[str, Any]) -> JSON:
 
 
 def _match_card(match: Mapping[str, Any]) -> JSON:
-    game, view = match["game"], match["view"]
-    card = _CARDS[game](view)
+    game = name_text(match["game"])
+    kit = catalog.kit(game)
+    # A game this side does not know (a hall older than the table) gets the
+    # generic card under its id: a valid state is never called malformed.
+    card = kit.card(match["view"]) if kit and kit.card else generic_card(match)
     turn = set(match.get("turn") or ())
     status = match.get("status", "active")
     if not isinstance(status, str):
         raise TypeError(f"status {status!r}")
-    sides = [{"name": _short(_text(name)), "score": [_short(str(c)) for c in cells],
+    sides = [{"name": _short(name_text(name)), "score": [_short(str(c)) for c in cells],
               "turn": bool(turn & set(seats)), "winner": won}
              for name, cells, seats, won in card.sides]
     return {
         "game": game,
-        "title": GAMES[game].title,
+        "title": kit.game.title if kit else game,
         "status": _short(status),
         "players": _short(" v ".join(s["name"] for s in sides)),
         "score": _short(card.score),
@@ -68,108 +71,21 @@ def _match_card(match: Mapping[str, Any]) -> JSON:
     }
 
 
-def _text(value: Any) -> str:
-    """``value`` if it is a string (a name), else TypeError."""
-    if not isinstance(value, str):
-        raise TypeError(f"a name must be a string, not {value!r}")
-    return value
-
-
-class _Card:
-    """One game's reading of its view: a score line and a row per side."""
-
-    def __init__(self, score: str, columns: list[str],
-                 sides: list[tuple[str, list[str], Sequence[int], bool]]) -> None:
-        self.score, self.columns, self.sides = score, columns, sides
-
-
-def _won(winner: Any, side: int) -> bool:
-    """Whether ``side`` is (one of) the winner(s): ``winner`` is None, an index or a list."""
-    if isinstance(winner, list):
-        return side in winner
-    return winner == side
-
-
-def _center_court(view: JSON) -> _Card:
-    # Written as the game writes a score line (center_court.set_score): a set
-    # "6-4", a set tiebreak "7-6(7-5)", a match tiebreak "[10-8]".
-    sets, breaks = view["sets"], view.get("set_tiebreaks") or [None] * len(view["sets"])
-    games, points = view["games"], view["points"]
-    live = view["winner"] is None
-    columns = [f"S{i + 1}" for i in range(len(sets))]
-    line = [_set_text(games_, tb) for games_, tb in zip(sets, breaks, strict=True)]
-    if live and view.get("match_tiebreak"):
-        columns += ["P"]
-        line += [f"[{points[0]}-{points[1]}]"]
-    elif live:
-        columns += ["G", "P"]
-        line += [f"{games[0]}-{games[1]}", f"({points[0]}-{points[1]})"]
-    sides = []
-    for p, name in enumerate(view["players"]):
-        cells = [_set_cell(games_, tb, p) for games_, tb in zip(sets, breaks, strict=True)]
-        if live and view.get("match_tiebreak"):
-            cells += [str(points[p])]
-        elif live:
-            cells += [str(games[p]), str(points[p])]
-        sides.append((name, cells, (p,), _won(view["winner"], p)))
-    return _Card(" ".join(line), columns, sides)
-
-
-def _set_text(games: list[int], tiebreak: list[int] | None) -> str:
-    """One finished set from the first player's side."""
-    if tiebreak is None:
-        return f"{games[0]}-{games[1]}"
-    if max(games) == 1:  # a match tiebreak stands for the deciding set
-        return f"[{tiebreak[0]}-{tiebreak[1]}]"
-    return f"{games[0]}-{games[1]}({tiebreak[0]}-{tiebreak[1]})"
-
-
-def _set_cell(games: list[int], tiebreak: list[int] | None, player: int) -> str:
-    """One player's cell of a finished set: games, the loser of a set tiebreak with
-    their tiebreak points ("6(5)"), a match tiebreak's points in brackets."""
-    if tiebreak is None:
-        return str(games[player])
-    if max(games) == 1:
-        return f"[{tiebreak[player]}]"
-    lost = games[player] < games[1 - player]
-    return f"{games[player]}({tiebreak[player]})" if lost else str(games[player])
-
-
-def _dodgeball(view: JSON) -> _Card:
-    points = view["variant"] == "points"
-    key, heading = ("score", "Pts") if points else ("on_court", "On court")
-    cells = [side[key] for side in view["sides"]]
-    score = f"{cells[0]}-{cells[1]}" if points else f"{cells[0]} v {cells[1]} on court"
-    return _Card(score, [heading], [(side["name"], [str(side[key])], (i,),
-                                     _won(view["winner"], i))
-                                    for i, side in enumerate(view["sides"])])
-
-
-def _alakaslam(view: JSON) -> _Card:
-    names = [_text(p["name"]) for p in view["players"]]
-    sides = [(" & ".join(names[p] for p in side["players"]), [str(side["score"])],
-              tuple(side["players"]), _won(view["winner"], i))
-             for i, side in enumerate(view["sides"])]
-    score = "-".join(cells[0] for _, cells, _, _ in sides)
-    return _Card(f"{score} (to {view['target']})", ["Pts"], sides)
-
-
-def _alakazoo(view: JSON) -> _Card:
-    players = view["players"]
-    sides = [(p["name"], [str(p["total"])], (i,), _won(view["winner"], i))
-             for i, p in enumerate(players)]
-    score = "-".join(str(p["total"]) for p in players)
-    if view.get("final_round") and view["winner"] is None:
-        score += " (final round)"
-    return _Card(score, ["Pts"], sides)
-
-
-_CARDS: dict[str, Callable[[JSON], _Card]] = {
-    "center-court": _center_court,
-    "wizard-dodgeball": _dodgeball,
-    "alakaslam": _alakaslam,
-    "alakazoo": _alakazoo,
-}
+def generic_card(match: Mapping[str, Any]) -> Card:
+    """The card of a game whose kit brings none: a row per player (the match's
+    ``players``) with their score when the view has a list of them (``scores``,
+    else ``score`` or ``points``, one per seat), the view's ``winner`` marked."""
+    players = [name_text(p) for p in match["players"]]
+    view = match.get("view")
+    view = view if isinstance(view, Mapping) else {}
+    scores = next((view[k] for k in ("scores", "score", "points")
+                   if isinstance(view.get(k), list) and len(view[k]) == len(players)), None)
+    winner = view.get("winner")
+    if scores is None:
+        return Card("", [], [(name, [], (i,), won(winner, i)) for i, name in enumerate(players)])
+    return Card("-".join(str(s) for s in scores), ["Pts"],
+                [(name, [str(scores[i])], (i,), won(winner, i))
+                 for i, name in enumerate(players)])
 
 
 def _short(text: str) -> str:

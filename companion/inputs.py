@@ -14,7 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+#: The panel's buttons: the one list of their names. Every other list of buttons
+#: (the soft keys, config's pins, the GPIO driver, the serial pad, the simulator
+#: page) is read from these.
 PANEL = ("prev", "next", "ok", "back")
+#: The optional seat buttons, one per seat (``seat(0)`` is the first seat's).
 SEATS = ("seat1", "seat2", "seat3", "seat4")
 BUTTONS = PANEL + SEATS
 #: Buttons whose hold means something (OK: own die; BACK: undo). They report
@@ -36,6 +40,11 @@ class Input:
 
     def __repr__(self) -> str:
         return f"<Input {self.button}{' hold' if self.hold else ''}>"
+
+
+def seat(index: int) -> Input:
+    """The tap of seat ``index``'s button (0 for the first seat)."""
+    return Input(SEATS[index])
 
 
 class Debouncer:

@@ -15,8 +15,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.catalog import GAMES, get_game
 from companion.errors import IllegalAction, InvalidAction
-from companion.games import GAMES, Game, get_game
+from companion.games import Game
 from companion.games.base import JSON, check_players
 
 #: Table-level operations in a journal, besides game events.

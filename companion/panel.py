@@ -2,7 +2,7 @@
 
 A :class:`Panel` lives on the table's writer thread (inputs reach it through
 :class:`~companion.table.TableRunner`). For each input it asks
-:mod:`companion.controls` what the input means, runs the table command if
+:mod:`companion.ui.controls` what the input means, runs the table command if
 there is one, and publishes a :class:`PanelState` (the Ui plus the table
 snapshot) to its outputs, the OLED first among them. A refused command
 leaves the table as it was and shows why on the screen.
@@ -23,8 +23,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from companion import controls
-from companion.controls import Context, Screen, Ui
 from companion.errors import CompanionError, StoreUnavailable
 from companion.inputs import Input
 from companion.login_code import LoginCodes
@@ -32,6 +30,8 @@ from companion.names import short_names
 from companion.store import MatchSummary
 from companion.subscribers import Subscribers
 from companion.table import Snapshot, Table
+from companion.ui import controls
+from companion.ui.controls import Context, Screen, Ui
 from companion.undone import undone_words
 
 HISTORY_ROWS = 20

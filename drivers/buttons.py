@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from gpiozero import DigitalInputDevice, Factory, RotaryEncoder
 
 from companion.config import MAX_SEATS, ConfigError, Section, one_of, within
-from companion.inputs import Debouncer, Input
+from companion.inputs import PANEL, SEATS, Debouncer, Input
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +66,7 @@ def _check_buttons(b: ButtonsConfig) -> None:
 
 
 def _buttons_pins(b: ButtonsConfig) -> list[tuple[str, int]]:
-    pins = [(f"[buttons] {k}", getattr(b, k)) for k in ("prev", "next", "ok", "back")]
+    pins = [(f"[buttons] {k}", getattr(b, k)) for k in PANEL]
     return pins + [(f"[buttons] seats[{i}]", p) for i, p in enumerate(b.seats)]
 
 
@@ -104,8 +104,8 @@ class ButtonPanel:
         # that moment can still arrive.
         self._edges = threading.Lock()
         self.pins: dict[str, int] = {
-            "prev": buttons.prev, "next": buttons.next, "ok": buttons.ok, "back": buttons.back,
-            **{f"seat{i + 1}": pin for i, pin in enumerate(buttons.seats)},
+            **{name: getattr(buttons, name) for name in PANEL},
+            **dict(zip(SEATS, buttons.seats, strict=False)),
         }
         self._debouncers: dict[str, Debouncer] = {}
         self._devices: list[DigitalInputDevice | RotaryEncoder] = []

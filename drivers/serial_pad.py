@@ -44,7 +44,7 @@ from dataclasses import dataclass
 import serial
 
 from companion.config import ConfigError, Section, within
-from companion.inputs import BUTTONS, Input
+from companion.inputs import BUTTONS, Input, seat
 from companion.table import Snapshot
 
 log = logging.getLogger(__name__)
@@ -99,7 +99,7 @@ def parse(line: bytes) -> Input | str | None:
     if command == "PING" and len(words) == 1:
         return "PING"
     if len(words) == 1 and len(command) == 2 and command[0] == "S" and command[1] in "1234":
-        return Input(f"seat{command[1]}")
+        return seat(int(command[1]) - 1)
     if command in ("TAP", "HOLD") and len(words) == 2 and words[1].lower() in BUTTONS:
         return Input(words[1].lower(), hold=command == "HOLD")
     return None

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import random
 
-from companion.controls import Context
+from companion.games.alakaslam.oled import RIGHT, lines, status
 from companion.panel import Panel
-from companion.screens.alakaslam import RIGHT, lines, status
-from companion.screens.canvas import BODY, SMALL, WIDTH, char_width
 from companion.table import Table
+from companion.ui.canvas import BODY, SMALL, WIDTH, char_width
+from companion.ui.controls import Context
 from tests.panel_support import Presses, press
 
 LONG = ["Player 1", "Player 2", "Player 3", "Player 4"]
-#: A list row: 120 pixels of the 6x10 font (screens/canvas.py item_list).
+#: A list row: 120 pixels of the 6x10 font (companion/ui/canvas.py item_list).
 ROW_CHARS = (WIDTH - 8) // char_width(BODY)
 
 

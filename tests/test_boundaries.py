@@ -62,6 +62,43 @@ def test_importing_the_whole_core_loads_none_of_them():
     assert set(json.loads(out)) & FORBIDDEN == set()
 
 
+#: A game folder's faces: what may draw or take buttons. Every other module of
+#: companion/games/ is the game's pure rules (state, options, rules, events,
+#: view, timeline, card).
+FACES = {"panel.py", "oled.py"}
+
+
+def rules_modules() -> list[Path]:
+    return [p for p in sorted((CORE / "games").rglob("*.py")) if p.name not in FACES]
+
+
+def test_a_games_rules_import_no_face_no_ui_and_not_the_catalog():
+    """The rules are the game: its panel and OLED read them, never the other way."""
+    assert len(rules_modules()) > 20  # the check reads the games' folders
+    offenders = {}
+    for path in rules_modules():
+        tree = ast.parse(path.read_text(), filename=str(path))
+        for node in ast.walk(tree):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module or ""] + [f"{node.module}.{a.name}" for a in node.names]
+                     if isinstance(node, ast.ImportFrom) else [])
+            bad = [n for n in names if n.startswith(("companion.ui", "companion.catalog",
+                                                      "companion.panel", "PIL"))
+                   or n.split(".")[-1] in {"panel", "oled"}]
+            if bad or (isinstance(node, ast.ImportFrom) and node.level):
+                offenders.setdefault(str(path.relative_to(CORE)), []).append(
+                    bad[0] if bad else "a relative import")
+    assert offenders == {}
+
+
+def test_the_rules_check_finds_a_face_imported():
+    """The check above would pass on nothing: make sure a game's faces are found by it."""
+    faces = [p for p in (CORE / "games").rglob("*.py") if p.name in FACES]
+    assert {p.parent.name for p in faces} >= {"center_court", "wizard_dodgeball", "alakaslam",
+                                               "alakazoo"}
+    assert all("companion.ui" in p.read_text() for p in faces)
+
+
 # --- import circles -------------------------------------------------------------
 #
 # Every import statement counts, wherever it stands: at the top, inside a
@@ -189,7 +226,7 @@ def test_the_import_graph_sees_every_kind_of_import():
     assert ("app.runtime", "companion.table") in edges  # `from pkg.mod import name`
     assert ("app.cli", "app.runtime") in edges  # inside a function
     assert ("app.cli", "companion.matchfile") in edges  # `from pkg import module`
-    assert ("companion.games", "companion.games.center_court") in edges  # from a package
+    assert ("companion.catalog", "companion.games.center_court") in edges  # from a package
     assert ("tests.web.test_server", "tests.web.conftest") in edges
 
 

@@ -458,9 +458,9 @@ def check_slam_buttons(block: Block, tmp: Path) -> None:
     A line is the buttons pressed, then what they record: the cards named and,
     for "in at c,r", the ball's cell; "the point to" a point for that side.
     """
-    from companion.controls import Context
     from companion.inputs import Input
     from companion.panel import Panel
+    from companion.ui.controls import Context
 
     with Store(":memory:") as store:
         table = Table(store)
@@ -490,9 +490,9 @@ def check_zoo_buttons(block: Block, tmp: Path) -> None:
     Dark Power: REASON", "ends ... turn"; or "refused: MESSAGE" (nothing
     recorded, the panel shows the message).
     """
-    from companion.controls import Context
     from companion.inputs import Input
     from companion.panel import Panel
+    from companion.ui.controls import Context
 
     with Store(":memory:") as store:
         # Seeded: the device's rolls (and so a "no rune" penalty) are the same every run.

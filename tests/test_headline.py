@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import invariant
 
-from companion.games import GAMES
+from companion.catalog import GAMES
 from companion.headline import MAX_TEXT, headline
 from companion.store import Store
 from companion.table import Table
@@ -327,3 +327,18 @@ def test_a_damaged_state_gives_a_card_or_a_value_error_never_anything_else(data,
         assert isinstance(card[key], str) and len(card[key]) <= MAX_TEXT
     for side in card["sides"]:
         assert isinstance(side["name"], str) and all(isinstance(c, str) for c in side["score"])
+
+
+def test_a_game_this_side_does_not_know_gets_the_generic_card():
+    """A hall older than the table: the card says the game's id and the players, with
+    their scores when the view lists one per player, rather than refuse a valid state."""
+    state = {"version": 3, "match": {
+        "game": "first-to", "players": ["Ann", "Bob"], "status": "active", "turn": [1],
+        "view": {"players": ["Ann", "Bob"], "scores": [2, 1], "winner": None}}}
+    card = headline(state)
+    assert (card["title"], card["players"], card["score"], card["turn"]) == \
+        ("first-to", "Ann v Bob", "2-1", "Bob")
+    assert [s["score"] for s in card["sides"]] == [["2"], ["1"]]
+    state["match"]["view"] = {"winner": 0}
+    card = headline(state)
+    assert card["score"] == "" and card["winner"] == "Ann" and card["columns"] == []

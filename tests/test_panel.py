@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from companion.controls import SOFT_KEYS, Context, Ui, build
 from companion.inputs import Input
 from companion.panel import Panel
 from companion.store import Store
 from companion.table import Table
+from companion.ui.controls import SOFT_KEYS, Context, Ui, build
 from tests.panel_support import Presses, press, view
 
 CTX = Context(names=("Ann", "Bob", "Cy"), address="http://10.0.0.2:8080/")
@@ -217,7 +217,7 @@ def test_the_serve_row_opens_on_each_servers_own_last_card(panel):
 
 
 def test_a_good_device_rolled_serve_shows_its_die_on_the_board(panel):
-    from companion.screens.center_court import status
+    from companion.games.center_court.oled import status
 
     panel.table.start(START)
     press(panel, "ok", "next", "next", "ok")  # card 5: seed 3 rolls it in

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from companion.controls import Context
 from companion.panel import Panel
 from companion.table import Table
+from companion.ui.controls import Context
 from tests.panel_support import Presses, press, view
 
 CTX = Context(names=("Owls", "Newts", "Cy"))

@@ -12,11 +12,11 @@ import random
 
 from app.config import Config
 from app.runtime import Companion
-from companion import controls
 from companion.inputs import Input
 from companion.panel import FAULT, Panel
-from companion.screens import render
 from companion.table import Table
+from companion.ui import controls
+from companion.ui.oled import render
 
 CC_START = {"game": "center-court", "players": ["Ann", "Bob"],
             "options": {"first_server": 0}}

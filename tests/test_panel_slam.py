@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from companion.controls import Context
-from companion.controls.alakaslam import preview
+from companion.games.alakaslam.panel import preview
 from companion.panel import Panel
 from companion.table import Table
+from companion.ui.controls import Context
 from tests.panel_support import Presses, overtaken, press, view
 
 CTX = Context(names=("Ann", "Bob", "Cy", "Di"))

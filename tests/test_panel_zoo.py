@@ -6,10 +6,10 @@ import random
 
 from gpiozero.pins.mock import MockFactory
 
-from companion.controls import Context
+from companion.games.alakazoo.oled import event, labels
 from companion.panel import Panel
-from companion.screens.alakazoo import event, labels
 from companion.table import Table
+from companion.ui.controls import Context
 from drivers.leds import SeatLeds
 from tests.panel_support import Presses, overtaken, press, view
 

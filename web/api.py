@@ -12,6 +12,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request, session
 from werkzeug.routing import IntegerConverter
 
+from companion.catalog import GAMES
 from companion.errors import (
     IllegalAction,
     InvalidAction,
@@ -19,7 +20,6 @@ from companion.errors import (
     StoreError,
     StoreUnavailable,
 )
-from companion.games import GAMES
 from companion.table import Snapshot, Table
 from companion.undone import undone_words
 from web.auth import new_token, pin_matches, token_matches

@@ -8,7 +8,7 @@ from pathlib import Path
 from flask import Blueprint, Response, current_app, render_template, url_for
 from markupsafe import Markup
 
-from companion.games import GAMES
+from companion.catalog import GAMES
 
 bp = Blueprint("pages", __name__)
 

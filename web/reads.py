@@ -43,9 +43,8 @@ from urllib.parse import urlencode
 from flask import Response, request
 
 from companion import matchfile
-from companion.controls import rematch
+from companion.catalog import GAMES, rematch
 from companion.errors import StoreError
-from companion.games import GAMES
 from companion.integrity import replay_stored
 from companion.store import MatchSummary, StoredMatch
 from companion.table import Table, match_json

@@ -7,7 +7,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 
 from flask import Blueprint, Response, current_app, request
 
-from companion.inputs import BUTTONS
+from companion.inputs import BUTTONS, PANEL, SEATS
 from web.api import WRITE_TIMEOUT, host_only, state_response
 from web.fanout import connection_of
 from web.pages import page
@@ -23,8 +23,9 @@ def simulator():
 
 @bp.get("/sim")
 def sim_page() -> Response:
-    seats = [b for b in simulator().buttons if b.startswith("seat")]
-    return page("sim.html", seats=seats)
+    buttons = simulator().buttons
+    return page("sim.html", panel=[b for b in PANEL if b in buttons],
+                seats=[b for b in SEATS if b in buttons])
 
 
 @bp.post("/api/sim/button")

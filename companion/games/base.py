@@ -216,3 +216,28 @@ def _json_repr(value: Any) -> str:
     if isinstance(value, str):
         return f'"{value}"'
     return repr(value)
+
+
+@dataclass(frozen=True)
+class Card:
+    """A game's reading of its view for a hall card: a score line, the headings of
+    each side's cells, and a row per side: ``(name, cells, seats, won)``, the seats
+    being those whose turn lights the side."""
+
+    score: str
+    columns: list[str]
+    sides: list[tuple[str, list[str], Sequence[int], bool]]
+
+
+def won(winner: Any, side: int) -> bool:
+    """Whether ``side`` is (one of) the winner(s): ``winner`` is None, an index or a list."""
+    if isinstance(winner, list | tuple):
+        return side in winner
+    return winner == side
+
+
+def name_text(value: Any) -> str:
+    """``value`` if it is a string (a name), else TypeError (a card reads untrusted JSON)."""
+    if not isinstance(value, str):
+        raise TypeError(f"a name must be a string, not {value!r}")
+    return value

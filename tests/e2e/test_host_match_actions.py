@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
+from app.config import Config
 from app.runtime import Companion, WebOptions
-from companion.config import Config
 from tests.e2e.browser_support import (
     PHONE,
     PIN,

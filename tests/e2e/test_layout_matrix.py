@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 import pytest
 
+from app.config import Config
 from app.runtime import Companion, WebOptions
-from companion.config import Config
 from tests.e2e.browser_support import (
     ARGS,
     CHROMIUM,

@@ -20,7 +20,7 @@ import pytest
 import web.sim
 from app.config import Config
 from app.runtime import Companion, WebOptions
-from companion.screens import render
+from companion.ui.oled import render
 from drivers.serial_pad import SerialConfig
 from tests.web.conftest import PIN
 from tests.web.test_server import HttpHost

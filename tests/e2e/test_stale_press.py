@@ -6,8 +6,8 @@ import threading
 
 from app.config import Config
 from app.runtime import Companion
-from companion.controls import CHANGED
 from companion.inputs import Input
+from companion.ui.controls import CHANGED
 
 WD_START = {"game": "wizard-dodgeball", "players": ["Owls", "Newts"],
             "options": {"rosters": [[1, 2, 3, 4, 5], [6, 7, 8, 9, 10]]}}

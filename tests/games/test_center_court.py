@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from companion.errors import IllegalAction, InvalidAction
-from companion.games import center_court as cc
+from companion.games.center_court.rules import valid_returns
+from companion.games.center_court.view import summary
 from tests.support import NoDice, act, center_court, game, games, points, set_6_0, to_six_all
 
 
@@ -158,7 +159,7 @@ def test_final_set_match_tiebreak_to_ten():
     v = view(m)
     assert v["sets"][-1] == [0, 1] and v["set_tiebreaks"][-1] == [10, 12]
     assert v["winner"] == 1 and v["sets_won"] == [1, 2]
-    assert cc.summary(m.state) == "6-0 0-6 [10-12]"
+    assert summary(m.state) == "6-0 0-6 [10-12]"
 
 
 def test_best_of_one_match_tiebreak_is_the_whole_match():
@@ -298,21 +299,21 @@ def test_points_work_without_the_serve_flow_even_after_a_fault():
 
 
 def test_valid_returns_follow_the_formula():
-    assert cc.valid_returns(1) == [(1, 1), (2, 2), (3, 3), (4, 4), (5, 5), (6, 6)]
-    assert cc.valid_returns(3) == [(1, 3), (2, 2), (3, 1), (4, 2), (5, 3), (6, 4)]
+    assert valid_returns(1) == [(1, 1), (2, 2), (3, 3), (4, 4), (5, 5), (6, 6)]
+    assert valid_returns(3) == [(1, 3), (2, 2), (3, 1), (4, 2), (5, 3), (6, 4)]
 
 
 def test_valid_returns_fix_the_rulebook_misprints():
     # Against 4 the printed table leaves out 5-5.
-    assert (5, 2) in cc.valid_returns(4)
+    assert (5, 2) in valid_returns(4)
     # Against 6 it prints 2-2-2 where three cards must be 4s.
-    returns_6 = dict(cc.valid_returns(6))
+    returns_6 = dict(valid_returns(6))
     assert returns_6[4] == 3 and returns_6[2] == 5
 
 
 def test_valid_returns_reject_a_non_volley():
     with pytest.raises(ValueError, match="1-6"):
-        cc.valid_returns(7)
+        valid_returns(7)
 
 
 def test_return_moves_the_volley_and_the_turn():
@@ -398,7 +399,7 @@ def test_the_final_score_is_told_from_the_winners_side():
     v = view(m)
     assert v["winner"] == 1 and v["sets"] == [[6, 0], [6, 7], [0, 6]]
     assert v["final_score"] == "0-6 7-6(7-5) 6-0"
-    assert cc.summary(m.state) == "6-0 6-7(5-7) 0-6"  # the history keeps seat order
+    assert summary(m.state) == "6-0 6-7(5-7) 0-6"  # the history keeps seat order
 
 
 def test_the_final_score_writes_a_match_tiebreak_by_its_points():
@@ -479,10 +480,10 @@ def test_legal_follows_the_rally():
 
 def test_summary_shows_sets_and_the_current_set():
     m = center_court()
-    assert cc.summary(m.state) == "0-0"
+    assert summary(m.state) == "0-0"
     set_6_0(m, 0)
     games(m, 1, 1)
-    assert cc.summary(m.state) == "6-0 0-2"
+    assert summary(m.state) == "6-0 0-2"
 
 
 def test_docs_api_describes_every_view_key():

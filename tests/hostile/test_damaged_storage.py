@@ -34,9 +34,9 @@ from app.config import Config
 from app.runtime import DAMAGED_BANNER, Companion, WebOptions
 from companion.errors import StoreDamaged, StoreError
 from companion.recovery import open_table
-from companion.screens import render
 from companion.store import Store
 from companion.table import Table, TableRunner
+from companion.ui.oled import render
 from web.app import create_app
 from web.services import Services
 

@@ -25,8 +25,8 @@ import pytest
 
 from app.config import Config
 from app.runtime import SIM_SEATS, Companion, WebOptions
-from companion.screens import render
 from companion.store import Store
+from companion.ui.oled import render
 from tests.web.conftest import PIN, START
 from tests.web.test_server import HttpHost
 

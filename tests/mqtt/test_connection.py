@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from app.config import Config
 from app.runtime import Companion
-from companion.screens import render
 from companion.topics import TableInfo
+from companion.ui.oled import render
 from drivers.mqtt import MqttConfig, TablePublisher
 from tests.mqtt.support import START, TIMEOUT, companion, on_broker
 from tests.mqtt_support import Mosquitto, free_port

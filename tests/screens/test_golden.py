@@ -16,13 +16,13 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
-from companion.controls import Context
 from companion.inputs import Input
 from companion.login_code import LoginCodes
 from companion.panel import Panel
-from companion.screens import render
 from companion.store import Store
 from companion.table import Table
+from companion.ui.controls import Context
+from companion.ui.oled import render
 
 GOLDEN = Path(__file__).parent / "golden"
 CTX = Context(names=("Ann", "Bob", "Cy", "Di"), address="http://192.168.1.23:8080/")
@@ -460,7 +460,11 @@ def frame(scene: str) -> Image.Image:
 
 @pytest.mark.parametrize("scene", SCENES)
 def test_screen_matches_its_golden_image(scene):
-    image = frame(scene)
+    assert_golden(frame(scene), scene)
+
+
+def assert_golden(image: Image.Image, scene: str) -> None:
+    """``image`` is the scene's golden image, pixel for pixel (UPDATE_GOLDEN=1 writes it)."""
     assert image.size == (128, 64) and image.mode == "1"
     path = GOLDEN / f"{scene}.png"
     if os.environ.get("UPDATE_GOLDEN"):
@@ -475,7 +479,7 @@ def test_screen_matches_its_golden_image(scene):
 
 
 def test_every_screen_has_a_scene():
-    from companion.controls import SCREENS
+    from companion.ui.controls import all_screens
 
-    shown = {s for s in SCREENS if any(n == s or n.startswith(f"{s}-") for n in SCENES)}
-    assert set(SCREENS) == shown
+    shown = {s for s in all_screens() if any(n == s or n.startswith(f"{s}-") for n in SCENES)}
+    assert set(all_screens()) == shown

@@ -16,13 +16,13 @@ from PIL import ImageChops
 
 from app.config import Config
 from app.runtime import Companion
-from companion.controls import CHANGED
 from companion.inputs import Input
 from companion.panel import MESSAGE_SECONDS, NOTICE_CHARS, Panel, PanelState
-from companion.screens import NOTICE_TOP, render
-from companion.screens.canvas import SMALL, WIDTH, char_width
 from companion.store import Store
 from companion.table import Table
+from companion.ui.canvas import SMALL, WIDTH, char_width
+from companion.ui.controls import CHANGED
+from companion.ui.oled import notice_top, render
 from tests.screens.test_golden import CTX, SCENES, points, press, started
 
 BOARDS = [name for name in SCENES if name.startswith("board-")]
@@ -39,7 +39,7 @@ def test_a_short_message_leaves_every_row_above_the_status_line_as_it_was(scene,
         plain = render(panel.state, panel.ctx)
         panel.notify(message)
         shown = render(panel.state, panel.ctx)
-        top = NOTICE_TOP[table.snapshot.match["game"]]
+        top = notice_top(table.snapshot.match["game"])
     changed = ImageChops.difference(plain.convert("L"), shown.convert("L")).getbbox()
     assert changed is not None, "the message is not drawn"
     assert changed[1] >= top, f"the message covers row {changed[1]} (the board's rows < {top})"

@@ -6,12 +6,12 @@ import random
 
 import pytest
 
-from companion.controls import SOFT_KEY_CHARS, SOFT_KEYS, Binding, Context, Outcome, Screen, Ui
 from companion.inputs import Input
 from companion.panel import Panel
-from companion.screens import canvas
 from companion.store import Store
 from companion.table import Table
+from companion.ui import canvas
+from companion.ui.controls import SOFT_KEY_CHARS, SOFT_KEYS, Binding, Context, Outcome, Screen, Ui
 
 
 def test_a_label_longer_than_its_cell_is_refused_where_it_is_made():

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from companion.games import GAMES
+from companion.catalog import GAMES
 from companion.games.base import MAX_NAME
 
 STATIC = Path(__file__).resolve().parents[2] / "web" / "static"

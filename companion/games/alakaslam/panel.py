@@ -31,19 +31,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.controls.base import (
-    Binding,
-    Builder,
-    Context,
-    Draft,
-    Outcome,
-    Screen,
-    ScreenSpec,
-    Ui,
-    by_version,
-    choice_row,
-    listing,
-)
 from companion.games.alakaslam import CHARACTERS
 from companion.games.alakaslam.court import (
     ENCHANTS,
@@ -57,7 +44,21 @@ from companion.games.alakaslam.court import (
 from companion.games.alakaslam.options import DEFAULT_TEAMS, FORMATS
 from companion.games.alakaslam.rules import CORNERS, MAX_CARDS, REASONS
 from companion.inputs import Input
+from companion.inputs import seat as seat_key
 from companion.names import short_names
+from companion.ui.base import (
+    Binding,
+    Builder,
+    Context,
+    Draft,
+    Outcome,
+    Screen,
+    ScreenSpec,
+    Ui,
+    by_version,
+    choice_row,
+    listing,
+)
 
 GO = "Go"
 #: The picker's ring from Go: PREV goes through REDS, NEXT through BLUES.
@@ -77,7 +78,7 @@ def board(ui: Ui, match: Mapping[str, Any]) -> dict[Input, Binding]:
     view = match["view"]
     keys = {Input("prev"): Binding("More", MORE)}
     for seat, player in enumerate(view["players"]):
-        keys[Input(f"seat{seat + 1}")] = Binding("", _act({"type": "point",
+        keys[seat_key(seat)] = Binding("", _act({"type": "point",
                                                            "winner": player["side"]}))
     kind = view["due"]
     if kind in ("serve", "shot"):

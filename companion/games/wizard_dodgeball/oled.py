@@ -8,7 +8,7 @@ from PIL import ImageDraw
 
 from companion.games.wizard_dodgeball import SHORT
 from companion.names import short_names
-from companion.screens.canvas import (
+from companion.ui.canvas import (
     BOLD,
     KEYS_TOP,
     SMALL,

@@ -30,7 +30,12 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from companion.controls.base import (
+from companion.games.alakazoo import DEFAULT_CREATURES
+from companion.games.alakazoo.options import CREATURES, MAX_DICE, deck_size
+from companion.inputs import Input
+from companion.inputs import seat as seat_key
+from companion.names import short_names
+from companion.ui.base import (
     Binding,
     Builder,
     Context,
@@ -43,10 +48,6 @@ from companion.controls.base import (
     choice_row,
     listing,
 )
-from companion.games.alakazoo import DEFAULT_CREATURES
-from companion.games.alakazoo.options import CREATURES, MAX_DICE, deck_size
-from companion.inputs import Input
-from companion.names import short_names
 
 #: How each reason for Dark Power reads in its list (rows show 20 characters).
 REASONS = {"no_rune": "No rune (dice)", "magic_power": "Magic Power > 6",
@@ -80,10 +81,10 @@ def board(ui: Ui, match: Mapping[str, Any]) -> dict[Input, Binding]:
     for seat, player in enumerate(view["players"]):
         if seat == current:
             # "by" makes the engine refuse it too, should the turn have moved on.
-            keys[Input(f"seat{seat + 1}")] = Binding("", _act({**END, "by": seat}))
+            keys[seat_key(seat)] = Binding("", _act({**END, "by": seat}))
         else:
             turn = f"{player['name']}: it is {_name(view, current)}'s turn"
-            keys[Input(f"seat{seat + 1}")] = Binding("", Outcome(Ui(message=turn)))
+            keys[seat_key(seat)] = Binding("", Outcome(Ui(message=turn)))
     return keys
 
 

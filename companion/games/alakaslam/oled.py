@@ -13,13 +13,13 @@ from typing import Any
 
 from PIL import ImageDraw
 
-from companion.controls import Screen, Ui
-from companion.controls.alakaslam import GO, obligation, preview
 from companion.games.alakaslam import CHARACTERS
 from companion.games.alakaslam.court import NET, ROWS, Cell
+from companion.games.alakaslam.panel import GO, obligation, preview
 from companion.games.alakaslam.rules import point_said
 from companion.names import short_names
-from companion.screens.canvas import (
+from companion.ui.base import Screen, Ui
+from companion.ui.canvas import (
     BODY,
     BOLD,
     SMALL,
@@ -175,7 +175,7 @@ def lines(view: Mapping[str, Any], options: Mapping[str, Any]) -> list[str]:
 def _fitted(view: Mapping[str, Any], line: Callable[[list[str]], str],
             room: int = LINE_CHARS) -> str:
     """``line(names)`` with the players' names shortened just enough to fit ``room``
-    characters (see :func:`~companion.screens.canvas.fit_names`)."""
+    characters (see :func:`~companion.ui.canvas.fit_names`)."""
     return fit_names([p["name"] for p in view["players"]], line, room=room)
 
 

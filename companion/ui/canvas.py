@@ -13,8 +13,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from companion.controls import SOFT_KEYS, Screen
 from companion.names import MIN_WIDTH, short_names
+from companion.ui.base import SOFT_KEYS, Screen
 
 WIDTH, HEIGHT = 128, 64
 FONTS = Path(__file__).parent / "fonts"
@@ -83,7 +83,7 @@ def write_centred(draw: ImageDraw.ImageDraw, y: int, text: str, name: str = BODY
 def soft_keys(draw: ImageDraw.ImageDraw, screen: Screen) -> None:
     """The bottom bar: what PREV, NEXT, OK and BACK do now, left to right.
 
-    Labels are at most :data:`~companion.controls.SOFT_KEY_CHARS` long
+    Labels are at most :data:`~companion.ui.controls.SOFT_KEY_CHARS` long
     (checked where bindings are made); :data:`KEY_CELL` holds that many with
     a clear pixel beside each divider (the last column of a glyph is blank).
     """

@@ -9,11 +9,14 @@ come from that one function, so the labels can never disagree with a button.
 Everywhere, holding BACK is undo. Everything here is pure; the
 :class:`~companion.panel.Panel` runs the commands on the table.
 
-Every screen is in :data:`SCREENS` with its premise (see
-:class:`~companion.controls.base.ScreenSpec`): the panel closes a screen
-whose premise a change from elsewhere broke. A game's screens come from its
-module's ``SCREENS``; a bare builder there is a draft that closes on any
-change, so a new game's screens are safe without declaring anything.
+Every screen is in :func:`all_screens` with its premise (see
+:class:`~companion.ui.base.ScreenSpec`): the panel closes a screen
+whose premise a change from elsewhere broke. A game's screens and board come
+from its kit in :mod:`companion.catalog` (a bare builder there is a draft
+that closes on any change, so a new game's screens are safe without
+declaring anything); a game whose kit brings no panel is played from its
+``legal`` offers on the generic "play" list, so every game in the catalog
+plays on the buttons.
 """
 
 from __future__ import annotations
@@ -22,8 +25,10 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from companion.controls import alakaslam, alakazoo, center_court, wizard_dodgeball
-from companion.controls.base import (
+from companion import catalog
+from companion.catalog import GAMES, get_game, rematch
+from companion.inputs import BUTTONS, HOLDABLE, Input
+from companion.ui.base import (
     CHANGED,
     SOFT_KEY_CHARS,
     SOFT_KEYS,
@@ -40,27 +45,34 @@ from companion.controls.base import (
     listing,
     screens,
 )
-from companion.games import GAMES, get_game
-from companion.inputs import BUTTONS, HOLDABLE, Input
 
-__all__ = ["CHANGED", "SCREENS", "SOFT_KEYS", "SOFT_KEY_CHARS", "Binding", "Command", "Context",
-           "Draft", "Outcome", "Screen", "ScreenSpec", "Ui", "build", "notice", "premise",
-           "reload", "rematch", "setup"]
+__all__ = [
+    "CHANGED",
+    "GENERIC_SCREENS",
+    "SCREENS",
+    "SOFT_KEYS",
+    "SOFT_KEY_CHARS",
+    "Binding",
+    "Command",
+    "Context",
+    "Draft",
+    "Outcome",
+    "Screen",
+    "ScreenSpec",
+    "Ui",
+    "all_screens",
+    "build",
+    "default_draft",
+    "generic_board",
+    "notice",
+    "offers",
+    "premise",
+    "reload",
+    "setup",
+]
 
 #: Every input a button can make: what a notice swallows.
 _INPUTS = (*(Input(b) for b in BUTTONS), *(Input(b, hold=True) for b in HOLDABLE))
-
-#: Each game's board keys: (ui, match) -> bindings (BACK is added: the menu).
-_BOARDS: dict[str, Callable[[Ui, Mapping[str, Any]], dict[Input, Binding]]] = {
-    "center-court": center_court.board,
-    "wizard-dodgeball": wizard_dodgeball.board,
-    "alakaslam": alakaslam.board,
-    "alakazoo": alakazoo.board,
-}
-#: Keys a game's board adds once its match is over (Alakazoo: PREV opens the jury).
-_FINISHED: dict[str, Callable[[Mapping[str, Any]], dict[Input, Binding]]] = {
-    "alakazoo": alakazoo.finished,
-}
 
 
 def build(ui: Ui, snapshot: Mapping[str, Any], ctx: Context) -> Screen:
@@ -97,7 +109,20 @@ def notice(ui: Ui) -> Ui:
 
 
 def _spec(ui: Ui) -> ScreenSpec:
-    return SCREENS.get(ui.screen, SCREENS["board"])
+    return all_screens().get(ui.screen, SCREENS["board"])
+
+
+def all_screens() -> dict[str, ScreenSpec]:
+    """Every screen the panel can open: the generic ones (:data:`SCREENS`), each game's
+    own from the catalog, and the generic panel's for a game that brings none."""
+    kits = catalog.KITS.values()
+    found: dict[str, ScreenSpec] = {}
+    if any(kit.panel is None for kit in kits):
+        found.update(GENERIC_SCREENS)
+    for kit in kits:
+        found.update(kit.screens)
+    # A game's screen never stands in for a generic one of the same name.
+    return {**found, **SCREENS}
 
 
 # --- the board ------------------------------------------------------------------
@@ -113,15 +138,68 @@ def _board(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
             Input("back"): menu,
         })
     if match["status"] == "finished":
-        extra = _FINISHED.get(match["game"])
+        panel = _panel(match["game"])
+        extra = panel.finished if panel else None
         return Screen(keys={
             **(extra(match) if extra else {}),
             Input("next"): Binding("New", Outcome(setup(match, ctx))),
             Input("ok"): Binding("Again", Outcome(Ui(), ("start", rematch(match)))),
             Input("back"): menu,
         })
-    keys = _BOARDS[match["game"]](ui, match)
+    panel = _panel(match["game"])
+    keys = panel.board(ui, match) if panel else generic_board(match)
     return Screen(keys={**keys, Input("back"): menu})
+
+
+def _panel(game_id: str) -> catalog.Panel | None:
+    kit = catalog.kit(game_id)
+    return kit.panel if kit else None
+
+
+# --- the generic panel: a game that brings none is played from its legal offers -------
+
+
+def generic_board(match: Mapping[str, Any]) -> dict[Input, Binding]:
+    """A board for a game without a panel: OK lists every action its ``legal`` offers."""
+    if not offers(match["legal"]):
+        return {}
+    return {Input("ok"): Binding("Play", Outcome(Ui(screen="play")))}
+
+
+#: The most actions the generic list offers (a shape's fields multiplied out).
+MAX_OFFERS = 64
+
+
+def offers(legal: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Each action ``legal`` allows, spelt out: a shape's list fields multiplied out
+    (as the host page's generic controls do), at most :data:`MAX_OFFERS`."""
+    found: list[dict[str, Any]] = []
+    for shape in legal:
+        actions: list[dict[str, Any]] = [{}]
+        for key, value in shape.items():
+            values = value if isinstance(value, list) else [value]
+            actions = [{**a, key: v} for a in actions for v in values]
+        found.extend(actions)
+    return found[:MAX_OFFERS]
+
+
+def offer_label(action: Mapping[str, Any]) -> str:
+    """``"point seat=1"``: the action's type and its fields, as a list row says it."""
+    fields = " ".join(f"{k}={v}" for k, v in action.items() if k != "type")
+    return f"{action['type']} {fields}".strip()
+
+
+def _play(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+    entries = [(offer_label(a), Outcome(Ui(), ("act", a)))
+               for a in (offers(match["legal"]) if match else [])]
+    if not entries:
+        return Screen(keys={Input("back"): Binding("Back", Outcome(Ui()))}, title="Play",
+                      hint="Nothing to play now")
+    return listing(ui, "Play", entries, back=Outcome(Ui()))
+
+
+#: The generic panel's screens (a draft: any change from elsewhere closes it).
+GENERIC_SCREENS: dict[str, ScreenSpec] = screens({"play": _play})
 
 
 # --- menus ----------------------------------------------------------------------------
@@ -195,7 +273,7 @@ def _code(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
 def setup(match: Mapping[str, Any] | None, ctx: Context) -> Ui:
     """The setup screen, starting from the current match's choices if there is one."""
     if match is None:
-        return Ui(screen="setup", draft=_default_draft(next(iter(GAMES)), ctx))
+        return Ui(screen="setup", draft=default_draft(next(iter(GAMES)), ctx))
     record = rematch(match)
     game = get_game(record["game"])
     options = {**{s.key: s.default for s in game.options}, **record["options"]}
@@ -203,36 +281,22 @@ def setup(match: Mapping[str, Any] | None, ctx: Context) -> Ui:
     return Ui(screen="setup", draft=draft)
 
 
-def rematch(match: Mapping[str, Any]) -> dict[str, Any]:
-    """The start record for the same players and options (device decisions made again)."""
-    game = get_game(match["game"])
-    return {"game": game.id, "players": list(match["players"]),
-            "options": game.again(match["options"])}
-
-
-def _default_draft(game_id: str, ctx: Context) -> Draft:
+def default_draft(game_id: str, ctx: Context) -> Draft:
+    """What a new match of ``game_id`` starts from on the setup screen: its fewest
+    players from the names, its defaults, fitted by its panel (a sample start)."""
     game = get_game(game_id)
     options = {**{s.key: s.default for s in game.options}, **game.extras.get("defaults", {})}
-    return Draft(game_id, tuple(ctx.names[: game.seats[0]]), tuple(options.items()))
-
-
-#: Extra setup rows a game needs beyond its option menus: (ui, draft, first row index).
-_SETUP_ROWS: dict[str, Callable[[Ui, Draft, int], list[tuple[str, Outcome]]]] = {
-    "wizard-dodgeball": wizard_dodgeball.setup_rows,
-    "alakaslam": alakaslam.setup_rows,
-    "alakazoo": alakazoo.setup_rows,
-}
-#: Games whose drafts must keep options in step with the players (AlakaSLAM:
-#: a character per player, teams for the format): applied on every setup screen.
-_FIT_DRAFT: dict[str, Callable[[Draft], Draft]] = {
-    "alakaslam": alakaslam.fit_draft,
-    "alakazoo": alakazoo.fit_draft,
-}
+    draft = Draft(game_id, tuple(ctx.names[: game.seats[0]]), tuple(options.items()))
+    panel = _panel(game_id)
+    return panel.fit_draft(draft) if panel and panel.fit_draft else draft
 
 
 def _setup(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
-    draft = ui.draft or _default_draft(next(iter(GAMES)), ctx)
-    fit = _FIT_DRAFT.get(draft.game, lambda d: d)
+    draft = ui.draft or default_draft(next(iter(GAMES)), ctx)
+    panel = _panel(draft.game)
+    # A game's fit keeps its options in step with the players (AlakaSLAM: a
+    # character per player, teams for the format), on every setup screen.
+    fit = panel.fit_draft if panel and panel.fit_draft else _unchanged
     draft = fit(draft)
     ui = replace(ui, draft=draft)
     game = get_game(draft.game)
@@ -244,7 +308,7 @@ def _setup(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
 
     games = list(GAMES)
     following = games[(games.index(draft.game) + 1) % len(games)]
-    changes(f"Game: {game.title}", lambda: _default_draft(following, ctx))
+    changes(f"Game: {game.title}", lambda: default_draft(following, ctx))
     low, high = game.seats
     if low != high:
         changes(f"Players: {len(draft.players)}", lambda: _seat_count(draft, ctx, low, high))
@@ -254,7 +318,7 @@ def _setup(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
         value = draft.option(spec.key)
         changes(f"{spec.label}: {spec.label_of(value)}",
                 lambda spec=spec, value=value: _next_option(draft, spec, value, fit))
-    extra = _SETUP_ROWS.get(game.id)
+    extra = panel.setup_rows if panel else None
     if extra is not None:
         rows.extend((label, lambda row, o=outcome: o) for label, outcome in
                     extra(ui, draft, len(rows)))
@@ -277,6 +341,10 @@ def _setup(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
         },
         title="New match", items=(*(label for label, _ in rows), "Start"),
     )
+
+
+def _unchanged(draft: Draft) -> Draft:
+    return draft
 
 
 def _next_name(draft: Draft, seat: int, ctx: Context) -> Draft:
@@ -330,10 +398,6 @@ def _same_match_unfinished(snapshot: Mapping[str, Any]) -> Hashable:
 #: the history reloads its rows; the phone page and the login code are independent.
 SCREENS: dict[str, ScreenSpec] = screens({
     "board": ScreenSpec(_board, premise=independent),
-    **center_court.SCREENS,
-    **wizard_dodgeball.SCREENS,
-    **alakaslam.SCREENS,
-    **alakazoo.SCREENS,
     "menu": _menu,
     "confirm": ScreenSpec(_confirm, premise=_same_match_unfinished),
     "history": ScreenSpec(_history, premise=independent, reload=("history",)),

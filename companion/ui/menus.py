@@ -7,8 +7,8 @@ import textwrap
 import segno
 from PIL import Image, ImageDraw
 
-from companion.controls import Context, Screen
-from companion.screens.canvas import (
+from companion.ui.base import Context, Screen
+from companion.ui.canvas import (
     BIG,
     BODY,
     KEYS_TOP,

@@ -6,14 +6,15 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from companion.inputs import Input
+from companion.inputs import PANEL, Input
 
 #: A table command: ("act", action), ("start", record), ("undo",), ("redo",),
 #: ("abandon",), ("history",) to load the history rows into the Ui, or
 #: ("login-code",) to draw a one-time login code into it.
 Command = tuple[Any, ...]
 
-SOFT_KEYS = ("prev", "next", "ok", "back")
+#: The buttons the OLED labels, left to right: the panel's four.
+SOFT_KEYS = PANEL
 #: The most characters a soft-key label may have: what fits its cell on the
 #: OLED without touching the dividers (the renderer checks its cells hold it).
 SOFT_KEY_CHARS = 6

@@ -5,7 +5,7 @@ offers what the rules allow now: a frozen wizard's menu has no Throw, a
 recharging card is not in the Cast list. The action being put together
 lives in ``Ui.pending``; the targets ticked so far in ``Ui.picked``.
 
-The action screens are drafts (see :class:`~companion.controls.base.ScreenSpec`):
+The action screens are drafts (see :class:`~companion.ui.base.ScreenSpec`):
 the panel closes them when the table changes from elsewhere, so each is only
 ever built on the snapshot its menu was opened on, where the active wizard
 and the shapes it was offered are still there.
@@ -17,7 +17,10 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from companion.controls.base import (
+from companion.games.wizard_dodgeball import CARD_OF, JERSEY_MAX, SHORT, SPELLS, TITLES
+from companion.inputs import Input, seat
+from companion.names import short_names
+from companion.ui.base import (
     Binding,
     Builder,
     Context,
@@ -30,9 +33,6 @@ from companion.controls.base import (
     choice_row,
     listing,
 )
-from companion.games.wizard_dodgeball import CARD_OF, JERSEY_MAX, SHORT, SPELLS, TITLES
-from companion.inputs import Input
-from companion.names import short_names
 
 #: Characters a side's or wizard's name keeps in a list line (``"#45 Newts FRZ"``).
 NAME_CHARS = 8
@@ -53,7 +53,7 @@ def board(ui: Ui, match: Mapping[str, Any]) -> dict[Input, Binding]:
         Input("prev"): Binding("Cards", Outcome(Ui(screen="wd-cards"))),
         Input("next"): Binding("End", end),
         Input("ok"): Binding("Act", MENU),
-        Input(f"seat{side + 1}"): Binding("", end),
+        seat(side): Binding("", end),
     }
 
 

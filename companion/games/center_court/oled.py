@@ -7,7 +7,7 @@ from typing import Any
 from PIL import ImageDraw
 
 from companion.names import short_names
-from companion.screens.canvas import (
+from companion.ui.canvas import (
     BIG,
     BOLD,
     SMALL,

@@ -6,7 +6,11 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from companion.controls.base import (
+from companion.games.center_court.rules import format_return, return_count
+from companion.games.center_court.state import ROLLED_SERVES, SERVICE_DIE
+from companion.inputs import Input, seat
+from companion.names import short_names
+from companion.ui.base import (
     SOFT_KEY_CHARS,
     Binding,
     Context,
@@ -15,9 +19,6 @@ from companion.controls.base import (
     Ui,
     choice_row,
 )
-from companion.games.center_court import ROLLED_SERVES, SERVICE_DIE, format_return, return_count
-from companion.inputs import Input
-from companion.names import short_names
 
 DIE_FACES = tuple(sorted(set(SERVICE_DIE)))
 
@@ -30,7 +31,7 @@ def board(ui: Ui, match: Mapping[str, Any]) -> dict[Input, Binding]:
     for player, button in enumerate(("prev", "next")):
         point = Outcome(Ui(), ("act", {"type": "point", "winner": player}))
         keys[Input(button)] = Binding(f"+{names[player]}", point)
-        keys[Input(f"seat{player + 1}")] = Binding("", point)
+        keys[seat(player)] = Binding("", point)
     if view["in_play"]:
         cursor = view["volley"] - 1
         keys[Input("ok")] = Binding("Return", Outcome(Ui(screen="return", cursor=cursor)))

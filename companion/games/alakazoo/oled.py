@@ -13,10 +13,10 @@ from typing import Any
 
 from PIL import ImageDraw
 
-from companion.controls import Screen, Ui
-from companion.controls.alakazoo import offered
+from companion.games.alakazoo.panel import offered
 from companion.names import MIN_WIDTH, short_names
-from companion.screens.canvas import (
+from companion.ui.base import Screen, Ui
+from companion.ui.canvas import (
     BODY,
     BOLD,
     KEYS_TOP,
@@ -89,7 +89,7 @@ def pips(draw: ImageDraw.ImageDraw, x: int, y: int, held: int, most: int,
 def fitted(names: Sequence[str], *lines: Callable[[list[str]], str],
            room: int = LINE_CHARS) -> str:
     """The first of ``lines(names)`` that fits a full-width line (see
-    :func:`~companion.screens.canvas.fit_names`)."""
+    :func:`~companion.ui.canvas.fit_names`)."""
     return fit_names(names, *lines, room=room)
 
 

@@ -1,0 +1,46 @@
+"""Center Court's options: the match format, checked and completed before the first serve."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion.games.base import (
+    JSON,
+    OptionSpec,
+    again_with,
+    check_option_keys,
+    check_players,
+)
+
+OPTIONS = (
+    OptionSpec("sets", "Sets", ((1, "Best of 1"), (3, "Best of 3"), (5, "Best of 5")), 3),
+    OptionSpec("no_ad", "Deuce", ((False, "Advantage"), (True, "No-ad")), False),
+    OptionSpec("final_set", "Final set",
+               (("tiebreak", "Tiebreak"), ("advantage", "Advantage"),
+                ("match-tiebreak", "Match TB 10")), "tiebreak"),
+    OptionSpec("first_server", "Serves 1st", ((0, "Player 1"), (1, "Player 2"),
+                                              ("coin", "Coin flip")), 0),
+)
+
+
+#: Written by prepare: whether the device flipped for the first server.
+COIN_FLIP = OptionSpec("coin_flip", "Coin flip", ((False, "No"), (True, "Yes")), False)
+
+
+def prepare(players: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> JSON:
+    """Checked, complete options; ``first_server: "coin"`` is flipped here."""
+    check_players(players, (2, 2))
+    options = check_option_keys(options, [o.key for o in (*OPTIONS, COIN_FLIP)])
+    prepared = {spec.key: spec.read(options) for spec in (*OPTIONS, COIN_FLIP)}
+    if prepared["first_server"] == "coin":
+        # Kept in the record so the history shows the device decided.
+        prepared["first_server"], prepared["coin_flip"] = rng.randrange(2), True
+    return prepared
+
+
+def again(options: Mapping[str, Any]) -> JSON:
+    """The options for a rematch: the same, with the coin flipped again if it was."""
+    return again_with(options, COIN_FLIP.key, "first_server", "coin")
+

@@ -1,0 +1,16 @@
+"""Wizard Dodgeball's hall card: points, or the wizards still on court, of each team."""
+
+from __future__ import annotations
+
+from companion.games.base import JSON, Card, won
+
+
+def card(view: JSON) -> Card:
+    """Points in the points variant, else the wizards on court."""
+    points = view["variant"] == "points"
+    key, heading = ("score", "Pts") if points else ("on_court", "On court")
+    cells = [side[key] for side in view["sides"]]
+    score = f"{cells[0]}-{cells[1]}" if points else f"{cells[0]} v {cells[1]} on court"
+    return Card(score, [heading], [(side["name"], [str(side[key])], (i,),
+                                     won(view["winner"], i))
+                                    for i, side in enumerate(view["sides"])])

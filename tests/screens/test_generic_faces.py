@@ -1,0 +1,45 @@
+"""The generic faces on the OLED: a game that brings no board of its own (the test-only
+First to N, registered for these tests) is drawn as names and scores from its card,
+its actions listed from its legal offers."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion import catalog
+from companion.catalog import Kit
+from companion.panel import Panel
+from companion.store import Store
+from companion.table import Table
+from companion.ui.oled import render
+from tests import first_to
+from tests.panel_support import press
+from tests.screens.test_golden import CTX, assert_golden
+
+START = {"game": "first-to", "players": ["Ann", "Bob"], "options": {"target": 3}}
+
+SCENES = {
+    "generic-board": lambda t, p: t.start(START),
+    "generic-board-scored": lambda t, p: (t.start(START), press(p, "ok", "next", "ok")),
+    "generic-play": lambda t, p: (t.start(START), press(p, "ok", "next")),
+    "generic-board-won": lambda t, p: (t.start(START), *(press(p, "ok", "ok") for _ in range(3))),
+    "generic-board-notice": lambda t, p: (t.start(START), press(p, "ok", "ok", "back!")),
+}
+
+
+@pytest.fixture(autouse=True)
+def registered():
+    catalog.register(Kit(first_to.GAME))
+    yield
+    catalog.unregister(first_to.GAME_ID)
+
+
+@pytest.mark.parametrize("scene", SCENES)
+def test_generic_face_matches_its_golden_image(scene):
+    with Store(":memory:") as store:
+        table = Table(store, rng=random.Random(0))
+        panel = Panel(table, CTX)
+        SCENES[scene](table, panel)
+        assert_golden(render(panel.state, panel.ctx), scene)
