@@ -20,6 +20,7 @@ from companion.config import valid_host
 from companion.data_folder import DB_NAME, default_data_dir
 from companion.errors import CompanionError
 from companion.games import get_game
+from companion.standings import standing
 from companion.store import ACTIVE, FINISHED, Store
 from companion.topics import DEFAULT_PREFIX
 
@@ -206,6 +207,7 @@ def _import(args: argparse.Namespace) -> int:
             match.start.to_json(), list(match.events),
             status=ACTIVE if winner is None else FINISHED,
             winner=winner, summary=match.game.summary(match.state), started_at=file.started,
+            standing=None if winner is None else standing(match.start.game, match.view()),
         )
     state = "finished" if winner is not None else "unfinished: the table resumes it"
     print(f"imported as match {match_id} ({state})")

@@ -26,9 +26,10 @@ from functools import cached_property
 from typing import Any, TypeVar
 
 from companion.errors import IllegalAction, NoMatch, StoreUnavailable
-from companion.games.base import JSON
+from companion.games.base import JSON, name_key
 from companion.integrity import replay_stored
 from companion.match import EVENT, REDO, UNDO, Match, StartRecord
+from companion.standings import standing
 from companion.store import ABANDONED, ACTIVE, FINISHED, MatchSummary, Store, StoredMatch
 from companion.subscribers import Subscribers
 
@@ -45,7 +46,7 @@ class Snapshot:
     #: The database's identity (Store.epoch): versions count anew in a new one.
     epoch: int = 0
     #: What changed to make this snapshot (None for the one read at start):
-    #: ``{"op": "start"|"event"|"undo"|"redo"|"abandon", "match": id, "event":
+    #: ``{"op": "start"|"event"|"undo"|"redo"|"abandon"|"players", "match": id, "event":
     #: the resolved event (event, undo, redo) or None}``. Not part of the state
     #: JSON: outputs that report each change (MQTT's events topic) read it.
     change: JSON | None = field(default=None, compare=False)
@@ -106,7 +107,7 @@ class Table:
         Raises InvalidAction for a bad record and MatchInProgress while the
         current match is unfinished.
         """
-        start = StartRecord.create(record, self._rng)
+        start = StartRecord.create(self._known_names(record), self._rng)
         match = Match(start)
         match_id, version = self._commit(lambda: self._store.begin_match(start.to_json()))
         self._match, self._match_id = match, match_id
@@ -117,7 +118,7 @@ class Table:
         match, match_id = self._require_match()
         event, state = match.resolve(action, self._rng)
         version = self._record(match_id, EVENT, event, match.game.winner(state),
-                               match.game.summary(state))
+                               match.game.summary(state), lambda: match.game.view(state))
         match.push(event, state)
         return self._publish(version, _change("event", match_id, event))
 
@@ -147,17 +148,48 @@ class Table:
         event = do()
         try:
             version = self._record(match_id, op, None, match.game.winner(match.state),
-                                   match.game.summary(match.state))
+                                   match.game.summary(match.state), match.view)
         except BaseException:
             undo()
             raise
         return self._publish(version, _change(op, match_id, event))
 
     def _record(self, match_id: int, op: str, event: JSON | None, winner: Any,
-                summary: str) -> int:
+                summary: str, view: Callable[[], JSON]) -> int:
         status = ACTIVE if winner is None else FINISHED
+        assert self._match is not None
+        # The standing (who placed where) goes with a finished match: the ratings read it.
+        placed = None if winner is None else standing(self._match.start.game, view())
         return self._commit(lambda: self._store.record(match_id, op, event, status=status,
-                                                       winner=winner, summary=summary))
+                                                       winner=winner, summary=summary,
+                                                       standing=placed))
+
+    def _known_names(self, record: object) -> object:
+        """``record`` with each name a known player goes by in that player's own form
+        ("ann " for Ann); anything else as it is, for the rules to judge."""
+        if not isinstance(record, dict) or not isinstance(record.get("players"), list):
+            return record
+        known = self._store.names()
+        names = [known.get(name_key(n), n) if isinstance(n, str) else n
+                 for n in record["players"]]
+        return {**record, "players": names}
+
+    def rename_player(self, old: str, new: object) -> Snapshot:
+        """Show player ``old`` as ``new`` in every stored match and on the table
+        (Store.rename_player says what is refused)."""
+        version = self._commit(lambda: self._store.rename_player(old, new))
+        return self._reload(version)
+
+    def merge_players(self, source: str, target: str) -> Snapshot:
+        """Make ``source`` one player with ``target`` (Store.merge_players)."""
+        version = self._commit(lambda: self._store.merge_players(source, target))
+        return self._reload(version)
+
+    def _reload(self, version: int) -> Snapshot:
+        """The table's match read again after a change to its players' names."""
+        if self._match_id is not None:
+            self._match = replay_stored(self._store.load(self._match_id))
+        return self._publish(version, _change("players", self._match_id or 0))
 
     def _commit(self, write: Callable[[], T]) -> T:
         """``write()`` (a store write); a refusal for want of storage is told to
