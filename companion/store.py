@@ -171,6 +171,10 @@ class MatchSummary:
         }
 
 
+#: A stored match's summary line made again from the match (a rename rewrites it).
+Resummary = Callable[[StoredMatch], str]
+
+
 def _check_access(path: Path) -> None:
     """StoreError saying it is a permission problem if SQLite could not write here.
 
@@ -882,9 +886,10 @@ class Store:
         return 0 if row is None else row[0]
 
     @_named_errors
-    def rename_player(self, old: str, new: object) -> int:
+    def rename_player(self, old: str, new: object, summary: Resummary) -> int:
         """Show the player ``old`` as ``new`` everywhere, every stored match included;
-        returns the version.
+        returns the version. ``summary`` gives a rewritten match's summary line again
+        (names appear in some).
 
         Refused with nothing changed: UnknownPlayer if ``old`` is no player;
         InvalidAction for a name that is not one (the reason said); IllegalAction if
@@ -898,10 +903,10 @@ class Store:
             if taken is not None and name_key(name) != key:
                 raise IllegalAction(f"{taken[0]} is another player: to make them one, merge "
                                     f"{old.strip()} into {taken[0]}")
-            return self._rewrite(db, key, name)
+            return self._rewrite(db, key, name, summary)
 
     @_named_errors
-    def merge_players(self, source: str, target: str) -> int:
+    def merge_players(self, source: str, target: str, summary: Resummary) -> int:
         """Make ``source`` and ``target`` one player, shown as ``target``: every match of
         ``source`` becomes ``target``'s; returns the version.
 
@@ -921,7 +926,7 @@ class Store:
                         f"{source.strip()} and {target.strip()} both played in match "
                         f"{match_id}: they are two people, not one")
             shown = db.execute("SELECT name FROM players WHERE key = ?", (kept,)).fetchone()[0]
-            return self._rewrite(db, gone, shown)
+            return self._rewrite(db, gone, shown, summary)
 
     @staticmethod
     def _player(db: sqlite3.Connection, name: str) -> str:
@@ -932,9 +937,10 @@ class Store:
             raise UnknownPlayer(f"there is no player {name!r} at this table")
         return key
 
-    def _rewrite(self, db: sqlite3.Connection, key: str, name: str) -> int:
-        """Every stored match's seat of player ``key`` named ``name``; the player is then
-        ``name``'s (a merge: the player that already had it)."""
+    def _rewrite(self, db: sqlite3.Connection, key: str, name: str,
+                 summary: Resummary) -> int:
+        """Every stored match's seat of player ``key`` named ``name``, its summary made
+        again; the player is then ``name``'s (a merge: the player that already had it)."""
         for match_id, start in db.execute("SELECT id, start FROM matches").fetchall():
             record = json.loads(start)
             names = [name if name_key(n) == key else n for n in record["players"]]
@@ -942,6 +948,10 @@ class Store:
                 record["players"] = names
                 db.execute("UPDATE matches SET start = ? WHERE id = ?",
                            (_dumps(record), match_id))
+                stored = self._load(db, match_id)
+                if stored.journal:  # a match begun has no summary yet
+                    db.execute("UPDATE matches SET summary = ? WHERE id = ?",
+                               (summary(stored), match_id))
         db.execute("DELETE FROM players WHERE key = ?", (key,))
         db.execute("INSERT INTO players (key, name) VALUES (?, ?) ON CONFLICT (key)"
                    " DO UPDATE SET name = excluded.name", (name_key(name), name))

@@ -177,12 +177,12 @@ class Table:
     def rename_player(self, old: str, new: object) -> Snapshot:
         """Show player ``old`` as ``new`` in every stored match and on the table
         (Store.rename_player says what is refused)."""
-        version = self._commit(lambda: self._store.rename_player(old, new))
+        version = self._commit(lambda: self._store.rename_player(old, new, summary_of))
         return self._reload(version)
 
     def merge_players(self, source: str, target: str) -> Snapshot:
         """Make ``source`` one player with ``target`` (Store.merge_players)."""
-        version = self._commit(lambda: self._store.merge_players(source, target))
+        version = self._commit(lambda: self._store.merge_players(source, target, summary_of))
         return self._reload(version)
 
     def _reload(self, version: int) -> Snapshot:
@@ -246,6 +246,12 @@ class Table:
         return Snapshot(version, match_json(match, self._match_id,
                                             FINISHED if match.is_over else ACTIVE),
                         self._store.epoch, change)
+
+
+def summary_of(stored: StoredMatch) -> str:
+    """A stored match's summary line, from its replay (after its players were renamed)."""
+    match = replay_stored(stored, check_result=False)
+    return match.game.summary(match.state)
 
 
 def _change(op: str, match_id: int, event: JSON | None = None) -> JSON:
