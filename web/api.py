@@ -17,6 +17,7 @@ from companion.errors import (
     StoreDamaged,
     StoreError,
     StoreUnavailable,
+    UnknownPlayer,
 )
 from companion.games import GAMES
 from companion.table import Snapshot, Table
@@ -352,6 +353,8 @@ def change(work: Callable[[Table], Snapshot]) -> Response:
                 answer = Answer(200, work(table).json_text)
         except InvalidAction as err:
             answer = Answer.refusal(400, str(err))
+        except UnknownPlayer as err:
+            answer = Answer.refusal(404, str(err))
         except IllegalAction as err:
             answer = Answer.refusal(409, str(err))
         except StoreUnavailable as err:

@@ -162,5 +162,5 @@
     pull();
   }
 
-  TC.timeline = {show};
+  TC.timeline = {show, draw};
 })();
