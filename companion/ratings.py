@@ -24,7 +24,7 @@ Players are told apart by their name key (companion.games.base.name_key):
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from openskill.models import PlackettLuce
@@ -180,14 +180,3 @@ def table_ratings(store: Store) -> Ratings:
         finished.append(m)
     return rate(finished, store.names())
 
-
-def closest(board: Sequence[Rating], names: Sequence[str]) -> list[tuple[str, str, float]]:
-    """Fair pairings among ``names`` in one game: each two of them (unrated players at the
-    starting figure) with the gap between their ordinals, the closest first."""
-    start = MODEL.rating().ordinal()
-    by_key = {r.key: r for r in board}
-    figures = [(n, by_key[name_key(n)].ordinal if name_key(n) in by_key else start)
-               for n in names]
-    pairs = [(a, b, abs(x - y)) for i, (a, x) in enumerate(figures)
-             for b, y in figures[i + 1:]]
-    return sorted(pairs, key=lambda p: p[2])

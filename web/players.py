@@ -23,7 +23,8 @@ bp = Blueprint("players", __name__)
 @bp.get("/api/players")
 def leaderboards() -> Response:
     """Every game's leaderboard (``limit`` rows each), or with ``game`` a page of one
-    (``offset``, ``limit``; a ``Link: rel="next"`` header while more follow)."""
+    (``offset``, ``limit``; a ``Link: rel="next"`` header while more follow), or with
+    ``game`` and ``name`` (repeated) just those players' rows (the scoreboard's line)."""
     args = request.args
     try:
         game = args.get("game") or None
@@ -35,8 +36,15 @@ def leaderboards() -> Response:
         offset = whole_number(args.get("offset"), "offset must be a whole number") or 0
         if offset > MAX_ID:
             raise ValueError("offset must be a whole number")
+        names = args.getlist("name")
+        if names and game is None:
+            raise ValueError("name needs game: a player's rating is one game's")
+        if len(names) > 8:
+            raise ValueError("at most 8 names at once")
     except ValueError as err:
         return error(400, str(err))
+    if names:
+        return reads().ratings_of(game, names).response()
     return reads().players_page(game, offset, limit).response()
 
 

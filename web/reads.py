@@ -506,6 +506,22 @@ class Reads:
 
         return self._kept(self._pages, PAGES_KEPT, key, make)
 
+    def ratings_of(self, game: str, names: list[str]) -> Body:
+        """The leaderboard rows of ``names`` in ``game``, in that order (null: not rated yet
+        in this game), for the scoreboard's ratings line."""
+        history = self.history()
+        keys = tuple(name_key(n) for n in names)
+        key = ("ratings", history.epoch, history.version, game, keys)
+
+        def make() -> Body:
+            board = self.ratings().board(game)
+            place = {r.key: (i, r) for i, r in enumerate(board)}
+            rows = [None if k not in place else
+                    {"place": place[k][0] + 1, **place[k][1].to_json()} for k in keys]
+            return json_body({"game": game, "total": len(board), "players": rows})
+
+        return self._kept(self._pages, PAGES_KEPT, key, make)
+
     def player(self, name: str) -> Body:
         """``GET /api/players/<name>``; UnknownPlayer if no one is called that."""
         history = self.history()

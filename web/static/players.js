@@ -42,7 +42,7 @@
           ...company("Partners", g.partners), ...company("Opponents", g.opponents),
           TC.el("h3", {}, "Results"),
           TC.el("ol", {class: "results"}, g.results.map((r) => TC.el("li", {},
-            `${OUTCOME[r.outcome]} (${r.place} of ${r.teams})`,
+            `${OUTCOME[r.outcome]} · place ${r.place} of ${r.teams}`,
             r.partners.length ? ` with ${r.partners.join(" & ")}` : "",
             ` against ${r.opponents.join(", ")} · rating ${r.rating.toFixed(1)} · `,
             TC.el("a", {href: `/history?q=${encodeURIComponent(body.name)}`}, `match ${r.match}`)))));
