@@ -15,7 +15,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from companion import __version__, matchfile
+from companion import __version__, matchfile, players_command
 from companion.config import valid_host
 from companion.data_folder import DB_NAME, default_data_dir
 from companion.errors import CompanionError
@@ -102,6 +102,8 @@ def _parser() -> argparse.ArgumentParser:
     imp.add_argument("--data", type=Path, help="folder of the match database")
     imp.add_argument("--seed", type=int, help="seed for dice the file leaves unrolled")
     imp.set_defaults(handler=_import)
+
+    players_command.register(sub, open_store)
     return parser
 
 
