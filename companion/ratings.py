@@ -44,7 +44,7 @@ WIN, SHARED, LOSS = "W", "D", "L"
 MODEL = PlackettLuce()
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Played:
     """One match of one player: how it ended for them and their rating after it."""
 
@@ -137,11 +137,12 @@ def rate(finished: Iterable[Finished], names: Mapping[str, str] | None = None) -
     names = names or {}
     games: dict[str, dict[str, Rating]] = {}
     models: dict[str, dict[str, object]] = {}
+    keyed: dict[str, str] = {}  # name_key of each spelling, worked out once
     for m in finished:
         if m.standing is None:
             continue
         teams, places = teams_and_places(m.standing)
-        keys = [name_key(n) for n in m.players]
+        keys = [keyed.get(n) or keyed.setdefault(n, name_key(n)) for n in m.players]
         board = games.setdefault(m.game, {})
         model = models.setdefault(m.game, {})
         for key, shown in zip(keys, m.players, strict=True):
@@ -153,6 +154,7 @@ def rate(finished: Iterable[Finished], names: Mapping[str, str] | None = None) -
                 board[key].name = shown
         after = MODEL.rate([[model[keys[i]] for i in team] for team in teams], ranks=places)
         firsts = places.count(0)
+        count = len(teams)
         for team, place, rated in zip(teams, places, after, strict=True):
             others = tuple(keys[i] for t in teams if t is not team for i in t)
             outcome = LOSS if place else (WIN if firsts == 1 else SHARED)
@@ -160,12 +162,14 @@ def rate(finished: Iterable[Finished], names: Mapping[str, str] | None = None) -
                 key = keys[i]
                 model[key] = new
                 r = board[key]
-                r.mu, r.sigma, r.ordinal = new.mu, new.sigma, new.ordinal()
+                mu, sigma = new.mu, new.sigma
+                r.mu, r.sigma, r.ordinal = mu, sigma, mu - 3 * sigma  # the model's ordinal()
                 r.matches += 1
-                r.wins += outcome != LOSS
-                r.played.append(Played(m.id, m.started_at, outcome, place, len(teams),
-                                       tuple(keys[j] for j in team if j != i), others,
-                                       r.mu, r.sigma, r.ordinal))
+                if outcome != LOSS:
+                    r.wins += 1
+                partners = () if len(team) == 1 else tuple(keys[j] for j in team if j != i)
+                r.played.append(Played(m.id, m.started_at, outcome, place, count, partners,
+                                       others, mu, sigma, r.ordinal))
     return Ratings(games)
 
 

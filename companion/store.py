@@ -849,10 +849,11 @@ class Store:
         """Every finished match, in the order they were played (start time, then id)."""
         with self._reading() as db:
             rows = db.execute(
-                "SELECT id, game, start, standing, started_at FROM matches"
-                " WHERE status = 'finished' ORDER BY started_at, id").fetchall()
+                # Only the names of the start record: the options are not read.
+                "SELECT id, game, json_extract(start, '$.players'), standing, started_at"
+                " FROM matches WHERE status = 'finished' ORDER BY started_at, id").fetchall()
         with _decoding(self.path, "the finished matches"):
-            return [Finished(r[0], r[1], tuple(json.loads(r[2])["players"]),
+            return [Finished(r[0], r[1], tuple(json.loads(r[2])),
                              None if r[3] is None else json.loads(r[3]), r[4]) for r in rows]
 
     @_named_errors

@@ -88,6 +88,8 @@ SMALL: dict[str, list[str]] = {
     ".venv/bin/python -m tests.bench.bench_hall_reads": ["--tables", "20", "--readers", "2",
                                                         "--seconds", "1"],
     ".venv/bin/python -m tests.bench.bench_rss": ["--actions", "16", "--warmup", "10"],
+    ".venv/bin/python -m tests.bench.bench_ratings": ["--matches", "30", "--players", "8",
+                                                     "--requests", "3"],
 }
 #: ``./run`` subcommands that are run for real in a temp data folder.
 RUN_FOR_REAL = ("replay", "import", "history", "export")

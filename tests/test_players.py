@@ -168,6 +168,11 @@ def test_a_seeded_random_history_of_every_game_and_shape_equals_openskill_itself
     assert any(len(set(m["places"])) < len(m["places"]) for m in played
                if m["game"] == "alakazoo"), "no free-for-all with a tie"
     assert same(computed(memory_store), reference(played))
+    # The figure shown is the model's own ordinal.
+    model = PlackettLuce()
+    for board in table_ratings(memory_store).games.values():
+        for r in board.values():
+            assert r.ordinal == pytest.approx(model.rating(mu=r.mu, sigma=r.sigma).ordinal())
 
 
 def test_an_abandoned_match_changes_nothing(memory_store):

@@ -359,8 +359,9 @@ class Reads:
         self._pages_of: tuple[Any, ...] = ()
         self._drawn: OrderedDict[tuple[Any, ...], Body] = OrderedDict()
         self._lock = threading.Lock()
-        #: The ratings last computed, under what they were computed from.
-        self._ratings: tuple[tuple[Any, ...], Ratings] | None = None
+        #: The ratings last computed, what they were computed from, and the history last
+        #: checked against it (the same history needs no check).
+        self._ratings: tuple[tuple[Any, ...], Ratings, History] | None = None
         self._ratings_lock = threading.Lock()
 
     # --- the history ------------------------------------------------------------------
@@ -468,29 +469,35 @@ class Reads:
 
     def ratings(self) -> Ratings:
         """The ratings of the finished matches (companion/ratings.py), computed again only
-        when the finished matches or the players' names change: not on every point."""
+        when the finished matches or the players' names change: not on every point.
+
+        Not charged to the reader who happens to ask first (a long history takes a second
+        or two, which would refuse that reader's next reads for a while): it is made at
+        most once per such change, one reader making it while the others wait for it."""
         history = self.history()
+        known = self._ratings
+        if known is not None and known[2] is history:  # nothing read since
+            return known[1]
         finished = tuple(r.id for r in history.rows if r.status == FINISHED)
         key = (history.epoch, history.roster, finished)
-        known = self._ratings
         if known is not None and known[0] == key:
+            self._ratings = (key, known[1], history)
             return known[1]
         with self._ratings_lock:
             known = self._ratings
             if known is not None and known[0] == key:
                 return known[1]
-            with self.budget.making():
-                ratings = table_ratings(self.table.store)
-            self._ratings = (key, ratings)
+            ratings = table_ratings(self.table.store)
+            self._ratings = (key, ratings, history)
             return ratings
 
     def players_page(self, game: str | None, offset: int, limit: int | None) -> Body:
         """``GET /api/players`` (docs/api.md): each game's leaderboard, or a page of one."""
         history = self.history()
         key = ("players", history.epoch, history.version, game, offset, limit)
+        ratings = self.ratings()
 
         def make() -> Body:
-            ratings = self.ratings()
             if game is not None:
                 board = ratings.board(game)
                 rows = board[offset:None if limit is None else offset + limit]
@@ -512,9 +519,10 @@ class Reads:
         history = self.history()
         keys = tuple(name_key(n) for n in names)
         key = ("ratings", history.epoch, history.version, game, keys)
+        ratings = self.ratings()
 
         def make() -> Body:
-            board = self.ratings().board(game)
+            board = ratings.board(game)
             place = {r.key: (i, r) for i, r in enumerate(board)}
             rows = [None if k not in place else
                     {"place": place[k][0] + 1, **place[k][1].to_json()} for k in keys]
@@ -529,8 +537,9 @@ class Reads:
         if name_key(name) not in known:
             raise UnknownPlayer(f"there is no player {name!r} at this table")
         key = ("player", history.epoch, history.version, name_key(name))
+        ratings = self.ratings()
         return self._kept(self._pages, PAGES_KEPT, key, lambda: json_body(
-            player_json(known[name_key(name)], self.ratings(), known)))
+            player_json(known[name_key(name)], ratings, known)))
 
     # --- what is kept -----------------------------------------------------------------
 
