@@ -80,6 +80,8 @@ def _parser() -> argparse.ArgumentParser:
     hall.add_argument("--ca-file", type=Path, metavar="FILE",
                       help="CA certificate of an mqtts:// broker (default: the system's CAs)")
     hall.add_argument("--user", metavar="NAME", help="broker user name")
+    hall.add_argument("--data", type=Path, help="folder of the club leaderboard's file "
+                      "(hall.db; default: the companion's data folder)")
     hall.set_defaults(handler=_hall)
 
     replay = sub.add_parser("replay", help="replay a match file and print its final view")

@@ -845,13 +845,18 @@ class Store:
     # --- players ----------------------------------------------------------------
 
     @_named_errors
-    def finished(self) -> list[Finished]:
-        """Every finished match, in the order they were played (start time, then id)."""
+    def finished(self, last: int | None = None) -> list[Finished]:
+        """Every finished match, in the order they were played (start time, then id); with
+        ``last``, only the last that many stored (the highest ids), oldest first."""
+        # Only the names of the start record: the options are not read.
+        columns = ("SELECT id, game, json_extract(start, '$.players'), standing, started_at"
+                   " FROM matches WHERE status = 'finished'")
         with self._reading() as db:
-            rows = db.execute(
-                # Only the names of the start record: the options are not read.
-                "SELECT id, game, json_extract(start, '$.players'), standing, started_at"
-                " FROM matches WHERE status = 'finished' ORDER BY started_at, id").fetchall()
+            if last is None:
+                rows = db.execute(f"{columns} ORDER BY started_at, id").fetchall()
+            else:
+                rows = db.execute(f"{columns} ORDER BY id DESC LIMIT ?", (last,)).fetchall()
+                rows.reverse()
         with _decoding(self.path, "the finished matches"):
             return [Finished(r[0], r[1], tuple(json.loads(r[2])),
                              None if r[3] is None else json.loads(r[3]), r[4]) for r in rows]

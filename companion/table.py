@@ -32,6 +32,7 @@ from companion.match import EVENT, REDO, UNDO, Match, StartRecord
 from companion.standings import standing
 from companion.store import ABANDONED, ACTIVE, FINISHED, MatchSummary, Store, StoredMatch
 from companion.subscribers import Subscribers
+from companion.topics import RESULTS_KEPT
 
 T = TypeVar("T")
 Subscriber = Callable[["Snapshot"], None]
@@ -50,6 +51,10 @@ class Snapshot:
     #: the resolved event (event, undo, redo) or None}``. Not part of the state
     #: JSON: outputs that report each change (MQTT's events topic) read it.
     change: JSON | None = field(default=None, compare=False)
+    #: The table's last finished matches (companion/topics.py ``results_payload``'s
+    #: ``results``): the same object until one finishes, is undone or renamed. Not part of
+    #: the state JSON: the MQTT publisher sends it for the hall's club leaderboard.
+    results: tuple[JSON, ...] = field(default=(), compare=False)
 
     def to_json(self) -> JSON:
         return {"version": self.version, "epoch": self.epoch, "match": self.match}
@@ -81,6 +86,8 @@ class Table:
         stored = store.current()
         if stored is not None:
             self._match, self._match_id = replay_stored(stored), stored.id
+        self._results: tuple[JSON, ...] = ()
+        self._read_results()
         self.snapshot = self._snapshot(store.version)
 
     def __repr__(self) -> str:
@@ -160,9 +167,19 @@ class Table:
         assert self._match is not None
         # The standing (who placed where) goes with a finished match: the ratings read it.
         placed = None if winner is None else standing(self._match.start.game, view())
-        return self._commit(lambda: self._store.record(match_id, op, event, status=status,
-                                                       winner=winner, summary=summary,
-                                                       standing=placed))
+        version = self._commit(lambda: self._store.record(match_id, op, event, status=status,
+                                                          winner=winner, summary=summary,
+                                                          standing=placed))
+        if status == FINISHED or any(r["match"] == match_id for r in self._results):
+            self._read_results()  # a match finished, or a finished one was undone
+        return version
+
+    def _read_results(self) -> None:
+        """The last finished matches, as the hall's leaderboard is sent them."""
+        self._results = tuple(
+            {"match": m.id, "game": m.game, "players": list(m.players),
+             "standing": m.standing, "started_at": round(m.started_at, 3)}
+            for m in self._store.finished(last=RESULTS_KEPT))
 
     def _known_names(self, record: object) -> object:
         """``record`` with each name a known player goes by in that player's own form
@@ -189,6 +206,7 @@ class Table:
         """The table's match read again after a change to its players' names."""
         if self._match_id is not None:
             self._match = replay_stored(self._store.load(self._match_id))
+        self._read_results()
         return self._publish(version, _change("players", self._match_id or 0))
 
     def _commit(self, write: Callable[[], T]) -> T:
@@ -242,10 +260,10 @@ class Table:
     def _snapshot(self, version: int, change: JSON | None = None) -> Snapshot:
         match = self._match
         if match is None:
-            return Snapshot(version, None, self._store.epoch, change)
+            return Snapshot(version, None, self._store.epoch, change, self._results)
         return Snapshot(version, match_json(match, self._match_id,
                                             FINISHED if match.is_over else ACTIVE),
-                        self._store.epoch, change)
+                        self._store.epoch, change, self._results)
 
 
 def summary_of(stored: StoredMatch) -> str:
