@@ -287,3 +287,24 @@ def test_ratings_after_any_operations_equal_a_fresh_computation_from_the_history
                                    started_at=file.started,
                                    standing=standing(match.start.game, match.view()))
             assert same(computed(fresh), computed(store))
+
+
+def test_the_results_sent_to_the_hall_change_only_when_a_result_does(memory_store):
+    table = Table(memory_store, rng=random.Random(1))
+    assert table.snapshot.results == ()
+    center_court(table, ["Ann", "Bob"], 0)
+    sent = table.snapshot.results
+    assert [(r["match"], r["players"], r["standing"]["places"]) for r in sent] == \
+        [(1, ["Ann", "Bob"], [0, 1])]
+    table.start({"game": "center-court", "players": ["Ann", "Cleo"], "options": {"sets": 1}})
+    table.act({"type": "point", "winner": 0})
+    assert table.snapshot.results is sent  # a point is no result: nothing to send again
+    table.abandon()
+    assert table.snapshot.results is sent
+    table.rename_player("bob", "Bobby")
+    assert table.snapshot.results[0]["players"] == ["Ann", "Bobby"]
+    alakaslam(table, ["Ann", "Bob", "Cleo"], 1)
+    assert [r["match"] for r in table.snapshot.results] == [1, 3]
+    table.undo()
+    assert [r["match"] for r in table.snapshot.results] == [1]
+    assert Table(memory_store).snapshot.results == table.snapshot.results
