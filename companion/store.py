@@ -866,11 +866,12 @@ class Store:
         """The table's players, the most recently played first (then by name)."""
         with self._reading() as db:
             names = dict(db.execute("SELECT key, name FROM players").fetchall())
-            rows = db.execute("SELECT start, started_at FROM matches").fetchall()
+            rows = db.execute("SELECT json_extract(start, '$.players'), started_at"
+                              " FROM matches").fetchall()
         played: dict[str, list[float]] = {key: [] for key in names}
         with _decoding(self.path, "the players"):
-            for start, at in rows:
-                for name in json.loads(start)["players"]:
+            for players, at in rows:
+                for name in json.loads(players):
                     played.setdefault(name_key(name), []).append(at)
         found = [PlayerRow(names.get(key, key), len(ats), max(ats) if ats else None)
                  for key, ats in played.items()]
