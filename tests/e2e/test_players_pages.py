@@ -4,8 +4,11 @@ the scoreboard's ratings line and the host form's suggestions."""
 
 from __future__ import annotations
 
+import json
 import random
 
+from hall.results import ClubResults
+from hall.run import Hall
 from tests.e2e.browser_support import (
     PHONE,
     accessibility_problems,
@@ -14,6 +17,7 @@ from tests.e2e.browser_support import (
     shot,
     url,
 )
+from tests.mqtt_support import free_port
 from tests.players_support import alakaslam, alakazoo, center_court, random_match
 
 expect = require_chromium().expect
@@ -86,3 +90,28 @@ def test_the_scoreboard_shows_each_player_s_rating_and_the_form_suggests(compani
     names = phone.locator("#players input")
     pair = {names.nth(0).input_value(), names.nth(1).input_value()}
     assert len(pair) == 2 and pair <= {"Ann", "Bob", "Cleo"}
+
+
+def test_the_hall_shows_the_club_leaderboard_with_no_table_and_no_broker(tmp_path, browser):
+    """What the hall kept is on its page at once: no broker answers, no table is online."""
+    kept = ClubResults(tmp_path / "hall")
+    kept.receive("a", json.dumps({"table": "a", "epoch": 1, "results": [
+        {"match": i, "game": "alakazoo", "players": LONG[:3],
+         "standing": {"teams": [[0], [1], [2]], "places": [0, 0, 2]}, "started_at": i}
+        for i in range(1, 4)]}).encode())
+    kept.close()
+    with Hall(f"mqtt://127.0.0.1:{free_port()}", host="127.0.0.1", port=0,
+              prefix="table-companion", data=tmp_path / "hall") as hall:
+        context = browser.new_context(viewport=PHONE)
+        try:
+            page = context.new_page()
+            page.goto(f"http://127.0.0.1:{hall.server.port}/")
+            board = page.locator("#club")
+            expect(board).to_be_visible()
+            expect(board.locator("h3")).to_have_text(["Alakazoo"])
+            expect(board.locator("li")).to_have_count(3)
+            inside(page, "#club li")
+            assert accessibility_problems(page, ("serious", "critical")) == []
+            shot(page, "hall-club")
+        finally:
+            context.close()
