@@ -359,10 +359,12 @@ class Reads:
         self._pages_of: tuple[Any, ...] = ()
         self._drawn: OrderedDict[tuple[Any, ...], Body] = OrderedDict()
         self._lock = threading.Lock()
-        #: The ratings last computed, what they were computed from, and the history last
-        #: checked against it (the same history needs no check).
-        self._ratings: tuple[tuple[Any, ...], Ratings, History] | None = None
+        #: The ratings last computed, what they were computed from, the history last
+        #: checked against it (the same history needs no check), and their serial number.
+        self._ratings: tuple[tuple[Any, ...], Ratings, History, int] | None = None
         self._ratings_lock = threading.Lock()
+        #: Answers drawn from the ratings, kept under the ratings' serial number.
+        self._boards: OrderedDict[tuple[Any, ...], Body] = OrderedDict()
 
     # --- the history ------------------------------------------------------------------
 
@@ -474,28 +476,38 @@ class Reads:
         Not charged to the reader who happens to ask first (a long history takes a second
         or two, which would refuse that reader's next reads for a while): it is made at
         most once per such change, one reader making it while the others wait for it."""
+        return self._rated()[1]
+
+    def _rated(self) -> tuple[int, Ratings]:
+        """The ratings and their serial number (one more at each computation): the answers
+        drawn from them are kept under it, so a point played (a new version, the same
+        finished matches) makes none of them again."""
         history = self.history()
         known = self._ratings
         if known is not None and known[2] is history:  # nothing read since
-            return known[1]
+            return known[3], known[1]
         finished = tuple(r.id for r in history.rows if r.status == FINISHED)
         key = (history.epoch, history.roster, finished)
         if known is not None and known[0] == key:
-            self._ratings = (key, known[1], history)
-            return known[1]
+            self._ratings = (key, known[1], history, known[3])
+            return known[3], known[1]
         with self._ratings_lock:
             known = self._ratings
             if known is not None and known[0] == key:
-                return known[1]
+                return known[3], known[1]
             ratings = table_ratings(self.table.store)
-            self._ratings = (key, ratings, history)
-            return ratings
+            serial = (known[3] if known is not None else 0) + 1
+            self._ratings = (key, ratings, history, serial)
+            return serial, ratings
 
     def players_page(self, game: str | None, offset: int, limit: int | None) -> Body:
         """``GET /api/players`` (docs/api.md): each game's leaderboard, or a page of one."""
         history = self.history()
-        key = ("players", history.epoch, history.version, game, offset, limit)
-        ratings = self.ratings()
+        made, ratings = self._rated()
+        # The names are the players' (most recently played first): they change when a match
+        # starts (a new newest id) or a player is renamed (a new computation of the ratings).
+        newest = history.rows[0].id if history.rows else 0
+        key = ("players", made, newest, game, offset, limit)
 
         def make() -> Body:
             if game is not None:
@@ -511,15 +523,14 @@ class Reads:
                           for g in GAMES],
                 "names": [p.name for p in self.table.store.players()]})
 
-        return self._kept(self._pages, PAGES_KEPT, key, make)
+        return self._kept(self._boards, PAGES_KEPT, key, make)
 
     def ratings_of(self, game: str, names: list[str]) -> Body:
         """The leaderboard rows of ``names`` in ``game``, in that order (null: not rated yet
         in this game), for the scoreboard's ratings line."""
-        history = self.history()
         keys = tuple(name_key(n) for n in names)
-        key = ("ratings", history.epoch, history.version, game, keys)
-        ratings = self.ratings()
+        made, ratings = self._rated()
+        key = ("ratings", made, game, keys)
 
         def make() -> Body:
             board = ratings.board(game)
@@ -528,17 +539,16 @@ class Reads:
                     {"place": place[k][0] + 1, **place[k][1].to_json()} for k in keys]
             return json_body({"game": game, "total": len(board), "players": rows})
 
-        return self._kept(self._pages, PAGES_KEPT, key, make)
+        return self._kept(self._boards, PAGES_KEPT, key, make)
 
     def player(self, name: str) -> Body:
         """``GET /api/players/<name>``; UnknownPlayer if no one is called that."""
-        history = self.history()
+        made, ratings = self._rated()
         known = self.table.store.names()
         if name_key(name) not in known:
             raise UnknownPlayer(f"there is no player {name!r} at this table")
-        key = ("player", history.epoch, history.version, name_key(name))
-        ratings = self.ratings()
-        return self._kept(self._pages, PAGES_KEPT, key, lambda: json_body(
+        key = ("player", made, name_key(name))
+        return self._kept(self._boards, PAGES_KEPT, key, lambda: json_body(
             player_json(known[name_key(name)], ratings, known)))
 
     # --- what is kept -----------------------------------------------------------------
