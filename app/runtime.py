@@ -29,10 +29,11 @@ import sdnotify
 from gpiozero import Factory
 from PIL import Image
 
+from app.config import Config
+from app.config import load as load_config
 from app.notices import NoticeClock
 from app.server import WebServer, page_urls
 from companion import config as config_module
-from companion.config import MQTT_PASSWORD_ENV, Config
 from companion.controls import Context
 from companion.data_folder import DB_NAME, default_data_dir
 from companion.inputs import Input
@@ -42,6 +43,7 @@ from companion.recovery import DAMAGED_BANNER, open_table
 from companion.screens import render
 from companion.table import Lane, Snapshot, Table, TableRunner
 from companion.topics import TableInfo
+from drivers.broker import MQTT_PASSWORD_ENV
 from drivers.buttons import ButtonPanel, Finger
 from drivers.display import Oled, open_device
 from drivers.leds import SeatLeds
@@ -189,7 +191,7 @@ class Companion:
     def _start_mqtt(self, data: Path, password: str | None) -> None:
         """Publish the table to the broker; its status goes to the info screen."""
         m = self.cfg.mqtt
-        assert m.table is not None  # config.py requires it with a url
+        assert m.table is not None  # its section (drivers/mqtt.py) requires it with a url
         self.mqtt_info = TableInfo(m.table, m.display_name,
                                    m.page or (self.urls[0] if self.urls else None))
 
@@ -479,7 +481,7 @@ def feed_watchdog(runner: TableRunner, notify: sdnotify.SystemdNotifier,
 def run(args: argparse.Namespace) -> int:
     """``companion run``: serve until SIGTERM or SIGINT, then shut down cleanly."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
-    cfg = config_module.load(args.config)
+    cfg = load_config(args.config)
     data = args.data
     if data is None and args.sim and args.config is None:
         data = default_data_dir()  # a PC without a config: the user's folder

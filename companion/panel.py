@@ -32,6 +32,7 @@ from companion.names import short_names
 from companion.store import MatchSummary
 from companion.subscribers import Subscribers
 from companion.table import Snapshot, Table
+from companion.undone import undone_words
 
 HISTORY_ROWS = 20
 #: How many recent matches the setup screen takes player names from.
@@ -42,8 +43,12 @@ HISTORY_NAME_CHARS = 6
 TABLE_COMMANDS = frozenset({"act", "start", "undo", "redo", "abandon"})
 #: What the panel says when a phone logged in with the code it showed.
 CODE_TAKEN = "Phone logged in as host"
-#: What the panel says after its own undo or redo (until the next press).
+#: What the panel says after its own undo or redo (until the next press); an undo says
+#: what it took back too ("Undone: point to Ann", companion/undone.py) when that fits.
 UNDONE = {"undo": "Undone", "redo": "Redone"}
+#: The longest notice the board's one-line strip holds (companion/screens/canvas.py,
+#: strip; a test holds the two equal): a longer "Undone: …" would cover the score.
+NOTICE_CHARS = 24
 #: What the OLED says when handling a press failed on a fault of the companion's own.
 FAULT = "Press failed: see log"
 #: How long a message that ends on its own stays (see :meth:`Panel.expire`).
@@ -184,15 +189,25 @@ class Panel:
         # The table publishes on this thread before it returns: _table_changed
         # must know the change is the panel's own (no notice), and leave the
         # publishing to handle, so the new screen is published once.
+        before = self.table.snapshot.match
         self._own = True
         try:
             getattr(self.table, kind)(*args)
         finally:
             self._own = False
-        # An undo often changes one small mark on the board: say it happened.
+        # An undo often changes one small mark on the board: say it happened, and what.
         if kind in UNDONE and ui.message is None:
-            return replace(ui, message=UNDONE[kind])
+            return replace(ui, message=self._undone(kind, before))
         return ui
+
+    def _undone(self, kind: str, before: dict | None) -> str:
+        """"Undone: point to Ann" (``before``: the match as it was before the undo) when
+        it fits the notice strip, else "Undone"; "Redone" for a redo."""
+        change = self.table.snapshot.change
+        if kind != "undo" or before is None or not change or change.get("event") is None:
+            return UNDONE[kind]
+        said = f"{UNDONE[kind]}: {undone_words(before['view'], before['players'], change['event'])}"
+        return said if len(said) <= NOTICE_CHARS else UNDONE[kind]
 
     def _history(self, ui: Ui) -> Ui:
         """``ui`` with the history rows (re)loaded, the cursor kept on the same match."""

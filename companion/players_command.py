@@ -1,6 +1,6 @@
 """``companion players``: list the table's players and ratings, rename one, merge two.
 
-Registered by companion/cli.py (:func:`register`); the logic lives here. A
+Registered by app/cli.py (:func:`register`); the logic lives here. A
 rename or merge from the command line rewrites the database like the host's
 request does (``POST /api/players/rename``, ``/merge``); a companion running
 on that database shows it for the match on the table after its restart, so

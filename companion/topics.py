@@ -200,14 +200,31 @@ def discovery_topics(table_id: str, prefix: str = DISCOVERY_PREFIX) -> list[str]
     return [f"{prefix}/sensor/{node}/{key}/config" for key, *_ in SENSORS]
 
 
+def retired_topics(topics: Topics, discovery_prefix: str | None) -> list[str]:
+    """Every retained topic of one table identity, in the order to clear them.
+
+    ``discovery_prefix`` None: that identity published no discovery configs.
+    The configs go first: Home Assistant removes their sensors (and then the
+    device) before the ``summary`` they read is cleared, so no template of a
+    sensor ever renders an empty summary (it would log an error for each).
+    The README's steps to retire a table clear the same topics in this order.
+    """
+    configs = [] if discovery_prefix is None else discovery_topics(topics.table,
+                                                                   discovery_prefix)
+    return [*configs, topics.leaf(RESULTS), topics.state, topics.summary, topics.availability]
+
+
 def discovery(table: TableInfo, topics: Topics,
               prefix: str = DISCOVERY_PREFIX) -> list[tuple[str, str]]:
     """Home Assistant MQTT discovery: ``(config topic, payload)`` per sensor.
 
     One device per table (identified by the table id) with the sensors in
     :data:`SENSORS`, each reading a field of the retained ``summary`` and
-    unavailable while the table's availability is ``offline``. Publish
-    them retained; an empty retained payload on the same topics removes them.
+    unavailable while the table's availability is ``offline``. A field that
+    is empty (no players, score or turn without a match) renders ``None``,
+    which Home Assistant's MQTT sensor takes for unknown rather than showing
+    an empty string. Publish them retained; an empty retained payload on the
+    same topics removes them.
     """
     node = discovery_node(table.id)
     device: JSON = {"identifiers": [node], "name": table.name,
@@ -222,7 +239,7 @@ def discovery(table: TableInfo, topics: Topics,
             "name": name,
             "unique_id": f"{node}_{key}",
             "state_topic": topics.summary,
-            "value_template": f"{{{{ value_json.{field} }}}}",
+            "value_template": f"{{{{ value_json.{field} or None }}}}",
             "availability_topic": topics.availability,
             "payload_available": ONLINE,
             "payload_not_available": OFFLINE,

@@ -15,15 +15,73 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
+from dataclasses import dataclass
 
 from gpiozero import DigitalInputDevice, Factory, RotaryEncoder
 
-from companion.config import ButtonsConfig, EncoderConfig
+from companion.config import MAX_SEATS, ConfigError, Section, one_of, within
 from companion.inputs import Debouncer, Input
 
 log = logging.getLogger(__name__)
 
 Sink = Callable[[Input], None]
+
+
+# --- the [buttons] and [encoder] sections of the config file ---------------------
+
+@dataclass(frozen=True)
+class ButtonsConfig:
+    """The button panel: BCM pin numbers, wired from the pin to ground."""
+
+    backend: str = "lgpio"
+    prev: int = 5
+    next: int = 6
+    ok: int = 13
+    back: int = 19
+    seats: tuple[int, ...] = ()
+    pull_up: bool = True
+    hold_time: float = 0.8
+    debounce: float = 0.03
+
+
+@dataclass(frozen=True)
+class EncoderConfig:
+    """An optional rotary encoder: turning is PREV/NEXT, its push is OK."""
+
+    a: int | None = None
+    b: int | None = None
+    button: int | None = None
+
+
+#: The pin libraries the Pi may use (gpiozero's names for them).
+PIN_BACKENDS = ("lgpio", "rpigpio")
+
+
+def _check_buttons(b: ButtonsConfig) -> None:
+    one_of("[buttons] backend", b.backend, PIN_BACKENDS)
+    if len(b.seats) > MAX_SEATS:
+        raise ConfigError(f"[buttons] seats: at most {MAX_SEATS} seat buttons")
+    within("[buttons] hold_time", b.hold_time, 0.05, 5, " seconds")
+    within("[buttons] debounce", b.debounce, 0.001, 0.2, " seconds")
+
+
+def _buttons_pins(b: ButtonsConfig) -> list[tuple[str, int]]:
+    pins = [(f"[buttons] {k}", getattr(b, k)) for k in ("prev", "next", "ok", "back")]
+    return pins + [(f"[buttons] seats[{i}]", p) for i, p in enumerate(b.seats)]
+
+
+def _check_encoder(e: EncoderConfig) -> None:
+    if (e.a is None) != (e.b is None):
+        raise ConfigError("[encoder]: set both a and b (or neither)")
+
+
+def _encoder_pins(e: EncoderConfig) -> list[tuple[str, int]]:
+    return [(f"[encoder] {k}", getattr(e, k)) for k in ("a", "b", "button")
+            if getattr(e, k) is not None]
+
+
+BUTTONS = Section("buttons", ButtonsConfig, check=_check_buttons, pins=_buttons_pins)
+ENCODER = Section("encoder", EncoderConfig, check=_check_encoder, pins=_encoder_pins)
 
 
 class ButtonPanel:

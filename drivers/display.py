@@ -19,6 +19,7 @@ import math
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ from luma.core.device import device as LumaDevice
 from luma.core.device import dummy
 from PIL import Image
 
-from companion.config import DisplayConfig
+from companion.config import GPIO_PINS, MAX_SECONDS, ConfigError, Section, one_of, within
 from companion.subscribers import Subscribers
 from drivers.errors import (
     DeviceNotFoundError,
@@ -42,6 +43,74 @@ WIDTH, HEIGHT = 128, 64
 SHIFTS = ((0, 0), (1, 0), (1, 1), (0, 1))
 #: The longest the display thread sleeps: it looks again at least this often.
 MAX_WAIT = 3600.0
+
+
+# --- the [display] section of the config file -------------------------------------
+
+DISPLAY_DRIVERS = ("ssd1306", "sh1106")
+DISPLAY_INTERFACES = ("i2c", "spi")
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    """The OLED and how it is cared for."""
+
+    driver: str = "ssd1306"
+    interface: str = "i2c"
+    i2c_port: int = 1
+    i2c_address: int = 0x3C
+    spi_port: int = 0
+    spi_device: int = 0
+    gpio_dc: int = 24
+    gpio_rst: int = 25
+    rotate: int = 0
+    contrast: int = 255
+    dim_after: float = 300.0
+    dim_contrast: int = 8
+    shift_every: float = 60.0
+
+
+def _check_display(d: DisplayConfig) -> None:
+    one_of("[display] driver", d.driver, DISPLAY_DRIVERS)
+    one_of("[display] interface", d.interface, DISPLAY_INTERFACES)
+    one_of("[display] rotate", d.rotate, (0, 1, 2, 3))
+    for key in ("i2c_port", "spi_port", "spi_device"):
+        # The bus numbers of /dev/i2c-N and /dev/spidevN.M.
+        within(f"[display] {key}", getattr(d, key), 0, 255)
+    if not 0x03 <= d.i2c_address <= 0x77:
+        raise ConfigError(f"[display] i2c_address: {d.i2c_address:#x} is not a 7-bit address")
+    for key in ("contrast", "dim_contrast"):
+        within(f"[display] {key}", getattr(d, key), 0, 255)
+    within("[display] dim_after", d.dim_after, 0, MAX_SECONDS, " seconds")
+    if d.shift_every != 0:
+        # Each shift redraws the panel: more often than once a second only loads the bus.
+        within("[display] shift_every", d.shift_every, 1, MAX_SECONDS,
+               " seconds (or 0: never shift)")
+    if d.interface == "i2c":
+        # Unused with I2C (so claimed by no one), but a later switch to SPI should
+        # not find them broken.
+        for key in ("gpio_dc", "gpio_rst"):
+            if getattr(d, key) not in GPIO_PINS:
+                raise ConfigError(f"[display] {key}: GPIO {getattr(d, key)} is not a BCM pin "
+                                  "number 2-27")
+
+
+def _display_pins(d: DisplayConfig) -> list[tuple[str, int]]:
+    if d.interface == "spi":
+        return [("[display] gpio_dc", d.gpio_dc), ("[display] gpio_rst", d.gpio_rst)]
+    return []
+
+
+def _display_bus(d: DisplayConfig) -> dict[int, str]:
+    """The bus's pins, taken before any button may claim them."""
+    if d.interface == "i2c":
+        return {2: "the I2C bus (SDA)", 3: "the I2C bus (SCL)"}
+    return {8: "the SPI bus (CE0)", 9: "the SPI bus (MISO)", 10: "the SPI bus (MOSI)",
+            11: "the SPI bus (SCLK)"}
+
+
+DISPLAY = Section("display", DisplayConfig, check=_check_display, pins=_display_pins,
+                  buses=_display_bus)
 
 
 def open_device(cfg: DisplayConfig, sim: bool, dev: Path = Path("/dev")) -> LumaDevice:
@@ -167,7 +236,7 @@ class Oled:
         """Seconds until dimming or the next pixel shift is due (None: never).
 
         Always a wait the thread can take: 0 to MAX_WAIT, whatever the
-        timings (config.py refuses nan and inf, but a wait computed from one
+        timings (its config section refuses nan and inf, but a wait computed from one
         would spin the thread, nan, or end it, inf overflows the lock's timeout).
         """
         now = self._clock()

@@ -3,10 +3,29 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from gpiozero import LED, Factory
 
+from companion.config import MAX_SEATS, ConfigError, Section
 from companion.table import Snapshot
+
+
+@dataclass(frozen=True)
+class LedsConfig:
+    """Optional seat LEDs (one pin per seat, seat order)."""
+
+    seats: tuple[int, ...] = ()
+
+
+def _check_leds(leds: LedsConfig) -> None:
+    if len(leds.seats) > MAX_SEATS:
+        raise ConfigError(f"[leds] seats: at most {MAX_SEATS} seat LEDs")
+
+
+#: The [leds] section of the config file.
+LEDS = Section("leds", LedsConfig, check=_check_leds,
+               pins=lambda leds: [(f"[leds] seats[{i}]", p) for i, p in enumerate(leds.seats)])
 
 
 class SeatLeds:

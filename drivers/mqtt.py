@@ -9,10 +9,10 @@ paho-mqtt's network thread talks to the broker, connects, and reconnects
 with a backoff of 1 s doubling to 15 s. A dead broker never slows a press.
 
 On every (re)connection, in this order: ``online`` on the availability
-topic (whose last will is a retained ``offline``), the topics of a previous
-identity cleared (see below), the newest ``state`` and ``summary``
-(retained), Home Assistant's discovery configs (retained, if on), then the
-events that waited. A restarted broker that lost every retained message
+topic (whose last will is a retained ``offline``), the newest ``state`` and
+``summary`` (retained), Home Assistant's discovery configs (retained, if
+on), the topics of a previous identity cleared (see below), then the events
+that waited. A restarted broker that lost every retained message
 gets them all back this way.
 
 Bounds: while the broker is away the state and summary coalesce to the
@@ -25,10 +25,10 @@ least once); consumers order events by their ``version``.
 
 Renames: the identity last published (table id, prefix, discovery prefix,
 name, discovery on or off) is kept in the data folder (:data:`RECORD`). A
-start under another id or prefix clears the old retained ``state``,
-``summary`` and ``availability`` and the old discovery configs with empty
-retained messages, once the broker has them; a new name is simply
-published again.
+start under another id or prefix clears the old discovery configs and
+then the old retained ``state``, ``summary`` and ``availability`` with empty
+retained messages (:func:`~companion.topics.retired_topics`), once the
+broker has the new ones; a new name is simply published again.
 
 Connection problems (refused credentials, not authorized, TLS verification,
 an unreachable host or port, a name that does not resolve, another client
@@ -43,8 +43,6 @@ import contextlib
 import json
 import logging
 import os
-import socket
-import ssl
 import sys
 import threading
 import time
@@ -53,15 +51,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 from paho.mqtt.reasoncodes import ReasonCode
 
-from companion.config import BrokerAddress, MqttConfig
+from companion.config import ConfigError, Section
 from companion.games.base import JSON
 from companion.table import Snapshot
 from companion.topics import (
+    DEFAULT_PREFIX,
+    DISCOVERY_PREFIX,
     OFFLINE,
     ONLINE,
     RESULTS,
@@ -72,8 +73,24 @@ from companion.topics import (
     event_payload,
     prefix_problem,
     results_payload,
+    retired_topics,
     summary_payload,
     valid_table_id,
+)
+from drivers.broker import (
+    CREDENTIAL_REFUSALS,
+    MAX_RETRY,
+    MIN_RETRY,
+    BrokerAddress,
+    ca_file_problem,
+    describe,
+    never_stopped,
+    no_delay,
+    refusal,
+    stop_client,
+    timed_out,
+    tls_context,
+    unanswered,
 )
 
 log = logging.getLogger(__name__)
@@ -82,10 +99,6 @@ log = logging.getLogger(__name__)
 EVENT_QUEUE = 1000
 #: QoS 1 messages paho holds (in flight, or kept across a reconnection) at most.
 PAHO_QUEUE = 100
-#: Reconnection backoff: the first wait, doubled after each failure up to the last.
-#: A broker restarted in the room is found again within 15 s: a table's card must
-#: not wait a minute to be current again.
-MIN_RETRY, MAX_RETRY = 1, 15
 #: The wait between tries while another client seems to hold this table's id.
 TAKEN_OVER_RETRY = 60
 #: Seconds between keep-alive pings: a broker that vanished is noticed within 1.5x this.
@@ -96,20 +109,89 @@ CLOSE_WAIT = 3.0
 ACK_WAIT = 5.0
 #: The file in the data folder that remembers the identity last published.
 RECORD = "mqtt_published.json"
-#: MQTT v5 reason codes the status names in its own words.
-REFUSED = {
-    "Bad user name or password": "refused: bad user or password",
-    "Not authorized": "refused: not authorized",
-    "Client identifier not valid": "refused: client id not valid",
-    "Server unavailable": "refused: broker unavailable",
-    "Server busy": "refused: broker busy",
-    "Banned": "refused: banned",
-}
-#: The refusals that are about the user name and password.
-CREDENTIAL_REFUSALS = ("Bad user name or password", "Not authorized")
 SESSION_TAKEN_OVER = 142
 #: A connection the broker drops this soon, twice in a row, was probably taken over.
 BRIEF = 10.0
+
+
+# --- the [mqtt] section of the config file ----------------------------------------
+
+#: Longest display name of a table (the hall's card and Home Assistant show it).
+MAX_TABLE_NAME = 64
+
+
+@dataclass(frozen=True)
+class MqttConfig:
+    """An optional MQTT broker the table publishes itself to (none by default).
+
+    The password is never here: it comes from ``COMPANION_MQTT_PASSWORD``.
+    """
+
+    url: str | None = None
+    ca_file: str | None = None
+    username: str | None = None
+    table: str | None = None
+    name: str | None = None
+    prefix: str = DEFAULT_PREFIX
+    discovery: bool = True
+    discovery_prefix: str = DISCOVERY_PREFIX
+    page: str | None = None
+
+    @property
+    def tls(self) -> bool:
+        """Whether the broker is spoken to over TLS (``mqtts://``)."""
+        return self.url is not None and self.url.startswith("mqtts://")
+
+    @property
+    def address(self) -> BrokerAddress:
+        """The broker's host, port and TLS (the url must be set and checked)."""
+        return BrokerAddress.parse(self.url or "")
+
+    @property
+    def display_name(self) -> str:
+        """The table's name in the room: ``name``, else the table id."""
+        return self.name or self.table or ""
+
+
+def _check_mqtt(m: MqttConfig) -> None:
+    """The broker's address, the table's identity and the topic prefixes."""
+    if m.url is None:
+        for key in ("ca_file", "username", "table", "name", "page"):
+            if getattr(m, key) is not None:
+                raise ConfigError(f"[mqtt] {key}: set url too (or leave [mqtt] out: no broker)")
+        return
+    try:
+        BrokerAddress.parse(m.url)
+    except ConfigError as err:
+        raise ConfigError(f"[mqtt] url: {err}") from None
+    if m.ca_file is not None:
+        if not m.tls:
+            raise ConfigError("[mqtt] ca_file: only with an mqtts:// url (TLS)")
+        if (problem := ca_file_problem(Path(m.ca_file).expanduser())) is not None:
+            raise ConfigError(f"[mqtt] ca_file: {problem}")
+    if m.username is not None and (not m.username or not m.username.isprintable()):
+        raise ConfigError("[mqtt] username: must be printable text, not empty")
+    if m.table is None:
+        raise ConfigError("[mqtt] table: required with url: the table's id, e.g. "
+                          "table = \"table-3\"")
+    if not valid_table_id(m.table):
+        raise ConfigError(f"[mqtt] table: {m.table!r} is not a table id: 1-32 of a-z, 0-9, "
+                          "- and _, a letter or digit at each end")
+    if m.name is not None and (not m.name.strip() or len(m.name) > MAX_TABLE_NAME
+                               or not m.name.isprintable()):
+        raise ConfigError(f"[mqtt] name: {m.name!r} is not a name of 1-{MAX_TABLE_NAME} "
+                          "printable characters")
+    for key in ("prefix", "discovery_prefix"):
+        if (problem := prefix_problem(getattr(m, key))) is not None:
+            raise ConfigError(f"[mqtt] {key}: {getattr(m, key)!r} {problem}")
+    if m.page is not None:
+        page = urlsplit(m.page) if m.page.isprintable() else None
+        if page is None or page.scheme not in ("http", "https") or not page.hostname:
+            raise ConfigError(f"[mqtt] page: {m.page!r} is not an http:// or https:// "
+                              "address")
+
+
+MQTT = Section("mqtt", MqttConfig, check=_check_mqtt)
 
 
 @dataclass(frozen=True)
@@ -194,7 +276,7 @@ class TablePublisher:
         client.on_connect_fail = self._connect_failed_cb
         client.on_disconnect = self._disconnected_cb
         client.on_publish = self._published_cb
-        client.on_socket_open = _no_delay
+        client.on_socket_open = no_delay
         never_stopped(client)
         self._client = client
         self._thread = threading.Thread(target=self._run, name="mqtt-publish", daemon=True)
@@ -274,16 +356,22 @@ class TablePublisher:
                 log.exception("publishing to the MQTT broker failed")
 
     def _greet(self) -> None:
-        """What a fresh connection gets: online, clearing, state, discovery, then events."""
+        """What a fresh connection gets: online, state, discovery, clearing, then events.
+
+        The old identity's topics are cleared last, configs first: Home
+        Assistant has the new sensors reading a summary before the old ones go,
+        and removes the old ones before their summary is emptied (a sensor that
+        read an empty summary would log a template error).
+        """
         publish = self._client.publish
         publish(self.topics.availability, ONLINE, qos=1, retain=True)
-        clears = [publish(topic, b"", qos=1, retain=True) for topic in self._stale_topics()]
         self._publish_newest()
         configs = []
         if self.cfg.discovery:
             configs = [publish(topic, payload, qos=1, retain=True)
                        for topic, payload in discovery(self.info, self.topics,
                                                        self.cfg.discovery_prefix)]
+        clears = [publish(topic, b"", qos=1, retain=True) for topic in self._stale_topics()]
         with self._cond:
             lost, self._dropped_logged = self.dropped - self._dropped_logged, self.dropped
         if lost:
@@ -368,10 +456,10 @@ class TablePublisher:
             ours.update(discovery_topics(self.info.id, self.cfg.discovery_prefix))
         stale: list[str] = []
         for old in self._known:
-            before = Topics(old["prefix"], old["table"])
-            stale += [before.state, before.summary, before.availability]
-            if old["discovery"]:
-                stale += discovery_topics(old["table"], old["discovery_prefix"])
+            stale += retired_topics(Topics(old["prefix"], old["table"]),
+                                    old["discovery_prefix"] if old["discovery"] else None)
+        # Every identity's configs before any identity's summary.
+        stale.sort(key=lambda topic: not topic.endswith("/config"))
         return [t for t in dict.fromkeys(stale) if t not in ours]
 
     def _cleared(self) -> None:
@@ -535,67 +623,6 @@ class TablePublisher:
         self.close()
 
 
-def _no_delay(client: mqtt.Client, userdata: Any, sock: Any) -> None:
-    """Send each packet at once (TCP_NODELAY). A change is a few packets written
-    one after another (state, summary, event); with Nagle's algorithm each one
-    after the first waited for the broker's delayed ACK: 40 ms on Linux, on
-    every change (tests/bench/bench_mqtt.py: p50 44 ms, 1.5 ms without)."""
-    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-
-def never_stopped(client: mqtt.Client) -> None:
-    """An exception in one of ``client``'s callbacks is logged, and its network loop goes
-    on: by default paho lets it end the loop's thread, and with it every reconnection."""
-    client.suppress_exceptions = True
-
-    def said(client: mqtt.Client, userdata: Any, level: int, text: str) -> None:
-        # Only the callbacks' exceptions: paho's other ERR lines are routine (a loop
-        # turn without a socket is "Client is not connected" at every reconnection).
-        if text.startswith("Caught exception in"):
-            log.error("MQTT: %s", text)
-
-    client.on_log = said
-
-
-def stop_client(client: mqtt.Client) -> None:
-    """Disconnect ``client``, stop its network thread and close its sockets."""
-    client.disconnect()
-    client.loop_stop()
-    release(client)
-
-
-def release(client: mqtt.Client) -> None:
-    """Close what a stopped paho client still holds. Call once no thread uses it.
-
-    paho keeps the socket pair that wakes its loop open after ``disconnect``
-    and ``loop_stop`` until the client is garbage collected (and a client is
-    in reference cycles through its callbacks); ``reinitialise`` is its
-    public way to close it. The client is left blank: it is not used again.
-    """
-    client.reinitialise()
-
-
-class _ClosingSSLSocket(ssl.SSLSocket):
-    """A TLS socket that closes itself when its handshake fails: paho drops it
-    unclosed then, and each retry would leak a file descriptor until collected."""
-
-    def do_handshake(self, block: bool = False) -> None:
-        try:
-            super().do_handshake(block)
-        except BaseException:
-            self.close()
-            raise
-
-
-def tls_context(ca_file: str | None) -> ssl.SSLContext:
-    """Verification of the broker's certificate and host name, against ``ca_file``
-    (None: the system's CAs)."""
-    context = ssl.create_default_context(
-        cafile=str(Path(ca_file).expanduser()) if ca_file else None)
-    context.sslsocket_class = _ClosingSSLSocket
-    return context
-
-
 def _published(info: mqtt.MQTTMessageInfo) -> bool:
     """Whether paho has sent ``info``'s message (QoS 1: the broker acknowledged it)."""
     try:
@@ -610,82 +637,3 @@ def _settled(info: mqtt.MQTTMessageInfo) -> bool:
         return info.is_published()
     except (ValueError, RuntimeError):
         return True
-
-
-def describe(err: BaseException | None, address: BrokerAddress, *,
-             ca_hint: str = "[mqtt] ca_file") -> tuple[str, str]:
-    """A failed connection attempt's error as (short status, log text).
-
-    ``ca_hint`` names where the CA file is set (the config key, or the
-    hall's option), for the text on a certificate that is not trusted.
-    """
-    host = address.host
-    where = f"{host}:{address.port}"
-    if isinstance(err, ssl.SSLCertVerificationError):
-        if "hostname" in (err.verify_message or "").lower() or "match" in str(err):
-            return "TLS: wrong host in certificate", \
-                f"TLS verification failed: the broker's certificate is not for {host} ({err})"
-        return "TLS: certificate not trusted", \
-            (f"TLS: the broker's certificate is not trusted ({err.verify_message or err}); "
-             f"set {ca_hint} to the CA that signed it")
-    if isinstance(err, ssl.SSLError):
-        return "TLS: handshake failed", \
-            f"TLS handshake with {where} failed ({err.reason or err}): is it a TLS port?"
-    if address.tls and isinstance(err, (ConnectionResetError, BrokenPipeError)):
-        return "TLS: handshake failed", f"{where} closed the connection: is it a TLS port?"
-    if isinstance(err, socket.gaierror):
-        return "broker name not found", f"cannot resolve the broker's name {host!r}: " \
-            f"{err.strerror}"
-    if isinstance(err, ConnectionRefusedError):
-        return "unreachable: port closed", f"nothing listens on {where} (connection refused)"
-    if isinstance(err, TimeoutError):
-        return "unreachable: timed out", f"{where} did not answer (timed out)"
-    if isinstance(err, OSError):
-        return "unreachable", f"cannot reach {where}: {err.strerror or err}"
-    return "connection failed", f"cannot connect to {where}: {err}"
-
-
-def closed_unanswered(address: BrokerAddress) -> tuple[str, str]:
-    """(short status, log text) for a server that took the connection and closed it
-    without answering as a broker: most often a TLS port spoken to in the clear."""
-    where = f"{address.host}:{address.port}"
-    if address.tls:
-        return "no answer", f"{where} closed the connection without answering as a broker"
-    return "no answer: TLS port?", (f"{where} closed the connection without answering as a "
-                                    "broker: is it a TLS port? (then use mqtts://)")
-
-
-def timed_out(reason: ReasonCode | None) -> bool:
-    """Whether paho closed the connection because the broker said nothing for a whole
-    keep-alive (no CONNACK to our CONNECT, or no PINGRESP to our ping)."""
-    return reason is not None and reason.getName() == "Keep alive timeout"
-
-
-def unanswered(address: BrokerAddress, reason: ReasonCode | None,
-               keepalive: float) -> tuple[str, str]:
-    """(short status, log text) for a connection that ended before the broker answered.
-
-    ``reason`` is paho's reason for the end: a keep-alive timeout is a server
-    that took the connection and then said nothing (a broker stopped or
-    overloaded, a network that drops the packets), not one that closed it.
-    """
-    if timed_out(reason):
-        return "no answer: timed out", (
-            f"{address.host}:{address.port} took the connection but did not answer as a "
-            f"broker within {keepalive:g} s (keep-alive timeout): is the broker stopped "
-            "or overloaded, or the network dropping packets?")
-    return closed_unanswered(address)
-
-
-def lost(reason: ReasonCode | None, keepalive: float) -> str:
-    """The log text of a connection that was up and is gone, from paho's ``reason``."""
-    if timed_out(reason):
-        return (f"connection lost: the broker stopped answering (nothing within the "
-                f"{keepalive:g} s keep-alive)")
-    return "connection lost"
-
-
-def refusal(reason: ReasonCode) -> str:
-    """The short status of a broker's refusal (CONNACK ``reason``)."""
-    name = reason.getName()
-    return REFUSED.get(name, f"refused: {name.lower()}")

@@ -39,9 +39,11 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import serial
 
+from companion.config import ConfigError, Section, within
 from companion.inputs import BUTTONS, Input
 from companion.table import Snapshot
 
@@ -57,6 +59,30 @@ PARTIAL_MAX_AGE = 3.0
 GARBAGE_LOG_EVERY = 60.0
 #: Bytes of a garbage line shown in the log.
 SAMPLE = 40
+
+
+# --- the [serial] section of the config file --------------------------------------
+
+#: The slowest and fastest rates pyserial names (``serial.Serial.BAUDRATES``).
+BAUDRATES = (50, 4_000_000)
+
+
+@dataclass(frozen=True)
+class SerialConfig:
+    """An optional serial pad: seat buttons in, scoreboard lines out."""
+
+    url: str | None = None
+    baudrate: int = 115200
+
+
+def _check_serial(s: SerialConfig) -> None:
+    if s.url is not None and (not s.url.strip() or not s.url.isprintable()):
+        raise ConfigError(f"[serial] url: must be a device path or pyserial URL such as "
+                          f"/dev/ttyUSB0, got {s.url!r}; leave it out for no pad")
+    within("[serial] baudrate", s.baudrate, *BAUDRATES)
+
+
+SERIAL = Section("serial", SerialConfig, check=_check_serial)
 
 
 def parse(line: bytes) -> Input | str | None:

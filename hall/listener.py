@@ -21,10 +21,10 @@ from pathlib import Path
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 
-from companion.config import BrokerAddress
 from companion.topics import AVAILABILITY, RESULTS, SUMMARY, Topics
-from drivers.mqtt import (
+from drivers.broker import (
     CREDENTIAL_REFUSALS,
+    BrokerAddress,
     describe,
     lost,
     never_stopped,

@@ -13,9 +13,10 @@ from pathlib import Path
 from types import FrameType
 
 from app.server import WebServer, page_urls
-from companion.config import MQTT_PASSWORD_ENV, BrokerAddress, ConfigError, ca_file_problem
+from companion.config import ConfigError
 from companion.data_folder import default_data_dir
 from companion.topics import RESULTS, Topics, prefix_problem
+from drivers.broker import MQTT_PASSWORD_ENV, BrokerAddress, ca_file_problem
 from hall.answers import TableAnswers
 from hall.app import create_hall_app, hall_broker
 from hall.cards import Board

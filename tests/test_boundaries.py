@@ -1,5 +1,6 @@
 """The module structure holds: the core stays free of hardware, web and serial
-libraries (DESIGN.md), and no module imports itself round a circle."""
+libraries and of the layers above it (DESIGN.md), and no module imports itself
+round a circle."""
 
 from __future__ import annotations
 
@@ -12,7 +13,10 @@ from pathlib import Path
 
 import companion
 
-FORBIDDEN = {"drivers", "web", "flask", "gpiozero", "luma", "serial", "waitress", "paho"}
+#: What the core may not import: I/O libraries, and the layers built on it (the
+#: drivers, the web, the composition root with its command line, the hall board).
+FORBIDDEN = {"drivers", "web", "flask", "gpiozero", "luma", "serial", "waitress", "paho",
+             "app", "hall"}
 CORE = Path(companion.__file__).parent
 ROOT = Path(__file__).resolve().parent.parent
 #: The project's packages (pyproject.toml's list, and the tests).
@@ -30,10 +34,17 @@ def imported_modules(path: Path) -> set[str]:
     return names
 
 
-def test_no_core_module_imports_an_io_library():
+def core_modules() -> list[Path]:
+    """The core's modules. ``companion/__main__.py`` is not one: it is the door of
+    ``python -m companion`` into the composition root (app.cli), run as a program
+    and never imported, so it may reach the layers above."""
+    return [path for path in CORE.rglob("*.py") if path != CORE / "__main__.py"]
+
+
+def test_no_core_module_imports_an_io_library_or_a_layer_above():
     offenders = {
         str(path.relative_to(CORE)): sorted(imported_modules(path) & FORBIDDEN)
-        for path in CORE.rglob("*.py")
+        for path in core_modules()
     }
     assert {k: v for k, v in offenders.items() if v} == {}
 
@@ -176,8 +187,8 @@ def test_the_import_graph_sees_every_kind_of_import():
     """The circle check would pass on an empty graph: make sure it reads what it must."""
     edges = import_edges(project_modules())
     assert ("app.runtime", "companion.table") in edges  # `from pkg.mod import name`
-    assert ("companion.cli", "app.runtime") in edges  # inside a function
-    assert ("companion.cli", "companion.matchfile") in edges  # `from pkg import module`
+    assert ("app.cli", "app.runtime") in edges  # inside a function
+    assert ("app.cli", "companion.matchfile") in edges  # `from pkg import module`
     assert ("companion.games", "companion.games.center_court") in edges  # from a package
     assert ("tests.web.test_server", "tests.web.conftest") in edges
 
@@ -191,3 +202,12 @@ def test_a_circle_is_found_and_named(tmp_path):
     (tmp_path / "pkg" / "d.py").write_text("import pkg.a\n")
     modules = project_modules(tmp_path, ("pkg",))
     assert import_circles(import_edges(modules)) == [["pkg.a", "pkg.b", "pkg.c", "pkg.a"]]
+
+
+def test_the_hall_uses_the_mqtt_toolkit_not_the_tables_publisher():
+    """drivers/broker.py is what every MQTT client shares; drivers/mqtt.py publishes a
+    table, and the hall board (which only reads tables) has no business with it."""
+    edges = import_edges(project_modules())
+    hall = {b for a, b in edges if a.startswith("hall")}
+    assert "drivers.broker" in hall
+    assert {b for b in hall if b.startswith("drivers")} == {"drivers.broker"}

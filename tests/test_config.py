@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
-from companion import config
-from companion.config import Config, ConfigError, load
+from app.config import Config, load
+from companion import config as generic
+from companion.config import ConfigError, Section, section
+from drivers.serial_pad import BAUDRATES
 from tests.mqtt_support import make_certificates
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -180,7 +183,7 @@ def test_a_byte_order_mark_is_not_an_error(tmp_path):
 
 def test_the_baudrate_range_is_pyserials():
     serial = pytest.importorskip("serial")
-    assert (min(serial.Serial.BAUDRATES), max(serial.Serial.BAUDRATES)) == config.BAUDRATES
+    assert (min(serial.Serial.BAUDRATES), max(serial.Serial.BAUDRATES)) == BAUDRATES
 
 
 MQTT = "[mqtt]\nurl = 'mqtt://broker.local'\ntable = 'table-3'\n"
@@ -268,3 +271,47 @@ def test_an_unreadable_ca_file_is_refused(tmp_path):
         pytest.skip("root reads every file")
     with pytest.raises(ConfigError, match=r"\[mqtt\] ca_file: .* is not a readable file"):
         load(write(tmp_path, f"[mqtt]\nurl = 'mqtts://b'\ntable = 'a'\nca_file = '{ca}'\n"))
+
+
+# --- a new output declares its section and adds one field to app/config.py --------
+
+
+@dataclass(frozen=True)
+class BuzzerConfig:
+    """A test-only output: a buzzer on one pin."""
+
+    pin: int | None = None
+    volume: int = 5
+
+
+def _check_buzzer(b: BuzzerConfig) -> None:
+    if not 0 <= b.volume <= 10:
+        raise ConfigError(f"[buzzer] volume: must be 0-10, got {b.volume}")
+
+
+BUZZER = Section("buzzer", BuzzerConfig, check=_check_buzzer,
+                 pins=lambda b: [] if b.pin is None else [("[buzzer] pin", b.pin)])
+
+
+@dataclass(frozen=True)
+class WithBuzzer(Config):
+    buzzer: BuzzerConfig = field(default_factory=BuzzerConfig, metadata=section(BUZZER))
+
+
+def test_a_new_section_is_read_checked_and_shares_the_pins_through_its_field_only():
+    assert generic.load(None, WithBuzzer) == WithBuzzer()
+    assert generic.parse({"buzzer": {"pin": 26, "volume": 7}}, WithBuzzer).buzzer == \
+        BuzzerConfig(26, 7)
+    for raw, message in [
+        ({"buzzer": {"pin": "x"}}, "[buzzer] pin: must be a whole number, got 'x'"),
+        ({"buzzer": {"volume": 11}}, "[buzzer] volume: must be 0-10, got 11"),
+        ({"buzzer": {"tone": 1}}, "[buzzer] unknown key 'tone'; known keys: pin, volume"),
+        ({"buzzer": {"pin": 13}}, "[buzzer] pin: GPIO 13 is already used by [buttons] ok"),
+        ({"buzzer": {"pin": 3}}, "[buzzer] pin: GPIO 3 is already used by the I2C bus (SCL)"),
+    ]:
+        with pytest.raises(ConfigError) as err:
+            generic.parse(raw, WithBuzzer)
+        assert str(err.value) == message
+    # The table's own Config knows no such section.
+    with pytest.raises(ConfigError, match="unknown key 'buzzer'"):
+        generic.parse({"buzzer": {}}, Config)

@@ -18,6 +18,8 @@ show it), ``<!-- doc-test: {JSON} -->``.
   ``refuses`` (a list of ``{"after": N, "action": {...}, "error": text}``: the
   file's first N actions then that action must exit 2 with the text on
   stderr, so a refusal the document tells of is the program's).
+- ``python``: needs the marker ``{"check": "python-session"}``: a doctest session
+  (``>>> `` lines and what they print), run and compared exactly.
 - ``json``, ``text`` and ``toml``: need a marker ``{"check": NAME}``, one of
   ``CHECKS`` below; each compares the block with what the program really
   does or prints. An unknown tag or check fails: add one here. A ``curl``
@@ -54,7 +56,7 @@ from typing import Any
 
 import pytest
 
-from companion.cli import _parser
+from app.cli import _parser
 from companion.store import Store
 from companion.table import Table
 
@@ -90,6 +92,8 @@ SMALL: dict[str, list[str]] = {
     ".venv/bin/python -m tests.bench.bench_rss": ["--actions", "16", "--warmup", "10"],
     ".venv/bin/python -m tests.bench.bench_ratings": ["--matches", "30", "--players", "8",
                                                      "--requests", "3"],
+    ".venv/bin/python -m tests.bench.bench_pairing": ["--players", "30", "--rounds", "2",
+                                                      "--seat", "16"],
 }
 #: ``./run`` subcommands that are run for real in a temp data folder.
 RUN_FOR_REAL = ("replay", "import", "history", "export")
@@ -168,9 +172,9 @@ def test_the_docs_have_blocks_and_every_block_has_a_rule():
     for block in ALL:
         if block.tag in ("sh", "jsonl") and "check" not in block.marker:
             continue
-        assert block.tag in ("json", "text", "toml", "sh"), (
+        assert block.tag in ("json", "text", "toml", "sh", "python"), (
             f"{block}: no rule for a ```{block.tag or '(untagged)'} block: tag it sh, jsonl, "
-            "json, toml or text (see tests/test_docs.py)")
+            "json, toml, python or text (see tests/test_docs.py)")
         assert block.marker.get("check") in CHECKS, (
             f"{block}: a ```{block.tag} block needs <!-- doc-test: {{\"check\": NAME}} --> "
             f"above it, NAME one of {', '.join(CHECKS)}")
@@ -555,6 +559,15 @@ def check_mosquitto_acl(block: Block, tmp: Path) -> None:
         check_acl(broker)
 
 
+def check_mosquitto_retire(block: Block, tmp: Path) -> None:
+    """The steps to retire a table, run on the club's broker: Home Assistant removes the
+    table's device without a template error, and nothing of it stays retained."""
+    from tests.mqtt.club import check_retire, doc_blocks
+
+    with club(block, tmp) as broker:
+        check_retire(broker, doc_blocks(blocks(block.doc)), block.text)
+
+
 def check_club_hall(block: Block, tmp: Path) -> None:
     """The hall command on the club's broker shows the README's table, live."""
     from tests.mqtt.club import check_hall, doc_blocks
@@ -567,7 +580,7 @@ def check_mqtt_config(block: Block, tmp: Path) -> None:
     """The ``[mqtt]`` example is a config the companion takes, with the values it says."""
     import tomllib
 
-    from companion.config import parse
+    from app.config import parse
     from tests.mqtt_support import make_certificates
 
     ca = make_certificates(tmp)
@@ -617,7 +630,92 @@ def check_mqtt_payload(block: Block, tmp: Path) -> None:
     conforms(json.loads(block.text), json.loads(real), kind)
 
 
+#: A visible element whose own text (its text nodes, not its children's) is ``s``.
+SHOWN_JS = """(s) => [...document.querySelectorAll('body *')].some((e) =>
+  e.getClientRects().length && [...e.childNodes].filter((n) => n.nodeType === 3)
+    .map((n) => n.textContent).join('').trim() === s)"""
+
+
+def check_first_five_minutes(block: Block, tmp: Path) -> None:
+    """The README's first five minutes, step by step, against ``companion run --sim`` and
+    its host page in chromium at phone size: each step's action is taken, and each name
+    it quotes is on the screen then (the banner's for step 1); steps 5 and 6's buttons
+    are on the first screen."""
+    from tests.e2e.browser_support import ARGS, CHROMIUM, PHONE, require_chromium
+
+    steps = [re.findall(r'"([^"]+)"', line) for line in block.text.splitlines()]
+    assert len(steps) == 6, "the check takes six steps: change it with the text"
+    sync_api = require_chromium()
+    proc = subprocess.Popen([COMPANION, "run", "--sim", "--port", "0"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=sandbox_env(tmp))
+    try:
+        banner = "".join(proc.stdout.readline() for _ in range(5))
+        for name in steps[0]:
+            assert f"  {name}" in banner, (name, banner)
+        host = re.search(r"Host: +(http://\S+/host)\n", banner)
+        pin = re.search(r"Host PIN: +(\d+)", banner)
+        assert host and pin and "(/host)" in block.text, banner
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            page = browser.new_page(viewport=PHONE)
+            page.on("dialog", lambda d: d.accept())
+
+            def shown(i: int, first_screen: tuple[str, ...] = ()) -> None:
+                for name in steps[i]:
+                    try:
+                        page.wait_for_function(SHOWN_JS, arg=name, timeout=10_000)
+                    except sync_api.TimeoutError:
+                        pytest.fail(f"step {i + 1}: {name!r} is not on the host page")
+                for selector in first_screen:
+                    page.evaluate("scrollTo(0, 0)")
+                    b = page.locator(selector).bounding_box()
+                    assert b and b["y"] >= 0 and b["y"] + b["height"] <= PHONE["height"], selector
+
+            page.goto(host.group(1))
+            shown(1)
+            page.fill("#pin", pin.group(1))
+            page.click("#login button")
+            shown(2)
+            page.select_option("#game", "center-court")
+            page.locator("#players input").nth(0).fill("Ann")
+            page.locator("#players input").nth(1).fill("Bob")
+            page.click("#start button[type=submit]")
+            shown(3, ("#bar #undo", "#bar #redo"))
+            page.click("#bar [data-action=point] button >> nth=0")
+            sync_api.expect(page.locator("#undo")).to_be_enabled()
+            shown(4, ("#end",))
+            page.click("#end")
+            shown(5, ("#rematch", "#to-start"))
+            page.click("#rematch")
+            sync_api.expect(page.locator("#end")).to_be_visible()
+            sync_api.expect(page.locator("#board")).to_contain_text("Ann")
+            browser.close()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+
+
+def check_python_session(block: Block, tmp: Path) -> None:
+    """A Python session (``>>> `` and ``... `` lines, then what they print), run by doctest:
+    each statement runs in order in one namespace and prints exactly what the block shows."""
+    import doctest
+    import io
+
+    test = doctest.DocTestParser().get_doctest(block.text, {}, str(block), str(block.doc),
+                                               block.line)
+    assert test.examples, f"{block}: a python-session block holds no >>> lines"
+    report = io.StringIO()
+    runner = doctest.DocTestRunner(verbose=False)
+    runner.run(test, out=report.write)
+    assert runner.failures == 0, f"{block}:\n{report.getvalue()}"
+
+
 CHECKS: dict[str, Callable[[Block, Path], None]] = {
+    "first-five-minutes": check_first_five_minutes,
     "run-banner": check_run_banner,
     "synopsis": check_synopsis,
     "replay-error": check_replay_error,
@@ -629,8 +727,10 @@ CHECKS: dict[str, Callable[[Block, Path], None]] = {
     "zoo-buttons": check_zoo_buttons,
     "mosquitto-setup": check_mosquitto_setup,
     "mosquitto-conf": check_mosquitto_conf,
+    "mosquitto-retire": check_mosquitto_retire,
     "mosquitto-acl": check_mosquitto_acl,
     "mqtt-config": check_mqtt_config,
     "club-hall": check_club_hall,
     "mqtt-payload": check_mqtt_payload,
+    "python-session": check_python_session,
 }

@@ -91,7 +91,7 @@ def test_holding_back_is_undo_on_every_screen(panel, screen, reach):
     press(panel, "back!")
     assert view(panel)["points"] == ["15", "0"]
     assert panel.state.ui.screen == "board"
-    assert panel.state.ui.message == "Undone"  # the board barely changes: said
+    assert panel.state.ui.message == "Undone: point to Ann"  # the board barely changes: said
     press(panel, "prev")  # the next press acts as usual and clears it
     assert view(panel)["points"] == ["30", "0"] and panel.state.ui.message is None
 

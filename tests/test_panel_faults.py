@@ -10,9 +10,9 @@ from __future__ import annotations
 import logging
 import random
 
+from app.config import Config
 from app.runtime import Companion
 from companion import controls
-from companion.config import Config
 from companion.inputs import Input
 from companion.panel import FAULT, Panel
 from companion.screens import render

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 
-from companion import cli
+from app import cli
 from companion.store import Store
 from companion.table import Table
 from tests.players_support import center_court

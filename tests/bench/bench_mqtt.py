@@ -47,11 +47,10 @@ from contextlib import ExitStack, contextmanager
 from multiprocessing.connection import Connection
 from pathlib import Path
 
-from companion.config import MqttConfig
 from companion.store import Store
 from companion.table import Table
 from companion.topics import TableInfo
-from drivers.mqtt import TablePublisher
+from drivers.mqtt import MqttConfig, TablePublisher
 from tests.bench.bench_web import percentile
 from tests.mqtt_support import Mosquitto
 from tests.web.sse import SseClient

@@ -26,8 +26,9 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+from app.config import Config
 from app.runtime import Companion, tune_for_presses
-from companion.config import Config, DisplayConfig
+from drivers.display import DisplayConfig
 
 START = {"game": "center-court", "players": ["Ann", "Bob"],
          "options": {"sets": 5, "final_set": "advantage"}}

@@ -18,8 +18,8 @@ import statistics
 import tempfile
 from pathlib import Path
 
+from app.config import Config
 from app.runtime import Companion, WebOptions
-from companion.config import Config
 from tests.e2e.browser_support import ARGS, CHROMIUM, EACH_GAME, PHONE, PIN
 
 #: The browser's timings of the page, in ms from the navigation's start.

@@ -76,10 +76,12 @@ class Process:
         """``extra_config``: more TOML for the companion's config (other sections)."""
         config = data / "bench.toml"
         config.write_text(f"[web]\nmax_streams = {max_streams}\n{extra_config}")
+        #: The companion's log, kept to say why it stopped if it does (:meth:`rss_mb`).
+        self.log = data / "companion.log"
         self.proc = subprocess.Popen(
             [str(Path(sys.executable).parent / "companion"), "run", "--sim", "--data", str(data),
              "--config", str(config), "--port", "0", "--pin", PIN],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            stdout=subprocess.PIPE, stderr=self.log.open("w"), text=True)
         for line in self.proc.stdout:
             found = re.search(r"Spectators: http://127\.0\.0\.1:(\d+)/", line)
             if found:
@@ -88,6 +90,10 @@ class Process:
 
     def rss_mb(self) -> float:
         status = Path(f"/proc/{self.proc.pid}/status").read_text()
+        if self.proc.poll() is not None:
+            tail = self.log.read_text(errors="replace").splitlines()[-15:]
+            raise RuntimeError(f"the companion stopped (exit {self.proc.returncode}); "
+                               "its log ends:\n" + "\n".join(tail))
         return int(re.search(r"VmRSS:\s+(\d+) kB", status).group(1)) / 1024
 
     def threads(self) -> int:

@@ -7,9 +7,8 @@ import queue
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from companion.config import ButtonsConfig, EncoderConfig
 from companion.inputs import Input
-from drivers.buttons import ButtonPanel
+from drivers.buttons import ButtonPanel, ButtonsConfig, EncoderConfig
 from tests.support import Clock
 
 CFG = ButtonsConfig(seats=(20, 21), hold_time=0.15, debounce=0.02)

@@ -12,8 +12,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 from PIL import Image, ImageDraw
 
-from companion.config import DisplayConfig
-from drivers.display import Oled, open_device
+from drivers.display import DisplayConfig, Oled, open_device
 from drivers.errors import DeviceNotFoundError, DevicePermissionError
 from drivers.pins import pin_factory
 
@@ -83,7 +82,7 @@ class CountingClock:
     {"dim_after": 0.0, "shift_every": math.inf},
 ])
 def test_timings_config_refuses_still_neither_spin_nor_end_the_display(timing):
-    # config.py refuses these; the display must survive them anyway. nan used
+    # The [display] section refuses these; the display must survive them anyway. nan used
     # to spin the thread at full CPU, inf ended it (a blank OLED, service up).
     cfg = DisplayConfig(**timing)
     clock = CountingClock()

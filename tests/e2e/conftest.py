@@ -6,8 +6,8 @@ from dataclasses import replace
 
 import pytest
 
+from app.config import Config
 from app.runtime import SIM_SEATS, Companion, WebOptions
-from companion.config import Config
 from tests.e2e.browser_support import ARGS, CHROMIUM, PHONE, PIN, require_chromium
 
 

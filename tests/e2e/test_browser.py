@@ -6,8 +6,8 @@ from __future__ import annotations
 import sqlite3
 
 import web.api
+from app.config import Config
 from app.runtime import Companion, WebOptions
-from companion.config import Config
 from companion.data_folder import DB_NAME
 from tests.e2e.browser_support import PHONE, PIN, log_in, play, require_chromium, shot, url
 

@@ -9,7 +9,7 @@ import time
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from companion import cli
+from app import cli
 from companion.store import iso_utc
 from tests.e2e.browser_support import (
     PHONE,

@@ -18,9 +18,10 @@ from pathlib import Path
 import pytest
 
 import web.sim
+from app.config import Config
 from app.runtime import Companion, WebOptions
-from companion.config import Config, SerialConfig
 from companion.screens import render
+from drivers.serial_pad import SerialConfig
 from tests.web.conftest import PIN
 from tests.web.test_server import HttpHost
 

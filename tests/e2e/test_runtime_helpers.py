@@ -7,9 +7,10 @@ import stat
 
 import pytest
 
+from app.config import Config
 from app.runtime import PIN_FILE, HostPin, host_pin, ipv6_warning, secret_key
 from app.server import lan_addresses, page_urls
-from companion.config import Config, ConfigError, WebConfig
+from companion.config import ConfigError, WebConfig
 
 
 def args(pin=None, new_pin=False):

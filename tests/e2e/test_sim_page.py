@@ -8,8 +8,8 @@ import json
 
 import pytest
 
+from app.config import Config
 from app.runtime import Companion, WebOptions
-from companion.config import Config
 from tests.e2e.browser_support import PIN, above_the_fold, log_in, require_chromium, shot, url
 
 expect = require_chromium().expect

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import threading
 
+from app.config import Config
 from app.runtime import Companion
-from companion.config import Config
 from companion.controls import CHANGED
 from companion.inputs import Input
 

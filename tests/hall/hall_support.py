@@ -29,7 +29,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from companion.store import Store
 from companion.table import Snapshot, Table
 from companion.topics import DEFAULT_PREFIX, ONLINE, TableInfo, Topics, summary_payload
-from drivers.mqtt import release
+from drivers.broker import release
 from tests.web.sse import SseClient
 
 COMPANION = str(Path(sys.executable).parent / "companion")

@@ -30,8 +30,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app.config import Config
 from app.runtime import DAMAGED_BANNER, Companion, WebOptions
-from companion.config import Config
 from companion.errors import StoreDamaged, StoreError
 from companion.recovery import open_table
 from companion.screens import render

@@ -12,8 +12,9 @@ import select
 import threading
 from dataclasses import replace
 
+from app.config import Config
 from app.runtime import INPUT_QUEUE, Companion
-from companion.config import Config, SerialConfig
+from drivers.serial_pad import SerialConfig
 
 FLOOD = 3000
 

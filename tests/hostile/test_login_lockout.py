@@ -14,8 +14,8 @@ from concurrent.futures import Future
 
 import pytest
 
+from app.config import Config
 from app.runtime import Companion, WebOptions
-from companion.config import Config
 from companion.login_code import LoginCodes, normalised
 from companion.panel import CODE_TAKEN
 from tests.web.conftest import PIN

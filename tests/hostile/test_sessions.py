@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from app.config import Config
 from app.runtime import Companion, WebOptions
-from companion.config import Config
 from tests.web.conftest import PIN, START, Host
 from tests.web.test_server import HttpHost
 from web.auth import IDLE_LIMIT, Sessions

@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pytest
 
+from app.config import Config
 from app.runtime import SIM_SEATS, Companion, WebOptions
-from companion.config import Config
 from companion.screens import render
 from companion.store import Store
 from tests.web.conftest import PIN, START

@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from app.config import Config
 from app.runtime import SIM_PAGES, SIM_PAGES_PER_ADDRESS, Companion, WebOptions
-from companion.config import Config
 from tests.hostile.test_streams import served
 from tests.web.conftest import PIN
 from tests.web.sse import SseClient

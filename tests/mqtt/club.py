@@ -22,6 +22,7 @@ import os
 import queue
 import re
 import shlex
+import shutil
 import socket
 import ssl
 import subprocess
@@ -29,7 +30,7 @@ import threading
 import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
@@ -298,7 +299,7 @@ def check_hall(club: Club, doc: DocBlocks) -> None:
     """The README's table (its ``[mqtt]`` section, a real TablePublisher) and the README's
     hall command, on the README's broker: the hall shows the table, live, and nothing
     another table's credentials publish for tables not its own."""
-    from companion.config import parse
+    from app.config import parse
     from drivers.mqtt import TablePublisher
     from tests.hall.hall_support import HallProcess, Watch
 
@@ -347,3 +348,71 @@ def check_hall(club: Club, doc: DocBlocks) -> None:
             publisher.close()
         code, _, err = hall.stop()
         assert code == 0, err
+
+
+def check_retire(club: Club, doc: DocBlocks, steps: str) -> None:
+    """The README's steps to retire a table, run as they stand on the README's broker
+    (its host, port and CA file substituted, the table's password typed on stdin).
+
+    The table they name publishes as the README's ``[mqtt]`` section says (a real
+    TablePublisher, a match on it) while Home Assistant watches
+    (tests/mqtt/home_assistant.py, as the README's ``homeassistant`` user), then
+    stops. After the steps: Home Assistant removed its sensors and the device,
+    no template of them failed on the way, and the broker keeps nothing of it.
+    """
+    from app.config import parse
+    from companion.topics import discovery_node
+    from drivers.mqtt import TablePublisher
+    from tests.mqtt.home_assistant import UNAVAILABLE, HomeAssistant
+
+    found = re.search(r"^(\w+)=(\S+)$", steps, re.M)
+    assert found, "the steps name the table in a variable first, e.g. TABLE=table-2"
+    table_id = found[2]
+    url = f"mqtts://{HOST}:{club.broker.port}"
+    section = doc.table.replace(f"mqtts://{DOC_HOST}", url).replace(
+        "/etc/companion/ca.crt", str(club.ca_file))
+    cfg = replace(parse(tomllib.loads(section)).mqtt, table=table_id, username=table_id,
+                  name=None)
+
+    def as_home_assistant(client: mqtt.Client) -> None:
+        client.username_pw_set("homeassistant", password("homeassistant"))
+        client.tls_set(ca_certs=str(club.ca_file))
+        client.connect(HOST, club.broker.port)
+
+    if shutil.which("mosquitto_pub") is None:
+        if os.environ.get("CI"):
+            raise RuntimeError("CI needs mosquitto_pub (mosquitto-clients) for the README's "
+                               "steps that retire a table")
+        pytest.skip("mosquitto_pub is not installed (apt-get install mosquitto-clients)")
+    node = discovery_node(table_id)
+    with Store(":memory:") as store, HomeAssistant(
+            as_home_assistant, ("table-companion/#", "homeassistant/#")) as ha:
+        table = Table(store)
+        publisher = TablePublisher(cfg, TableInfo(table_id, table_id, None),
+                                   password=password(table_id), data=None)
+        try:
+            table.subscribe(publisher.show)
+            table.start({"game": "center-court", "players": ["Ann", "Bob"]})
+            table.act({"type": "point", "winner": 1})
+            ha.wait_for(lambda: ha.shown(node).get("score") == "0-0 (0-15)", "the table")
+        finally:
+            publisher.close()
+        ha.wait_for(lambda: set(ha.shown(node).values()) == {UNAVAILABLE}, "it offline")
+        text = steps.replace(DOC_HOST, HOST).replace("8883", str(club.broker.port)).replace(
+            "ca.crt", str(club.ca_file))
+        result = subprocess.run(["bash", "-c", "set -euo pipefail\n" + text],
+                                input=password(table_id) + "\n", capture_output=True,
+                                text=True, timeout=120)
+        assert result.returncode == 0, f"the README's steps failed: {result.stderr}"
+        ha.wait_for(lambda: node in ha.removed_devices, "its device removed")
+        assert ha.sensors == {} and ha.errors == []
+    # A newcomer gets nothing retained of it: the marker comes first.
+    late = club.client("homeassistant", name="-late")
+    try:
+        late.subscribe(f"table-companion/{table_id}/#")
+        late.subscribe(f"homeassistant/sensor/{node}/#")
+        late.subscribe("homeassistant/status")
+        assert late.publish("homeassistant/status", "marker") is None
+        assert late.next_message() == ("homeassistant/status", b"marker", False)
+    finally:
+        late.close()

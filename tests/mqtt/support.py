@@ -13,9 +13,10 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from app.config import Config
 from app.runtime import Companion, WebOptions
-from companion.config import Config, MqttConfig
-from drivers.mqtt import stop_client
+from drivers.broker import stop_client
+from drivers.mqtt import MqttConfig
 from tests.mqtt_support import Mosquitto
 from tests.web.conftest import PIN
 

@@ -15,11 +15,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from app.config import Config
 from app.runtime import Companion
-from companion.config import Config, MqttConfig
 from companion.screens import render
 from companion.topics import TableInfo
-from drivers.mqtt import TablePublisher
+from drivers.mqtt import MqttConfig, TablePublisher
 from tests.mqtt.support import START, TIMEOUT, companion, on_broker
 from tests.mqtt_support import Mosquitto, free_port
 

@@ -16,11 +16,10 @@ import time
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from companion.config import MqttConfig
 from companion.store import Store
 from companion.table import Table
 from companion.topics import TableInfo, Topics
-from drivers.mqtt import TablePublisher
+from drivers.mqtt import MqttConfig, TablePublisher
 
 START = {"game": "center-court", "players": ["Ann", "Bob"],
          "options": {"sets": 5, "final_set": "advantage"}}

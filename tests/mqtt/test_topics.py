@@ -378,7 +378,7 @@ def test_each_sensor_reads_a_field_the_summary_has():
         table.start(ONE_OF_EACH[3])
         summary = json.loads(summary_payload(table.snapshot.to_json(), TableInfo("t", "T")))
     for _, payload in discovery(TableInfo("t", "T"), Topics(DEFAULT_PREFIX, "t")):
-        field = re.fullmatch(r"\{\{ value_json\.(\w+) \}\}",
+        field = re.fullmatch(r"\{\{ value_json\.(\w+) or None \}\}",
                              json.loads(payload)["value_template"])[1]
         assert isinstance(summary[field], str) and summary[field]
 

@@ -14,12 +14,13 @@ import threading
 import pytest
 from PIL import ImageChops
 
+from app.config import Config
 from app.runtime import Companion
-from companion.config import Config
 from companion.controls import CHANGED
 from companion.inputs import Input
-from companion.panel import MESSAGE_SECONDS, Panel, PanelState
+from companion.panel import MESSAGE_SECONDS, NOTICE_CHARS, Panel, PanelState
 from companion.screens import NOTICE_TOP, render
+from companion.screens.canvas import SMALL, WIDTH, char_width
 from companion.store import Store
 from companion.table import Table
 from tests.screens.test_golden import CTX, SCENES, points, press, started
@@ -28,7 +29,8 @@ BOARDS = [name for name in SCENES if name.startswith("board-")]
 
 
 @pytest.mark.parametrize("scene", BOARDS)
-@pytest.mark.parametrize("message", ["Undone", CHANGED, "Ann: it is Bob's turn"])
+@pytest.mark.parametrize("message", ["Undone", CHANGED, "Ann: it is Bob's turn",
+                                     "Undone: #21 hit #45: out"])  # NOTICE_CHARS long
 def test_a_short_message_leaves_every_row_above_the_status_line_as_it_was(scene, message):
     with Store(":memory:") as store:
         table = Table(store, rng=random.Random(0))
@@ -54,7 +56,7 @@ def panel(store):
 def test_undone_ends_at_the_next_change_from_a_phone(panel):
     points(panel.table, 0, 1)
     press(panel, "back!")
-    assert panel.state.ui.message == "Undone"
+    assert panel.state.ui.message == "Undone: point to Bob"
     points(panel.table, 1)  # a phone records a point
     assert panel.state.ui.message is None
 
@@ -89,7 +91,7 @@ def test_a_message_ends_when_its_time_is_up(timed):
     panel, clock = timed
     points(panel.table, 0)
     press(panel, "back!")
-    assert panel.expire() == MESSAGE_SECONDS and panel.state.ui.message == "Undone"
+    assert panel.expire() == MESSAGE_SECONDS and panel.state.ui.message == "Undone: point to Ann"
     clock.now += MESSAGE_SECONDS
     assert panel.expire() is None and panel.state.ui.message is None
 
@@ -99,7 +101,7 @@ def test_a_new_message_gets_its_whole_time(timed):
     points(panel.table, 0, 0)
     press(panel, "back!")
     clock.now += 3
-    press(panel, "back!")  # "Undone" again: the same words, new news
+    press(panel, "back!")  # "Undone: point to Ann" again: the same words, new news
     assert panel.expire() == MESSAGE_SECONDS
 
 
@@ -142,3 +144,29 @@ def test_a_message_ends_on_its_own_on_a_running_table(tmp_path):
         assert gone.wait(MESSAGE_SECONDS + 5), "the message stayed"
         shown = c.runner.call(lambda _: c.panel.state)
         assert shown.ui.message is None and shown.snapshot.match["view"]["points"][0] == "0"
+
+
+def test_the_panel_s_notice_budget_is_the_strip_s():
+    """An "Undone: …" the panel lets through is a one-line strip, never a banner."""
+    assert WIDTH // char_width(SMALL) - 1 == NOTICE_CHARS
+
+
+@pytest.mark.parametrize(("play", "said"), [
+    (lambda t: points(t, 0, 1), "Undone: point to Bob"),
+    (lambda t: t.act({"type": "serve", "card": 3}), "Undone: serve"),
+])
+def test_an_undo_on_the_panel_says_what_it_took_back(panel, play, said):
+    play(panel.table)
+    press(panel, "back!")
+    assert panel.state.ui.message == said
+
+
+def test_an_undo_too_long_to_say_in_the_strip_says_undone(store):
+    table = Table(store, rng=random.Random(0))
+    panel = Panel(table, CTX)
+    table.start({"game": "wizard-dodgeball", "players": ["Owls", "Newts"],
+                 "options": {"rosters": [[21, 58, 12, 33, 7], [45, 30, 10, 41, 25]]}})
+    table.act({"type": "cast", "caster": 21, "spell": "freeze", "targets": [45]})
+    assert len("Undone: " + table.snapshot.match["view"]["last"]["text"]) > NOTICE_CHARS
+    press(panel, "back!")
+    assert panel.state.ui.message == "Undone"

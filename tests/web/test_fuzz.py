@@ -18,8 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app.config import Config
 from app.runtime import Companion, WebOptions
-from companion.config import Config
 from companion.inputs import BUTTONS
 from tests.web.conftest import PIN, START
 from web.auth import Lockout

@@ -31,9 +31,12 @@ TC.slam.startForm = function (box, game, current) {
   const inputs = () => [...document.querySelectorAll("#players input")];
   const format = el("p", {class: "hint format", "aria-live": "polite"});
   const sides = el("p", {class: "hint sides", "aria-live": "polite"});
+  // The last match's characters first, then the others in the form's order: each player
+  // a character of their own, however many more play this time.
+  const chosen = [...(before.characters || []), ...ids.filter((id) => !(before.characters || []).includes(id))];
   const rows = inputs().map((_, i) => {
     const character = el("select", {name: "character", "aria-label": `Player ${i + 1}'s character`},
-      ids.map((id) => el("option", {value: id, selected: (before.characters || ids)[i] === id},
+      ids.map((id) => el("option", {value: id, selected: chosen[i] === id},
         game.extras.characters[id])));
     const side = el("select", {name: "side", "aria-label": `Player ${i + 1}'s side`,
       onchange: () => update()}, [0, 1].map((s) => el("option", {value: s}, `Side ${s + 1}`)));
@@ -91,7 +94,7 @@ TC.slam.controls = function (box, match, send) {
   const points = match.legal.filter((s) => s.type === "point");
   if (points.length) box.append(TC.slam.pointForm(v, points, send));
   const hit = shape("serve") || shape("shot");
-  if (hit) box.append(TC.slam.hitForm(v, hit, send));
+  if (hit) box.append(TC.slam.hitForm(v, hit, send, match.id));
   else TC.slam.held = null;  // no picker now: nothing to keep or to say moved on
   const button = (text, action, attrs) => TC.el("button", {type: "button", onclick: () => send(action), ...attrs}, text);
   const ability = shape("ability");
@@ -169,9 +172,11 @@ TC.slam.refusal = function (v, p, cards, ability) {
   return `${v.players[p].name} is under ${under}: play exactly ${ways}`;
 };
 
-/** What the serve or shot picker held when the page last drew it: {turn, pick, sent}.
+/** What the serve or shot picker held when the page last drew it: {match, turn, pick, sent}.
  *  A new table state redraws the form; on the same turn (a mulligan, a copy) the picks
- *  stay, on another (a shot, a serve or a point recorded elsewhere) the picker says so. */
+ *  stay, on another (a shot, a serve or a point recorded elsewhere) the picker says so.
+ *  Picks belong to the match they were made in (`match`: its id): a new match, even of
+ *  the same players, starts with nothing picked and nothing said. */
 TC.slam.held = null;
 
 /** What is due, as one string: the picks made for one turn are for that turn only. */
@@ -182,9 +187,10 @@ TC.slam.turn = (v, shape) => JSON.stringify([shape.type, v.due, v.rally, v.sides
  * The serve or shot form: who is at the ball (two-player sides), the corner of a serve,
  * a card row per hitter (tap cards to add, tap a chosen card to take it back), the
  * Enchantment's target when two opponents could be meant, Laurie's ability, and the
- * landing previewed on a mini court before anything is sent.
+ * landing previewed on a mini court before anything is sent. `matchId`: the match the
+ * form is drawn for (TC.slam.held).
  */
-TC.slam.hitForm = function (v, shape, send) {
+TC.slam.hitForm = function (v, shape, send, matchId) {
   const el = TC.el;
   const serving = shape.type === "serve";
   const side = serving ? v.serving_side : v.hitting_side;
@@ -195,11 +201,12 @@ TC.slam.hitForm = function (v, shape, send) {
   for (const p of mates) { pick.rows[p] = []; pick.enchant[p] = null; pick.ability[p] = false; }
   const turn = TC.slam.turn(v, shape);
   const before = TC.slam.held;
-  const had = before && !before.sent && Object.values(before.pick.rows).some((r) => r.length);
+  const had = before && before.match === matchId && !before.sent &&
+    Object.values(before.pick.rows).some((r) => r.length);
   // The same turn: the picks stay (only what is still allowed); another: say they went.
   const movedOn = had && before.turn !== turn;
   if (had && !movedOn && shape.player.includes(before.pick.player)) pick = before.pick;
-  TC.slam.held = {turn, pick, sent: false};
+  TC.slam.held = {match: matchId, turn, pick, sent: false};
   const form = el("fieldset", {class: "hit", "data-action": shape.type});
   const toggle = (text, pressed, onclick, attrs) => el("button", {type: "button", "aria-pressed": String(pressed),
     class: "toggle", onclick, ...attrs}, text);
@@ -331,3 +338,6 @@ TC.slam.hitForm = function (v, shape, send) {
   render();
   return form;
 };
+
+/* The host page's parts of AlakaSLAM (common.js, TC.hosts). */
+TC.hosts.alakaslam = {controls: TC.slam.controls, startForm: TC.slam.startForm};

@@ -213,3 +213,6 @@ TC.zoo.controls = function (box, match, send) {
       {class: "primary", "data-action": "end_turn", "data-bar": ""}));
   }
 };
+
+/* The host page's parts of Alakazoo (common.js, TC.hosts). */
+TC.hosts.alakazoo = {controls: TC.zoo.controls, startForm: TC.zoo.startForm};

@@ -22,13 +22,14 @@ TC.el = function (tag, attrs, ...children) {
 TC.initial = JSON.parse(document.getElementById("state").textContent);
 
 /**
- * Follow the table: calls onState(state) now and on every new state.
+ * Follow the table: calls onState(state) now and on every new state, and onOnline(true |
+ * false), when given, each time the stream is heard to be connected or not.
  * A state is new when its version or its epoch (the database's identity)
  * differs from the one shown: a new database counts its versions from 0
  * again. The stream is opened naming the epoch shown, so a reconnect at the
  * same version number of another database still gets the state.
  */
-TC.follow = function (onState) {
+TC.follow = function (onState, onOnline) {
   const offline = document.getElementById("offline");
   let version = -1;
   let epoch = null;
@@ -40,7 +41,7 @@ TC.follow = function (onState) {
     epoch = state.epoch;
     onState(state);
   };
-  const setOffline = (off) => { offline.hidden = !off; };
+  const setOffline = (off) => { offline.hidden = !off; if (onOnline) onOnline(!off); };
   show(TC.initial);  // first: the stream is opened naming the epoch shown
   const stream = TC.stream({state: (s) => { setOffline(false); show(s); }, online: (on) => setOffline(!on)},
     () => epoch);
@@ -243,6 +244,16 @@ TC.renderBoard = function (container, state, drawn) {
     if (container.tcState === state) container.replaceChildren(TC.el("p", {class: "error"}, err.message));
   });
 };
+
+/* Each game's parts of the host page, registered by its host script (static/<game>-host.js,
+   loaded with its board's) under the game's id, as its board script registers its board:
+   - controls(box, match, send): the controls the rules allow now, appended to `box`; a tap
+     calls send(action, near) (near: the control's group, where a refusal is said);
+   - startForm(box, game, current), optional: the start form's own parts, appended to the
+     options `box` (current: the rematch record of this game, or null); returns a function
+     that adds them to the options sent.
+   A game without one gets the generic controls built from its `legal` (host.js). */
+TC.hosts = {};
 
 TC.boards.generic = function (match) {
   return TC.el("pre", {class: "generic"}, JSON.stringify(match.view, null, 1));

@@ -1,0 +1,1 @@
+"""Tests of the club night's pure core (hall/director/)."""

@@ -1,0 +1,274 @@
+"""The host page's match actions and start form in a real browser at 390x844 (Debian's
+chromium): each game's controls come from its own host script, a game without one gets
+the generic controls from `legal`; Rematch, New match, End and Undo are on one screen; a
+half-picked AlakaSLAM shot stays in its match; the form keeps its defaults and names and
+says when a name is cut; a tap while the companion is down says it was not recorded."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from app.runtime import Companion, WebOptions
+from companion.config import Config
+from tests.e2e.browser_support import (
+    PHONE,
+    PIN,
+    above_the_fold,
+    log_in,
+    play,
+    require_chromium,
+    shot,
+    start,
+)
+
+sync_api = require_chromium()
+expect = sync_api.expect
+
+SINGLES = {"game": "alakaslam", "players": ["Ann", "Bob"],
+           "options": {"characters": ["austin", "sarissia"]}}
+
+
+def drawn_for(page, companion) -> None:
+    """Wait until the controls are drawn for the table's version now."""
+    page.wait_for_function("(v) => Number(document.getElementById('actions').dataset.version) >= v",
+                           arg=companion.table.version)
+
+
+def test_a_game_without_a_host_script_gets_generic_controls_from_legal(companion, phone):
+    # Center Court's host script answers empty (as a game with none has nothing to
+    # register): the page still offers every legal action, from `legal`.
+    phone.route("**/static/center-court-host.js",
+                lambda route: route.fulfill(status=200, content_type="text/javascript",
+                                            body="/* nothing registered */"))
+    start(companion, {"game": "center-court", "players": ["Ann", "Bob"]})
+    log_in(phone, companion, "host", "#host")
+    assert phone.evaluate("() => !('center-court' in TC.hosts)")
+    serve = phone.locator("#actions [data-action=serve] button")
+    expect(serve).to_have_text([f"serve {c}" for c in range(1, 7)])
+    expect(phone.locator("#roll")).to_have_count(0)  # Center Court's own control: not here
+    expect(phone.locator("#bar [data-action=point] button")).to_have_text(["Point Ann",
+                                                                            "Point Bob"])
+    shot(phone, "host-generic-controls")
+    phone.locator("#bar [data-action=point] button").first.click()
+    expect(phone.locator("#board")).to_contain_text("15")
+    assert companion.table.snapshot.match["can_undo"]  # the generic tap was recorded
+
+
+def test_center_court_s_host_script_sends_the_die_the_players_rolled(companion, phone):
+    start(companion, {"game": "center-court", "players": ["Ann", "Bob"]})
+    log_in(phone, companion, "host", "#host")
+    expect(phone.locator("#actions [data-action=serve] button")).to_have_text(
+        [f"Serve {c}" for c in range(1, 7)])
+    phone.select_option("#roll", "5")
+    phone.click("text=Serve 2")
+    expect(phone.locator("#actions [data-action=return] button").first).to_be_visible()
+    served = companion.table.snapshot.match["view"]["last_serve"]
+    assert (served["card"], served["roll"]) == (2, 5), served
+    expect(phone.locator("#actions [data-action=return] button")).to_have_text(
+        ["Return 1-1", "Return 2", "Return 3-3", "Return 4-4-4", "Return 5-5-5-5",
+         "Return 6-6-6-6-6"])
+
+
+def test_each_game_registers_its_host_script(companion, phone):
+    log_in(phone, companion, "host", "#host")
+    for game in ("center-court", "wizard-dodgeball", "alakaslam", "alakazoo"):
+        phone.select_option("#game", game)
+        phone.wait_for_function("(g) => TC.hosts[g] !== undefined", arg=game)
+
+
+def test_rematch_new_match_end_and_undo_are_on_one_screen(companion, phone):
+    log_in(phone, companion, "host", "#host")
+    start(companion, {"game": "center-court", "players": ["Ann", "Bob"],
+                      "options": {"sets": 1, "no_ad": True}})
+    drawn_for(phone, companion)
+    phone.locator("#bar [data-action=point] button").first.click()
+    expect(phone.locator("#undo")).to_be_enabled()
+    # While the match is played: End (not folded away) and Undo on the first screen.
+    above_the_fold(phone, "#end")
+    above_the_fold(phone, "#undo")
+    expect(phone.locator("#rematch")).to_be_hidden()
+    expect(phone.locator("#to-start")).to_be_hidden()
+    shot(phone, "host-match-row-active")
+    phone.once("dialog", lambda d: d.accept())
+    phone.click("#end")
+    expect(phone.locator("#board")).to_contain_text("No match")
+    # Once ended: Rematch and New match at the top; one tap starts the same match again.
+    expect(phone.locator("#rematch")).to_be_visible()
+    above_the_fold(phone, "#rematch")
+    above_the_fold(phone, "#to-start")
+    expect(phone.locator("#end")).to_be_hidden()
+    shot(phone, "host-match-row-ended")
+    before = companion.table.snapshot.match
+    assert before is None
+    phone.click("#rematch")
+    expect(phone.locator("#end")).to_be_visible()
+    match = companion.table.snapshot.match
+    assert match["game"] == "center-court" and match["players"] == ["Ann", "Bob"]
+    assert match["options"]["sets"] == 1 and match["options"]["no_ad"] is True
+    expect(phone.locator("#new-match")).not_to_have_attribute("open", "")
+
+
+def test_undo_says_what_it_undid(companion, phone):
+    start(companion, {"game": "center-court", "players": ["Ann", "Bob"]})
+    play(companion, {"type": "point", "winner": 1})
+    log_in(phone, companion, "host", "#host")
+    drawn_for(phone, companion)
+    phone.click("#undo")
+    message = phone.locator("#bar #message")
+    expect(message).to_have_text("Undone: point to Bob")
+    above_the_fold(phone, "#bar #message")
+    shot(phone, "host-undone")
+    # It is about the table it was said of: the next change clears it.
+    play(companion, {"type": "point", "winner": 0})
+    expect(message).to_be_empty()
+
+
+def test_rematch_carries_its_premise(companion, phone):
+    # The page hears no stream (as when a phone's Wi-Fi lags): it knows the table by its
+    # own taps' answers only.
+    phone.route("**/api/events*", lambda route: route.abort())
+    start(companion, {"game": "center-court", "players": ["Ann", "Bob"]})
+    log_in(phone, companion, "host", "#host")
+    phone.once("dialog", lambda d: d.accept())
+    phone.click("#end")
+    expect(phone.locator("#rematch")).to_be_visible()
+    # The panel starts a match of its own while the page still shows the empty table:
+    # the page's Rematch was drawn for the empty table, and the table refuses it.
+    seen = companion.table.version
+    start(companion, {"game": "alakazoo", "players": ["Cleo", "Dan"],
+                      "options": {"first_player": 0}})
+    assert companion.table.version > seen
+    phone.click("#rematch")
+    expect(phone.locator("#message")).to_contain_text("Someone else changed the table")
+    assert companion.table.snapshot.match["game"] == "alakazoo"
+
+
+def test_a_half_picked_shot_stays_in_its_match(companion, phone):
+    start(companion, SINGLES)
+    log_in(phone, companion, "host", "#host")
+    serve = phone.locator("fieldset[data-action=serve]")
+    serve.locator(".picker[data-player='0'] [data-card=R1]").click()
+    expect(serve.locator(".send")).to_be_enabled()
+    # End with a card tapped, then the same players again.
+    phone.once("dialog", lambda d: d.accept())
+    phone.click("#end")
+    expect(phone.locator("#board")).to_contain_text("No match")
+    phone.click("#rematch")
+    serve = phone.locator("fieldset[data-action=serve]")
+    expect(serve).to_be_visible()
+    expect(serve.locator(".chosen")).to_have_count(0)
+    expect(serve.locator(".send")).to_be_disabled()
+    expect(serve.locator(".moved")).to_have_count(0)
+    expect(phone.locator("#message")).to_be_empty()
+    shot(phone, "host-slam-new-match-nothing-picked")
+
+
+def test_alakaslam_for_four_starts_with_the_form_s_defaults(companion, phone):
+    # A singles match first: the form is then filled from it (two characters).
+    start(companion, SINGLES)
+    log_in(phone, companion, "host", "#host")
+    phone.once("dialog", lambda d: d.accept())
+    phone.click("#end")
+    expect(phone.locator("#game")).to_have_value("alakaslam")
+    names = phone.locator("#players input")
+    expect(names.nth(0)).to_have_value("Ann")
+    names.nth(2).fill("Cy")
+    names.nth(3).fill("Di")
+    characters = phone.locator(".slam-setup [name=character]")
+    picked = [characters.nth(i).input_value() for i in range(4)]
+    assert picked[:2] == ["austin", "sarissia"] and len(set(picked)) == 4, picked
+    phone.click("#start button[type=submit]")
+    expect(phone.locator("#end")).to_be_visible()
+    match = companion.table.snapshot.match
+    assert match["players"] == ["Ann", "Bob", "Cy", "Di"]
+    assert len(set(match["options"]["characters"])) == 4
+
+
+def test_names_stay_when_the_game_changes_and_a_cut_is_said(companion, phone):
+    log_in(phone, companion, "host", "#host")
+    phone.select_option("#game", "center-court")
+    names = phone.locator("#players input")
+    names.nth(0).fill("Ann")
+    names.nth(1).fill("Bob")
+    phone.select_option("#game", "alakazoo")
+    phone.wait_for_function("() => document.querySelector('.zoo-setup') !== null")
+    expect(names.nth(0)).to_have_value("Ann")
+    expect(names.nth(1)).to_have_value("Bob")
+    phone.select_option("#game", "wizard-dodgeball")
+    phone.wait_for_function("() => document.querySelector('.roster-form') !== null")
+    expect(names.nth(0)).to_have_value("Ann")
+    # 16 characters at most: a longer name is cut there, and the form says so.
+    expect(phone.locator("#players")).to_contain_text("up to 16 characters")
+    expect(phone.locator("#name-note-0")).to_be_hidden()
+    names.nth(0).fill("")
+    names.nth(0).press_sequentially("CHRISTOPHERWOLFGANG")
+    expect(names.nth(0)).to_have_value("CHRISTOPHERWOLFG")
+    expect(phone.locator("#name-note-0")).to_have_text("16 characters at most: the rest is cut")
+    expect(phone.locator("#name-note-0")).to_be_visible()
+    shot(phone, "host-name-cut")
+    names.nth(0).fill("Ann")
+    expect(phone.locator("#name-note-0")).to_be_hidden()
+
+
+def test_a_tap_while_the_companion_is_down_says_it_was_not_recorded(browser, tmp_path):
+    first = Companion(Config(), sim=True, data=tmp_path,
+                      web=WebOptions(host="127.0.0.1", port=0, pin=PIN, keepalive=1.0))
+    port = urlsplit(first.urls[0]).port
+    context = browser.new_context(viewport=PHONE)
+    phone = context.new_page()
+    try:
+        with first:
+            start(first, {"game": "center-court", "players": ["Ann", "Bob"]})
+            play(first, {"type": "point", "winner": 0})
+            log_in(phone, first, "host", "#host")
+            expect(phone.locator("#board")).to_contain_text("15")
+            truth = first.table.snapshot.to_json()
+        # The companion is stopped: the page sees it gone, and a tap is not recorded.
+        expect(phone.locator("#offline")).to_be_visible()
+        phone.locator("#bar [data-action=point] button").nth(1).click()
+        message = phone.locator("#message")
+        expect(message).to_contain_text("this tap was not recorded")
+        expect(message).not_to_contain_text("Failed to fetch")
+        above_the_fold(phone, "#message")
+        shot(phone, "host-tap-while-down")
+        # Back on the same port and data, the panel having scored meanwhile for Ann: the
+        # message goes, and the page shows the table as it is (no Bob point).
+        again = Companion(Config(), sim=True, data=tmp_path,
+                          web=WebOptions(host="127.0.0.1", port=port, pin=PIN, keepalive=1.0))
+        with again:
+            assert again.table.snapshot.to_json()["match"]["view"] == truth["match"]["view"]
+            play(again, {"type": "point", "winner": 0})
+            expect(phone.locator("#offline")).to_be_hidden(timeout=20_000)
+            expect(message).to_be_empty()
+            expect(phone.locator("#board")).to_contain_text("30")
+            phone.wait_for_function(
+                "(v) => Number(document.getElementById('actions').dataset.version) === v",
+                arg=again.table.version)
+            shot(phone, "host-tap-after-reconnect")
+    finally:
+        context.close()
+
+
+def test_a_tap_whose_answer_was_lost_is_told_from_the_table(companion, phone):
+    """The request reached the table and was recorded, but its answer never came back
+    (the connection dropped on the way back): the page does not guess, it reads the
+    table and says the board shows what was recorded."""
+    start(companion, {"game": "center-court", "players": ["Ann", "Bob"]})
+    log_in(phone, companion, "host", "#host")
+    drawn_for(phone, companion)
+
+    def lost_on_the_way_back(route):
+        route.fetch()  # the table gets it and applies it
+        route.abort("connectionreset")
+
+    phone.route("**/api/action", lost_on_the_way_back)
+    phone.locator("#bar [data-action=point] button").nth(1).click()
+    message = phone.locator("#message")
+    # Sent again with the same key while no answer comes (each lost too), then read.
+    expect(message).to_contain_text("No answer from the table; trying again")
+    expect(message).to_contain_text("the board shows what was recorded", timeout=20_000)
+    expect(phone.locator("#board")).to_contain_text("15")
+    assert companion.table.snapshot.match["view"]["points"] == ["0", "15"]
+    # Recorded once, whatever the retries: they carried the same key and premise.
+    assert companion.table.version == 2
+    shot(phone, "host-tap-answer-lost")
