@@ -15,11 +15,12 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from companion import __version__, matchfile
+from companion import __version__, matchfile, players_command
 from companion.catalog import get_game
 from companion.config import valid_host
 from companion.data_folder import DB_NAME, default_data_dir
 from companion.errors import CompanionError
+from companion.standings import standing
 from companion.store import ACTIVE, FINISHED, Store
 from companion.topics import DEFAULT_PREFIX
 
@@ -79,6 +80,8 @@ def _parser() -> argparse.ArgumentParser:
     hall.add_argument("--ca-file", type=Path, metavar="FILE",
                       help="CA certificate of an mqtts:// broker (default: the system's CAs)")
     hall.add_argument("--user", metavar="NAME", help="broker user name")
+    hall.add_argument("--data", type=Path, help="folder of the club leaderboard's file "
+                      "(hall.db; default: the companion's data folder)")
     hall.set_defaults(handler=_hall)
 
     replay = sub.add_parser("replay", help="replay a match file and print its final view")
@@ -101,6 +104,8 @@ def _parser() -> argparse.ArgumentParser:
     imp.add_argument("--data", type=Path, help="folder of the match database")
     imp.add_argument("--seed", type=int, help="seed for dice the file leaves unrolled")
     imp.set_defaults(handler=_import)
+
+    players_command.register(sub, open_store)
     return parser
 
 
@@ -206,6 +211,7 @@ def _import(args: argparse.Namespace) -> int:
             match.start.to_json(), list(match.events),
             status=ACTIVE if winner is None else FINISHED,
             winner=winner, summary=match.game.summary(match.state), started_at=file.started,
+            standing=None if winner is None else standing(match.start.game, match.view()),
         )
     state = "finished" if winner is not None else "unfinished: the table resumes it"
     print(f"imported as match {match_id} ({state})")

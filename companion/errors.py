@@ -31,6 +31,10 @@ class NoMatch(IllegalAction):
     """An action, undo or redo arrived while no match is running."""
 
 
+class UnknownPlayer(IllegalAction):
+    """A player named in a request is not one of the table's players."""
+
+
 class MatchInProgress(IllegalAction):
     """A new match was asked for while an unfinished one is running."""
 

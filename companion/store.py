@@ -40,12 +40,19 @@ from pathlib import Path
 from typing import Any
 
 from companion import wal
-from companion.errors import MatchInProgress, StoreDamaged, StoreError, StoreUnavailable
-from companion.games.base import JSON
+from companion.errors import (
+    IllegalAction,
+    MatchInProgress,
+    StoreDamaged,
+    StoreError,
+    StoreUnavailable,
+    UnknownPlayer,
+)
+from companion.games.base import JSON, clean_name, name_key
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 ACTIVE, FINISHED, ABANDONED = "active", "finished", "abandoned"
 
@@ -77,6 +84,18 @@ CREATE TABLE journal (
 ) WITHOUT ROWID;
 """
 
+#: Schema 2: the players, and each finished match's standing (companion/standings.py).
+#: A player is a name key (companion.games.base.name_key) and the name it is shown by;
+#: ``roster`` counts renames and merges, which rewrite stored start records.
+_UPGRADE_2 = """
+ALTER TABLE matches ADD COLUMN standing TEXT;
+CREATE TABLE players (
+    key  TEXT PRIMARY KEY,
+    name TEXT NOT NULL
+) WITHOUT ROWID;
+INSERT INTO meta (key, value) VALUES ('roster', 0);
+"""
+
 
 @dataclass(frozen=True)
 class StoredMatch:
@@ -93,6 +112,27 @@ class StoredMatch:
     summary: str = ""
     #: The database file it was read from, for messages about it.
     database: str = ""
+
+
+@dataclass(frozen=True)
+class Finished:
+    """A finished match as the ratings read it: who played and how it ended."""
+
+    id: int
+    game: str
+    players: tuple[str, ...]
+    #: companion/standings.py's standing; None for a match finished before schema 2.
+    standing: JSON | None
+    started_at: float
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    """A player of this table: the name shown, matches played (any status), last played."""
+
+    name: str
+    matches: int
+    last_played: float | None
 
 
 @dataclass(frozen=True)
@@ -129,6 +169,10 @@ class MatchSummary:
             "started_at": iso_utc(self.started_at), "updated_at": iso_utc(self.updated_at),
             "plays": self.plays,
         }
+
+
+#: A stored match's summary line made again from the match (a rename rewrites it).
+Resummary = Callable[[StoredMatch], str]
 
 
 def _check_access(path: Path) -> None:
@@ -370,14 +414,22 @@ class Store:
                     raise sqlite3.DatabaseError("it holds no companion schema")
                 if db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
                     raise sqlite3.DatabaseError("it holds tables but no companion schema")
-                for statement in _SCHEMA.split(";"):
-                    if statement.strip():
-                        db.execute(statement)
-                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                _run_script(db, _SCHEMA)
+                found = 1
             elif found > SCHEMA_VERSION:
                 raise sqlite3.DatabaseError(
                     f"schema {found} is from a newer companion (this one knows {SCHEMA_VERSION})"
                 )
+            if found < 2:
+                _run_script(db, _UPGRADE_2)
+                # Every name already played becomes a player, shown as last written.
+                for (start,) in db.execute("SELECT start FROM matches ORDER BY id").fetchall():
+                    for name in json.loads(start)["players"]:
+                        db.execute("INSERT INTO players (key, name) VALUES (?, ?) ON CONFLICT"
+                                   " (key) DO UPDATE SET name = excluded.name",
+                                   (name_key(name), name))
+            if found < SCHEMA_VERSION:
+                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             if create:  # a new database, or one made before epochs: it gets one now
                 db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('epoch', ?)",
                            (new_epoch(),))
@@ -608,6 +660,7 @@ class Store:
                         " VALUES (?, ?, 'active', ?, ?)",
                         (start["game"], _dumps(start), now, now),
                     )
+                    _register(db, start["players"])
                     return int(cur.lastrowid), self._bump_version()  # type: ignore[arg-type]
             except sqlite3.IntegrityError:
                 raise MatchInProgress(
@@ -616,8 +669,10 @@ class Store:
 
     @_named_errors
     def record(self, match_id: int, op: str, event: JSON | None, *, status: str,
-               winner: Any, summary: str) -> int:
-        """Append one journal entry and the match's new status; returns the version."""
+               winner: Any, summary: str, standing: JSON | None = None) -> int:
+        """Append one journal entry and the match's new status; returns the version.
+
+        ``standing`` (companion/standings.py) goes with a finished match's result."""
         now = time.time()
         with self._lock, self._write() as db:
             db.execute(
@@ -626,7 +681,7 @@ class Store:
                 " ?, ?, ?)",
                 (match_id, match_id, op, None if event is None else _dumps(event), now),
             )
-            self._set_status(db, match_id, status, winner, summary, now)
+            self._set_status(db, match_id, status, winner, summary, now, standing)
             return self._bump_version()
 
     @_named_errors
@@ -639,17 +694,20 @@ class Store:
 
     @staticmethod
     def _set_status(db: sqlite3.Connection, match_id: int, status: str, winner: Any,
-                    summary: str, now: float) -> None:
+                    summary: str, now: float, standing: JSON | None = None) -> None:
         cur = db.execute(
-            "UPDATE matches SET status = ?, winner = ?, summary = ?, updated_at = ? WHERE id = ?",
-            (status, _dumps(winner), summary, now, match_id),
+            "UPDATE matches SET status = ?, winner = ?, summary = ?, updated_at = ?,"
+            " standing = ? WHERE id = ?",
+            (status, _dumps(winner), summary, now,
+             None if standing is None or status != FINISHED else _dumps(standing), match_id),
         )
         if cur.rowcount != 1:
             raise StoreError(f"there is no match {match_id}")
 
     @_named_errors
     def import_match(self, start: JSON, events: list[JSON], *, status: str, winner: Any,
-                     summary: str, started_at: float | None = None) -> int:
+                     summary: str, started_at: float | None = None,
+                     standing: JSON | None = None) -> int:
         """Store a whole match from a match file in one transaction; returns its id.
 
         ``started_at`` is when the match began (the file's start time); None: now.
@@ -660,11 +718,14 @@ class Store:
                 with self._write() as db:
                     cur = db.execute(
                         "INSERT INTO matches (game, start, status, winner, summary,"
-                        " started_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        " started_at, updated_at, standing) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                         (start["game"], _dumps(start), status, _dumps(winner), summary,
-                         now if started_at is None else started_at, now),
+                         now if started_at is None else started_at, now,
+                         None if standing is None or status != FINISHED
+                         else _dumps(standing)),
                     )
                     match_id = int(cur.lastrowid)  # type: ignore[arg-type]
+                    _register(db, start["players"])
                     db.executemany(
                         "INSERT INTO journal (match_id, seq, op, event, at)"
                         " VALUES (?, ?, 'event', ?, ?)",
@@ -781,6 +842,129 @@ class Store:
         with _decoding(self.path, f"match {match_id}"):
             return json.loads(row[0])
 
+    # --- players ----------------------------------------------------------------
+
+    @_named_errors
+    def finished(self, last: int | None = None) -> list[Finished]:
+        """Every finished match, in the order they were played (start time, then id); with
+        ``last``, only the last that many stored (the highest ids), oldest first."""
+        # Only the names of the start record: the options are not read.
+        columns = ("SELECT id, game, json_extract(start, '$.players'), standing, started_at"
+                   " FROM matches WHERE status = 'finished'")
+        with self._reading() as db:
+            if last is None:
+                rows = db.execute(f"{columns} ORDER BY started_at, id").fetchall()
+            else:
+                rows = db.execute(f"{columns} ORDER BY id DESC LIMIT ?", (last,)).fetchall()
+                rows.reverse()
+        with _decoding(self.path, "the finished matches"):
+            return [Finished(r[0], r[1], tuple(json.loads(r[2])),
+                             None if r[3] is None else json.loads(r[3]), r[4]) for r in rows]
+
+    @_named_errors
+    def players(self) -> list[PlayerRow]:
+        """The table's players, the most recently played first (then by name)."""
+        with self._reading() as db:
+            names = dict(db.execute("SELECT key, name FROM players").fetchall())
+            rows = db.execute("SELECT json_extract(start, '$.players'), started_at"
+                              " FROM matches").fetchall()
+        played: dict[str, list[float]] = {key: [] for key in names}
+        with _decoding(self.path, "the players"):
+            for players, at in rows:
+                for name in json.loads(players):
+                    played.setdefault(name_key(name), []).append(at)
+        found = [PlayerRow(names.get(key, key), len(ats), max(ats) if ats else None)
+                 for key, ats in played.items()]
+        return sorted(found, key=lambda p: (-(p.last_played or 0), name_key(p.name)))
+
+    @_named_errors
+    def names(self) -> dict[str, str]:
+        """Each player's name key and the name it is shown by."""
+        with self._reading() as db:
+            return dict(db.execute("SELECT key, name FROM players").fetchall())
+
+    @property
+    @_named_errors
+    def roster(self) -> int:
+        """How many renames and merges this database has seen: each rewrites the names in
+        stored matches, so anything drawn from them before is out of date."""
+        with self._reading() as db:
+            row = db.execute("SELECT value FROM meta WHERE key = 'roster'").fetchone()
+        return 0 if row is None else row[0]
+
+    @_named_errors
+    def rename_player(self, old: str, new: object, summary: Resummary) -> int:
+        """Show the player ``old`` as ``new`` everywhere, every stored match included;
+        returns the version. ``summary`` gives a rewritten match's summary line again
+        (names appear in some).
+
+        Refused with nothing changed: UnknownPlayer if ``old`` is no player;
+        InvalidAction for a name that is not one (the reason said); IllegalAction if
+        ``new`` is another player's name (that is a merge).
+        """
+        name = clean_name(new, "the new name")
+        with self._lock, self._write() as db:
+            key = self._player(db, old)
+            taken = db.execute("SELECT name FROM players WHERE key = ?",
+                               (name_key(name),)).fetchone()
+            if taken is not None and name_key(name) != key:
+                raise IllegalAction(f"{taken[0]} is another player: to make them one, merge "
+                                    f"{old.strip()} into {taken[0]}")
+            return self._rewrite(db, key, name, summary)
+
+    @_named_errors
+    def merge_players(self, source: str, target: str, summary: Resummary) -> int:
+        """Make ``source`` and ``target`` one player, shown as ``target``: every match of
+        ``source`` becomes ``target``'s; returns the version.
+
+        Refused with nothing changed: UnknownPlayer if either is no player;
+        IllegalAction if they are the same player, or played in one match (two
+        seats of a match are two people).
+        """
+        with self._lock, self._write() as db:
+            gone, kept = self._player(db, source), self._player(db, target)
+            if gone == kept:
+                raise IllegalAction(f"{source.strip()} and {target.strip()} are one player "
+                                    "already")
+            for match_id, start in db.execute("SELECT id, start FROM matches ORDER BY id"):
+                keys = {name_key(n) for n in json.loads(start)["players"]}
+                if gone in keys and kept in keys:
+                    raise IllegalAction(
+                        f"{source.strip()} and {target.strip()} both played in match "
+                        f"{match_id}: they are two people, not one")
+            shown = db.execute("SELECT name FROM players WHERE key = ?", (kept,)).fetchone()[0]
+            return self._rewrite(db, gone, shown, summary)
+
+    @staticmethod
+    def _player(db: sqlite3.Connection, name: str) -> str:
+        """The key of the player called ``name``; UnknownPlayer if there is none."""
+        key = name_key(name) if isinstance(name, str) else ""
+        if not key or db.execute("SELECT 1 FROM players WHERE key = ?", (key,)).fetchone() \
+                is None:
+            raise UnknownPlayer(f"there is no player {name!r} at this table")
+        return key
+
+    def _rewrite(self, db: sqlite3.Connection, key: str, name: str,
+                 summary: Resummary) -> int:
+        """Every stored match's seat of player ``key`` named ``name``, its summary made
+        again; the player is then ``name``'s (a merge: the player that already had it)."""
+        for match_id, start in db.execute("SELECT id, start FROM matches").fetchall():
+            record = json.loads(start)
+            names = [name if name_key(n) == key else n for n in record["players"]]
+            if names != record["players"]:
+                record["players"] = names
+                db.execute("UPDATE matches SET start = ? WHERE id = ?",
+                           (_dumps(record), match_id))
+                stored = self._load(db, match_id)
+                if stored.journal:  # a match begun has no summary yet
+                    db.execute("UPDATE matches SET summary = ? WHERE id = ?",
+                               (summary(stored), match_id))
+        db.execute("DELETE FROM players WHERE key = ?", (key,))
+        db.execute("INSERT INTO players (key, name) VALUES (?, ?) ON CONFLICT (key)"
+                   " DO UPDATE SET name = excluded.name", (name_key(name), name))
+        db.execute("UPDATE meta SET value = value + 1 WHERE key = 'roster'")
+        return self._bump_version()
+
     def durability(self) -> dict[str, Any]:
         """The settings that make commits durable, as SQLite reports them."""
         with self._lock:
@@ -832,6 +1016,20 @@ def _rescue(db: sqlite3.Connection, path: Path) -> Path:
 def new_epoch() -> int:
     """A random database identity: positive and exact as a JavaScript number (< 2**53)."""
     return secrets.randbelow(2**53 - 1) + 1
+
+
+def _run_script(db: sqlite3.Connection, script: str) -> None:
+    """Each statement of ``script`` in the transaction under way (executescript would
+    commit it)."""
+    for statement in script.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+def _register(db: sqlite3.Connection, names: list[str]) -> None:
+    """Make each of ``names`` a player if it is not one yet (a known one keeps its name)."""
+    db.executemany("INSERT INTO players (key, name) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+                   [(name_key(n), n) for n in names])
 
 
 def _dumps(obj: Any) -> str:

@@ -26,11 +26,13 @@ from functools import cached_property
 from typing import Any, TypeVar
 
 from companion.errors import IllegalAction, NoMatch, StoreUnavailable
-from companion.games.base import JSON
+from companion.games.base import JSON, name_key
 from companion.integrity import replay_stored
 from companion.match import EVENT, REDO, UNDO, Match, StartRecord
+from companion.standings import standing
 from companion.store import ABANDONED, ACTIVE, FINISHED, MatchSummary, Store, StoredMatch
 from companion.subscribers import Subscribers
+from companion.topics import RESULTS_KEPT
 
 T = TypeVar("T")
 Subscriber = Callable[["Snapshot"], None]
@@ -45,10 +47,14 @@ class Snapshot:
     #: The database's identity (Store.epoch): versions count anew in a new one.
     epoch: int = 0
     #: What changed to make this snapshot (None for the one read at start):
-    #: ``{"op": "start"|"event"|"undo"|"redo"|"abandon", "match": id, "event":
+    #: ``{"op": "start"|"event"|"undo"|"redo"|"abandon"|"players", "match": id, "event":
     #: the resolved event (event, undo, redo) or None}``. Not part of the state
     #: JSON: outputs that report each change (MQTT's events topic) read it.
     change: JSON | None = field(default=None, compare=False)
+    #: The table's last finished matches (companion/topics.py ``results_payload``'s
+    #: ``results``): the same object until one finishes, is undone or renamed. Not part of
+    #: the state JSON: the MQTT publisher sends it for the hall's club leaderboard.
+    results: tuple[JSON, ...] = field(default=(), compare=False)
 
     def to_json(self) -> JSON:
         return {"version": self.version, "epoch": self.epoch, "match": self.match}
@@ -80,6 +86,8 @@ class Table:
         stored = store.current()
         if stored is not None:
             self._match, self._match_id = replay_stored(stored), stored.id
+        self._results: tuple[JSON, ...] = ()
+        self._read_results()
         self.snapshot = self._snapshot(store.version)
 
     def __repr__(self) -> str:
@@ -106,7 +114,7 @@ class Table:
         Raises InvalidAction for a bad record and MatchInProgress while the
         current match is unfinished.
         """
-        start = StartRecord.create(record, self._rng)
+        start = StartRecord.create(self._known_names(record), self._rng)
         match = Match(start)
         match_id, version = self._commit(lambda: self._store.begin_match(start.to_json()))
         self._match, self._match_id = match, match_id
@@ -117,7 +125,7 @@ class Table:
         match, match_id = self._require_match()
         event, state = match.resolve(action, self._rng)
         version = self._record(match_id, EVENT, event, match.game.winner(state),
-                               match.game.summary(state))
+                               match.game.summary(state), lambda: match.game.view(state))
         match.push(event, state)
         return self._publish(version, _change("event", match_id, event))
 
@@ -147,17 +155,59 @@ class Table:
         event = do()
         try:
             version = self._record(match_id, op, None, match.game.winner(match.state),
-                                   match.game.summary(match.state))
+                                   match.game.summary(match.state), match.view)
         except BaseException:
             undo()
             raise
         return self._publish(version, _change(op, match_id, event))
 
     def _record(self, match_id: int, op: str, event: JSON | None, winner: Any,
-                summary: str) -> int:
+                summary: str, view: Callable[[], JSON]) -> int:
         status = ACTIVE if winner is None else FINISHED
-        return self._commit(lambda: self._store.record(match_id, op, event, status=status,
-                                                       winner=winner, summary=summary))
+        assert self._match is not None
+        # The standing (who placed where) goes with a finished match: the ratings read it.
+        placed = None if winner is None else standing(self._match.start.game, view())
+        version = self._commit(lambda: self._store.record(match_id, op, event, status=status,
+                                                          winner=winner, summary=summary,
+                                                          standing=placed))
+        if status == FINISHED or any(r["match"] == match_id for r in self._results):
+            self._read_results()  # a match finished, or a finished one was undone
+        return version
+
+    def _read_results(self) -> None:
+        """The last finished matches, as the hall's leaderboard is sent them."""
+        self._results = tuple(
+            {"match": m.id, "game": m.game, "players": list(m.players),
+             "standing": m.standing, "started_at": round(m.started_at, 3)}
+            for m in self._store.finished(last=RESULTS_KEPT))
+
+    def _known_names(self, record: object) -> object:
+        """``record`` with each name a known player goes by in that player's own form
+        ("ann " for Ann); anything else as it is, for the rules to judge."""
+        if not isinstance(record, dict) or not isinstance(record.get("players"), list):
+            return record
+        known = self._store.names()
+        names = [known.get(name_key(n), n) if isinstance(n, str) else n
+                 for n in record["players"]]
+        return {**record, "players": names}
+
+    def rename_player(self, old: str, new: object) -> Snapshot:
+        """Show player ``old`` as ``new`` in every stored match and on the table
+        (Store.rename_player says what is refused)."""
+        version = self._commit(lambda: self._store.rename_player(old, new, summary_of))
+        return self._reload(version)
+
+    def merge_players(self, source: str, target: str) -> Snapshot:
+        """Make ``source`` one player with ``target`` (Store.merge_players)."""
+        version = self._commit(lambda: self._store.merge_players(source, target, summary_of))
+        return self._reload(version)
+
+    def _reload(self, version: int) -> Snapshot:
+        """The table's match read again after a change to its players' names."""
+        if self._match_id is not None:
+            self._match = replay_stored(self._store.load(self._match_id))
+        self._read_results()
+        return self._publish(version, _change("players", self._match_id or 0))
 
     def _commit(self, write: Callable[[], T]) -> T:
         """``write()`` (a store write); a refusal for want of storage is told to
@@ -210,10 +260,16 @@ class Table:
     def _snapshot(self, version: int, change: JSON | None = None) -> Snapshot:
         match = self._match
         if match is None:
-            return Snapshot(version, None, self._store.epoch, change)
+            return Snapshot(version, None, self._store.epoch, change, self._results)
         return Snapshot(version, match_json(match, self._match_id,
                                             FINISHED if match.is_over else ACTIVE),
-                        self._store.epoch, change)
+                        self._store.epoch, change, self._results)
+
+
+def summary_of(stored: StoredMatch) -> str:
+    """A stored match's summary line, from its replay (after its players were renamed)."""
+    match = replay_stored(stored, check_result=False)
+    return match.game.summary(match.state)
 
 
 def _change(op: str, match_id: int, event: JSON | None = None) -> JSON:

@@ -14,6 +14,9 @@ Under the prefix P (default ``table-companion``), table T publishes:
   committed change.
 - ``P/T/availability``, retained: ``online``, or ``offline`` (also the last
   will the broker sends when the table vanishes).
+- ``P/T/results``, retained, QoS 1: :func:`results_payload`, the table's last
+  finished matches with their standings; the hall's club leaderboard counts
+  each (table, database, match) once, however often it comes.
 
 Nothing here carries the host PIN, a session or a CSRF token.
 """
@@ -34,8 +37,9 @@ DEFAULT_PREFIX = "table-companion"
 DISCOVERY_PREFIX = "homeassistant"
 ONLINE, OFFLINE = "online", "offline"
 STATE, SUMMARY, EVENTS, AVAILABILITY = "state", "summary", "events", "availability"
+RESULTS = "results"
 #: The topics under each table, in the order a fresh connection publishes them.
-LEAVES = (AVAILABILITY, STATE, SUMMARY)
+LEAVES = (AVAILABILITY, STATE, SUMMARY, RESULTS)
 #: Every topic under a table (the retained ones and the events).
 TABLE_LEAVES = (*LEAVES, EVENTS)
 #: A table id: one topic level any broker ACL pattern can name (no wildcards, no "/").
@@ -161,6 +165,19 @@ def event_payload(state: JSON, change: JSON, at: float | None = None) -> str:
     })
 
 
+#: How many of its latest finished matches a table's ``results`` message holds.
+RESULTS_KEPT = 50
+
+
+def results_payload(table: str, epoch: int, results: list[JSON]) -> str:
+    """The retained ``results``: ``{"table", "epoch", "results": [...]}``, the table's
+    last :data:`RESULTS_KEPT` finished matches, oldest first, each ``{"match" (id),
+    "game", "players" (names), "standing" (companion/standings.py), "started_at" (Unix
+    time)}``. It is the whole truth from its oldest match on: a match of this database
+    with a higher id that it leaves out is not finished (undone, or never)."""
+    return dumps({"table": table, "epoch": epoch, "results": results})
+
+
 def summary_payload(state: JSON, table: TableInfo) -> str:
     """The retained ``summary``: :func:`~companion.headline.headline` of ``state``
     plus ``table`` ({id, name, url}), ``version`` and ``epoch``."""
@@ -194,7 +211,7 @@ def retired_topics(topics: Topics, discovery_prefix: str | None) -> list[str]:
     """
     configs = [] if discovery_prefix is None else discovery_topics(topics.table,
                                                                    discovery_prefix)
-    return [*configs, topics.state, topics.summary, topics.availability]
+    return [*configs, topics.leaf(RESULTS), topics.state, topics.summary, topics.availability]
 
 
 def discovery(table: TableInfo, topics: Topics,

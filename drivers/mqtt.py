@@ -65,12 +65,14 @@ from companion.topics import (
     DISCOVERY_PREFIX,
     OFFLINE,
     ONLINE,
+    RESULTS,
     TableInfo,
     Topics,
     discovery,
     discovery_topics,
     event_payload,
     prefix_problem,
+    results_payload,
     retired_topics,
     summary_payload,
     valid_table_id,
@@ -241,6 +243,8 @@ class TablePublisher:
         self._connection = 0  # counts successful connections
         self._greeted = 0  # the connection whose connect-time messages are out
         self._sent_state: Snapshot | None = None
+        #: The results (Snapshot.results) last handed to paho on this connection.
+        self._sent_results: tuple[Any, ...] | None = None
         self._pending_state: mqtt.MQTTMessageInfo | None = None
         self._paho_full = False
         self._dropped_logged = 0
@@ -335,6 +339,7 @@ class TablePublisher:
                 self._greeted = connection
                 if greet:
                     self._sent_state, self._pending_state, self._paho_full = None, None, False
+                    self._sent_results = None
             try:
                 if greet:
                     self._greet()
@@ -389,6 +394,13 @@ class TablePublisher:
         info = self._client.publish(self.topics.summary,
                                     summary_payload(snapshot.to_json(), self.info),
                                     qos=0, retain=True)
+        if snapshot.results is not self._sent_results:
+            # QoS 1: the hall's leaderboard must get every finished match (it counts each
+            # once, however often it comes).
+            self._sent_results = snapshot.results
+            self._client.publish(self.topics.leaf(RESULTS),
+                                 results_payload(self.info.id, snapshot.epoch,
+                                                 list(snapshot.results)), qos=1, retain=True)
         with self._cond:
             self._pending_state = info
 

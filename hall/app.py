@@ -25,6 +25,7 @@ import web
 from companion.topics import valid_table_id
 from hall.answers import TableAnswers
 from hall.cards import MAX_TABLES, Board
+from hall.results import ClubResults
 from web.api import whole_number
 from web.fanout import Fanout
 from web.guard import guard
@@ -50,9 +51,11 @@ def page_args(args: MultiDict[str, str]) -> tuple[str | None, int | None]:
 
 
 def create_hall_app(board: Board, broker: Broker, *, extra_host_names: tuple[str, ...] = (),
-                    answers: TableAnswers | None = None) -> Flask:
+                    answers: TableAnswers | None = None,
+                    results: ClubResults | None = None) -> Flask:
     """The hall's app over ``board``, streaming what ``broker`` is given; ``/api/tables``
-    answered by ``answers`` (by default its own over ``board``)."""
+    answered by ``answers`` (by default its own over ``board``); ``/api/players`` (the
+    club leaderboard) by ``results``, when given."""
     answers = answers if answers is not None else TableAnswers(board)
     app = Flask(__name__, template_folder=WEB / "templates", static_folder=WEB / "static")
     app.config.update(DEBUG=False, PROPAGATE_EXCEPTIONS=False)
@@ -75,6 +78,12 @@ def create_hall_app(board: Board, broker: Broker, *, extra_host_names: tuple[str
         except Refused as refused:
             return refusal(request.environ, refused.status, str(refused),
                            refused.retry_after)
+
+    @app.get("/api/players")
+    def players() -> Response:
+        if results is None:
+            return error(404, "this hall keeps no results")
+        return results.players().response()
 
     @app.get("/api/hall/events")
     def events() -> Response:

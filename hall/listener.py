@@ -21,7 +21,7 @@ from pathlib import Path
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 
-from companion.topics import AVAILABILITY, SUMMARY, Topics
+from companion.topics import AVAILABILITY, RESULTS, SUMMARY, Topics
 from drivers.broker import (
     CREDENTIAL_REFUSALS,
     BrokerAddress,
@@ -116,7 +116,9 @@ class Listener:
             client.disconnect()
             return
         client.subscribe([(Topics.every(self.prefix, SUMMARY), 0),
-                          (Topics.every(self.prefix, AVAILABILITY), 0)])
+                          (Topics.every(self.prefix, AVAILABILITY), 0),
+                          # QoS 1: every finished match reaches the club leaderboard.
+                          (Topics.every(self.prefix, RESULTS), 1)])
         self._say(True, "connected")
 
     def _run(self) -> None:

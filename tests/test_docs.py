@@ -90,6 +90,8 @@ SMALL: dict[str, list[str]] = {
     ".venv/bin/python -m tests.bench.bench_hall_reads": ["--tables", "20", "--readers", "2",
                                                         "--seconds", "1"],
     ".venv/bin/python -m tests.bench.bench_rss": ["--actions", "16", "--warmup", "10"],
+    ".venv/bin/python -m tests.bench.bench_ratings": ["--matches", "30", "--players", "8",
+                                                     "--requests", "3"],
     ".venv/bin/python -m tests.bench.bench_pairing": ["--players", "30", "--rounds", "2",
                                                       "--seat", "16"],
 }

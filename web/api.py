@@ -19,6 +19,7 @@ from companion.errors import (
     StoreDamaged,
     StoreError,
     StoreUnavailable,
+    UnknownPlayer,
 )
 from companion.table import Snapshot, Table
 from companion.undone import undone_words
@@ -354,6 +355,8 @@ def change(work: Callable[[Table], Snapshot]) -> Response:
                 answer = Answer(200, work(table).json_text)
         except InvalidAction as err:
             answer = Answer.refusal(400, str(err))
+        except UnknownPlayer as err:
+            answer = Answer.refusal(404, str(err))
         except IllegalAction as err:
             answer = Answer.refusal(409, str(err))
         except StoreUnavailable as err:

@@ -14,7 +14,7 @@ import logging
 from flask import Flask, Response, request
 
 from companion.errors import StoreDamaged, StoreUnavailable
-from web import api, pages, sim
+from web import api, pages, players, sim
 from web.auth import SteadySessionInterface, cross_site
 from web.fanout import Fanout
 from web.guard import guard
@@ -91,6 +91,7 @@ def create_app(services: Services) -> Flask:
     app.wsgi_app = ReadGate(app.wsgi_app)  # type: ignore[method-assign]
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(players.bp)
     if services.sim is not None:
         app.register_blueprint(sim.bp)
     return app

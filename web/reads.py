@@ -44,9 +44,12 @@ from flask import Response, request
 
 from companion import matchfile
 from companion.catalog import GAMES, rematch
-from companion.errors import StoreError
+from companion.errors import StoreError, UnknownPlayer
+from companion.games.base import name_key
+from companion.games.chart import Chart, Series
 from companion.integrity import replay_stored
-from companion.store import MatchSummary, StoredMatch
+from companion.ratings import Rating, Ratings, table_ratings
+from companion.store import FINISHED, MatchSummary, StoredMatch, iso_utc
 from companion.table import Table, match_json
 from companion.timeline import timeline
 
@@ -317,6 +320,8 @@ class History:
     by_id: dict[int, Row]
     #: The table's match when it was read (its changes are looked for next time).
     current: int | None
+    #: The store's renames and merges when it was read (Store.roster): each rewrites names.
+    roster: int = 0
     #: The ids, negated (rising, for bisect), in row order.
     keys: list[int] = field(default_factory=list)
 
@@ -353,6 +358,12 @@ class Reads:
         self._pages_of: tuple[Any, ...] = ()
         self._drawn: OrderedDict[tuple[Any, ...], Body] = OrderedDict()
         self._lock = threading.Lock()
+        #: The ratings last computed, what they were computed from, the history last
+        #: checked against it (the same history needs no check), and their serial number.
+        self._ratings: tuple[tuple[Any, ...], Ratings, History, int] | None = None
+        self._ratings_lock = threading.Lock()
+        #: Answers drawn from the ratings, kept under the ratings' serial number.
+        self._boards: OrderedDict[tuple[Any, ...], Body] = OrderedDict()
 
     # --- the history ------------------------------------------------------------------
 
@@ -375,7 +386,9 @@ class Reads:
                 return known
             current = snapshot.match["id"] if snapshot.match else None
             store = self.table.store
-            if known is None or known.epoch != snapshot.epoch:
+            # Read before the rows: a rename between the two reads is seen next time.
+            roster = store.roster
+            if known is None or known.epoch != snapshot.epoch or known.roster != roster:
                 version, summaries = store.summaries(0)
                 rows = tuple(Row.of(m) for m in summaries)
             else:
@@ -387,7 +400,7 @@ class Reads:
                 added = tuple(changed.pop(m.id) for m in summaries if m.id > newest)
                 rows = added + tuple(changed.get(r.id, r) for r in known.rows)
             self._history = History(snapshot.epoch, version, rows,
-                                    {r.id: r for r in rows}, current)
+                                    {r.id: r for r in rows}, current, roster)
             return self._history
 
     def history_page(self, before: int | None, after: int | None, q: str,
@@ -439,7 +452,7 @@ class Reads:
         row = history.by_id.get(match_id)
         if row is None:
             raise StoreError(f"there is no match {match_id}")
-        key = (what, history.epoch, match_id, row.mark)
+        key = (what, history.epoch, history.roster, match_id, row.mark)
         with self._lock:
             known = self._drawn.get(key)
         if known is not None:
@@ -448,9 +461,94 @@ class Reads:
             stored = self.table.store.load(match_id)
             body = draw(stored)
         # Kept under what was read: a change since the history was read is its own key.
-        return self._keep(self._drawn, DRAWN_KEPT, (what, history.epoch, match_id,
+        return self._keep(self._drawn, DRAWN_KEPT, (what, history.epoch, history.roster,
+                                                     match_id,
                                                      (stored.status, len(stored.journal))),
                           body)
+
+    # --- players and ratings ----------------------------------------------------------
+
+    def ratings(self) -> Ratings:
+        """The ratings of the finished matches (companion/ratings.py), computed again only
+        when the finished matches or the players' names change: not on every point.
+
+        Not charged to the reader who happens to ask first (a long history takes a second
+        or two, which would refuse that reader's next reads for a while): it is made at
+        most once per such change, one reader making it while the others wait for it."""
+        return self._rated()[1]
+
+    def _rated(self) -> tuple[int, Ratings]:
+        """The ratings and their serial number (one more at each computation): the answers
+        drawn from them are kept under it, so a point played (a new version, the same
+        finished matches) makes none of them again."""
+        history = self.history()
+        known = self._ratings
+        if known is not None and known[2] is history:  # nothing read since
+            return known[3], known[1]
+        finished = tuple(r.id for r in history.rows if r.status == FINISHED)
+        key = (history.epoch, history.roster, finished)
+        if known is not None and known[0] == key:
+            self._ratings = (key, known[1], history, known[3])
+            return known[3], known[1]
+        with self._ratings_lock:
+            known = self._ratings
+            if known is not None and known[0] == key:
+                return known[3], known[1]
+            ratings = table_ratings(self.table.store)
+            serial = (known[3] if known is not None else 0) + 1
+            self._ratings = (key, ratings, history, serial)
+            return serial, ratings
+
+    def players_page(self, game: str | None, offset: int, limit: int | None) -> Body:
+        """``GET /api/players`` (docs/api.md): each game's leaderboard, or a page of one."""
+        history = self.history()
+        made, ratings = self._rated()
+        # The names are the players' (most recently played first): they change when a match
+        # starts (a new newest id) or a player is renamed (a new computation of the ratings).
+        newest = history.rows[0].id if history.rows else 0
+        key = ("players", made, newest, game, offset, limit)
+
+        def make() -> Body:
+            if game is not None:
+                board = ratings.board(game)
+                rows = board[offset:None if limit is None else offset + limit]
+                headers: tuple[tuple[str, str], ...] = ()
+                if limit is not None and offset + limit < len(board):
+                    query = urlencode({"game": game, "offset": offset + limit, "limit": limit})
+                    headers = (("Link", f'</api/players?{query}>; rel="next"'),)
+                return json_body(leaderboard(game, rows, offset, len(board)), headers)
+            return json_body({
+                "games": [leaderboard(g, ratings.board(g)[:limit], 0, len(ratings.board(g)))
+                          for g in GAMES],
+                "names": [p.name for p in self.table.store.players()]})
+
+        return self._kept(self._boards, PAGES_KEPT, key, make)
+
+    def ratings_of(self, game: str, names: list[str]) -> Body:
+        """The leaderboard rows of ``names`` in ``game``, in that order (null: not rated yet
+        in this game), for the scoreboard's ratings line."""
+        keys = tuple(name_key(n) for n in names)
+        made, ratings = self._rated()
+        key = ("ratings", made, game, keys)
+
+        def make() -> Body:
+            board = ratings.board(game)
+            place = {r.key: (i, r) for i, r in enumerate(board)}
+            rows = [None if k not in place else
+                    {"place": place[k][0] + 1, **place[k][1].to_json()} for k in keys]
+            return json_body({"game": game, "total": len(board), "players": rows})
+
+        return self._kept(self._boards, PAGES_KEPT, key, make)
+
+    def player(self, name: str) -> Body:
+        """``GET /api/players/<name>``; UnknownPlayer if no one is called that."""
+        made, ratings = self._rated()
+        known = self.table.store.names()
+        if name_key(name) not in known:
+            raise UnknownPlayer(f"there is no player {name!r} at this table")
+        key = ("player", made, name_key(name))
+        return self._kept(self._boards, PAGES_KEPT, key, lambda: json_body(
+            player_json(known[name_key(name)], ratings, known)))
 
     # --- what is kept -----------------------------------------------------------------
 
@@ -477,3 +575,46 @@ class Reads:
             while len(kept) > size:
                 kept.popitem(last=False)
             return known
+
+
+#: A player's page shows this many of their latest results per game, and of the players met.
+RESULTS_SHOWN = 50
+COMPANY_SHOWN = 5
+
+
+def leaderboard(game: str, rows: list[Rating], offset: int, total: int) -> Any:
+    """One game's leaderboard rows (from place ``offset + 1``) as ``/api/players`` sends it."""
+    return {"game": game, "title": GAMES[game].title, "total": total, "offset": offset,
+            "players": [{"place": offset + i + 1, **r.to_json()} for i, r in enumerate(rows)]}
+
+
+def player_json(name: str, ratings: Ratings, names: dict[str, str]) -> Any:
+    """``GET /api/players/<name>``: the player's rating in each game played, its course, the
+    latest results and the players met most often."""
+    def shown(keys: Any) -> list[str]:
+        return [names.get(k, k) for k in keys]
+
+    games = []
+    for game, r in ratings.of(name).items():
+        board = ratings.board(game)
+        games.append({
+            "game": game, "title": GAMES[game].title,
+            "place": board.index(r) + 1, "of": len(board), **r.to_json(),
+            # The shape every timeline chart has, so the phones draw it the same way.
+            "chart": Chart(
+                f"{name}: {GAMES[game].title} rating", "match", "rating",
+                [Series(name, "player-0", [(i + 1, round(p.ordinal, 1))
+                                           for i, p in enumerate(r.played)])],
+                f"{name}'s rating over {r.matches} matches of {GAMES[game].title}, from "
+                f"{round(r.played[0].ordinal, 1)} after the first to {round(r.ordinal, 1)} "
+                "now").to_json(),
+            "results": [{"match": p.match, "at": iso_utc(p.at), "outcome": p.outcome,
+                         "place": p.place + 1, "teams": p.teams,
+                         "partners": shown(p.partners), "opponents": shown(p.opponents),
+                         "rating": round(p.ordinal, 1)}
+                        for p in reversed(r.played[-RESULTS_SHOWN:])],
+            **{which: [{"name": names.get(k, k), "matches": n, "wins": w}
+                       for k, n, w in r.company(which)[:COMPANY_SHOWN]]
+               for which in ("partners", "opponents")},
+        })
+    return {"name": name, "games": games}

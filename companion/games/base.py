@@ -129,19 +129,26 @@ def check_players(players: object, seats: tuple[int, int]) -> tuple[str, ...]:
     count = f"exactly {low}" if low == high else f"{low} to {high}"
     if not isinstance(players, list | tuple) or not low <= len(players) <= high:
         raise InvalidAction(f"'players' must be a list of {count} names")
-    names = []
-    for i, name in enumerate(players):
-        if not isinstance(name, str) or not name.strip():
-            raise InvalidAction(f"player {i + 1}: a name must be a non-empty string")
-        name = " ".join(name.split())
-        if len(name) > MAX_NAME or not name.isprintable():
-            raise InvalidAction(
-                f"player {i + 1}: a name must be printable and at most {MAX_NAME} characters"
-            )
-        names.append(name)
-    if len(set(n.casefold() for n in names)) != len(names):
+    names = [clean_name(name, f"player {i + 1}") for i, name in enumerate(players)]
+    if len(set(name_key(n) for n in names)) != len(names):
         raise InvalidAction("player names must differ from each other")
     return tuple(names)
+
+
+def clean_name(name: object, what: str = "the name") -> str:
+    """A player's name as kept: runs of spaces made one, the ends stripped; or
+    InvalidAction saying what is wrong (``what`` names the field in it)."""
+    if not isinstance(name, str) or not name.strip():
+        raise InvalidAction(f"{what}: a name must be a non-empty string")
+    name = " ".join(name.split())
+    if len(name) > MAX_NAME or not name.isprintable():
+        raise InvalidAction(f"{what}: a name must be printable and at most {MAX_NAME} characters")
+    return name
+
+
+def name_key(name: str) -> str:
+    """What tells players apart: ``"Ann"``, ``"ann"`` and ``" ANN "`` are one player."""
+    return " ".join(name.split()).casefold()
 
 
 def check_option_keys(options: object, known: Collection[str]) -> Mapping[str, Any]:

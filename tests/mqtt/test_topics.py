@@ -34,6 +34,7 @@ from companion.topics import (
     MAX_PREFIX,
     OFFLINE,
     ONLINE,
+    RESULTS,
     SENSORS,
     STATE,
     SUMMARY,
@@ -412,5 +413,5 @@ def test_removal_is_an_empty_retained_payload_on_the_same_topics():
     assert not set(old) & set(discovery_topics("new-name"))
 
 
-def test_leaves_are_the_four_a_table_publishes():
-    assert set(TABLE_LEAVES) == {STATE, SUMMARY, EVENTS, AVAILABILITY}
+def test_leaves_are_the_five_a_table_publishes():
+    assert set(TABLE_LEAVES) == {STATE, SUMMARY, EVENTS, AVAILABILITY, RESULTS}

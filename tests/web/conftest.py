@@ -67,8 +67,9 @@ class Host:
         self.csrf = response.json["csrf"]
 
     def post(self, path: str, body=None, **kwargs):
+        headers = {"X-CSRF-Token": self.csrf, **kwargs.pop("headers", {})}
         return self.client.post(path, json=body if body is not None else {},
-                                headers={"X-CSRF-Token": self.csrf}, **kwargs)
+                                headers=headers, **kwargs)
 
 
 @pytest.fixture

@@ -177,3 +177,24 @@ open();
 document.addEventListener("visibilitychange", () => {
   if (!document.hidden && hall.source && hall.source.readyState === EventSource.CLOSED) open();
 });
+
+/* The club leaderboard (GET /api/players): every table's finished matches, each counted
+   once, rated per game; kept by the hall, so it shows while the tables are offline. Asked
+   again every half minute (an unchanged one is a 304: the browser sends its ETag). */
+(function () {
+  const club = document.getElementById("club");
+  const boards = document.getElementById("club-boards");
+  const SHOWN = 10;
+  const pull = () => fetch("/api/players").then((r) => (r.ok ? r.json() : null)).then((body) => {
+    if (!body) return;
+    const games = body.games.filter((g) => g.players.length);
+    club.hidden = !games.length;
+    boards.replaceChildren(...games.map((g) => TC.el("div", {class: "club-game"},
+      TC.el("h3", {}, g.title),
+      TC.el("ol", {class: "club-list"}, g.players.slice(0, SHOWN).map((p) => TC.el("li", {},
+        TC.el("span", {class: "who"}, p.name),
+        TC.el("span", {class: "fig"}, `${p.rating.toFixed(1)}${p.provisional ? "*" : ""} · ${p.matches} played`)))))));
+  }).catch(() => null);
+  pull();
+  setInterval(pull, 30000);
+})();

@@ -164,5 +164,5 @@
     pull();
   }
 
-  TC.timeline = {show};
+  TC.timeline = {show, draw};
 })();
