@@ -641,7 +641,7 @@ def check_first_five_minutes(block: Block, tmp: Path) -> None:
     its host page in chromium at phone size: each step's action is taken, and each name
     it quotes is on the screen then (the banner's for step 1); steps 5 and 6's buttons
     are on the first screen."""
-    from tests.e2e.browser_support import ARGS, CHROMIUM, PHONE, require_chromium
+    from tests.e2e.browser_support import ARGS, CHROMIUM, PHONE, playwright_driver, require_chromium
 
     steps = [re.findall(r'"([^"]+)"', line) for line in block.text.splitlines()]
     assert len(steps) == 6, "the check takes six steps: change it with the text"
@@ -655,41 +655,40 @@ def check_first_five_minutes(block: Block, tmp: Path) -> None:
         host = re.search(r"Host: +(http://\S+/host)\n", banner)
         pin = re.search(r"Host PIN: +(\d+)", banner)
         assert host and pin and "(/host)" in block.text, banner
-        with sync_api.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            page = browser.new_page(viewport=PHONE)
-            page.on("dialog", lambda d: d.accept())
+        browser = playwright_driver().chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport=PHONE)
+        page.on("dialog", lambda d: d.accept())
 
-            def shown(i: int, first_screen: tuple[str, ...] = ()) -> None:
-                for name in steps[i]:
-                    try:
-                        page.wait_for_function(SHOWN_JS, arg=name, timeout=10_000)
-                    except sync_api.TimeoutError:
-                        pytest.fail(f"step {i + 1}: {name!r} is not on the host page")
-                for selector in first_screen:
-                    page.evaluate("scrollTo(0, 0)")
-                    b = page.locator(selector).bounding_box()
-                    assert b and b["y"] >= 0 and b["y"] + b["height"] <= PHONE["height"], selector
+        def shown(i: int, first_screen: tuple[str, ...] = ()) -> None:
+            for name in steps[i]:
+                try:
+                    page.wait_for_function(SHOWN_JS, arg=name, timeout=10_000)
+                except sync_api.TimeoutError:
+                    pytest.fail(f"step {i + 1}: {name!r} is not on the host page")
+            for selector in first_screen:
+                page.evaluate("scrollTo(0, 0)")
+                b = page.locator(selector).bounding_box()
+                assert b and b["y"] >= 0 and b["y"] + b["height"] <= PHONE["height"], selector
 
-            page.goto(host.group(1))
-            shown(1)
-            page.fill("#pin", pin.group(1))
-            page.click("#login button")
-            shown(2)
-            page.select_option("#game", "center-court")
-            page.locator("#players input").nth(0).fill("Ann")
-            page.locator("#players input").nth(1).fill("Bob")
-            page.click("#start button[type=submit]")
-            shown(3, ("#bar #undo", "#bar #redo"))
-            page.click("#bar [data-action=point] button >> nth=0")
-            sync_api.expect(page.locator("#undo")).to_be_enabled()
-            shown(4, ("#end",))
-            page.click("#end")
-            shown(5, ("#rematch", "#to-start"))
-            page.click("#rematch")
-            sync_api.expect(page.locator("#end")).to_be_visible()
-            sync_api.expect(page.locator("#board")).to_contain_text("Ann")
-            browser.close()
+        page.goto(host.group(1))
+        shown(1)
+        page.fill("#pin", pin.group(1))
+        page.click("#login button")
+        shown(2)
+        page.select_option("#game", "center-court")
+        page.locator("#players input").nth(0).fill("Ann")
+        page.locator("#players input").nth(1).fill("Bob")
+        page.click("#start button[type=submit]")
+        shown(3, ("#bar #undo", "#bar #redo"))
+        page.click("#bar [data-action=point] button >> nth=0")
+        sync_api.expect(page.locator("#undo")).to_be_enabled()
+        shown(4, ("#end",))
+        page.click("#end")
+        shown(5, ("#rematch", "#to-start"))
+        page.click("#rematch")
+        sync_api.expect(page.locator("#end")).to_be_visible()
+        sync_api.expect(page.locator("#board")).to_contain_text("Ann")
+        browser.close()  # not the driver: the process's own (browser_support)
     finally:
         proc.send_signal(signal.SIGTERM)
         try:

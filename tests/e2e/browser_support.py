@@ -7,6 +7,7 @@ skipped, except under CI, where a missing browser is a failure.
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 from pathlib import Path
@@ -40,6 +41,25 @@ def require_chromium():
         pytest.skip("chromium is not installed (apt-get install chromium)",
                     allow_module_level=True)
     return pytest.importorskip("playwright.sync_api")
+
+
+_driver = None
+
+
+def playwright_driver():
+    """This test process's one Playwright driver, started on first use, stopped at exit.
+
+    While it runs, Playwright's event loop counts as running in the test
+    thread, so nothing in the process may start another (``sync_playwright()``
+    raises "using Playwright Sync API inside the asyncio loop"): every test
+    that drives a browser, browser tests and the docs check alike, takes it
+    from here (or from the ``playwright``/``browser`` fixtures, which do).
+    """
+    global _driver
+    if _driver is None:
+        _driver = require_chromium().sync_playwright().start()
+        atexit.register(_driver.stop)
+    return _driver
 
 
 def url(companion: Companion, path: str = "") -> str:

@@ -8,7 +8,7 @@ import pytest
 
 from app.config import Config
 from app.runtime import SIM_SEATS, Companion, WebOptions
-from tests.e2e.browser_support import ARGS, CHROMIUM, PHONE, PIN, require_chromium
+from tests.e2e.browser_support import ARGS, CHROMIUM, PHONE, PIN, playwright_driver
 
 
 @pytest.fixture(scope="session")
@@ -18,8 +18,7 @@ def playwright():
     While it runs, Playwright's event loop counts as running in the test
     thread, so a test must not start another one: the browser tests take this.
     """
-    with require_chromium().sync_playwright() as p:
-        yield p
+    return playwright_driver()
 
 
 @pytest.fixture(scope="session")

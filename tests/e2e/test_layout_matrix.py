@@ -19,8 +19,6 @@ import pytest
 from app.config import Config
 from app.runtime import Companion, WebOptions
 from tests.e2e.browser_support import (
-    ARGS,
-    CHROMIUM,
     PIN,
     SHOTS,
     play,
@@ -139,26 +137,25 @@ def table(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def tabs(table):
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        made = []
-        for size, viewport in SIZES.items():
-            for scheme in SCHEMES:
-                context = browser.new_context(viewport=viewport, color_scheme=scheme)
-                errors: list[str] = []
-                page = context.new_page()
-                page.on("console", lambda m, e=errors, p=page: m.type == "error"
-                        and e.append(f"{p.url}: {m.text}"))
-                page.on("pageerror", lambda x, e=errors, p=page: e.append(f"{p.url}: {x}"))
-                page.goto(url(table, "host"))
-                page.fill("#pin", PIN)
-                page.click("#login button")
-                expect(page.locator("#host")).to_be_visible()
-                made.append(Tab(f"{size}-{scheme}", page, errors))
-        print(f"\nlayout screenshots: {SHOTS / 'layout'}")
-        yield made
-        browser.close()
+def tabs(table, browser):
+    made = []
+    for size, viewport in SIZES.items():
+        for scheme in SCHEMES:
+            context = browser.new_context(viewport=viewport, color_scheme=scheme)
+            errors: list[str] = []
+            page = context.new_page()
+            page.on("console", lambda m, e=errors, p=page: m.type == "error"
+                    and e.append(f"{p.url}: {m.text}"))
+            page.on("pageerror", lambda x, e=errors, p=page: e.append(f"{p.url}: {x}"))
+            page.goto(url(table, "host"))
+            page.fill("#pin", PIN)
+            page.click("#login button")
+            expect(page.locator("#host")).to_be_visible()
+            made.append(Tab(f"{size}-{scheme}", page, errors))
+    print(f"\nlayout screenshots: {SHOTS / 'layout'}")
+    yield made
+    for tab in made:
+        tab.page.context.close()
 
 
 def check(table: Companion, tabs: list[Tab], label: str) -> list[str]:

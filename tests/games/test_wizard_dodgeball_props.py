@@ -193,7 +193,12 @@ class DodgeballTable(TableMachine):
             # Once each; Speed one more of either (Slow: one in all, checked as played).
             throws = sum(u in ("throw", "pass") for u in since)
             assert throws <= 2 and since.count("cast") <= 2 and len(since) <= 3
-            assert len(view["open"]) <= view["actions_left"] <= 3
+            # ``open`` names the kinds still allowed, ``actions_left`` how many: with Slow
+            # one is left that may be either kind (RULINGS: a throw or a cast), so open
+            # can name two kinds while one action is left. Something is open exactly
+            # while something is left.
+            assert set(view["open"]) <= {"throw", "cast"} and view["actions_left"] <= 3
+            assert bool(view["open"]) == bool(view["actions_left"])
         else:
             # Two, +1 with Speed: never more than three, whatever came later.
             assert len(since) <= 3
