@@ -4,6 +4,8 @@ Butter Fingers) and starts a match with the turn and the spell list apart."""
 
 from __future__ import annotations
 
+import re
+
 from tests.e2e.browser_support import log_in, play, require_chromium, shot, start
 
 sync_api = require_chromium()
@@ -119,7 +121,9 @@ def test_dispel_offers_each_wearer_its_own_effects(companion, phone):
     dispel.locator("select[name=target]").select_option(label="#45")
     sync_api.expect(effect).to_have_text(["Slow"])
     dispel.locator("text=It worked").click()
-    sync_api.expect(phone.locator(".status.now")).to_contain_text("left")
+    # The board's last play names the dispel once it is recorded (the status line's
+    # "left" was there before the tap, and so could not say it).
+    sync_api.expect(phone.locator(".lastplay")).to_contain_text(re.compile("#30 dispel", re.I))
     assert companion.table.match.events[-1] == {"type": "dispel", "caster": 30, "target": 45,
                                                 "spell": "slow"}
 

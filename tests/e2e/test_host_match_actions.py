@@ -184,6 +184,33 @@ def test_alakaslam_for_four_starts_with_the_form_s_defaults(companion, phone):
     assert len(set(match["options"]["characters"])) == 4
 
 
+def test_names_typed_before_the_rematch_arrives_stay(companion, phone):
+    """End, then the names at once: the rematch's record (GET /api/rematch) arriving after
+    the host began typing fills the form again, and must not take the typed names away
+    (a 4-player AlakaSLAM started as 3 players when it did)."""
+    start(companion, SINGLES)
+    log_in(phone, companion, "host", "#host")
+    held = []
+    phone.route("**/api/rematch*", lambda route: held.append(route))
+    phone.once("dialog", lambda d: d.accept())
+    phone.click("#end")
+    expect(phone.locator("#game")).to_have_value("alakaslam")
+    phone.wait_for_function("() => document.querySelectorAll('#players input').length === 4")
+    names = phone.locator("#players input")
+    names.nth(2).fill("Cy")
+    names.nth(3).fill("Di")
+    for _ in range(200):  # the page's turns, until it has asked (10 s at most)
+        if held:
+            break
+        phone.wait_for_timeout(50)
+    assert held, "the form asked for no rematch record after End"
+    for route in held:
+        route.continue_()
+    expect(names.nth(0)).to_have_value("Ann")  # the rematch's names came in ...
+    expect(names.nth(2)).to_have_value("Cy")  # ... and the typed ones stayed
+    expect(names.nth(3)).to_have_value("Di")
+
+
 def test_names_stay_when_the_game_changes_and_a_cut_is_said(companion, phone):
     log_in(phone, companion, "host", "#host")
     phone.select_option("#game", "center-court")

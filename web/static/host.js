@@ -145,7 +145,12 @@
   function renderStart(keep = false) {
     const game = games.find((g) => g.id === $("game").value) || games[0];
     if (!game) return;
-    const typed = keep ? [...document.querySelectorAll("#players input")].map((i) => i.value.trim()) : null;
+    // A name the host typed (or seated) since the form was drawn stays whatever redraws it:
+    // the rematch's record can arrive after the host began typing (End, then the names).
+    const inputs = [...document.querySelectorAll("#players input")];
+    const typed = keep ? inputs.map((i) => i.value.trim())
+      : inputs.some((i) => i.dataset.typed) ? inputs.map((i) => (i.dataset.typed ? i.value.trim() : null))
+        : null;
     TC.need(game.id).then(() => { if ($("game").value === game.id) drawStart(game, typed); }, (err) => say(err.message));
   }
 
@@ -154,14 +159,15 @@
 
   /** Player `i`'s name field, with the note that appears once a name reaches MAX_NAME
    *  characters (typing or pasting more is cut there: the host is told so). */
-  function nameField(i, value, required) {
+  function nameField(i, value, required, typed = false) {
     const note = TC.el("span", {class: "hint name-note", id: `name-note-${i}`, "aria-live": "polite"});
     const input = TC.el("input", {name: "player", value, maxlength: MAX_NAME, required,
       "aria-describedby": note.id, autocomplete: "off"});
     const check = () => {
       note.textContent = input.value.length >= MAX_NAME ? `${MAX_NAME} characters at most: the rest is cut` : "";
     };
-    input.addEventListener("input", check);
+    if (typed) input.dataset.typed = "1";
+    input.addEventListener("input", () => { input.dataset.typed = "1"; check(); });
     check();
     return TC.el("label", {class: "player-name"}, `Player ${i + 1} `, input, note);
   }
@@ -171,8 +177,10 @@
     const players = $("players");
     players.replaceChildren();
     for (let i = 0; i < game.seats[1]; i++) {
-      const name = typed ? (typed[i] || "") : current && current.players[i] ? current.players[i] : "";
-      players.append(nameField(i, name || (i < game.seats[0] ? `Player ${i + 1}` : ""), i < game.seats[0]));
+      const mine = typed && typed[i] != null;  // kept: typed, or the menu changed (keep)
+      const name = mine ? typed[i] : current && current.players[i] ? current.players[i] : "";
+      players.append(nameField(i, name || (i < game.seats[0] ? `Player ${i + 1}` : ""), i < game.seats[0],
+        mine && !!typed[i]));
     }
     players.append(TC.el("p", {class: "hint"}, `Names: up to ${MAX_NAME} characters.`));
     const options = $("options");
@@ -337,7 +345,10 @@
     const seat = TC.el("button", {type: "button", class: "quiet"}, "Seat them");
     seat.addEventListener("click", () => {
       const inputs = fields.querySelectorAll("input");
-      if (inputs.length >= 2) { inputs[0].value = pair.a.name; inputs[1].value = pair.b.name; }
+      if (inputs.length >= 2) {
+        [inputs[0].value, inputs[1].value] = [pair.a.name, pair.b.name];
+        inputs[0].dataset.typed = inputs[1].dataset.typed = "1";
+      }
     });
     fair.replaceChildren(`Fair pairing: ${pair.a.name} (${pair.a.rating.toFixed(1)}) v ${pair.b.name} (${pair.b.rating.toFixed(1)}) `, seat);
   };

@@ -18,7 +18,7 @@
       box.replaceChildren(...shown.map((g) => TC.el("section", {"aria-labelledby": `h-${g.game}`},
         TC.el("h2", {id: `h-${g.game}`}, g.title),
         TC.el("table", {class: "board-table"},
-          TC.el("thead", {}, TC.el("tr", {}, ["#", "Player", "Rating", "Played", "Won", "Form"].map((h) => TC.el("th", {scope: "col"}, h)))),
+          TC.el("thead", {}, TC.el("tr", {}, ["#", "Player", "Rating", "Games", "Won", "Form"].map((h) => TC.el("th", {scope: "col"}, h)))),
           TC.el("tbody", {}, g.players.map((p) => TC.el("tr", {},
             TC.el("td", {}, p.place), TC.el("td", {}, link(p.name)), TC.el("td", {}, rating(p)),
             TC.el("td", {}, p.matches), TC.el("td", {}, p.wins), TC.el("td", {}, form(p.form)))))))));
