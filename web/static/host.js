@@ -145,12 +145,14 @@
   function renderStart(keep = false) {
     const game = games.find((g) => g.id === $("game").value) || games[0];
     if (!game) return;
-    // A name the host typed (or seated) since the form was drawn stays whatever redraws it:
-    // the rematch's record can arrive after the host began typing (End, then the names).
+    // A name the host typed (or seated) for the table as it is now stays when the form is
+    // filled again for that same state: the rematch's record can arrive after the host
+    // began typing (End, then the names). Typed for an earlier state, it gives way.
     const inputs = [...document.querySelectorAll("#players input")];
+    const now = $("start").dataset.premise;
+    const mine = (i) => i.dataset.typed !== undefined && i.dataset.typed === now;
     const typed = keep ? inputs.map((i) => i.value.trim())
-      : inputs.some((i) => i.dataset.typed) ? inputs.map((i) => (i.dataset.typed ? i.value.trim() : null))
-        : null;
+      : inputs.some(mine) ? inputs.map((i) => (mine(i) ? i.value.trim() : null)) : null;
     TC.need(game.id).then(() => { if ($("game").value === game.id) drawStart(game, typed); }, (err) => say(err.message));
   }
 
@@ -166,8 +168,10 @@
     const check = () => {
       note.textContent = input.value.length >= MAX_NAME ? `${MAX_NAME} characters at most: the rest is cut` : "";
     };
-    if (typed) input.dataset.typed = "1";
-    input.addEventListener("input", () => { input.dataset.typed = "1"; check(); });
+    // data-typed: the state (the form's premise) the name was typed for.
+    const premise = () => $("start").dataset.premise || "";
+    if (typed) input.dataset.typed = premise();
+    input.addEventListener("input", () => { input.dataset.typed = premise(); check(); });
     check();
     return TC.el("label", {class: "player-name"}, `Player ${i + 1} `, input, note);
   }
@@ -251,6 +255,7 @@
     if (now === folded) return;
     const first = folded === null;
     folded = now;
+    $("start").dataset.premise = now;
     $("new-match").open = !(match && match.status === "active");
     if (!first && games.length) refill();
   }
@@ -347,7 +352,7 @@
       const inputs = fields.querySelectorAll("input");
       if (inputs.length >= 2) {
         [inputs[0].value, inputs[1].value] = [pair.a.name, pair.b.name];
-        inputs[0].dataset.typed = inputs[1].dataset.typed = "1";
+        inputs[0].dataset.typed = inputs[1].dataset.typed = document.getElementById("start").dataset.premise || "";
       }
     });
     fair.replaceChildren(`Fair pairing: ${pair.a.name} (${pair.a.rating.toFixed(1)}) v ${pair.b.name} (${pair.b.rating.toFixed(1)}) `, seat);
