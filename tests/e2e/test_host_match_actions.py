@@ -190,11 +190,12 @@ def test_names_typed_before_the_rematch_arrives_stay(companion, phone):
     (a 4-player AlakaSLAM started as 3 players when it did)."""
     start(companion, SINGLES)
     log_in(phone, companion, "host", "#host")
+    expect(phone.locator("#game")).to_have_value("alakaslam")  # filled from the match
     held = []
     phone.route("**/api/rematch*", lambda route: held.append(route))
     phone.once("dialog", lambda d: d.accept())
     phone.click("#end")
-    expect(phone.locator("#game")).to_have_value("alakaslam")
+    expect(phone.locator("#new-match")).to_have_attribute("open", "")  # the table moved on
     phone.wait_for_function("() => document.querySelectorAll('#players input').length === 4")
     names = phone.locator("#players input")
     names.nth(2).fill("Cy")
