@@ -12,7 +12,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-#: The placeholder of the empty seat in a bye, wherever a matching or a schedule needs one.
+#: The empty seat of a bye: what a matching or a schedule pairs a player with when no
+#: opponent is left.
 BYE = None
 
 

@@ -1,7 +1,0 @@
-"""``python -m companion``: the same as the ``companion`` command."""
-
-import sys
-
-from app.cli import main
-
-sys.exit(main())
