@@ -93,12 +93,15 @@ def tune_for_presses() -> None:
     The resumed match can be thousands of objects that live for good:
     freezing keeps them out of the collector's sweeps, which would otherwise
     add milliseconds to the odd press. And a press crosses three threads
-    (buttons, table writer, display); with Python's default 5 ms GIL switch
-    interval each hand-over can wait that long, 1 ms shortens those waits
-    (tests/bench/bench_panel.py measures both).
+    (buttons, table writer, display), and a host's point more (the server's
+    loop, a worker, the writer, the fan-out) while the writer gives the
+    interpreter up at each SQLite call and the sync: under readers, each time it
+    wants it back it waits up to the GIL's switch interval. Python's default is
+    5 ms; 0.1 ms halved a host action's p50 under 8 reading addresses here
+    (tests/bench/bench_reads.py; bench_panel.py measures the presses).
     """
     gc.freeze()
-    sys.setswitchinterval(0.001)
+    sys.setswitchinterval(0.0001)
 
 
 class Companion:
