@@ -173,16 +173,20 @@ def results_payload(table: str, epoch: int, results: list[JSON]) -> str:
     """The retained ``results``: ``{"table", "epoch", "results": [...]}``, the table's
     last :data:`RESULTS_KEPT` finished matches, oldest first, each ``{"match" (id),
     "game", "players" (names), "standing" (companion/standings.py), "started_at" (Unix
-    time)}``. It is the whole truth from its oldest match on: a match of this database
+    time)}``, and ``"event"`` (its start record's) when it was played for the hall's
+    event. It is the whole truth from its oldest match on: a match of this database
     with a higher id that it leaves out is not finished (undone, or never)."""
     return dumps({"table": table, "epoch": epoch, "results": results})
 
 
 def summary_payload(state: JSON, table: TableInfo) -> str:
     """The retained ``summary``: :func:`~companion.headline.headline` of ``state``
-    plus ``table`` ({id, name, url}), ``version`` and ``epoch``."""
+    plus ``table`` ({id, name, url}), ``version``, ``epoch`` and ``event``: the hall's
+    event the current match is played for (its start record's), or null."""
+    match = state.get("match")
     return dumps({"table": table.to_json(), "version": state["version"],
-                  "epoch": state.get("epoch", 0), **headline(state)})
+                  "epoch": state.get("epoch", 0), **headline(state),
+                  "event": match.get("event") if match else None})
 
 
 def discovery_node(table_id: str) -> str:
