@@ -18,6 +18,10 @@ Under the prefix P (default ``table-companion``), table T publishes:
   finished matches with their standings; the hall's club leaderboard counts
   each (table, database, match) once, however often it comes.
 
+Table T reads one topic: ``P/_hall/offers/T`` (:attr:`Topics.offer`), where the
+hall offers it its next match (companion/offers.py); ``_hall`` is never a
+table id, so it never meets a table's topics.
+
 Nothing here carries the host PIN, a session or a CSRF token.
 """
 
@@ -38,6 +42,9 @@ DISCOVERY_PREFIX = "homeassistant"
 ONLINE, OFFLINE = "online", "offline"
 STATE, SUMMARY, EVENTS, AVAILABILITY = "state", "summary", "events", "availability"
 RESULTS = "results"
+#: The hall's own branch of topics under the prefix (never a table id: ids begin with
+#: a letter or digit), and its offers' leaf.
+HALL, OFFERS = "_hall", "offers"
 #: The topics under each table, in the order a fresh connection publishes them.
 LEAVES = (AVAILABILITY, STATE, SUMMARY, RESULTS)
 #: Every topic under a table (the retained ones and the events).
@@ -123,6 +130,12 @@ class Topics:
     @property
     def availability(self) -> str:
         return self.leaf(AVAILABILITY)
+
+    @property
+    def offer(self) -> str:
+        """``P/_hall/offers/T``: the hall's offer of this table's next match (retained;
+        only the hall may write it), the one topic a table reads."""
+        return f"{self.prefix}/{HALL}/{OFFERS}/{self.table}"
 
     @staticmethod
     def every(prefix: str, leaf: str) -> str:
