@@ -36,6 +36,8 @@ log = logging.getLogger(__name__)
 MAX_OFFER = 8 * 1024
 #: What a start on an offer that is no longer the hall's latest is refused with.
 OFFER_CHANGED = "the hall's offer changed: look at it again"
+#: What a second start of the offer the table's match was started from is refused with.
+STARTED = "this offer of the hall's was started already: its match is the one on the table"
 #: The fields an offer's payload may hold.
 FIELDS = frozenset({"offer", "event", "game", "options", "players", "sent_at"})
 #: The fields of the event the offer names (its ``offer`` is the offer's id).
@@ -189,6 +191,10 @@ class Offers:
         offer = self.current
         if offer is None or not isinstance(offer_id, str) or offer.id != offer_id:
             raise OfferChanged(OFFER_CHANGED)
+        match = table.snapshot.match
+        if match is not None and (match.get("event") or {}).get("offer") == offer.id:
+            # Finished and still offered: the hall has not seen the result yet.
+            raise OfferChanged(STARTED)
         return table.start(dict(offer.record))
 
     def to_json(self) -> JSON:

@@ -132,7 +132,7 @@ def all_screens() -> dict[str, ScreenSpec]:
 
 def _board(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     menu = Binding("Menu", Outcome(Ui(screen="menu")))
-    if ctx.offer is not None and (match is None or match["status"] == "finished"):
+    if ctx.offer is not None and not in_play(match, ctx.offer[0]):
         # No match in play: the hall's offer is the board, one OK starts it (the
         # command names the offer shown: a replaced one is refused, never started).
         return Screen(keys={
@@ -160,6 +160,14 @@ def _board(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     panel = _panel(match["game"])
     keys = panel.board(ui, match) if panel else generic_board(match)
     return Screen(keys={**keys, Input("back"): menu})
+
+
+def in_play(match: Mapping[str, Any] | None, offer_id: str) -> bool:
+    """Whether the hall's offer ``offer_id`` waits: a match is in play, or the match on
+    the table is that offer's, started already (until the hall withdraws it)."""
+    if match is None:
+        return False
+    return match["status"] == "active" or (match.get("event") or {}).get("offer") == offer_id
 
 
 #: Characters of the small font on one line of the OLED.
