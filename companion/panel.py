@@ -164,7 +164,8 @@ class Panel:
         before = self._ui
         self._since = None  # a message after this press is new, whatever its words
         if seen is not None and seen < self.epoch:
-            self._ui = controls.notice(before)
+            # Under a notice already (the hall's offer changed): that one says it.
+            self._ui = before if before.notice else controls.notice(before)
             return self._publish()
         try:
             return self._handle(inp, before)
