@@ -20,6 +20,8 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from paho.mqtt.enums import CallbackAPIVersion
 from PIL import Image, ImageChops
 
@@ -263,3 +265,23 @@ def test_an_unusable_offer_is_said_and_a_lost_broker_forgets_the_offer(club):
     broker.kill()
     offers.wait(lambda o: o == (None, None), "the offer forgotten with the broker")
     assert table.table.snapshot.match is None
+
+
+@settings(max_examples=4, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(st.lists(st.binary(max_size=300) | st.sampled_from([
+    b"{}", b"null", b"[]", b'{"offer": "o-x"}', b"\xff\xfe", b"[" * 3000,
+    offer_payload(["Ann", "Ann"]), offer_payload(["Ann", "Bob"], game="chess"),
+    offer_payload(["Ann", "Bob"], options={"sets": 99}), b" " * 9000]), min_size=1,
+    max_size=12))
+def test_no_bytes_on_the_offer_topic_crash_the_table_or_start_anything(club, payloads):
+    _, table, hall, _, offers = club
+    for payload in payloads:
+        assert hall.publish(T1.offer, payload) is None
+    # The hall's last word is a good offer: the table read everything before it.
+    hall.publish(T1.offer, offer_payload(["Ann", "Bob"], offer=f"o-end-{len(payloads)}"))
+    offers.wait(lambda o: o == (f"o-end-{len(payloads)}", None), "the last offer")
+    assert table.table.snapshot.match is None and table.table.version == 0
+    assert table.publisher is not None and table.publisher.status == "connected"
+    hall.publish(T1.offer, b"")
+    offers.wait(lambda o: o == (None, None), "the withdrawal")
