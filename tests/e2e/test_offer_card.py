@@ -61,6 +61,8 @@ def test_the_offer_card_starts_the_offer_shown_and_only_that(companion, phone):
     expect(phone.locator("#end")).to_be_visible()
     match = companion.table.snapshot.match
     assert match["players"] == ["Cy", "Di"] and match["event"]["offer"] == "o-2"
+    # The board says which event's match it is, on the host's page and the spectators'.
+    expect(phone.locator("#board .event")).to_have_text("R3 · Tuesday Swiss")
     # Its own match is on the table: the card says so, and offers no second start.
     expect(card).to_contain_text("This match, from the hall")
     expect(start_button).to_be_hidden()
