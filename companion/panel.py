@@ -148,7 +148,7 @@ class Panel:
         offer = shown(self.offers) if self.offers is not None else None
         before = self.state.screen.offer
         self.ctx = replace(self.ctx, offer=offer)
-        if before is not None and (offer is None or offer[0] != before[0]):
+        if before is not None and offer != before:
             self.epoch += 1
             self._ui = self._stamped(replace(self._ui, message=OFFER_CHANGED, notice=True))
         return self._publish()
