@@ -124,6 +124,8 @@ class Finished:
     #: companion/standings.py's standing; None for a match finished before schema 2.
     standing: JSON | None
     started_at: float
+    #: The start record's ``event`` (the hall's event it was played for), or None.
+    event: JSON | None = None
 
 
 @dataclass(frozen=True)
@@ -953,8 +955,8 @@ class Store:
         """Every finished match, in the order they were played (start time, then id); with
         ``last``, only the last that many stored (the highest ids), oldest first."""
         # Only the names of the start record: the options are not read.
-        columns = ("SELECT id, game, json_extract(start, '$.players'), standing, started_at"
-                   " FROM matches WHERE status = 'finished'")
+        columns = ("SELECT id, game, json_extract(start, '$.players'), standing, started_at,"
+                   " json_extract(start, '$.event') FROM matches WHERE status = 'finished'")
         with self._reading() as db:
             if last is None:
                 rows = db.execute(f"{columns} ORDER BY started_at, id").fetchall()
@@ -963,7 +965,8 @@ class Store:
                 rows.reverse()
         with _decoding(self.path, "the finished matches"):
             return [Finished(r[0], r[1], tuple(json.loads(r[2])),
-                             None if r[3] is None else json.loads(r[3]), r[4]) for r in rows]
+                             None if r[3] is None else json.loads(r[3]), r[4],
+                             None if r[5] is None else json.loads(r[5])) for r in rows]
 
     @_named_errors
     def players(self) -> list[PlayerRow]:
