@@ -28,7 +28,9 @@ run() {
 random_pin() {
     local n
     while :; do
-        n=$(od -An -N4 -tu4 /dev/urandom | tr -d ' \n')
+        # od pads the number with blanks; the arithmetic drops them (one
+        # process a draw, not two: the tests draw a thousand PINs).
+        n=$(($(od -An -N4 -tu4 /dev/urandom)))
         if [ "$n" -lt 4294000000 ]; then
             printf '%06d\n' $((n % 1000000))
             return
