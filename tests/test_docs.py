@@ -552,7 +552,7 @@ def check_mosquitto_conf(block: Block, tmp: Path) -> None:
 
 
 def check_mosquitto_acl(block: Block, tmp: Path) -> None:
-    """A table writes only its own topics; the hall reads all and writes nothing."""
+    """A table writes only its own topics; the hall reads all and writes only its offers."""
     from tests.mqtt.club import check_acl
 
     with club(block, tmp) as broker:

@@ -245,7 +245,8 @@ def check_conf(club: Club) -> None:
 
 def check_acl(club: Club) -> None:
     """Each table writes its own topics only; the hall and Home Assistant read every
-    table and the hall writes nothing. A refused publish never reaches anyone."""
+    table and the hall writes only its offers (``_hall/``), which no table can forge. A
+    refused publish never reaches anyone."""
     hall = club.client("hall")
     hall.subscribe("table-companion/#")
     ha = club.client("homeassistant")
@@ -268,7 +269,7 @@ def check_acl(club: Club) -> None:
         assert one.publish("table-companion/table-1/availability", "online") is None
         assert hall.next_message()[0] == "table-companion/table-1/availability"
         assert ha.next_message()[0] == "table-companion/table-1/availability"
-        # The hall publishes nothing, not even where it reads.
+        # The hall publishes nothing on the tables' topics, not even where it reads.
         for topic in ("table-companion/table-1/state", "table-companion/hall/state",
                       "homeassistant/status"):
             assert "Not authorized" in hall.publish(topic, "fake", retain=True)
@@ -289,6 +290,18 @@ def check_acl(club: Club) -> None:
         assert ha.publish("homeassistant/status", "online") is None
         assert "Not authorized" in one.publish("homeassistant/status", "offline")
         assert ha.next_message()[0:2] == ("homeassistant/status", b"online")
+        # The hall's offers: only the hall may write them. A table's forged offer (to
+        # itself or to another table) is refused and reaches no one; the hall's own does.
+        for topic in ("table-companion/_hall/offers/table-1",
+                      "table-companion/_hall/offers/table-2"):
+            assert "Not authorized" in one.publish(topic, '{"offer":"forged"}', retain=True)
+        assert "Not authorized" in ha.publish("table-companion/_hall/offers/table-1", "x")
+        assert hall.publish("table-companion/_hall/offers/table-1", '{"offer":"o-1"}',
+                            retain=True) is None
+        assert hall.next_message() == ("table-companion/_hall/offers/table-1",
+                                       b'{"offer":"o-1"}', False)
+        assert ha.next_message()[0:2] == ("table-companion/_hall/offers/table-1",
+                                          b'{"offer":"o-1"}')
         assert hall.messages.empty() and ha.messages.empty()
     finally:
         for client in (hall, ha, one, two):
