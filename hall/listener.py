@@ -59,7 +59,7 @@ class Listener:
                  on_status: Callable[[bool, str], None] | None = None, *,
                  username: str | None = None, password: str | None = None,
                  ca_file: Path | None = None,
-                 on_connected: Callable[[], None] | None = None) -> None:
+                 on_connected: Callable[[Listener], None] | None = None) -> None:
         self.address, self.prefix = address, prefix
         self._on_connected = on_connected
         self._on_message, self._on_status = on_message, on_status
@@ -126,7 +126,7 @@ class Listener:
         self._say(True, "connected")
         if self._on_connected is not None:
             try:
-                self._on_connected()
+                self._on_connected(self)  # self: called before the constructor returns
             except Exception:  # said; the connection stays
                 log.exception("broker %s: publishing at connection failed", self.address)
 

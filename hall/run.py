@@ -108,11 +108,13 @@ class Hall:
         if self.listener is not None:
             self.listener.publish(topic, payload)
 
-    def _republish(self) -> None:
+    def _republish(self, listener: Listener) -> None:
         """At each connection: every pending offer again, and every withdrawn one cleared
-        (a broker restarted without its retained messages, a hall restarted mid-round)."""
+        (a broker restarted without its retained messages, a hall restarted mid-round).
+        Through ``listener``: its first connection may come before ``self.listener`` is
+        set."""
         for topic, payload in self.night.pending():
-            self._offer(topic, payload)
+            listener.publish(topic, payload)
 
     def _ratings(self, game: str) -> dict[str, float]:
         """The club's rating of each player of ``game``, by name key (for seeding)."""
