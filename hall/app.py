@@ -26,7 +26,7 @@ from werkzeug.datastructures import MultiDict
 
 import web
 from companion.topics import valid_table_id
-from hall import director_api
+from hall import director_api, night_pages
 from hall.answers import TableAnswers
 from hall.cards import MAX_TABLES, Board
 from hall.director_api import Director
@@ -79,6 +79,7 @@ def create_hall_app(board: Board, broker: Broker, *, extra_host_names: tuple[str
         app.extensions["hall.night"] = night
         app.extensions["hall.director"] = director
         app.register_blueprint(director_api.bp)
+        app.register_blueprint(night_pages.bp)
 
     @app.get("/")
     def page() -> Response:
