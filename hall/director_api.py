@@ -101,12 +101,9 @@ def events() -> Response:
 @bp.get("/api/events/<eid>")
 def event(eid: str) -> Response:
     try:
-        state = night().state(eid)
+        return night().body(eid).response()
     except Refusal as err:
         return refused(err)
-    response = jsonify(state)
-    response.headers["Cache-Control"] = "no-store"
-    return response
 
 
 @bp.get("/api/events/<eid>/pairings/<pid>")

@@ -43,6 +43,7 @@ from hall.director.formats import elimination, round_robin
 from hall.director.model import Pairing, Player, Result, Round
 from hall.director.pairing import pair_swiss
 from hall.director.standings import CHESS, Tally, corrections, standings
+from web.reads import Body, json_body
 
 #: The database file (shared with the club leaderboard, hall/results.py; its own tables).
 FILE = "hall.db"
@@ -185,6 +186,8 @@ class Night:
         self._db.executescript(_SCHEMA)
         self._lock = threading.RLock()
         self._events: dict[str, _Event] = {}
+        #: Each event's answer to ``GET /api/events/<id>``, made once per version.
+        self._bodies: dict[str, tuple[int, Body]] = {}
         self._load()
 
     # --- the database ------------------------------------------------------------------
@@ -277,6 +280,17 @@ class Night:
     def version(self, eid: str) -> int:
         with self._lock:
             return self._event(eid).version
+
+    def body(self, eid: str) -> Body:
+        """:meth:`state` as the answer's body (JSON, strong ETag, gzip once), made once per
+        version of the event: the TV and every phone asking cost one making."""
+        with self._lock:
+            version = self._event(eid).version
+            made = self._bodies.get(eid)
+            if made is None or made[0] != version:
+                made = (version, json_body(self.state(eid)))
+                self._bodies[eid] = made
+            return made[1]
 
     def state(self, eid: str) -> dict[str, Any]:
         """The whole event as the pages show it (docs/api.md, "Club night")."""

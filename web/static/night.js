@@ -11,11 +11,12 @@ NIGHT.eventId = function () {
     .then((d) => (d.events.length ? d.events[0].id : null));
 };
 
-NIGHT.event = (id) => fetch(`/api/events/${encodeURIComponent(id)}`, {cache: "no-store"})
+// no-cache: asked again each time, answered 304 while the event has not changed.
+NIGHT.event = (id) => fetch(`/api/events/${encodeURIComponent(id)}`, {cache: "no-cache"})
   .then((r) => { if (!r.ok) throw new Error(r.statusText); return r.json(); });
 
 /** Each table's card (GET /api/tables) by id: its live score line. */
-NIGHT.cards = () => fetch("/api/tables", {cache: "no-store"}).then((r) => r.json())
+NIGHT.cards = () => fetch("/api/tables", {cache: "no-cache"}).then((r) => r.json())
   .then((d) => Object.fromEntries(d.tables.map((c) => [c.id, c])));
 
 /** Call show(event, cards) with the newest event now and every `every` ms (and when the
