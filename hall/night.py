@@ -23,6 +23,8 @@ shown: :func:`hall.director.standings.corrections`).
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import random
 import secrets
@@ -42,7 +44,7 @@ from companion.topics import dumps, valid_table_id
 from hall.director.formats import elimination, round_robin
 from hall.director.model import Pairing, Player, Result, Round
 from hall.director.pairing import pair_swiss
-from hall.director.standings import CHESS, Tally, corrections, standings
+from hall.director.standings import CHESS, corrections, standings
 from web.reads import Body, json_body
 
 #: The database file (shared with the club leaderboard, hall/results.py; its own tables).
@@ -344,8 +346,6 @@ class Night:
 
     def csv(self, eid: str) -> str:
         """The standings as CSV: place, name, points, Buchholz, tiebreak, played, byes."""
-        import csv
-        import io
         with self._lock:
             e = self._event(eid)
             out = io.StringIO()
@@ -357,15 +357,6 @@ class Night:
                 w.writerow([s.place, name, f"{s.points:g}", f"{s.buchholz:g}",
                             f"{s.tiebreak:g}", s.played, s.byes])
             return out.getvalue()
-
-    def tally(self, eid: str) -> Tally:
-        """The live standings of ``eid`` as a :class:`Tally` (for checks and the bench)."""
-        with self._lock:
-            e = self._event(eid)
-            t = Tally(e.players)
-            for r in e.plain_results():
-                t.add(r)
-            return t
 
     # --- the director's changes -------------------------------------------------------
 
