@@ -185,11 +185,11 @@ def run(args: argparse.Namespace) -> int:
         assert hall.listener is not None
         print(f"Table Companion hall board; tables from {hall.listener.address} "
               f"under {args.prefix}/")
+        if (line := director_banner(hall.director_pin)) is not None:
+            print(line)
         for url in hall.urls:
             print(f"  Hall: {url}")
             print(f"  Director: {url}director")
-        if (line := director_banner(hall.director_pin)) is not None:
-            print(line)
         sys.stdout.flush()
         stop.wait()
     print("Table Companion hall stopped.", flush=True)
