@@ -377,7 +377,7 @@ class Night:
                 or not name.isprintable():
             raise _bad(f"name is the event's name, 1-{MAX_EVENT_NAME} characters")
         game = body.get("game")
-        if game not in GAMES:
+        if not isinstance(game, str) or game not in GAMES:
             raise _bad(f"game is one of {', '.join(GAMES)}, not {game!r}")
         options = body.get("options", {})
         if not isinstance(options, dict):
@@ -495,7 +495,7 @@ class Night:
             self._premise(e, body)
             self._open(e)
             name = body.get("name")
-            if name not in e.present:
+            if not isinstance(name, str) or name not in e.present:
                 raise Refusal(404, f"{name!r} is not checked in")
             if e.round and e.doc["format"] != "swiss":
                 raise Refusal(409, "a round robin or a knockout keeps the field it started "

@@ -133,6 +133,7 @@ def test_logout_ends_every_director_session(hall):
 @pytest.mark.parametrize("body, words", [
     ({"game": "center-court", "format": "swiss", "rounds": 3}, "name"),
     ({"name": "N", "game": "chess", "format": "swiss", "rounds": 3}, "game is one of"),
+    ({"name": "N", "game": ["center-court"], "format": "swiss", "rounds": 3}, "game is one of"),
     ({"name": "N", "game": "center-court", "format": "ladder"}, "format is one of"),
     ({"name": "N", "game": "center-court", "format": "swiss"}, "rounds"),
     ({"name": "N", "game": "center-court", "format": "swiss", "rounds": 3,
@@ -307,8 +308,9 @@ def test_late_arrival_and_drop_out_between_rounds(hall, director):
     assert answer.status_code == 409 and "enter its result first" in answer.get_json()["error"]
     play_round(hall, event)
     assert director.post(f"/api/events/{eid}/drop", {"name": "Ann"}, eid=eid).status_code == 200
-    answer = director.post(f"/api/events/{eid}/drop", {"name": "Nobody"}, eid=eid)
-    assert answer.status_code == 404
+    for nobody in ("Nobody", ["Ann"], {}):
+        answer = director.post(f"/api/events/{eid}/drop", {"name": nobody}, eid=eid)
+        assert answer.status_code == 404 and "is not checked in" in answer.get_json()["error"]
     state = director.post(f"/api/events/{eid}/players",
                           {"players": [{"name": "Ivy", "start_points": 0.5}]},
                           eid=eid).get_json()
