@@ -382,6 +382,8 @@ class Night:
         options = body.get("options", {})
         if not isinstance(options, dict):
             raise _bad("options is an object (the game's start options)")
+        if len(dumps(options)) > MAX_OFFER // 2:  # the offer carries them, in 8 KiB
+            raise _bad(f"options take at most {MAX_OFFER // 2} bytes of JSON")
         try:
             GAMES[game].prepare(["Player A", "Player B"], options, random.Random(0))
         except InvalidAction as err:

@@ -142,6 +142,8 @@ def test_logout_ends_every_director_session(hall):
       "players": ["Ann", "ann "]}, "checked in already"),
     ({"name": "N", "game": "center-court", "format": "swiss", "rounds": 3,
       "tables": ["T 1"]}, "tables"),
+    ({"name": "N", "game": "center-court", "format": "swiss", "rounds": 3,
+      "options": {"sets": 3, "note": "x" * 5000}}, "at most 4096 bytes"),
     ([1, 2], "object"),
 ])
 def test_a_bad_event_is_refused_with_a_message_and_nothing_is_made(director, body, words):

@@ -118,3 +118,35 @@ def test_a_swiss_night_is_played_by_the_tables_through_a_hall_crash_and_a_broker
         (s["name"], s["points"], s["buchholz"]) for s in final["standings"]]
     # Nobody met anyone twice.
     assert all(len(set(s["opponents"])) == 3 for s in final["standings"])
+
+
+def test_a_knockout_is_seeded_by_the_club_leaderboard_the_hall_keeps(mosquitto, tmp_path):  # noqa: F811
+    """The ratings are the hall's own club leaderboard (hall/results.py), of the event's
+    game: Ann beat everyone at table t9 before, so she is seed 1; a newcomer is seeded as
+    the field's average."""
+    from companion.topics import results_payload
+    from hall.run import Hall
+
+    with Hall(mosquitto.url, host="127.0.0.1", port=0, prefix="table-companion",
+              data=tmp_path, director_pin=PIN) as hall:
+        played = [{"match": i, "game": "center-court", "players": ["Ann", other],
+                   "standing": {"teams": [[0], [1]], "places": [0, 1]},
+                   "started_at": 1764000000.0 + i}
+                  for i, other in enumerate(["Bob", "Cy", "Dee", "Bob", "Cy"], start=1)]
+        played.append({"match": 6, "game": "center-court", "players": ["Bob", "Cy"],
+                       "standing": {"teams": [[0], [1]], "places": [0, 1]},
+                       "started_at": 1764000010.0})
+        hall.results.receive("t9", results_payload("t9", 1, played).encode())
+        director = HttpDirector(hall.urls[0])
+        status, event = director.request("POST", "/api/events", {
+            "name": "Cup", "game": "center-court", "format": "elimination",
+            "players": ["Dee", "Cy", "New", "Bob", "Ann"], "tables": ["t1", "t2"]})
+        assert status == 200, event
+        rating = {p["name"]: p["rating"] for p in event["players"]}
+        assert rating["Ann"] > rating["Bob"] > rating["Cy"] and rating["Ann"] > rating["Dee"]
+        known = [rating[n] for n in ("Ann", "Bob", "Cy", "Dee")]
+        assert abs(rating["New"] - sum(known) / 4) < 0.1
+        state = director.change(f"/api/events/{event['id']}/rounds", {}, event["id"])
+        # Eight places for five: the top three seeds have byes; Ann is seed 1.
+        byes = [p["players"][0] for p in state["pairings"] if p["bye"]]
+        assert byes[0] == "Ann" and len(byes) == 3
