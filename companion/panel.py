@@ -32,7 +32,6 @@ from companion.subscribers import Subscribers
 from companion.table import Snapshot, Table
 from companion.ui import controls
 from companion.ui.controls import Context, Screen, Ui
-from companion.undone import undone_words
 
 HISTORY_ROWS = 20
 #: How many recent matches the setup screen takes player names from.
@@ -189,7 +188,6 @@ class Panel:
         # The table publishes on this thread before it returns: _table_changed
         # must know the change is the panel's own (no notice), and leave the
         # publishing to handle, so the new screen is published once.
-        before = self.table.snapshot.match
         self._own = True
         try:
             getattr(self.table, kind)(*args)
@@ -197,16 +195,16 @@ class Panel:
             self._own = False
         # An undo often changes one small mark on the board: say it happened, and what.
         if kind in UNDONE and ui.message is None:
-            return replace(ui, message=self._undone(kind, before))
+            return replace(ui, message=self._undone(kind))
         return ui
 
-    def _undone(self, kind: str, before: dict | None) -> str:
-        """"Undone: point to Ann" (``before``: the match as it was before the undo) when
-        it fits the notice strip, else "Undone"; "Redone" for a redo."""
-        change = self.table.snapshot.change
-        if kind != "undo" or before is None or not change or change.get("event") is None:
+    def _undone(self, kind: str) -> str:
+        """"Undone: point to Ann" (the table's words, Snapshot.undone) when it fits the
+        notice strip, else "Undone"; "Redone" for a redo."""
+        words = self.table.snapshot.undone
+        if kind != "undo" or words is None:
             return UNDONE[kind]
-        said = f"{UNDONE[kind]}: {undone_words(before['view'], before['players'], change['event'])}"
+        said = f"{UNDONE[kind]}: {words}"
         return said if len(said) <= NOTICE_CHARS else UNDONE[kind]
 
     def _history(self, ui: Ui) -> Ui:

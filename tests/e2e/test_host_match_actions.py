@@ -14,6 +14,7 @@ from tests.e2e.browser_support import (
     PHONE,
     PIN,
     above_the_fold,
+    accessibility_problems,
     log_in,
     play,
     require_chromium,
@@ -117,7 +118,17 @@ def test_undo_says_what_it_undid(companion, phone):
     message = phone.locator("#bar #message")
     expect(message).to_have_text("Undone: point to Bob")
     above_the_fold(phone, "#bar #message")
-    shot(phone, "host-undone")
+    # News, not an error: not in the refusals' red, readable (AA) in both themes.
+    expect(message).to_have_class("note")
+    for scheme in ("dark", "light"):
+        phone.emulate_media(color_scheme=scheme)
+        colour = phone.evaluate("() => getComputedStyle(document.getElementById('message')).color")
+        bad = phone.evaluate("() => { const p = document.createElement('p'); p.className = 'error';"
+                             " document.body.append(p); const c = getComputedStyle(p).color;"
+                             " p.remove(); return c; }")
+        assert colour != bad, scheme
+        assert accessibility_problems(phone) == [], scheme
+        shot(phone, f"host-undone-{scheme}")
     # It is about the table it was said of: the next change clears it.
     play(companion, {"type": "point", "winner": 0})
     expect(message).to_be_empty()

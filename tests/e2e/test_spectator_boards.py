@@ -72,6 +72,45 @@ def test_center_court_new_and_in_play(companion, phone):
     shot(phone, "spectator-cc-in-play")
 
 
+@pytest.mark.parametrize("scheme", ["dark", "light"])
+def test_the_phones_say_what_an_undo_took_back_and_the_notice_ends(companion, browser, scheme):
+    """An undo from the panel (or any host) says on every phone what it took back, as a
+    notice over the page's foot (the board does not move) that ends on its own, or at
+    the next change; a page opened after an undo does not bring that old news up."""
+    start(companion, CC)
+    play(companion, POINT[0], POINT[1])
+    context = browser.new_context(viewport=PHONE, color_scheme=scheme)
+    try:
+        phone = context.new_page()
+        phone.goto(url(companion))
+        title_is(phone, "Ann v Bob: 0-0, 15-15")
+        notice = phone.locator("#undone")
+        expect(notice).to_be_hidden()
+        before = boxes(phone, CC_FACTS[:6])
+        companion.runner.call(lambda t: t.undo())  # as the panel's held BACK does
+        expect(notice).to_have_text("Undone: point to Bob")
+        expect(notice).to_be_visible()
+        above_the_fold(phone, "#undone")
+        title_is(phone, "Ann v Bob: 0-0, 15-0")
+        assert boxes(phone, CC_FACTS[:6]) == before  # over the page: nothing moved
+        assert accessibility_problems(phone) == []
+        shot(phone, f"spectator-undone-{scheme}")
+        # It ends on its own, a few seconds later.
+        expect(notice).to_be_hidden(timeout=10_000)
+        # And at the next change, whatever that is.
+        companion.runner.call(lambda t: t.undo())
+        expect(notice).to_have_text("Undone: point to Ann")
+        play(companion, POINT[1])
+        expect(notice).to_be_hidden(timeout=2000)
+        # Opened after an undo: the board, no notice.
+        companion.runner.call(lambda t: t.undo())
+        phone.goto(url(companion))
+        title_is(phone, "Ann v Bob: 0-0, 0-0")
+        expect(notice).to_be_hidden()
+    finally:
+        context.close()
+
+
 def test_center_court_calls_a_fault_without_moving_the_score(companion, phone):
     start(companion, CC)
     play(companion, POINT[0])

@@ -14,7 +14,13 @@
      reason stays beside the table it refers to until the next change. */
   const key = (s) => `${s.epoch}/${s.version}`;
   let about = null;  // key() of the state the message is about
-  const say = (text, of) => { message.textContent = text; about = text ? of || key(state) : null; };
+  /* `news`: the message is no refusal or fault but news (what an undo took back): shown
+     in the page's own colours (.note), not as an error. */
+  const say = (text, of, news = false) => {
+    message.textContent = text;
+    message.className = news ? "note" : "error";
+    about = text ? of || key(state) : null;
+  };
   const STALE = "Someone else changed the table just before your tap: nothing was recorded. " +
     "Here is the table now.";
 
@@ -235,7 +241,7 @@
   $("game").addEventListener("change", () => renderStart(true));
   // The table says what the undo took back (the answer's `undone`): said in the bar, by Undo.
   $("undo").addEventListener("click", () => act("/api/undo").then((s) => {
-    if (s && s.undone) say(`Undone: ${s.undone}`);
+    if (s && s.undone) say(`Undone: ${s.undone}`, undefined, true);
   }));
   $("redo").addEventListener("click", () => act("/api/redo"));
   $("end").addEventListener("click", () => {
