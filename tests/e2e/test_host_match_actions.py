@@ -239,6 +239,20 @@ def test_names_stay_when_the_game_changes_and_a_cut_is_said(companion, phone):
     # 16 characters at most: a longer name is cut there, and the form says so.
     expect(phone.locator("#players")).to_contain_text("up to 16 characters")
     expect(phone.locator("#name-note-0")).to_be_hidden()
+    # Exactly 16, typed or filled: nothing was cut, nothing is said.
+    names.nth(1).fill("")
+    names.nth(1).press_sequentially("CHRISTOPHERWOLFG")
+    names.nth(0).fill("ABCDEFGHIJKLMNOP")
+    expect(names.nth(1)).to_have_value("CHRISTOPHERWOLFG")
+    expect(names.nth(0)).to_have_value("ABCDEFGHIJKLMNOP")
+    for n in (0, 1):
+        expect(phone.locator(f"#name-note-{n}")).to_be_hidden()
+    # Pasted (inserted whole) past 16: cut, and said.
+    names.nth(1).fill("")
+    names.nth(1).focus()
+    phone.keyboard.insert_text("QRSTUVWXYZABCDEFGH")
+    expect(names.nth(1)).to_have_value("QRSTUVWXYZABCDEF")
+    expect(phone.locator("#name-note-1")).to_have_text("16 characters at most: the rest is cut")
     names.nth(0).fill("")
     names.nth(0).press_sequentially("CHRISTOPHERWOLFGANG")
     expect(names.nth(0)).to_have_value("CHRISTOPHERWOLFG")

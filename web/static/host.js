@@ -165,20 +165,29 @@
   /** The longest name the table keeps (companion/games/base.py MAX_NAME: it fits the OLED). */
   const MAX_NAME = 16;
 
-  /** Player `i`'s name field, with the note that appears once a name reaches MAX_NAME
-   *  characters (typing or pasting more is cut there: the host is told so). */
+  /** Player `i`'s name field, with the note that appears when typing or pasting was cut
+   *  at MAX_NAME characters (the field holds no more: the host is told the rest is lost).
+   *  A name of exactly MAX_NAME characters, typed or filled in, lost nothing: no note.
+   *  The note stays while the name is that long, and goes once it is shorter. */
   function nameField(i, value, required, typed = false) {
     const note = TC.el("span", {class: "hint name-note", id: `name-note-${i}`, "aria-live": "polite"});
     const input = TC.el("input", {name: "player", value, maxlength: MAX_NAME, required,
       "aria-describedby": note.id, autocomplete: "off"});
-    const check = () => {
-      note.textContent = input.value.length >= MAX_NAME ? `${MAX_NAME} characters at most: the rest is cut` : "";
-    };
+    let cut = false;
+    const show = () => { note.textContent = cut ? `${MAX_NAME} characters at most: the rest is cut` : ""; };
+    // Before the field takes the text: what it would hold without its maxlength. The
+    // browser drops what goes past it (typed keys fire no input event then).
+    input.addEventListener("beforeinput", (e) => {
+      const added = e.data ?? (e.dataTransfer ? e.dataTransfer.getData("text/plain") : "");
+      if (!added) return;
+      const kept = input.value.length - Math.abs(input.selectionEnd - input.selectionStart);
+      if (kept + added.length > MAX_NAME) { cut = true; show(); }
+    });
+    const shorter = () => { cut = cut && input.value.length >= MAX_NAME; show(); };
     // data-typed: the state (the form's premise) the name was typed for.
     const premise = () => $("start").dataset.premise || "";
     if (typed) input.dataset.typed = premise();
-    input.addEventListener("input", () => { input.dataset.typed = premise(); check(); });
-    check();
+    input.addEventListener("input", () => { input.dataset.typed = premise(); shorter(); });
     return TC.el("label", {class: "player-name"}, `Player ${i + 1} `, input, note);
   }
 
