@@ -9,6 +9,7 @@ import pytest
 
 from tests.e2e.browser_support import (
     PHONE,
+    PIN,
     SHOTS,
     above_the_fold,
     accessibility_problems,
@@ -365,3 +366,72 @@ def test_text_grows_with_the_phones_font_size_and_nothing_overlaps(companion, br
         page.screenshot(path=str(SHOTS / f"spectator-{game}-large-text.png"))
     finally:
         context.close()
+
+
+#: The tallest band of a board without any text or drawing in it (px): from the board's
+#: top to its last text, every line box and every drawing (svg, img) is collected, and the
+#: largest space between them returned, with what is under it.
+WIDEST_GAP = """() => {
+  const board = document.querySelector('#board');
+  const bands = [];
+  const walker = document.createTreeWalker(board, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (!n.textContent.trim() || n.parentElement.closest('[hidden], .sr-only')) continue;
+    const range = document.createRange();
+    range.selectNodeContents(n);
+    for (const r of range.getClientRects()) {
+      if (r.height) bands.push([r.top, r.bottom, n.parentElement]);
+    }
+  }
+  for (const el of board.querySelectorAll('svg, img')) {
+    const r = el.getBoundingClientRect();
+    if (r.height) bands.push([r.top, r.bottom, el]);
+  }
+  bands.sort((a, b) => a[0] - b[0]);
+  let reach = bands.length ? bands[0][1] : 0;
+  let widest = [0, ''];
+  for (const [top, bottom, el] of bands) {
+    if (top - reach > widest[0]) {
+      widest = [Math.round(top - reach), `${el.tagName}.${el.className}`];
+    }
+    reach = Math.max(reach, bottom);
+  }
+  return widest;
+}"""
+#: At most about two empty lines of the board's text anywhere in it (18 px text).
+GAP_MAX = 2 * 1.4 * 18 + 8
+
+CC_LONG = {**CC, "players": ["WWWWWWWWWWWWWWWA", "MMMMMMMMMMMMMMMB"]}
+WD_LONG = {**WD_START, "players": ["WWWWWWWWWWWWWWWA", "MMMMMMMMMMMMMMMB"]}
+WD_HIT = {"type": "hit", "thrower": 21, "target": 30}
+
+
+@pytest.mark.parametrize(("setup", "actions"), [
+    (CC, []), (CC, [POINT[0]]), (CC_LONG, [POINT[0]]), (CC_LONG, [POINT[0], POINT[0]]),
+    (WD_START, []), (WD_START, [WD_HIT]), (WD_LONG, [WD_HIT]), (WD_LONG, [FREEZE, THROW, END]),
+], ids=["cc-new", "cc-point", "cc-long-point", "cc-long-30", "wd-new", "wd-hit", "wd-long-hit",
+        "wd-long-throw"])
+def test_no_wide_empty_gap_in_a_board_in_play(companion, browser, setup, actions):
+    """Lines kept for news (a call, the last play) keep nothing moving without opening
+    a wide empty band under the score: on the spectators' and the host's page, at 390
+    and 320 px."""
+    start(companion, setup)
+    play(companion, *actions)
+    for size in ({"width": 390, "height": 844}, {"width": 320, "height": 640}):
+        context = browser.new_context(viewport=size)
+        try:
+            page = context.new_page()
+            for path in ("", "host"):
+                if path:
+                    page.goto(url(companion, "host"))
+                    page.fill("#pin", PIN)
+                    page.click("#login button")
+                else:
+                    page.goto(url(companion))
+                expect(page.locator("#board > *").first).to_be_visible()
+                gap, above = page.evaluate(WIDEST_GAP)
+                where = path or "spectator"
+                shot(page, f"gap-{setup['game']}-{len(actions)}-{size['width']}-{where}")
+                assert gap <= GAP_MAX, (size, where, gap, above)
+        finally:
+            context.close()
