@@ -162,7 +162,8 @@ LONG = ["WWWWWWWWWWWWWWWA", "MMMMMMMMMMMMMMMB", "WWWWWWWWWWWWWWWC", "MMMMMMMMMMM
 #: note (a side's "▲ … ahead") outside the plot, between the ends of its grid lines.
 TEXT_OUTSIDE = """(sel) => Array.from(document.querySelectorAll(sel)).flatMap((chart) => {
   const c = chart.getBoundingClientRect();
-  const grid = Array.from(chart.querySelectorAll('.tl-grid, .tl-zero')).map((l) => l.getBoundingClientRect());
+  const grid = Array.from(chart.querySelectorAll('.tl-grid, .tl-zero'))
+    .map((l) => l.getBoundingClientRect());
   const plot = grid.length ? {left: Math.min(...grid.map((g) => g.left)),
                               right: Math.max(...grid.map((g) => g.right))} : c;
   return Array.from(chart.querySelectorAll('text')).filter((t) => {
@@ -170,7 +171,8 @@ TEXT_OUTSIDE = """(sel) => Array.from(document.querySelectorAll(sel)).flatMap((c
     const box = t.matches('.tl-chart .tl-note') ? plot : c;
     return b.left < box.left - .5 || b.right > box.right + .5 || b.top < c.top - .5
       || b.bottom > c.bottom + .5;
-  }).map((t) => `${t.textContent} ${Math.round(t.getBoundingClientRect().right)}>${Math.round(plot.right)}`);
+  }).map((t) => `${t.textContent} ${Math.round(t.getBoundingClientRect().right)}`
+                + `>${Math.round(plot.right)}`);
 })"""
 
 
