@@ -208,7 +208,12 @@ def test_dodgeball_host_starts_a_match_and_plays_every_kind_of_action(companion,
     phone.select_option("#game", "wizard-dodgeball")
     phone.fill("#players input >> nth=0", "Owls")
     phone.fill("#players input >> nth=1", "Newts")
+    # The rosters are folded to a line that lists them; opened, a wizard a line.
+    roster = phone.locator('details.roster-form[data-side="0"]')
+    sync_api.expect(roster.locator(".roster-sum")).to_have_text("#1 #2 #3 #4 #5")
+    roster.locator("summary").first.click()
     phone.fill('.wiz[data-side="0"][data-slot="0"] [name=jersey]', "21")
+    sync_api.expect(roster.locator(".roster-sum")).to_have_text("#21 #2 #3 #4 #5")
     phone.fill('.wiz[data-side="0"][data-slot="0"] [name=name]', "Hoary")
     phone.click("#start button[type=submit]")
     sync_api.expect(phone.locator("#board")).to_contain_text("Hoary")
