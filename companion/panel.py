@@ -239,6 +239,10 @@ class Panel:
             ui = controls.notice(Ui())
         elif (command := controls.reload(ui)) is not None:
             ui = self._run(command, ui)
+        if snapshot.undone is not None and ui.screen == "board" and ui.message is None:
+            # An undo from a phone, said on the board as the panel's own is (and ending
+            # the same way: its time, or the next change).
+            ui = replace(ui, message=self._undone("undo"))
         self._ui = self._stamped(ui)
         self._publish()
 

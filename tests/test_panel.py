@@ -243,3 +243,13 @@ def test_the_setup_offers_recent_players_first(panel):
                        "P1: Alexandra"]
     press(panel, *["next"] * 6, "ok")  # Start with Alexandra
     assert panel.table.snapshot.match["players"] == ["Alexandra", "Bob"]
+
+
+def test_an_undo_from_a_phone_is_said_on_the_board_and_ends_at_the_next_change(panel):
+    panel.table.start(START)
+    panel.table.act({"type": "point", "winner": 1})
+    panel.table.undo()  # a host's phone (or a second panel): not this panel's own press
+    assert panel.state.ui.screen == "board"
+    assert panel.state.ui.message == "Undone: point to Bob"
+    panel.table.act({"type": "point", "winner": 0})
+    assert panel.state.ui.message is None
