@@ -34,7 +34,6 @@ from companion.table import Snapshot, Table
 from companion.ui import controls
 from companion.ui.base import ShownOffer
 from companion.ui.controls import Context, Screen, Ui
-from companion.undone import undone_words
 
 HISTORY_ROWS = 20
 #: How many recent matches the setup screen takes player names from.
@@ -223,7 +222,6 @@ class Panel:
         # The table publishes on this thread before it returns: _table_changed
         # must know the change is the panel's own (no notice), and leave the
         # publishing to handle, so the new screen is published once.
-        before = self.table.snapshot.match
         self._own = True
         try:
             getattr(self.table, kind)(*args)
@@ -231,16 +229,16 @@ class Panel:
             self._own = False
         # An undo often changes one small mark on the board: say it happened, and what.
         if kind in UNDONE and ui.message is None:
-            return replace(ui, message=self._undone(kind, before))
+            return replace(ui, message=self._undone(kind))
         return ui
 
-    def _undone(self, kind: str, before: dict | None) -> str:
-        """"Undone: point to Ann" (``before``: the match as it was before the undo) when
-        it fits the notice strip, else "Undone"; "Redone" for a redo."""
-        change = self.table.snapshot.change
-        if kind != "undo" or before is None or not change or change.get("event") is None:
+    def _undone(self, kind: str) -> str:
+        """"Undone: point to Ann" (the table's words, Snapshot.undone) when it fits the
+        notice strip, else "Undone"; "Redone" for a redo."""
+        words = self.table.snapshot.undone
+        if kind != "undo" or words is None:
             return UNDONE[kind]
-        said = f"{UNDONE[kind]}: {undone_words(before['view'], before['players'], change['event'])}"
+        said = f"{UNDONE[kind]}: {words}"
         return said if len(said) <= NOTICE_CHARS else UNDONE[kind]
 
     def _history(self, ui: Ui) -> Ui:
@@ -275,6 +273,10 @@ class Panel:
             ui = controls.notice(Ui())
         elif (command := controls.reload(ui)) is not None:
             ui = self._run(command, ui)
+        if snapshot.undone is not None and ui.screen == "board" and ui.message is None:
+            # An undo from a phone, said on the board as the panel's own is (and ending
+            # the same way: its time, or the next change).
+            ui = replace(ui, message=self._undone("undo"))
         self._ui = self._stamped(ui)
         self._publish()
 

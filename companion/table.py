@@ -33,6 +33,7 @@ from companion.standings import standing
 from companion.store import ABANDONED, ACTIVE, FINISHED, MatchSummary, Store, StoredMatch
 from companion.subscribers import Subscribers
 from companion.topics import RESULTS_KEPT
+from companion.undone import undone_words
 
 T = TypeVar("T")
 Subscriber = Callable[["Snapshot"], None]
@@ -55,9 +56,17 @@ class Snapshot:
     #: ``results``): the same object until one finishes, is undone or renamed. Not part of
     #: the state JSON: the MQTT publisher sends it for the hall's club leaderboard.
     results: tuple[JSON, ...] = field(default=(), compare=False)
+    #: After an undo, what it took back in words ("point to Ann", companion/undone.py):
+    #: the state JSON's ``undone``, so the OLED, the host page and the phones say "Undone:
+    #: …" of one text, whoever undid. None after any other change (and on a resume): news
+    #: of the change, like ``change``, not part of what the table shows.
+    undone: str | None = field(default=None, compare=False)
 
     def to_json(self) -> JSON:
-        return {"version": self.version, "epoch": self.epoch, "match": self.match}
+        state = {"version": self.version, "epoch": self.epoch, "match": self.match}
+        if self.undone is not None:
+            state["undone"] = self.undone
+        return state
 
     @cached_property
     def json_text(self) -> str:
@@ -152,14 +161,17 @@ class Table:
         # Try it on the match first so a refusal changes nothing stored; the
         # in-memory step is reversed if the commit then fails.
         do, undo = (match.undo, match.redo) if op == UNDO else (match.redo, match.undo)
+        # Words for what an undo takes back, from the view that still shows it.
+        view = match.view() if op == UNDO else None
         event = do()
+        undone = None if view is None else undone_words(view, match.start.players, event)
         try:
             version = self._record(match_id, op, None, match.game.winner(match.state),
                                    match.game.summary(match.state), match.view)
         except BaseException:
             undo()
             raise
-        return self._publish(version, _change(op, match_id, event))
+        return self._publish(version, _change(op, match_id, event), undone)
 
     def _record(self, match_id: int, op: str, event: JSON | None, winner: Any,
                 summary: str, view: Callable[[], JSON]) -> int:
@@ -254,18 +266,19 @@ class Table:
         change; on the writer thread, like :meth:`subscribe`. Returns the unsubscriber."""
         return self._troubles.add(subscriber)
 
-    def _publish(self, version: int, change: JSON) -> Snapshot:
-        self.snapshot = snapshot = self._snapshot(version, change)
+    def _publish(self, version: int, change: JSON, undone: str | None = None) -> Snapshot:
+        self.snapshot = snapshot = self._snapshot(version, change, undone)
         self._subscribers.notify(snapshot)
         return snapshot
 
-    def _snapshot(self, version: int, change: JSON | None = None) -> Snapshot:
+    def _snapshot(self, version: int, change: JSON | None = None,
+                  undone: str | None = None) -> Snapshot:
         match = self._match
         if match is None:
             return Snapshot(version, None, self._store.epoch, change, self._results)
         return Snapshot(version, match_json(match, self._match_id,
                                             FINISHED if match.is_over else ACTIVE),
-                        self._store.epoch, change, self._results)
+                        self._store.epoch, change, self._results, undone)
 
 
 def summary_of(stored: StoredMatch) -> str:

@@ -237,8 +237,19 @@ def test_the_setup_offers_recent_players_first(panel):
     for _ in range(6):
         press(panel, "ok")
         offered.append(panel.state.screen.items[1])
-    # Recent players newest first, then the configured names, each once; Bob is P2's.
-    assert offered == ["P1: Cy", "P1: Alexandra", "P1: Alexander", "P1: Dora", "P1: Ann",
-                       "P1: Cy"]
-    press(panel, "ok", *["next"] * 6, "ok")  # Alexandra, then Start
+    # The first OK offers the newest recent player (never a configured name before the
+    # recent ones), then the rest, each once, round to the seat's own; Bob is P2's.
+    assert offered == ["P1: Alexandra", "P1: Alexander", "P1: Dora", "P1: Cy", "P1: Ann",
+                       "P1: Alexandra"]
+    press(panel, *["next"] * 6, "ok")  # Start with Alexandra
     assert panel.table.snapshot.match["players"] == ["Alexandra", "Bob"]
+
+
+def test_an_undo_from_a_phone_is_said_on_the_board_and_ends_at_the_next_change(panel):
+    panel.table.start(START)
+    panel.table.act({"type": "point", "winner": 1})
+    panel.table.undo()  # a host's phone (or a second panel): not this panel's own press
+    assert panel.state.ui.screen == "board"
+    assert panel.state.ui.message == "Undone: point to Bob"
+    panel.table.act({"type": "point", "winner": 0})
+    assert panel.state.ui.message is None

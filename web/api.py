@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -21,7 +20,6 @@ from companion.errors import (
     UnknownPlayer,
 )
 from companion.table import Snapshot, Table
-from companion.undone import undone_words
 from web import door
 from web.door import logged_in, login_body, pin_login
 from web.idempotency import Answer, check_key
@@ -373,26 +371,8 @@ def action() -> Response:
 @bp.post("/undo")
 @host_only
 def undo() -> Response:
-    return change(undo_saying_what)
-
-
-class Said:
-    """A change's answer with more than the state: ``json_text`` as :func:`change` sends it."""
-
-    def __init__(self, state: dict[str, Any]) -> None:
-        self.json_text = json.dumps(state, separators=(",", ":"), ensure_ascii=False)
-
-
-def undo_saying_what(table: Table) -> Said:
-    """Undo, answering the new state with ``undone``: the event taken back, in words
-    (companion/undone.py), for the host page's "Undone: …"."""
-    before = table.snapshot.match  # its view is the one after the event to take back
-    snapshot = table.undo()
-    state = snapshot.to_json()
-    event = snapshot.change["event"] if snapshot.change else None
-    if before is not None and event is not None:
-        state["undone"] = undone_words(before["view"], before["players"], event)
-    return Said(state)
+    # The new state says what was taken back (``undone``, Snapshot.undone).
+    return change(lambda table: table.undo())
 
 
 @bp.post("/redo")

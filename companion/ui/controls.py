@@ -390,8 +390,14 @@ def _unchanged(draft: Draft) -> Draft:
 
 
 def _next_name(draft: Draft, seat: int, ctx: Context) -> Draft:
+    """The draft with seat ``seat``'s next name on the ring of names not taken by another
+    seat: the seat's own configured name ("Player 1"), recent players (newest first), then
+    the other configured names. The seat's own name leads, so the first OK on a fresh
+    seat offers the newest recent player, and every name is reached going round."""
     taken = {n for i, n in enumerate(draft.players) if i != seat}
-    names = [n for n in ctx.choices if n not in taken] or [draft.players[seat]]
+    own = ctx.names[seat:seat + 1]
+    names = [n for n in dict.fromkeys((*own, *ctx.choices)) if n not in taken] or [
+        draft.players[seat]]
     current = draft.players[seat]
     following = names[(names.index(current) + 1) % len(names)] if current in names else names[0]
     players = list(draft.players)

@@ -14,6 +14,7 @@ from tests.e2e.browser_support import (
     PHONE,
     PIN,
     above_the_fold,
+    accessibility_problems,
     log_in,
     play,
     require_chromium,
@@ -117,7 +118,17 @@ def test_undo_says_what_it_undid(companion, phone):
     message = phone.locator("#bar #message")
     expect(message).to_have_text("Undone: point to Bob")
     above_the_fold(phone, "#bar #message")
-    shot(phone, "host-undone")
+    # News, not an error: not in the refusals' red, readable (AA) in both themes.
+    expect(message).to_have_class("note")
+    for scheme in ("dark", "light"):
+        phone.emulate_media(color_scheme=scheme)
+        colour = phone.evaluate("() => getComputedStyle(document.getElementById('message')).color")
+        bad = phone.evaluate("() => { const p = document.createElement('p'); p.className = 'error';"
+                             " document.body.append(p); const c = getComputedStyle(p).color;"
+                             " p.remove(); return c; }")
+        assert colour != bad, scheme
+        assert accessibility_problems(phone) == [], scheme
+        shot(phone, f"host-undone-{scheme}")
     # It is about the table it was said of: the next change clears it.
     play(companion, {"type": "point", "winner": 0})
     expect(message).to_be_empty()
@@ -228,6 +239,20 @@ def test_names_stay_when_the_game_changes_and_a_cut_is_said(companion, phone):
     # 16 characters at most: a longer name is cut there, and the form says so.
     expect(phone.locator("#players")).to_contain_text("up to 16 characters")
     expect(phone.locator("#name-note-0")).to_be_hidden()
+    # Exactly 16, typed or filled: nothing was cut, nothing is said.
+    names.nth(1).fill("")
+    names.nth(1).press_sequentially("CHRISTOPHERWOLFG")
+    names.nth(0).fill("ABCDEFGHIJKLMNOP")
+    expect(names.nth(1)).to_have_value("CHRISTOPHERWOLFG")
+    expect(names.nth(0)).to_have_value("ABCDEFGHIJKLMNOP")
+    for n in (0, 1):
+        expect(phone.locator(f"#name-note-{n}")).to_be_hidden()
+    # Pasted (inserted whole) past 16: cut, and said.
+    names.nth(1).fill("")
+    names.nth(1).focus()
+    phone.keyboard.insert_text("QRSTUVWXYZABCDEFGH")
+    expect(names.nth(1)).to_have_value("QRSTUVWXYZABCDEF")
+    expect(phone.locator("#name-note-1")).to_have_text("16 characters at most: the rest is cut")
     names.nth(0).fill("")
     names.nth(0).press_sequentially("CHRISTOPHERWOLFGANG")
     expect(names.nth(0)).to_have_value("CHRISTOPHERWOLFG")

@@ -9,6 +9,7 @@ import pytest
 
 from tests.e2e.browser_support import (
     PHONE,
+    PIN,
     SHOTS,
     above_the_fold,
     accessibility_problems,
@@ -70,6 +71,45 @@ def test_center_court_new_and_in_play(companion, phone):
     for s in [*CC_FACTS, "#board .score .set"]:
         above_the_fold(phone, s)
     shot(phone, "spectator-cc-in-play")
+
+
+@pytest.mark.parametrize("scheme", ["dark", "light"])
+def test_the_phones_say_what_an_undo_took_back_and_the_notice_ends(companion, browser, scheme):
+    """An undo from the panel (or any host) says on every phone what it took back, as a
+    notice over the page's foot (the board does not move) that ends on its own, or at
+    the next change; a page opened after an undo does not bring that old news up."""
+    start(companion, CC)
+    play(companion, POINT[0], POINT[1])
+    context = browser.new_context(viewport=PHONE, color_scheme=scheme)
+    try:
+        phone = context.new_page()
+        phone.goto(url(companion))
+        title_is(phone, "Ann v Bob: 0-0, 15-15")
+        notice = phone.locator("#undone")
+        expect(notice).to_be_hidden()
+        before = boxes(phone, CC_FACTS[:6])
+        companion.runner.call(lambda t: t.undo())  # as the panel's held BACK does
+        expect(notice).to_have_text("Undone: point to Bob")
+        expect(notice).to_be_visible()
+        above_the_fold(phone, "#undone")
+        title_is(phone, "Ann v Bob: 0-0, 15-0")
+        assert boxes(phone, CC_FACTS[:6]) == before  # over the page: nothing moved
+        assert accessibility_problems(phone) == []
+        shot(phone, f"spectator-undone-{scheme}")
+        # It ends on its own, a few seconds later.
+        expect(notice).to_be_hidden(timeout=10_000)
+        # And at the next change, whatever that is.
+        companion.runner.call(lambda t: t.undo())
+        expect(notice).to_have_text("Undone: point to Ann")
+        play(companion, POINT[1])
+        expect(notice).to_be_hidden(timeout=2000)
+        # Opened after an undo: the board, no notice.
+        companion.runner.call(lambda t: t.undo())
+        phone.goto(url(companion))
+        title_is(phone, "Ann v Bob: 0-0, 0-0")
+        expect(notice).to_be_hidden()
+    finally:
+        context.close()
 
 
 def test_center_court_calls_a_fault_without_moving_the_score(companion, phone):
@@ -326,3 +366,72 @@ def test_text_grows_with_the_phones_font_size_and_nothing_overlaps(companion, br
         page.screenshot(path=str(SHOTS / f"spectator-{game}-large-text.png"))
     finally:
         context.close()
+
+
+#: The tallest band of a board without any text or drawing in it (px): from the board's
+#: top to its last text, every line box and every drawing (svg, img) is collected, and the
+#: largest space between them returned, with what is under it.
+WIDEST_GAP = """() => {
+  const board = document.querySelector('#board');
+  const bands = [];
+  const walker = document.createTreeWalker(board, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (!n.textContent.trim() || n.parentElement.closest('[hidden], .sr-only')) continue;
+    const range = document.createRange();
+    range.selectNodeContents(n);
+    for (const r of range.getClientRects()) {
+      if (r.height) bands.push([r.top, r.bottom, n.parentElement]);
+    }
+  }
+  for (const el of board.querySelectorAll('svg, img')) {
+    const r = el.getBoundingClientRect();
+    if (r.height) bands.push([r.top, r.bottom, el]);
+  }
+  bands.sort((a, b) => a[0] - b[0]);
+  let reach = bands.length ? bands[0][1] : 0;
+  let widest = [0, ''];
+  for (const [top, bottom, el] of bands) {
+    if (top - reach > widest[0]) {
+      widest = [Math.round(top - reach), `${el.tagName}.${el.className}`];
+    }
+    reach = Math.max(reach, bottom);
+  }
+  return widest;
+}"""
+#: At most about two empty lines of the board's text anywhere in it (18 px text).
+GAP_MAX = 2 * 1.4 * 18 + 8
+
+CC_LONG = {**CC, "players": ["WWWWWWWWWWWWWWWA", "MMMMMMMMMMMMMMMB"]}
+WD_LONG = {**WD_START, "players": ["WWWWWWWWWWWWWWWA", "MMMMMMMMMMMMMMMB"]}
+WD_HIT = {"type": "hit", "thrower": 21, "target": 30}
+
+
+@pytest.mark.parametrize(("setup", "actions"), [
+    (CC, []), (CC, [POINT[0]]), (CC_LONG, [POINT[0]]), (CC_LONG, [POINT[0], POINT[0]]),
+    (WD_START, []), (WD_START, [WD_HIT]), (WD_LONG, [WD_HIT]), (WD_LONG, [FREEZE, THROW, END]),
+], ids=["cc-new", "cc-point", "cc-long-point", "cc-long-30", "wd-new", "wd-hit", "wd-long-hit",
+        "wd-long-throw"])
+def test_no_wide_empty_gap_in_a_board_in_play(companion, browser, setup, actions):
+    """Lines kept for news (a call, the last play) keep nothing moving without opening
+    a wide empty band under the score: on the spectators' and the host's page, at 390
+    and 320 px."""
+    start(companion, setup)
+    play(companion, *actions)
+    for size in ({"width": 390, "height": 844}, {"width": 320, "height": 640}):
+        context = browser.new_context(viewport=size)
+        try:
+            page = context.new_page()
+            for path in ("", "host"):
+                if path:
+                    page.goto(url(companion, "host"))
+                    page.fill("#pin", PIN)
+                    page.click("#login button")
+                else:
+                    page.goto(url(companion))
+                expect(page.locator("#board > *").first).to_be_visible()
+                gap, above = page.evaluate(WIDEST_GAP)
+                where = path or "spectator"
+                shot(page, f"gap-{setup['game']}-{len(actions)}-{size['width']}-{where}")
+                assert gap <= GAP_MAX, (size, where, gap, above)
+        finally:
+            context.close()

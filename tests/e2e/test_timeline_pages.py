@@ -155,3 +155,59 @@ def test_a_finished_match_in_the_history_opens_to_its_timeline(companion, phone)
     assert chart["x"] >= 0 and chart["x"] + chart["width"] <= PHONE["width"], chart
     assert accessibility_problems(phone) == []
     shot(phone, "timeline-history-alakazoo")
+
+
+LONG = ["WWWWWWWWWWWWWWWA", "MMMMMMMMMMMMMMMB", "WWWWWWWWWWWWWWWC", "MMMMMMMMMMMMMMMD"]
+#: Chart texts out of their place (to half a pixel): any text outside its drawing, and a
+#: note (a side's "▲ … ahead") outside the plot, between the ends of its grid lines.
+TEXT_OUTSIDE = """(sel) => Array.from(document.querySelectorAll(sel)).flatMap((chart) => {
+  const c = chart.getBoundingClientRect();
+  const grid = Array.from(chart.querySelectorAll('.tl-grid, .tl-zero'))
+    .map((l) => l.getBoundingClientRect());
+  const plot = grid.length ? {left: Math.min(...grid.map((g) => g.left)),
+                              right: Math.max(...grid.map((g) => g.right))} : c;
+  return Array.from(chart.querySelectorAll('text')).filter((t) => {
+    const b = t.getBoundingClientRect();
+    const box = t.matches('.tl-chart .tl-note') ? plot : c;
+    return b.left < box.left - .5 || b.right > box.right + .5 || b.top < c.top - .5
+      || b.bottom > c.bottom + .5;
+  }).map((t) => `${t.textContent} ${Math.round(t.getBoundingClientRect().right)}`
+                + `>${Math.round(plot.right)}`);
+})"""
+
+
+@pytest.mark.parametrize("size", [{"width": 390, "height": 844}, {"width": 320, "height": 640}])
+def test_no_chart_text_runs_out_of_its_chart_with_long_names(companion, browser, size):
+    """16 capitals (the form's maximum), a side's name of two of them: every note, tick
+    and label of the momentum, balance and rating charts stays inside its drawing."""
+    games = [({"game": "center-court", "players": LONG[:2], "options": {"first_server": 0}},
+              [ANN, ANN, BOB]),
+             ({"game": "alakaslam", "players": LONG,
+               "options": {"characters": ["laurie", "rich", "wendolyn", "simon"], "target": 3}},
+              [ANN, BOB, ANN])]
+    context = browser.new_context(viewport=size)
+    try:
+        page = context.new_page()
+        for record, actions in games:
+            companion.runner.call(lambda t: t.abandon() if t.match and not t.match.is_over
+                                  else None)
+            start(companion, record)
+            play(companion, *actions)
+            page.goto(url(companion))
+            expect(page.locator("#timeline figure.tl")).to_have_attribute(
+                "data-game", record["game"], timeout=5000)
+            outside = page.evaluate(TEXT_OUTSIDE, "#timeline svg")
+            page.locator("#timeline").screenshot(
+                path=str(SHOTS / f"timeline-long-{record['game']}-{size['width']}.png"))
+            assert outside == [], (record["game"], outside)
+        # A player's rating course (the players page draws it with the same code).
+        companion.runner.call(lambda t: t.abandon())
+        start(companion, {"game": "center-court", "players": LONG[:2],
+                          "options": {"sets": 1, "first_server": 0}})
+        play(companion, *[ANN] * 24)
+        page.goto(url(companion, f"players/{LONG[0]}"))
+        expect(page.locator(".timeline svg").first).to_be_visible(timeout=5000)
+        assert page.evaluate(TEXT_OUTSIDE, ".timeline svg") == []
+        page.screenshot(path=str(SHOTS / f"players-long-{size['width']}.png"), full_page=True)
+    finally:
+        context.close()

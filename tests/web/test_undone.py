@@ -38,15 +38,18 @@ def test_the_undo_answer_says_what_it_took_back(host, client, setup, action, wor
     assert undone.json["undone"] == words
     # Otherwise the state, as every change answers: the table as before the action.
     assert undone.json["match"]["view"] == before["match"]["view"]
-    assert {k: v for k, v in undone.json.items() if k != "undone"} == client.get("/api/state").json
+    # The table's state says it too, for every page and the stream (phones that did not
+    # undo), until the next change.
+    assert undone.json == client.get("/api/state").json
 
 
-def test_redo_and_other_changes_answer_the_state_only(host):
+def test_redo_and_other_changes_answer_the_state_only(host, client):
     host.post("/api/match", EACH_GAME["center-court"])
     host.post("/api/action", {"type": "point", "winner": 0})
     host.post("/api/undo")
     assert "undone" not in host.post("/api/redo").json
     assert "undone" not in host.post("/api/action", {"type": "point", "winner": 0}).json
+    assert "undone" not in client.get("/api/state").json
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -54,6 +54,8 @@ TC.boards["center-court"] = function (match) {
       (s.roll === null ? "" : `, die ${s.roll}`));
   }
   if (v.in_play) status.push(`Ball in play: ${v.volley} to ${v.players[v.to_return]}`);
+  // Between points: who serves next, on the line the serve will take.
+  if (!over && !status.length && !call) status.push(`${v.players[v.server]} to serve`);
   const st = v.stats;
   const stats = TC.statsTable("Match stats", v.players, [
     ["Points won", st.map((s) => s.points_won)],
@@ -64,9 +66,12 @@ TC.boards["center-court"] = function (match) {
   return el("div", {class: `cc${over ? " over" : ""}`},
     el("p", {class: `head${over ? " over" : ""}`}, head),
     el("table", {class: "score"}, el("thead", {}, heads), el("tbody", {}, rows)),
-    // Once won, nothing more arrives: no line kept empty for it (no gap under the score).
-    over ? null : el("p", {class: "callout"}, call ? el("strong", {class: "call"}, call) : null),
-    over && !status.length ? null : el("p", {class: "status"}, status.join(" · ")),
+    // The call and the serve's line share one block kept two lines high, empty or not:
+    // their arrival moves nothing, and an empty board has no wide gap under the score.
+    // Once won, nothing more arrives: no block kept for it.
+    over && !status.length ? null : el("p", {class: "callout"},
+      call ? el("strong", {class: "call"}, call) : null,
+      el("span", {class: "status"}, status.join(" · "))),
     stats,
     el("p", {class: "rally"}, "Longest rally: ",
       el("strong", {}, v.longest_rally ? `${v.longest_rally} shot${v.longest_rally === 1 ? "" : "s"}`

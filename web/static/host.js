@@ -14,7 +14,13 @@
      reason stays beside the table it refers to until the next change. */
   const key = (s) => `${s.epoch}/${s.version}`;
   let about = null;  // key() of the state the message is about
-  const say = (text, of) => { message.textContent = text; about = text ? of || key(state) : null; };
+  /* `news`: the message is no refusal or fault but news (what an undo took back): shown
+     in the page's own colours (.note), not as an error. */
+  const say = (text, of, news = false) => {
+    message.textContent = text;
+    message.className = news ? "note" : "error";
+    about = text ? of || key(state) : null;
+  };
   const STALE = "Someone else changed the table just before your tap: nothing was recorded. " +
     "Here is the table now.";
 
@@ -198,20 +204,29 @@
   /** The longest name the table keeps (companion/games/base.py MAX_NAME: it fits the OLED). */
   const MAX_NAME = 16;
 
-  /** Player `i`'s name field, with the note that appears once a name reaches MAX_NAME
-   *  characters (typing or pasting more is cut there: the host is told so). */
+  /** Player `i`'s name field, with the note that appears when typing or pasting was cut
+   *  at MAX_NAME characters (the field holds no more: the host is told the rest is lost).
+   *  A name of exactly MAX_NAME characters, typed or filled in, lost nothing: no note.
+   *  The note stays while the name is that long, and goes once it is shorter. */
   function nameField(i, value, required, typed = false) {
     const note = TC.el("span", {class: "hint name-note", id: `name-note-${i}`, "aria-live": "polite"});
     const input = TC.el("input", {name: "player", value, maxlength: MAX_NAME, required,
       "aria-describedby": note.id, autocomplete: "off"});
-    const check = () => {
-      note.textContent = input.value.length >= MAX_NAME ? `${MAX_NAME} characters at most: the rest is cut` : "";
-    };
+    let cut = false;
+    const show = () => { note.textContent = cut ? `${MAX_NAME} characters at most: the rest is cut` : ""; };
+    // Before the field takes the text: what it would hold without its maxlength. The
+    // browser drops what goes past it (typed keys fire no input event then).
+    input.addEventListener("beforeinput", (e) => {
+      const added = e.data ?? (e.dataTransfer ? e.dataTransfer.getData("text/plain") : "");
+      if (!added) return;
+      const kept = input.value.length - Math.abs(input.selectionEnd - input.selectionStart);
+      if (kept + added.length > MAX_NAME) { cut = true; show(); }
+    });
+    const shorter = () => { cut = cut && input.value.length >= MAX_NAME; show(); };
     // data-typed: the state (the form's premise) the name was typed for.
     const premise = () => $("start").dataset.premise || "";
     if (typed) input.dataset.typed = premise();
-    input.addEventListener("input", () => { input.dataset.typed = premise(); check(); });
-    check();
+    input.addEventListener("input", () => { input.dataset.typed = premise(); shorter(); });
     return TC.el("label", {class: "player-name"}, `Player ${i + 1} `, input, note);
   }
 
@@ -274,7 +289,7 @@
   $("game").addEventListener("change", () => renderStart(true));
   // The table says what the undo took back (the answer's `undone`): said in the bar, by Undo.
   $("undo").addEventListener("click", () => act("/api/undo").then((s) => {
-    if (s && s.undone) say(`Undone: ${s.undone}`);
+    if (s && s.undone) say(`Undone: ${s.undone}`, undefined, true);
   }));
   $("redo").addEventListener("click", () => act("/api/redo"));
   $("end").addEventListener("click", () => {

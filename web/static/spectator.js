@@ -21,8 +21,24 @@ const showRatings = (state) => {
     }));
   }).catch(() => null);
 };
+/* "Undone: point to Bob" when the table takes something back (the state's `undone`, from
+   whoever undid: the panel or a host's phone), for UNDONE_MS or until the next change. Not
+   for the state the page opened on: that undo is old news. */
+const UNDONE_MS = 6000;
+const undone = document.getElementById("undone");
+let opened = true;
+let undoneEnds = null;
+const sayUndone = (state) => {
+  clearTimeout(undoneEnds);
+  const news = !opened && typeof state.undone === "string";
+  opened = false;
+  undone.hidden = !news;
+  undone.textContent = news ? `Undone: ${state.undone}` : "";
+  if (news) undoneEnds = setTimeout(() => { undone.hidden = true; undone.textContent = ""; }, UNDONE_MS);
+};
 TC.follow((state) => {
   TC.renderBoard(board, state, (shown) => { document.title = TC.title(shown); });
+  sayUndone(state);
   TC.showTimeline(timeline, "current", state);
   showRatings(state);
 });

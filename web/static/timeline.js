@@ -20,6 +20,21 @@
   // are read at 12 px at least (issue #25).
   const W = 300, H = 180, LEFT = 30, RIGHT = 10, TOP = 14, BOTTOM = 40;
   let ids = 0;
+  // The charts' text: 13 units of the page's sans-serif (timeline.css .tl-chart, .tl-bars).
+  const FONT = 13, SMALLEST = 10, FAMILY = "system-ui, sans-serif";
+  let ruler = null;
+  /** Attributes that keep `text` within `room` units: as it is if it fits; else smaller,
+   *  down to SMALLEST; past that, its glyphs drawn closer to fit (16 capitals and "ahead",
+   *  two such names for a team). Measured with the page's font, no layout needed. */
+  const fit = (text, room) => {
+    ruler = ruler || document.createElement("canvas").getContext("2d");
+    ruler.font = `${FONT}px ${FAMILY}`;
+    const wide = ruler.measureText(text).width;
+    if (wide <= room) return {};
+    const size = Math.max(SMALLEST, Math.floor(FONT * room / wide * 10) / 10);
+    return size * wide / FONT <= room ? {"font-size": size}
+      : {"font-size": SMALLEST, textLength: room, lengthAdjust: "spacingAndGlyphs"};
+  };
 
   const svg = (tag, attrs, ...children) => {
     const node = document.createElementNS(NS, tag);
@@ -55,7 +70,8 @@
         svg("text", {x: LEFT - 4, y: py(y) + 4, "text-anchor": "end", class: "tl-tick"}, y));
     }
     parts.push(svg("text", {x: px(x0), y: H - 4, class: "tl-tick"}, x0),
-      svg("text", {x: W - RIGHT, y: H - 4, "text-anchor": "end", class: "tl-tick"}, `${chart.x_label} ${x1}`));
+      svg("text", {x: W - RIGHT, y: H - 4, "text-anchor": "end", class: "tl-tick",
+        ...fit(`${chart.x_label} ${x1}`, W - RIGHT - LEFT - 20)}, `${chart.x_label} ${x1}`));
     if (chart.zero) {
       // Momentum: the area above the balance line is the first side's, below the other's.
       const clip = `tl-clip-${++ids}`;
@@ -66,8 +82,9 @@
         svg("clipPath", {id: `${clip}b`}, svg("rect", {x: 0, y: py(0), width: W, height: H}))),
       svg("path", {d: area, fill: colour(chart.zero.above_colour), "fill-opacity": 0.45, "clip-path": `url(#${clip}a)`}),
       svg("path", {d: area, fill: colour(chart.zero.below_colour), "fill-opacity": 0.45, "clip-path": `url(#${clip}b)`}),
-      svg("text", {x: LEFT + 4, y: TOP + 10, class: "tl-note"}, `▲ ${chart.zero.above}`),
-      svg("text", {x: LEFT + 4, y: bottom - 4, class: "tl-note"}, `▼ ${chart.zero.below}`));
+      // Each side's note inside the plot, whatever its name's length.
+      ...[[TOP + 10, `▲ ${chart.zero.above}`], [bottom - 4, `▼ ${chart.zero.below}`]].map(([y, text]) =>
+        svg("text", {x: LEFT + 4, y, class: "tl-note", ...fit(text, W - RIGHT - LEFT - 8)}, text)));
     }
     for (const s of chart.series) {
       parts.push(svg("polyline", {points: s.points.map(([x, y]) => `${px(x)},${py(y)}`).join(" "),
@@ -93,10 +110,11 @@
     const h = 18 + b.categories.length * row;
     const most = Math.max(1, ...b.values.flat());
     const parts = [svg("title", {id: titleId}, b.title)];
-    parts.push(svg("text", {x: 0, y: 13, class: "tl-note"}, b.title));
+    parts.push(svg("text", {x: 0, y: 13, class: "tl-note", ...fit(b.title, W)}, b.title));
     b.categories.forEach((cat, c) => {
       const y = 18 + c * row;
-      parts.push(svg("text", {x: 96, y: y + row / 2 + 2, "text-anchor": "end", class: "tl-tick"}, cat));
+      parts.push(svg("text", {x: 96, y: y + row / 2 + 2, "text-anchor": "end", class: "tl-tick",
+        ...fit(cat, 96)}, cat));
       chart.series.forEach((s, i) => {
         const v = b.values[i][c];
         const w = v / most * (W - 140);

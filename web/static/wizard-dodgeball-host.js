@@ -157,23 +157,35 @@
         const st = stats[String(j)] || {};
         const dice = x.stats.map((k) => TC.el("label", {}, `${k} `, TC.el("input", {name: k,
           size: 10, placeholder: "d6", value: st[k] ? (st[k][0] === st[k][1] ? st[k][0] : st[k].join("/")) : ""})));
+        // One line a wizard: its jersey, its name; its stats folded (the card's defaults).
         return TC.el("div", {class: "wiz", "data-side": side, "data-slot": slot},
-          TC.el("label", {}, `${slot + 1}. #`, number("jersey", j, 0, x.jersey_max)),
-          TC.el("input", {name: "name", value: st.name || "", placeholder: "name (optional)", maxlength: 32}),
-          TC.el("details", {}, TC.el("summary", {}, "stats"),
+          TC.el("label", {class: "jersey-no"}, `${slot + 1}. #`, number("jersey", j, 0, x.jersey_max)),
+          TC.el("input", {name: "name", value: st.name || "", placeholder: "name", maxlength: 32,
+            "aria-label": `wizard ${slot + 1}'s name (optional)`}),
+          TC.el("details", {class: "wiz-stats"}, TC.el("summary", {}, "stats"),
             TC.el("label", {}, "move ", number("move", st.move, 0, 9)),
             TC.el("label", {}, "magic ", number("magic", st.magic, 0, 9)), dice));
       });
-      return TC.el("fieldset", {class: "roster-form"},
-        TC.el("legend", {}, `Player ${side + 1}'s wizards, in initiative order`), rows);
+      // Each side's roster folded to one line that says it (its jerseys, in initiative
+      // order): the usual match starts as it is, and the form stays a screen or so long.
+      const said = TC.el("span", {class: "roster-sum"});
+      const folded = TC.el("details", {class: "roster-form", "data-side": side},
+        TC.el("summary", {}, `Player ${side + 1}'s wizards `, said),
+        TC.el("p", {class: "hint"}, "In initiative order; names and stats are optional."), rows);
+      const say = () => {
+        said.textContent = [...folded.querySelectorAll("[name=jersey]")].map((i) => `#${i.value}`).join(" ");
+      };
+      folded.addEventListener("input", say);
+      say();
+      return folded;
     });
     // The spell list is apart from the turn: all ten cards (the Basic Game) or the
     // cards each side bought with its Magic (the Advanced Game), with either turn.
     const wasBought = (before.spell_list || (before.turn === "advanced" && before.spells ? "bought" : "all")) === "bought";
     const bought = before.spells || [[], []];
     const list = TC.el("select", {name: "spell_list", "aria-label": "Spell cards"},
-      TC.el("option", {value: "all", selected: !wasBought}, "all ten cards each (basic game)"),
-      TC.el("option", {value: "bought", selected: wasBought}, "bought with the side's Magic (advanced game)"));
+      TC.el("option", {value: "all", selected: !wasBought}, "all ten each (basic)"),
+      TC.el("option", {value: "bought", selected: wasBought}, "bought with Magic (advanced)"));
     const spellBoxes = [0, 1].map((side) => TC.el("fieldset", {"data-spells": side},
       TC.el("legend", {}, `Player ${side + 1}'s spell cards (bought)`),
       x.cards.map((c) => TC.el("label", {}, TC.el("input", {type: "checkbox", value: c.id,

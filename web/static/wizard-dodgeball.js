@@ -78,10 +78,12 @@ TC.boards["wizard-dodgeball"] = function (match) {
   const dice = last ? TC.lastDice(last).replace(/^ · /, "") : "";
   return el("div", {class: `wd${over ? " over" : ""}`},
     el("p", {class: `head${over ? " over" : ""}`}, head.join(" · ")),
-    // The last play and what is on now keep their lines, empty or not: nothing moves.
+    // The last play (its dice after it, on the same lines) and what is on now keep two
+    // lines each, empty or not: nothing moves, and no line stands empty for dice a play
+    // without any does not have.
     el("div", {class: "lastplay"},
-      el("p", {class: "status last"}, last ? ["Last: ", el("strong", {}, last.text)] : "No play yet"),
-      el("p", {class: "dice"}, dice)),
+      el("p", {class: "status last"}, last ? ["Last: ", el("strong", {}, last.text)] : "No play yet",
+        dice ? [" · ", el("span", {class: "dice"}, dice)] : null)),
     over ? null : el("p", {class: "status now"}, status.join(" · ")),
     el("div", {class: "sides"}, sides),
     TC.statsTable("Match stats", v.sides.map((s) => s.name), [
