@@ -124,6 +124,9 @@ class Finished:
     #: companion/standings.py's standing; None for a match finished before schema 2.
     standing: JSON | None
     started_at: float
+    #: Entries in its journal (MatchSummary.entries): a result undone and played again
+    #: is told apart by it.
+    entries: int = 0
 
 
 @dataclass(frozen=True)
@@ -845,21 +848,28 @@ class Store:
     # --- players ----------------------------------------------------------------
 
     @_named_errors
-    def finished(self, last: int | None = None) -> list[Finished]:
+    def finished(self, last: int | None = None,
+                 after: tuple[float, int] | None = None) -> list[Finished]:
         """Every finished match, in the order they were played (start time, then id); with
+        ``after`` (a start time and an id), only those played after that match; with
         ``last``, only the last that many stored (the highest ids), oldest first."""
         # Only the names of the start record: the options are not read.
-        columns = ("SELECT id, game, json_extract(start, '$.players'), standing, started_at"
+        columns = ("SELECT id, game, json_extract(start, '$.players'), standing, started_at,"
+                   " (SELECT count(*) FROM journal WHERE match_id = matches.id)"
                    " FROM matches WHERE status = 'finished'")
         with self._reading() as db:
-            if last is None:
+            if last is None and after is not None:
+                rows = db.execute(f"{columns} AND (started_at, id) > (?, ?)"
+                                  " ORDER BY started_at, id", after).fetchall()
+            elif last is None:
                 rows = db.execute(f"{columns} ORDER BY started_at, id").fetchall()
             else:
                 rows = db.execute(f"{columns} ORDER BY id DESC LIMIT ?", (last,)).fetchall()
                 rows.reverse()
         with _decoding(self.path, "the finished matches"):
             return [Finished(r[0], r[1], tuple(json.loads(r[2])),
-                             None if r[3] is None else json.loads(r[3]), r[4]) for r in rows]
+                             None if r[3] is None else json.loads(r[3]), r[4], r[5])
+                    for r in rows]
 
     @_named_errors
     def players(self) -> list[PlayerRow]:

@@ -48,7 +48,7 @@ from companion.errors import StoreError, UnknownPlayer
 from companion.games.base import name_key
 from companion.games.chart import Chart, Series
 from companion.integrity import replay_stored
-from companion.ratings import Rating, Ratings, table_ratings
+from companion.ratings import KeptRatings, Rating, Ratings, kept_table_ratings
 from companion.store import FINISHED, MatchSummary, StoredMatch, iso_utc
 from companion.table import Table, match_json
 from companion.timeline import timeline
@@ -299,6 +299,8 @@ class Row:
     #: Changes whenever the match does (its status and its journal's length).
     mark: tuple[str, int]
     text: str
+    #: When it began (the order played is start time, then id).
+    started_at: float
     #: Its players' names and its game's id and title, case-folded, for ``q``.
     words: str
 
@@ -307,7 +309,8 @@ class Row:
         game = GAMES.get(m.game)
         words = "\n".join([*m.players, m.game, game.title if game else ""]).casefold()
         return cls(m.id, m.status, (m.status, m.entries),
-                   json.dumps(m.to_json(), separators=(",", ":"), ensure_ascii=False), words)
+                   json.dumps(m.to_json(), separators=(",", ":"), ensure_ascii=False),
+                   m.started_at, words)
 
 
 @dataclass(frozen=True)
@@ -358,9 +361,11 @@ class Reads:
         self._pages_of: tuple[Any, ...] = ()
         self._drawn: OrderedDict[tuple[Any, ...], Body] = OrderedDict()
         self._lock = threading.Lock()
-        #: The ratings last computed, what they were computed from, the history last
-        #: checked against it (the same history needs no check), and their serial number.
-        self._ratings: tuple[tuple[Any, ...], Ratings, History, int] | None = None
+        #: The ratings kept up to date (companion/ratings.py KeptRatings).
+        self._kept_ratings = KeptRatings()
+        #: The ratings last made, the history they are of (the same history needs no
+        #: check), and their serial number.
+        self._ratings: tuple[Ratings, History, int] | None = None
         self._ratings_lock = threading.Lock()
         #: Answers drawn from the ratings, kept under the ratings' serial number.
         self._boards: OrderedDict[tuple[Any, ...], Body] = OrderedDict()
@@ -469,34 +474,34 @@ class Reads:
     # --- players and ratings ----------------------------------------------------------
 
     def ratings(self) -> Ratings:
-        """The ratings of the finished matches (companion/ratings.py), computed again only
+        """The ratings of the finished matches (companion/ratings.py), brought up to date
         when the finished matches or the players' names change: not on every point.
 
-        Not charged to the reader who happens to ask first (a long history takes a second
-        or two, which would refuse that reader's next reads for a while): it is made at
-        most once per such change, one reader making it while the others wait for it."""
+        A match finished since costs its own update alone; only a change to the past
+        (an undo of a result, a rename, a merge, an import among older matches) rates
+        again, from the last checkpoint before it, in slices that leave the interpreter
+        to the table's writer between them. Not charged to the reader who happens to ask
+        first: made at most once per change, one reader making it while the others wait."""
         return self._rated()[1]
 
     def _rated(self) -> tuple[int, Ratings]:
-        """The ratings and their serial number (one more at each computation): the answers
+        """The ratings and their serial number (one more whenever they change): the answers
         drawn from them are kept under it, so a point played (a new version, the same
         finished matches) makes none of them again."""
         history = self.history()
         known = self._ratings
-        if known is not None and known[2] is history:  # nothing read since
-            return known[3], known[1]
-        finished = tuple(r.id for r in history.rows if r.status == FINISHED)
-        key = (history.epoch, history.roster, finished)
-        if known is not None and known[0] == key:
-            self._ratings = (key, known[1], history, known[3])
-            return known[3], known[1]
+        if known is not None and known[1] is history:  # nothing read since
+            return known[2], known[0]
         with self._ratings_lock:
             known = self._ratings
-            if known is not None and known[0] == key:
-                return known[3], known[1]
-            ratings = table_ratings(self.table.store)
-            serial = (known[3] if known is not None else 0) + 1
-            self._ratings = (key, ratings, history, serial)
+            if known is not None and known[1] is history:
+                return known[2], known[0]
+            marks = sorted((r.started_at, r.id, r.mark[1]) for r in history.rows
+                           if r.status == FINISHED)
+            ratings = kept_table_ratings(self._kept_ratings, self.table.store, marks,
+                                         (history.epoch, history.roster))
+            serial = 0 if known is None else known[2] + (ratings is not known[0])
+            self._ratings = (ratings, history, serial)
             return serial, ratings
 
     def players_page(self, game: str | None, offset: int, limit: int | None) -> Body:
