@@ -876,15 +876,20 @@ class Store:
         """The table's players, the most recently played first (then by name)."""
         with self._reading() as db:
             names = dict(db.execute("SELECT key, name FROM players").fetchall())
-            rows = db.execute("SELECT json_extract(start, '$.players'), started_at"
-                              " FROM matches").fetchall()
-        played: dict[str, list[float]] = {key: [] for key in names}
+            # Counted per spelling by SQLite (a long history is a few spellings, not every
+            # match's names decoded here), then per player.
+            rows = db.execute("SELECT seat.value, count(*), max(started_at) FROM matches,"
+                              " json_each(matches.start, '$.players') AS seat"
+                              " GROUP BY seat.value").fetchall()
+        played: dict[str, list[Any]] = {key: [0, None] for key in names}
         with _decoding(self.path, "the players"):
-            for players, at in rows:
-                for name in json.loads(players):
-                    played.setdefault(name_key(name), []).append(at)
-        found = [PlayerRow(names.get(key, key), len(ats), max(ats) if ats else None)
-                 for key, ats in played.items()]
+            for name, count, last in rows:
+                if not isinstance(name, str):
+                    raise TypeError(f"a player's name is {name!r}, not text")
+                seen = played.setdefault(name_key(name), [0, None])
+                seen[0] += count
+                seen[1] = last if seen[1] is None else max(seen[1], last)
+        found = [PlayerRow(names.get(key, key), n, last) for key, (n, last) in played.items()]
         return sorted(found, key=lambda p: (-(p.last_played or 0), name_key(p.name)))
 
     @_named_errors
