@@ -252,6 +252,10 @@ class KeptRatings:
         A new ``context`` (a table's database and its renames and merges, say) rates
         everything again."""
         names = dict(names or {})
+        if context == self._context and names == self.ratings.names and \
+                tuple(marks) == self._marks:  # nothing new (compared in C: cheap)
+            self.rated = 0
+            return self.ratings
         same = 0
         if context != self._context or not self._names_agree(names):
             self._context = context

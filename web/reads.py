@@ -313,6 +313,12 @@ class Row:
                    m.started_at, words)
 
 
+def finished_marks(rows: tuple[Row, ...]) -> tuple[tuple[float, int, int], ...]:
+    """The finished matches of ``rows`` in the order played, each as companion/ratings.py
+    ``finished_mark`` tells it apart."""
+    return tuple(sorted((r.started_at, r.id, r.mark[1]) for r in rows if r.status == FINISHED))
+
+
 @dataclass(frozen=True)
 class History:
     """The history as of one committed change: rows newest first, and by id."""
@@ -325,6 +331,9 @@ class History:
     current: int | None
     #: The store's renames and merges when it was read (Store.roster): each rewrites names.
     roster: int = 0
+    #: The finished matches in the order played, as the ratings tell them apart
+    #: (companion/ratings.py finished_mark): start time, id, journal length.
+    finished: tuple[tuple[float, int, int], ...] = ()
     #: The ids, negated (rising, for bisect), in row order.
     keys: list[int] = field(default_factory=list)
 
@@ -396,6 +405,7 @@ class Reads:
             if known is None or known.epoch != snapshot.epoch or known.roster != roster:
                 version, summaries = store.summaries(0)
                 rows = tuple(Row.of(m) for m in summaries)
+                finished = finished_marks(rows)
             else:
                 newest = known.rows[0].id if known.rows else 0
                 watch = {r.id for r in known.rows if r.status == "active"}
@@ -404,8 +414,15 @@ class Reads:
                 changed = {m.id: Row.of(m) for m in summaries}
                 added = tuple(changed.pop(m.id) for m in summaries if m.id > newest)
                 rows = added + tuple(changed.get(r.id, r) for r in known.rows)
+                # The finished matches as the ratings read them: the same unless a result
+                # came, went or changed (not at a point: the ratings' check stays cheap).
+                was = known.by_id.get
+                results = any(r.status == FINISHED for r in added) or any(
+                    (old := was(r.id)) is None or (FINISHED in (r.status, old.status)
+                    and r.mark != old.mark) for r in changed.values())
+                finished = finished_marks(rows) if results else known.finished
             self._history = History(snapshot.epoch, version, rows,
-                                    {r.id: r for r in rows}, current, roster)
+                                    {r.id: r for r in rows}, current, roster, finished)
             return self._history
 
     def history_page(self, before: int | None, after: int | None, q: str,
@@ -496,10 +513,8 @@ class Reads:
             known = self._ratings
             if known is not None and known[1] is history:
                 return known[2], known[0]
-            marks = sorted((r.started_at, r.id, r.mark[1]) for r in history.rows
-                           if r.status == FINISHED)
-            ratings = kept_table_ratings(self._kept_ratings, self.table.store, marks,
-                                         (history.epoch, history.roster))
+            ratings = kept_table_ratings(self._kept_ratings, self.table.store,
+                                         history.finished, (history.epoch, history.roster))
             serial = 0 if known is None else known[2] + (ratings is not known[0])
             self._ratings = (ratings, history, serial)
             return serial, ratings
