@@ -376,6 +376,8 @@ class Reads:
         #: check), and their serial number.
         self._ratings: tuple[Ratings, History, int] | None = None
         self._ratings_lock = threading.Lock()
+        #: The players' names, and the history they are of (epoch, roster, newest id).
+        self._names: tuple[tuple[int, int, int], list[str]] | None = None
         #: Answers drawn from the ratings, kept under the ratings' serial number.
         self._boards: OrderedDict[tuple[Any, ...], Body] = OrderedDict()
 
@@ -416,11 +418,16 @@ class Reads:
                 rows = added + tuple(changed.get(r.id, r) for r in known.rows)
                 # The finished matches as the ratings read them: the same unless a result
                 # came, went or changed (not at a point: the ratings' check stays cheap).
-                was = known.by_id.get
-                results = any(r.status == FINISHED for r in added) or any(
-                    (old := was(r.id)) is None or (FINISHED in (r.status, old.status)
-                    and r.mark != old.mark) for r in changed.values())
-                finished = finished_marks(rows) if results else known.finished
+                finished = known.finished
+                was = {i: known.by_id.get(i) for i in changed}
+                went = any(old is None or (old.status == FINISHED and old.mark != changed[i].mark)
+                           for i, old in was.items())
+                came = finished_marks((*added, *(r for i, r in changed.items()
+                                                 if was[i] is None or r.mark != was[i].mark)))
+                if went or (came and finished and came[0] < finished[-1]):
+                    finished = finished_marks(rows)  # the past changed: sorted again
+                elif came:  # results played after the others: at the end
+                    finished += came
             self._history = History(snapshot.epoch, version, rows,
                                     {r.id: r for r in rows}, current, roster, finished)
             return self._history
@@ -540,9 +547,20 @@ class Reads:
             return json_body({
                 "games": [leaderboard(g, ratings.board(g)[:limit], 0, len(ratings.board(g)))
                           for g in GAMES],
-                "names": [p.name for p in self.table.store.players()]})
+                "names": self.names(history)})
 
         return self._kept(self._boards, PAGES_KEPT, key, make)
+
+    def names(self, history: History) -> list[str]:
+        """The players' names, the most recently played first (Store.players): read again
+        when a match starts or a player is renamed, not when a result comes."""
+        key = (history.epoch, history.roster, history.rows[0].id if history.rows else 0)
+        known = self._names
+        if known is not None and known[0] == key:
+            return known[1]
+        names = [p.name for p in self.table.store.players()]
+        self._names = (key, names)
+        return names
 
     def ratings_of(self, game: str, names: list[str]) -> Body:
         """The leaderboard rows of ``names`` in ``game``, in that order (null: not rated yet
