@@ -167,7 +167,8 @@ class Ratings:
                                             start.ordinal(), model=start)
                     own.add((m.game, key))
                 elif (m.game, key) not in own:
-                    board[key] = r = replace(r, played=list(r.played))
+                    board[key] = r = Rating(r.key, r.name, r.mu, r.sigma, r.ordinal, r.matches,
+                                            r.wins, list(r.played), r.model)
                     own.add((m.game, key))
                 r.name = names.get(key, shown)  # else as last written in a match
             after = MODEL.rate([[board[keys[i]].model for i in team] for team in teams],
