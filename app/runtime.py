@@ -37,6 +37,7 @@ from companion import config as config_module
 from companion.data_folder import DB_NAME, default_data_dir
 from companion.inputs import Input
 from companion.login_code import LoginCodes
+from companion.offers import Offers
 from companion.panel import Panel
 from companion.recovery import DAMAGED_BANNER, open_table
 from companion.table import Lane, Snapshot, Table, TableRunner
@@ -93,12 +94,15 @@ def tune_for_presses() -> None:
     The resumed match can be thousands of objects that live for good:
     freezing keeps them out of the collector's sweeps, which would otherwise
     add milliseconds to the odd press. And a press crosses three threads
-    (buttons, table writer, display); with Python's default 5 ms GIL switch
-    interval each hand-over can wait that long, 1 ms shortens those waits
-    (tests/bench/bench_panel.py measures both).
+    (buttons, table writer, display), and a host's point more (the server's
+    loop, a worker, the writer, the fan-out) while the writer gives the
+    interpreter up at each SQLite call and the sync: under readers, each time it
+    wants it back it waits up to the GIL's switch interval. Python's default is
+    5 ms; 0.1 ms halved a host action's p50 under 8 reading addresses here
+    (tests/bench/bench_reads.py; bench_panel.py measures the presses).
     """
     gc.freeze()
-    sys.setswitchinterval(0.001)
+    sys.setswitchinterval(0.0001)
 
 
 class Companion:
@@ -141,13 +145,22 @@ class Companion:
         self.inputs = Lane(self.runner, INPUT_QUEUE)
         self._drop_logged = -DROP_LOG_EVERY
         self.urls: list[str] = []
+        #: The hall's offer of the next match (companion/offers.py): read from the broker
+        #: when there is one, shown by the panel and the host page, started on a press.
+        self.offers = Offers()
         #: The one-time login codes the panel shows and the web app takes (with web only).
         self.login_codes: LoginCodes | None = None
         if web is not None:
             self._start_web(data, web)
         self.ctx = Context(names=cfg.table.names, address=self.urls[0] if self.urls else None)
         self.panel: Panel = self.runner.call(lambda table: Panel(table, self.ctx,
-                                                                 codes=self.login_codes))
+                                                                 codes=self.login_codes,
+                                                                 offers=self.offers))
+
+        def offer_changed(offers: Offers) -> None:  # paho's thread: hand it to the writer
+            with contextlib.suppress(RuntimeError):  # the runner closed: shutting down
+                self.runner.submit(lambda _: self.panel.show_offer())
+        self.offers.subscribe(offer_changed)
         if self.login_codes is not None:
             def code_taken() -> None:  # a web thread: the panel is the writer's
                 with contextlib.suppress(RuntimeError):  # the runner closed: shutting down
@@ -203,7 +216,7 @@ class Companion:
             # On the writer thread: no change can come between the first state and
             # the subscription.
             publisher = TablePublisher(m, self.mqtt_info, password=password, data=data,
-                                       on_status=on_status)
+                                       on_status=on_status, offers=self.offers)
             table.subscribe(publisher.show)
             publisher.show(table.snapshot)
             self.panel.show_broker(publisher.status)
@@ -229,7 +242,7 @@ class Companion:
                             max_streams=self.cfg.web.max_streams, keepalive=web.keepalive,
                             streams_per_address=self.cfg.web.streams_per_address,
                             sim=sim, sessions=Sessions(web.pin, data / SESSIONS_FILE),
-                            notice=self.notice)
+                            notice=self.notice, offers=self.offers)
         self.app = create_app(services)
         self.server = WebServer(self.app, web.host, web.port, self.cfg.web.max_streams)
         self._closers.append(self.server.close)

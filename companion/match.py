@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -23,14 +24,59 @@ from companion.games.base import JSON, check_players
 #: Table-level operations in a journal, besides game events.
 UNDO, REDO, EVENT = "undo", "redo", "event"
 
+#: The fields of a start record's optional ``event``: the hall's tournament event the
+#: match is played for (docs/api.md, "Offers from the hall").
+EVENT_FIELDS = ("id", "name", "round", "pairing", "offer")
+#: An event's, a pairing's and an offer's id: 1-64 of these characters.
+ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+#: The longest event name kept.
+MAX_EVENT_NAME = 60
+
+
+def check_event(event: object) -> dict[str, Any]:
+    """A start record's ``event`` as kept, or InvalidAction naming the field at fault.
+
+    ``{"id", "name", "round", "pairing", "offer"}``, all required: ids of 1-64
+    of ``A-Z a-z 0-9 _ -``, a printable name of at most 60 characters (runs of
+    spaces made one), a round from 1.
+    """
+    if not isinstance(event, Mapping):
+        raise InvalidAction("'event' must be a JSON object with "
+                            + ", ".join(repr(f) for f in EVENT_FIELDS))
+    extra = sorted(set(event) - set(EVENT_FIELDS))
+    if extra:
+        raise InvalidAction(f"'event' has no field {extra[0]!r}")
+    missing = [f for f in EVENT_FIELDS if f not in event]
+    if missing:
+        raise InvalidAction(f"'event' needs {missing[0]!r}")
+    for key in ("id", "pairing", "offer"):
+        value = event[key]
+        if not isinstance(value, str) or not ID_PATTERN.fullmatch(value):
+            raise InvalidAction(f"event {key!r} must be 1-64 of A-Z, a-z, 0-9, _ and -; "
+                                f"got {json.dumps(value)[:40]}")
+    name = event["name"]
+    if not isinstance(name, str) or not name.strip() or not name.isprintable():
+        raise InvalidAction("event 'name' must be printable text, not empty")
+    name = " ".join(name.split())
+    if len(name) > MAX_EVENT_NAME:
+        raise InvalidAction(f"event 'name' must be at most {MAX_EVENT_NAME} characters")
+    number = event["round"]
+    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 10_000:
+        raise InvalidAction(f"event 'round' must be a whole number from 1; got "
+                            f"{json.dumps(number)[:20]}")
+    return {"id": event["id"], "name": name, "round": number, "pairing": event["pairing"],
+            "offer": event["offer"]}
+
 
 @dataclass(frozen=True)
 class StartRecord:
-    """Line 1 of a match file: the game, the players and complete options."""
+    """Line 1 of a match file: the game, the players and complete options, and the
+    hall's event the match is played for, if any (:func:`check_event`)."""
 
     game: str
     players: tuple[str, ...]
     options: Mapping[str, Any]
+    event: Mapping[str, Any] | None = None
 
     @classmethod
     def create(cls, record: object, rng: random.Random) -> StartRecord:
@@ -42,7 +88,7 @@ class StartRecord:
         """
         if not isinstance(record, Mapping):
             raise InvalidAction("a start record must be a JSON object with 'game' and 'players'")
-        extra = sorted(set(record) - {"game", "players", "options"})
+        extra = sorted(set(record) - {"game", "players", "options", "event"})
         if extra == ["started"]:
             raise InvalidAction("'started' belongs to match files (replay, import): "
                                 "a match started here starts now")
@@ -59,10 +105,15 @@ class StartRecord:
             raise InvalidAction(f"'options' must be a JSON object of the game's options, "
                                 f"such as {{}}; got {json.dumps(options)[:40]}")
         options = game.prepare(players, options, rng)
-        return cls(game.id, players, options)
+        event = record.get("event")
+        return cls(game.id, players, options, None if event is None else check_event(event))
 
     def to_json(self) -> JSON:
-        return {"game": self.game, "players": list(self.players), "options": dict(self.options)}
+        record = {"game": self.game, "players": list(self.players),
+                  "options": dict(self.options)}
+        if self.event is not None:
+            record["event"] = dict(self.event)
+        return record
 
 
 class Match:

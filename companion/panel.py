@@ -27,10 +27,12 @@ from companion.errors import CompanionError, StoreUnavailable
 from companion.inputs import Input
 from companion.login_code import LoginCodes
 from companion.names import short_names
+from companion.offers import Offers
 from companion.store import MatchSummary
 from companion.subscribers import Subscribers
 from companion.table import Snapshot, Table
 from companion.ui import controls
+from companion.ui.base import ShownOffer
 from companion.ui.controls import Context, Screen, Ui
 from companion.undone import undone_words
 
@@ -51,6 +53,8 @@ UNDONE = {"undo": "Undone", "redo": "Redone"}
 NOTICE_CHARS = 24
 #: What the OLED says when handling a press failed on a fault of the companion's own.
 FAULT = "Press failed: see log"
+#: The notice when the hall's offer on the board was withdrawn or replaced.
+OFFER_CHANGED = "Hall's offer changed"
 #: How long a message that ends on its own stays (see :meth:`Panel.expire`).
 MESSAGE_SECONDS = 4.0
 
@@ -71,14 +75,19 @@ class Panel:
 
     def __init__(self, table: Table, ctx: Context | None = None,
                  clock: Callable[[], float] = time.monotonic, *,
-                 codes: LoginCodes | None = None) -> None:
+                 codes: LoginCodes | None = None, offers: Offers | None = None) -> None:
         """``codes``: where the Host login screen draws its one-time codes (None: no
-        phone pages are served, so the menu has no such entry)."""
+        phone pages are served, so the menu has no such entry); ``offers``: the hall's
+        offer of the next match, shown on the board when no match is in play (call
+        :meth:`show_offer` when it changes)."""
         self.table = table
+        self.offers = offers
         self._clock = clock
         #: When the message on the screen appeared (the clock's time; None: none).
         self._since: float | None = None
         self.ctx = ctx or Context()
+        if offers is not None:
+            self.ctx = replace(self.ctx, offer=shown(offers))
         self.codes = codes
         #: How many changes from elsewhere the panel has seen. An input source
         #: reads it when a press happens and hands it to :meth:`handle`.
@@ -129,6 +138,21 @@ class Panel:
         self.ctx = replace(self.ctx, broker=status)
         return self._publish()
 
+    def show_offer(self) -> PanelState:
+        """The hall's offer changed (companion/offers.py): the board shows the new one.
+
+        A board that showed the old one is put under a notice, and a press made
+        before now is not acted on (:attr:`epoch`): a press only ever starts the
+        offer its player saw. Publishes if the screen changed.
+        """
+        offer = shown(self.offers) if self.offers is not None else None
+        before = self.state.screen.offer
+        self.ctx = replace(self.ctx, offer=offer)
+        if before is not None and offer != before:
+            self.epoch += 1
+            self._ui = self._stamped(replace(self._ui, message=OFFER_CHANGED, notice=True))
+        return self._publish()
+
     def handle(self, inp: Input, seen: int | None = None) -> PanelState:
         """Act on one input and publish the result.
 
@@ -140,7 +164,8 @@ class Panel:
         before = self._ui
         self._since = None  # a message after this press is new, whatever its words
         if seen is not None and seen < self.epoch:
-            self._ui = controls.notice(before)
+            # Under a notice already (the hall's offer changed): that one says it.
+            self._ui = before if before.notice else controls.notice(before)
             return self._publish()
         try:
             return self._handle(inp, before)
@@ -184,6 +209,15 @@ class Panel:
             if self.codes is None:
                 raise CompanionError("phone pages are not served: no login code")
             return replace(ui, code=self.codes.issue())
+        if kind == "offer":
+            if self.offers is None:
+                raise CompanionError("no offers are read: no broker")
+            self._own = True
+            try:
+                self.offers.start(self.table, *args)
+            finally:
+                self._own = False
+            return ui
         if kind not in TABLE_COMMANDS:
             raise ValueError(f"unknown panel command {kind!r}")
         # The table publishes on this thread before it returns: _table_changed
@@ -271,6 +305,13 @@ class Panel:
         self.state = state
         self._subscribers.notify(state)
         return state
+
+
+def shown(offers: Offers) -> ShownOffer | None:
+    """The hall's usable offer as the board shows it, or None."""
+    offer = offers.current
+    return None if offer is None else (offer.id, controls.offer_lines(offer.players,
+                                                                      offer.event))
 
 
 def history_line(summary: MatchSummary) -> str:

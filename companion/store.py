@@ -124,6 +124,8 @@ class Finished:
     #: companion/standings.py's standing; None for a match finished before schema 2.
     standing: JSON | None
     started_at: float
+    #: The start record's ``event`` (the hall's event it was played for), or None.
+    event: JSON | None = None
     #: Entries in its journal (MatchSummary.entries): a result undone and played again
     #: is told apart by it.
     entries: int = 0
@@ -255,6 +257,97 @@ def read_only_message(p: Path) -> str:
             "nothing was changed). Remount it read-write; an SD card the kernel remounted "
             "read-only after errors needs checking first: stop the companion, `sudo fsck` "
             "the card (or check it in another computer), then start it again")
+
+
+class Checkpointer:
+    """Copies the write-ahead log into the database on a thread and connection of its own.
+
+    SQLite's automatic checkpoint (turned off on the writer's connection) runs
+    inside the commit that takes the log past its threshold: that one change
+    then waits for thousands of pages to be written and the database file
+    synced, 50-70 ms here under readers, long enough to miss a press's budget
+    (tests/bench/bench_reads.py). Here the commit only looks at the log's
+    size; past ``LIMIT`` bytes a passive checkpoint runs beside the writer,
+    which WAL allows: it copies what no reader still needs and never makes a
+    commit wait (but a flood of changes, which it cannot catch up with, is
+    checkpointed by the writer itself past ``LATE_AFTER`` times that, so the log
+    stays bounded).
+    Durability does not change: a commit is synced in the log before it
+    returns, whatever the checkpoint does. The connection opens the file
+    ``mode=rw``, so a database deleted meanwhile is never made afresh.
+    Thread-safe.
+    """
+
+    #: Bytes of log past which a checkpoint starts (SQLite's default: 1,000 pages of 4 KB).
+    LIMIT = 1000 * 4096
+    #: Times LIMIT past which the writer checkpoints itself: changes coming faster than
+    #: the checkpointer can catch up with (it never finishes while they keep coming).
+    LATE_AFTER = 4
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._wal = _sibling(path, "-wal")
+        self._wanted = threading.Event()
+        self._closing = False
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def committed(self) -> object:
+        """After a commit: start a checkpoint if the log has grown past the threshold.
+
+        Returns LATE when the log is past LATE_AFTER times it: the caller (the
+        writer, outside any transaction) then checkpoints itself."""
+        try:
+            size = os.stat(self._wal).st_size
+        except OSError:
+            return None
+        if size <= self.LIMIT:
+            return None
+        with self._lock:
+            if self._closing:
+                return None
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="checkpointer",
+                                                daemon=True)
+                self._thread.start()
+        self._wanted.set()
+        return LATE if size > self.LATE_AFTER * self.LIMIT else None
+
+    def close(self) -> None:
+        """Stop the thread (a checkpoint under way finishes first)."""
+        with self._lock:
+            self._closing = True
+            thread = self._thread
+        self._wanted.set()
+        if thread is not None:
+            thread.join()
+
+    def _run(self) -> None:
+        db: sqlite3.Connection | None = None
+        try:
+            while True:
+                self._wanted.wait()
+                self._wanted.clear()
+                if self._closing:
+                    return
+                try:
+                    if db is None:
+                        db = sqlite3.connect(self.path.resolve().as_uri() + "?mode=rw",
+                                             uri=True, isolation_level=None,
+                                             check_same_thread=False)
+                        db.execute("PRAGMA busy_timeout = 5000")
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                except sqlite3.Error as err:
+                    # Not a loss: the log keeps every commit, and the next commit past the
+                    # threshold asks again; a real fault shows at the writer's own commit.
+                    log.debug("%s: checkpoint not done (%s)", self.path, err)
+        finally:
+            if db is not None:
+                db.close()
+
+
+#: What :meth:`Checkpointer.committed` returns when the writer must checkpoint itself.
+LATE = object()
 
 
 def _sibling(path: Path, suffix: str) -> Path:
@@ -398,6 +491,7 @@ class Store:
         self._identity = {p: _identity(p) for p in (Path(self.path), _sibling(Path(self.path),
                                                                               "-wal"))
                           if self.path != ":memory:" and p.exists()}
+        self._checkpointer = None if self.path == ":memory:" else Checkpointer(Path(self.path))
 
     def _setup(self, create: bool) -> None:
         db = self._db
@@ -409,6 +503,12 @@ class Store:
         # FULL: a commit returns only once the WAL is synced, so an
         # acknowledged event survives a power cut.
         db.execute("PRAGMA synchronous = FULL")
+        if self.path != ":memory:":
+            # The log is copied into the database by the checkpointer, off the
+            # writer's path (see Checkpointer), not inside a commit; and cut back to
+            # its threshold when it starts again, so its size tells how much it holds.
+            db.execute("PRAGMA wal_autocheckpoint = 0")
+            db.execute(f"PRAGMA journal_size_limit = {Checkpointer.LIMIT}")
         db.execute("PRAGMA foreign_keys = ON")
         with self._transaction():
             found = db.execute("PRAGMA user_version").fetchone()[0]
@@ -442,6 +542,8 @@ class Store:
 
     def close(self) -> None:
         """Close the database and the readers' connections. Safe to call twice."""
+        if self._checkpointer is not None:
+            self._checkpointer.close()
         with self._readers_lock:
             for reader in self._readers:
                 reader.close()  # one in use fails its read with "closed database"
@@ -551,6 +653,10 @@ class Store:
                     raise _Refused  # rolls the change back
         except _Refused:
             raise self._lost(moved or "") from None
+        if self._checkpointer is not None and self._checkpointer.committed() is LATE:
+            # A flood of changes outran the checkpointer: copy here, as SQLite would, so
+            # the log stays bounded.
+            self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
         if self._trouble is not None:
             log.warning("%s: changes are saved again (the %s problem is over)",
                         self.path, self._trouble)
@@ -855,6 +961,7 @@ class Store:
         ``last``, only the last that many stored (the highest ids), oldest first."""
         # Only the names of the start record: the options are not read.
         columns = ("SELECT id, game, json_extract(start, '$.players'), standing, started_at,"
+                   " json_extract(start, '$.event'),"
                    " (SELECT count(*) FROM journal WHERE match_id = matches.id)"
                    " FROM matches WHERE status = 'finished'")
         with self._reading() as db:
@@ -868,7 +975,8 @@ class Store:
                 rows.reverse()
         with _decoding(self.path, "the finished matches"):
             return [Finished(r[0], r[1], tuple(json.loads(r[2])),
-                             None if r[3] is None else json.loads(r[3]), r[4], r[5])
+                             None if r[3] is None else json.loads(r[3]), r[4],
+                             None if r[5] is None else json.loads(r[5]), r[6])
                     for r in rows]
 
     @_named_errors

@@ -178,7 +178,9 @@ class Table:
         """The last finished matches, as the hall's leaderboard is sent them."""
         self._results = tuple(
             {"match": m.id, "game": m.game, "players": list(m.players),
-             "standing": m.standing, "started_at": round(m.started_at, 3)}
+             "standing": m.standing, "started_at": round(m.started_at, 3),
+             # The hall's event it was played for: only when it had one.
+             **({} if m.event is None else {"event": m.event})}
             for m in self._store.finished(last=RESULTS_KEPT))
 
     def _known_names(self, record: object) -> object:
@@ -284,6 +286,8 @@ def match_json(match: Match, match_id: int | None, status: str) -> JSON:
         "game": match.start.game,
         "players": list(match.start.players),
         "options": dict(match.start.options),
+        # The hall's event it is played for (companion/match.py check_event), or None.
+        "event": None if match.start.event is None else dict(match.start.event),
         "status": status,
         "can_undo": match.can_undo,
         "can_redo": match.can_redo,

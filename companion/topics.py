@@ -18,6 +18,10 @@ Under the prefix P (default ``table-companion``), table T publishes:
   finished matches with their standings; the hall's club leaderboard counts
   each (table, database, match) once, however often it comes.
 
+Table T reads one topic: ``P/_hall/offers/T`` (:attr:`Topics.offer`), where the
+hall offers it its next match (companion/offers.py); ``_hall`` is never a
+table id, so it never meets a table's topics.
+
 Nothing here carries the host PIN, a session or a CSRF token.
 """
 
@@ -38,6 +42,9 @@ DISCOVERY_PREFIX = "homeassistant"
 ONLINE, OFFLINE = "online", "offline"
 STATE, SUMMARY, EVENTS, AVAILABILITY = "state", "summary", "events", "availability"
 RESULTS = "results"
+#: The hall's own branch of topics under the prefix (never a table id: ids begin with
+#: a letter or digit), and its offers' leaf.
+HALL, OFFERS = "_hall", "offers"
 #: The topics under each table, in the order a fresh connection publishes them.
 LEAVES = (AVAILABILITY, STATE, SUMMARY, RESULTS)
 #: Every topic under a table (the retained ones and the events).
@@ -124,6 +131,12 @@ class Topics:
     def availability(self) -> str:
         return self.leaf(AVAILABILITY)
 
+    @property
+    def offer(self) -> str:
+        """``P/_hall/offers/T``: the hall's offer of this table's next match (retained;
+        only the hall may write it), the one topic a table reads."""
+        return f"{self.prefix}/{HALL}/{OFFERS}/{self.table}"
+
     @staticmethod
     def every(prefix: str, leaf: str) -> str:
         """The subscription that matches ``leaf`` of every table: ``P/+/leaf``."""
@@ -173,16 +186,20 @@ def results_payload(table: str, epoch: int, results: list[JSON]) -> str:
     """The retained ``results``: ``{"table", "epoch", "results": [...]}``, the table's
     last :data:`RESULTS_KEPT` finished matches, oldest first, each ``{"match" (id),
     "game", "players" (names), "standing" (companion/standings.py), "started_at" (Unix
-    time)}``. It is the whole truth from its oldest match on: a match of this database
+    time)}``, and ``"event"`` (its start record's) when it was played for the hall's
+    event. It is the whole truth from its oldest match on: a match of this database
     with a higher id that it leaves out is not finished (undone, or never)."""
     return dumps({"table": table, "epoch": epoch, "results": results})
 
 
 def summary_payload(state: JSON, table: TableInfo) -> str:
     """The retained ``summary``: :func:`~companion.headline.headline` of ``state``
-    plus ``table`` ({id, name, url}), ``version`` and ``epoch``."""
+    plus ``table`` ({id, name, url}), ``version``, ``epoch`` and ``event``: the hall's
+    event the current match is played for (its start record's), or null."""
+    match = state.get("match")
     return dumps({"table": table.to_json(), "version": state["version"],
-                  "epoch": state.get("epoch", 0), **headline(state)})
+                  "epoch": state.get("epoch", 0), **headline(state),
+                  "event": match.get("event") if match else None})
 
 
 def discovery_node(table_id: str) -> str:

@@ -1,4 +1,4 @@
-"""The table on an MQTT broker: publishing, one way and never in the way.
+"""The table on an MQTT broker: publishing, never in the way, and the hall's offers.
 
 A :class:`TablePublisher` is a subscriber of the table (:meth:`show`): the
 writer thread only hands it each new snapshot, under a short lock, and goes
@@ -30,6 +30,15 @@ then the old retained ``state``, ``summary`` and ``availability`` with empty
 retained messages (:func:`~companion.topics.retired_topics`), once the
 broker has the new ones; a new name is simply published again.
 
+The hall's offers: given an :class:`~companion.offers.Offers`, the publisher
+subscribes (QoS 1) to the table's offer topic (``P/_hall/offers/T``) on
+every connection and hands each message to it on paho's thread; the broker
+sends the retained offer again at each connection, so a lost connection
+forgets the offer until then (it may have been withdrawn meanwhile). An
+offer is only kept and shown: nothing received changes the table. A broker
+that refuses the subscription (no ``topic read`` line for the table in its
+ACL) is logged once.
+
 Connection problems (refused credentials, not authorized, TLS verification,
 an unreachable host or port, a name that does not resolve, another client
 that took this table's id) are logged once per change, with the next retry
@@ -59,6 +68,7 @@ from paho.mqtt.reasoncodes import ReasonCode
 
 from companion.config import ConfigError, Section
 from companion.games.base import JSON
+from companion.offers import Offers
 from companion.table import Snapshot
 from companion.topics import (
     DEFAULT_PREFIX,
@@ -217,12 +227,14 @@ class TablePublisher:
     sent with ``cfg.username``); ``data`` the folder that remembers the
     identity last published (None: nothing remembered, nothing cleared).
     ``on_status(text)`` is called on paho's thread whenever :attr:`status`
-    changes; it must only hand the text on. Call :meth:`close` (idempotent)
-    to publish ``offline`` and disconnect.
+    changes; it must only hand the text on. ``offers`` (None: none read) is
+    given every message of the table's offer topic. Call :meth:`close`
+    (idempotent) to publish ``offline`` and disconnect.
     """
 
     def __init__(self, cfg: MqttConfig, info: TableInfo, *, password: str | None,
-                 data: Path | None, on_status: Callable[[str], None] | None = None) -> None:
+                 data: Path | None, on_status: Callable[[str], None] | None = None,
+                 offers: Offers | None = None) -> None:
         if cfg.url is None:
             raise ValueError("no broker URL in the [mqtt] config")
         self.cfg, self.info = cfg, info
@@ -235,6 +247,8 @@ class TablePublisher:
         #: Events handed to the broker (QoS 1).
         self.sent = 0
         self._on_status = on_status
+        self._offers = offers
+        self._offer_refused = False  # the broker's refusal of the offer topic was logged
         self._cond = threading.Condition()
         self._newest: Snapshot | None = None
         self._events: deque[_Event] = deque()
@@ -275,6 +289,9 @@ class TablePublisher:
         client.on_connect_fail = self._connect_failed_cb
         client.on_disconnect = self._disconnected_cb
         client.on_publish = self._published_cb
+        if offers is not None:
+            client.message_callback_add(self.topics.offer, self._offer_cb)
+            client.on_subscribe = self._subscribed_cb
         client.on_socket_open = no_delay
         never_stopped(client)
         self._client = client
@@ -525,6 +542,10 @@ class TablePublisher:
         if self._min_wait != MIN_RETRY:
             self._min_wait = MIN_RETRY
             client.reconnect_delay_set(MIN_RETRY, MAX_RETRY)
+        if self._offers is not None:
+            # On every connection (again into a session the broker kept: harmless): the
+            # broker sends the retained offer, if any, right after.
+            client.subscribe(self.topics.offer, qos=1)
         with self._cond:
             self._connected = True
             self._connected_at = time.monotonic()
@@ -547,6 +568,8 @@ class TablePublisher:
             closing = self._closing
             self._cond.notify_all()
         answered, self._answered = self._answered, False
+        if self._offers is not None:
+            self._offers.forget()  # said again by the broker at the next connection
         if closing:
             return
         brief = was and time.monotonic() - self._connected_at < BRIEF
@@ -570,6 +593,23 @@ class TablePublisher:
                           + (": the broker stopped answering)" if timed_out(reason) else ")"))
         elif not answered:  # a refusal was said when it came
             self._problem(*unanswered(self.cfg.address, reason, KEEPALIVE))
+
+    def _offer_cb(self, client: mqtt.Client, userdata: Any,
+                  message: mqtt.MQTTMessage) -> None:
+        assert self._offers is not None
+        self._offers.receive(bytes(message.payload))
+
+    def _subscribed_cb(self, client: mqtt.Client, userdata: Any, mid: int,
+                       reasons: list[ReasonCode], properties: Any) -> None:
+        refused = [r for r in reasons if r.is_failure]
+        if refused and not self._offer_refused:
+            self._offer_refused = True
+            log.warning("MQTT: the broker refuses this table its offer topic %s (%s): the "
+                        "hall's offers cannot reach it; give user %r `topic read %s` in "
+                        "the broker's ACL", self.topics.offer, refused[0].getName(),
+                        self.cfg.username, self.topics.offer)
+        elif not refused:
+            self._offer_refused = False
 
     def _published_cb(self, client: mqtt.Client, userdata: Any, mid: int,
                       reason: ReasonCode, properties: Any) -> None:

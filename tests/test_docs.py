@@ -94,6 +94,7 @@ SMALL: dict[str, list[str]] = {
                                                      "--requests", "3"],
     ".venv/bin/python -m tests.bench.bench_pairing": ["--players", "30", "--rounds", "2",
                                                       "--seat", "16"],
+    ".venv/bin/python -m tests.bench.bench_offer": ["--offers", "3"],
 }
 #: ``./run`` subcommands that are run for real in a temp data folder.
 RUN_FOR_REAL = ("replay", "import", "history", "export")
@@ -552,7 +553,8 @@ def check_mosquitto_conf(block: Block, tmp: Path) -> None:
 
 
 def check_mosquitto_acl(block: Block, tmp: Path) -> None:
-    """A table writes only its own topics; the hall reads all and writes nothing."""
+    """A table writes only its own topics and reads its offers; the hall reads all and
+    writes only the offers."""
     from tests.mqtt.club import check_acl
 
     with club(block, tmp) as broker:
@@ -713,6 +715,24 @@ def check_python_session(block: Block, tmp: Path) -> None:
     assert runner.failures == 0, f"{block}:\n{report.getvalue()}"
 
 
+def check_mqtt_offer(block: Block, tmp: Path) -> None:
+    """The offer example is one the table reads as it is, and its start carries the event
+    with the offer's id."""
+    import random
+
+    from companion.offers import Offers
+
+    offers = Offers()
+    offers.receive(block.text.encode())
+    assert offers.problem is None and offers.current is not None, offers.problem
+    with Store(":memory:") as store:
+        table = Table(store, rng=random.Random(0))
+        match = offers.start(table, offers.current.id).match
+    sent = json.loads(block.text)
+    assert match["event"] == {**sent["event"], "offer": sent["offer"]}
+    assert (match["game"], match["players"]) == (sent["game"], sent["players"])
+
+
 CHECKS: dict[str, Callable[[Block, Path], None]] = {
     "first-five-minutes": check_first_five_minutes,
     "run-banner": check_run_banner,
@@ -731,5 +751,6 @@ CHECKS: dict[str, Callable[[Block, Path], None]] = {
     "mqtt-config": check_mqtt_config,
     "club-hall": check_club_hall,
     "mqtt-payload": check_mqtt_payload,
+    "mqtt-offer": check_mqtt_offer,
     "python-session": check_python_session,
 }

@@ -133,3 +133,31 @@ def test_close_is_idempotent(tmp_path):
     store = Store(tmp_path / "c.db")
     store.close()
     store.close()
+
+
+def test_the_log_is_copied_into_the_database_while_the_table_plays(tmp_path):
+    """The write-ahead log does not grow without end between starts: past its threshold
+    it is checkpointed into the database file (off the writer's commit, see
+    companion.store.Checkpointer), and every change is there at the next start."""
+    import threading
+    import time
+
+    path = tmp_path / "companion.db"
+    wal = tmp_path / "companion.db-wal"
+    with Store(path) as store:
+        match_id, _ = store.begin_match(START)
+        empty = path.stat().st_size
+        big = {"type": "point", "winner": 0, "note": "x" * 3000}
+        for _ in range(1500):  # about 6 MB of log: past the 4 MB threshold
+            store.record(match_id, "event", big, status="active", winner=None, summary="0-0")
+        deadline = time.monotonic() + 20
+        while path.stat().st_size < 2_000_000 and time.monotonic() < deadline:
+            store.record(match_id, "event", big, status="active", winner=None, summary="0-0")
+            time.sleep(0.05)
+        assert path.stat().st_size >= 2_000_000 > empty, "the log was never checkpointed"
+        assert wal.stat().st_size < 20_000_000  # bounded even under a flood of changes
+        journal = len(store.load(match_id).journal)
+    assert not any(t.name == "checkpointer" for t in threading.enumerate())
+    with Store(path) as store:
+        assert len(store.load(match_id).journal) == journal
+        assert store.integrity_check() == "ok"

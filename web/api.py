@@ -408,6 +408,30 @@ def start() -> Response:
     return change_with_body(lambda table, record: table.start(record))
 
 
+@bp.get("/offer")
+def offer() -> Response:
+    """The hall's offer of this table's next match (companion/offers.py): ``{"offer": ...
+    or null, "problem": why the hall's latest cannot be used, or null}``."""
+    response = jsonify(services().offers.to_json())
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.post("/offer/start")
+@host_only
+def start_offer() -> Response:
+    """Start the hall's offer named by ``{"offer": id}``, the one the page shows: 409
+    "the hall's offer changed" (nothing started) when it is no longer the latest."""
+    offers = services().offers
+
+    def work(table: Table, body: Any) -> Snapshot:
+        if not isinstance(body, dict) or set(body) != {"offer"}:
+            raise InvalidAction('the body must be {"offer": the id of the offer shown}')
+        return offers.start(table, body["offer"])
+
+    return change_with_body(work)
+
+
 @bp.post("/action")
 @host_only
 def action() -> Response:

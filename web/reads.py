@@ -195,7 +195,7 @@ class CostBudget:
     for things no one asked for before. Safe from any thread.
     """
 
-    def __init__(self, share: float = 0.25, per_address: float = 0.1,
+    def __init__(self, share: float = 0.05, per_address: float = 0.025,
                  burst: float = 0.25) -> None:
         self.share, self.per_address, self.burst = share, per_address, burst
         self._lock = threading.Lock()

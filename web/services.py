@@ -17,6 +17,7 @@ from flask import Response, current_app, jsonify, request
 from flask.json.provider import DefaultJSONProvider
 
 from companion.login_code import LoginCodes
+from companion.offers import Offers
 from companion.table import Snapshot, TableRunner
 from web.auth import Lockout, Sessions
 from web.fanout import connection_of
@@ -59,6 +60,8 @@ class Services:
     notice: str | None = None
     #: The one-time login codes the panel shows (Menu > Host login).
     login_codes: LoginCodes = field(default_factory=LoginCodes)
+    #: The hall's offer of the next match (empty when the table has no broker).
+    offers: Offers = field(default_factory=Offers)
     #: Which host sessions are valid; None: sessions over ``pin`` kept in memory only.
     sessions: Sessions = None  # type: ignore[assignment]
 

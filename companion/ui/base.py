@@ -8,9 +8,14 @@ from typing import Any
 
 from companion.inputs import PANEL, Input
 
+#: The hall's offer as the panel shows it: its id, and its lines ("Next: Ann v Bob",
+#: "R2 · Tuesday Swiss"; companion/ui/controls.py offer_lines).
+ShownOffer = tuple[str, tuple[str, ...]]
+
 #: A table command: ("act", action), ("start", record), ("undo",), ("redo",),
-#: ("abandon",), ("history",) to load the history rows into the Ui, or
-#: ("login-code",) to draw a one-time login code into it.
+#: ("abandon",), ("history",) to load the history rows into the Ui,
+#: ("login-code",) to draw a one-time login code into it, or ("offer", offer id) to
+#: start the hall's offer shown (companion/offers.py).
 Command = tuple[Any, ...]
 
 #: The buttons the OLED labels, left to right: the panel's four.
@@ -88,6 +93,8 @@ class Context:
     broker: str | None = None
     #: The players of recent stored matches, most recent first (the panel fills it).
     recent: tuple[str, ...] = ()
+    #: The hall's usable offer of the next match (companion/offers.py), or None.
+    offer: ShownOffer | None = None
 
     @property
     def choices(self) -> tuple[str, ...]:
@@ -129,6 +136,8 @@ class Screen:
     hint: str = ""
     #: Show ``items`` as one row of big choices (cards, digits) instead of a list.
     row: bool = False
+    #: The hall's offer the board shows (None: none).
+    offer: ShownOffer | None = None
 
     def label(self, button: str) -> str:
         binding = self.keys.get(Input(button))

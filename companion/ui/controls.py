@@ -21,13 +21,14 @@ plays on the buttons.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from companion import catalog
 from companion.catalog import GAMES, get_game, rematch
 from companion.inputs import BUTTONS, HOLDABLE, Input
+from companion.names import MIN_WIDTH, short_names
 from companion.ui.base import (
     CHANGED,
     SOFT_KEY_CHARS,
@@ -65,6 +66,7 @@ __all__ = [
     "default_draft",
     "generic_board",
     "notice",
+    "offer_lines",
     "offers",
     "premise",
     "reload",
@@ -130,6 +132,15 @@ def all_screens() -> dict[str, ScreenSpec]:
 
 def _board(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     menu = Binding("Menu", Outcome(Ui(screen="menu")))
+    if ctx.offer is not None and not in_play(match, ctx.offer[0]):
+        # No match in play: the hall's offer is the board, one OK starts it (the
+        # command names the offer shown: a replaced one is refused, never started).
+        return Screen(keys={
+            Input("prev"): Binding("Hist", Outcome(Ui(screen="history"), ("history",))),
+            Input("next"): Binding("New", Outcome(setup(match, ctx))),
+            Input("ok"): Binding("Start", Outcome(Ui(), ("offer", ctx.offer[0]))),
+            Input("back"): menu,
+        }, offer=ctx.offer)
     if match is None:
         return Screen(keys={
             Input("prev"): Binding("Hist", Outcome(Ui(screen="history"), ("history",))),
@@ -149,6 +160,37 @@ def _board(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     panel = _panel(match["game"])
     keys = panel.board(ui, match) if panel else generic_board(match)
     return Screen(keys={**keys, Input("back"): menu})
+
+
+def in_play(match: Mapping[str, Any] | None, offer_id: str) -> bool:
+    """Whether the hall's offer ``offer_id`` waits: a match is in play, or the match on
+    the table is that offer's, started already (until the hall withdraws it)."""
+    if match is None:
+        return False
+    return match["status"] == "active" or (match.get("event") or {}).get("offer") == offer_id
+
+
+#: Characters of the small font on one line of the OLED.
+_LINE = 25
+
+
+def offer_lines(players: Sequence[str], event: Mapping[str, Any]) -> tuple[str, ...]:
+    """The hall's offer in lines of at most 25 characters: who plays ("Next: Ann v Bob",
+    or over two lines when the names are long), then the event ("R2 · Tuesday Swiss")."""
+    half = (len(players) + 1) // 2
+    for width in range(max(MIN_WIDTH, *map(len, players)), MIN_WIDTH - 1, -1):
+        names = short_names(players, width)
+        one = f"Next: {' v '.join(names)}"
+        if len(one) <= _LINE:
+            who: tuple[str, ...] = (one,)
+            break
+        who = (f"Next: {' v '.join(names[:half])}", f"v {' v '.join(names[half:])}")
+        if all(len(line) <= _LINE for line in who):
+            break
+    where = f"R{event['round']} · {event['name']}"
+    if len(where) > _LINE:
+        where = where[:_LINE - 1] + "."
+    return (*who, where)
 
 
 def _panel(game_id: str) -> catalog.Panel | None:

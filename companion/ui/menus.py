@@ -30,6 +30,20 @@ def welcome(draw: ImageDraw.ImageDraw) -> None:
     write_centred(draw, 38, "OK: set up a match", SMALL)
 
 
+def offer(draw: ImageDraw.ImageDraw, lines: tuple[str, ...]) -> None:
+    """The hall's offer of the next match: who plays (one or two lines, the larger font
+    when they fit it), the event, and what OK does."""
+    *who, where = lines
+    font = BODY if all(len(line) * char_width(BODY) <= WIDTH for line in who) else SMALL
+    step = 11 if font == BODY else 9
+    y = 2
+    for line in who:
+        write_centred(draw, y, line, font)
+        y += step
+    write_centred(draw, y + 3, where, SMALL)
+    write_centred(draw, KEYS_TOP - 10, "OK to start", SMALL)
+
+
 def listing(draw: ImageDraw.ImageDraw, screen: Screen, cursor: int | None) -> None:
     """A title, lines with a cursor, and a hint line if the screen has one."""
     top = title_bar(draw, screen.title)

@@ -29,7 +29,9 @@ def render(state: PanelState, ctx: Context) -> Image.Image:
     ui, screen = state.ui, state.screen
     match = state.snapshot.match
     if ui.screen == "board":
-        if match is None:
+        if screen.offer is not None:
+            menus.offer(draw, screen.offer[1])
+        elif match is None:
             menus.welcome(draw)
         else:
             _board(match)(draw, match)

@@ -244,8 +244,9 @@ def check_conf(club: Club) -> None:
 
 
 def check_acl(club: Club) -> None:
-    """Each table writes its own topics only; the hall and Home Assistant read every
-    table and the hall writes nothing. A refused publish never reaches anyone."""
+    """Each table writes its own topics only and reads its offers; the hall and Home
+    Assistant read every table and the hall writes only the offers. A refused publish
+    never reaches anyone."""
     hall = club.client("hall")
     hall.subscribe("table-companion/#")
     ha = club.client("homeassistant")
@@ -268,10 +269,26 @@ def check_acl(club: Club) -> None:
         assert one.publish("table-companion/table-1/availability", "online") is None
         assert hall.next_message()[0] == "table-companion/table-1/availability"
         assert ha.next_message()[0] == "table-companion/table-1/availability"
-        # The hall publishes nothing, not even where it reads.
+        # The hall publishes nothing of the tables, not even where it reads.
         for topic in ("table-companion/table-1/state", "table-companion/hall/state",
                       "homeassistant/status"):
             assert "Not authorized" in hall.publish(topic, "fake", retain=True)
+        # Only the hall offers a table its next match, and only that table reads it.
+        offers = "table-companion/_hall/offers/table-1"
+        reader = club.client("table-1", name="-offers")
+        reader.subscribe(offers)
+        for forger in (one, two, ha):
+            assert "Not authorized" in forger.publish(offers, "forged", retain=True)
+        two.subscribe(offers)  # granted, and nothing is ever delivered (below)
+        assert hall.publish(offers, '{"offer":"o-1"}', retain=True) is None
+        assert reader.next_message() == (offers, b'{"offer":"o-1"}', False)
+        assert hall.next_message() == (offers, b'{"offer":"o-1"}', False)
+        assert ha.next_message() == (offers, b'{"offer":"o-1"}', False)
+        assert hall.publish(offers, "", retain=True) is None  # withdrawn
+        assert reader.next_message() == (offers, b"", False)
+        for reader_ in (hall, ha):
+            assert reader_.next_message() == (offers, b"", False)
+        reader.close()
         assert two.publish("table-companion/table-2/state", '{"version":7}') is None
         assert hall.next_message()[0:2] == ("table-companion/table-2/state", b'{"version":7}')
         assert ha.next_message()[0:2] == ("table-companion/table-2/state", b'{"version":7}')
@@ -289,7 +306,7 @@ def check_acl(club: Club) -> None:
         assert ha.publish("homeassistant/status", "online") is None
         assert "Not authorized" in one.publish("homeassistant/status", "offline")
         assert ha.next_message()[0:2] == ("homeassistant/status", b"online")
-        assert hall.messages.empty() and ha.messages.empty()
+        assert hall.messages.empty() and ha.messages.empty() and two.messages.empty()
     finally:
         for client in (hall, ha, one, two):
             client.close()

@@ -237,6 +237,10 @@ TC.renderBoard = function (container, state, drawn) {
     if (container.tcState !== state) return;
     container.replaceChildren(!match ? TC.noMatch(container, state)
       : (TC.boards[match.game] || TC.boards.generic)(match));
+    // A match of the hall's tournament says which: "R2 · Tuesday Swiss" above the board.
+    if (match && match.event) {
+      container.prepend(TC.el("p", {class: "hint event"}, `R${match.event.round} · ${match.event.name}`));
+    }
     if (drawn) drawn(state);
   };
   if (!match || TC.boards[match.game] || !TC.modules[match.game]) { draw(); return; }

@@ -140,6 +140,45 @@
     $("to-start").hidden = active;
   }
 
+  /* The hall's offer of the next match (GET /api/offer), in a card at the top: while no
+     match is in play one tap starts it, naming the offer shown (an offer the hall withdrew
+     or replaced meanwhile is refused: nothing starts); while one is, it waits ("next, after
+     this match"). An offer the table cannot use is said with the reason. Read with each
+     state and every few seconds; drawn again only when it changed. */
+  let offer = {offer: null, problem: null};
+  let offerShown = "";
+  function renderOffer() {
+    const o = offer.offer;
+    // It waits while a match is in play, and while the match on the table is its own.
+    const active = !!(state.match && (state.match.status === "active"
+      || (o && state.match.event && state.match.event.offer === o.offer)));
+    const drawn = JSON.stringify([offer, active]);
+    if (drawn === offerShown) return;
+    offerShown = drawn;
+    const card = $("offer");
+    if ($("offer").contains(message)) home.after(message);
+    card.hidden = !o && !offer.problem;
+    $("offer-start").hidden = !o || active;
+    if (o) {
+      const e = o.event;
+      const own = !!(state.match && state.match.event && state.match.event.offer === o.offer);
+      $("offer-title").textContent = own ? "This match, from the hall"
+        : active ? "Next, after this match" : "Next match from the hall";
+      $("offer-text").textContent = `${o.players.join(" v ")} · R${e.round} · ${e.name}`;
+      $("offer-start").setAttribute("aria-label", `Start ${o.players.join(" v ")}, round ${e.round} of ${e.name}`);
+      $("offer-start").dataset.offer = o.offer;
+    } else if (offer.problem) {
+      $("offer-title").textContent = "Next match from the hall";
+      $("offer-text").textContent = `The hall's offer could not be used: ${offer.problem}`;
+    }
+  }
+  const readOffer = () => fetch("/api/offer", {cache: "no-store"}).then((r) => (r.ok ? r.json() : null))
+    .then((body) => { if (body) { offer = body; renderOffer(); } }, () => null);
+  $("offer-start").addEventListener("click", () => {
+    const id = $("offer-start").dataset.offer;
+    begin({offer: id}, $("offer"), "/api/offer/start").then(readOffer);
+  });
+
   /* The start form, from the games' option lists. `keep`: the names typed stay (the game
      menu changed); else they are the rematch's (the form is filled again). */
   function renderStart(keep = false) {
@@ -216,7 +255,7 @@
 
   /** Start the match `record`; once started, the controls are the first thing on the page:
    *  the host is taken to them, not left at the form far below. */
-  const begin = (record, near) => act("/api/match", record, near).then((started) => {
+  const begin = (record, near, path = "/api/match") => act(path, record, near).then((started) => {
     if (!started) return;  // refused: the reason is beside the button tapped, in view
     home.after(message);
     $("new-match").open = false;
@@ -302,9 +341,12 @@
       $("game").replaceChildren(...games.map((g) => TC.el("option", {value: g.id}, g.title)));
       refill();
     });
+    setInterval(readOffer, 3000);
     stream = TC.follow((s) => {
       state = s;
       fold(s);
+      renderOffer();
+      readOffer();
       if (about !== null && about !== key(s)) say("");
       TC.renderBoard($("board"), s);
       // Controls of a game whose scripts are still on their way: drawn once they are here.
