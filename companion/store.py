@@ -126,6 +126,9 @@ class Finished:
     started_at: float
     #: The start record's ``event`` (the hall's event it was played for), or None.
     event: JSON | None = None
+    #: Entries in its journal (MatchSummary.entries): a result undone and played again
+    #: is told apart by it.
+    entries: int = 0
 
 
 @dataclass(frozen=True)
@@ -951,14 +954,21 @@ class Store:
     # --- players ----------------------------------------------------------------
 
     @_named_errors
-    def finished(self, last: int | None = None) -> list[Finished]:
+    def finished(self, last: int | None = None,
+                 after: tuple[float, int] | None = None) -> list[Finished]:
         """Every finished match, in the order they were played (start time, then id); with
+        ``after`` (a start time and an id), only those played after that match; with
         ``last``, only the last that many stored (the highest ids), oldest first."""
         # Only the names of the start record: the options are not read.
         columns = ("SELECT id, game, json_extract(start, '$.players'), standing, started_at,"
-                   " json_extract(start, '$.event') FROM matches WHERE status = 'finished'")
+                   " json_extract(start, '$.event'),"
+                   " (SELECT count(*) FROM journal WHERE match_id = matches.id)"
+                   " FROM matches WHERE status = 'finished'")
         with self._reading() as db:
-            if last is None:
+            if last is None and after is not None:
+                rows = db.execute(f"{columns} AND (started_at, id) > (?, ?)"
+                                  " ORDER BY started_at, id", after).fetchall()
+            elif last is None:
                 rows = db.execute(f"{columns} ORDER BY started_at, id").fetchall()
             else:
                 rows = db.execute(f"{columns} ORDER BY id DESC LIMIT ?", (last,)).fetchall()
@@ -966,22 +976,28 @@ class Store:
         with _decoding(self.path, "the finished matches"):
             return [Finished(r[0], r[1], tuple(json.loads(r[2])),
                              None if r[3] is None else json.loads(r[3]), r[4],
-                             None if r[5] is None else json.loads(r[5])) for r in rows]
+                             None if r[5] is None else json.loads(r[5]), r[6])
+                    for r in rows]
 
     @_named_errors
     def players(self) -> list[PlayerRow]:
         """The table's players, the most recently played first (then by name)."""
         with self._reading() as db:
             names = dict(db.execute("SELECT key, name FROM players").fetchall())
-            rows = db.execute("SELECT json_extract(start, '$.players'), started_at"
-                              " FROM matches").fetchall()
-        played: dict[str, list[float]] = {key: [] for key in names}
+            # Counted per spelling by SQLite (a long history is a few spellings, not every
+            # match's names decoded here), then per player.
+            rows = db.execute("SELECT seat.value, count(*), max(started_at) FROM matches,"
+                              " json_each(matches.start, '$.players') AS seat"
+                              " GROUP BY seat.value").fetchall()
+        played: dict[str, list[Any]] = {key: [0, None] for key in names}
         with _decoding(self.path, "the players"):
-            for players, at in rows:
-                for name in json.loads(players):
-                    played.setdefault(name_key(name), []).append(at)
-        found = [PlayerRow(names.get(key, key), len(ats), max(ats) if ats else None)
-                 for key, ats in played.items()]
+            for name, count, last in rows:
+                if not isinstance(name, str):
+                    raise TypeError(f"a player's name is {name!r}, not text")
+                seen = played.setdefault(name_key(name), [0, None])
+                seen[0] += count
+                seen[1] = last if seen[1] is None else max(seen[1], last)
+        found = [PlayerRow(names.get(key, key), n, last) for key, (n, last) in played.items()]
         return sorted(found, key=lambda p: (-(p.last_played or 0), name_key(p.name)))
 
     @_named_errors

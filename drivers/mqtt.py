@@ -79,7 +79,6 @@ from companion.topics import (
     TableInfo,
     Topics,
     discovery,
-    discovery_topics,
     event_payload,
     prefix_problem,
     results_payload,
@@ -468,9 +467,10 @@ class TablePublisher:
             return []
         current = self._identity()
         self._write_record([*self._known, current])
-        ours = {self.topics.state, self.topics.summary, self.topics.availability}
-        if self.cfg.discovery:
-            ours.update(discovery_topics(self.info.id, self.cfg.discovery_prefix))
+        # Every retained topic this identity publishes (its results too: cleared, the
+        # finished matches would never reach a hall that subscribes after this).
+        ours = set(retired_topics(self.topics, self.cfg.discovery_prefix
+                                  if self.cfg.discovery else None))
         stale: list[str] = []
         for old in self._known:
             stale += retired_topics(Topics(old["prefix"], old["table"]),

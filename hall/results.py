@@ -10,9 +10,11 @@ played are offline. A message is the table's whole truth from its oldest
 match on: a match of that table and database with a higher id that it no
 longer lists was undone, and is dropped.
 
-The ratings are companion/ratings.py's, computed from every kept match in
-the order played (start time, then table, then id) once per change and
-served as ``GET /api/players`` (the shape a table's leaderboard has).
+The ratings are companion/ratings.py's, of every kept match in the order
+played (start time, then table, then id), brought up to date once per change
+(KeptRatings: a match played after the others costs its own update; one
+among older ones rates again from the checkpoint before it) and served as
+``GET /api/players`` (the shape a table's leaderboard has).
 """
 
 from __future__ import annotations
@@ -20,12 +22,13 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from companion.catalog import GAMES
 from companion.games.base import MAX_NAME, name_key
-from companion.ratings import Ratings, rate
+from companion.ratings import KeptRatings, Ratings
 from companion.store import Finished
 from companion.topics import RESULTS_KEPT, valid_table_id
 from web.reads import Body, json_body, leaderboard
@@ -99,6 +102,8 @@ class ClubResults:
         #: Rises with every change of what is kept (answers are made once per change).
         self.version = 0
         self._made: tuple[int, Ratings, Body] | None = None
+        self._kept = KeptRatings()
+        self._rating = threading.Lock()  # one caller at a time brings the ratings up
 
     def receive(self, table: str, payload: bytes) -> bool:
         """Keep what a table's ``results`` message says; whether anything changed.
@@ -141,17 +146,24 @@ class ClubResults:
 
     def ratings(self) -> tuple[int, Ratings]:
         """The club's ratings and the version they are of."""
-        with self._lock:
-            version = self.version
-            made = self._made
-            if made is not None and made[0] == version:
-                return version, made[1]
-            rows = self._db.execute(
-                "SELECT game, players, standing, started_at FROM results"
-                " ORDER BY started_at, table_id, epoch, match").fetchall()
-        finished = [Finished(i, game, tuple(json.loads(players)), json.loads(standing), at)
-                    for i, (game, players, standing, at) in enumerate(rows, start=1)]
-        return version, rate(finished)
+        with self._rating:
+            with self._lock:
+                version = self.version
+                made = self._made
+                if made is not None and made[0] == version:
+                    return version, made[1]
+                rows = self._db.execute(
+                    "SELECT table_id, epoch, match, game, players, standing, started_at"
+                    " FROM results ORDER BY started_at, table_id, epoch, match").fetchall()
+
+            def load(start: int) -> Iterator[tuple[tuple[Any, ...], Finished]]:
+                # Each match's id is its place in the order: what follows a change moves.
+                for i, row in enumerate(rows[start:], start=start + 1):
+                    game, players, standing, at = row[3:]
+                    yield row, Finished(i, game, tuple(json.loads(players)),
+                                        json.loads(standing), at)
+
+            return version, self._kept.update(rows, load)
 
     def players(self) -> Body:
         """``GET /api/players`` of the hall: each game's club leaderboard, and the names."""

@@ -15,11 +15,19 @@ from openskill.models import PlackettLuce
 from companion import matchfile
 from companion.errors import IllegalAction, InvalidAction, UnknownPlayer
 from companion.games.base import name_key
-from companion.ratings import PROVISIONAL, table_ratings
+from companion.ratings import (
+    PROVISIONAL,
+    KeptRatings,
+    Ratings,
+    finished_mark,
+    kept_table_ratings,
+    table_ratings,
+)
 from companion.standings import standing
 from companion.store import FINISHED, Store
 from companion.table import Table
 from tests.players_support import alakaslam, alakazoo, center_court, dodgeball, random_match
+from web.reads import Reads
 
 NAMES = ["Ann", "Bob", "Cleo", "Dan", "Eve", "Finn"]
 
@@ -216,6 +224,61 @@ OPS = st.lists(st.tuples(st.sampled_from(["play", "play", "undo", "redo", "aband
                          st.integers(0, 2**32 - 1)), max_size=14)
 
 
+def operate(op: str, seed: int, table: Table, other: Table, played: dict[int, dict],
+            undone: dict[int, dict]) -> None:
+    """One operation on ``table`` (``other``: a scratch table whose matches are imported),
+    kept in the test's own account: ``played`` (the finished matches by id) and
+    ``undone`` (results taken back)."""
+    store, scratch = table.store, other.store
+    rng = random.Random(seed)
+    current = table.snapshot.match
+    if op == "play":
+        if current is not None and current["status"] != FINISHED:
+            table.abandon()
+        m = random_match(table, rng, NAMES)
+        played[table.match_id] = m
+    elif op == "undo" and current is not None and current["status"] == FINISHED:
+        table.undo()
+        undone[current["id"]] = played.pop(current["id"])
+    elif op == "redo" and current is not None and current["can_redo"] and \
+            current["status"] != FINISHED:
+        table.redo()
+        played[current["id"]] = undone.pop(current["id"])
+    elif op == "abandon" and current is not None and current["status"] != FINISHED:
+        table.abandon()
+    elif op in ("merge", "rename"):
+        names = sorted(store.names().values())
+        if len(names) < 2:
+            return
+        a, b = rng.sample(names, 2)
+        try:
+            if op == "merge":
+                table.merge_players(a, b)
+            else:
+                b = rng.choice(["Zoe", "Yann", a.upper(), b])
+                table.rename_player(a, b)
+        except IllegalAction:
+            return
+        shown = store.names()[name_key(b)]
+        for m in [*played.values(), *undone.values()]:
+            m["players"] = [shown if name_key(n) == name_key(a) else n
+                            for n in m["players"]]
+    elif op == "import":
+        if current is not None and current["status"] != FINISHED:
+            return
+        m = random_match(other, rng, NAMES)
+        text = matchfile.export(scratch.load(other.match_id))
+        file = matchfile.read(io.StringIO(text), random.Random(0))
+        match = file.match
+        winner = match.game.winner(match.state)
+        new_id = store.import_match(
+            match.start.to_json(), list(match.events), status=FINISHED, winner=winner,
+            summary=match.game.summary(match.state), started_at=file.started,
+            standing=standing(match.start.game, match.view()))
+        m["players"] = list(store.load(new_id).start["players"])
+        played[new_id] = m
+
+
 @settings(max_examples=25, deadline=None)
 @given(OPS)
 def test_ratings_after_any_operations_equal_a_fresh_computation_from_the_history(ops):
@@ -225,53 +288,7 @@ def test_ratings_after_any_operations_equal_a_fresh_computation_from_the_history
         played: dict[int, dict] = {}  # the test's own account: finished matches by id
         undone: dict[int, dict] = {}
         for op, seed in ops:
-            rng = random.Random(seed)
-            current = table.snapshot.match
-            if op == "play":
-                if current is not None and current["status"] != FINISHED:
-                    table.abandon()
-                m = random_match(table, rng, NAMES)
-                played[table.match_id] = m
-            elif op == "undo" and current is not None and current["status"] == FINISHED:
-                table.undo()
-                undone[current["id"]] = played.pop(current["id"])
-            elif op == "redo" and current is not None and current["can_redo"] and \
-                    current["status"] != FINISHED:
-                table.redo()
-                played[current["id"]] = undone.pop(current["id"])
-            elif op == "abandon" and current is not None and current["status"] != FINISHED:
-                table.abandon()
-            elif op in ("merge", "rename"):
-                names = sorted(store.names().values())
-                if len(names) < 2:
-                    continue
-                a, b = rng.sample(names, 2)
-                try:
-                    if op == "merge":
-                        table.merge_players(a, b)
-                    else:
-                        b = rng.choice(["Zoe", "Yann", a.upper(), b])
-                        table.rename_player(a, b)
-                except IllegalAction:
-                    continue
-                shown = store.names()[name_key(b)]
-                for m in [*played.values(), *undone.values()]:
-                    m["players"] = [shown if name_key(n) == name_key(a) else n
-                                    for n in m["players"]]
-            elif op == "import":
-                if current is not None and current["status"] != FINISHED:
-                    continue
-                m = random_match(other, rng, NAMES)
-                text = matchfile.export(scratch.load(other.match_id))
-                file = matchfile.read(io.StringIO(text), random.Random(0))
-                match = file.match
-                winner = match.game.winner(match.state)
-                new_id = store.import_match(
-                    match.start.to_json(), list(match.events), status=FINISHED, winner=winner,
-                    summary=match.game.summary(match.state), started_at=file.started,
-                    standing=standing(match.start.game, match.view()))
-                m["players"] = list(store.load(new_id).start["players"])
-                played[new_id] = m
+            operate(op, seed, table, other, played, undone)
         # The test's own account, in the order played, straight through openskill ...
         order = sorted(played, key=lambda i: (store.load(i).started_at, i))
         assert same(computed(store), reference([played[i] for i in order]))
@@ -287,6 +304,61 @@ def test_ratings_after_any_operations_equal_a_fresh_computation_from_the_history
                                    started_at=file.started,
                                    standing=standing(match.start.game, match.view()))
             assert same(computed(fresh), computed(store))
+
+
+def whole(ratings: Ratings) -> dict:
+    """Everything a rating holds, every match of its course included, by game and key."""
+    return {g: {k: (r.name, r.mu, r.sigma, r.ordinal, r.matches, r.wins, r.played)
+                for k, r in board.items()} for g, board in ratings.games.items() if board}
+
+
+@settings(max_examples=25, deadline=None)
+@given(OPS, st.lists(st.booleans(), min_size=14, max_size=14), st.integers(1, 3))
+def test_ratings_kept_up_to_date_equal_a_fresh_computation_after_any_operations(ops, looks,
+                                                                                 slice_):
+    # The table's reads bring their ratings up to date a change at a time (a match finished
+    # at the end: one update; a change to the past: again from a checkpoint), looked at
+    # after some operations only (an undo and a redo between two looks go unseen) ...
+    with Store(":memory:") as store, Store(":memory:") as scratch:
+        table = Table(store, rng=random.Random(0))
+        other = Table(scratch, rng=random.Random(1))
+        reads = Reads(table)
+        kept = KeptRatings(slice_, between=lambda: None)  # ... and checkpoints every few
+        played: dict[int, dict] = {}
+        undone: dict[int, dict] = {}
+        for (op, seed), look in zip(ops, looks, strict=False):
+            operate(op, seed, table, other, played, undone)
+            if op == "import":  # the command line's, into a store the companion then opens
+                table = Table(store, rng=random.Random(0))
+                reads = Reads(table)
+            if look:
+                fresh = whole(table_ratings(store))
+                assert whole(reads.ratings()) == fresh
+                marks = [finished_mark(m) for m in store.finished()]
+                assert whole(kept_table_ratings(kept, store, marks, store.roster)) == fresh
+        assert whole(reads.ratings()) == whole(table_ratings(store))
+
+
+def test_a_match_finished_at_the_end_costs_one_update_and_an_undo_a_slice(memory_store):
+    table = Table(memory_store, rng=random.Random(3))
+    kept = KeptRatings(4, between=lambda: None)
+
+    def update() -> Ratings:
+        marks = [finished_mark(m) for m in memory_store.finished()]
+        return kept_table_ratings(kept, memory_store, marks, memory_store.roster)
+
+    for i in range(10):
+        alakaslam(table, NAMES[i % 3:i % 3 + 2], i % 2)
+    before = update()
+    assert kept.rated == 10
+    alakaslam(table, ["Ann", "Dan"], 0)
+    after = update()
+    assert kept.rated == 1  # the new match alone
+    assert before.of("Ann")["alakaslam"].matches + 1 == after.of("Ann")["alakaslam"].matches
+    table.undo()  # the 11th taken back: from the checkpoint after the 8th
+    assert whole(update()) == whole(before) and kept.rated == 2
+    table.rename_player("Bob", "Robert")  # the past rewritten: all again
+    assert whole(update()) == whole(table_ratings(memory_store)) and kept.rated == 10
 
 
 def test_the_results_sent_to_the_hall_change_only_when_a_result_does(memory_store):

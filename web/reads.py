@@ -48,7 +48,7 @@ from companion.errors import StoreError, UnknownPlayer
 from companion.games.base import name_key
 from companion.games.chart import Chart, Series
 from companion.integrity import replay_stored
-from companion.ratings import Rating, Ratings, table_ratings
+from companion.ratings import KeptRatings, Rating, Ratings, kept_table_ratings
 from companion.store import FINISHED, MatchSummary, StoredMatch, iso_utc
 from companion.table import Table, match_json
 from companion.timeline import timeline
@@ -299,6 +299,8 @@ class Row:
     #: Changes whenever the match does (its status and its journal's length).
     mark: tuple[str, int]
     text: str
+    #: When it began (the order played is start time, then id).
+    started_at: float
     #: Its players' names and its game's id and title, case-folded, for ``q``.
     words: str
 
@@ -307,7 +309,14 @@ class Row:
         game = GAMES.get(m.game)
         words = "\n".join([*m.players, m.game, game.title if game else ""]).casefold()
         return cls(m.id, m.status, (m.status, m.entries),
-                   json.dumps(m.to_json(), separators=(",", ":"), ensure_ascii=False), words)
+                   json.dumps(m.to_json(), separators=(",", ":"), ensure_ascii=False),
+                   m.started_at, words)
+
+
+def finished_marks(rows: tuple[Row, ...]) -> tuple[tuple[float, int, int], ...]:
+    """The finished matches of ``rows`` in the order played, each as companion/ratings.py
+    ``finished_mark`` tells it apart."""
+    return tuple(sorted((r.started_at, r.id, r.mark[1]) for r in rows if r.status == FINISHED))
 
 
 @dataclass(frozen=True)
@@ -322,6 +331,9 @@ class History:
     current: int | None
     #: The store's renames and merges when it was read (Store.roster): each rewrites names.
     roster: int = 0
+    #: The finished matches in the order played, as the ratings tell them apart
+    #: (companion/ratings.py finished_mark): start time, id, journal length.
+    finished: tuple[tuple[float, int, int], ...] = ()
     #: The ids, negated (rising, for bisect), in row order.
     keys: list[int] = field(default_factory=list)
 
@@ -358,10 +370,14 @@ class Reads:
         self._pages_of: tuple[Any, ...] = ()
         self._drawn: OrderedDict[tuple[Any, ...], Body] = OrderedDict()
         self._lock = threading.Lock()
-        #: The ratings last computed, what they were computed from, the history last
-        #: checked against it (the same history needs no check), and their serial number.
-        self._ratings: tuple[tuple[Any, ...], Ratings, History, int] | None = None
+        #: The ratings kept up to date (companion/ratings.py KeptRatings).
+        self._kept_ratings = KeptRatings()
+        #: The ratings last made, the history they are of (the same history needs no
+        #: check), and their serial number.
+        self._ratings: tuple[Ratings, History, int] | None = None
         self._ratings_lock = threading.Lock()
+        #: The players' names, and the history they are of (epoch, roster, newest id).
+        self._names: tuple[tuple[int, int, int], list[str]] | None = None
         #: Answers drawn from the ratings, kept under the ratings' serial number.
         self._boards: OrderedDict[tuple[Any, ...], Body] = OrderedDict()
 
@@ -391,6 +407,7 @@ class Reads:
             if known is None or known.epoch != snapshot.epoch or known.roster != roster:
                 version, summaries = store.summaries(0)
                 rows = tuple(Row.of(m) for m in summaries)
+                finished = finished_marks(rows)
             else:
                 newest = known.rows[0].id if known.rows else 0
                 watch = {r.id for r in known.rows if r.status == "active"}
@@ -399,8 +416,20 @@ class Reads:
                 changed = {m.id: Row.of(m) for m in summaries}
                 added = tuple(changed.pop(m.id) for m in summaries if m.id > newest)
                 rows = added + tuple(changed.get(r.id, r) for r in known.rows)
+                # The finished matches as the ratings read them: the same unless a result
+                # came, went or changed (not at a point: the ratings' check stays cheap).
+                finished = known.finished
+                was = {i: known.by_id.get(i) for i in changed}
+                went = any(old is None or (old.status == FINISHED and old.mark != changed[i].mark)
+                           for i, old in was.items())
+                came = finished_marks((*added, *(r for i, r in changed.items()
+                                                 if was[i] is None or r.mark != was[i].mark)))
+                if went or (came and finished and came[0] < finished[-1]):
+                    finished = finished_marks(rows)  # the past changed: sorted again
+                elif came:  # results played after the others: at the end
+                    finished += came
             self._history = History(snapshot.epoch, version, rows,
-                                    {r.id: r for r in rows}, current, roster)
+                                    {r.id: r for r in rows}, current, roster, finished)
             return self._history
 
     def history_page(self, before: int | None, after: int | None, q: str,
@@ -469,34 +498,32 @@ class Reads:
     # --- players and ratings ----------------------------------------------------------
 
     def ratings(self) -> Ratings:
-        """The ratings of the finished matches (companion/ratings.py), computed again only
+        """The ratings of the finished matches (companion/ratings.py), brought up to date
         when the finished matches or the players' names change: not on every point.
 
-        Not charged to the reader who happens to ask first (a long history takes a second
-        or two, which would refuse that reader's next reads for a while): it is made at
-        most once per such change, one reader making it while the others wait for it."""
+        A match finished since costs its own update alone; only a change to the past
+        (an undo of a result, a rename, a merge, an import among older matches) rates
+        again, from the last checkpoint before it, in slices that leave the interpreter
+        to the table's writer between them. Not charged to the reader who happens to ask
+        first: made at most once per change, one reader making it while the others wait."""
         return self._rated()[1]
 
     def _rated(self) -> tuple[int, Ratings]:
-        """The ratings and their serial number (one more at each computation): the answers
+        """The ratings and their serial number (one more whenever they change): the answers
         drawn from them are kept under it, so a point played (a new version, the same
         finished matches) makes none of them again."""
         history = self.history()
         known = self._ratings
-        if known is not None and known[2] is history:  # nothing read since
-            return known[3], known[1]
-        finished = tuple(r.id for r in history.rows if r.status == FINISHED)
-        key = (history.epoch, history.roster, finished)
-        if known is not None and known[0] == key:
-            self._ratings = (key, known[1], history, known[3])
-            return known[3], known[1]
+        if known is not None and known[1] is history:  # nothing read since
+            return known[2], known[0]
         with self._ratings_lock:
             known = self._ratings
-            if known is not None and known[0] == key:
-                return known[3], known[1]
-            ratings = table_ratings(self.table.store)
-            serial = (known[3] if known is not None else 0) + 1
-            self._ratings = (key, ratings, history, serial)
+            if known is not None and known[1] is history:
+                return known[2], known[0]
+            ratings = kept_table_ratings(self._kept_ratings, self.table.store,
+                                         history.finished, (history.epoch, history.roster))
+            serial = 0 if known is None else known[2] + (ratings is not known[0])
+            self._ratings = (ratings, history, serial)
             return serial, ratings
 
     def players_page(self, game: str | None, offset: int, limit: int | None) -> Body:
@@ -520,9 +547,20 @@ class Reads:
             return json_body({
                 "games": [leaderboard(g, ratings.board(g)[:limit], 0, len(ratings.board(g)))
                           for g in GAMES],
-                "names": [p.name for p in self.table.store.players()]})
+                "names": self.names(history)})
 
         return self._kept(self._boards, PAGES_KEPT, key, make)
+
+    def names(self, history: History) -> list[str]:
+        """The players' names, the most recently played first (Store.players): read again
+        when a match starts or a player is renamed, not when a result comes."""
+        key = (history.epoch, history.roster, history.rows[0].id if history.rows else 0)
+        known = self._names
+        if known is not None and known[0] == key:
+            return known[1]
+        names = [p.name for p in self.table.store.players()]
+        self._names = (key, names)
+        return names
 
     def ratings_of(self, game: str, names: list[str]) -> Body:
         """The leaderboard rows of ``names`` in ``game``, in that order (null: not rated yet

@@ -1,13 +1,19 @@
 """The hall's kept results (hall/results.py): each match once, undone ones dropped, anything
-that is not a table's results refused whole, all of it surviving a restart."""
+that is not a table's results refused whole, all of it surviving a restart, and the ratings
+kept up to date equal to a fresh computation."""
 
 from __future__ import annotations
 
 import json
+import tempfile
+from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hall.results import BadResults, ClubResults
+from tests.test_players import whole
 
 
 def message(table: str, epoch: int, *matches: tuple[int, list[str], int]) -> bytes:
@@ -67,3 +73,29 @@ def test_anything_else_is_refused_whole(tmp_path, payload):
         results.receive("a", payload)
     assert results.count() == 1
     results.close()
+
+
+MESSAGES = st.lists(st.tuples(
+    st.sampled_from("ab"),
+    st.lists(st.tuples(st.integers(1, 6), st.permutations(["Ann", "Bob", "Cy", "Di"]),
+                       st.integers(0, 1), st.integers(0, 5)), max_size=5)), max_size=8)
+
+
+@settings(max_examples=40, deadline=None)
+@given(MESSAGES)
+def test_ratings_kept_up_to_date_equal_a_fresh_computation(messages):
+    # Messages from two tables in any order: matches added at the end and among older
+    # ones (started earlier), sent again, or left out (undone): the ratings the hall keeps
+    # up to date are those a hall started afresh on its file computes.
+    with tempfile.TemporaryDirectory() as folder:
+        results = ClubResults(Path(folder))
+        for table, matches in messages:
+            listed = sorted({m: (players[:2], w, at) for m, players, w, at in matches}.items())
+            payload = json.loads(message(table, 1, *[(m, p, w) for m, (p, w, _) in listed]))
+            for r, (_, (_, _, at)) in zip(payload["results"], listed, strict=True):
+                r["started_at"] = 1000.0 + at  # the order played is not the ids' order
+            results.receive(table, json.dumps(payload).encode())
+            fresh = ClubResults(Path(folder))
+            assert whole(results.ratings()[1]) == whole(fresh.ratings()[1])
+            fresh.close()
+        results.close()

@@ -1,12 +1,13 @@
 """A table on a real Mosquitto: retained state and summary, one event per action, the
-broker killed and restarted mid-match, and a rename that clears the old topics."""
+broker killed and restarted mid-match, a rename that clears the old topics, and a
+restart that leaves the results retained."""
 
 from __future__ import annotations
 
 import json
 import time
 
-from companion.topics import Topics, discovery, discovery_topics, summary_payload
+from companion.topics import RESULTS, Topics, discovery, discovery_topics, summary_payload
 from tests.mqtt.support import START, TIMEOUT, Listener, companion, on_broker
 from tests.web.test_server import HttpHost
 
@@ -179,3 +180,33 @@ def test_a_damaged_record_of_earlier_names_clears_nothing(tmp_path, mosquitto, c
         seen.close()
     assert "mqtt_published.json is unreadable" in caplog.text
     assert json.loads((tmp_path / "mqtt_published.json").read_text())[0]["table"] == "a"
+
+
+def test_a_restarted_table_leaves_its_results_retained_for_a_later_hall(tmp_path, mosquitto):
+    # A table's retained results are its finished matches for any hall that subscribes
+    # later (a hall restarted, or one that reached a restarted broker after the table).
+    results = A.leaf(RESULTS)
+    slam = {"game": "alakaslam", "players": ["Ann", "Bob", "Cleo", "Dan"],
+            "options": {"characters": ["austin", "laurie", "rich", "toots"], "target": 1}}
+    with companion(on_broker(mosquitto), tmp_path) as c:
+        assert c.publisher.wait_status(lambda s: s == "connected", TIMEOUT)
+        c.runner.call(lambda t: t.start(slam))
+        assert c.runner.call(lambda t: t.act({"type": "point", "winner": 0})).match[
+            "status"] == "finished"
+    seen = Listener(mosquitto, [results, A.events])
+    # Started again with the same data folder (so, too, after a SIGKILL): it greets the
+    # broker with everything retained, then an event of what it does next.
+    with companion(on_broker(mosquitto), tmp_path) as c:
+        assert c.publisher.wait_status(lambda s: s == "connected", TIMEOUT)
+        version = c.runner.call(lambda t: t.start(START)).version
+        seen.wait_for(lambda: any(e["version"] == version for e in
+                                  (json.loads(m.payload) for m in seen.on(A.events))),
+                      "the event after the greeting")
+        sent = [m.payload for m in seen.on(results)]
+        assert sent and b"" not in sent, "the table cleared its own results"
+        later = Listener(mosquitto, [results, "marker"])
+        later.client.publish("marker", b"end", qos=1)  # after every retained message
+        later.wait_for(lambda: later.last("marker") == b"end", "the marker")
+        assert later.json(results)["results"][0]["players"] == slam["players"]
+        later.close()
+    seen.close()
