@@ -197,7 +197,7 @@ def test_an_unknown_transfer_encoding_is_a_json_400(server):
 
 def test_a_pin_guesser_is_logged_by_address(server, caplog):
     """Wrong PINs from a stranger once locked it out without a word in the log."""
-    caplog.set_level(logging.WARNING, logger="web.api")
+    caplog.set_level(logging.WARNING, logger="web.door")  # the login's door (table and hall)
     statuses = []
     for _ in range(7):
         with connect(server.port, ATTACKER) as sock:
@@ -207,7 +207,7 @@ def test_a_pin_guesser_is_logged_by_address(server, caplog):
                          b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
             statuses.append(answer(sock)[0])
     assert statuses == [401] * 4 + [429] * 3  # the 5th wrong PIN starts the lockout
-    warnings = [r.getMessage() for r in caplog.records if r.name == "web.api"]
+    warnings = [r.getMessage() for r in caplog.records if r.name == "web.door"]
     assert len(warnings) == 1 and ATTACKER in warnings[0] and "wrong PIN" in warnings[0]
 
 
