@@ -82,6 +82,10 @@ def _parser() -> argparse.ArgumentParser:
     hall.add_argument("--user", metavar="NAME", help="broker user name")
     hall.add_argument("--data", type=Path, help="folder of the club leaderboard's file "
                       "(hall.db; default: the companion's data folder)")
+    hall.add_argument("--director-pin", metavar="PIN",
+                      help="the club night director's PIN, 4-12 digits (else "
+                           "$COMPANION_DIRECTOR_PIN, else the one kept in --data, else a "
+                           "new one, kept there and printed)")
     hall.set_defaults(handler=_hall)
 
     replay = sub.add_parser("replay", help="replay a match file and print its final view")

@@ -408,29 +408,35 @@ def host_pin(args: argparse.Namespace, cfg: Config, data: Path | None = None) ->
             return HostPin(pin, "chosen")
     if data is None:
         return HostPin(_new_pin(), "new")
-    path = data / PIN_FILE
-    if not getattr(args, "new_pin", False):
+    return kept_pin(data / PIN_FILE, renew=getattr(args, "new_pin", False))
+
+
+def kept_pin(path: Path, *, renew: bool = False, what: str = "host PIN") -> HostPin:
+    """The PIN kept in ``path`` (made up at an earlier start), else a new random one,
+    kept there (``renew``: a new one whatever is kept). A file that does not hold a
+    PIN is set aside, named in the log, and replaced."""
+    if not renew:
         try:
             kept = path.read_bytes().decode("ascii", "replace").strip()
         except FileNotFoundError:
             pass
         except OSError as err:
-            log.warning("%s could not be read (%s): making a new host PIN", path, err)
+            log.warning("%s could not be read (%s): making a new %s", path, err, what)
         else:
             if config_module.valid_pin(kept):
                 return HostPin(kept, "kept")
-            aside = path.with_name(f"{PIN_FILE}.damaged")
+            aside = path.with_name(f"{path.name}.damaged")
             path.replace(aside)
             log.warning("%s does not hold a PIN of 4 to 12 digits: set aside as %s, "
-                        "and a new host PIN made", path, aside)
+                        "and a new %s made", path, aside, what)
     pin = _new_pin()
     try:
         _keep(path, pin)
     except OSError as err:
         # The data folder's own check (at the table's start) says what is wrong
         # with the folder; the PIN still serves this start.
-        log.warning("the host PIN could not be kept in %s (%s): a new one is made at "
-                    "each start until it can", path, err)
+        log.warning("the %s could not be kept in %s (%s): a new one is made at "
+                    "each start until it can", what, path, err)
         return HostPin(pin, "unkept")
     return HostPin(pin, "new")
 
@@ -439,7 +445,7 @@ def _keep(path: Path, pin: str) -> None:
     """Write ``pin`` to ``path`` (mode 0600) whole under another name, then rename it:
     a power cut leaves the old PIN or the new one, never half of one."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    part = path.with_name(f"{PIN_FILE}.new")
+    part = path.with_name(f"{path.name}.new")
     part.unlink(missing_ok=True)
     fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w", encoding="ascii") as f:

@@ -1,6 +1,8 @@
 """The hall board's web app: the page, ``GET /api/tables`` and the live stream.
 
-Read-only: every route answers GET (and HEAD) only; anything else is 405.
+Read-only for everyone: the board's routes answer GET (and HEAD) only; anything else
+is 405. With a club night (hall/night.py) the director, logged in with the
+hall's director PIN, changes events through hall/director_api.py.
 ``/api/tables`` is the whole list, or a page of it in the order of the table
 ids (``limit``, ``after``: a stable cursor), each answer made once per change
 of the board (hall/answers.py).
@@ -15,6 +17,7 @@ the whole list.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,10 +26,14 @@ from werkzeug.datastructures import MultiDict
 
 import web
 from companion.topics import valid_table_id
+from hall import director_api, night_pages
 from hall.answers import TableAnswers
 from hall.cards import MAX_TABLES, Board
+from hall.director_api import Director
+from hall.night import Night
 from hall.results import ClubResults
 from web.api import whole_number
+from web.door import signed_sessions
 from web.fanout import Fanout
 from web.guard import guard
 from web.pages import json_block
@@ -35,6 +42,8 @@ from web.services import error, stream_response
 from web.stream import Broker, event_bytes
 
 WEB = Path(web.__file__).parent
+#: Larger request bodies are refused (an event of 512 players is well under).
+MAX_BODY = 64 * 1024
 
 
 def page_args(args: MultiDict[str, str]) -> tuple[str | None, int | None]:
@@ -52,14 +61,25 @@ def page_args(args: MultiDict[str, str]) -> tuple[str | None, int | None]:
 
 def create_hall_app(board: Board, broker: Broker, *, extra_host_names: tuple[str, ...] = (),
                     answers: TableAnswers | None = None,
-                    results: ClubResults | None = None) -> Flask:
+                    results: ClubResults | None = None,
+                    night: Night | None = None, director: Director | None = None,
+                    secret_key: bytes | None = None) -> Flask:
     """The hall's app over ``board``, streaming what ``broker`` is given; ``/api/tables``
     answered by ``answers`` (by default its own over ``board``); ``/api/players`` (the
-    club leaderboard) by ``results``, when given."""
+    club leaderboard) by ``results``, when given; the club night's pages and API
+    (hall/director_api.py) over ``night`` when given, changed by ``director`` (whose
+    sessions are signed with ``secret_key``)."""
     answers = answers if answers is not None else TableAnswers(board)
     app = Flask(__name__, template_folder=WEB / "templates", static_folder=WEB / "static")
     app.config.update(DEBUG=False, PROPAGATE_EXCEPTIONS=False)
     guard(app, extra_host_names)
+    if night is not None and director is not None:
+        signed_sessions(app, secret_key or secrets.token_bytes(32), "companion_director",
+                        MAX_BODY)
+        app.extensions["hall.night"] = night
+        app.extensions["hall.director"] = director
+        app.register_blueprint(director_api.bp)
+        app.register_blueprint(night_pages.bp)
 
     @app.get("/")
     def page() -> Response:

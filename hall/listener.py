@@ -3,10 +3,12 @@
 It subscribes to every table's ``summary`` and ``availability``
 (:meth:`Topics.every`) and hands each message to the board as it comes: no
 polling, the thread sleeps in the socket's select until the broker sends.
-It publishes nothing. Why a connection failed (no broker there, refused
-credentials, a certificate not trusted) is said in :attr:`Listener.status`
-and the log, once per change, and the client tries again after 1, 2, 4...
-up to :data:`MAX_DELAY` seconds.
+It publishes only what the hall hands it (the club night's offers, hall/night.py:
+retained, QoS 1, on the hall's own topics), and calls ``on_connected`` at each
+connection so that what the hall holds is published again. Why a connection
+failed (no broker there, refused credentials, a certificate not trusted) is
+said in :attr:`Listener.status` and the log, once per change, and the client
+tries again after 1, 2, 4... up to :data:`MAX_DELAY` seconds.
 """
 
 from __future__ import annotations
@@ -56,8 +58,10 @@ class Listener:
                  on_message: Callable[[str, bytes], None],
                  on_status: Callable[[bool, str], None] | None = None, *,
                  username: str | None = None, password: str | None = None,
-                 ca_file: Path | None = None) -> None:
+                 ca_file: Path | None = None,
+                 on_connected: Callable[[Listener], None] | None = None) -> None:
         self.address, self.prefix = address, prefix
+        self._on_connected = on_connected
         self._on_message, self._on_status = on_message, on_status
         self.status = "connecting"
         self.connected = False
@@ -120,6 +124,11 @@ class Listener:
                           # QoS 1: every finished match reaches the club leaderboard.
                           (Topics.every(self.prefix, RESULTS), 1)])
         self._say(True, "connected")
+        if self._on_connected is not None:
+            try:
+                self._on_connected(self)  # self: called before the constructor returns
+            except Exception:  # said; the connection stays
+                log.exception("broker %s: publishing at connection failed", self.address)
 
     def _run(self) -> None:
         delay = MIN_DELAY
@@ -151,6 +160,11 @@ class Listener:
             delay = min(delay * 2, MAX_DELAY)
         self.connected, self.status = False, "stopped"
         log.info("broker %s: stopped", self.address)
+
+    def publish(self, topic: str, payload: bytes) -> None:
+        """Publish ``payload`` retained with QoS 1 (paho queues it while the connection is
+        down; :meth:`__init__`'s ``on_connected`` publishes what is held again anyway)."""
+        self._client.publish(topic, payload, qos=1, retain=True)
 
     def close(self) -> None:
         """Disconnect and end the thread. Idempotent."""

@@ -12,21 +12,31 @@ from contextlib import ExitStack
 from pathlib import Path
 from types import FrameType
 
+from app.runtime import HostPin, kept_pin, secret_key
 from app.server import WebServer, page_urls
-from companion.config import ConfigError
+from companion.config import ConfigError, valid_pin
 from companion.data_folder import default_data_dir
-from companion.topics import RESULTS, Topics, prefix_problem
+from companion.topics import RESULTS, SUMMARY, Topics, prefix_problem
 from drivers.broker import MQTT_PASSWORD_ENV, BrokerAddress, ca_file_problem
 from hall.answers import TableAnswers
 from hall.app import create_hall_app, hall_broker
 from hall.cards import Board
+from hall.director_api import Director
 from hall.listener import Listener
+from hall.night import Night
 from hall.results import BadResults, ClubResults
+from web.auth import Sessions
 
 #: The largest ``results`` message read: 50 matches of four 16-character names, and room.
 MAX_RESULTS_PAYLOAD = 64 * 1024
 
 log = logging.getLogger("companion.hall")
+
+#: Files in the data folder: the director PIN made up at a start (when none is chosen),
+#: and the epoch that ends every director session at a logout.
+DIRECTOR_PIN_FILE, DIRECTOR_SESSIONS_FILE = "director_pin", "director_sessions"
+#: The environment variable that chooses the director PIN (after --director-pin).
+DIRECTOR_PIN_ENV = "COMPANION_DIRECTOR_PIN"
 
 
 
@@ -43,7 +53,7 @@ class Hall:
                  prefix: str, username: str | None = None, password: str | None = None,
                  ca_file: Path | None = None, max_streams: int = 200,
                  streams_per_address: int = 8, keepalive: float = 15.0,
-                 data: Path | None = None) -> None:
+                 data: Path | None = None, director_pin: str | None = None) -> None:
         try:
             address = BrokerAddress.parse(url)
         except ConfigError as err:
@@ -60,12 +70,26 @@ class Hall:
         self.prefix = prefix
         self.board = Board(prefix, self._publish)
         #: The club leaderboard's matches, in ``data`` (default: the companion's data folder).
-        self.results = ClubResults(data if data is not None else default_data_dir())
+        folder = data if data is not None else default_data_dir()
+        self.results = ClubResults(folder)
         self._closers.callback(self.results.close)
+        #: The club night (its events in the same folder's hall.db), and its director.
+        self.night = Night(folder, prefix, self._offer, self._ratings)
+        self._closers.callback(self.night.close)
+        if director_pin is not None and not valid_pin(director_pin):
+            raise ConfigError("the director PIN must be 4 to 12 digits 0-9")
+        #: As a table's host PIN is (app/runtime.py host_pin): chosen, else kept in the
+        #: data folder from an earlier start, else made up now and kept there.
+        self.director_pin = (HostPin(director_pin, "chosen") if director_pin is not None
+                             else kept_pin(folder / DIRECTOR_PIN_FILE, what="director PIN"))
+        self.director = Director(self.director_pin.pin, Sessions(
+            self.director_pin.pin, folder / DIRECTOR_SESSIONS_FILE))
+        self.listener: Listener | None = None
         self.broker = hall_broker(self.board.first, max_streams, keepalive, streams_per_address)
         self.answers = TableAnswers(self.board)
         self.app = create_hall_app(self.board, self.broker, answers=self.answers,
-                                   results=self.results)
+                                   results=self.results, night=self.night,
+                                   director=self.director, secret_key=secret_key(folder))
         try:
             self.server = WebServer(self.app, host, port, max_streams)
             self._closers.callback(self.server.close)
@@ -73,18 +97,38 @@ class Hall:
             self.urls = page_urls(host, self.server.port)
             self.listener = Listener(address, prefix, self._message,
                                      self.board.connection, username=username,
-                                     password=password, ca_file=ca_file)
+                                     password=password, ca_file=ca_file,
+                                     on_connected=self._republish)
             self._closers.callback(self.listener.close)
         except BaseException:
             self.close()
             raise
 
+    def _offer(self, topic: str, payload: bytes) -> None:
+        if self.listener is not None:
+            self.listener.publish(topic, payload)
+
+    def _republish(self, listener: Listener) -> None:
+        """At each connection: every pending offer again, and every withdrawn one cleared
+        (a broker restarted without its retained messages, a hall restarted mid-round).
+        Through ``listener``: its first connection may come before ``self.listener`` is
+        set."""
+        for topic, payload in self.night.pending():
+            listener.publish(topic, payload)
+
+    def _ratings(self, game: str) -> dict[str, float]:
+        """The club's rating of each player of ``game``, by name key (for seeding)."""
+        return {r.key: r.ordinal for r in self.results.ratings()[1].board(game)}
+
     def _message(self, topic: str, payload: bytes) -> None:
-        """A table's ``results`` go to the club leaderboard, every other message to the
-        board; nothing wrong in one stops the hall."""
+        """A table's ``results`` go to the club leaderboard and the club night, its summary
+        to the board and the club night; nothing wrong in one stops the hall."""
         parsed = Topics.parse(self.prefix, topic)
         if parsed is None or parsed[1] != RESULTS:
             self.board.receive(topic, payload)
+            if parsed is not None and parsed[1] == SUMMARY and payload \
+                    and len(payload) <= MAX_RESULTS_PAYLOAD:
+                self.night.summary(parsed[0], payload)
             return
         if not payload:  # the retained message cleared (a table's old id): nothing to count
             return
@@ -96,6 +140,8 @@ class Hall:
             self.results.receive(parsed[0], payload)
         except BadResults as err:
             self.board.complain("%s on %r", err, topic[:200])
+            return
+        self.night.results(parsed[0], payload)
 
     def _publish(self, version: int, event: str, text: str) -> None:
         self.broker.publish(version, text, event=event)
@@ -111,6 +157,16 @@ class Hall:
         self._closers.close()
 
 
+def director_banner(pin: HostPin) -> str | None:
+    """The banner's director PIN line (None for a chosen PIN, which the director knows)."""
+    if pin.source == "chosen":
+        return None
+    kept = {"kept": "as at the last start", "new": "new, kept for the next starts",
+            "unkept": "new for this start only: see the log"}[pin.source]
+    return (f"  Director PIN: {pin.pin} ({kept}; --director-pin or ${DIRECTOR_PIN_ENV} "
+            "chooses one)")
+
+
 def run(args: argparse.Namespace) -> int:
     """``companion hall``: serve until SIGTERM or SIGINT, then stop cleanly."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
@@ -123,11 +179,17 @@ def run(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGINT, on_signal)
     with Hall(args.mqtt, host=args.host, port=args.port, prefix=args.prefix,
               username=args.user, password=os.environ.get(MQTT_PASSWORD_ENV) or None,
-              ca_file=args.ca_file, data=args.data) as hall:
+              ca_file=args.ca_file, data=args.data,
+              director_pin=getattr(args, "director_pin", None)
+              or os.environ.get(DIRECTOR_PIN_ENV) or None) as hall:
+        assert hall.listener is not None
         print(f"Table Companion hall board; tables from {hall.listener.address} "
               f"under {args.prefix}/")
+        if (line := director_banner(hall.director_pin)) is not None:
+            print(line)
         for url in hall.urls:
             print(f"  Hall: {url}")
+            print(f"  Director: {url}director")
         sys.stdout.flush()
         stop.wait()
     print("Table Companion hall stopped.", flush=True)

@@ -95,6 +95,8 @@ SMALL: dict[str, list[str]] = {
     ".venv/bin/python -m tests.bench.bench_pairing": ["--players", "30", "--rounds", "2",
                                                       "--seat", "16"],
     ".venv/bin/python -m tests.bench.bench_offer": ["--offers", "3"],
+    ".venv/bin/python -m tests.bench.bench_night": ["--players", "12", "--tables", "6",
+                                                    "--rounds", "2", "--samples", "2"],
 }
 #: ``./run`` subcommands that are run for real in a temp data folder.
 RUN_FOR_REAL = ("replay", "import", "history", "export")

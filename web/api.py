@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import logging
 from collections.abc import Callable
@@ -23,12 +22,12 @@ from companion.errors import (
 )
 from companion.table import Snapshot, Table
 from companion.undone import undone_words
-from web.auth import new_token, pin_matches, token_matches
+from web import door
+from web.door import logged_in, login_body, pin_login
 from web.idempotency import Answer, check_key
 from web.reads import MAX_PAGE, MAX_QUERY, Body, Reads
 from web.services import (
     STORAGE_STATUS,
-    NotText,
     error,
     parse_json,
     services,
@@ -197,99 +196,32 @@ def login() -> Response:
     """Log in with the PIN (``{"pin": ...}``), or with the one-time code the panel shows
     (``{"code": ...}``), which no wrong-PIN wait holds up (web/auth.py Lockout)."""
     svc = services()
-    client = request.remote_addr or "?"
-    try:
-        body = parse_json(request.get_data()) if request.is_json else None
-    except NotText as err:
+    body, refused = login_body()
+    if refused is not None:
         # Not a guess (no PIN is half a character): refused, and counted nowhere.
-        return error(400, str(err))
-    except ValueError:
-        body = None  # not JSON: a wrong PIN like any other
+        return refused
     if isinstance(body, dict) and "code" in body:
         if not svc.login_codes.take(body["code"]):
             # Not counted against the PIN: the code's 40 bits and 5 minutes are its guard.
             return error(401, "wrong or expired code: open Menu > Host login on the table "
                               "and type the code it shows")
-        return logged_in(client)
-    mine, table_wide = svc.lockout.waits(client)
-    if mine > 0 or table_wide > 0:
-        return locked(mine, table_wide)
-    given = body.get("pin") if isinstance(body, dict) else None
-    if not pin_matches(given, svc.pin):
-        svc.lockout.failed(client)
-        mine, table_wide = svc.lockout.waits(client)
-        if mine > 0 or table_wide > 0:
-            # Someone guessing the PIN is worth knowing about; one line per
-            # lockout, and the lockouts double, so the log cannot be flooded.
-            log.warning("too many wrong PINs (from %s, or from all addresses together): "
-                        "logins are refused for %.0f s", client, max(mine, table_wide))
-            return locked(mine, table_wide)
-        return error(401, "wrong PIN")
-    return logged_in(client)
-
-
-def logged_in(client: str) -> Response:
-    """This browser is the host from now on: a new session and its CSRF token."""
-    svc = services()
-    svc.lockout.succeeded(client)
-    session.clear()
-    session["host"] = True
-    session["csrf"] = new_token()
-    session["generation"] = svc.sessions.generation
-    session["seen"] = svc.sessions.now()
-    return jsonify(csrf=session["csrf"])
+        return logged_in(svc.lockout, svc.sessions)
+    return pin_login(body, svc.pin, svc.lockout, svc.sessions, other_way=USE_THE_CODE)
 
 
 #: How the refusal names the way in that no wrong-PIN wait holds up.
 USE_THE_CODE = "or log in with the one-time code: on the table, Menu > Host login"
 
 
-def locked(mine: float, table_wide: float) -> Response:
-    """429: this address's own wait, else the table's (which says why it holds a new
-    address too); both name the one-time code."""
-    wait = max(mine, table_wide)
-    if mine >= table_wide:
-        message = f"too many wrong PINs from this address: try again in {wait:.0f} s, "
-    else:
-        message = (f"too many wrong PINs from all addresses together: a PIN from an address "
-                   f"that has not logged in before waits {wait:.0f} s, ")
-    response = error(429, message + USE_THE_CODE)
-    response.headers["Retry-After"] = str(max(1, round(wait)))
-    return response
-
-
-#: A session's last use is written back at most this often (each write re-sends the cookie).
-TOUCH_EVERY = 60.0
-
-
 @bp.get("/session")
 def whoami() -> Response:
     """Whether this browser is the host, and its CSRF token if so."""
-    if services().sessions.problem(session) is not None:
-        if session:
-            session.clear()  # an ended session's cookie is removed
-        return jsonify(host=False, csrf=None)
-    return jsonify(host=True, csrf=session.get("csrf"))
+    host, csrf = door.whoami(services().sessions)
+    return jsonify(host=host, csrf=csrf)
 
 
-def host_only(view: Callable[..., Response]) -> Callable[..., Response]:
-    """Refuse (403) unless a live host session and its CSRF header are both there."""
-
-    @functools.wraps(view)
-    def wrapper(*args: Any, **kwargs: Any) -> Response:
-        sessions = services().sessions
-        problem = sessions.problem(session)
-        if problem is not None:
-            if session:
-                session.clear()
-            return error(403, problem)
-        if not token_matches(request.headers.get("X-CSRF-Token"), session.get("csrf")):
-            return error(403, "missing or wrong X-CSRF-Token header")
-        if sessions.now() - session["seen"] >= TOUCH_EVERY:
-            session["seen"] = sessions.now()
-        return view(*args, **kwargs)
-
-    return wrapper
+#: Refuse (403) unless a live host session and its CSRF header are both there.
+host_only = door.guarded(lambda: services().sessions)
 
 
 @bp.post("/logout")

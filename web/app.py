@@ -15,7 +15,7 @@ from flask import Flask, Response, request
 
 from companion.errors import StoreDamaged, StoreUnavailable
 from web import api, pages, players, sim
-from web.auth import SteadySessionInterface, cross_site
+from web.door import signed_sessions
 from web.fanout import Fanout
 from web.guard import guard
 from web.reads import ReadGate, Reads, Refused, refusal
@@ -24,9 +24,6 @@ from web.stream import Broker
 
 log = logging.getLogger(__name__)
 
-#: Requests that change nothing: no Origin check.
-SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-
 #: Larger request bodies are refused (a start record is well under 2 KB).
 MAX_BODY = 16 * 1024
 
@@ -34,20 +31,8 @@ MAX_BODY = 16 * 1024
 def create_app(services: Services) -> Flask:
     """A Flask app over ``services``; subscribes its state broker to the table."""
     app = Flask(__name__)
-    app.config.update(
-        SECRET_KEY=services.secret_key,
-        SESSION_COOKIE_NAME="companion_host",
-        SESSION_COOKIE_HTTPONLY=True,
-        SESSION_COOKIE_SAMESITE="Strict",
-        MAX_CONTENT_LENGTH=MAX_BODY,
-        SESSION_REFRESH_EACH_REQUEST=False,
-        # Never the Werkzeug debugger: errors are logged, clients get JSON.
-        DEBUG=False,
-        PROPAGATE_EXCEPTIONS=False,
-    )
-    # A session lapses when idle by services.sessions' clock, which a wall-clock jump
-    # does not move (web/auth.py); Flask's own check by the wall clock is left out.
-    app.session_interface = SteadySessionInterface()
+    # Never the Werkzeug debugger: errors are logged, clients get JSON.
+    app.config.update(DEBUG=False, PROPAGATE_EXCEPTIONS=False)
     app.json = BoundedJSON(app)
     app.json.sort_keys = False
     broker = Broker("state", services.max_streams, services.keepalive,
@@ -62,14 +47,9 @@ def create_app(services: Services) -> Flask:
     app.extensions["companion.broker"] = broker
     app.extensions["companion.reads"] = Reads(services.runner.table)
     guard(app, services.extra_host_names, unexpected="internal error; the table is unchanged")
-
-    @app.before_request
-    def check_origin() -> Response | None:
-        # Behind the CSRF token: a change made by another site's page is refused outright.
-        if request.method in SAFE_METHODS:
-            return None
-        reason = cross_site(request.headers, request.host)
-        return error(403, reason) if reason is not None else None
+    # The host's signed session, lapsing by services.sessions' steady clock, and the
+    # cross-site refusal of every change (web/door.py, shared with the hall's director).
+    signed_sessions(app, services.secret_key, "companion_host", MAX_BODY)
 
     @app.errorhandler(StoreDamaged)
     def damaged(err: StoreDamaged) -> Response:

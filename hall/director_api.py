@@ -1,0 +1,171 @@
+"""The club night's HTTP API on the hall (docs/api.md, "Club night"): reads for everyone,
+changes for the logged-in director.
+
+The director logs in with the hall's director PIN, through the same door as a
+table's host (web/door.py: lockout, signed session cookie, ``X-CSRF-Token``,
+the cross-site refusal; the Host allowlist is web/guard.py's). Every change
+names the event's ``version`` it was made on and is refused (409) when the
+event moved on; a refusal (4xx, ``{"error": ...}``) changes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from flask import Blueprint, Response, current_app, jsonify, request, session
+
+from hall.night import Night, Refusal
+from web import door
+from web.auth import Lockout, Sessions
+from web.services import NotText, parse_json
+
+bp = Blueprint("director", __name__)
+
+
+@dataclass
+class Director:
+    """The director's login: the PIN, the wrong-PIN lockout and the sessions."""
+
+    pin: str
+    sessions: Sessions
+    lockout: Lockout = field(default_factory=Lockout)
+
+
+def night() -> Night:
+    return current_app.extensions["hall.night"]
+
+
+def director() -> Director:
+    return current_app.extensions["hall.director"]
+
+
+director_only = door.guarded(lambda: director().sessions)
+
+
+def refused(err: Refusal) -> Response:
+    response = jsonify(error=str(err), **err.more)
+    response.status_code = err.status
+    return response
+
+
+def body() -> object:
+    """The request's JSON body; Refusal 400 when it is not JSON."""
+    if not request.is_json:
+        raise Refusal(400, "the body must be JSON (Content-Type: application/json)")
+    try:
+        return parse_json(request.get_data())
+    except NotText as err:
+        raise Refusal(400, str(err)) from None
+    except ValueError as err:
+        raise Refusal(400, f"the body must be JSON: {err}") from None
+
+
+# --- the director's session ---------------------------------------------------------------
+
+
+@bp.post("/api/director/login")
+def login() -> Response:
+    """Log in as the director with the PIN (``{"pin": ...}``)."""
+    d = director()
+    given, bad = door.login_body()
+    if bad is not None:
+        return bad
+    return door.pin_login(given, d.pin, d.lockout, d.sessions,
+                          other_way="or restart the hall to see its director PIN")
+
+
+@bp.get("/api/director/session")
+def whoami() -> Response:
+    """Whether this browser is the director, and its CSRF token if so."""
+    live, csrf = door.whoami(director().sessions)
+    return jsonify(director=live, csrf=csrf)
+
+
+@bp.post("/api/director/logout")
+@director_only
+def logout() -> Response:
+    """End every director session, on every browser."""
+    director().sessions.end_all()
+    session.clear()
+    return jsonify(director=False)
+
+
+# --- reads ------------------------------------------------------------------------------
+
+
+@bp.get("/api/events")
+def events() -> Response:
+    return jsonify(events=night().events())
+
+
+@bp.get("/api/events/<eid>")
+def event(eid: str) -> Response:
+    try:
+        return night().body(eid).response()
+    except Refusal as err:
+        return refused(err)
+
+
+@bp.get("/api/events/<eid>/pairings/<pid>")
+def explain(eid: str, pid: str) -> Response:
+    """Why a game was paired as it was (``{"why": ...}``)."""
+    try:
+        return jsonify(why=night().explain(eid, pid))
+    except Refusal as err:
+        return refused(err)
+
+
+@bp.get("/api/events/<eid>/standings.csv")
+def standings_csv(eid: str) -> Response:
+    try:
+        text = night().csv(eid)
+    except Refusal as err:
+        return refused(err)
+    return Response(text, mimetype="text/csv", headers={
+        "Content-Disposition": f'attachment; filename="standings-{eid}.csv"'})
+
+
+# --- changes ----------------------------------------------------------------------------
+
+
+def _change(work) -> Response:  # type: ignore[no-untyped-def]
+    try:
+        return jsonify(work(body()))
+    except Refusal as err:
+        return refused(err)
+
+
+@bp.post("/api/events")
+@director_only
+def create() -> Response:
+    return _change(lambda b: night().create(b))
+
+
+@bp.post("/api/events/<eid>/players")
+@director_only
+def check_in(eid: str) -> Response:
+    return _change(lambda b: night().check_in(eid, b))
+
+
+@bp.post("/api/events/<eid>/drop")
+@director_only
+def drop(eid: str) -> Response:
+    return _change(lambda b: night().drop(eid, b))
+
+
+@bp.post("/api/events/<eid>/rounds")
+@director_only
+def start_round(eid: str) -> Response:
+    return _change(lambda b: night().start_round(eid, b))
+
+
+@bp.post("/api/events/<eid>/pairings/<pid>/move")
+@director_only
+def move(eid: str, pid: str) -> Response:
+    return _change(lambda b: night().move(eid, pid, b))
+
+
+@bp.post("/api/events/<eid>/pairings/<pid>/result")
+@director_only
+def result(eid: str, pid: str) -> Response:
+    return _change(lambda b: night().enter_result(eid, pid, b))

@@ -1,0 +1,174 @@
+/* The director's page: log in, create an event, check players in, start rounds, move a
+   game, enter or correct a result. Every change names the event's version it was made on;
+   a refusal is shown in words and the page shows the event as it is now. */
+"use strict";
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+  let csrf = null;
+  let event = null;
+  let cards = {};
+
+  const session = () => fetch("/api/director/session", {cache: "no-store"}).then((r) => r.json());
+  const post = (path, body) => fetch(path, {method: "POST", body: JSON.stringify(body),
+    headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf || ""}})
+    .then((r) => r.json().catch(() => ({})).then((d) => {
+      if (r.status === 403) { session().then((s) => { if (!s.director) loggedOut(d.error); }); }
+      if (!r.ok) throw new Error(d.error || r.statusText);
+      return d;
+    }));
+  const say = (text) => { $("problem").textContent = text || ""; };
+  const change = (path, body) => {
+    say("");
+    return post(path, {...body, version: event.version}).then(show)
+      .catch((err) => { say(err.message); refresh(); });
+  };
+
+  const loggedOut = (why) => {
+    csrf = null;
+    $("desk").hidden = true;
+    $("login").hidden = false;
+    $("login").querySelector(".error").textContent = why || "";
+  };
+  const loggedIn = (token) => {
+    csrf = token;
+    $("login").hidden = true;
+    $("desk").hidden = false;
+    fillChoices();
+    refresh();
+  };
+
+  $("login").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const form = $("login");
+    fetch("/api/director/login", {method: "POST", headers: {"Content-Type": "application/json"},
+      body: JSON.stringify({pin: form.pin.value})})
+      .then((r) => r.json().then((d) => { if (!r.ok) throw new Error(d.error); form.pin.value = ""; loggedIn(d.csrf); }))
+      .catch((err) => { form.querySelector(".error").textContent = err.message; });
+  });
+  $("logout").addEventListener("click", () => post("/api/director/logout", {}).finally(() => loggedOut("")));
+
+  /** The club's players and the tables the hall sees, as ticks on the new event's form. */
+  const fillChoices = () => {
+    fetch("/api/players").then((r) => (r.ok ? r.json() : {names: []})).then((d) => {
+      const box = $("club-players");
+      box.replaceChildren(box.querySelector("legend"), ...d.names.map((n, i) => TC.el("label", {class: "check"},
+        TC.el("input", {type: "checkbox", name: "club", value: n, id: `club-${i}`}), n)));
+      box.hidden = !d.names.length;
+    }).catch(() => {});
+    NIGHT.cards().then((c) => {
+      const box = $("known-tables");
+      box.replaceChildren(box.querySelector("legend"), ...Object.values(c).map((card, i) => TC.el("label", {class: "check"},
+        TC.el("input", {type: "checkbox", name: "table", value: card.id, id: `table-${i}`, checked: true}), card.name || card.id)));
+      box.hidden = !Object.keys(c).length;
+    }).catch(() => {});
+  };
+
+  $("create").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const f = $("create");
+    const fail = f.querySelector(".error");
+    fail.textContent = "";
+    let options = {};
+    if ($("options").value.trim()) {
+      try { options = JSON.parse($("options").value); } catch (err) { fail.textContent = "Game options: not JSON"; return; }
+    }
+    const ticked = (name) => [...f.querySelectorAll(`input[name=${name}]:checked`)].map((i) => i.value);
+    const players = [...ticked("club"), ...$("names").value.split("\n").map((n) => n.trim()).filter(Boolean)];
+    const tables = [...new Set([...ticked("table"), ...$("tables").value.split(/[\s,]+/).filter(Boolean)])];
+    const body = {name: $("name").value, game: $("game").value, format: $("format").value, options, players, tables};
+    if ($("format").value === "swiss") body.rounds = Number($("rounds").value);
+    post("/api/events", body).then((state) => { f.reset(); history.replaceState(null, "", `?event=${state.id}`); show(state); fillChoices(); })
+      .catch((err) => { fail.textContent = err.message; });
+  });
+
+  $("start").addEventListener("click", () => change(`/api/events/${event.id}/rounds`, {}));
+  $("late").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const name = $("late-name").value.trim();
+    if (!name) return;
+    change(`/api/events/${event.id}/players`, {players: [name]}).then(() => { $("late-name").value = ""; });
+  });
+
+  const gameItem = (g) => {
+    const path = `/api/events/${event.id}/pairings/${g.id}`;
+    const label = g.players.join(" v ");
+    const li = TC.el("li", {class: "dgame", "data-id": g.id},
+      TC.el("p", {class: "who"}, `${g.bye ? "Bye" : g.table ? NIGHT.tableName(cards, g.table) : "No table"}: ${label}`),
+      TC.el("p", {class: "line"}, NIGHT.gameLine(g, cards)),
+      TC.el("p", {class: "why hint", hidden: true}));
+    if (g.bye) return li;
+    const why = li.querySelector(".why");
+    const tools = TC.el("div", {class: "row"},
+      TC.el("button", {type: "button", class: "quiet", onclick: () => fetch(path).then((r) => r.json())
+        .then((d) => { why.textContent = d.why; why.hidden = false; })}, "Why this pairing?"));
+    if (g.status !== "done") {
+      const to = TC.el("select", {"aria-label": `Move ${label} to`},
+        TC.el("option", {value: ""}, "Move to…"),
+        ...event.tables.filter((t) => t !== g.table).map((t) => TC.el("option", {value: t}, NIGHT.tableName(cards, t))),
+        TC.el("option", {value: "-"}, "a table without a companion"));
+      to.addEventListener("change", () => {
+        if (to.value) change(`${path}/move`, {table: to.value === "-" ? null : to.value});
+      });
+      tools.append(to);
+    }
+    const outcome = TC.el("select", {"aria-label": `Result of ${label}`},
+      TC.el("option", {value: ""}, g.result ? "Correct the result…" : "Enter the result…"),
+      TC.el("option", {value: "1,2"}, `${g.players[0]} won`),
+      TC.el("option", {value: "2,1"}, `${g.players[1]} won`),
+      ...(event.format === "elimination" ? [] : [TC.el("option", {value: "1,1"}, "Draw")]));
+    const reason = TC.el("input", {"aria-label": `Why the result of ${label} is corrected`, maxlength: 200,
+      placeholder: "Reason for the correction", hidden: !g.result});
+    const save = TC.el("button", {type: "button"}, g.result ? "Correct" : "Save result");
+    save.addEventListener("click", () => {
+      if (!outcome.value) { say(`Choose how ${label} ended first`); return; }
+      change(`${path}/result`, {ranks: outcome.value.split(",").map(Number), reason: reason.value});
+    });
+    tools.append(outcome, reason, save);
+    li.append(tools);
+    return li;
+  };
+
+  const show = (state) => {
+    event = state;
+    $("current").hidden = false;
+    $("event-title").textContent = state.name;
+    $("event-sub").textContent = `${state.game_title} · ${NIGHT.roundLine(state)}` + (state.winner ? ` · winner: ${state.winner}` : "");
+    const last = state.format === "swiss" ? state.round >= state.rounds : false;
+    $("start").textContent = state.finished ? "Finished" : state.round === 0 ? "Start round 1"
+      : last ? "Finish the event" : `Start round ${state.round + 1}`;
+    $("start").disabled = !state.can_start;
+    $("start-why").textContent = state.start_problem || "";
+    $("games").replaceChildren(...state.pairings.map(gameItem));
+    $("players").replaceChildren(...state.players.map((p) => {
+      const li = TC.el("li", {class: p.present ? "" : "left"}, p.name + (p.present ? "" : " (left)"));
+      if (p.present && !state.finished) {
+        li.append(" ", TC.el("button", {type: "button", class: "quiet", "aria-label": `${p.name} leaves`,
+          onclick: () => change(`/api/events/${state.id}/drop`, {name: p.name})}, "Leaves"));
+      }
+      return li;
+    }));
+    $("late").hidden = state.finished || (state.round > 0 && state.format !== "swiss");
+    $("fixes").replaceChildren(...(state.corrections.length ? [TC.el("h3", {}, "Corrections"),
+      TC.el("ul", {}, state.corrections.map((c) => TC.el("li", {}, `Round ${c.round}, ${c.players.join(" v ")}: ${c.reason}`)))] : []));
+    $("print").href = `/night/standings?event=${state.id}`;
+    $("csv").href = `/api/events/${state.id}/standings.csv`;
+  };
+
+  /** The event as it is now. Drawn again only when it changed (its version): a choice
+   *  half made in a game's menus stays; the live lines follow the tables' scores. */
+  const refresh = () => NIGHT.eventId().then((id) => (id === null ? null : Promise.all([NIGHT.event(id), NIGHT.cards().catch(() => ({}))])))
+    .then((got) => {
+      if (!got) return;
+      cards = got[1];
+      if (!event || got[0].id !== event.id || got[0].version !== event.version) { show(got[0]); return; }
+      for (const g of event.pairings) {
+        const line = document.querySelector(`#games .dgame[data-id="${g.id}"] .line`);
+        if (line) line.textContent = NIGHT.gameLine(g, cards);
+      }
+    }).catch(() => {});
+
+  session().then((s) => (s.director ? loggedIn(s.csrf) : loggedOut("")));
+  // The tables report results by themselves: the page follows, unless a form is being filled.
+  setInterval(() => { if (csrf) refresh(); }, 3000);
+})();

@@ -1,0 +1,18 @@
+/* The TV: the round's games with each table's live score, who waits, the standings. */
+"use strict";
+
+NIGHT.follow((e, cards) => {
+  const $ = (id) => document.getElementById(id);
+  $("none").hidden = e !== null;
+  if (e === null) return;
+  $("title").textContent = e.name;
+  $("sub").textContent = `${e.game_title} · ${NIGHT.roundLine(e)}`;
+  $("winner").hidden = !e.winner;
+  $("winner").textContent = e.winner ? `Winner: ${e.winner}` : "";
+  $("games").replaceChildren(...e.pairings.map((g) => TC.el("li", {class: `game st-${g.status}`, "data-id": g.id},
+    TC.el("span", {class: "where"}, g.bye ? "Bye" : g.table ? NIGHT.tableName(cards, g.table) : "No table yet"),
+    TC.el("span", {class: "who"}, g.players.join(" v ")),
+    TC.el("span", {class: "line"}, NIGHT.gameLine(g, cards)))));
+  $("waiting").textContent = e.waiting.length ? `Not in this round: ${e.waiting.join(", ")}` : "";
+  NIGHT.standingsRows($("standings").tBodies[0], e.standings, 40);
+});

@@ -1,0 +1,70 @@
+/* The club night's pages: what they share (which event, its state, the tables' cards). */
+"use strict";
+
+const NIGHT = {};
+
+/** The event the page shows: ?event=, else the newest (null: none yet). */
+NIGHT.eventId = function () {
+  const asked = new URLSearchParams(location.search).get("event");
+  if (asked) return Promise.resolve(asked);
+  return fetch("/api/events", {cache: "no-store"}).then((r) => r.json())
+    .then((d) => (d.events.length ? d.events[0].id : null));
+};
+
+// no-cache: asked again each time, answered 304 while the event has not changed.
+NIGHT.event = (id) => fetch(`/api/events/${encodeURIComponent(id)}`, {cache: "no-cache"})
+  .then((r) => { if (!r.ok) throw new Error(r.statusText); return r.json(); });
+
+/** Each table's card (GET /api/tables) by id: its live score line. */
+NIGHT.cards = () => fetch("/api/tables", {cache: "no-cache"}).then((r) => r.json())
+  .then((d) => Object.fromEntries(d.tables.map((c) => [c.id, c])));
+
+/** Call show(event, cards) with the newest event now and every `every` ms (and when the
+ *  page comes back into view); show(null) while there is no event. */
+NIGHT.follow = function (show, every = 2000) {
+  let busy = false;
+  const tick = () => {
+    if (busy) return;
+    busy = true;
+    NIGHT.eventId().then((id) => {
+      if (id === null) { show(null, {}); return null; }
+      return Promise.all([NIGHT.event(id), NIGHT.cards().catch(() => ({}))])
+        .then(([event, cards]) => show(event, cards));
+    }).catch(() => {}).finally(() => { busy = false; });
+  };
+  tick();
+  setInterval(tick, every);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) tick(); });
+  return tick;
+};
+
+NIGHT.points = (p) => (Number.isInteger(p) ? String(p) : (p === 0.5 ? "½" : `${Math.floor(p) || ""}½`));
+
+/** "Round 2 of 3" / "Before round 1" / "Finished". */
+NIGHT.roundLine = (e) => (e.finished ? `Finished after ${e.round} round${e.round === 1 ? "" : "s"}`
+  : e.round === 0 ? "Players checking in" : `Round ${e.round} of ${e.rounds_planned}`);
+
+NIGHT.tableName = (cards, id) => (cards[id] && cards[id].name) || id;
+
+/** What a game is doing, in words: "Live: 1-0 (15-0)", "Waiting for a table", "Ann won". */
+NIGHT.gameLine = function (g, cards) {
+  if (g.bye) return "Bye: a point without playing";
+  if (g.result) {
+    const r = g.result.ranks;
+    if (r[0] === r[1]) return "Drawn";
+    return `${g.players[r[0] < r[1] ? 0 : 1]} won` + (g.result.reason ? ` (corrected: ${g.result.reason})` : "");
+  }
+  if (g.status === "waiting") return "Waiting for a table";
+  if (g.status === "elsewhere") return "Played on a table without a companion";
+  const card = cards[g.table];
+  const score = card && card.summary && card.summary.score;
+  if (g.status === "playing" && score) return `Live: ${score}`;
+  return g.status === "playing" ? "Playing" : "Ready: press OK on the table to start";
+};
+
+NIGHT.standingsRows = function (tbody, standings, limit) {
+  tbody.replaceChildren(...standings.slice(0, limit).map((s) => TC.el("tr", {},
+    TC.el("td", {}, s.place), TC.el("td", {class: "who"}, s.name),
+    TC.el("td", {}, NIGHT.points(s.points)), TC.el("td", {}, NIGHT.points(s.buchholz)),
+    TC.el("td", {}, s.played))));
+};
