@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import re
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -77,9 +79,11 @@ class TableProcess:
         self.config.write_text(f"[mqtt]\nurl = '{broker.url}'\ntable = '{table}'\n"
                                f"username = '{table}'\nca_file = '{broker.ca_file}'\n")
         self.proc: subprocess.Popen | None = None
+        self.reader: threading.Thread | None = None
 
     def launch(self) -> None:
         """Start the process (:meth:`ready` waits for it: several start at once)."""
+        self.reader = None
         log = open(self.folder / "companion.log", "a")  # noqa: SIM115 (the process's)
         self.proc = subprocess.Popen(
             [COMPANION, "run", "--sim", "--config", str(self.config), "--data",
@@ -91,8 +95,17 @@ class TableProcess:
     def ready(self) -> None:
         """Wait until it serves and has its broker section up; log its host in."""
         assert self.proc is not None and self.proc.stdout is not None
+        lines: queue.Queue[str] = queue.Queue()  # its banner, read without blocking the test
+        stdout = self.proc.stdout
+        self.reader = threading.Thread(target=lambda: [lines.put(line) for line in stdout],
+                                       daemon=True)
+        self.reader.start()
         url = None
-        for line in self.proc.stdout:
+        while True:
+            try:
+                line = lines.get(timeout=WAIT * 2)
+            except queue.Empty:
+                raise AssertionError(f"{self.table} did not start") from None
             if line.startswith("  Host:"):
                 url = line.split()[-1].removesuffix("host")
             if line.startswith("  MQTT:"):
@@ -108,16 +121,25 @@ class TableProcess:
         """SIGKILL: no goodbye, nothing flushed but what the table committed."""
         assert self.proc is not None
         self.proc.send_signal(signal.SIGKILL)
-        self.proc.communicate(timeout=WAIT)
+        self._ended()
+
+    def _ended(self) -> None:
+        """Wait for the process to end; its stdout (drained by :meth:`ready`'s reader)
+        closed once read to its end."""
+        assert self.proc is not None and self.proc.stdout is not None
+        self.proc.wait(WAIT)
+        if self.reader is not None:
+            self.reader.join(WAIT)
+        self.proc.stdout.close()
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
             try:
-                self.proc.communicate(timeout=WAIT)
+                self._ended()
             except subprocess.TimeoutExpired:
                 self.proc.kill()
-                self.proc.communicate(timeout=WAIT)
+                self._ended()
 
     def call(self, method: str, path: str, body: Any = None) -> Any:
         status, answer = self.host.call(method, path, body)
