@@ -207,18 +207,30 @@ class OfferWatch:
 
         self.offers: dict[str, dict | None] = {}
         self.received: list[tuple[str, bytes]] = []
-        #: Subscriptions the broker acknowledged (one per connection).
-        self.subscribed = 0
         self._cond = threading.Condition()
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2)
         if login:
             self.client.username_pw_set(login["user"], login["password"])
         self.client.reconnect_delay_set(1, 2)  # back soon after a broker restart
         self.client.on_connect = lambda c, *a: c.subscribe(topic, 1)
+        #: How many times the broker took the subscription (once per connection).
+        self.subscriptions = 0
         self.client.on_subscribe = self._subscribed
         self.client.on_message = self._message
         self.client.connect("127.0.0.1", port)
         self.client.loop_start()
+
+    def _subscribed(self, *args) -> None:
+        with self._cond:
+            self.subscriptions += 1
+            self._cond.notify_all()
+
+    def subscribed(self, count: int, timeout: float = 20.0) -> None:
+        """Wait until the broker has taken the subscription ``count`` times (a withdrawal
+        published before that, on a broker restarted, would never reach this watch)."""
+        with self._cond:
+            assert self._cond.wait_for(lambda: self.subscriptions >= count, timeout), \
+                f"subscribed {self.subscriptions} times, not {count}"
 
     def _message(self, client, userdata, message) -> None:
         with self._cond:
@@ -226,19 +238,6 @@ class OfferWatch:
             table = message.topic.rsplit("/", 1)[1]
             self.offers[table] = json.loads(message.payload) if message.payload else None
             self._cond.notify_all()
-
-    def _subscribed(self, *args) -> None:
-        with self._cond:
-            self.subscribed += 1
-            self._cond.notify_all()
-
-    def until_subscribed(self, count: int, timeout: float = 20.0) -> None:
-        """Wait until the broker has acknowledged ``count`` subscriptions in all: after a
-        broker restart, until this client hears what is published again (an emptied
-        retained offer is not kept by the broker for a client that comes later)."""
-        with self._cond:
-            assert self._cond.wait_for(lambda: self.subscribed >= count, timeout), \
-                self.subscribed
 
     def until(self, check, timeout: float = 20.0) -> dict[str, dict | None]:
         with self._cond:
