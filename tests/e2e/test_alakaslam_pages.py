@@ -581,6 +581,33 @@ def test_the_phone_court_faces_the_way_the_oled_does(companion, phone):
     assert start_y < net < ball_y  # from Ann's baseline at the top over the net to row 4
 
 
+def test_a_pair_of_the_longest_names_is_written_a_name_a_line_beside_the_court(companion,
+                                                                                  phone):
+    """Two 16-capital names of a side were squeezed into one line the court's width:
+    unreadable at 320 px. Each name now has a line of its own, readable (not squeezed),
+    in the margin beyond its end of the court."""
+    long = ["WWWWWWWWWWWWWWWA", "MMMMMMMMMMMMMMMB", "WWWWWWWWWWWWWWWC", "MMMMMMMMMMMMMMMD"]
+    start(companion, {**DOUBLES, "players": long})
+    phone.set_viewport_size({"width": 320, "height": 640})
+    phone.goto(url(companion))
+    court_svg = phone.locator("#board svg.court")
+    names = court_svg.locator(".sidename")
+    expect(names).to_have_text(["WWWWWWWWWWWWWWWA/", "MMMMMMMMMMMMMMMB",
+                                "WWWWWWWWWWWWWWWC/", "MMMMMMMMMMMMMMMD"])
+    court = court_svg.locator("rect.lines").bounding_box()
+    svg = court_svg.bounding_box()
+    for i in range(4):
+        assert names.nth(i).get_attribute("textLength") is None  # not squeezed
+        box = names.nth(i).bounding_box()
+        assert svg["x"] <= box["x"] and box["x"] + box["width"] <= svg["x"] + svg["width"]
+        if i < 2:  # the first side's names above the court, the other's below it
+            assert svg["y"] <= box["y"] and box["y"] + box["height"] <= court["y"] + 1
+        else:
+            assert court["y"] + court["height"] - 1 <= box["y"]
+            assert box["y"] + box["height"] <= svg["y"] + svg["height"]
+    shot(phone, "slam-spectator-long-pairs-320")
+
+
 # --- second-round rulings on the host page ---------------------------------------------
 
 

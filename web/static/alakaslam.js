@@ -172,12 +172,23 @@ TC.slam.court = function ({cols, ball, path, label, names, faded, unjudged}) {
   }
   for (let r = 1; r <= rows; r++) parts.push(s("text", {class: "coord", x: S + 6, y: cy(r) + 4}, r));
   if (names) {
-    // A drawing cannot wrap: a name wider than the court (two 16-capital names) is
-    // squeezed to its width (13px semibold capitals: about 10 units a letter).
-    const fit = (name) => (String(name).length * 10 > W - 8
-      ? {textLength: W - 8, lengthAdjust: "spacingAndGlyphs"} : {});
-    parts.push(s("text", {class: "sidename", x: W / 2, y: 16, ...fit(names[0])}, names[0]));
-    parts.push(s("text", {class: "sidename", x: W / 2, y: H - 6, ...fit(names[1])}, names[1]));
+    // A drawing cannot wrap: a pair too wide for the court (two 16-capital names) is
+    // written a name a line, in the margin beyond the court's end; a line still too wide
+    // (13px semibold capitals: about 10 units a letter) is squeezed to the court's width.
+    const room = W - 8;
+    const lines = (name) => {
+      const text = String(name);
+      const cut = text.indexOf("/");
+      return text.length * 10 <= room || cut < 0 ? [text]
+        : [text.slice(0, cut + 1), text.slice(cut + 1)];
+    };
+    const fit = (line) => (line.length * 10 > room
+      ? {textLength: room, lengthAdjust: "spacingAndGlyphs"} : {});
+    const side = (name, last) => lines(name).forEach((line, i, all) => parts.push(
+      s("text", {class: "sidename", x: W / 2, y: last - 15 * (all.length - 1 - i), ...fit(line)},
+        line)));
+    side(names[0], lines(names[0]).length > 1 ? 30 : 16);
+    side(names[1], H - 6);
   }
   if (path) {
     const bad = path.result !== "in";
