@@ -92,6 +92,10 @@ class Kit:
     panel: Panel | None = None
     oled: Oled | None = None
     card: Callable[[JSON], Card] | None = None
+    #: ``tiebreaks(view)``: each team's value (in the order of
+    #: companion/standings.py's teams) for a club night's game tiebreak, from a finished
+    #: match's view; None (or no function): the game gives none.
+    tiebreaks: Callable[[JSON], list[float] | None] | None = None
 
     @property
     def id(self) -> str:
@@ -177,23 +181,23 @@ GAMES: Mapping[str, Game] = _Games()
 register(Kit(center_court.GAME,
              Panel(center_court_panel.board, center_court_panel.SCREENS),
              Oled(center_court_oled.board, status_top=44),
-             center_court_card.card))
+             center_court_card.card, center_court_card.tiebreaks))
 register(Kit(wizard_dodgeball.GAME,
              Panel(wizard_dodgeball_panel.board, wizard_dodgeball_panel.SCREENS,
                    setup_rows=wizard_dodgeball_panel.setup_rows),
              Oled(wizard_dodgeball_oled.board, status_top=44),
-             wizard_dodgeball_card.card))
+             wizard_dodgeball_card.card, wizard_dodgeball_card.tiebreaks))
 register(Kit(alakaslam.GAME,
              Panel(alakaslam_panel.board, alakaslam_panel.SCREENS,
                    setup_rows=alakaslam_panel.setup_rows, fit_draft=alakaslam_panel.fit_draft),
              Oled(alakaslam_oled.board, {"slam-cards": alakaslam_oled.picker}, status_top=46),
-             alakaslam_card.card))
+             alakaslam_card.card, alakaslam_card.tiebreaks))
 register(Kit(alakazoo.GAME,
              Panel(alakazoo_panel.board, alakazoo_panel.SCREENS, finished=alakazoo_panel.finished,
                    setup_rows=alakazoo_panel.setup_rows, fit_draft=alakazoo_panel.fit_draft),
              Oled(alakazoo_oled.board, {"zoo-space": alakazoo_oled.picker,
                                         "zoo-jury": alakazoo_oled.jury}, status_top=47),
-             alakazoo_card.card))
+             alakazoo_card.card, alakazoo_card.tiebreaks))
 
 __all__ = ["GAMES", "KITS", "Kit", "Oled", "Panel", "get_game", "kit", "register", "rematch",
            "unregister"]

@@ -2,7 +2,10 @@
 
 A standing is ``{"teams": [[player index, ...], ...], "places": [place, ...]}``:
 the teams (one player each in a free-for-all) and each team's place, 0 for
-the first; teams level share a place. It is read from the view keys
+the first; teams level share a place; and ``"tiebreaks": [value, ...]``, each
+team's own tiebreak for a club night's standings (the catalog's
+``Kit.tiebreaks``, e.g. Center Court's sets and games, AlakaSLAM's points
+difference), when the game gives one. It is read from the view keys
 CONTRACT.md fixes for each game, so it is what the board showed:
 
 - Center Court: two players, ``winner`` 0|1.
@@ -18,11 +21,23 @@ writes it with the result), so the ratings never replay a match.
 
 from __future__ import annotations
 
+from companion.catalog import kit
 from companion.games.base import JSON
 
 
 def standing(game: str, view: JSON) -> JSON | None:
     """The standing of a match from its view; None while it is unfinished."""
+    placed = _placed(game, view)
+    if placed is None:
+        return None
+    found = kit(game)
+    values = found.tiebreaks(view) if found is not None and found.tiebreaks else None
+    if values is not None and len(values) == len(placed["teams"]):
+        placed["tiebreaks"] = list(values)
+    return placed
+
+
+def _placed(game: str, view: JSON) -> JSON | None:
     winner = view.get("winner")
     if winner is None or winner == []:
         return None

@@ -185,7 +185,8 @@ RESULTS_KEPT = 50
 def results_payload(table: str, epoch: int, results: list[JSON]) -> str:
     """The retained ``results``: ``{"table", "epoch", "results": [...]}``, the table's
     last :data:`RESULTS_KEPT` finished matches, oldest first, each ``{"match" (id),
-    "game", "players" (names), "standing" (companion/standings.py), "started_at" (Unix
+    "game", "players" (names), "standing" (companion/standings.py, with each team's game
+    tiebreak when the game gives one), "started_at" (Unix
     time)}``, and ``"event"`` (its start record's) when it was played for the hall's
     event. It is the whole truth from its oldest match on: a match of this database
     with a higher id that it leaves out is not finished (undone, or never)."""

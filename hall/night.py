@@ -52,6 +52,8 @@ FILE = "hall.db"
 FORMATS = ("swiss", "round-robin", "elimination")
 #: Bounds of what a director may ask for.
 MAX_PLAYERS, MAX_TABLES, MAX_ROUNDS, MAX_EVENT_NAME, MAX_REASON = 512, 256, 30, 60, 200
+#: The largest game tiebreak value (either way) a result may carry: far beyond any game's own.
+MAX_TIEBREAK = 1_000_000
 #: An offer's payload is at most this (offers.md).
 MAX_OFFER = 8 * 1024
 
@@ -332,7 +334,8 @@ class Night:
         if result is None:
             return None
         source = next(s for p, _, s, _ in reversed(e.results) if p == pid)
-        return {"ranks": list(result.ranks), "reason": result.reason, "source": source}
+        return {"ranks": list(result.ranks), "tiebreaks": list(result.tiebreaks),
+                "reason": result.reason, "source": source}
 
     def _standings(self, e: _Event):
         return standings(e.players, e.plain_results(), CHESS)
@@ -685,8 +688,9 @@ class Night:
             return self.state(eid)
 
     def enter_result(self, eid: str, pid: str, body: Any) -> dict[str, Any]:
-        """The director's result for a game (``ranks``, 1 the winner, equal for a draw):
-        the first result of a game without one, or a correction with a ``reason``."""
+        """The director's result for a game (``ranks``, 1 the winner, equal for a draw;
+        optionally ``tiebreaks``, each player's value of the game's own tiebreak): the first
+        result of a game without one, or a correction with a ``reason``."""
         with self._lock:
             e = self._event(eid)
             body = _object(body)
@@ -701,6 +705,11 @@ class Night:
                     type(r) is int and 1 <= r <= len(p.players) for r in ranks):
                 raise _bad(f"ranks gives each of {', '.join(p.players)} a place from 1 "
                            "(equal places: a draw)")
+            tiebreaks = body.get("tiebreaks", [])
+            if not isinstance(tiebreaks, list) or (tiebreaks and (
+                    len(tiebreaks) != len(p.players) or not all(_tiebreak(t) for t in tiebreaks))):
+                raise _bad(f"tiebreaks gives each of {', '.join(p.players)} a number of at "
+                           f"most {MAX_TIEBREAK:g} either way (or is left out)")
             reason = body.get("reason", "")
             if not isinstance(reason, str) or len(reason) > MAX_REASON \
                     or not reason.isprintable():
@@ -709,7 +718,8 @@ class Night:
             earlier = e.result_of(pid)
             if earlier is not None and not reason:
                 raise _bad(f"{' v '.join(p.players)} has a result: a correction needs a reason")
-            if earlier is not None and list(earlier.ranks) == ranks:
+            if earlier is not None and list(earlier.ranks) == ranks \
+                    and list(earlier.tiebreaks) == tiebreaks:
                 raise Refusal(409, "that is the result it has already")
             if e.doc["format"] == "elimination" and len(set(ranks)) == 1:
                 raise _bad("a knockout game needs a winner: a draw cannot advance anyone")
@@ -717,7 +727,7 @@ class Night:
                     and any(q.round > p.round for q in e.pairings.values()):
                 raise Refusal(409, "the next knockout round is paired already: this result "
                               "can no longer change who advanced")
-            result = Result(p.round, p.players, tuple(ranks), game=pid,
+            result = Result(p.round, p.players, tuple(ranks), tuple(tiebreaks), game=pid,
                             reason=reason if earlier is not None else "")
             with self._change(e) as outbox:
                 self._save_result(e, pid, result, "director")
@@ -778,13 +788,15 @@ class Night:
         if e is None or p is None or p.status == DONE or p.table != table \
                 or ev.get("offer") != p.offer:
             return 0  # not ours, counted already, or an offer since moved or replaced
-        ranks = _ranks(entry, p.players)
-        if ranks is None:
+        placed = _placed(entry, p.players)
+        if placed is None:
             return 0
+        ranks, tiebreaks = placed
         if e.doc["format"] == "elimination" and len(set(ranks)) == 1:
             return 0  # a drawn knockout game: the director enters who advances
         with self._change(e) as outbox:
-            self._save_result(e, p.id, Result(p.round, p.players, ranks, game=p.id), "table")
+            self._save_result(e, p.id, Result(p.round, p.players, ranks, tiebreaks, game=p.id),
+                              "table")
             outbox += self._finish_game(e, p)
         return 1
 
@@ -804,18 +816,36 @@ def _event_field(payload: bytes, key: str) -> Any:
     return event.get(key) if isinstance(event, dict) else None
 
 
-def _ranks(entry: dict[str, Any], players: Sequence[str]) -> tuple[int, ...] | None:
-    """Each of ``players``' place from 1 in a table's result entry (its ``standing``),
-    None when the entry is not a result of exactly these players."""
+def _tiebreak(value: Any) -> bool:
+    """Whether ``value`` is a game tiebreak the hall takes: a finite number within bounds."""
+    return isinstance(value, int | float) and not isinstance(value, bool) \
+        and abs(value) <= MAX_TIEBREAK  # NaN compares False: refused too
+
+
+def _placed(entry: dict[str, Any], players: Sequence[str]
+            ) -> tuple[tuple[int, ...], tuple[float, ...]] | None:
+    """Each of ``players``' place from 1 in a table's result entry (its ``standing``) and
+    their game tiebreak values (their team's ``standing.tiebreaks``; none when the entry
+    gives none or gives them wrongly), None when the entry is not a result of exactly
+    these players."""
     try:
         names, standing = entry["players"], entry["standing"]
         teams, places = standing["teams"], standing["places"]
         if [name_key(n) for n in names] != [name_key(n) for n in players]:
             return None
-        rank = {}
+        rank: dict[int, int] = {}
         for team, place in zip(teams, places, strict=True):
             for i in team:
                 rank[i] = int(place) + 1
-        return tuple(rank[i] for i in range(len(names)))
+        ranks = tuple(rank[i] for i in range(len(names)))
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
+    values = standing.get("tiebreaks")
+    if not isinstance(values, list) or len(values) != len(teams) \
+            or not all(_tiebreak(v) for v in values):
+        return ranks, ()  # a game without one, or a table before it sent them
+    value: dict[int, float] = {}
+    for team, v in zip(teams, values, strict=True):
+        for i in team:
+            value[i] = float(v)
+    return ranks, tuple(value[i] for i in range(len(names)))

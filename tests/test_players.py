@@ -148,12 +148,15 @@ def test_every_match_shape_gives_its_standing(memory_store):
     totals = [p["total"] for p in table.snapshot.match["view"]["players"]]
     assert totals == [4, 0, 2, 1]  # own creature +1 each, +1 each space filled first
     got = [(m.game, m.standing) for m in memory_store.finished()]
+    # Each team's own tiebreak too: a set lost 0-6 (-1 set, -6 games), points differences,
+    # the jury's points (none given in this short game).
     assert got == [
-        ("center-court", {"teams": [[0], [1]], "places": [1, 0]}),
-        ("alakaslam", {"teams": [[0], [1, 2]], "places": [1, 0]}),
-        ("alakaslam", {"teams": [[0, 1], [2, 3]], "places": [0, 1]}),
-        ("wizard-dodgeball", {"teams": [[0], [1]], "places": [1, 0]}),
-        ("alakazoo", {"teams": [[0], [1], [2], [3]], "places": [0, 3, 1, 2]}),
+        ("center-court", {"teams": [[0], [1]], "places": [1, 0], "tiebreaks": [-1.06, 1.06]}),
+        ("alakaslam", {"teams": [[0], [1, 2]], "places": [1, 0], "tiebreaks": [-1, 1]}),
+        ("alakaslam", {"teams": [[0, 1], [2, 3]], "places": [0, 1], "tiebreaks": [1, -1]}),
+        ("wizard-dodgeball", {"teams": [[0], [1]], "places": [1, 0], "tiebreaks": [-1, 1]}),
+        ("alakazoo", {"teams": [[0], [1], [2], [3]], "places": [0, 3, 1, 2],
+                      "tiebreaks": [0, 0, 0, 0]}),
     ]
     ratings = table_ratings(memory_store)
     zoo = {r.name: r for r in ratings.board("alakazoo")}
@@ -380,3 +383,30 @@ def test_the_results_sent_to_the_hall_change_only_when_a_result_does(memory_stor
     table.undo()
     assert [r["match"] for r in table.snapshot.results] == [1]
     assert Table(memory_store).snapshot.results == table.snapshot.results
+
+
+def test_each_games_own_tiebreak_is_read_from_its_finished_view():
+    """The catalog's tiebreaks (companion/games/<game>/card.py) from views as the games
+    give them; a game judged without them (Alakazoo before its jury) gives none."""
+    from companion.catalog import kit
+
+    court = kit("center-court").tiebreaks
+    # 6-4 3-6 7-6: two sets to one, 16 games to 16; a match tiebreak is a set of one game.
+    assert court({"sets": [[6, 4], [3, 6], [7, 6]]}) == [1.0, -1.0]
+    assert court({"sets": [[6, 1], [6, 2]]}) == [2.09, -2.09]
+    assert court({"sets": [[4, 6], [6, 4], [0, 1]]}) == [-1.01, 1.01]
+    slam = kit("alakaslam").tiebreaks
+    assert slam({"sides": [{"players": [0, 1], "score": 21}, {"players": [2, 3], "score": 15}]}
+                ) == [6, -6]
+    dodge = kit("wizard-dodgeball").tiebreaks
+    assert dodge({"variant": "points", "sides": [{"score": 3, "on_court": 1},
+                                                 {"score": 7, "on_court": 4}]}) == [-4, 4]
+    assert dodge({"variant": "elimination", "sides": [{"score": 0, "on_court": 2},
+                                                      {"score": 0, "on_court": 0}]}) == [2, -2]
+    zoo = kit("alakazoo").tiebreaks
+    judged = [{"jury": {"total": 3}}, {"jury": {"total": 5}}, {"jury": {"total": 0}}]
+    assert zoo({"players": judged}) == [3, 5, 0]
+    assert zoo({"players": [{"jury": None}, {"jury": None}]}) is None
+    # The standing leaves out what a game does not give.
+    view = {"winner": [0], "players": [{"total": 4, "jury": None}, {"total": 1, "jury": None}]}
+    assert standing("alakazoo", view) == {"teams": [[0], [1]], "places": [0, 1]}

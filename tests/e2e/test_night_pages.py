@@ -81,8 +81,15 @@ def test_the_director_runs_a_round_from_the_phone(night, browser):
     players = first.locator(".who").inner_text().split(": ", 1)[1].split(" v ")
     game = " v ".join(players)
     first.get_by_label(f"Result of {game}", exact=True).select_option(label=f"{players[0]} won")
+    # With the game's own tiebreak: one player's alone is refused on the page.
+    first.get_by_label(f"{players[0]}'s game tiebreak in {game}").fill("2.06")
+    first.get_by_role("button", name="Save result").click()
+    expect(page.locator("#problem")).to_contain_text("a game tiebreak, or none")
+    first.get_by_label(f"{players[1]}'s game tiebreak in {game}").fill("-2.06")
     first.get_by_role("button", name="Save result").click()
     expect(first.locator(".line")).to_have_text(f"{players[0]} won")
+    first = page.locator("#games .dgame").first
+    expect(first.get_by_label(f"{players[1]}'s game tiebreak in {game}")).to_have_value("-2.06")
     first.get_by_label(f"Result of {game}", exact=True).select_option(label=f"{players[1]} won")
     first.get_by_role("button", name="Correct").click()
     expect(page.locator("#problem")).to_contain_text("a correction needs a reason")

@@ -35,12 +35,16 @@ class Outbox:
 
 
 def finished(offer: dict[str, Any], winner: int | None, match: int = 1,
-             players: list[str] | None = None) -> dict[str, Any]:
+             players: list[str] | None = None,
+             tiebreaks: list[Any] | None = None) -> dict[str, Any]:
     """A table's ``results`` entry of the match it played from ``offer`` (winner 0 or 1;
-    None: a draw)."""
+    None: a draw), with each side's game ``tiebreaks`` when given."""
     places = [0, 0] if winner is None else [0 if winner == 0 else 1, 0 if winner == 1 else 1]
+    standing = {"teams": [[0], [1]], "places": places}
+    if tiebreaks is not None:
+        standing["tiebreaks"] = tiebreaks
     return {"match": match, "game": offer["game"], "players": players or offer["players"],
-            "standing": {"teams": [[0], [1]], "places": places},
+            "standing": standing,
             "started_at": 1764050000.0 + match,
             "event": {**offer["event"], "offer": offer["offer"]}}
 

@@ -220,8 +220,8 @@ def test_results_come_back_from_the_tables_once_and_free_the_table(hall, directo
     assert hall.night.results("t1", message) == 0
     state = director.event(eid)
     done = state["pairings"][0]
-    assert done["status"] == "done" and done["result"] == {"ranks": [1, 2], "reason": "",
-                                                          "source": "table"}
+    assert done["status"] == "done" and done["result"] == {
+        "ranks": [1, 2], "tiebreaks": [], "reason": "", "source": "table"}
     winner = done["players"][0]
     assert next(s for s in state["standings"] if s["name"] == winner)["points"] == 1
     # t1 is free: it is offered the game that was waiting.
@@ -300,6 +300,50 @@ def test_a_correction_needs_a_reason_which_is_kept_and_shown(hall, director):
                             json.loads(p)["event"]["pairing"] == game["id"]))
     hall.night.results(game["table"], results_message(game["table"], [finished(offer, 0)]))
     assert {s["name"]: s["points"] for s in director.event(eid)["standings"]}[b] == 1
+
+
+def test_the_games_own_tiebreak_comes_from_the_tables_and_the_director(hall, director):
+    event = swiss(director, tables=("t1", "t2", "t3", "t4"))
+    eid = event["id"]
+    director.post(f"/api/events/{eid}/rounds", {}, eid=eid)
+    offers = hall.outbox.offers()
+    # t1: 6-2 (one set, four games up); t2: a table that sent none; t3: values it cannot
+    # mean (the result counts, its tiebreaks not); t4: 6-4.
+    sent = {"t1": [1.04, -1.04], "t2": None, "t3": [float("nan"), 1e9], "t4": [1.02, -1.02]}
+    for table, values in sent.items():
+        entry = finished(offers[table], 0, tiebreaks=values)
+        assert hall.night.results(table, results_message(table, [entry])) == 1
+    state = director.event(eid)
+    games = {p["table"]: p for p in state["pairings"]}
+    assert games["t1"]["result"]["tiebreaks"] == [1.04, -1.04]
+    assert games["t2"]["result"]["tiebreaks"] == games["t3"]["result"]["tiebreaks"] == []
+    line = {s["name"]: s for s in state["standings"]}
+    a, b = games["t1"]["players"]
+    assert (line[a]["tiebreak"], line[b]["tiebreak"]) == (1.04, -1.04)
+    # Four winners on 1 point and Buchholz 0: the game's own tiebreak orders them.
+    winners = [g["players"][0] for g in games.values()]
+    assert [s["name"] for s in state["standings"][:4]] == \
+        [games["t1"]["players"][0], games["t4"]["players"][0], *[
+            n for n in winners if n not in (a, games["t4"]["players"][0])]]
+    # The director gives them: the same places with new values is a correction.
+    path = f"/api/events/{eid}/pairings/{games['t2']['id']}/result"
+    for bad in ({"ranks": [1, 2], "tiebreaks": [3], "reason": "sheet"},
+                {"ranks": [1, 2], "tiebreaks": [3, "x"], "reason": "sheet"},
+                {"ranks": [1, 2], "tiebreaks": [True, 0], "reason": "sheet"},
+                {"ranks": [1, 2], "tiebreaks": [2e6, 0], "reason": "sheet"},
+                {"ranks": [1, 2], "tiebreaks": "3-0", "reason": "sheet"}):
+        answer = director.post(path, bad, eid=eid)
+        assert answer.status_code == 400 and "tiebreaks" in answer.get_json()["error"], bad
+    assert director.event(eid)["version"] == state["version"]  # nothing applied
+    state = director.post(path, {"ranks": [1, 2], "tiebreaks": [1.05, -1.05],
+                                 "reason": "score sheet: 6-1"}, eid=eid).get_json()
+    c, d = games["t2"]["players"]
+    line = {s["name"]: s for s in state["standings"]}
+    assert (line[c]["tiebreak"], line[d]["tiebreak"]) == (1.05, -1.05)
+    assert state["standings"][0]["name"] == c
+    answer = director.post(path, {"ranks": [1, 2], "tiebreaks": [1.05, -1.05],
+                                  "reason": "again"}, eid=eid)
+    assert answer.status_code == 409
 
 
 def test_late_arrival_and_drop_out_between_rounds(hall, director):

@@ -336,9 +336,14 @@ def test_a_swiss_night_played_by_four_companions_through_a_table_and_a_hall_kill
         watch.close()
     assert all(e["event"]["id"] == eid for e in entries)
     assert len(entries) == 12 and len({e["event"]["pairing"] for e in entries}) == 12
+    # Center Court's own tiebreak comes with each: one side's sets and games, the other's
+    # the same negated (one player a team).
+    assert all(e["standing"]["tiebreaks"][0] == -e["standing"]["tiebreaks"][1] != 0
+               for e in entries)
     results = [Result(e["event"]["round"], tuple(e["players"]),
                       tuple(p + 1 for p in e["standing"]["places"]),
-                      game=e["event"]["pairing"]) for e in entries]
+                      tuple(e["standing"]["tiebreaks"]), game=e["event"]["pairing"])
+               for e in entries]
     again = standings([Player(n) for n in EIGHT], results)
-    assert [(s.name, s.points, s.buchholz) for s in again] == [
-        (s["name"], s["points"], s["buchholz"]) for s in final["standings"]]
+    assert [(s.name, s.points, s.buchholz, s.tiebreak) for s in again] == [
+        (s["name"], s["points"], s["buchholz"], s["tiebreak"]) for s in final["standings"]]

@@ -119,12 +119,23 @@
       ...(event.format === "elimination" ? [] : [TC.el("option", {value: "1,1"}, "Draw")]));
     const reason = TC.el("input", {"aria-label": `Why the result of ${label} is corrected`, maxlength: 200,
       placeholder: "Reason for the correction", hidden: !g.result});
+    // The game's own tiebreak (docs/club-night.md): optional, one number per player.
+    const given = g.result ? g.result.tiebreaks : [];
+    const breaks = g.players.map((name, i) => TC.el("input", {type: "number", step: "any",
+      class: "tiebreak", "aria-label": `${name}'s game tiebreak in ${label}`,
+      placeholder: `${name}: tiebreak`, value: given.length ? String(given[i]) : ""}));
     const save = TC.el("button", {type: "button"}, g.result ? "Correct" : "Save result");
     save.addEventListener("click", () => {
       if (!outcome.value) { say(`Choose how ${label} ended first`); return; }
-      change(`${path}/result`, {ranks: outcome.value.split(",").map(Number), reason: reason.value});
+      const body = {ranks: outcome.value.split(",").map(Number), reason: reason.value};
+      const filled = breaks.filter((b) => b.value.trim() !== "");
+      if (filled.length && filled.length !== breaks.length) {
+        say(`Give every player of ${label} a game tiebreak, or none`); return;
+      }
+      if (filled.length) body.tiebreaks = breaks.map((b) => Number(b.value));
+      change(`${path}/result`, body);
     });
-    tools.append(outcome, reason, save);
+    tools.append(outcome, ...breaks, reason, save);
     li.append(tools);
     return li;
   };

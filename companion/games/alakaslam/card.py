@@ -13,3 +13,10 @@ def card(view: JSON) -> Card:
              for i, side in enumerate(view["sides"])]
     score = "-".join(cells[0] for _, cells, _, _ in sides)
     return Card(f"{score} (to {view['target']})", ["Pts"], sides)
+
+
+def tiebreaks(view: JSON) -> list[float]:
+    """Each side's own tiebreak for a club night's standings: its points minus the other
+    side's (a doubles side's value goes to both partners)."""
+    a, b = (side["score"] for side in view["sides"])
+    return [a - b, b - a]

@@ -14,3 +14,10 @@ def card(view: JSON) -> Card:
     if view.get("final_round") and view["winner"] is None:
         score += " (final round)"
     return Card(score, ["Pts"], sides)
+
+
+def tiebreaks(view: JSON) -> list[float] | None:
+    """Each player's own tiebreak for a club night's standings: the Magic Jury's points
+    (None before the jury has judged)."""
+    jury = [p["jury"] for p in view["players"]]
+    return None if any(j is None for j in jury) else [j["total"] for j in jury]

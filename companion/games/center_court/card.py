@@ -49,3 +49,14 @@ def _set_cell(games: list[int], tiebreak: list[int] | None, player: int) -> str:
         return f"[{tiebreak[player]}]"
     lost = games[player] < games[1 - player]
     return f"{games[player]}({tiebreak[player]})" if lost else str(games[player])
+
+
+def tiebreaks(view: JSON) -> list[float]:
+    """Each player's own tiebreak for a club night's standings: sets won minus lost, with
+    games won minus lost as hundredths (6-4 6-3: 2.07 and -2.07). A set tiebreak is
+    the set's seventh game; a match tiebreak counts as one set of one game."""
+    sets = [(a, b) for a, b in view["sets"]]
+    won = sum(a > b for a, b in sets) - sum(b > a for a, b in sets)
+    games = sum(a - b for a, b in sets)
+    mine = round(won + games / 100, 2)
+    return [mine, -mine]

@@ -14,3 +14,12 @@ def card(view: JSON) -> Card:
     return Card(score, [heading], [(side["name"], [str(side[key])], (i,),
                                      won(view["winner"], i))
                                     for i, side in enumerate(view["sides"])])
+
+
+def tiebreaks(view: JSON) -> list[float]:
+    """Each side's own tiebreak for a club night's standings: its points minus the other
+    side's in the points variant, its wizards left on court minus the other's in
+    elimination."""
+    key = "score" if view["variant"] == "points" else "on_court"
+    a, b = (side[key] for side in view["sides"])
+    return [a - b, b - a]
