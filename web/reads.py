@@ -65,8 +65,9 @@ PAGES_KEPT = 64
 DRAWN_KEPT = 64
 
 
-#: Reads that are play, not looking back: the state a phone shows and its streams.
-PLAY_READS = frozenset({"/api/state", "/api/events", "/api/sim/events"})
+#: Reads that are play, not looking back: the state a phone shows and its streams, and
+#: the hall's offer of the next match (held in memory: nothing to make).
+PLAY_READS = frozenset({"/api/state", "/api/events", "/api/sim/events", "/api/offer"})
 
 
 def plays_first(method: str, path: str) -> bool:
