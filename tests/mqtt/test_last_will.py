@@ -33,6 +33,9 @@ class Cable:
         self._broker_port = broker_port
         self._cut = threading.Event()
         self._sockets: list[socket.socket] = [self.server]
+        #: Guards the sockets: the table may reconnect while the cable is being closed.
+        self._lock = threading.Lock()
+        self._closed = False
         #: time.monotonic() of the last bytes the table sent that reached the broker.
         self.last_from_table = 0.0
         threading.Thread(target=self._accept, daemon=True).start()
@@ -42,7 +45,12 @@ class Cable:
             while True:
                 table, _ = self.server.accept()
                 broker = socket.create_connection(("127.0.0.1", self._broker_port))
-                self._sockets += [table, broker]
+                with self._lock:
+                    if self._closed:  # accepted as the cable closed: closed with it
+                        table.close()
+                        broker.close()
+                        return
+                    self._sockets += [table, broker]
                 threading.Thread(target=self._pump, args=(table, broker, True),
                                  daemon=True).start()
                 threading.Thread(target=self._pump, args=(broker, table, False),
@@ -61,7 +69,10 @@ class Cable:
         self._cut.set()
 
     def close(self) -> None:
-        for s in self._sockets:
+        with self._lock:
+            self._closed = True
+            sockets = list(self._sockets)
+        for s in sockets:
             s.close()
 
 
