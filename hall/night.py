@@ -363,6 +363,15 @@ class Night:
 
     # --- the director's changes -------------------------------------------------------
 
+    def _changing(self, eid: str, body: Any) -> tuple[_Event, dict[str, Any]]:
+        """The event a director's change names and its body, once the body is an object
+        carrying the version the director saw (409 when the event moved on). Call with
+        the lock held."""
+        e = self._event(eid)
+        body = _object(body)
+        self._premise(e, body)
+        return e, body
+
     def _premise(self, e: _Event, body: dict[str, Any]) -> None:
         version = body.get("version")
         if isinstance(version, bool) or not isinstance(version, int):
@@ -466,9 +475,7 @@ class Night:
     def check_in(self, eid: str, body: Any) -> dict[str, Any]:
         """Late arrivals (``players``), or players who left coming back: in the next round."""
         with self._lock:
-            e = self._event(eid)
-            body = _object(body)
-            self._premise(e, body)
+            e, body = self._changing(eid, body)
             self._open(e)
             if e.round and e.doc["format"] != "swiss":
                 raise Refusal(409, "a round robin or a knockout keeps the field it started "
@@ -495,9 +502,7 @@ class Night:
     def drop(self, eid: str, body: Any) -> dict[str, Any]:
         """A player leaves: left out of the next rounds, keeping their line."""
         with self._lock:
-            e = self._event(eid)
-            body = _object(body)
-            self._premise(e, body)
+            e, body = self._changing(eid, body)
             self._open(e)
             name = body.get("name")
             if not isinstance(name, str) or name not in e.present:
@@ -562,9 +567,7 @@ class Night:
         """Pair the next round (or finish the event when none is left) and offer its
         games to the free tables."""
         with self._lock:
-            e = self._event(eid)
-            body = _object(body)
-            self._premise(e, body)
+            e, body = self._changing(eid, body)
             problem = self._start_problem(e)
             if problem is not None:
                 raise Refusal(409, f"the next round cannot start: {problem}")
@@ -658,9 +661,7 @@ class Night:
         """Move a game without a result to another table (``"table": id``), or to a table
         without a companion (``"table": null``: its result is entered by the director)."""
         with self._lock:
-            e = self._event(eid)
-            body = _object(body)
-            self._premise(e, body)
+            e, body = self._changing(eid, body)
             p = e.pairings.get(pid)
             if p is None:
                 raise Refusal(404, f"no pairing {pid!r} in {e.doc['name']}")
@@ -692,9 +693,7 @@ class Night:
         optionally ``tiebreaks``, each player's value of the game's own tiebreak): the first
         result of a game without one, or a correction with a ``reason``."""
         with self._lock:
-            e = self._event(eid)
-            body = _object(body)
-            self._premise(e, body)
+            e, body = self._changing(eid, body)
             p = e.pairings.get(pid)
             if p is None:
                 raise Refusal(404, f"no pairing {pid!r} in {e.doc['name']}")
