@@ -193,12 +193,16 @@
     // A name the host typed (or seated) for the table as it is now stays when the form is
     // filled again for that same state: the rematch's record can arrive after the host
     // began typing (End, then the names). Typed for an earlier state, it gives way.
-    const inputs = [...document.querySelectorAll("#players input")];
-    const now = $("start").dataset.premise;
-    const mine = (i) => i.dataset.typed !== undefined && i.dataset.typed === now;
-    const typed = keep ? inputs.map((i) => i.value.trim())
-      : inputs.some(mine) ? inputs.map((i) => (mine(i) ? i.value.trim() : null)) : null;
-    TC.need(game.id).then(() => { if ($("game").value === game.id) drawStart(game, typed); }, (err) => say(err.message));
+    // Read when the form is drawn, not when asked: the game's script may load in between,
+    // and a name typed meanwhile must not be replaced by the fresh, empty field.
+    const names = () => {
+      const inputs = [...document.querySelectorAll("#players input")];
+      const now = $("start").dataset.premise;
+      const mine = (i) => i.dataset.typed !== undefined && i.dataset.typed === now;
+      return keep ? inputs.map((i) => i.value.trim())
+        : inputs.some(mine) ? inputs.map((i) => (mine(i) ? i.value.trim() : null)) : null;
+    };
+    TC.need(game.id).then(() => { if ($("game").value === game.id) drawStart(game, names()); }, (err) => say(err.message));
   }
 
   /** The longest name the table keeps (companion/games/base.py MAX_NAME: it fits the OLED). */
