@@ -2,8 +2,9 @@
 the history at 390x844 and 320x640, light and dark, with a match started and finished,
 with short names and with names that cannot wrap (16 capitals, the form's maximum).
 
-On each: nothing scrolls sideways, every score lies inside the screen, no text runs out
-of its box (an ellipsis counts only where the whole name is in a title), the navigation
+On each: nothing scrolls sideways, every score lies inside the screen, the host's bar
+is never more than two lines of text tall, no text runs out of its box (an ellipsis
+counts only where the whole name is in a title), the navigation
 on one line of 44 px links that stay put from page to page, no console error. One
 browser, one companion and a tab a size and theme, reused; the states are set on the
 table as the panel would. The screenshots go to SCREENSHOTS/layout/ (the path is
@@ -121,6 +122,19 @@ PROBLEMS = """() => {
 }"""
 
 
+#: The host's bar at the bottom of the screen stays small whatever the names: no button
+#: in it more than two lines of text tall (a long name is cut to one line, whole in the
+#: button's title).
+TALL_BAR = """() => Array.from(document.querySelectorAll('#bar button'))
+  .filter((b) => b.offsetParent).flatMap((b) => {
+    const css = getComputedStyle(b);
+    const line = parseFloat(css.lineHeight) || 1.2 * parseFloat(css.fontSize);
+    const text = b.clientHeight - parseFloat(css.paddingTop) - parseFloat(css.paddingBottom);
+    return text > 2 * line + 1 ? [`bar button "${b.textContent.trim().slice(0, 30)}" is ${
+      Math.round(text / line)} lines tall`] : [];
+  })"""
+
+
 @dataclass
 class Tab:
     """One size and theme: its page (the host logged in) and what it logged."""
@@ -175,6 +189,8 @@ def check(table: Companion, tabs: list[Tab], label: str) -> list[str]:
                 space.first.click()  # Alakazoo: the creatures' buttons for that space
                 expect(page.locator(".creatures button").first).to_be_visible()
             found = page.evaluate(PROBLEMS.replace("arguments[0]", repr(SCORES)))
+            if page_name == "host":
+                found += page.evaluate(TALL_BAR)
             navs[page_name] = page.evaluate("""Array.from(document.querySelectorAll('header nav a'))
                 .map((a) => [Math.round(a.getBoundingClientRect().left),
                              Math.round(a.getBoundingClientRect().width)])""")

@@ -209,8 +209,11 @@ TC.zoo.controls = function (box, match, send) {
   const [end] = shapes("end_turn");
   if (end) {
     // In the host's bar at the bottom of the screen (data-bar); a refusal is said there.
-    box.append(button(`End ${me.name}'s turn`, {type: "end_turn"}, () => null,
-      {class: "primary", "data-action": "end_turn", "data-bar": ""}));
+    // The name on a line of its own, cut where it is too wide (whole in the title and the
+    // button's name): the bar stays two lines tall.
+    const words = `End ${me.name}'s turn`;
+    box.append(button(["End turn ", el("span", {class: "who"}, me.name)], {type: "end_turn"}, () => null,
+      {class: "primary", "data-action": "end_turn", "data-bar": "", title: words, "aria-label": words}));
   }
 };
 

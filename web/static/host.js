@@ -123,15 +123,21 @@
       const row = TC.el("div", {class: "row", "data-action": shape.type, "data-bar": shape.type === "point" ? "" : null});
       for (const value of field ? shape[field] : [null]) {
         const body = field ? {type: shape.type, [field]: value} : {type: shape.type};
-        row.append(TC.el("button", {type: "button", onclick: () => send({...body}, row)}, label(match, shape, value)));
+        const button = TC.el("button", {type: "button", onclick: () => send({...body}, row)}, label(match, shape, value));
+        // A name cut to one line (the bar's point buttons) is whole in the button's title.
+        if (button.querySelector(".who")) button.title = button.textContent;
+        row.append(button);
       }
       box.append(row);
     }
   };
 
-  /** A generic button's words: "Point Ann" for a point's winner, else the action and its value. */
+  /** A generic button's words: "Point Ann" for a point's winner (the name on a line of its
+   *  own, cut with an ellipsis where it is too wide: the bar stays two lines tall), else the
+   *  action and its value. */
   TC.legalLabel = (match, shape, value) => (shape.type === "point" && match.players[value] !== undefined
-    ? `Point ${match.players[value]}` : `${shape.type.replace(/_/g, " ")} ${value ?? ""}`.trim());
+    ? ["Point ", TC.el("span", {class: "who"}, match.players[value])]
+    : `${shape.type.replace(/_/g, " ")} ${value ?? ""}`.trim());
 
   /* The match's own actions, at the top of the page whatever the game's controls below:
      End while a match is played; Rematch (the last match again, same players and options,
