@@ -204,13 +204,20 @@ def table_sizes(count: int) -> list[int]:
     return [4] * fours + [3] * (tables - fours)
 
 
-def tables(players: Sequence[Player], results: Sequence[Result] = ()) -> Split:
-    """Seats at 3-4 player tables: repeat opponents as few as can be, then even averages."""
+def tables(players: Sequence[Player], results: Sequence[Result] = (),
+           seats: int | None = None) -> Split:
+    """Seats at 3-4 player tables: repeat opponents as few as can be, then even averages.
+
+    ``seats`` fixes every table's size instead (3 for AlakaSLAM's Canadian doubles):
+    the lowest-rated players the count leaves over rest (the caller chooses who rests
+    by leaving them out of ``players``)."""
     names, rating = _ranked(players)
     met = Counter(frozenset((r.players[i], r.players[j])) for r in effective(results)
                   for i, j in itertools.combinations(range(len(r.players)), 2)
                   if r.opposed(i, j))
-    sizes = table_sizes(len(names))
+    if seats is not None and seats < 2:
+        raise ValueError(f"a table seats two at least, not {seats}")
+    sizes = table_sizes(len(names)) if seats is None else [seats] * (len(names) // seats)
     seated = sum(sizes)
     playing, resting = names[:seated], names[seated:]
 
