@@ -637,8 +637,8 @@ class Night:
         out: list[Pairing] = []
         for pairing in paired.pairings:
             if pairing.bye:  # each player of the team has the bye
-                out += [Pairing(len(out) + 1, (m,), pairing.why)
-                        for m in members[pairing.players[0]]]
+                for m in members[pairing.players[0]]:
+                    out.append(Pairing(len(out) + 1, (m,), pairing.why))
                 continue
             a, b = pairing.players
             seated, _ = seat_teams(e.doc["options"], "doubles", members[a], members[b])
@@ -664,20 +664,20 @@ class Night:
             resting = [p for p in present if p.name in split.resting]
         out: list[Pairing] = []
         for group, why in zip(split.groups, split.why, strict=True):
-            why = why.split(": ", 1)[1]  # "Table 1: ..." numbers tables; the board does
+            why = why.split(": ", 1)[1]  # "Table 1: Ann, ...": the board numbers them
             if e.lineup == "canadian":
                 seated, _ = seat_teams(e.doc["options"], "canadian", group[:1], group[1:])
                 why = (f"{why}; {group[0]}, best rated, plays alone against {group[1]} "
                        f"and {group[2]}")
             else:
                 seated = group  # best rated first: the turn order
-            out.append(Pairing(len(out) + 1, seated, f"{label(seated, ())}: {why}"))
+            out.append(Pairing(len(out) + 1, seated, why))
         for p in resting:
             s = line[p.name]
             out.append(Pairing(len(out) + 1, (p.name,), (
-                f"{p.name} gets a bye: the tables leave {len(resting)} over; "
-                f"{p.name} has {s.byes} bye{'s' * (s.byes != 1)} and "
-                f"{points_text(s.points)}, fewest of those here")))
+                f"{p.name} gets a bye: the tables leave {len(resting)} over, and "
+                f"{p.name} has the fewest byes ({s.byes}), then points "
+                f"({points_text(s.points)}), then rating of those here")))
         return Round(number, tuple(out))
 
     def start_round(self, eid: str, body: Any) -> dict[str, Any]:

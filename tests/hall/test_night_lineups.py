@@ -133,6 +133,25 @@ def test_a_doubles_win_counts_for_both_partners_and_partners_never_count_as_met(
         assert s["buchholz"] == sum(points[o] for o in opponents)
 
 
+def test_a_team_bye_gives_both_partners_the_point(hall, director):
+    event = start(director, create(director, "alakaslam", DOUBLES, EIGHT[:6], ["t1"]))
+    byes = [g for g in event["pairings"] if g["bye"]]
+    assert len(byes) == 2 and len(event["pairings"]) == 3
+    pair = {byes[0]["players"][0], byes[1]["players"][0]}
+    assert pair in [set(t) for t in event["teams"]]
+    points = {s["name"]: s["points"] for s in event["standings"]}
+    assert all(points[n] == 1 for n in pair) and sum(points.values()) == 2
+    assert "bye" in byes[0]["why"] and byes[0]["why"] == byes[1]["why"]
+    # Round 2: the bye goes to another team (one bye per team while one can be avoided).
+    game = next(g for g in event["pairings"] if not g["bye"])
+    answer = director.post(f"/api/events/{event['id']}/pairings/{game['id']}/result",
+                           {"ranks": [1, 2, 1, 2]}, eid=event["id"])
+    assert answer.status_code == 200, answer.get_json()
+    event = start(director, answer.get_json())
+    again = {g["players"][0] for g in event["pairings"] if g["bye"]}
+    assert len(again) == 2 and not again & pair
+
+
 def test_a_doubles_round_robin_pairs_teams(hall, director):
     event = start(director, create(director, "alakaslam", DOUBLES, EIGHT[:4], ["t1"],
                                    fmt="round-robin"))
