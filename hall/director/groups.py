@@ -14,6 +14,8 @@ caller's numbers, any scale):
   of 2 (the game takes 2 to 4); a single player rests. Players who have met
   before (in ``results``) are kept apart as far as possible first, then the
   tables' average ratings are made as even as can be.
+  With ``seats`` every table seats that many (3 for Canadian doubles) and the
+  lowest-rated players the count leaves over rest.
 
 "Even" means the smallest gap between the strongest and the weakest group
 (by total for teams, by average otherwise). Up to :data:`EXACT_UP_TO` players
