@@ -146,7 +146,9 @@
       if (filled.length) body.tiebreaks = breaks.map((b) => Number(b.value));
       change(`${path}/result`, body);
     });
-    tools.append(outcome, ...places, ...breaks, reason, save);
+    // Each place input beside its player's name: a filled one no longer shows its placeholder.
+    tools.append(outcome, ...places.map((input, i) => TC.el("label", {class: "place-of"}, `${g.players[i]}: place `, input)),
+      ...breaks, reason, save);
     li.append(tools);
     return li;
   };
