@@ -346,3 +346,25 @@ def test_offers_are_json_the_table_starts(hall, director):
         parsed = parse_offer(json.dumps(offer).encode())
         assert parsed.players == tuple(offer["players"]), table
     assert len(hall.outbox.offers()) == 4
+
+
+def test_a_hall_restarted_mid_round_keeps_the_teams_and_counts_the_sides(tmp_path):
+    """The lineup, the teams and each game's seats come back from the database: a result
+    that arrives after the restart counts by side."""
+    rating = {name_key(n): r for n, r in RATING.items()}
+    outbox = Outbox()
+    night = Night(tmp_path, PREFIX, outbox, lambda g: rating)
+    state = night.create({"name": "N", "game": "alakaslam", "options": DOUBLES,
+                          "format": "swiss", "rounds": 2, "players": EIGHT[:4],
+                          "tables": ["t1"]})
+    state = night.start_round(state["id"], {"version": state["version"]})
+    night.close()
+    night = Night(tmp_path, PREFIX, outbox, lambda g: rating)
+    again = night.state(state["id"])
+    assert again["teams"] == state["teams"] and again["pairings"] == state["pairings"]
+    offer = outbox.offers()["t1"]
+    assert night.results("t1", results_message("t1", [entry(offer, [[0, 2], [1, 3]],
+                                                             [1, 0])])) == 1
+    points = {s["name"]: s["points"] for s in night.state(state["id"])["standings"]}
+    assert points == {n: float(i % 2) for i, n in enumerate(offer["players"])}
+    night.close()
