@@ -42,9 +42,21 @@ from companion.errors import InvalidAction
 from companion.games.base import MAX_NAME, name_key
 from companion.topics import dumps, valid_table_id
 from hall.director.formats import elimination, round_robin
-from hall.director.model import Pairing, Player, Result, Round
+from hall.director.groups import tables as seat_tables
+from hall.director.groups import teams as form_teams
+from hall.director.model import Pairing, Player, Result, Round, points_text
 from hall.director.pairing import pair_swiss
 from hall.director.standings import CHESS, corrections, standings
+from hall.lineups import (
+    EACH_ROUND,
+    JOIN,
+    SEATS,
+    label,
+    lineup_of,
+    options_for,
+    seat_teams,
+    sides_of,
+)
 from web.reads import Body, json_body
 
 #: The database file (shared with the club leaderboard, hall/results.py; its own tables).
@@ -149,6 +161,16 @@ class _Event:
     @property
     def finished(self) -> bool:
         return bool(self.doc.get("finished"))
+
+    @property
+    def lineup(self) -> str:
+        return self.doc.get("lineup", "singles")  # events made before lineups: singles
+
+    def sides(self, p: _Pairing) -> tuple[int, ...]:
+        """Each of ``p``'s players' side (``()``: every player for themselves)."""
+        if len(p.players) == 1:
+            return ()
+        return sides_of(self.lineup, self.doc["options"], len(p.players))
 
     def current(self) -> list[_Pairing]:
         n = self.round
@@ -311,6 +333,7 @@ class Night:
             return {
                 "id": e.id, "version": e.version, **{k: e.doc[k] for k in (
                     "name", "game", "options", "format", "rounds", "tables")},
+                "lineup": e.lineup, "teams": e.doc.get("teams", []),
                 "game_title": GAMES[e.doc["game"]].title if e.doc["game"] in GAMES else
                 e.doc["game"],
                 "round": e.round, "rounds_planned": self._rounds_planned(e),
@@ -319,8 +342,9 @@ class Night:
                 "players": [{"name": p.name, "rating": round(p.rating, 1),
                              "start_points": p.start_points, "present": e.present[p.name]}
                             for p in e.players],
-                "pairings": [p.to_json() | {"result": self._result_json(e, p.id)}
-                             for p in current],
+                "pairings": [p.to_json() | {
+                    "result": self._result_json(e, p.id), "sides": list(e.sides(p)),
+                    "label": label(p.players, e.sides(p))} for p in current],
                 "waiting": [n for n in e.present if e.present[n] and n not in busy
                             and n in byname],
                 "standings": [s.to_json() for s in table],
@@ -397,12 +421,21 @@ class Night:
         if len(dumps(options)) > MAX_OFFER // 2:  # the offer carries them, in 8 KiB
             raise _bad(f"options take at most {MAX_OFFER // 2} bytes of JSON")
         try:
-            GAMES[game].prepare(["Player A", "Player B"], options, random.Random(0))
-        except InvalidAction as err:
-            raise _bad(f"options: {err}") from None
+            lineup = lineup_of(game, options, body.get("lineup"))
+        except ValueError as err:
+            raise _bad(str(err)) from None
+        for seats in SEATS[lineup]:  # every size of game the event can offer starts
+            try:
+                GAMES[game].prepare([f"Player {chr(65 + i)}" for i in range(seats)],
+                                    options_for(game, options, seats), random.Random(0))
+            except InvalidAction as err:
+                raise _bad(f"options: {err}") from None
         fmt = body.get("format")
         if fmt not in FORMATS:
             raise _bad(f"format is one of {', '.join(FORMATS)}, not {fmt!r}")
+        if lineup in EACH_ROUND and fmt != "swiss":
+            raise _bad(f"a {lineup} event seats its players anew each round: its format "
+                       "is swiss")
         rounds = body.get("rounds")
         if fmt == "swiss":
             if isinstance(rounds, bool) or not isinstance(rounds, int) \
@@ -426,7 +459,7 @@ class Night:
                 eid = f"e-{secrets.token_hex(3)}"
             doc = {"name": name.strip(), "game": game, "options": options, "format": fmt,
                    "rounds": rounds, "tables": tables, "seed": secrets.randbelow(2**31),
-                   "finished": False}
+                   "finished": False, "lineup": lineup}
             event = _Event(eid, doc, 0, [], {}, {}, [])
             new = self._players(event, body.get("players", []))
             with self._change(None):
@@ -480,6 +513,9 @@ class Night:
             if e.round and e.doc["format"] != "swiss":
                 raise Refusal(409, "a round robin or a knockout keeps the field it started "
                               "with: only a Swiss takes late arrivals")
+            if e.round and e.lineup == "doubles":
+                raise Refusal(409, "doubles keeps the teams formed when it started: a late "
+                              "arrival cannot join a team")
             given = body.get("players", [])
             if not isinstance(given, list):
                 raise _bad("players is a list of names")
@@ -507,9 +543,9 @@ class Night:
             name = body.get("name")
             if not isinstance(name, str) or name not in e.present:
                 raise Refusal(404, f"{name!r} is not checked in")
-            if e.round and e.doc["format"] != "swiss":
-                raise Refusal(409, "a round robin or a knockout keeps the field it started "
-                              "with: enter the game as lost instead")
+            if e.round and (e.doc["format"] != "swiss" or e.lineup == "doubles"):
+                raise Refusal(409, "a round robin, a knockout or doubles keeps the field it "
+                              "started with: enter the game as lost instead")
             if not e.present[name]:
                 raise Refusal(409, f"{name} has left already")
             playing = [p for p in e.current() if name in p.players and p.status in OPEN]
@@ -529,10 +565,11 @@ class Night:
         fmt, n = e.doc["format"], sum(e.present.values())
         if fmt == "swiss":
             return e.doc["rounds"]
+        per = 2 if e.lineup == "doubles" else 1  # a doubles format pairs teams of two
         if fmt == "round-robin":
-            field = len(e.doc.get("field") or [p for p in e.players if e.present[p.name]])
+            field = len(e.doc.get("field") or [p for p in e.players if e.present[p.name]]) // per
             return field - 1 + field % 2 if field > 1 else 0
-        size = len(e.doc.get("field") or [None] * n)
+        size = len(e.doc.get("field") or [None] * n) // per
         return max(0, (size - 1).bit_length())
 
     def _start_problem(self, e: _Event) -> str | None:
@@ -542,14 +579,24 @@ class Night:
         if open_games:
             return (f"round {e.round} has {len(open_games)} game"
                     f"{'s' if len(open_games) > 1 else ''} without a result")
-        if e.round == 0 and sum(e.present.values()) < 2:
+        here = sum(e.present.values())
+        if e.round == 0 and here < 2:
             return "check in two players at least"
+        if e.round == 0 and e.lineup == "doubles" and (here < 4 or here % 2):
+            return (f"doubles needs an even number of players, four at least "
+                    f"({here} checked in)")
+        if e.round == 0 and e.lineup == "canadian" and here < 3:
+            return f"Canadian doubles needs three players at least ({here} checked in)"
         return None
 
     def _next_round(self, e: _Event) -> Round | None:
         """The next round by the event's format, None when the event is over."""
         fmt, number = e.doc["format"], e.round + 1
         present = [p for p in e.players if e.present[p.name]]
+        if e.lineup == "doubles":
+            return self._doubles_round(e, number)
+        if e.lineup in EACH_ROUND:
+            return None if number > e.doc["rounds"] else self._table_round(e, present, number)
         if fmt == "swiss":
             if number > e.doc["rounds"]:
                 return None
@@ -563,6 +610,76 @@ class Night:
             return None
         return bracket.rounds[number - 1]
 
+    def _doubles_round(self, e: _Event, number: int) -> Round | None:
+        """The next round of a doubles event: its format pairs the teams formed at its
+        start; each game seats the two teams as the game's ``teams`` option says."""
+        byname = {p.name: p for p in e.players}
+        members = {JOIN.join(t): tuple(t) for t in e.doc["teams"]}
+        units = [Player(name, sum(byname[m].rating for m in team) / len(team))
+                 for name, team in members.items()]
+        results = _team_results(e.plain_results(), members)
+        fmt = e.doc["format"]
+        if fmt == "swiss":
+            if number > e.doc["rounds"]:
+                return None
+            paired = pair_swiss(units, results, number, seed=e.doc["seed"])
+        elif fmt == "round-robin":
+            schedule = round_robin(units)
+            if number > len(schedule):
+                return None
+            paired = schedule[number - 1]
+        else:
+            bracket = elimination(units, results)
+            if bracket.champion is not None or len(bracket.rounds) < number:
+                return None
+            paired = bracket.rounds[number - 1]
+        total = {n: sum(byname[m].rating for m in t) for n, t in members.items()}
+        out: list[Pairing] = []
+        for pairing in paired.pairings:
+            if pairing.bye:  # each player of the team has the bye
+                for m in members[pairing.players[0]]:
+                    out.append(Pairing(len(out) + 1, (m,), pairing.why))
+                continue
+            a, b = pairing.players
+            seated, _ = seat_teams(e.doc["options"], "doubles", members[a], members[b])
+            out.append(Pairing(len(out) + 1, seated, (
+                f"{pairing.why}; teams formed at the start with rating totals as even as can "
+                f"be: {a} {total[a]:g}, {b} {total[b]:g}")))
+        return Round(number, tuple(out))
+
+    def _table_round(self, e: _Event, present: list[Player], number: int) -> Round:
+        """The next round of a Canadian doubles or tables event: everyone present seated
+        anew (:func:`hall.director.groups.tables`), who the count leaves over resting."""
+        results = e.plain_results()
+        line = {s.name: s for s in self._standings(e)}
+        resting: list[Player] = []
+        if e.lineup == "canadian":
+            # Fewest byes, then fewest points, then lowest rating, then latest check-in.
+            order = sorted(enumerate(present), key=lambda ip: (
+                line[ip[1].name].byes, line[ip[1].name].points, ip[1].rating, -ip[0]))
+            resting = [p for _, p in order[:len(present) % 3]]
+            split = seat_tables([p for p in present if p not in resting], results, seats=3)
+        else:
+            split = seat_tables(present, results)
+            resting = [p for p in present if p.name in split.resting]
+        out: list[Pairing] = []
+        for group, why in zip(split.groups, split.why, strict=True):
+            why = why.split(": ", 1)[1]  # "Table 1: Ann, ...": the board numbers them
+            if e.lineup == "canadian":
+                seated, _ = seat_teams(e.doc["options"], "canadian", group[:1], group[1:])
+                why = (f"{why}; {group[0]}, best rated, plays alone against {group[1]} "
+                       f"and {group[2]}")
+            else:
+                seated = group  # best rated first: the turn order
+            out.append(Pairing(len(out) + 1, seated, why))
+        for p in resting:
+            s = line[p.name]
+            out.append(Pairing(len(out) + 1, (p.name,), (
+                f"{p.name} gets a bye: the tables leave {len(resting)} over, and "
+                f"{p.name} has the fewest byes ({s.byes}), then points "
+                f"({points_text(s.points)}), then rating of those here")))
+        return Round(number, tuple(out))
+
     def start_round(self, eid: str, body: Any) -> dict[str, Any]:
         """Pair the next round (or finish the event when none is left) and offer its
         games to the free tables."""
@@ -573,6 +690,9 @@ class Night:
                 raise Refusal(409, f"the next round cannot start: {problem}")
             if e.round == 0:
                 e.doc["field"] = [p.name for p in e.players if e.present[p.name]]
+                if e.lineup == "doubles":  # teams for the whole event, balanced by rating
+                    split = form_teams([p for p in e.players if e.present[p.name]], 2)
+                    e.doc["teams"] = [list(team) for team in split.groups]
             try:
                 paired = self._next_round(e)
             except ValueError as err:  # a drawn knockout game: the director corrects it
@@ -605,7 +725,9 @@ class Night:
     def _offer_payload(self, e: _Event, p: _Pairing) -> bytes:
         payload = dumps({"offer": p.offer, "event": {
             "id": e.id, "name": e.doc["name"], "round": p.round, "pairing": p.id},
-            "game": e.doc["game"], "options": e.doc["options"], "players": list(p.players),
+            "game": e.doc["game"],
+            "options": options_for(e.doc["game"], e.doc["options"], len(p.players)),
+            "players": list(p.players),
             "sent_at": int(self._clock())}).encode()
         if len(payload) > MAX_OFFER:  # options are bounded by the request's size
             raise _bad("the event's options make an offer larger than 8 KiB")
@@ -726,8 +848,12 @@ class Night:
                     and any(q.round > p.round for q in e.pairings.values()):
                 raise Refusal(409, "the next knockout round is paired already: this result "
                               "can no longer change who advanced")
-            result = Result(p.round, p.players, tuple(ranks), tuple(tiebreaks), game=pid,
-                            reason=reason if earlier is not None else "")
+            try:
+                result = Result(p.round, p.players, tuple(ranks), tuple(tiebreaks), game=pid,
+                                reason=reason if earlier is not None else "",
+                                sides=e.sides(p))
+            except ValueError as err:  # teammates placed apart
+                raise _bad(str(err)) from None
             with self._change(e) as outbox:
                 self._save_result(e, pid, result, "director")
                 outbox += self._finish_game(e, p)
@@ -794,10 +920,33 @@ class Night:
         if e.doc["format"] == "elimination" and len(set(ranks)) == 1:
             return 0  # a drawn knockout game: the director enters who advances
         with self._change(e) as outbox:
-            self._save_result(e, p.id, Result(p.round, p.players, ranks, tiebreaks, game=p.id),
-                              "table")
+            self._save_result(e, p.id, Result(p.round, p.players, ranks, tiebreaks, game=p.id,
+                                              sides=e.sides(p)), "table")
             outbox += self._finish_game(e, p)
         return 1
+
+
+def _team_results(results: Sequence[Result], members: dict[str, tuple[str, ...]]
+                  ) -> list[Result]:
+    """The results of a doubles event as its teams' results (each side one team, named
+    as in ``members``), for the format that pairs the teams; a team's bye once."""
+    team_of = {m: name for name, team in members.items() for m in team}
+    out: list[Result] = []
+    for r in results:
+        if r.bye:
+            team = team_of.get(r.players[0])
+            if team is not None and not any(o.bye and o.round == r.round
+                                            and o.players == (team,) for o in out):
+                out.append(Result(r.round, (team,), game=f"r{r.round}-bye-{team}"))
+            continue
+        order = sorted(set(r.sides))
+        first = {s: r.players.index(next(n for n, t in zip(r.players, r.sides, strict=True)
+                                          if t == s)) for s in order}
+        teams = tuple(team_of[r.players[first[s]]] for s in order)
+        out.append(Result(r.round, teams, tuple(r.ranks[first[s]] for s in order),
+                          tuple(r.tiebreaks[first[s]] for s in order) if r.tiebreaks else (),
+                          game=r.game, reason=r.reason))
+    return out
 
 
 def _object(body: Any) -> dict[str, Any]:

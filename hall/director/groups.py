@@ -14,6 +14,8 @@ caller's numbers, any scale):
   of 2 (the game takes 2 to 4); a single player rests. Players who have met
   before (in ``results``) are kept apart as far as possible first, then the
   tables' average ratings are made as even as can be.
+  With ``seats`` every table seats that many (3 for Canadian doubles) and the
+  lowest-rated players the count leaves over rest.
 
 "Even" means the smallest gap between the strongest and the weakest group
 (by total for teams, by average otherwise). Up to :data:`EXACT_UP_TO` players
@@ -204,13 +206,20 @@ def table_sizes(count: int) -> list[int]:
     return [4] * fours + [3] * (tables - fours)
 
 
-def tables(players: Sequence[Player], results: Sequence[Result] = ()) -> Split:
-    """Seats at 3-4 player tables: repeat opponents as few as can be, then even averages."""
+def tables(players: Sequence[Player], results: Sequence[Result] = (),
+           seats: int | None = None) -> Split:
+    """Seats at 3-4 player tables: repeat opponents as few as can be, then even averages.
+
+    ``seats`` fixes every table's size instead (3 for AlakaSLAM's Canadian doubles):
+    the lowest-rated players the count leaves over rest (the caller chooses who rests
+    by leaving them out of ``players``)."""
     names, rating = _ranked(players)
     met = Counter(frozenset((r.players[i], r.players[j])) for r in effective(results)
                   for i, j in itertools.combinations(range(len(r.players)), 2)
                   if r.opposed(i, j))
-    sizes = table_sizes(len(names))
+    if seats is not None and seats < 2:
+        raise ValueError(f"a table seats two at least, not {seats}")
+    sizes = table_sizes(len(names)) if seats is None else [seats] * (len(names) // seats)
     seated = sum(sizes)
     playing, resting = names[:seated], names[seated:]
 

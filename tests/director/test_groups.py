@@ -142,3 +142,25 @@ def test_what_the_lines_say():
     with pytest.raises(ValueError, match="listed twice"):
         tables([Player("Ann"), Player("Ann")])
     assert groups.EXACT_UP_TO >= 8
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(RATINGS, min_size=3, max_size=8))
+def test_tables_of_three_seat_the_best_split_and_rest_the_lowest_left_over(ratings):
+    """Canadian doubles: every table seats three; the count left over (the lowest rated)
+    rests; no split into threes has closer averages."""
+    players = players_of(ratings)
+    rating = {p.name: p.rating for p in players}
+    split = tables(players, seats=3)
+    assert all(len(g) == 3 for g in split.groups) and len(split.groups) == len(players) // 3
+    assert len(split.resting) == len(players) % 3
+    seated = [n for g in split.groups for n in g]
+    assert sorted(seated + list(split.resting)) == sorted(rating)
+    assert all(rating[r] <= min(rating[n] for n in seated) for r in split.resting)
+    best = min(mean_gap(s, rating) for s in every_split(seated, [3] * len(split.groups)))
+    assert mean_gap(split.groups, rating) == best
+
+
+def test_a_table_seats_two_at_least():
+    with pytest.raises(ValueError, match="two at least"):
+        tables(players_of([1000, 1100]), seats=1)

@@ -179,3 +179,76 @@ def test_the_tv_and_a_phone_follow_the_tables(night, browser):
     assert accessibility_problems(printable) == []
     printable.emulate_media(media="print")
     expect(printable.locator("header")).to_be_hidden()
+
+
+def untick_tables(page) -> None:
+    """Only the tables typed in: the hall's known tables come ticked on the form."""
+    page.wait_for_load_state("networkidle")
+    page.eval_on_selector_all("#known-tables input",
+                              "boxes => boxes.forEach((b) => { b.checked = false; })")
+
+
+def test_the_director_runs_doubles_and_alakazoo_tables(night, browser):
+    hall, _, watch = night
+    page = page_at(browser, PHONE)
+    page.goto(f"{hall.urls[0]}director")
+    page.fill("#pin", PIN)
+    page.click("#login button")
+    # An AlakaSLAM doubles event: four characters, teams of two.
+    page.fill("#name", "Doubles")
+    page.select_option("#game", "alakaslam")
+    page.select_option("#lineup", "doubles")
+    page.fill("#rounds", "1")
+    page.fill("#names", "\n".join(FOUR))
+    untick_tables(page)
+    page.fill("#tables", "t1")
+    page.fill("#options", '{"characters": ["austin", "laurie", "rich", "toots"]}')
+    page.click("#create button[type=submit]")
+    expect(page.locator("#event-title")).to_have_text("Doubles")
+    page.click("#start")
+    game = page.locator("#games .dgame")
+    expect(game).to_have_count(1)
+    expect(page.locator("#teams")).to_contain_text("Teams: ")
+    offer = watch.until(lambda o: o.get("t1"))["t1"]
+    a, b = " & ".join(offer["players"][:2]), " & ".join(offer["players"][2:])
+    expect(game.locator(".who")).to_have_text(f"t1: {a} v {b}")
+    game.get_by_role("button", name="Why this pairing?").click()
+    expect(game.locator(".why")).to_contain_text("rating totals")
+    label = f"{a} v {b}"
+    game.get_by_label(f"Result of {label}", exact=True).select_option(label=f"{b} won")
+    game.get_by_role("button", name="Save result").click()
+    expect(page.locator("#games .dgame .line")).to_have_text(f"{b} won")
+    # A player's phone says who the partner is and who the opponents are.
+    phone = page_at(browser, PHONE, "light")
+    phone.goto(f"{hall.urls[0]}next")
+    me, mate, one, two = offer["players"]
+    phone.select_option("#me", me)
+    expect(phone.locator("#what")).to_contain_text(f"Round 1 with {mate}, against {one} and {two}.")
+    assert accessibility_problems(phone) == []
+    # An Alakazoo event at tables of 3-4: each player's place is typed in.
+    page.goto(f"{hall.urls[0]}director")
+    page.fill("#name", "Zoo")
+    page.select_option("#game", "alakazoo")
+    page.select_option("#lineup", "tables")
+    page.fill("#rounds", "1")
+    page.fill("#names", "\n".join(FOUR))
+    untick_tables(page)
+    page.fill("#tables", "t2")
+    page.click("#create button[type=submit]")
+    expect(page.locator("#create .error")).to_have_text("")
+    expect(page.locator("#event-title")).to_have_text("Zoo")
+    page.click("#start")
+    game = page.locator("#games .dgame")
+    expect(game).to_have_count(1)
+    seats = watch.until(lambda o: o.get("t2"))["t2"]["players"]
+    label = ", ".join(seats)
+    game.get_by_role("button", name="Why this pairing?").click()
+    expect(game.locator(".why")).to_contain_text("average rating")
+    for name, place in zip(seats, (1, 1, 3, 4), strict=True):
+        game.get_by_label(f"{name}'s place in {label}").fill(str(place))
+    game.get_by_role("button", name="Save result").click()
+    expect(page.locator("#games .dgame .line")).to_have_text(
+        "Places: " + ", ".join(f"{n} {p}" for n, p in zip(seats, (1, 1, 3, 4), strict=True)))
+    fits(page)
+    assert accessibility_problems(page) == []
+    shot(page, "night-director-tables")

@@ -77,6 +77,7 @@
     const players = [...ticked("club"), ...$("names").value.split("\n").map((n) => n.trim()).filter(Boolean)];
     const tables = [...new Set([...ticked("table"), ...$("tables").value.split(/[\s,]+/).filter(Boolean)])];
     const body = {name: $("name").value, game: $("game").value, format: $("format").value, options, players, tables};
+    if ($("lineup").value) body.lineup = $("lineup").value;
     if ($("format").value === "swiss") body.rounds = Number($("rounds").value);
     post("/api/events", body).then((state) => { f.reset(); history.replaceState(null, "", `?event=${state.id}`); show(state); fillChoices(); })
       .catch((err) => { fail.textContent = err.message; });
@@ -92,7 +93,7 @@
 
   const gameItem = (g) => {
     const path = `/api/events/${event.id}/pairings/${g.id}`;
-    const label = g.players.join(" v ");
+    const label = NIGHT.label(g);
     const li = TC.el("li", {class: "dgame", "data-id": g.id},
       TC.el("p", {class: "who"}, `${g.bye ? "Bye" : g.table ? NIGHT.tableName(cards, g.table) : "No table"}: ${label}`),
       TC.el("p", {class: "line"}, NIGHT.gameLine(g, cards)),
@@ -112,11 +113,19 @@
       });
       tools.append(to);
     }
-    const outcome = TC.el("select", {"aria-label": `Result of ${label}`},
+    // Who won, as ranks for every player: a team's players share their side's (doubles,
+    // Canadian); at a table of 3-4 (Alakazoo) each player's place is typed in.
+    const sided = g.sides && g.sides.length;
+    const places = !sided && g.players.length > 2 ? g.players.map((name, i) => TC.el("input", {type: "number",
+      min: 1, max: g.players.length, step: 1, class: "place", "aria-label": `${name}'s place in ${label}`,
+      placeholder: `${name}: place`, value: g.result ? String(g.result.ranks[i]) : ""})) : [];
+    const won = sided ? NIGHT.teams(g).map((team) => [team.join(" & "),
+      g.players.map((n) => (team.includes(n) ? 1 : 2)).join(",")])
+      : [[g.players[0], "1,2"], [g.players[1], "2,1"]];
+    const outcome = TC.el("select", {"aria-label": `Result of ${label}`, hidden: places.length > 0},
       TC.el("option", {value: ""}, g.result ? "Correct the result…" : "Enter the result…"),
-      TC.el("option", {value: "1,2"}, `${g.players[0]} won`),
-      TC.el("option", {value: "2,1"}, `${g.players[1]} won`),
-      ...(event.format === "elimination" ? [] : [TC.el("option", {value: "1,1"}, "Draw")]));
+      ...won.map(([who, ranks]) => TC.el("option", {value: ranks}, `${who} won`)),
+      ...(event.format === "elimination" ? [] : [TC.el("option", {value: g.players.map(() => 1).join(",")}, "Draw")]));
     const reason = TC.el("input", {"aria-label": `Why the result of ${label} is corrected`, maxlength: 200,
       placeholder: "Reason for the correction", hidden: !g.result});
     // The game's own tiebreak (docs/club-night.md): optional, one number per player.
@@ -126,8 +135,10 @@
       placeholder: `${name}: tiebreak`, value: given.length ? String(given[i]) : ""}));
     const save = TC.el("button", {type: "button"}, g.result ? "Correct" : "Save result");
     save.addEventListener("click", () => {
-      if (!outcome.value) { say(`Choose how ${label} ended first`); return; }
-      const body = {ranks: outcome.value.split(",").map(Number), reason: reason.value};
+      if (places.length && places.some((p) => !p.value.trim())) { say(`Give every player of ${label} a place`); return; }
+      if (!places.length && !outcome.value) { say(`Choose how ${label} ended first`); return; }
+      const ranks = places.length ? places.map((p) => Number(p.value)) : outcome.value.split(",").map(Number);
+      const body = {ranks, reason: reason.value};
       const filled = breaks.filter((b) => b.value.trim() !== "");
       if (filled.length && filled.length !== breaks.length) {
         say(`Give every player of ${label} a game tiebreak, or none`); return;
@@ -135,7 +146,9 @@
       if (filled.length) body.tiebreaks = breaks.map((b) => Number(b.value));
       change(`${path}/result`, body);
     });
-    tools.append(outcome, ...breaks, reason, save);
+    // Each place input beside its player's name: a filled one no longer shows its placeholder.
+    tools.append(outcome, ...places.map((input, i) => TC.el("label", {class: "place-of"}, `${g.players[i]}: place `, input)),
+      ...breaks, reason, save);
     li.append(tools);
     return li;
   };
@@ -150,6 +163,9 @@
       : last ? "Finish the event" : `Start round ${state.round + 1}`;
     $("start").disabled = !state.can_start;
     $("start-why").textContent = state.start_problem || "";
+    // Doubles: the teams formed at the start, each with its rating total (the why of a game).
+    $("teams").hidden = !state.teams.length;
+    $("teams").textContent = state.teams.length ? `Teams: ${state.teams.map((t) => t.join(" & ")).join(" · ")}` : "";
     $("games").replaceChildren(...state.pairings.map(gameItem));
     $("players").replaceChildren(...state.players.map((p) => {
       const li = TC.el("li", {class: p.present ? "" : "left"}, p.name + (p.present ? "" : " (left)"));

@@ -31,10 +31,15 @@
     else if (!game) { where = e.round === 0 ? "You are checked in." : "You are not in this round."; what = "The director pairs the next round when this one is over."; }
     else if (game.bye) { where = "A bye this round"; what = "You get the point without playing."; }
     else {
-      const other = game.players.filter((n) => n !== name).join(" and ");
+      // With a partner (doubles, Canadian doubles) or against several (Alakazoo's tables).
+      const mine = game.sides && game.sides.length ? game.sides[game.players.indexOf(name)] : null;
+      const mates = mine === null ? [] : game.players.filter((n, i) => n !== name && game.sides[i] === mine);
+      const others = game.players.filter((n, i) => n !== name && !mates.includes(n));
+      const and = (names) => (names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0]);
+      const other = (mates.length ? `${and(mates)}, ` : "") + `against ${and(others)}`;
       where = game.result ? `Played: ${NIGHT.gameLine(game, cards)}` :
         game.table ? `Table: ${NIGHT.tableName(cards, game.table)}` : game.status === "elsewhere" ? "At a table without a companion: ask the director" : "Waiting for a free table";
-      what = `Round ${game.round} against ${other}.`;
+      what = `Round ${game.round} ${mates.length ? "with " : ""}${other}.`;
     }
     $("where").textContent = where;
     $("what").textContent = `${what} ${standing}`.trim();

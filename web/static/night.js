@@ -46,13 +46,23 @@ NIGHT.roundLine = (e) => (e.finished ? `Finished after ${e.round} round${e.round
 
 NIGHT.tableName = (cards, id) => (cards[id] && cards[id].name) || id;
 
-/** What a game is doing, in words: "Live: 1-0 (15-0)", "Waiting for a table", "Ann won". */
+/** A game's players in words: "Ann v Bob", "Ann & Cy v Bob & Dee", "Ann, Bob, Cy". */
+NIGHT.label = (g) => g.label || g.players.join(" v ");
+
+/** The players of each side of a team game (doubles, Canadian), side by side number. */
+NIGHT.teams = (g) => [...new Set(g.sides)].sort().map((s) => g.players.filter((_, i) => g.sides[i] === s));
+
+/** What a game is doing, in words: "Live: 1-0 (15-0)", "Waiting for a table", "Ann won",
+ *  "Ann & Cy won", "Places: Ann 1, Bob 1, Cy 3". */
 NIGHT.gameLine = function (g, cards) {
   if (g.bye) return "Bye: a point without playing";
   if (g.result) {
     const r = g.result.ranks;
-    if (r[0] === r[1]) return "Drawn";
-    return `${g.players[r[0] < r[1] ? 0 : 1]} won` + (g.result.reason ? ` (corrected: ${g.result.reason})` : "");
+    const fixed = g.result.reason ? ` (corrected: ${g.result.reason})` : "";
+    if (r.every((x) => x === r[0])) return "Drawn" + fixed;
+    if (g.sides && g.sides.length) return `${g.players.filter((_, i) => r[i] === 1).join(" & ")} won` + fixed;
+    if (g.players.length > 2) return `Places: ${g.players.map((n, i) => `${n} ${r[i]}`).join(", ")}` + fixed;
+    return `${g.players[r[0] < r[1] ? 0 : 1]} won` + fixed;
   }
   if (g.status === "waiting") return "Waiting for a table";
   if (g.status === "elsewhere") return "Played on a table without a companion";

@@ -1,0 +1,111 @@
+"""Who plays with and against whom in an event's games: its *lineup* (docs/club-night.md,
+"Teams and tables").
+
+- ``singles``: one player against one (every game takes it; the default).
+- ``doubles``: AlakaSLAM with four ``characters`` in its options. Teams of two
+  are formed once, when the first round starts, with rating totals as even as
+  can be (:func:`hall.director.groups.teams`); the event's format (Swiss, round
+  robin, knockout) then pairs teams. It needs an even number of players.
+- ``canadian``: AlakaSLAM with three ``characters`` (Canadian doubles, one
+  against two). Every round seats the players three to a table (repeat
+  opponents as few as can be, then even averages:
+  :func:`hall.director.groups.tables`); the best-rated of the three plays
+  alone against the other two. Who the count leaves over (1 or 2) rests with
+  a bye: those with fewest byes, then fewest points, then lowest rating.
+  Swiss only (the tables are formed anew each round).
+- ``tables``: Alakazoo at tables of 3 and 4 (10 players: 4 + 3 + 3; 5: 3 + 2;
+  a single player left rests), formed each round as Canadian tables are;
+  every player for themselves, equal totals sharing a place. Swiss only.
+
+The game's players go in the seat order its start record expects
+(CONTRACT.md): for AlakaSLAM, a team takes the seats its ``teams`` option
+gives its side (default ``[0, 0, 1, 1]``, Canadian ``[0, 1, 1]``: side 0's seat
+is the one alone); Alakazoo's seats are the turn order, best-rated first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+LINEUPS = ("singles", "doubles", "canadian", "tables")
+#: The lineups seated anew each round (so only a Swiss can run them).
+EACH_ROUND = ("canadian", "tables")
+#: What each game can be played as, by game id.
+ALLOWED = {"center-court": ("singles",), "wizard-dodgeball": ("singles",),
+           "alakaslam": ("singles", "doubles", "canadian"), "alakazoo": ("singles", "tables")}
+#: AlakaSLAM's lineup by the number of its characters (its option fixes the player count).
+_BY_CHARACTERS = {2: "singles", 3: "canadian", 4: "doubles"}
+#: The seats a game of each lineup has (a table of Alakazoo: 2 to 4).
+SEATS = {"singles": (2,), "doubles": (4,), "canadian": (3,), "tables": (2, 3, 4)}
+#: AlakaSLAM's sides by seat when the options give no ``teams`` (CONTRACT.md).
+DEFAULT_SIDES = {3: (0, 1, 1), 4: (0, 0, 1, 1)}
+#: How a team of doubles is named where one name is wanted (its players joined).
+JOIN = " & "
+
+
+def lineup_of(game: str, options: Mapping[str, Any], asked: Any) -> str:
+    """The lineup of an event of ``game`` with ``options`` (``asked``: the director's
+    ``lineup``, or None). ValueError saying why when the game cannot be played so.
+
+    AlakaSLAM's lineup follows from its ``characters`` (one per player), so asking
+    for another is refused; Alakazoo plays ``singles`` unless ``tables`` is asked."""
+    if asked is not None and asked not in LINEUPS:
+        raise ValueError(f"lineup is one of {', '.join(LINEUPS)}, not {asked!r}")
+    if game == "alakaslam":
+        characters = options.get("characters")
+        derived = _BY_CHARACTERS.get(len(characters)) if isinstance(characters, list) else None
+        if derived is None:
+            raise ValueError("options: AlakaSLAM's characters list one character per player: "
+                             "2 (singles), 3 (Canadian doubles) or 4 (doubles)")
+        if asked is not None and asked != derived:
+            raise ValueError(f"AlakaSLAM with {len(characters)} characters is {derived}, "
+                             f"not {asked}: give one character per player")
+        return derived
+    lineup = asked or "singles"
+    if lineup not in ALLOWED.get(game, ("singles",)):
+        raise ValueError(f"{game} plays {' or '.join(ALLOWED.get(game, ('singles',)))}, "
+                         f"not {lineup}")
+    return lineup
+
+
+def options_for(game: str, options: Mapping[str, Any], seats: int) -> dict[str, Any]:
+    """The event's options as a game of ``seats`` players starts with them: Alakazoo's
+    ``portals`` (one per player) are cut to the table's players."""
+    out = dict(options)
+    if game == "alakazoo" and isinstance(out.get("portals"), list):
+        out["portals"] = out["portals"][:seats]
+    return out
+
+
+def sides_of(lineup: str, options: Mapping[str, Any], seats: int) -> tuple[int, ...]:
+    """Each seat's side in a game of ``lineup`` (``()``: every player for themselves)."""
+    if lineup not in ("doubles", "canadian"):
+        return ()
+    given = options.get("teams")
+    return tuple(given) if isinstance(given, list) else DEFAULT_SIDES[seats]
+
+
+def seat_teams(options: Mapping[str, Any], lineup: str, first: Sequence[str],
+               second: Sequence[str]) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """The players of ``first`` v ``second`` (teams, or one player and a pair) in seat
+    order, and each seat's side: ``first`` takes side 0's seats, ``second`` side 1's,
+    each in the order given."""
+    seats = len(first) + len(second)
+    sides = sides_of(lineup, options, seats)
+    if sorted(sides) != sorted([0] * len(first) + [1] * len(second)):
+        raise ValueError(f"the teams option {list(sides)} does not seat {len(first)} "
+                         f"against {len(second)}")
+    left, right = list(first), list(second)
+    return tuple(left.pop(0) if s == 0 else right.pop(0) for s in sides), sides
+
+
+def label(players: Sequence[str], sides: Sequence[int]) -> str:
+    """A game in words: ``Ann v Bob``, ``Ann & Cy v Bob & Dee``, ``Ann, Bob, Cy, Dee``."""
+    if len(players) == 1:
+        return players[0]
+    if not sides:
+        return " v ".join(players) if len(players) == 2 else ", ".join(players)
+    teams = {s: [p for p, t in zip(players, sides, strict=True) if t == s]
+             for s in sorted(set(sides))}
+    return " v ".join(JOIN.join(t) for t in teams.values())
