@@ -178,12 +178,12 @@ def test_an_unplug_while_the_writer_is_inside_a_write_loses_no_thread_and_no_sta
     held, release = threading.Event(), threading.Event()
     previous = threading.gettrace()
     threading.settrace(held_inside_a_write(held, release))
+    pad = SerialPad(str(link), inputs.put, snapshot=SNAPSHOT)
     try:
-        pad = SerialPad(str(link), inputs.put, snapshot=SNAPSHOT)
-    finally:
-        threading.settrace(previous)
-    try:
+        # A new thread reads the hook only once it runs, maybe after start() has
+        # returned: the hook stays set until the writer has shown it took it.
         assert held.wait(3)  # STATE 7 is written; the writer is still inside that write
+        threading.settrace(previous)
         assert end.read_line().startswith(b"STATE 7")
         end.unplug()
         wait_for(lambda: not pad.connected.is_set())
@@ -197,6 +197,7 @@ def test_an_unplug_while_the_writer_is_inside_a_write_loses_no_thread_and_no_sta
         end.write(b"S4\n")
         assert inputs.get(timeout=3) == Input("seat4")
     finally:
+        threading.settrace(previous)
         release.set()
         pad.close()
         end.unplug()
