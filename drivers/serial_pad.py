@@ -192,6 +192,11 @@ class SerialPad:
         self._garbage_sample = b""
         self.connections = 0
         self._port: serial.SerialBase | None = None
+        #: Writes under way, per port. A port dropped (unplugged, closing) in the middle
+        #: of a write is closed by the last of its writes to end, never under one:
+        #: pyserial's write breaks with a TypeError, not a SerialException, on a port
+        #: closed under it, and that would end the writer thread for good.
+        self._writing: Counter[serial.SerialBase] = Counter()
         self._lock = threading.Condition()
         self._write_lock = threading.Lock()  # PONG (reader) and STATE (writer) never interleave
         self._outbox: bytes | None = state_lines(snapshot) if snapshot else None
@@ -313,11 +318,25 @@ class SerialPad:
         self._garbage_kinds.clear()
 
     def _drop(self) -> None:
+        """Let go of the port: close it now, or, when a write to it is under way, cut
+        that write short and leave the closing to the write (see ``_writing``)."""
         with self._lock:
             port, self._port = self._port, None
+            if port is not None and self._writing[port]:
+                # Under the lock, so the write cannot close the port meanwhile. A write
+                # stuck on a pad that reads nothing ends now instead of never.
+                cancel = getattr(port, "cancel_write", None)  # some URL handlers have none
+                if cancel is not None:
+                    with contextlib.suppress(serial.SerialException, OSError):
+                        cancel()
+                return
         if port is not None:
-            with contextlib.suppress(serial.SerialException, OSError):
-                port.close()
+            self._close(port)
+
+    @staticmethod
+    def _close(port: serial.SerialBase) -> None:
+        with contextlib.suppress(serial.SerialException, OSError):
+            port.close()
 
     # --- writing ------------------------------------------------------------------
 
@@ -338,9 +357,25 @@ class SerialPad:
             self._write(port, data)
 
     def _write(self, port: serial.SerialBase, data: bytes) -> None:
+        """Write ``data`` to ``port`` unless it has been dropped since it was taken
+        (what is lost so goes again on the next connection: it gets the newest state)."""
+        with self._lock:
+            if port is not self._port:
+                return
+            self._writing[port] += 1
         try:
             with self._write_lock:
                 port.write(data)
         except (serial.SerialException, OSError) as err:
             # The reader notices the loss too and reconnects.
             log.warning("serial pad write failed: %s", err)
+        finally:
+            with self._lock:
+                self._writing[port] -= 1
+                last = not self._writing[port]
+                if last:
+                    del self._writing[port]
+                # The last write on a port dropped meanwhile closes it (see _drop).
+                dropped = last and port is not self._port
+            if dropped:
+                self._close(port)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import linecache
 import logging
 import os
 import pty
@@ -14,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+import serial
 
 import drivers.serial_pad
 from companion.inputs import Input
@@ -141,6 +144,80 @@ def test_unplug_and_replug_reconnects_and_resends_the_state(link):
         assert end.read_line() == b'STATE 9 {"version":9,"epoch":0,"match":null}'
         end.write(b"S4\n")
         assert inputs.get(timeout=3) == Input("seat4")
+    finally:
+        pad.close()
+        end.unplug()
+
+
+def held_inside_a_write(held: threading.Event, release: threading.Event):
+    """A trace hook for the threads a pad starts: its writer stops inside pyserial's
+    ``write`` once, its bytes written, where it is about to wait for the port to drain
+    (the moment an unplug caught it in CI), until ``release`` is set. Only the order of
+    the threads is forced; the pty and pyserial are the real ones."""
+    write = serial.Serial.write.__code__
+
+    def in_write(frame, event, arg):
+        if (event == "line" and not held.is_set()
+                and "select.select(" in linecache.getline(frame.f_code.co_filename,
+                                                          frame.f_lineno)):
+            held.set()
+            release.wait(10)
+        return in_write
+
+    def on_call(frame, event, arg):
+        if frame.f_code is write and threading.current_thread().name == "serial-write":
+            return in_write
+        return None
+
+    return on_call
+
+
+def test_an_unplug_while_the_writer_is_inside_a_write_loses_no_thread_and_no_state(link):
+    end = Pty(link)
+    inputs = queue.Queue()
+    held, release = threading.Event(), threading.Event()
+    previous = threading.gettrace()
+    threading.settrace(held_inside_a_write(held, release))
+    pad = SerialPad(str(link), inputs.put, snapshot=SNAPSHOT)
+    try:
+        # A new thread reads the hook only once it runs, maybe after start() has
+        # returned: the hook stays set until the writer has shown it took it.
+        assert held.wait(3)  # STATE 7 is written; the writer is still inside that write
+        threading.settrace(previous)
+        assert end.read_line().startswith(b"STATE 7")
+        end.unplug()
+        wait_for(lambda: not pad.connected.is_set())
+        pad.show(Snapshot(9, None))
+        end = Pty(link)
+        # The reader has dropped the old port and opened the new one, all while the
+        # writer was in the middle of its write to the old one.
+        wait_for(lambda: pad.connections == 2, timeout=5)
+        release.set()
+        assert end.read_line() == b'STATE 9 {"version":9,"epoch":0,"match":null}'
+        end.write(b"S4\n")
+        assert inputs.get(timeout=3) == Input("seat4")
+    finally:
+        threading.settrace(previous)
+        release.set()
+        pad.close()
+        end.unplug()
+
+
+def test_closing_while_a_write_is_stuck_on_a_pad_that_reads_nothing_ends_both_threads(link):
+    end = Pty(link)
+    before = set(threading.enumerate())
+    pad = SerialPad(str(link), queue.Queue().put)
+    threads = set(threading.enumerate()) - before
+    try:
+        assert pad.connected.wait(3)
+        # Far more than the pty holds: the writer waits inside its write for the pad
+        # to read, and the pad reads nothing.
+        big = dataclasses.replace(SNAPSHOT, match={**SNAPSHOT.match, "view": {"x": "y" * 2**20}})
+        pad.show(big)
+        ready, _, _ = select.select([end.controller], [], [], 3)
+        assert ready  # the write has begun
+        pad.close()
+        assert [t.name for t in threads if t.is_alive()] == []
     finally:
         pad.close()
         end.unplug()
