@@ -22,6 +22,7 @@ import itertools
 import json
 import random
 import re
+import time
 import urllib.error
 import urllib.request
 from collections import Counter
@@ -29,7 +30,7 @@ from typing import Any
 
 import pytest
 
-from tests.hall.hall_support import HallProcess
+from tests.hall.hall_support import HallProcess, Sender
 from tests.mqtt_support import Mosquitto
 
 PIN = "246813"
@@ -77,6 +78,7 @@ def director(tmp_path_factory):
             "--mqtt", broker.url, "--director-pin", PIN, "--data", str(folder / "data")) as hall:
         client = Director(hall.url)
         client.csrf = client.ok("POST", "/api/director/login", {"pin": PIN})["csrf"]
+        client.broker = broker
         yield client
         hall.stop()
 
@@ -579,3 +581,100 @@ def test_incomplete_bodies_are_refused_not_guessed(director):
             path, body, status, answer if not isinstance(answer, dict) else {
                 k: answer[k] for k in ("pairings", "standings") if k in answer})
         assert director.ok("GET", base) == event
+
+
+# --- with club ratings: seeding --------------------------------------------------------------
+
+# Eight players whose strength is their index here (S1 strongest), checked in scrambled.
+SEEDED = ["Sam", "Tia", "Uma", "Vic", "Wes", "Xan", "Yul", "Zoe"]
+CHECK_IN = ["Wes", "Zoe", "Tia", "Yul", "Sam", "Vic", "Xan", "Uma"]
+
+
+@pytest.fixture(scope="module")
+def rated(director):
+    """Club ratings for SEEDED, as a table publishes its finished matches: each player
+    beat every weaker one (28 matches: a table publishes at most its last 50).
+    Answers each player's rating from GET /api/players."""
+    matches = []
+    pairs = itertools.combinations(range(len(SEEDED)), 2)
+    for number, (i, j) in enumerate(pairs, start=1):
+        matches.append({"match": number, "game": "center-court",
+                        "players": [SEEDED[i], SEEDED[j]],
+                        "standing": {"teams": [[0], [1]], "places": [0, 1],
+                                     "tiebreaks": [1.0, -1.0]},
+                        "started_at": 1_760_000_000 + 600 * number})
+    sender = Sender(director.broker)
+    try:
+        sender.send("table-companion/audit-table/results",
+                    json.dumps({"table": "audit-table", "epoch": 1, "results": matches}))
+        deadline = time.monotonic() + 10
+        while True:
+            board = director.ok("GET", "/api/players")
+            rows = [row for game in board["games"] if game["game"] == "center-court"
+                    for row in game["players"]]
+            ratings = {row["name"]: row["rating"] for row in rows if row["name"] in SEEDED}
+            if len(ratings) == len(SEEDED):
+                break
+            assert time.monotonic() < deadline, board
+            time.sleep(0.05)
+    finally:
+        sender.close()
+    assert sorted(SEEDED, key=ratings.get, reverse=True) == SEEDED, ratings
+    return ratings
+
+
+def winners_by_seed(director: Director, event: dict) -> dict:
+    """Play the round with the better seed (earlier in SEEDED) winning every game."""
+    for game in list(event["pairings"]):
+        if not game["bye"]:
+            a, b = game["players"]
+            event = enter(director, event, game,
+                          [1, 2] if SEEDED.index(a) < SEEDED.index(b) else [2, 1])
+    return event
+
+
+def games_of(event: dict) -> set:
+    return {frozenset(g["players"]) for g in event["pairings"] if not g["bye"]}
+
+
+def test_knockout_of_eight_is_seeded_by_rating(director, rated):
+    s = SEEDED
+    event = next_round(director, create(director, "elimination", CHECK_IN))
+    ratings = {p["name"]: p["rating"] for p in event["players"]}
+    assert all(ratings[name] == pytest.approx(rated[name], abs=0.01) for name in s), ratings
+    assert games_of(event) == {frozenset(p) for p in [
+        (s[0], s[7]), (s[1], s[6]), (s[2], s[5]), (s[3], s[4])]}, event["pairings"]
+    event = next_round(director, winners_by_seed(director, event))
+    assert games_of(event) == {frozenset((s[0], s[3])), frozenset((s[1], s[2]))}, (
+        "the top two seeds meet only in the final", event["pairings"])
+    event = next_round(director, winners_by_seed(director, event))
+    assert games_of(event) == {frozenset((s[0], s[1]))}, event["pairings"]
+    event = next_round(director, winners_by_seed(director, event))
+    assert event["finished"] and event["winner"] == s[0], event["winner"]
+
+
+def test_knockout_of_five_gives_the_byes_to_the_top_seeds(director, rated):
+    s = SEEDED
+    field = [name for name in CHECK_IN if name in s[:5]]
+    event = next_round(director, create(director, "elimination", field))
+    byes = sorted(g["players"][0] for g in event["pairings"] if g["bye"])
+    assert byes == sorted(s[:3]), event["pairings"]
+    assert games_of(event) == {frozenset((s[3], s[4]))}, event["pairings"]
+    event = next_round(director, winners_by_seed(director, event))
+    assert games_of(event) == {frozenset((s[0], s[3])), frozenset((s[1], s[2]))}, event["pairings"]
+    event = next_round(director, winners_by_seed(director, event))
+    assert games_of(event) == {frozenset((s[0], s[1]))}, event["pairings"]
+
+
+@pytest.mark.parametrize("count", [5, 8])
+def test_swiss_round_one_top_half_against_bottom_half(director, rated, count):
+    """Round 1, everyone on 0: by rating, the top half meets the bottom half in order
+    (1 v 5, 2 v 6... of 8), and with an odd count the lowest rated sits out."""
+    s = SEEDED[:count]
+    field = [name for name in CHECK_IN if name in s]
+    event = next_round(director, create(director, "swiss", field, 3))
+    half = count // 2
+    assert games_of(event) == {frozenset((s[i], s[half + i])) for i in range(half)}, (
+        event["pairings"])
+    byes = [g["players"][0] for g in event["pairings"] if g["bye"]]
+    assert byes == ([s[-1]] if count % 2 else []), byes
