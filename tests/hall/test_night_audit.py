@@ -678,3 +678,69 @@ def test_swiss_round_one_top_half_against_bottom_half(director, rated, count):
         event["pairings"])
     byes = [g["players"][0] for g in event["pairings"] if g["bye"]]
     assert byes == ([s[-1]] if count % 2 else []), byes
+
+
+# --- the answer to a change is the event as it now is ---------------------------------------
+
+
+def test_the_answer_that_finishes_the_event_is_its_new_version(director):
+    """Each change answers the event; its version is the premise of the director's
+    next change. The answer that finishes the event must be what the hall now holds."""
+    event = next_round(director, create(director, "swiss", NAMES[:4], 1))
+    for game in list(event["pairings"]):
+        event = enter(director, event, game, [1, 2])
+    event = next_round(director, event)
+    assert event["finished"]
+    now = director.ok("GET", f"/api/events/{event['id']}")
+    assert now["version"] == event["version"], (event["version"], now["version"])
+    # And so a correction made on that answer is not refused as stale.
+    game = event["pairings"][0]
+    status, answer = director.request(
+        "POST", f"/api/events/{event['id']}/pairings/{game['id']}/result",
+        {"version": event["version"], "ranks": [1, 1], "reason": "a draw, in fact"})
+    assert status == 200, (status, answer)
+
+
+# --- a player who left comes back by name ----------------------------------------------------
+
+
+@pytest.mark.parametrize("comeback", ["exact", "other case", "with points"])
+def test_a_player_who_left_comes_back_by_name(director, comeback):
+    """docs/api.md: "a player who left comes back by name"; names are one player "in any
+    case and spacing"; a check-in may be {"name", "start_points"}."""
+    event = next_round(director, create(director, "swiss", NAMES[:4], 3))
+    for game in list(event["pairings"]):
+        event = enter(director, event, game, [1, 2])
+    who = event["pairings"][0]["players"][0]  # a winner: 1 point
+    event = director.ok("POST", f"/api/events/{event['id']}/drop",
+                        {"version": event["version"], "name": who})
+    assert not next(p for p in event["players"] if p["name"] == who)["present"]
+    entry = {"exact": who, "other case": who.upper() + " ",
+             "with points": {"name": who, "start_points": 0}}[comeback]
+    status, answer = director.request("POST", f"/api/events/{event['id']}/players",
+                                      {"version": event["version"], "players": [entry]})
+    assert status == 200, (entry, status, answer)
+    names = [p["name"] for p in answer["players"]]
+    assert names.count(who) == 1 and len(names) == 4, names
+    assert next(p for p in answer["players"] if p["name"] == who)["present"]
+    line = next(x for x in answer["standings"] if x["name"] == who)
+    assert line["points"] == 1.0 and line["played"] == 1, line
+
+
+def test_round_robin_and_knockout_explanations(director):
+    event = next_round(director, create(director, "round-robin", NAMES[:5]))
+    for game in event["pairings"]:
+        status, answer = director.request(
+            "GET", f"/api/events/{event['id']}/pairings/{game['id']}")
+        assert status == 200 and answer["why"] == game["why"], (status, answer)
+        if game["bye"]:
+            assert answer["why"].startswith(f"{game['players'][0]} sits out"), answer
+        else:
+            names = " v ".join(game["players"])
+            assert answer["why"].startswith(names) and "round 1 of 5" in answer["why"], answer
+    event = next_round(director, create(director, "elimination", NAMES[:5]))
+    for game in event["pairings"]:
+        status, answer = director.request(
+            "GET", f"/api/events/{event['id']}/pairings/{game['id']}")
+        assert status == 200 and answer["why"] == game["why"], (status, answer)
+        assert ("bye" in answer["why"]) == game["bye"], answer
