@@ -744,3 +744,88 @@ def test_round_robin_and_knockout_explanations(director):
             "GET", f"/api/events/{event['id']}/pairings/{game['id']}")
         assert status == 200 and answer["why"] == game["why"], (status, answer)
         assert ("bye" in answer["why"]) == game["bye"], answer
+
+
+# --- tiebreaks, the order of the standings, the CSV --------------------------------------------
+
+
+def test_standings_order_tiebreaks_and_csv(director):
+    """Points, then Buchholz, then the game's own tiebreak (the sum of the values given
+    with the results); the CSV says the same; a round-1 correction made after round 2
+    moves the standings and Buchholz of everyone concerned."""
+    players = NAMES[:6]
+    rng = random.Random(6)
+    ledger = Ledger(players)
+    own = {name: 0.0 for name in players}
+    event = create(director, "swiss", players, 3)
+    for _ in range(3):
+        event = next_round(director, event)
+        for game in list(event["pairings"]):
+            a, b = game["players"]
+            ranks = rng.choice([[1, 2], [2, 1], [1, 1]])
+            value = rng.choice([0.0, 1.02, 2.06, 1.0]) * (1 if ranks[0] <= ranks[1] else -1)
+            event = enter(director, event, game, ranks, tiebreaks=[value, -value])
+            pa, pb = {(1, 2): (1.0, 0.0), (2, 1): (0.0, 1.0), (1, 1): (0.5, 0.5)}[tuple(ranks)]
+            ledger.games.append((a, b, pa, pb))
+            own[a] += value
+            own[b] -= value
+        check_standings(event, ledger)
+    for line in event["standings"]:
+        assert line["tiebreak"] == pytest.approx(own[line["name"]]), (line, own)
+    # Correct round 1's first game after round 3: its winner (or the first, if drawn)
+    # loses it, and its tiebreak values become 0.
+    a, b, pa, pb = ledger.games[0]
+    ranks = [2, 1] if pa >= pb else [1, 2]
+    event = enter(director, event, {"id": "r1-1"}, ranks, tiebreaks=[0, 0],
+                  reason="scores swapped on the sheet")
+    ledger.games[0] = (a, b, *((0.0, 1.0) if ranks == [2, 1] else (1.0, 0.0)))
+    first = next(g for g in event["corrections"] if g["pairing"] == "r1-1")
+    assert first["reason"] == "scores swapped on the sheet", event["corrections"]
+    assert first["players"] == [a, b], (first, a, b)
+    check_standings(event, ledger)
+    lines = sorted(event["standings"], key=lambda x: x["place"])
+    keys = [(x["points"], x["buchholz"], x["tiebreak"]) for x in lines]
+    assert keys == sorted(keys, reverse=True), keys
+    status, csv = director.request("GET", f"/api/events/{event['id']}/standings.csv")
+    assert status == 200, (status, csv)
+    rows = [row.split(",") for row in csv.strip().splitlines()]
+    assert rows[0] == ["place", "name", "points", "buchholz", "tiebreak", "played", "byes"]
+    assert [(int(r[0]), r[1], float(r[2]), float(r[3]), float(r[4])) for r in rows[1:]] == [
+        (x["place"], x["name"], x["points"], x["buchholz"], x["tiebreak"]) for x in lines]
+
+
+def test_the_doors_of_the_hall(director):
+    """A Host that is not the hall's is refused (400), a page of another site too (403),
+    and neither changes anything."""
+    event = create(director, "swiss", NAMES[:4], 2)
+    for headers, expected in [({"Host": "evil.example"}, 400),
+                              ({"Origin": "http://evil.example"}, 403)]:
+        req = urllib.request.Request(
+            f"{director.url}/api/events/{event['id']}/rounds", method="POST",
+            data=json.dumps({"version": event["version"]}).encode(),
+            headers={"Content-Type": "application/json", "X-CSRF-Token": director.csrf,
+                     **headers})
+        try:
+            with director.opener.open(req, timeout=10) as answer:
+                status = answer.status
+        except urllib.error.HTTPError as err:
+            status = err.code
+        assert status == expected, (headers, status)
+    assert director.ok("GET", f"/api/events/{event['id']}") == event
+
+
+def test_moving_a_game_to_another_events_table_is_refused(director):
+    """docs/api.md: tables are "each in one unfinished event at most"; a move goes to
+    "another table" of the event, so not to a table another event is using."""
+    other = director.ok("POST", "/api/events", {
+        "name": "Other night", "game": "center-court", "options": {"sets": 1},
+        "format": "swiss", "rounds": 2, "players": NAMES[:4], "tables": ["audit-busy"]})
+    event = next_round(director, create(director, "swiss", NAMES[4:8], 2))
+    game = event["pairings"][0]
+    status, answer = director.request(
+        "POST", f"/api/events/{event['id']}/pairings/{game['id']}/move",
+        {"version": event["version"], "table": "audit-busy"})
+    assert 400 <= status < 500 and isinstance(answer, dict) and answer.get("error"), (
+        status, {k: answer[k] for k in ("pairings", "tables")} if status == 200 else answer)
+    assert director.ok("GET", f"/api/events/{event['id']}") == event
+    assert director.ok("GET", f"/api/events/{other['id']}")["tables"] == ["audit-busy"]
