@@ -233,12 +233,16 @@ def check_swiss_round(event: dict, ledger: Ledger, present: list[str]) -> None:
             assert not can, (f"round {event['round']}: bye to {bye} on {before[bye]} although "
                              f"{lower} have fewer points and no bye; {can[0]} avoids rematches")
 
-    def crossing(m) -> tuple[float, int]:
-        widest = max((abs(before[a] - before[b]) for a, b in m), default=0.0)
-        return widest, sum(abs(before[a] - before[b]) == widest > 0 for a, b in m)
+    groups = sorted({before[p] for p in present})
 
-    # Equal scores together: with the hall's bye and no more rematches than it made,
-    # no other round crosses score groups less.
+    def crossing(m) -> tuple[int, int]:
+        """(the widest crossing in score groups, how many games cross that wide)."""
+        widths = [abs(groups.index(before[a]) - groups.index(before[b])) for a, b in m]
+        widest = max(widths, default=0)
+        return widest, sum(w == widest > 0 for w in widths)
+
+    # Equal scores together (docs/club-night.md rule 4, in score groups crossed): with
+    # the hall's bye and no more rematches than it made, no other round crosses less.
     same = [m for bye, m in options if bye == (byes[0] if byes else None)
             and sum(ledger.met(*p) for p in m) <= len(rematches)]
     best = min(crossing(m) for m in same)
