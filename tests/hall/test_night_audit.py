@@ -833,3 +833,34 @@ def test_moving_a_game_to_another_events_table_is_refused(director):
         status, {k: answer[k] for k in ("pairings", "tables")} if status == 200 else answer)
     assert director.ok("GET", f"/api/events/{event['id']}") == event
     assert director.ok("GET", f"/api/events/{other['id']}")["tables"] == ["audit-busy"]
+
+
+@pytest.mark.parametrize("seed, count, rounds", [(1, 6, 5), (2, 7, 7), (3, 9, 6), (4, 8, 6)])
+def test_swiss_nights_with_random_comings_and_goings(director, seed, count, rounds):
+    """Random results, drop-outs and late arrivals (with given points) between rounds:
+    every round keeps the Swiss rules, every explanation is true, the standings are
+    what the results make."""
+    rng = random.Random(seed)
+    players = NAMES[:count]
+    ledger = Ledger(players)
+    event = create(director, "swiss", players, rounds)
+    present = list(players)
+    for number in range(1, rounds + 1):
+        if number > 1 and rng.random() < 0.4 and len(present) > 4:
+            who = rng.choice(present)
+            event = director.ok("POST", f"/api/events/{event['id']}/drop",
+                                {"version": event["version"], "name": who})
+            present.remove(who)
+        if number > 1 and rng.random() < 0.4:
+            late, points = f"Late{number}", rng.choice([0, 0.5, 1.0, 1.5])
+            event = director.ok("POST", f"/api/events/{event['id']}/players",
+                                {"version": event["version"],
+                                 "players": [{"name": late, "start_points": points}]})
+            present.append(late)
+            ledger.start[late] = points
+        before = ledger.points()
+        event = next_round(director, event)
+        check_swiss_round(event, ledger, present)
+        check_explanations(director, event, ledger, before)
+        event = play(director, event, ledger, rng)
+        check_standings(event, ledger)
