@@ -698,13 +698,14 @@ class Night:
             except ValueError as err:  # a drawn knockout game: the director corrects it
                 raise Refusal(409, f"the next round cannot be paired: {err}") from None
             with self._change(e) as outbox:
+                # Nothing is answered inside the change: its version is raised on leaving it.
                 if paired is None:
                     e.doc["finished"] = True
                     outbox += self._withdraw_all(e)
-                    return self.state(eid)
-                for pairing in paired.pairings:
-                    self._add_pairing(e, paired.number, pairing)
-                outbox += self._offer_free(e)
+                else:
+                    for pairing in paired.pairings:
+                        self._add_pairing(e, paired.number, pairing)
+                    outbox += self._offer_free(e)
             return self.state(eid)
 
     def _add_pairing(self, e: _Event, number: int, pairing: Pairing) -> None:
