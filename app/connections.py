@@ -16,8 +16,9 @@ configured out of the box) lets one client lock everyone else out:
 waitress refuse a body or headers over the limit as soon as the
 ``Content-Length`` or the received bytes say so (413 or 431, never spooled:
 the buffer that would overflow to a file is larger than the largest body
-accepted). :class:`GuardedChannel`, installed as the server's
-``channel_class``, enforces the rest on waitress's own loop thread:
+accepted and the one read past it that refuses a chunked body).
+:class:`GuardedChannel`, installed as the server's ``channel_class``,
+enforces the rest on waitress's own loop thread:
 
 - **Per address.** One client address holds at most ``per_address``
   waitress connections. A new one past that closes the oldest of that
@@ -69,6 +70,10 @@ from waitress.utilities import (
 
 from web.app import MAX_BODY
 
+#: Bytes waitress reads from a connection at a time (its default, stated here because
+#: inbuf_overflow depends on it).
+RECV_BYTES = 8192
+
 
 @dataclass(frozen=True)
 class ConnectionLimits:
@@ -96,9 +101,12 @@ class ConnectionLimits:
             # once, a chunked one as it arrives, framing included).
             "max_request_body_size": self.max_body + 1,
             "max_request_header_size": self.max_headers + 1,
-            # A body is spooled to a temporary file from this size: never, as
-            # no body this large is accepted.
-            "inbuf_overflow": self.max_body + 1,
+            # A body is spooled to a temporary file from this size: never. A
+            # chunked body is checked against its bound only after each read's
+            # bytes are in the buffer, so a refused one holds up to one read
+            # (recv_bytes) more than the largest body accepted.
+            "recv_bytes": RECV_BYTES,
+            "inbuf_overflow": self.max_body + 1 + RECV_BYTES,
         }
 
 

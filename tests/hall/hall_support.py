@@ -77,7 +77,11 @@ class Sender:
 
 class Watch:
     """The hall's stream, read into ``cards`` (id -> card) and ``connected`` as it comes:
-    ``tables`` replaces them all, ``table`` one card, ``gone`` takes one away."""
+    ``tables`` replaces them all, ``table`` one card, ``gone`` takes one away.
+
+    Use as a context manager: the stream's socket is then closed however the test
+    ends (one left to the garbage collector is a ResourceWarning in whichever test
+    runs when it is found)."""
 
     def __init__(self, port: int, timeout: float = 10.0) -> None:
         """Follow the hall serving on 127.0.0.1:``port``."""
@@ -131,6 +135,12 @@ class Watch:
 
     def close(self) -> None:
         self.sse.close()
+
+    def __enter__(self) -> Watch:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def get(url: str, method: str = "GET", headers: dict | None = None) -> tuple[int, dict, Any]:

@@ -266,13 +266,15 @@ def test_the_hall_serves_pages_and_refuses_garbage_bytes_over_the_wire(hall, sen
     500, and the hall answers as before."""
     for n in range(5):
         sender.send(f"table-companion/t{n}/availability", ONLINE)
-    Watch(hall.server.port).until(lambda w: len(w.cards) == 5).close()
+    with Watch(hall.server.port) as watch:
+        watch.until(lambda w: len(w.cards) == 5)
     base = hall.urls[0]
     status, headers, body = get(base + "api/tables?limit=2")
     assert status == 200 and [c["id"] for c in body["tables"]] == ["t0", "t1"]
     assert headers["Link"] == '</api/tables?after=t1&limit=2>; rel="next"'
     sender.send("table-companion/t0a/availability", ONLINE)  # arrives after t0: next page
-    Watch(hall.server.port).until(lambda w: len(w.cards) == 6).close()
+    with Watch(hall.server.port) as watch:
+        watch.until(lambda w: len(w.cards) == 6)
     status, _, body = get(base + "api/tables?after=t1&limit=2")
     assert [c["id"] for c in body["tables"]] == ["t2", "t3"]
     for query in (b"after=\xed\xa0\x80", b"limit=\xff\xfe", b"after=\xc0\xaf",
