@@ -49,6 +49,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
+@pytest.fixture(autouse=True)
+def own_data_folder(tmp_path_factory, monkeypatch):
+    """Every test's default data folder is its own (``$COMPANION_DATA``): a hall or a
+    companion started without ``--data``, here or in a subprocess that inherits the
+    environment, never writes the user's folder, shared by every worker and run."""
+    monkeypatch.setenv("COMPANION_DATA", str(tmp_path_factory.mktemp("data")))
+
+
 @pytest.fixture
 def store(tmp_path):
     with Store(tmp_path / "companion.db") as s:
