@@ -519,10 +519,20 @@ class Night:
             given = body.get("players", [])
             if not isinstance(given, list):
                 raise _bad("players is a list of names")
-            back = [p for p in e.players if p.name in given and not e.present[p.name]]
-            again = {p.name for p in back}
-            fresh = self._players(e, [g for g in given
-                                      if not (isinstance(g, str) and g in again)])
+            # A player who left comes back by name, in any case and spacing, written as a
+            # name or as {"name", "start_points"}; they keep their own line and points.
+            back, arriving = [], []
+            for item in given:
+                player = _named(e, item.get("name") if isinstance(item, dict) else item)
+                if player is None or e.present[player.name]:
+                    arriving.append(item)  # new, or checked in already (refused there)
+                    continue
+                if isinstance(item, dict) and item.get("start_points", 0) not in (0, None):
+                    raise _bad(f"{player.name} comes back with their own points: "
+                               "give no start_points")
+                if player not in back:
+                    back.append(player)
+            fresh = self._players(e, arriving)
             if not fresh and not back:
                 raise _bad("name at least one player to check in")
             with self._change(e):
@@ -540,9 +550,10 @@ class Night:
         with self._lock:
             e, body = self._changing(eid, body)
             self._open(e)
-            name = body.get("name")
-            if not isinstance(name, str) or name not in e.present:
-                raise Refusal(404, f"{name!r} is not checked in")
+            player = _named(e, body.get("name"))
+            if player is None:
+                raise Refusal(404, f"{body.get('name')!r} is not checked in")
+            name = player.name
             if e.round and (e.doc["format"] != "swiss" or e.lineup == "doubles"):
                 raise Refusal(409, "a round robin, a knockout or doubles keeps the field it "
                               "started with: enter the game as lost instead")
@@ -554,7 +565,7 @@ class Night:
                               "enter its result first")
             with self._change(e):
                 e.present[name] = False
-                self._save_player(e, next(p for p in e.players if p.name == name))
+                self._save_player(e, player)
             return self.state(eid)
 
     def _open(self, e: _Event) -> None:
@@ -791,6 +802,9 @@ class Night:
             if p.status == DONE:
                 raise Refusal(409, f"{' v '.join(p.players)} has its result: correct it "
                               "instead")
+            if "table" not in body:
+                raise _bad("give the table to move to (\"table\": its id, or null for a table "
+                           "without a companion)")
             table = body.get("table")
             if table is not None and (not isinstance(table, str) or not valid_table_id(table)):
                 raise _bad("table is a table id (1-32 of a-z, 0-9, - and _), or null for a "
@@ -799,6 +813,13 @@ class Night:
                 raise Refusal(409, f"{' v '.join(p.players)} is at {table} already")
             if table is not None and table in self._busy_tables():
                 raise Refusal(409, f"{table} has a game of its own now: move that one first")
+            # A table serves one unfinished event at most (as when events are created):
+            # two events offering on one table's retained topic would replace each other.
+            owner = next((o for o in self._events.values() if o is not e and not o.finished
+                          and table in o.doc["tables"]), None)
+            if owner is not None:
+                raise Refusal(409, f"{table} is in {owner.doc['name']}, which has not "
+                              "finished: choose another table")
             with self._change(e) as outbox:
                 outbox += self._withdraw(p)
                 if table is None:
@@ -824,9 +845,10 @@ class Night:
                 raise Refusal(409, f"{p.players[0]}'s bye has no result to enter")
             ranks = body.get("ranks")
             if not isinstance(ranks, list) or len(ranks) != len(p.players) or not all(
-                    type(r) is int and 1 <= r <= len(p.players) for r in ranks):
-                raise _bad(f"ranks gives each of {', '.join(p.players)} a place from 1 "
-                           "(equal places: a draw)")
+                    type(r) is int and 1 <= r <= len(p.players) for r in ranks) \
+                    or 1 not in ranks:
+                raise _bad(f"ranks gives each of {', '.join(p.players)} a place from 1, "
+                           "someone first (equal places: a draw)")
             tiebreaks = body.get("tiebreaks", [])
             if not isinstance(tiebreaks, list) or (tiebreaks and (
                     len(tiebreaks) != len(p.players) or not all(_tiebreak(t) for t in tiebreaks))):
@@ -948,6 +970,14 @@ def _team_results(results: Sequence[Result], members: dict[str, tuple[str, ...]]
                           tuple(r.tiebreaks[first[s]] for s in order) if r.tiebreaks else (),
                           game=r.game, reason=r.reason))
     return out
+
+
+def _named(e: _Event, name: Any) -> Player | None:
+    """The event's player called ``name`` in any case and spacing (None: no such player)."""
+    if not isinstance(name, str):
+        return None
+    key = name_key(name)
+    return next((p for p in e.players if name_key(p.name) == key), None)
 
 
 def _object(body: Any) -> dict[str, Any]:

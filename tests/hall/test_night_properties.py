@@ -68,7 +68,7 @@ def test_results_count_once_and_the_night_resumes_exactly(plan):
                     elif what == "enter" and game:
                         night.enter_result(eid, game["id"], {**body, "ranks": [1, 2]})
                     elif what == "correct" and game and game["result"]:
-                        night.enter_result(eid, game["id"], {**body, "ranks": [2, 2],
+                        night.enter_result(eid, game["id"], {**body, "ranks": [1, 1],
                                                              "reason": f"fix {n}"})
                     elif what == "move" and game:
                         night.move(eid, game["id"], {**body, "table": ["t1", "t2", "t3",
