@@ -28,9 +28,11 @@ run() {
 random_pin() {
     local n
     while :; do
-        # od pads the number with blanks; the arithmetic drops them (one
-        # process a draw, not two: the tests draw a thousand PINs).
-        n=$(($(od -An -N4 -tu4 /dev/urandom)))
+        # Bash 5.1 and later (Raspberry Pi OS since bullseye) draw 32 bits from
+        # the kernel's random source in $SRANDOM, with no process started (the
+        # tests draw a thousand PINs); an older bash leaves it unset and reads
+        # /dev/urandom through od, whose blanks the arithmetic drops.
+        n=${SRANDOM:-$(($(od -An -N4 -tu4 /dev/urandom)))}
         if [ "$n" -lt 4294000000 ]; then
             printf '%06d\n' $((n % 1000000))
             return

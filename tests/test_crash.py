@@ -111,10 +111,13 @@ def _text(path: Path) -> str:
 def check_store(data: Path, acks: list[dict]) -> None:
     with Store(data / "companion.db") as store:
         assert store.integrity_check() == "ok"
+        journals: dict[int, list] = {}  # each match loaded once, not once per ack
         for ack in acks:
             if ack["op"] == "start":
                 continue
-            journal = store.load(ack["match"]).journal
+            if ack["match"] not in journals:
+                journals[ack["match"]] = store.load(ack["match"]).journal
+            journal = journals[ack["match"]]
             assert len(journal) >= ack["seq"], f"acknowledged entry lost: {ack}"
             assert journal[ack["seq"] - 1] == (ack["op"], ack["event"])
         stored = store.current()

@@ -35,8 +35,6 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import networkx as nx
-
 from hall.director.model import Pairing, Player, Result, Round, points_text
 from hall.director.standings import CHESS, Scoring, effective, standings
 
@@ -119,6 +117,11 @@ def _match(f: _Field, edges: list[tuple[str, str]]) -> set[tuple[str, str]]:
             weight[e] += c[tier] * scale
         scale = games * max(weight.values(), default=0) + 1
     top = scale  # above every edge's total cost: all weights positive
+    # Imported here, when a round is paired: networkx is a third of the modules a
+    # `companion hall` loads (285 of 851) and a third of its start-up, which every
+    # start paid, and every refusal of a bad argument, though most halls pair nothing.
+    import networkx as nx
+
     graph = nx.Graph()
     graph.add_weighted_edges_from((a, b, top - w) for (a, b), w in weight.items())
     return {tuple(pair) for pair in nx.max_weight_matching(graph, maxcardinality=True)}
