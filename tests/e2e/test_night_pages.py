@@ -188,6 +188,23 @@ def untick_tables(page) -> None:
                               "boxes => boxes.forEach((b) => { b.checked = false; })")
 
 
+def create_one_round(page, name: str, game: str, lineup: str, table: str,
+                     options: str | None = None) -> None:
+    """Create a one-round event of FOUR at ``table`` through the director's form."""
+    page.fill("#name", name)
+    page.select_option("#game", game)
+    page.select_option("#lineup", lineup)
+    page.fill("#rounds", "1")
+    page.fill("#names", "\n".join(FOUR))
+    untick_tables(page)
+    page.fill("#tables", table)
+    if options is not None:
+        page.fill("#options", options)
+    page.click("#create button[type=submit]")
+    expect(page.locator("#create .error")).to_have_text("")
+    expect(page.locator("#event-title")).to_have_text(name)
+
+
 def test_the_director_runs_doubles_and_alakazoo_tables(night, browser):
     hall, _, watch = night
     page = page_at(browser, PHONE)
@@ -195,16 +212,8 @@ def test_the_director_runs_doubles_and_alakazoo_tables(night, browser):
     page.fill("#pin", PIN)
     page.click("#login button")
     # An AlakaSLAM doubles event: four characters, teams of two.
-    page.fill("#name", "Doubles")
-    page.select_option("#game", "alakaslam")
-    page.select_option("#lineup", "doubles")
-    page.fill("#rounds", "1")
-    page.fill("#names", "\n".join(FOUR))
-    untick_tables(page)
-    page.fill("#tables", "t1")
-    page.fill("#options", '{"characters": ["austin", "laurie", "rich", "toots"]}')
-    page.click("#create button[type=submit]")
-    expect(page.locator("#event-title")).to_have_text("Doubles")
+    create_one_round(page, "Doubles", "alakaslam", "doubles", "t1",
+                     '{"characters": ["austin", "laurie", "rich", "toots"]}')
     page.click("#start")
     game = page.locator("#games .dgame")
     expect(game).to_have_count(1)
@@ -227,16 +236,7 @@ def test_the_director_runs_doubles_and_alakazoo_tables(night, browser):
     assert accessibility_problems(phone) == []
     # An Alakazoo event at tables of 3-4: each player's place is typed in.
     page.goto(f"{hall.urls[0]}director")
-    page.fill("#name", "Zoo")
-    page.select_option("#game", "alakazoo")
-    page.select_option("#lineup", "tables")
-    page.fill("#rounds", "1")
-    page.fill("#names", "\n".join(FOUR))
-    untick_tables(page)
-    page.fill("#tables", "t2")
-    page.click("#create button[type=submit]")
-    expect(page.locator("#create .error")).to_have_text("")
-    expect(page.locator("#event-title")).to_have_text("Zoo")
+    create_one_round(page, "Zoo", "alakazoo", "tables", "t2")
     page.click("#start")
     game = page.locator("#games .dgame")
     expect(game).to_have_count(1)

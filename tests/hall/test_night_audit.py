@@ -250,6 +250,19 @@ def check_swiss_round(event: dict, ledger: Ledger, present: list[str]) -> None:
                                      f"{crossing(pairs)}, {best} was possible; scores {before}")
 
 
+def checked_swiss_round(director: Director, event: dict, ledger: Ledger, present: list[str],
+                        rng: random.Random) -> dict:
+    """Pair the next Swiss round, check its pairings and their explanations against the
+    ledger, play it with random results and check the standings: the event after it."""
+    before = ledger.points()
+    event = next_round(director, event)
+    check_swiss_round(event, ledger, present)
+    check_explanations(director, event, ledger, before)
+    event = play(director, event, ledger, rng)
+    check_standings(event, ledger)
+    return event
+
+
 def check_standings(event: dict, ledger: Ledger) -> None:
     points, buchholz = ledger.points(), ledger.buchholz()
     lines = {line["name"]: line for line in event["standings"]}
@@ -309,12 +322,7 @@ def test_swiss_with_drop_outs_and_late_arrivals(director, count):
             event = director.ok("POST", f"/api/events/{event['id']}/drop",
                                 {"version": event["version"], "name": present[0]})
             present.remove(present[0])
-        before = ledger.points()
-        event = next_round(director, event)
-        check_swiss_round(event, ledger, present)
-        check_explanations(director, event, ledger, before)
-        event = play(director, event, ledger, rng)
-        check_standings(event, ledger)
+        event = checked_swiss_round(director, event, ledger, present, rng)
         assert sorted(event["waiting"]) == [], event["waiting"]
 
 
@@ -858,9 +866,4 @@ def test_swiss_nights_with_random_comings_and_goings(director, seed, count, roun
                                  "players": [{"name": late, "start_points": points}]})
             present.append(late)
             ledger.start[late] = points
-        before = ledger.points()
-        event = next_round(director, event)
-        check_swiss_round(event, ledger, present)
-        check_explanations(director, event, ledger, before)
-        event = play(director, event, ledger, rng)
-        check_standings(event, ledger)
+        event = checked_swiss_round(director, event, ledger, present, rng)
