@@ -608,18 +608,10 @@ class Night:
             return self._doubles_round(e, number)
         if e.lineup in EACH_ROUND:
             return None if number > e.doc["rounds"] else self._table_round(e, present, number)
-        if fmt == "swiss":
-            if number > e.doc["rounds"]:
-                return None
-            return pair_swiss(present, e.plain_results(), number, seed=e.doc["seed"])
-        field = [p for p in e.players if p.name in e.doc["field"]]
-        if fmt == "round-robin":
-            schedule = round_robin(field)
-            return schedule[number - 1] if number <= len(schedule) else None
-        bracket = elimination(field, e.plain_results())
-        if bracket.champion is not None or len(bracket.rounds) < number:
-            return None
-        return bracket.rounds[number - 1]
+        # A Swiss pairs who is here; a round robin or a knockout the field it started with.
+        entrants = present if fmt == "swiss" else [
+            p for p in e.players if p.name in e.doc["field"]]
+        return _by_format(e, entrants, e.plain_results(), number)
 
     def _doubles_round(self, e: _Event, number: int) -> Round | None:
         """The next round of a doubles event: its format pairs the teams formed at its
@@ -628,22 +620,9 @@ class Night:
         members = {JOIN.join(t): tuple(t) for t in e.doc["teams"]}
         units = [Player(name, sum(byname[m].rating for m in team) / len(team))
                  for name, team in members.items()]
-        results = _team_results(e.plain_results(), members)
-        fmt = e.doc["format"]
-        if fmt == "swiss":
-            if number > e.doc["rounds"]:
-                return None
-            paired = pair_swiss(units, results, number, seed=e.doc["seed"])
-        elif fmt == "round-robin":
-            schedule = round_robin(units)
-            if number > len(schedule):
-                return None
-            paired = schedule[number - 1]
-        else:
-            bracket = elimination(units, results)
-            if bracket.champion is not None or len(bracket.rounds) < number:
-                return None
-            paired = bracket.rounds[number - 1]
+        paired = _by_format(e, units, _team_results(e.plain_results(), members), number)
+        if paired is None:
+            return None
         total = {n: sum(byname[m].rating for m in t) for n, t in members.items()}
         out: list[Pairing] = []
         for pairing in paired.pairings:
@@ -699,16 +678,17 @@ class Night:
             problem = self._start_problem(e)
             if problem is not None:
                 raise Refusal(409, f"the next round cannot start: {problem}")
-            if e.round == 0:
-                e.doc["field"] = [p.name for p in e.players if e.present[p.name]]
-                if e.lineup == "doubles":  # teams for the whole event, balanced by rating
-                    split = form_teams([p for p in e.players if e.present[p.name]], 2)
-                    e.doc["teams"] = [list(team) for team in split.groups]
-            try:
-                paired = self._next_round(e)
-            except ValueError as err:  # a drawn knockout game: the director corrects it
-                raise Refusal(409, f"the next round cannot be paired: {err}") from None
+            # All inside the change: a refusal rolls back the field and teams set for it.
             with self._change(e) as outbox:
+                if e.round == 0:
+                    e.doc["field"] = [p.name for p in e.players if e.present[p.name]]
+                    if e.lineup == "doubles":  # teams for the whole event, balanced by rating
+                        split = form_teams([p for p in e.players if e.present[p.name]], 2)
+                        e.doc["teams"] = [list(team) for team in split.groups]
+                try:
+                    paired = self._next_round(e)
+                except ValueError as err:  # a drawn knockout game: the director corrects it
+                    raise Refusal(409, f"the next round cannot be paired: {err}") from None
                 # Nothing is answered inside the change: its version is raised on leaving it.
                 if paired is None:
                     e.doc["finished"] = True
@@ -947,6 +927,24 @@ class Night:
                                               sides=e.sides(p)), "table")
             outbox += self._finish_game(e, p)
         return 1
+
+
+def _by_format(e: _Event, entrants: list[Player], results: list[Result],
+               number: int) -> Round | None:
+    """Round ``number`` of ``entrants`` (players, or teams as players) by the event's
+    format, given the results so far; None when the format has no such round."""
+    fmt = e.doc["format"]
+    if fmt == "swiss":
+        if number > e.doc["rounds"]:
+            return None
+        return pair_swiss(entrants, results, number, seed=e.doc["seed"])
+    if fmt == "round-robin":
+        schedule = round_robin(entrants)
+        return schedule[number - 1] if number <= len(schedule) else None
+    bracket = elimination(entrants, results)
+    if bracket.champion is not None or len(bracket.rounds) < number:
+        return None
+    return bracket.rounds[number - 1]
 
 
 def _team_results(results: Sequence[Result], members: dict[str, tuple[str, ...]]
