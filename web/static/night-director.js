@@ -184,11 +184,21 @@
 
   /** The event as it is now. Drawn again only when it changed (its version): a choice
    *  half made in a game's menus stays; the live lines follow the tables' scores. */
+  /** Whether the director is in one of the page's fields (a result, a reason, a name). */
+  const filling = () => {
+    const at = document.activeElement;
+    return !!(at && at.closest("#desk") && at.matches("input, select, textarea"));
+  };
   const refresh = () => NIGHT.eventId().then((id) => (id === null ? null : Promise.all([NIGHT.event(id), NIGHT.cards().catch(() => ({}))])))
     .then((got) => {
       if (!got) return;
       cards = got[1];
-      if (!event || got[0].id !== event.id || got[0].version !== event.version) { show(got[0]); return; }
+      if (!event || got[0].id !== event.id || got[0].version !== event.version) {
+        // Not while the director is filling a field: it would be drawn away under their
+        // hands. A change sent from the old form carries its version and is refused.
+        if (!filling()) show(got[0]);
+        return;
+      }
       for (const g of event.pairings) {
         const line = document.querySelector(`#games .dgame[data-id="${g.id}"] .line`);
         if (line) line.textContent = NIGHT.gameLine(g, cards);
