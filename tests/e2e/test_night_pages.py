@@ -17,6 +17,8 @@ expect = require_chromium().expect
 
 TV = {"width": 1920, "height": 1080}
 FOUR = ["Ann", "Bob", "Cy", "Dee"]
+#: Names no line can break: the form's maximum of capitals, the widest letters.
+LONG = ["WWWWWWWWWWWWWWWA", "MMMMMMMMMMMMMMMB", "WWWWWWWWWWWWWWWC", "MMMMMMMMMMMMMMMD"]
 
 
 @pytest.fixture
@@ -39,8 +41,12 @@ def page_at(browser, viewport: dict, scheme: str = "dark"):
 
 
 def fits(page) -> None:
-    """Nothing scrolls sideways."""
-    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+    """Nothing scrolls sideways (else: the elements that reach past the screen's edge)."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"], \
+        page.evaluate("""Array.from(document.querySelectorAll('body *')).filter((el) =>
+            el.getBoundingClientRect().right > window.innerWidth + .5).map((el) =>
+            `${el.tagName}.${el.className} ${Math.round(el.getBoundingClientRect().right)}`)
+            .slice(0, 8)""")
 
 
 def test_the_director_runs_a_round_from_the_phone(night, browser):
@@ -189,13 +195,13 @@ def untick_tables(page) -> None:
 
 
 def create_one_round(page, name: str, game: str, lineup: str, table: str,
-                     options: str | None = None) -> None:
-    """Create a one-round event of FOUR at ``table`` through the director's form."""
+                     options: str | None = None, players: list[str] = FOUR) -> None:
+    """Create a one-round event of ``players`` at ``table`` through the director's form."""
     page.fill("#name", name)
     page.select_option("#game", game)
     page.select_option("#lineup", lineup)
     page.fill("#rounds", "1")
-    page.fill("#names", "\n".join(FOUR))
+    page.fill("#names", "\n".join(players))
     untick_tables(page)
     page.fill("#tables", table)
     if options is not None:
@@ -211,9 +217,9 @@ def test_the_director_runs_doubles_and_alakazoo_tables(night, browser):
     page.goto(f"{hall.urls[0]}director")
     page.fill("#pin", PIN)
     page.click("#login button")
-    # An AlakaSLAM doubles event: four characters, teams of two.
+    # An AlakaSLAM doubles event: four characters, teams of two, names that cannot wrap.
     create_one_round(page, "Doubles", "alakaslam", "doubles", "t1",
-                     '{"characters": ["austin", "laurie", "rich", "toots"]}')
+                     '{"characters": ["austin", "laurie", "rich", "toots"]}', LONG)
     page.click("#start")
     game = page.locator("#games .dgame")
     expect(game).to_have_count(1)
@@ -227,13 +233,17 @@ def test_the_director_runs_doubles_and_alakazoo_tables(night, browser):
     game.get_by_label(f"Result of {label}", exact=True).select_option(label=f"{b} won")
     game.get_by_role("button", name="Save result").click()
     expect(page.locator("#games .dgame .line")).to_have_text(f"{b} won")
+    fits(page)
     # A player's phone says who the partner is and who the opponents are.
     phone = page_at(browser, PHONE, "light")
     phone.goto(f"{hall.urls[0]}next")
     me, mate, one, two = offer["players"]
     phone.select_option("#me", me)
     expect(phone.locator("#what")).to_contain_text(f"Round 1 with {mate}, against {one} and {two}.")
+    fits(phone)
     assert accessibility_problems(phone) == []
+    shot(page, "night-director-doubles-long")
+    shot(phone, "night-next-doubles-long")
     # An Alakazoo event at tables of 3-4: each player's place is typed in.
     page.goto(f"{hall.urls[0]}director")
     create_one_round(page, "Zoo", "alakazoo", "tables", "t2")
