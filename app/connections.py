@@ -23,7 +23,8 @@ enforces the rest on waitress's own loop thread:
 - **Per address.** One client address holds at most ``per_address``
   waitress connections. A new one past that closes the oldest of that
   address's connections that is not being served (an idle keep-alive, a
-  request still arriving); if every one of them is being served, the new
+  request still arriving; never one whose next request has arrived and
+  waits to be read); if every one of them is being served, the new
   connection is closed at once. One address can only ever crowd itself.
 - **Globally.** Several addresses (a NAT, or one attacker with many
   addresses) can still fill waitress's ``connection_limit``. Rather than
@@ -261,12 +262,24 @@ class GuardedChannel(HTTPChannel):
             self._timed, self._since = timed, now
         if timed is None:
             return False
-        limit = self.limits.idle_timeout if timed is _IDLE else self.limits.request_timeout
-        return now - self._since > limit
+        if timed is _IDLE:
+            # Its next request may have come since the loop last read: not idle then.
+            return now - self._since > self.limits.idle_timeout \
+                and not _bytes_waiting(self.socket)
+        return now - self._since > self.limits.request_timeout
 
     def waiting_since(self) -> float | None:
-        """When this connection began waiting for its client; None while it is being served."""
+        """When this connection began waiting for its client; None while it is being served.
+
+        A connection that looks idle but whose client has already sent its next
+        request (its bytes wait in the socket for the loop to read them, or for
+        a rest to end) is the server's turn, not the client's: closing it would
+        reset a request the client rightly expects an answer to (a browser
+        retries such a request only on a connection it had used before).
+        """
         if self.requests or self.will_close:
+            return None
+        if self.request is None and _bytes_waiting(self.socket):
             return None
         return self._since
 
@@ -282,6 +295,16 @@ class GuardedChannel(HTTPChannel):
         # wake-up pipe) reaches connection_limit: make room before it does.
         if len(self._map) >= self.adj.connection_limit:
             _close_longest_waiting(channels)
+
+
+def _bytes_waiting(sock: socket.socket) -> bool:
+    """Whether ``sock`` has received bytes not read yet (without reading them)."""
+    try:
+        return bool(sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT))
+    except (BlockingIOError, InterruptedError):
+        return False
+    except OSError:
+        return False  # a connection already broken: nothing of it to keep
 
 
 def _address(channel: HTTPChannel) -> Any:

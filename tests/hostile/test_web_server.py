@@ -26,6 +26,7 @@ from app.server import WebServer
 from tests.web.conftest import START, app, clock, runner, services  # noqa: F401 (fixtures)
 from tests.web.sse import SseClient
 from tests.web.test_server import HttpHost
+from tests.web.test_waitress_contract import wait_for
 
 LIMITS = ConnectionLimits(per_address=4, request_timeout=1.0, idle_timeout=2.0)
 #: Timeouts that never strike within a test: only the connection bounds act.
@@ -394,3 +395,36 @@ def test_an_answer_the_client_never_takes_is_dropped(app):  # noqa: F811
         assert got < size, "the whole answer was kept for a client that stopped reading"
     finally:
         next(served, None)
+
+
+def test_a_request_waiting_to_be_read_is_answered_when_the_bound_is_reached(patient_server):
+    # A browser sends its next request on a kept-alive connection just as another of
+    # its connections arrives past the bound. The request's bytes wait in the socket,
+    # unread (here the connection rests, as after a 429; on a busy Pi the loop has
+    # not got to it yet): that connection is not idle, and closing it would reset a
+    # request the browser may not send again. The oldest really idle one goes.
+    port = patient_server.port
+    waitress = patient_server._server
+    busy = connect(port, ATTACKER, timeout=10)
+    mine = busy.getsockname()
+    channel = wait_for(lambda: next((c for c in list(waitress.active_channels.values())
+                                     if c.addr[:2] == mine), None), "the connection's channel")
+    channel.rest(1.0)
+    # Let the loop turn once, so that it no longer polls the resting connection.
+    rested = time.monotonic()
+    waitress.pull_trigger()
+    wait_for(lambda: patient_server._turned > rested or None, "a turn of the loop")
+    busy.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    idle = [connect(port, ATTACKER, timeout=3) for _ in range(3)]
+    wait_for(lambda: len(waitress.active_channels) >= 4 or None, "the connections")
+    newcomer = connect(port, ATTACKER, timeout=3)
+    try:
+        assert closed_by_server(idle[0])
+        status, _, _ = answer(busy)
+        assert status == 200
+        for sock in (*idle[1:], newcomer):
+            sock.settimeout(0.3)
+            assert not closed_by_server(sock)
+    finally:
+        for sock in (busy, *idle, newcomer):
+            sock.close()
