@@ -92,6 +92,9 @@ class Watch:
         self.events: list = []
         #: How often a gap in the change numbers made it start the stream again.
         self.gaps = 0
+        #: Keep-alive comments read: the hall's fan-out thread sends them to the streams
+        #: it has taken over, which from then on get every change as it is made.
+        self.keepalives = 0
         self._open()
 
     def _open(self) -> None:
@@ -105,6 +108,7 @@ class Watch:
         client read too slowly) starts the stream again, as the page does."""
         event = self.sse.next_event(skip_comments=False)
         if event.comment:
+            self.keepalives += 1
             return
         self.events.append(event)
         body = event.json()
