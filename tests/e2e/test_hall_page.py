@@ -4,6 +4,9 @@ pages, a TV and a phone both fit, axe finds nothing in either theme."""
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
 
 from companion.topics import OFFLINE, TableInfo, Topics, dumps
@@ -208,3 +211,37 @@ def test_names_that_cannot_wrap_keep_the_scores_on_a_phone(hall, sender, browser
             "cells => cells.map((c) => c.getBoundingClientRect().right)"):
         assert box <= width
     shot(page, f"hall-long-names-{width}")
+
+
+def test_a_new_card_and_a_gone_one_drawn_together_keep_the_board_in_order(
+        hall, sender, browser):  # noqa: F811
+    # The page draws the changes since its last drawing together (at most one drawing
+    # per 200 ms). A new card is placed where its name sorts while a card that went in
+    # the same batch may still be on the grid: it must be placed all the same, and the
+    # board end up whole and in order. The page's clock is held, so that both
+    # changes are in one batch.
+    page = page_at(browser, PHONE)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.clock.install()
+    for name in ("Bee", "Cee", "Dee"):
+        sender.table(TableInfo(name.lower(), name))
+    Watch(hall.server.port).until(lambda w: len(w.cards) == 3).close()
+    page.goto(hall.urls[0])
+    page.clock.run_for(1000)
+    expect(page.locator(".tcard h2")).to_have_text(["Bee", "Cee", "Dee"])
+
+    def cards_known() -> list[str]:
+        return page.evaluate("[...hall.cards.keys()].sort()")
+
+    sender.table(TableInfo("eve", "Eve"))  # sorts last: every card is looked at
+    sender.send(Topics(PREFIX, "cee").summary, b"")  # Cee's table retired: gone
+    # Both changes reach the page (its stream is not held; its drawing is).
+    deadline = time.monotonic() + 10
+    while cards_known() != ["bee", "dee", "eve"] and time.monotonic() < deadline:
+        threading.Event().wait(0.05)
+    assert cards_known() == ["bee", "dee", "eve"]
+    page.clock.run_for(1000)
+    expect(page.locator(".tcard h2")).to_have_text(["Bee", "Dee", "Eve"])
+    assert not errors
+    page.context.close()

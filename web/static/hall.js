@@ -131,7 +131,9 @@ function drawNow() {
       }
       if (here) here.remove();
       if (!t) continue;
-      const after = [...grid.children].find((n) => order(hall.cards.get(n.dataset.id), t) > 0);
+      // Among the cards as drawn (by the name each was drawn with): one gone or renamed in
+      // this same batch may still stand here, its new state not yet in the grid.
+      const after = [...grid.children].find((n) => order({name: n.dataset.name, id: n.dataset.id}, t) > 0);
       grid.insertBefore(node, after || null);
     }
   }
