@@ -123,12 +123,14 @@ class Listener:
                           (Topics.every(self.prefix, AVAILABILITY), 0),
                           # QoS 1: every finished match reaches the club leaderboard.
                           (Topics.every(self.prefix, RESULTS), 1)])
-        self._say(True, "connected")
         if self._on_connected is not None:
             try:
                 self._on_connected(self)  # self: called before the constructor returns
             except Exception:  # said; the connection stays
                 log.exception("broker %s: publishing at connection failed", self.address)
+        # Said once what the hall holds is queued again: a director who sees the hall
+        # connected and opens an event is not followed by this connection's republish.
+        self._say(True, "connected")
 
     def _run(self) -> None:
         delay = MIN_DELAY

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from urllib.parse import urlsplit
 
-from tests.hall.hall_support import HallProcess
+from tests.hall.hall_support import HallProcess, Watch
 from tests.hall.night_support import PIN, HttpDirector
 from tests.mqtt.club import HOST, club_broker, doc_blocks, password
 from tests.test_docs import blocks
@@ -21,6 +22,10 @@ def test_only_the_hall_may_offer_a_table_its_next_game(tmp_path):
         with HallProcess("--mqtt", url, "--ca-file", str(club.ca_file), "--user", "hall",
                          "--data", str(tmp_path / "hall"), "--director-pin", PIN,
                          env={"COMPANION_MQTT_PASSWORD": password("hall")}) as hall:
+            # The hall clears the offer topic of each table of an open event at every
+            # connection to the broker: connected first, only its offer follows.
+            with Watch(urlsplit(hall.url).port) as watch:
+                watch.until(lambda w: w.connected, timeout=30)
             reader = club.client("hall", name="-reader")  # reads every topic
             reader.subscribe("table-companion/_hall/offers/#")
             director = HttpDirector(hall.url)
