@@ -771,6 +771,17 @@ class Night:
                         out[p.table] = self._offer_payload(e, p)
             return [(self.offer_topic(t), payload) for t, payload in out.items()]
 
+    def resend(self, publish: Publish) -> None:
+        """Publish :meth:`pending` through ``publish`` (a new connection to the broker).
+
+        Under the lock every change publishes under: an offer made or withdrawn
+        meanwhile is published after these, never overwritten by what was
+        pending before it.
+        """
+        with self._lock:
+            for topic, payload in self.pending():
+                publish(topic, payload)
+
     def move(self, eid: str, pid: str, body: Any) -> dict[str, Any]:
         """Move a game without a result to another table (``"table": id``), or to a table
         without a companion (``"table": null``: its result is entered by the director)."""

@@ -113,8 +113,7 @@ class Hall:
         (a broker restarted without its retained messages, a hall restarted mid-round).
         Through ``listener``: its first connection may come before ``self.listener`` is
         set."""
-        for topic, payload in self.night.pending():
-            listener.publish(topic, payload)
+        self.night.resend(listener.publish)
 
     def _ratings(self, game: str) -> dict[str, float]:
         """The club's rating of each player of ``game``, by name key (for seeding)."""

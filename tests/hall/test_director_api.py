@@ -5,6 +5,7 @@ goes through a real Mosquitto)."""
 from __future__ import annotations
 
 import json
+import threading
 
 import pytest
 
@@ -446,3 +447,36 @@ def test_the_night_resumes_exactly_from_its_database(tmp_path):
     finally:
         again.close()
         hall.close()
+
+
+def test_an_offer_made_while_the_hall_reconnects_is_not_overwritten(tmp_path):
+    """At a new connection the hall publishes what each table's offer topic should hold.
+    A round started by the director meanwhile publishes its offers after those, never
+    before: the stale empty payload computed before the round must not be the last word
+    on a table's retained topic (the table would never see its game)."""
+    outbox = Outbox()
+    night = Night(tmp_path, PREFIX, outbox)
+    try:
+        event = night.create({"name": "N", "game": "center-court", "format": "swiss",
+                              "rounds": 1, "players": ["Ann", "Bob", "Cy", "Dee"],
+                              "tables": ["t1", "t2"]})
+        resent: list[tuple[str, bytes]] = []
+        director = threading.Thread(target=night.start_round,
+                                    args=(event["id"], {"version": event["version"]}))
+
+        def publish(topic: str, payload: bytes) -> None:
+            resent.append((topic, payload))
+            outbox(topic, payload)
+            if not director.is_alive() and not director.ident:
+                director.start()  # the director's round, while the connection publishes
+                director.join(0.5)
+
+        night.resend(publish)
+        director.join(10)
+        assert resent == [(f"{PREFIX}/_hall/offers/{t}", b"") for t in ("t1", "t2")]
+        offers = outbox.offers()
+        assert offers["t1"] is not None and offers["t2"] is not None, offers
+        assert sorted(offers["t1"]["players"] + offers["t2"]["players"]) == [
+            "Ann", "Bob", "Cy", "Dee"]
+    finally:
+        night.close()
