@@ -182,13 +182,13 @@
     $("csv").href = `/api/events/${state.id}/standings.csv`;
   };
 
-  /** The event as it is now. Drawn again only when it changed (its version): a choice
-   *  half made in a game's menus stays; the live lines follow the tables' scores. */
   /** Whether the director is in one of the page's fields (a result, a reason, a name). */
   const filling = () => {
     const at = document.activeElement;
     return !!(at && at.closest("#desk") && at.matches("input, select, textarea"));
   };
+  /** The event as it is now. Drawn again only when it changed (its version): a choice
+   *  half made in a game's menus stays; the live lines follow the tables' scores. */
   const refresh = () => NIGHT.eventId().then((id) => (id === null ? null : Promise.all([NIGHT.event(id), NIGHT.cards().catch(() => ({}))])))
     .then((got) => {
       if (!got) return;
