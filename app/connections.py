@@ -301,10 +301,8 @@ def _bytes_waiting(sock: socket.socket) -> bool:
     """Whether ``sock`` has received bytes not read yet (without reading them)."""
     try:
         return bool(sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT))
-    except (BlockingIOError, InterruptedError):
+    except OSError:  # nothing waiting (BlockingIOError), or a connection already broken
         return False
-    except OSError:
-        return False  # a connection already broken: nothing of it to keep
 
 
 def _address(channel: HTTPChannel) -> Any:
