@@ -210,6 +210,10 @@ def test_names_that_cannot_wrap_keep_the_scores_on_a_phone(hall, sender, browser
     for box in card.locator("td.last").evaluate_all(
             "cells => cells.map((c) => c.getBoundingClientRect().right)"):
         assert box <= width
+    # The page's title keeps its word on one line beside the count and the link.
+    lines = "(h) => { const r = document.createRange(); r.selectNodeContents(h); " \
+        "return r.getClientRects().length; }"
+    assert page.locator("header h1").evaluate(lines) == 1
     shot(page, f"hall-long-names-{width}")
 
 
