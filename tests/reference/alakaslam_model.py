@@ -301,8 +301,13 @@ class SlamModel:
             if (not set(support) <= {"player", "cards", "enchant", "ability"}
                     or "cards" not in support):
                 return self._no("C: support fields")
-            hitters.append((mates[0], support["cards"], support.get("enchant"),
-                            support.get("ability", False)))
+            mine = support.get("ability", False)
+            if (hitters[0][3] is True and "ability" not in support
+                    and self.acts_as(p) != "laurie" and self.acts_as(mates[0]) == "laurie"):
+                # C (docs/api.md): a top-level "ability" from a player who is not
+                # Laurie, whose Support is and says nothing of it, is the Support's.
+                hitters[0], mine = (p, f["cards"], f.get("enchant"), False), True
+            hitters.append((mates[0], support["cards"], support.get("enchant"), mine))
         elif support is not None:
             return self._no("C: no support for a player alone on a side")
         binds: list[tuple[int, int, bool]] = []

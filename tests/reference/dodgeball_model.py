@@ -178,6 +178,8 @@ class DodgeModel:
         if kind == "pass":
             if self.side_of[other] != side or other == f["thrower"]:
                 return self._no("C: a pass goes to a teammate")
+            if "butter_fingers" in self._effects(other):
+                return self._no("RB Butter Fingers: unable to pick up or catch a ball")
             self.throws += 1
             return True
         if self.side_of[other] == side:
