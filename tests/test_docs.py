@@ -57,6 +57,7 @@ from typing import Any
 import pytest
 
 from app.cli import _parser
+from companion import matchfile
 from companion.store import Store
 from companion.table import Table
 
@@ -208,6 +209,38 @@ def test_a_match_file_replays(block, tmp_path):
     view = json.loads(result.stdout)
     expected = block.marker.get("view", {})
     assert {k: view.get(k) for k in expected} == expected, f"{block}: the final view differs"
+
+
+def zoo_example(block: Block) -> bool:
+    first = block.text.splitlines()[0]
+    return json.loads(first).get("game") == "alakazoo"
+
+
+@pytest.mark.parametrize("block", [b for b in ALL if b.tag == "jsonl" and zoo_example(b)],
+                         ids=str)
+def test_an_alakazoo_example_spends_no_magic_power_a_player_could_not_have(block):
+    """RULINGS: every example plays a game the rulebook allows. The companion does not
+    count Magic Power (it cannot see the runes), so an example could display with
+    tokens nobody rolled; this bounds them from the rulebook. A player starts with at
+    most 1 token, a die rolled gives at most 1, nobody keeps more than 6, a display
+    spends 2 and the Magic Helper 1. The lines up to a refused one are checked."""
+    lines = block.text.splitlines()
+    refused = re.match(r"companion: line (\d+):", block.marker.get("refused", ""))
+    if refused:
+        lines = lines[:int(refused.group(1)) - 1]
+    match = matchfile.replay(lines, random.Random(block.marker.get("seed", 0)))
+    tokens = [1] * len(match.start.players)
+    for n, event in enumerate(match.events, start=1):
+        p, kind = event["by"], event["type"]
+        if kind == "roll":
+            tokens[p] = min(6, tokens[p] + len(event["faces"]))
+        spent = {"display": 2, "swap": 1, "helper": 1}.get(kind, 0)
+        if kind == "dark_power" and event["reason"] == "helper":
+            spent = 1
+        tokens[p] -= spent
+        assert tokens[p] >= 0, (
+            f"{block}: event {n} {event} spends Magic Power player {p} cannot have "
+            "(the rolls so far give too few tokens)")
 
 
 @pytest.mark.parametrize("block", [b for b in ALL if b.tag == "jsonl"
