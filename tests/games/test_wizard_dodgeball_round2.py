@@ -191,6 +191,17 @@ def test_no_fireball_no_fireball_throw():
     refused(m, InvalidAction, type="hit", thrower=21, target=45, fireball="yes")
 
 
+def test_a_fireball_throw_by_another_wizard_names_who_holds_the_fireball():
+    m = start()
+    act(m, type="cast", caster=21, spell="fireball", targets=[21])
+    end(m)
+    end(m)  # #58's activation: #21 still holds the Fireball ball
+    msg = refused(m, type="throw", thrower=58, target=45, range=2, target_holding_ball=False,
+                  fireball=True)
+    assert msg.startswith("#58's ball cannot be a Fireball: the Fireball is on the ball #21 "
+                          "holds"), msg
+
+
 def test_the_holder_may_throw_another_ball_dropping_the_fireball():
     m = start()
     act(m, type="cast", caster=21, spell="fireball", targets=[21])
