@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
 from hypothesis import event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import initialize, invariant, precondition, rule
@@ -282,5 +283,6 @@ SlamTable.TestCase.settings = settings(max_examples=100, stateful_step_count=40,
                                        deadline=None)
 
 
+@pytest.mark.slow(seconds=60)
 class TestSlamTable(SlamTable.TestCase):
     pass
