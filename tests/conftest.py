@@ -40,19 +40,13 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The tests marked ``slow`` first, longest first (``slow(seconds=...)``, about
-    what one takes in a full parallel run; 10 when not said), the rest in their order.
+    """The tests marked ``slow`` first, the rest in their order.
 
-    The parallel run hands the first tests to its workers in turn, so the
-    longest start at once, one per worker, while the others share the many
-    short ones, instead of one starting late behind other slow ones and ending
-    the run alone (the crash test did, about a minute after the rest).
+    The parallel run hands tests to its workers in this order, so each slow
+    test starts at once on a worker while the others share the many short
+    ones, instead of one starting late and ending the run alone.
     """
-    def order(item: pytest.Item) -> tuple[bool, float]:
-        slow = item.get_closest_marker("slow")
-        return slow is None, -(slow.kwargs.get("seconds", 10) if slow else 0)
-
-    items.sort(key=order)
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @pytest.fixture(autouse=True)

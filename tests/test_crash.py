@@ -132,7 +132,7 @@ def check_store(data: Path, acks: list[dict]) -> None:
     assert table.snapshot.match["view"] == replayed.view()
 
 
-@pytest.mark.slow(seconds=130)
+@pytest.mark.slow
 def test_sigkill_at_random_moments_loses_no_acknowledged_event(tmp_path):
     PLAYERS.set_forkserver_preload(["tests.crash_player"])
     data = tmp_path / "data"

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import itertools
 
-import pytest
 from hypothesis import event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import initialize, invariant, precondition, rule
@@ -283,6 +282,5 @@ SlamTable.TestCase.settings = settings(max_examples=100, stateful_step_count=40,
                                        deadline=None)
 
 
-@pytest.mark.slow(seconds=60)
 class TestSlamTable(SlamTable.TestCase):
     pass

@@ -212,7 +212,7 @@ ZooTable.TestCase.settings = settings(max_examples=100, stateful_step_count=40,
                                       deadline=None)
 
 
-@pytest.mark.slow(seconds=90)
+@pytest.mark.slow
 class TestZooTable(ZooTable.TestCase):
     pass
 

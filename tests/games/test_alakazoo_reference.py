@@ -176,7 +176,7 @@ ZooAgainstModel.TestCase.settings = settings(
     max_examples=300 if EXPLORE else 60, stateful_step_count=80,
     phases=(Phase.explicit, Phase.generate) if EXPLORE else tuple(Phase),
     suppress_health_check=list(HealthCheck) if EXPLORE else [])
-TestZooAgainstModel = pytest.mark.slow(seconds=55)(ZooAgainstModel.TestCase)
+TestZooAgainstModel = ZooAgainstModel.TestCase
 
 
 # --- the second round's rulings, pinned as minimal records --------------------------------

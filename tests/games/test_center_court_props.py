@@ -120,7 +120,7 @@ def assert_nothing_is_being_played(view: dict) -> None:
 
 
 CenterCourtTable.TestCase.settings = settings(max_examples=60, stateful_step_count=60)
-TestCenterCourtTable = pytest.mark.slow(seconds=35)(CenterCourtTable.TestCase)
+TestCenterCourtTable = pytest.mark.slow(CenterCourtTable.TestCase)
 
 
 @settings(max_examples=40)

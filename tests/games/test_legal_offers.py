@@ -113,7 +113,7 @@ def check_offers(match: Match) -> None:
     assert not refused, f"{refused}; view: {match.view()}"
 
 
-@pytest.mark.slow(seconds=100)
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["center-court", "wizard-dodgeball",
                                   "wizard-dodgeball-advanced"])
 @settings(max_examples=25, deadline=None)

@@ -224,4 +224,4 @@ class DodgeballTable(TableMachine):
 
 DodgeballTable.TestCase.settings = settings(max_examples=80, stateful_step_count=50,
                                             deadline=None)
-TestDodgeballTable = pytest.mark.slow(seconds=70)(DodgeballTable.TestCase)
+TestDodgeballTable = pytest.mark.slow(DodgeballTable.TestCase)

@@ -276,7 +276,6 @@ def test_alakazoo_shared_places_share_the_points(hall, director):
 # --- properties ------------------------------------------------------------------------------
 
 
-@pytest.mark.slow(seconds=45)
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(count=st.integers(2, 14), ratings=st.lists(st.integers(500, 2500), min_size=14,
                                                   max_size=14),

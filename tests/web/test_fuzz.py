@@ -204,7 +204,6 @@ FIELDS = st.fixed_dictionaries({}, optional={
                                  "hold", "winner", "card")})
 
 
-@pytest.mark.slow(seconds=45)
 @settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data(), as_host=st.booleans())
