@@ -173,6 +173,19 @@ def test_a_loose_fireball_cannot_be_caught_and_a_pass_hands_it_on():
     assert v["last"]["text"] == "#58 passed to #12 (Fireball)"
 
 
+def test_a_frozen_teammate_may_be_passed_the_ball_but_not_one_with_butter_fingers():
+    """docs/rules.md, Effects: Freeze stops what the wizard does, not what is handed
+    to it; Butter Fingers stops picking up."""
+    m = start()
+    act(m, type="cast", caster=21, spell="freeze", targets=[58])
+    v = act(m, type="pass", thrower=21, to=58)
+    assert v["last"]["text"] == "#21 passed to #58" and wizard(v, 58)["effects"] == ["freeze"]
+    end(m)
+    act(m, type="cast", caster=45, spell="butter_fingers", targets=[30])
+    assert "#30 has Butter Fingers and cannot take a pass" in refused(
+        m, type="pass", thrower=45, to=30)
+
+
 def test_a_fireball_is_not_cast_on_a_wizard_who_cannot_hold_a_ball():
     m = start()
     end(m)
