@@ -215,6 +215,31 @@ def test_a_fireball_throw_by_another_wizard_names_who_holds_the_fireball():
                           "holds"), msg
 
 
+def test_a_fireball_holder_said_to_hold_no_ball_had_dropped_it():
+    """Rulebook: only a wizard holding no ball catches, and a wizard carries one ball
+    at a time. A throw at the Fireball's holder said to find it holding no ball, or a
+    catch by it, means it had dropped the Fireball ball: the Fireball lies loose."""
+    m = start()
+    act(m, type="cast", caster=21, spell="fireball", targets=[21])
+    end(m)
+    # Doubles on the dodge with no ball held: #21 catches #45's throw.
+    v = act(m, type="throw", thrower=45, target=21, range=1, target_holding_ball=False,
+            rolls={"throw": [1, 1, 1], "dodge": [2, 2]})
+    assert v["last"]["result"] == "catch"
+    assert wizard(v, 21)["effects"] == [] and v["loose_fireballs"] == [0]
+    m.undo()
+    # Holding its ball (a third, white die: doubles do not catch), #21 dodges and
+    # keeps the Fireball on it.
+    v = act(m, type="throw", thrower=45, target=21, range=1, target_holding_ball=True,
+            rolls={"throw": [1, 1, 1], "dodge": [2, 2, 5]})
+    assert v["last"]["result"] == "dodge"
+    assert wizard(v, 21)["effects"] == ["fireball"] and v["loose_fireballs"] == []
+    m.undo()
+    # A recorded catch by the holder: the same.
+    v = act(m, type="catch", thrower=45, catcher=21)
+    assert wizard(v, 21)["effects"] == [] and v["loose_fireballs"] == [0]
+
+
 def test_the_holder_may_throw_another_ball_dropping_the_fireball():
     m = start()
     act(m, type="cast", caster=21, spell="fireball", targets=[21])

@@ -146,6 +146,9 @@ def _hit(state: State, thrower: int, target: int, text: str, last: JSON) -> Stat
 
 def _catch(state: State, thrower: int, catcher: int, returning: int | None,
            last: JSON) -> State:
+    # Only a wizard holding no ball catches, and it holds one ball at a time: a
+    # catcher the companion had holding the Fireball ball had dropped it.
+    state = _drop_fireball(state, catcher)
     state = _eliminate(state, thrower)
     text = f"#{catcher} caught #{thrower}"
     if returning is not None:
@@ -171,6 +174,9 @@ def _throw(state: State, event: Mapping[str, Any]) -> State:
     last = {"type": "throw", "thrower": thrower, "target": target, "range": event["range"],
             "throw": throw, "dodge": dodge, **outcome}
     state = _spend_fireball(state, event)
+    if not event["target_holding_ball"]:
+        # The target held no ball: if it had the Fireball ball, it had dropped it.
+        state = _drop_fireball(state, target)
     result = outcome["result"]
     if result in ("hit", "shield"):
         return _hit(state, thrower, target, f"#{thrower} hit #{target} {score}", last)
