@@ -203,14 +203,14 @@ def run_attack(proc: Process, host: Host, label: str, addresses: list[str], coun
     finally:
         attack.close()
     # The next measure starts once the server has closed the attacker's connections
-    # (as many sockets as before it), or after 10 s: it is measured under the next
-    # attack alone either way but then says so.
+    # (its sockets back to their count before the attack), at most 10 s later; if it
+    # has not by then, the output says so: the next measure is not of its attack alone.
     deadline = time.monotonic() + 10
-    while sockets(proc.proc.pid) > before and time.monotonic() < deadline:
+    while (left := sockets(proc.proc.pid) - before) > 0 and time.monotonic() < deadline:
         time.sleep(0.05)
-    if sockets(proc.proc.pid) > before:
-        print(f"  (the server still held {sockets(proc.proc.pid) - before} of the "
-              "attacker's connections 10 s after it left)", flush=True)
+    if left > 0:
+        print(f"  (the server still held {left} of the attacker's connections 10 s after "
+              "it left)", flush=True)
     return float("inf") if failed else worst
 
 

@@ -306,7 +306,8 @@ class SlamModel:
                     and self.acts_as(p) != "laurie" and self.acts_as(mates[0]) == "laurie"):
                 # C (docs/api.md): a top-level "ability" from a player who is not
                 # Laurie, whose Support is and says nothing of it, is the Support's.
-                hitters[0], mine = (p, f["cards"], f.get("enchant"), False), True
+                hitters[0] = (p, f["cards"], f.get("enchant"), False)
+                mine = True
             hitters.append((mates[0], support["cards"], support.get("enchant"), mine))
         elif support is not None:
             return self._no("C: no support for a player alone on a side")

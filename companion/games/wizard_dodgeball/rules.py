@@ -364,10 +364,9 @@ def _fireball(state: State, action: Mapping[str, Any], thrower: int) -> JSON:
     if not said:
         return {}
     if not loose_fireballs(state):
-        held = [f"#{t.jersey}" for t in state.tokens if t.spell == "fireball"]
-        where = (f"the Fireball is on the ball {' and '.join(held)} holds"
-                 f"{'' if len(held) == 1 else ' (one each)'}" if held
-                 else "no Fireball is on a ball now")
+        held = " and ".join(f"the ball #{t.jersey} holds" for t in state.tokens
+                            if t.spell == "fireball")
+        where = f"the Fireball is on {held}" if held else "no Fireball is on a ball now"
         raise IllegalAction(f"#{thrower}'s ball cannot be a Fireball: {where} (a Fireball is "
                             "cast on a held ball, and stays on it until thrown or until its "
                             "card returns)")
