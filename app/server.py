@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import ipaddress
@@ -14,6 +15,7 @@ import time
 
 from flask import Flask
 from waitress import wasyncore
+from waitress.channel import HTTPChannel
 from waitress.server import create_server
 from waitress.task import Task, ThreadedTaskDispatcher
 
@@ -137,7 +139,7 @@ class WebServer:
             log.exception("the web server's loop failed; no request is served")
         server.task_dispatcher.shutdown(timeout=5)
         with self._closing:
-            wasyncore.close_all(server._map)
+            _close_all(server._map)
             self._closed = True
 
     def healthy(self) -> bool:
@@ -156,6 +158,17 @@ class WebServer:
             if not self._closed:
                 self._server.pull_trigger()
         self._thread.join(10)
+
+
+def _close_all(sockets: dict) -> None:
+    """Close every connection and socket in waitress's map, and what each connection
+    was still sending: ``wasyncore.close_all`` closes only the sockets, so a static file
+    cut off mid-answer stayed open until the collector found it (a ResourceWarning)."""
+    for channel in list(sockets.values()):
+        if isinstance(channel, HTTPChannel):
+            with contextlib.suppress(OSError):
+                channel.handle_close()  # its answers' buffers (open files) too
+    wasyncore.close_all(sockets)
 
 
 def _cannot_serve(host: str, port: int, err: OSError | ValueError) -> str:

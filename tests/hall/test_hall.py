@@ -135,7 +135,9 @@ def test_hostile_messages_are_ignored_and_bounded(mosquitto, hall, sender, caplo
     p = "table-companion"
     sender.table(TableInfo("good", "Good", "http://192.0.2.1/")).start(ANN_BOB)
     with Watch(hall.server.port) as watch:
-        watch.until(lambda w: score(w.cards.get("good", {})) == "0-0 (0-0)")
+        # Its availability and its summary come on two topics, in either order.
+        watch.until(lambda w: score(w.cards.get("good", {})) == "0-0 (0-0)"
+                    and w.cards["good"]["online"])
         good = dict(watch.cards["good"])
         summary = dumps({"table": {"id": "good", "name": "Good", "url": "http://192.0.2.1/"},
                               "version": 1, **good["summary"]})
@@ -178,7 +180,9 @@ def test_a_flood_of_made_up_tables_cannot_hide_a_table_that_comes_later(hall, se
         late = sender.table(TableInfo("late", "Late table"))
         late.start(ANN_BOB)
         late.act({"type": "point", "winner": 0})
-        watch.until(lambda w: score(w.cards.get("late", {})) == "0-0 (15-0)", timeout=30)
+        # A table's availability and summary come on two topics, in either order.
+        watch.until(lambda w: score(w.cards.get("late", {})) == "0-0 (15-0)"
+                    and w.cards["late"]["online"] and w.cards["good"]["online"], timeout=30)
         status, _, body = get(f"{hall.urls[0]}api/tables")
         assert status == 200 and len(body["tables"]) == 500
         cards = {c["id"]: c for c in body["tables"]}
