@@ -42,14 +42,15 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The tests marked ``slow`` first, the rest in their order.
 
-    pytest-xdist's load scheduling hands each worker a block of the list at
-    the start, so the slow tests (mostly pure Python: properties, the crash
-    test) run one after another on the first worker from the first second,
-    while the others share the rest (mostly browsers and servers). Measured in
-    a full run on 2 cores: that worker ends within a minute of the others, and
-    the cores are busy 98% of the run. Handing tests out two at a time
-    (``--maxschedchunk 2``) spread them, but ran browser tests on every worker
-    at once and was slower.
+    pytest-xdist's work-stealing scheduling (``--dist worksteal`` in pyproject's
+    addopts) hands each worker an equal block of the list at the start, so the
+    slow tests (mostly pure Python: properties, the crash test) start on the
+    first worker at once, and a worker that runs out of tests takes half of what
+    another has not started yet: the run ends on short tests, every worker busy
+    to within a few seconds of the end. Measured in full runs on 2 cores: the
+    workers ended 199, 199, 224 and 246 s in with load scheduling (which only
+    hands out what no worker holds yet, so the last 45 s ran on one or two), and
+    between 230 and 235 s with work stealing.
     """
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
@@ -78,3 +79,4 @@ def memory_store():
 @pytest.fixture
 def table(store):
     return Table(store, rng=random.Random(1234))
+

@@ -34,7 +34,7 @@ def companion(seated):
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_every_page_has_no_serious_accessibility_problem(companion, browser, scheme):
+def test_every_page_has_no_serious_accessibility_problem(companion, phones, scheme):
     found: dict[str, list[str]] = {}
     minor: dict[str, list[str]] = {}
 
@@ -44,37 +44,33 @@ def test_every_page_has_no_serious_accessibility_problem(companion, browser, sch
         minor[name] = [p for p in every if p not in found[name]]
         shot(page, f"axe-{name}-{scheme}")
 
-    context = browser.new_context(viewport=PHONE, color_scheme=scheme)
-    try:
-        page = context.new_page()
+    page = phones.open(PHONE, scheme)
+    page.goto(url(companion))
+    expect(page.locator("#board")).to_contain_text("No match")
+    scan(page, "spectator-empty")
+    page.goto(url(companion, "host"))
+    expect(page.locator("#login")).to_be_visible()
+    scan(page, "host-logged-out")
+    page.goto(url(companion, "sim"))
+    expect(page.locator("#login")).to_be_visible()
+    scan(page, "sim-logged-out")
+    for game, record in EACH_GAME.items():
+        if companion.table.match is not None and not companion.table.match.is_over:
+            companion.runner.call(lambda t: t.abandon())
+        start(companion, record)
+        play(companion, *PLAYS.get(game, []))
         page.goto(url(companion))
-        expect(page.locator("#board")).to_contain_text("No match")
-        scan(page, "spectator-empty")
-        page.goto(url(companion, "host"))
-        expect(page.locator("#login")).to_be_visible()
-        scan(page, "host-logged-out")
-        page.goto(url(companion, "sim"))
-        expect(page.locator("#login")).to_be_visible()
-        scan(page, "sim-logged-out")
-        for game, record in EACH_GAME.items():
-            if companion.table.match is not None and not companion.table.match.is_over:
-                companion.runner.call(lambda t: t.abandon())
-            start(companion, record)
-            play(companion, *PLAYS.get(game, []))
-            page.goto(url(companion))
-            expect(page.locator("#board")).to_contain_text(record["players"][1])
-            scan(page, f"spectator-{game}")
-        log_in(page, companion, "host", "#host")
-        scan(page, "host-logged-in")
-        page.goto(url(companion, "sim"))  # the host's session holds here too
-        expect(page.locator("#panel")).to_be_visible()
-        expect(page.locator("#panel button[data-seat='1']")).to_have_text("Seat 1 · Ann")
-        scan(page, "sim-logged-in")
-        page.goto(url(companion, "history"))
-        page.locator("#history details.more summary").first.click()
-        expect(page.locator("#history details.more .board").first).not_to_contain_text("Loading")
-        scan(page, "history")
-    finally:
-        context.close()
+        expect(page.locator("#board")).to_contain_text(record["players"][1])
+        scan(page, f"spectator-{game}")
+    log_in(page, companion, "host", "#host")
+    scan(page, "host-logged-in")
+    page.goto(url(companion, "sim"))  # the host's session holds here too
+    expect(page.locator("#panel")).to_be_visible()
+    expect(page.locator("#panel button[data-seat='1']")).to_have_text("Seat 1 · Ann")
+    scan(page, "sim-logged-in")
+    page.goto(url(companion, "history"))
+    page.locator("#history details.more summary").first.click()
+    expect(page.locator("#history details.more .board").first).not_to_contain_text("Loading")
+    scan(page, "history")
     print(f"\naxe, {scheme}: minor and moderate findings: {minor}")
     assert {k: v for k, v in found.items() if v} == {}

@@ -311,7 +311,7 @@ def test_the_host_page_preview_lands_where_the_engine_does(companion, phone):
 
 
 @pytest.mark.parametrize("scheme", ["dark", "light"])
-def test_the_alakaslam_pages_pass_axe(companion, browser, scheme):
+def test_the_alakaslam_pages_pass_axe(companion, phones, scheme):
     """axe-core's checks (contrast, names, headings, ...) on the spectator board in a
     rally, the host's shot form with cards, an Enchantment's target and Laurie's
     toggle, and the start form, in both colour schemes."""
@@ -321,30 +321,26 @@ def test_the_alakaslam_pages_pass_axe(companion, browser, scheme):
           "support": {"player": 1, "cards": ["E2", "B1"], "enchant": 2}},
          {"type": "shot", "player": 2, "cards": ["R2", "B0"],
           "support": {"player": 3, "cards": ["E3"], "enchant": 0}})
-    context = browser.new_context(viewport=PHONE, color_scheme=scheme)
-    try:
-        spectator = context.new_page()
-        spectator.goto(url(companion))
-        expect(spectator.locator("#board .obligations li")).to_have_count(1)
-        assert accessibility_problems(spectator) == []
-        spectator.close()  # one stream less: chromium allows 6 connections per host
-        host = context.new_page()
-        host.goto(url(companion, "host"))
-        host.fill("#pin", PIN)
-        host.click("#login button")
-        hit = host.locator("fieldset[data-action=shot]")
-        hit.locator(".picker[data-player='0'] [data-card=E3]").click()
-        hit.locator(".picker[data-player='1'] [data-card=B2]").click()
-        expect(hit.locator("input[type=checkbox]")).to_have_count(1)  # Laurie's ability
-        # Under Enchant-3 with one card: the refusal's colours are checked too.
-        expect(hit.locator(".landing")).to_contain_text("Refused: Ann is under Enchant-3")
-        assert accessibility_problems(host) == []
-        host.locator("#new-match > summary").click()  # folded during the match
-        host.select_option("#game", "alakaslam")
-        expect(host.locator(".slam-setup")).to_be_visible()
-        assert accessibility_problems(host) == []
-    finally:
-        context.close()
+    spectator = phones.open(PHONE, scheme)
+    spectator.goto(url(companion))
+    expect(spectator.locator("#board .obligations li")).to_have_count(1)
+    assert accessibility_problems(spectator) == []
+    spectator.close()  # one stream less: chromium allows 6 connections per host
+    host = phones.open(PHONE, scheme)
+    host.goto(url(companion, "host"))
+    host.fill("#pin", PIN)
+    host.click("#login button")
+    hit = host.locator("fieldset[data-action=shot]")
+    hit.locator(".picker[data-player='0'] [data-card=E3]").click()
+    hit.locator(".picker[data-player='1'] [data-card=B2]").click()
+    expect(hit.locator("input[type=checkbox]")).to_have_count(1)  # Laurie's ability
+    # Under Enchant-3 with one card: the refusal's colours are checked too.
+    expect(hit.locator(".landing")).to_contain_text("Refused: Ann is under Enchant-3")
+    assert accessibility_problems(host) == []
+    host.locator("#new-match > summary").click()  # folded during the match
+    host.select_option("#game", "alakaslam")
+    expect(host.locator(".slam-setup")).to_be_visible()
+    assert accessibility_problems(host) == []
 
 
 CANADIAN = {"game": "alakaslam", "players": ["Ann", "Bea", "Cy"],

@@ -101,43 +101,39 @@ def test_spectator_final_round_and_the_jury(companion, phone):
 
 
 @pytest.mark.parametrize("scheme", ["dark", "light"])
-def test_alakazoo_pages_pass_axe(companion, browser, scheme):
+def test_alakazoo_pages_pass_axe(companion, phones, scheme):
     """No serious or critical axe finding (none at all) on the spectator's jury, the
     spectator mid-game, the host's controls with a refusal, and the start form."""
     start(companion, FOUR)
     play(companion, *FINISH)
-    context = browser.new_context(viewport=PHONE, color_scheme=scheme)
-    try:
-        page = context.new_page()
-        page.goto(url(companion))
-        expect(page.locator("#board .zp .jury")).to_have_count(4)
-        assert accessibility_problems(page) == []
-        shot(page, f"zoo-spectator-jury-{scheme}")
-        start(companion, {**FOUR, "options": {}})
-        play(companion, *MIDGAME)
-        expect(page.locator("#board .last")).to_contain_text("Spell Dice", timeout=5000)
-        assert accessibility_problems(page) == []
-        page.close()  # one stream less: chromium allows 6 connections per host
-        host = context.new_page()
-        log_in(host, companion, "host", "#host")
-        host.locator("fieldset[data-action=display] button[data-space='3']").click()
-        hand = host.locator("fieldset[data-action=swap]")
-        expect(hand).to_have_count(0)  # Bartholomew rolled: the action is spent
-        host.locator("[data-reason=hand]").click()
-        expect(host.locator("#board .zp[data-player='1'] .pips .pip.on")).to_have_count(2)
-        host.locator("[data-reason=hand]").click()
-        # At 3 a gain would change nothing: Dark Power is no longer offered.
-        expect(host.locator("fieldset[data-action=dark_power]")).to_have_count(0)
-        expect(host.locator("#board .last")).to_contain_text("+1 Dark Power")
-        assert accessibility_problems(host) == []
-        shot(host, f"zoo-host-{scheme}")
-        host.locator("#new-match > summary").click()  # folded during the match
-        host.select_option("#game", "alakazoo")
-        expect(host.locator(".zoo-setup")).to_be_visible()
-        host.locator(".zoo-names summary").click()
-        assert accessibility_problems(host) == []
-    finally:
-        context.close()
+    page = phones.open(PHONE, scheme)
+    page.goto(url(companion))
+    expect(page.locator("#board .zp .jury")).to_have_count(4)
+    assert accessibility_problems(page) == []
+    shot(page, f"zoo-spectator-jury-{scheme}")
+    start(companion, {**FOUR, "options": {}})
+    play(companion, *MIDGAME)
+    expect(page.locator("#board .last")).to_contain_text("Spell Dice", timeout=5000)
+    assert accessibility_problems(page) == []
+    page.close()  # one stream less: chromium allows 6 connections per host
+    host = phones.open(PHONE, scheme)
+    log_in(host, companion, "host", "#host")
+    host.locator("fieldset[data-action=display] button[data-space='3']").click()
+    hand = host.locator("fieldset[data-action=swap]")
+    expect(hand).to_have_count(0)  # Bartholomew rolled: the action is spent
+    host.locator("[data-reason=hand]").click()
+    expect(host.locator("#board .zp[data-player='1'] .pips .pip.on")).to_have_count(2)
+    host.locator("[data-reason=hand]").click()
+    # At 3 a gain would change nothing: Dark Power is no longer offered.
+    expect(host.locator("fieldset[data-action=dark_power]")).to_have_count(0)
+    expect(host.locator("#board .last")).to_contain_text("+1 Dark Power")
+    assert accessibility_problems(host) == []
+    shot(host, f"zoo-host-{scheme}")
+    host.locator("#new-match > summary").click()  # folded during the match
+    host.select_option("#game", "alakazoo")
+    expect(host.locator(".zoo-setup")).to_be_visible()
+    host.locator(".zoo-names summary").click()
+    assert accessibility_problems(host) == []
 
 
 def test_host_starts_a_match_with_portals_names_and_dice(companion, phone):

@@ -28,17 +28,15 @@ def test_spectator_page_updates_live_without_reload(companion, phone):
     shot(phone, "spectator")
 
 
-def test_spectator_page_shows_the_state_before_any_stream(companion, browser):
+def test_spectator_page_shows_the_state_before_any_stream(companion, phones):
     companion.runner.call(lambda t: t.start({"game": "center-court",
                                              "players": ["Ann", "Bob"]}))
-    context = browser.new_context(viewport=PHONE, java_script_enabled=True)
-    page = context.new_page()
+    page = phones.open()
     # No stream at all: the page must still show the match from its first load.
     page.route("**/api/events*", lambda route: route.abort())  # ?epoch=... too
     page.goto(url(companion))
     sync_api.expect(page.locator("#board")).to_contain_text("Bob")
     sync_api.expect(page.locator("#offline")).to_be_visible(timeout=5000)
-    context.close()
 
 
 def test_host_logs_in_and_plays_points(companion, phone):

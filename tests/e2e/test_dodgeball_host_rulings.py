@@ -41,39 +41,35 @@ def test_the_form_starts_an_advanced_turn_with_all_ten_cards(companion, phone):
 
 
 @pytest.mark.parametrize("size", [{"width": 390, "height": 844}, {"width": 320, "height": 640}])
-def test_the_new_match_form_is_about_a_screen_long(companion, browser, size):
+def test_the_new_match_form_is_about_a_screen_long(companion, phones, size):
     """The rosters folded to a line each that lists them (opened: a wizard a line, its
     stats folded), no spell cards to tick for all ten cards: the whole form, from the
     game to Start, is about a screen and a half at most (1,000 px), and nothing in it is
     wider than the phone."""
-    context = browser.new_context(viewport=size)
-    try:
-        phone = context.new_page()
-        log_in(phone, companion, "host", "#host")
-        phone.select_option("#game", "wizard-dodgeball")
-        phone.wait_for_function("() => document.querySelector('.roster-form') !== null")
-        form = phone.locator("#new-match").bounding_box()
-        shot(phone, f"dodgeball-form-{size['width']}")
-        assert form["height"] <= 1000, form  # it was 2,700 px at 390
-        sums = phone.locator(".roster-form .roster-sum")
-        sync_api.expect(sums).to_have_text(["#1 #2 #3 #4 #5", "#6 #7 #8 #9 #10"])
-        sync_api.expect(phone.locator('fieldset[data-spells="0"]')).to_be_hidden()
-        # Opened, a roster is a wizard a line (a narrow phone: two).
-        phone.locator('details.roster-form[data-side="1"] > summary').click()
-        rows = phone.locator('.wiz[data-side="1"]')
-        sync_api.expect(rows).to_have_count(5)
-        for i in range(5):
-            assert rows.nth(i).bounding_box()["height"] <= (60 if size["width"] >= 390 else 110)
-        assert phone.evaluate("document.documentElement.scrollWidth") <= size["width"]
-        rows.nth(0).locator("[name=jersey]").fill("45")
-        sync_api.expect(sums.nth(1)).to_have_text("#45 #7 #8 #9 #10")
-        phone.evaluate("document.activeElement.blur()")
-        shot(phone, f"dodgeball-form-roster-{size['width']}")
-        phone.click("#start button[type=submit]")
-        sync_api.expect(phone.locator("#board")).to_contain_text("#45")
-        assert companion.table.snapshot.match["options"]["rosters"][1] == [45, 7, 8, 9, 10]
-    finally:
-        context.close()
+    phone = phones.open(size)
+    log_in(phone, companion, "host", "#host")
+    phone.select_option("#game", "wizard-dodgeball")
+    phone.wait_for_function("() => document.querySelector('.roster-form') !== null")
+    form = phone.locator("#new-match").bounding_box()
+    shot(phone, f"dodgeball-form-{size['width']}")
+    assert form["height"] <= 1000, form  # it was 2,700 px at 390
+    sums = phone.locator(".roster-form .roster-sum")
+    sync_api.expect(sums).to_have_text(["#1 #2 #3 #4 #5", "#6 #7 #8 #9 #10"])
+    sync_api.expect(phone.locator('fieldset[data-spells="0"]')).to_be_hidden()
+    # Opened, a roster is a wizard a line (a narrow phone: two).
+    phone.locator('details.roster-form[data-side="1"] > summary').click()
+    rows = phone.locator('.wiz[data-side="1"]')
+    sync_api.expect(rows).to_have_count(5)
+    for i in range(5):
+        assert rows.nth(i).bounding_box()["height"] <= (60 if size["width"] >= 390 else 110)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= size["width"]
+    rows.nth(0).locator("[name=jersey]").fill("45")
+    sync_api.expect(sums.nth(1)).to_have_text("#45 #7 #8 #9 #10")
+    phone.evaluate("document.activeElement.blur()")
+    shot(phone, f"dodgeball-form-roster-{size['width']}")
+    phone.click("#start button[type=submit]")
+    sync_api.expect(phone.locator("#board")).to_contain_text("#45")
+    assert companion.table.snapshot.match["options"]["rosters"][1] == [45, 7, 8, 9, 10]
 
 
 def test_speed_leaves_a_second_throw_and_slow_one_of_throw_or_cast(companion, phone):

@@ -278,30 +278,26 @@ def test_errors_are_said_beside_the_control_that_caused_them(companion, phone):
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_host_page_passes_axe_for_every_game(companion, browser, scheme):
+def test_the_host_page_passes_axe_for_every_game(companion, phones, scheme):
     """No axe finding on the host's controls and bar of each game, with the form folded,
     and with the form open (the table empty)."""
-    context = browser.new_context(viewport=PHONE, color_scheme=scheme)
-    try:
-        page = context.new_page()
-        log_in(page, companion, "host", "#host")
-        assert accessibility_problems(page) == []
-        for setup in ({"game": "center-court", "players": ["Ann", "Bob"]},
-                      {"game": "wizard-dodgeball", "players": ["Owls", "Newts"],
-                       "options": {"rosters": [[1, 2, 3, 4, 5], [6, 7, 8, 9, 10]]}},
-                      {"game": "alakaslam", "players": ["Ann", "Bob"],
-                       "options": {"characters": ["austin", "sarissia"]}},
-                      {"game": "alakazoo", "players": ["Ann", "Bob"]}):
-            start(companion, setup)
-            expect(page.locator("#new-match")).not_to_have_attribute("open", "")
-            expect(page.locator("#actions button").first).to_be_visible()
-            assert accessibility_problems(page) == [], setup["game"]
-            shot(page, f"host-thumb-{setup['game']}-{scheme}")
-            companion.runner.call(lambda t: t.abandon())
-            expect(page.locator("#new-match")).to_have_attribute("open", "")
-        assert accessibility_problems(page) == []
-    finally:
-        context.close()
+    page = phones.open(PHONE, scheme)
+    log_in(page, companion, "host", "#host")
+    assert accessibility_problems(page) == []
+    for setup in ({"game": "center-court", "players": ["Ann", "Bob"]},
+                  {"game": "wizard-dodgeball", "players": ["Owls", "Newts"],
+                   "options": {"rosters": [[1, 2, 3, 4, 5], [6, 7, 8, 9, 10]]}},
+                  {"game": "alakaslam", "players": ["Ann", "Bob"],
+                   "options": {"characters": ["austin", "sarissia"]}},
+                  {"game": "alakazoo", "players": ["Ann", "Bob"]}):
+        start(companion, setup)
+        expect(page.locator("#new-match")).not_to_have_attribute("open", "")
+        expect(page.locator("#actions button").first).to_be_visible()
+        assert accessibility_problems(page) == [], setup["game"]
+        shot(page, f"host-thumb-{setup['game']}-{scheme}")
+        companion.runner.call(lambda t: t.abandon())
+        expect(page.locator("#new-match")).to_have_attribute("open", "")
+    assert accessibility_problems(page) == []
 
 
 def test_a_stale_tap_in_the_bar_is_said_in_the_bar(companion, phone):

@@ -151,25 +151,31 @@ def table(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def tabs(table, browser):
+def tabs(table, phones_context):
+    """A logged-in host page for each size and theme: tabs of one phone's browser (its
+    connections to the table are one browser's, at most six)."""
     made = []
+    phones_context.clear_cookies()
     for size, viewport in SIZES.items():
         for scheme in SCHEMES:
-            context = browser.new_context(viewport=viewport, color_scheme=scheme)
             errors: list[str] = []
-            page = context.new_page()
+            page = phones_context.new_page()
+            page.set_viewport_size(viewport)
+            page.emulate_media(color_scheme=scheme)
             page.on("console", lambda m, e=errors, p=page: m.type == "error"
                     and e.append(f"{p.url}: {m.text}"))
             page.on("pageerror", lambda x, e=errors, p=page: e.append(f"{p.url}: {x}"))
             page.goto(url(table, "host"))
-            page.fill("#pin", PIN)
-            page.click("#login button")
+            if not made:  # the first tab logs in; the others share its session
+                page.fill("#pin", PIN)
+                page.click("#login button")
             expect(page.locator("#host")).to_be_visible()
             made.append(Tab(f"{size}-{scheme}", page, errors))
     print(f"\nlayout screenshots: {SHOTS / 'layout'}")
     yield made
     for tab in made:
-        tab.page.context.close()
+        tab.page.close()
+    phones_context.clear_cookies()
 
 
 def check(table: Companion, tabs: list[Tab], label: str) -> list[str]:

@@ -74,42 +74,38 @@ def test_center_court_new_and_in_play(companion, phone):
 
 
 @pytest.mark.parametrize("scheme", ["dark", "light"])
-def test_the_phones_say_what_an_undo_took_back_and_the_notice_ends(companion, browser, scheme):
+def test_the_phones_say_what_an_undo_took_back_and_the_notice_ends(companion, phones, scheme):
     """An undo from the panel (or any host) says on every phone what it took back, as a
     notice over the page's foot (the board does not move) that ends on its own, or at
     the next change; a page opened after an undo does not bring that old news up."""
     start(companion, CC)
     play(companion, POINT[0], POINT[1])
-    context = browser.new_context(viewport=PHONE, color_scheme=scheme)
-    try:
-        phone = context.new_page()
-        phone.goto(url(companion))
-        title_is(phone, "Ann v Bob: 0-0, 15-15")
-        notice = phone.locator("#undone")
-        expect(notice).to_be_hidden()
-        before = boxes(phone, CC_FACTS[:6])
-        companion.runner.call(lambda t: t.undo())  # as the panel's held BACK does
-        expect(notice).to_have_text("Undone: point to Bob")
-        expect(notice).to_be_visible()
-        above_the_fold(phone, "#undone")
-        title_is(phone, "Ann v Bob: 0-0, 15-0")
-        assert boxes(phone, CC_FACTS[:6]) == before  # over the page: nothing moved
-        assert accessibility_problems(phone) == []
-        shot(phone, f"spectator-undone-{scheme}")
-        # It ends on its own, a few seconds later.
-        expect(notice).to_be_hidden(timeout=10_000)
-        # And at the next change, whatever that is.
-        companion.runner.call(lambda t: t.undo())
-        expect(notice).to_have_text("Undone: point to Ann")
-        play(companion, POINT[1])
-        expect(notice).to_be_hidden(timeout=2000)
-        # Opened after an undo: the board, no notice.
-        companion.runner.call(lambda t: t.undo())
-        phone.goto(url(companion))
-        title_is(phone, "Ann v Bob: 0-0, 0-0")
-        expect(notice).to_be_hidden()
-    finally:
-        context.close()
+    phone = phones.open(PHONE, scheme)
+    phone.goto(url(companion))
+    title_is(phone, "Ann v Bob: 0-0, 15-15")
+    notice = phone.locator("#undone")
+    expect(notice).to_be_hidden()
+    before = boxes(phone, CC_FACTS[:6])
+    companion.runner.call(lambda t: t.undo())  # as the panel's held BACK does
+    expect(notice).to_have_text("Undone: point to Bob")
+    expect(notice).to_be_visible()
+    above_the_fold(phone, "#undone")
+    title_is(phone, "Ann v Bob: 0-0, 15-0")
+    assert boxes(phone, CC_FACTS[:6]) == before  # over the page: nothing moved
+    assert accessibility_problems(phone) == []
+    shot(phone, f"spectator-undone-{scheme}")
+    # It ends on its own, a few seconds later.
+    expect(notice).to_be_hidden(timeout=10_000)
+    # And at the next change, whatever that is.
+    companion.runner.call(lambda t: t.undo())
+    expect(notice).to_have_text("Undone: point to Ann")
+    play(companion, POINT[1])
+    expect(notice).to_be_hidden(timeout=2000)
+    # Opened after an undo: the board, no notice.
+    companion.runner.call(lambda t: t.undo())
+    phone.goto(url(companion))
+    title_is(phone, "Ann v Bob: 0-0, 0-0")
+    expect(notice).to_be_hidden()
 
 
 def test_center_court_calls_a_fault_without_moving_the_score(companion, phone):
@@ -300,22 +296,18 @@ IN_PLAY = {
 
 
 @pytest.mark.parametrize("scheme", ["dark", "light"])
-def test_every_board_passes_axe(companion, browser, scheme):
-    context = browser.new_context(viewport=PHONE, color_scheme=scheme)
-    try:
-        page = context.new_page()
-        for game, (setup, actions, facts) in IN_PLAY.items():
-            companion.runner.call(lambda t: t.abandon() if t.match else None)
-            start(companion, setup)
-            play(companion, *actions)
-            page.goto(url(companion))
-            expect(page.locator(facts[0])).to_be_visible()
-            for fact in facts:  # the scan covers the board with its call or last play
-                above_the_fold(page, fact)
-            assert accessibility_problems(page) == [], game
-            shot(page, f"spectator-{game}-{scheme}")
-    finally:
-        context.close()
+def test_every_board_passes_axe(companion, phones, scheme):
+    page = phones.open(PHONE, scheme)
+    for game, (setup, actions, facts) in IN_PLAY.items():
+        companion.runner.call(lambda t: t.abandon() if t.match else None)
+        start(companion, setup)
+        play(companion, *actions)
+        page.goto(url(companion))
+        expect(page.locator(facts[0])).to_be_visible()
+        for fact in facts:  # the scan covers the board with its call or last play
+            above_the_fold(page, fact)
+        assert accessibility_problems(page) == [], game
+        shot(page, f"spectator-{game}-{scheme}")
 
 
 def overlaps(a: dict, b: dict) -> bool:
@@ -324,48 +316,44 @@ def overlaps(a: dict, b: dict) -> bool:
 
 
 @pytest.mark.parametrize("game", list(IN_PLAY))
-def test_text_grows_with_the_phones_font_size_and_nothing_overlaps(companion, browser, game):
+def test_text_grows_with_the_phones_font_size_and_nothing_overlaps(companion, phones, game):
     """At a default font size of 24px (150%, as a phone's large text), the board's text
     is larger, nothing is wider than the phone and no two key facts overlap."""
     setup, actions, facts = IN_PLAY[game]
     start(companion, setup)
     play(companion, *actions)
-    context = browser.new_context(viewport=PHONE)
-    try:
-        page = context.new_page()
-        cdp = context.new_cdp_session(page)
-        cdp.send("Page.enable")
-        cdp.send("Page.setFontSizes", {"fontSizes": {"standard": 24}})
-        page.goto(url(companion))
-        expect(page.locator(facts[0])).to_be_visible()
-        assert page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)") == 27
-        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-        drawn = [(s, i, page.locator(s).nth(i).bounding_box())
-                 for s in facts for i in range(page.locator(s).count())]
-        for s, i, b in drawn:
-            assert b["x"] >= 0 and b["x"] + b["width"] <= PHONE["width"], (s, i, b)
-        for n, (s, i, b) in enumerate(drawn):
-            for t, j, c in drawn[n + 1:]:
-                other = page.locator(t).nth(j).element_handle()
-                inside = page.locator(s).nth(i).evaluate(
-                    "(a, b) => a.contains(b) || b.contains(a)", other)
-                assert inside or not overlaps(b, c), (s, i, t, j)
-        # Every name on one line: no word broken in two.
-        lines = page.locator("#board .score .name, #board .side h2 .sname, #board .zp .pname")
-        assert lines.count()
-        for n in range(lines.count()):
-            assert lines.nth(n).evaluate("""(e) => {
-                const text = [...e.childNodes].find((c) => c.nodeType === 3 && c.data.trim());
-                const r = document.createRange();
-                r.selectNodeContents(text);
-                return r.getClientRects().length;
-            }""") == 1, lines.nth(n).inner_text()
-        # The first screen only: a full-page screenshot resizes the page and chromium
-        # drops the font sizes set above while doing so.
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"spectator-{game}-large-text.png"))
-    finally:
-        context.close()
+    page = phones.open()
+    cdp = phones.context.new_cdp_session(page)
+    cdp.send("Page.enable")
+    cdp.send("Page.setFontSizes", {"fontSizes": {"standard": 24}})
+    page.goto(url(companion))
+    expect(page.locator(facts[0])).to_be_visible()
+    assert page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)") == 27
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    drawn = [(s, i, page.locator(s).nth(i).bounding_box())
+             for s in facts for i in range(page.locator(s).count())]
+    for s, i, b in drawn:
+        assert b["x"] >= 0 and b["x"] + b["width"] <= PHONE["width"], (s, i, b)
+    for n, (s, i, b) in enumerate(drawn):
+        for t, j, c in drawn[n + 1:]:
+            other = page.locator(t).nth(j).element_handle()
+            inside = page.locator(s).nth(i).evaluate(
+                "(a, b) => a.contains(b) || b.contains(a)", other)
+            assert inside or not overlaps(b, c), (s, i, t, j)
+    # Every name on one line: no word broken in two.
+    lines = page.locator("#board .score .name, #board .side h2 .sname, #board .zp .pname")
+    assert lines.count()
+    for n in range(lines.count()):
+        assert lines.nth(n).evaluate("""(e) => {
+            const text = [...e.childNodes].find((c) => c.nodeType === 3 && c.data.trim());
+            const r = document.createRange();
+            r.selectNodeContents(text);
+            return r.getClientRects().length;
+        }""") == 1, lines.nth(n).inner_text()
+    # The first screen only: a full-page screenshot resizes the page and chromium
+    # drops the font sizes set above while doing so.
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"spectator-{game}-large-text.png"))
 
 
 #: The tallest band of a board without any text or drawing in it (px): from the board's
@@ -411,27 +399,24 @@ WD_HIT = {"type": "hit", "thrower": 21, "target": 30}
     (WD_START, []), (WD_START, [WD_HIT]), (WD_LONG, [WD_HIT]), (WD_LONG, [FREEZE, THROW, END]),
 ], ids=["cc-new", "cc-point", "cc-long-point", "cc-long-30", "wd-new", "wd-hit", "wd-long-hit",
         "wd-long-throw"])
-def test_no_wide_empty_gap_in_a_board_in_play(companion, browser, setup, actions):
+def test_no_wide_empty_gap_in_a_board_in_play(companion, phones, setup, actions):
     """Lines kept for news (a call, the last play) keep nothing moving without opening
     a wide empty band under the score: on the spectators' and the host's page, at 390
     and 320 px."""
     start(companion, setup)
     play(companion, *actions)
     for size in ({"width": 390, "height": 844}, {"width": 320, "height": 640}):
-        context = browser.new_context(viewport=size)
-        try:
-            page = context.new_page()
-            for path in ("", "host"):
-                if path:
-                    page.goto(url(companion, "host"))
-                    page.fill("#pin", PIN)
-                    page.click("#login button")
-                else:
-                    page.goto(url(companion))
-                expect(page.locator("#board > *").first).to_be_visible()
-                gap, above = page.evaluate(WIDEST_GAP)
-                where = path or "spectator"
-                shot(page, f"gap-{setup['game']}-{len(actions)}-{size['width']}-{where}")
-                assert gap <= GAP_MAX, (size, where, gap, above)
-        finally:
-            context.close()
+        page = phones.open(size)
+        for path in ("", "host"):
+            if path:
+                page.goto(url(companion, "host"))
+                page.fill("#pin", PIN)
+                page.click("#login button")
+            else:
+                page.goto(url(companion))
+            expect(page.locator("#board > *").first).to_be_visible()
+            gap, above = page.evaluate(WIDEST_GAP)
+            where = path or "spectator"
+            shot(page, f"gap-{setup['game']}-{len(actions)}-{size['width']}-{where}")
+            assert gap <= GAP_MAX, (size, where, gap, above)
+        phones.context.clear_cookies()  # the next size is another phone: it logs in

@@ -93,24 +93,20 @@ def test_the_marks_and_bars_say_what_happened(companion, phone):
 
 
 @pytest.mark.parametrize("scheme", ["dark", "light"])
-def test_the_charts_pass_axe_and_are_readable(companion, browser, scheme):
-    context = browser.new_context(viewport=PHONE, color_scheme=scheme)
-    try:
-        page = context.new_page()
-        for game, (record, before, live) in MATCHES.items():
-            if companion.table.snapshot.match and \
-                    companion.table.snapshot.match["status"] != "finished":
-                companion.runner.call(lambda t: t.abandon())
-            start(companion, record)
-            play(companion, *before, *live)
-            page.goto(url(companion))
-            figure = page.locator("#timeline figure.tl")
-            expect(figure).to_have_attribute("data-game", game, timeout=5000)
-            assert accessibility_problems(page) == [], game
-            SHOTS.mkdir(parents=True, exist_ok=True)
-            figure.screenshot(path=str(SHOTS / f"timeline-{game}-{scheme}.png"))
-    finally:
-        context.close()
+def test_the_charts_pass_axe_and_are_readable(companion, phones, scheme):
+    page = phones.open(PHONE, scheme)
+    for game, (record, before, live) in MATCHES.items():
+        if companion.table.snapshot.match and \
+                companion.table.snapshot.match["status"] != "finished":
+            companion.runner.call(lambda t: t.abandon())
+        start(companion, record)
+        play(companion, *before, *live)
+        page.goto(url(companion))
+        figure = page.locator("#timeline figure.tl")
+        expect(figure).to_have_attribute("data-game", game, timeout=5000)
+        assert accessibility_problems(page) == [], game
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        figure.screenshot(path=str(SHOTS / f"timeline-{game}-{scheme}.png"))
 
 
 def test_the_chart_script_comes_after_the_page_has_loaded(companion, phone):
@@ -177,7 +173,7 @@ TEXT_OUTSIDE = """(sel) => Array.from(document.querySelectorAll(sel)).flatMap((c
 
 
 @pytest.mark.parametrize("size", [{"width": 390, "height": 844}, {"width": 320, "height": 640}])
-def test_no_chart_text_runs_out_of_its_chart_with_long_names(companion, browser, size):
+def test_no_chart_text_runs_out_of_its_chart_with_long_names(companion, phones, size):
     """16 capitals (the form's maximum), a side's name of two of them: every note, tick
     and label of the momentum, balance and rating charts stays inside its drawing."""
     games = [({"game": "center-court", "players": LONG[:2], "options": {"first_server": 0}},
@@ -185,29 +181,25 @@ def test_no_chart_text_runs_out_of_its_chart_with_long_names(companion, browser,
              ({"game": "alakaslam", "players": LONG,
                "options": {"characters": ["laurie", "rich", "wendolyn", "simon"], "target": 3}},
               [ANN, BOB, ANN])]
-    context = browser.new_context(viewport=size)
-    try:
-        page = context.new_page()
-        for record, actions in games:
-            companion.runner.call(lambda t: t.abandon() if t.match and not t.match.is_over
-                                  else None)
-            start(companion, record)
-            play(companion, *actions)
-            page.goto(url(companion))
-            expect(page.locator("#timeline figure.tl")).to_have_attribute(
-                "data-game", record["game"], timeout=5000)
-            outside = page.evaluate(TEXT_OUTSIDE, "#timeline svg")
-            page.locator("#timeline").screenshot(
-                path=str(SHOTS / f"timeline-long-{record['game']}-{size['width']}.png"))
-            assert outside == [], (record["game"], outside)
-        # A player's rating course (the players page draws it with the same code).
-        companion.runner.call(lambda t: t.abandon())
-        start(companion, {"game": "center-court", "players": LONG[:2],
-                          "options": {"sets": 1, "first_server": 0}})
-        play(companion, *[ANN] * 24)
-        page.goto(url(companion, f"players/{LONG[0]}"))
-        expect(page.locator(".timeline svg").first).to_be_visible(timeout=5000)
-        assert page.evaluate(TEXT_OUTSIDE, ".timeline svg") == []
-        page.screenshot(path=str(SHOTS / f"players-long-{size['width']}.png"), full_page=True)
-    finally:
-        context.close()
+    page = phones.open(size)
+    for record, actions in games:
+        companion.runner.call(lambda t: t.abandon() if t.match and not t.match.is_over
+                              else None)
+        start(companion, record)
+        play(companion, *actions)
+        page.goto(url(companion))
+        expect(page.locator("#timeline figure.tl")).to_have_attribute(
+            "data-game", record["game"], timeout=5000)
+        outside = page.evaluate(TEXT_OUTSIDE, "#timeline svg")
+        page.locator("#timeline").screenshot(
+            path=str(SHOTS / f"timeline-long-{record['game']}-{size['width']}.png"))
+        assert outside == [], (record["game"], outside)
+    # A player's rating course (the players page draws it with the same code).
+    companion.runner.call(lambda t: t.abandon())
+    start(companion, {"game": "center-court", "players": LONG[:2],
+                      "options": {"sets": 1, "first_server": 0}})
+    play(companion, *[ANN] * 24)
+    page.goto(url(companion, f"players/{LONG[0]}"))
+    expect(page.locator(".timeline svg").first).to_be_visible(timeout=5000)
+    assert page.evaluate(TEXT_OUTSIDE, ".timeline svg") == []
+    page.screenshot(path=str(SHOTS / f"players-long-{size['width']}.png"), full_page=True)
