@@ -1,114 +1,39 @@
 """The one list of games, each named once with its faces.
 
-A :class:`Kit` holds a game's pure rules (:class:`~companion.games.base.Game`)
-and the faces that show it: its panel pieces (:class:`Panel`), its OLED board
-(:class:`Oled`) and its hall card (``card(view) -> Card``). The generic code
-(the panel, the OLED, the headline and MQTT summary, the web API, the
-history) reads a game only through :func:`kit` and :data:`GAMES`.
+A game is a folder, ``companion/games/<game>/``: its pure rules (a
+:class:`~companion.games.base.Game`, ``GAME`` in the package) and, in its
+``kit.py``, the :class:`~companion.kit.Kit` that joins them to its faces (its
+panel, its OLED board, its hall card, its standing). :data:`FOLDERS` lists
+the folders, one line a game; the generic code (the panel, the OLED, the
+headline and MQTT summary, the standings, the web API, the history) reads a
+game only through :func:`kit` and :data:`GAMES`.
 
 A face a kit leaves out is None, and the generic code uses its generic one:
 a panel built from the game's ``legal`` offers, a board of names and scores,
-a card of names and scores. A match of any game in the catalog always plays
-and resumes; the serial scoreboard's ``STATE`` line is the view itself and
-needs no face.
-
-Adding a game is one folder (``companion/games/<game>/``) and one
-:func:`register` call at the end of this module (README.md, "How to add a
-game"); a test registers a game of its own the same way.
+a card of names and scores. A folder without a ``kit.py`` plays on the
+generic faces alone. A match of any game in the catalog always plays and
+resumes; the serial scoreboard's ``STATE`` line is the view itself and needs
+no face. A test registers a game of its own with ``register(load(package))``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
-from functools import cached_property
+import importlib
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from companion.errors import InvalidAction
-from companion.games import alakaslam, alakazoo, center_court, wizard_dodgeball
-from companion.games.alakaslam import card as alakaslam_card
-from companion.games.alakaslam import oled as alakaslam_oled
-from companion.games.alakaslam import panel as alakaslam_panel
-from companion.games.alakazoo import card as alakazoo_card
-from companion.games.alakazoo import oled as alakazoo_oled
-from companion.games.alakazoo import panel as alakazoo_panel
-from companion.games.base import JSON, Card, Game
-from companion.games.center_court import card as center_court_card
-from companion.games.center_court import oled as center_court_oled
-from companion.games.center_court import panel as center_court_panel
-from companion.games.wizard_dodgeball import card as wizard_dodgeball_card
-from companion.games.wizard_dodgeball import oled as wizard_dodgeball_oled
-from companion.games.wizard_dodgeball import panel as wizard_dodgeball_panel
-from companion.inputs import Input
-from companion.ui.base import Binding, Builder, Draft, Outcome, ScreenSpec, Ui, screens
+from companion.games.base import Game
+from companion.kit import Kit
 
-#: Where a board's last status line begins when a kit does not say (the lowest
-#: line's top): a short notice covers that line and never the score above.
-STATUS_TOP = 47
-
-
-@dataclass(frozen=True)
-class Panel:
-    """A game's pieces of the panel.
-
-    - ``board(ui, match)``: the board's keys while the match runs (BACK is
-      added by the generic panel: the menu; holding BACK is undo).
-    - ``screens``: the game's own screens by name (bare builders are drafts,
-      closed by any change from elsewhere); names are unique across games.
-    - ``finished(match)``: keys the board adds once the match is over.
-    - ``setup_rows(ui, draft, first_row)``: setup rows beyond the option menus.
-    - ``fit_draft(draft)``: the draft with options kept in step with the players.
-    """
-
-    board: Callable[[Ui, Mapping[str, Any]], dict[Input, Binding]]
-    screens: Mapping[str, Builder | ScreenSpec] = field(default_factory=dict)
-    finished: Callable[[Mapping[str, Any]], dict[Input, Binding]] | None = None
-    setup_rows: Callable[[Ui, Draft, int], list[tuple[str, Outcome]]] | None = None
-    fit_draft: Callable[[Draft], Draft] | None = None
-
-
-@dataclass(frozen=True)
-class Oled:
-    """A game's faces on the OLED.
-
-    - ``board(draw, match)``: the scoreboard, drawn on a blank frame above the
-      soft keys.
-    - ``drawn``: the game's panel screens drawn their own way (not as a list
-      or a row of choices), by screen name: ``(draw, ui, screen, match)``.
-    - ``status_top``: where the board's last status line begins (a short
-      notice covers it, never the score above).
-    """
-
-    board: Callable[..., None]
-    drawn: Mapping[str, Callable[..., None]] = field(default_factory=dict)
-    status_top: int = STATUS_TOP
-
-
-@dataclass(frozen=True)
-class Kit:
-    """One game: its rules and the faces it brings (None: the generic face)."""
-
-    game: Game
-    panel: Panel | None = None
-    oled: Oled | None = None
-    card: Callable[[JSON], Card] | None = None
-    #: ``tiebreaks(view)``: each team's value (in the order of
-    #: companion/standings.py's teams) for a club night's game tiebreak, from a finished
-    #: match's view; None (or no function): the game gives none.
-    tiebreaks: Callable[[JSON], list[float] | None] | None = None
-
-    @property
-    def id(self) -> str:
-        return self.game.id
-
-    @cached_property
-    def screens(self) -> dict[str, ScreenSpec]:
-        """The kit's own panel screens, by name (each a :class:`ScreenSpec`)."""
-        return screens(self.panel.screens) if self.panel else {}
-
-    def __repr__(self) -> str:
-        return f"<Kit {self.id}>"
-
+#: The games' folders under companion/games/, a line each, in the order a setup screen
+#: offers them.
+FOLDERS = (
+    "center_court",
+    "wizard_dodgeball",
+    "alakaslam",
+    "alakazoo",
+)
 
 #: Every game, by its contract id, in the order a setup screen offers them.
 KITS: dict[str, Kit] = {}
@@ -178,26 +103,20 @@ class _Games(Mapping[str, Game]):
 GAMES: Mapping[str, Game] = _Games()
 
 
-register(Kit(center_court.GAME,
-             Panel(center_court_panel.board, center_court_panel.SCREENS),
-             Oled(center_court_oled.board, status_top=44),
-             center_court_card.card, center_court_card.tiebreaks))
-register(Kit(wizard_dodgeball.GAME,
-             Panel(wizard_dodgeball_panel.board, wizard_dodgeball_panel.SCREENS,
-                   setup_rows=wizard_dodgeball_panel.setup_rows),
-             Oled(wizard_dodgeball_oled.board, status_top=44),
-             wizard_dodgeball_card.card, wizard_dodgeball_card.tiebreaks))
-register(Kit(alakaslam.GAME,
-             Panel(alakaslam_panel.board, alakaslam_panel.SCREENS,
-                   setup_rows=alakaslam_panel.setup_rows, fit_draft=alakaslam_panel.fit_draft),
-             Oled(alakaslam_oled.board, {"slam-cards": alakaslam_oled.picker}, status_top=46),
-             alakaslam_card.card, alakaslam_card.tiebreaks))
-register(Kit(alakazoo.GAME,
-             Panel(alakazoo_panel.board, alakazoo_panel.SCREENS, finished=alakazoo_panel.finished,
-                   setup_rows=alakazoo_panel.setup_rows, fit_draft=alakazoo_panel.fit_draft),
-             Oled(alakazoo_oled.board, {"zoo-space": alakazoo_oled.picker,
-                                        "zoo-jury": alakazoo_oled.jury}, status_top=47),
-             alakazoo_card.card, alakazoo_card.tiebreaks))
+def load(package: str) -> Kit:
+    """The kit of the game package ``package`` (a dotted name): its ``kit`` module's
+    ``KIT``, else the package's ``GAME`` with every face generic."""
+    try:
+        module = importlib.import_module(f"{package}.kit")
+    except ModuleNotFoundError as err:
+        if err.name != f"{package}.kit":
+            raise  # the kit is there and fails to import: say so, do not hide it
+        return Kit(importlib.import_module(package).GAME)
+    return module.KIT
 
-__all__ = ["GAMES", "KITS", "Kit", "Oled", "Panel", "get_game", "kit", "register", "rematch",
+
+for _folder in FOLDERS:
+    register(load(f"companion.games.{_folder}"))
+
+__all__ = ["FOLDERS", "GAMES", "KITS", "get_game", "kit", "load", "register", "rematch",
            "unregister"]

@@ -8,6 +8,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, settings
 
+from companion import catalog
 from companion.store import Store
 from companion.table import Table
 
@@ -80,3 +81,12 @@ def memory_store():
 def table(store):
     return Table(store, rng=random.Random(1234))
 
+
+@pytest.fixture
+def first_to_game():
+    """The test-only game (tests/first_to/, First to N) in the catalog for this test,
+    registered as every game is, by its folder: ``catalog.load`` finds no ``kit.py``
+    there, so it plays on the generic faces alone."""
+    kit = catalog.register(catalog.load("tests.first_to"))
+    yield kit
+    catalog.unregister(kit.id)

@@ -60,10 +60,10 @@ def test_importing_the_whole_core_loads_none_of_them():
     assert set(json.loads(out)) & FORBIDDEN == set()
 
 
-#: A game folder's faces: what may draw or take buttons. Every other module of
-#: companion/games/ is the game's pure rules (state, options, rules, events,
-#: view, timeline, card).
-FACES = {"panel.py", "oled.py"}
+#: A game folder's faces: what may draw or take buttons, and its kit, which joins
+#: them to the rules. Every other module of companion/games/ is the game's pure
+#: rules (state, options, rules, events, view, timeline, card).
+FACES = {"panel.py", "oled.py", "kit.py"}
 
 
 def rules_modules() -> list[Path]:
@@ -94,7 +94,8 @@ def test_the_rules_check_finds_a_face_imported():
     faces = [p for p in (CORE / "games").rglob("*.py") if p.name in FACES]
     assert {p.parent.name for p in faces} >= {"center_court", "wizard_dodgeball", "alakaslam",
                                                "alakazoo"}
-    assert all("companion.ui" in p.read_text() for p in faces)
+    assert all(("companion.kit" if p.name == "kit.py" else "companion.ui") in p.read_text()
+               for p in faces)
 
 
 # --- import circles -------------------------------------------------------------
@@ -145,7 +146,25 @@ def import_edges(modules: dict[str, Path]) -> dict[tuple[str, str], int]:
             found = _resolve(target, modules)
             if found is not None and found != module:
                 edges.setdefault((module, found), line)
+    edges.update(catalog_edges(modules))
     return edges
+
+
+def catalog_edges(modules: dict[str, Path]) -> dict[tuple[str, str], int]:
+    """The catalog's imports that no import statement shows: it loads each game folder
+    it lists (``FOLDERS``) by name, its ``kit`` module when it has one."""
+    if "companion.catalog" not in modules:
+        return {}
+    path = modules["companion.catalog"]
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "FOLDERS" for t in node.targets):
+            folders, line = ast.literal_eval(node.value), node.lineno
+            break
+    else:
+        raise AssertionError("companion/catalog.py lists no FOLDERS")
+    return {("companion.catalog", _resolve(f"companion.games.{folder}.kit", modules)): line
+            for folder in folders}
 
 
 def import_circles(edges: dict[tuple[str, str], int]) -> list[list[str]]:
@@ -224,7 +243,8 @@ def test_the_import_graph_sees_every_kind_of_import():
     assert ("app.runtime", "companion.table") in edges  # `from pkg.mod import name`
     assert ("app.cli", "app.runtime") in edges  # inside a function
     assert ("app.cli", "companion.matchfile") in edges  # `from pkg import module`
-    assert ("companion.catalog", "companion.games.center_court") in edges  # from a package
+    assert ("companion.games.center_court.kit", "companion.games.center_court.card") in edges
+    assert ("companion.catalog", "companion.games.center_court.kit") in edges  # FOLDERS
     assert ("tests.web.test_server", "tests.web.conftest") in edges
 
 

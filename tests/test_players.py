@@ -410,3 +410,20 @@ def test_each_games_own_tiebreak_is_read_from_its_finished_view():
     # The standing leaves out what a game does not give.
     view = {"winner": [0], "players": [{"total": 4, "jury": None}, {"total": 1, "jury": None}]}
     assert standing("alakazoo", view) == {"teams": [[0], [1]], "places": [0, 1]}
+
+
+def test_a_game_whose_kit_gives_no_standing_is_placed_winner_first(first_to_game):
+    """The generic standing (companion/standings.py): each player alone, the winner (or
+    the seats sharing the win) first, every other player second; none while it runs."""
+    from companion.standings import generic
+
+    assert first_to_game.standing is None
+    assert standing("first-to", {"players": ["Ann", "Bob"], "winner": 1}) == \
+        {"teams": [[0], [1]], "places": [1, 0]}
+    assert standing("first-to", {"players": ["Ann", "Bob"], "winner": None}) is None
+    assert generic({"players": ["Ann", "Bob", "Cy"], "winner": 2}) == \
+        {"teams": [[0], [1], [2]], "places": [1, 1, 0]}
+    assert generic({"players": ["Ann", "Bob", "Cy"], "winner": [0, 2]}) == \
+        {"teams": [[0], [1], [2]], "places": [0, 1, 0]}
+    assert generic({"sides": [{}, {}], "winner": 0}) == {"teams": [[0], [1]], "places": [0, 1]}
+    assert generic({"players": ["Ann", "Bob", "Cy"], "winner": []}) is None

@@ -28,6 +28,7 @@ from typing import Any
 from companion import catalog
 from companion.catalog import GAMES, get_game, rematch
 from companion.inputs import BUTTONS, HOLDABLE, Input
+from companion.kit import Panel
 from companion.names import MIN_WIDTH, short_names
 from companion.ui.base import (
     CHANGED,
@@ -193,7 +194,7 @@ def offer_lines(players: Sequence[str], event: Mapping[str, Any]) -> tuple[str, 
     return (*who, where)
 
 
-def _panel(game_id: str) -> catalog.Panel | None:
+def _panel(game_id: str) -> Panel | None:
     kit = catalog.kit(game_id)
     return kit.panel if kit else None
 

@@ -15,12 +15,13 @@ from PIL import Image, ImageDraw
 
 from companion import catalog
 from companion.headline import headline
+from companion.kit import STATUS_TOP
 from companion.panel import PanelState
 from companion.ui import canvas, menus
 from companion.ui.base import Context, Screen
 
 #: Where the generic board's rows begin, and its status line.
-_GENERIC_ROWS, _GENERIC_STATUS = 10, catalog.STATUS_TOP
+_GENERIC_ROWS, _GENERIC_STATUS = 10, STATUS_TOP
 
 
 def render(state: PanelState, ctx: Context) -> Image.Image:

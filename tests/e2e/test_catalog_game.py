@@ -6,22 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from companion import catalog
-from companion.catalog import Kit
-from tests import first_to
 from tests.e2e.browser_support import log_in, require_chromium, url
 
 expect = require_chromium().expect
 
 
-@pytest.fixture
-def registered():
-    catalog.register(Kit(first_to.GAME))
-    yield
-    catalog.unregister(first_to.GAME_ID)
-
-
-@pytest.mark.usefixtures("registered")
+@pytest.mark.usefixtures("first_to_game")
 def test_the_generic_controls_play_a_game_without_scripts(companion, phone, browser):
     companion.runner.call(lambda t: t.start({"game": "first-to", "players": ["Ann", "Bob"]}))
     log_in(phone, companion, "host", "#host")

@@ -1,9 +1,11 @@
 """First to N: a test-only game, two seats, a point at a time, first to ``target`` wins.
 
 It is the proof that a game is a folder and a catalog line: nothing else in the
-project is written for it. It brings only its rules (no panel, no OLED, no card,
-no page scripts), so every output shows it through the generic faces. The tests
-register it with ``catalog.register(Kit(GAME))``.
+project is written for it. It brings only its rules (no ``kit.py``: no panel, no
+OLED, no card, no page scripts), so every output shows it through the generic
+faces. The tests register it as the catalog registers each folder it lists:
+``catalog.register(catalog.load("tests.first_to"))`` (the ``first_to_game``
+fixture).
 """
 
 from __future__ import annotations

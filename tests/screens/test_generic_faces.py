@@ -8,13 +8,10 @@ import random
 
 import pytest
 
-from companion import catalog
-from companion.catalog import Kit
 from companion.panel import Panel
 from companion.store import Store
 from companion.table import Table
 from companion.ui.oled import render
-from tests import first_to
 from tests.panel_support import press
 from tests.screens.test_golden import CTX, assert_golden
 
@@ -30,10 +27,8 @@ SCENES = {
 
 
 @pytest.fixture(autouse=True)
-def registered():
-    catalog.register(Kit(first_to.GAME))
-    yield
-    catalog.unregister(first_to.GAME_ID)
+def registered(first_to_game):
+    """First to N in the catalog for every test here."""
 
 
 @pytest.mark.parametrize("scene", SCENES)

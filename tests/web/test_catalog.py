@@ -19,7 +19,8 @@ from PIL import ImageChops
 from app.config import Config
 from app.runtime import Companion, WebOptions
 from companion import catalog
-from companion.catalog import GAMES, Kit
+from companion import kit as kits
+from companion.catalog import GAMES
 from companion.errors import InvalidAction
 from companion.headline import headline
 from companion.panel import Panel
@@ -46,14 +47,6 @@ from web.pages import STATIC
 
 CTX = Context(names=("Ann", "Bob", "Cy", "Dee"), address="http://10.0.0.2:8080/")
 FIRST_TO = {"game": "first-to", "players": ["Ann", "Bob"], "options": {"target": 3}}
-
-
-@pytest.fixture
-def registered():
-    """The test-only game, registered with one catalog line for this test only."""
-    catalog.register(Kit(first_to.GAME))
-    yield
-    catalog.unregister(first_to.GAME_ID)
 
 
 def sample_start(game_id: str) -> dict:
@@ -97,7 +90,7 @@ def conforms(table: Table) -> None:
     assert json.loads(body)["match"] == json.loads(snapshot.json_text)["match"]
 
 
-@pytest.mark.usefixtures("registered")
+@pytest.mark.usefixtures("first_to_game")
 @pytest.mark.parametrize("game_id", IDS)
 def test_every_game_conforms_from_its_sample_start_and_each_first_action(game_id):
     played = 0
@@ -118,7 +111,7 @@ def test_every_game_conforms_from_its_sample_start_and_each_first_action(game_id
     assert played, f"{game_id}: none of its first legal offers could be played"
 
 
-@pytest.mark.usefixtures("registered")
+@pytest.mark.usefixtures("first_to_game")
 @pytest.mark.parametrize("game_id", IDS)
 def test_every_game_is_served_to_the_host_page(client, host, game_id):
     """What the host page draws a game's controls from: its start form's entry, the
@@ -135,7 +128,7 @@ def test_every_game_is_served_to_the_host_page(client, host, game_id):
     assert all(script in page.text for script in scripts)
 
 
-@pytest.mark.usefixtures("registered")
+@pytest.mark.usefixtures("first_to_game")
 def test_screen_names_are_unique_across_games():
     generic = {*SCREENS, *GENERIC_SCREENS}
     seen: dict[str, str] = {}
@@ -149,8 +142,8 @@ def test_screen_names_are_unique_across_games():
 
 def test_a_kit_whose_screen_name_is_taken_is_refused():
     taken = next(iter(catalog.KITS["center-court"].screens))
-    clash = Kit(first_to.GAME, catalog.Panel(board=lambda ui, match: {},
-                                               screens={taken: GENERIC_SCREENS["play"]}))
+    clash = kits.Kit(first_to.GAME, kits.Panel(board=lambda ui, match: {},
+                                                 screens={taken: GENERIC_SCREENS["play"]}))
     with pytest.raises(ValueError, match=f"screen '{taken}' is already center-court's"):
         catalog.register(clash)
     with pytest.raises(ValueError, match="already in the catalog"):
@@ -167,7 +160,7 @@ def test_without_registration_the_test_game_is_unknown(host):
 # --- the test-only game end to end ------------------------------------------------------
 
 
-@pytest.mark.usefixtures("registered")
+@pytest.mark.usefixtures("first_to_game")
 def test_the_test_game_is_set_up_and_played_on_the_buttons_and_the_oled():
     with Store(":memory:") as store:
         panel = Panel(Table(store, rng=random.Random(3)), CTX)
@@ -198,7 +191,7 @@ def test_the_test_game_is_set_up_and_played_on_the_buttons_and_the_oled():
         assert panel.table.snapshot.match["view"]["scores"] == [2, 1]
 
 
-@pytest.mark.usefixtures("registered")
+@pytest.mark.usefixtures("first_to_game")
 def test_the_test_game_on_the_phones_the_hall_card_and_the_history(client, host):
     assert "first-to" in [g["id"] for g in client.get("/api/games").json]
     started = host.post("/api/match", FIRST_TO)
@@ -224,7 +217,7 @@ def test_the_test_game_on_the_phones_the_hall_card_and_the_history(client, host)
     assert stored["view"]["scores"] == [1, 3]
 
 
-@pytest.mark.usefixtures("registered")
+@pytest.mark.usefixtures("first_to_game")
 def test_the_test_game_streams_to_the_phones(server, host):
     stream = SseClient("127.0.0.1", server.port)
     try:
@@ -242,7 +235,7 @@ def test_the_test_game_streams_to_the_phones(server, host):
         stream.conn.close()
 
 
-@pytest.mark.usefixtures("registered")
+@pytest.mark.usefixtures("first_to_game")
 def test_a_stored_match_of_a_game_without_a_panel_resumes(tmp_path):
     """The companion starts over a stored match of a game that brings no panel, no OLED
     and no card: the board is the generic one and the buttons play it on."""

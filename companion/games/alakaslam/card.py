@@ -1,4 +1,4 @@
-"""AlakaSLAM's hall card: each side's points towards the target."""
+"""AlakaSLAM's hall card (each side's points to the target) and its results, side v side."""
 
 from __future__ import annotations
 
@@ -20,3 +20,13 @@ def tiebreaks(view: JSON) -> list[float]:
     side's (a doubles side's value goes to both partners)."""
     a, b = (side["score"] for side in view["sides"])
     return [a - b, b - a]
+
+
+def standing(view: JSON) -> JSON | None:
+    """Side against side, each side's players a team (singles, doubles, Canadian one
+    against two); None while the match runs."""
+    winner = view.get("winner")
+    if winner is None:
+        return None
+    return {"teams": [list(side["players"]) for side in view["sides"]],
+            "places": [0 if side == winner else 1 for side in range(2)]}

@@ -1,4 +1,4 @@
-"""Alakazoo's hall card: each player's total."""
+"""Alakazoo's hall card (each player's total) and its results: every player for themselves."""
 
 from __future__ import annotations
 
@@ -21,3 +21,14 @@ def tiebreaks(view: JSON) -> list[float] | None:
     (None before the jury has judged)."""
     jury = [p["jury"] for p in view["players"]]
     return None if any(j is None for j in jury) else [j["total"] for j in jury]
+
+
+def standing(view: JSON) -> JSON | None:
+    """Every player for themselves, placed by ``total`` (points plus jury): equal totals
+    share a place (None while the game runs)."""
+    if not view.get("winner"):
+        return None
+    totals = [p["total"] for p in view["players"]]
+    # Competition places: 0 for the best total, and each place after counts those above.
+    places = [sum(1 for t in totals if t > mine) for mine in totals]
+    return {"teams": [[i] for i in range(len(totals))], "places": places}

@@ -1,0 +1,13 @@
+"""Alakazoo's kit: its rules with its panel, its OLED board, space picker and jury, its
+hall card and its standing (every player for themselves)."""
+
+from __future__ import annotations
+
+from companion.games.alakazoo import GAME, card, oled, panel
+from companion.kit import Kit, Oled, Panel
+
+KIT = Kit(GAME,
+          Panel(panel.board, panel.SCREENS, finished=panel.finished,
+                setup_rows=panel.setup_rows, fit_draft=panel.fit_draft),
+          Oled(oled.board, {"zoo-space": oled.picker, "zoo-jury": oled.jury}, status_top=47),
+          card=card.card, standing=card.standing, tiebreaks=card.tiebreaks)
