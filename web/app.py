@@ -46,7 +46,8 @@ def create_app(services: Services) -> Flask:
     app.extensions["companion"] = services
     app.extensions["companion.broker"] = broker
     app.extensions["companion.reads"] = Reads(services.runner.table)
-    guard(app, services.extra_host_names, unexpected="internal error; the table is unchanged")
+    guard(app, services.extra_host_names,
+          unexpected="internal error (logged); GET /api/state shows what the table holds")
     # The host's signed session, lapsing by services.sessions' steady clock, and the
     # cross-site refusal of every change (web/door.py, shared with the hall's director).
     signed_sessions(app, services.secret_key, "companion_host", MAX_BODY)

@@ -7,6 +7,7 @@ The table's app (web/app.py) and the hall board's (hall/app.py) both call
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Iterable
 
@@ -55,5 +56,30 @@ def guard(app: Flask, extra_host_names: Iterable[str] = (), *,
 
     @app.errorhandler(Exception)
     def unexpected_error(err: Exception) -> Response:
-        log.exception("request failed: %s %s", request.method, request.path)
+        # The request is the input that met the fault: what it asked, with its body.
+        log.exception("request failed: %s %s %s", request.method, request.full_path.rstrip("?"),
+                      body_text())
         return error(500, unexpected)
+
+
+#: Keys whose values a logged body never shows (a PIN, a one-time code, a password).
+SECRET_KEYS = frozenset({"pin", "code", "password", "new_pin"})
+#: The most characters of a body a log line carries.
+LOGGED_BODY = 300
+
+
+def body_text() -> str:
+    """The current request's body for the log: its JSON with secrets masked, at most
+    :data:`LOGGED_BODY` characters; "(no body)" when it has none."""
+    raw = request.get_data(cache=True)
+    if not raw:
+        return "(no body)"
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        text = repr(raw[:LOGGED_BODY])
+    else:
+        if isinstance(body, dict):
+            body = {k: "***" if k in SECRET_KEYS else v for k, v in body.items()}
+        text = json.dumps(body, ensure_ascii=False)
+    return text if len(text) <= LOGGED_BODY else text[:LOGGED_BODY - 1] + "…"
