@@ -227,6 +227,39 @@ def test_names_typed_before_the_rematch_arrives_stay(companion, phone):
     expect(names.nth(3)).to_have_value("Di")
 
 
+def test_options_chosen_before_the_rematch_arrives_stay(companion, phone):
+    """End, then another game and its options at once: the rematch's record (GET
+    /api/rematch) arriving after the host chose them leaves the choice as it is (it drew
+    the form again, the ended match's game and every option back: an advanced Dodgeball
+    would have started as the last match's game)."""
+    start(companion, {"game": "center-court", "players": ["Ann", "Bob"]})
+    log_in(phone, companion, "host", "#host")
+    expect(phone.locator("#game")).to_have_value("center-court")  # filled from the match
+    held = []
+    phone.route("**/api/rematch*", lambda route: held.append(route))
+    phone.once("dialog", lambda d: d.accept())
+    phone.click("#end")
+    expect(phone.locator("#new-match")).to_have_attribute("open", "")  # the table moved on
+    phone.select_option("#game", "wizard-dodgeball")
+    phone.select_option("#options select[name=turn]", label="Advanced")
+    for _ in range(200):  # the page's turns, until it has asked (10 s at most)
+        if held:
+            break
+        phone.wait_for_timeout(50)
+    assert held, "the form asked for no rematch record after End"
+    for route in held:
+        route.continue_()
+    # The record came: Rematch offers the ended match; the form is as the host set it.
+    expect(phone.locator("#rematch")).to_be_visible()
+    expect(phone.locator("#game")).to_have_value("wizard-dodgeball")
+    expect(phone.locator("#options select[name=turn] option:checked")).to_have_text("Advanced")
+    phone.fill("#players input >> nth=0", "Owls")
+    phone.fill("#players input >> nth=1", "Newts")
+    phone.click("#start button[type=submit]")
+    expect(phone.locator("#end")).to_be_visible()
+    assert companion.table.snapshot.match["view"]["turn"] == "advanced"
+
+
 def test_names_stay_when_the_game_changes_and_a_cut_is_said(companion, phone):
     log_in(phone, companion, "host", "#host")
     phone.select_option("#game", "center-court")

@@ -324,18 +324,27 @@
     if (!first && games.length) refill();
   }
 
-  /** Fill the start form for a rematch of the last match: the likely next match. */
+  /** Fill the start form for a rematch of the last match: the likely next match. A form
+   *  whose game or options the host has chosen since the table's last change is theirs:
+   *  the rematch arrives (for the Rematch button) without filling it again. Names typed
+   *  alone stay as they are in the refilled form (renderStart). */
   function refill() {
     const asked = folded;
     fetch("/api/rematch", {cache: "no-store"}).then((r) => r.json()).then((record) => {
       if (asked !== folded) return;  // the table moved on meanwhile: its own read follows
       rematch = record;
       rematchFor = asked;
-      if (rematch) $("game").value = rematch.game;
       renderMatchRow();
+      if ($("start").dataset.changed === asked) return;
+      if (rematch) $("game").value = rematch.game;
       renderStart();
-    }, () => renderStart());  // offline: the form as it is; the stream says so
+    }, () => { if ($("start").dataset.changed !== asked) renderStart(); });  // offline: the stream says so
   }
+  // A game or an option the host chooses marks the form theirs for the table's state it
+  // was chosen on (a name typed does not: see renderStart).
+  $("start").addEventListener("change", (e) => {
+    if (e.target.name !== "player") $("start").dataset.changed = $("start").dataset.premise || "";
+  });
 
   // What the bar covers at the bottom of the screen: a control scrolled to sits above it.
   new ResizeObserver(() => document.documentElement.style.setProperty("--bar", `${$("bar").offsetHeight}px`))
