@@ -433,11 +433,14 @@ def check_replay_error(block: Block, tmp: Path) -> None:
 
 
 def check_layout(block: Block, tmp: Path) -> None:
-    """Every folder named exists, and every top-level Python package is named."""
+    """Every folder and module named exists, and every top-level Python package is named."""
     top = None
     named = set()
     for line in block.text.splitlines():
         name = line.split()[0]
+        if name.endswith(".py"):
+            assert top is not None and (ROOT / top / name).is_file(), line
+            continue
         if not name.endswith("/"):
             continue
         if line.startswith(" "):

@@ -21,30 +21,34 @@ def json_block(text: str) -> Markup:
     return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
 
 
-def game_scripts(parts: tuple[str, ...]) -> dict[str, list[str]]:
-    """Each game's scripts for a page, in the order they run: ``static/<game>.js`` (its
-    board) for the part "", ``static/<game>-host.js`` for "host", those that exist."""
-    return {g: [url_for("static", filename=name) for part in parts
-                if (STATIC / (name := f"{g}{'-' + part if part else ''}.js")).exists()]
+def game_assets(parts: tuple[str, ...]) -> dict[str, list[str]]:
+    """Each game's files for a page, in the order they load, those that exist: its style
+    ``static/<game>.css``, then its scripts, ``static/<game>.js`` (its board) for the
+    part "" and ``static/<game>-host.js`` for "host"."""
+    names = [("", ".css"), *((part, ".js") for part in parts)]
+    return {g: [url_for("static", filename=name) for part, ext in names
+                if (STATIC / (name := f"{g}{'-' + part if part else ''}{ext}")).exists()]
             for g in GAMES}
 
 
 def page(template: str, parts: tuple[str, ...] = (), *, on_demand: bool = False,
          **context: object) -> Response:
-    """The page with the scripts of the game on the table only; the page's common code
-    loads another game's (from the map the page carries) when a match of it starts.
-    ``on_demand``: not even those, until the page asks (the history, for a match opened)."""
+    """The page with the style and scripts of the game on the table only; the page's
+    common code loads another game's (from the map the page carries) when a match of it
+    starts. ``on_demand``: not even those, until the page asks (the history, for a match
+    opened)."""
     services = current_app.extensions["companion"]
     sim = services.sim is not None
-    modules = game_scripts(parts)
-    # One snapshot: the scripts are those of the state the page shows first.
+    modules = game_assets(parts)
+    # One snapshot: the game's files are those of the state the page shows first.
     snapshot = services.runner.table.snapshot
     match = snapshot.match
+    shown = modules.get(match["game"], []) if match and not on_demand else []
     html = render_template(template, state=json_block(snapshot.json_text), sim=sim,
                            notice=services.notice,
                            modules=json_block(json.dumps(modules, separators=(",", ":"))),
-                           scripts=modules.get(match["game"], []) if match and not on_demand
-                           else [], **context)
+                           styles=[u for u in shown if u.endswith(".css")],
+                           scripts=[u for u in shown if u.endswith(".js")], **context)
     return Response(html, headers={"Cache-Control": "no-store"})
 
 

@@ -177,16 +177,33 @@ TC.stream = function (on, shownEpoch) {
 
 TC.boards = {};
 
-/* A page carries the scripts of the game on the table only (a phone on the Pi's Wi-Fi
-   downloads no other game's code); the scripts of the others, as the page names them
-   ({game: [url, ...]}), come when a match of that game starts. */
+/* A page carries the style and scripts of the game on the table only (a phone on the
+   Pi's Wi-Fi downloads no other game's code); those of the others, as the page names them
+   ({game: [url, ...]}: its style, then its scripts), come when a match of that game starts. */
 TC.modules = JSON.parse(document.getElementById("modules").textContent);
 TC.loading = {};
 
-/** Resolves once the scripts of `game` (none for a falsy or unknown game) have run. */
+/** Resolves once the style of `game` has loaded and its scripts have run (none for a
+ *  falsy or unknown game). */
 TC.need = function (game) {
   const urls = (game && TC.modules[game]) || [];
-  return Promise.all(urls.map(TC.script));
+  return Promise.all(urls.map((url) => (url.endsWith(".css") ? TC.style(url) : TC.script(url))));
+};
+
+/** Resolves once the stylesheet at `href` has loaded (added once, whoever asks). */
+TC.style = function (href) {
+  if (!TC.loading[href]) {
+    const link = document.querySelector(`link[rel=stylesheet][href="${href}"]`);
+    // A stylesheet the page was served with is in force already.
+    TC.loading[href] = link ? Promise.resolve()
+      : new Promise((resolve, reject) => {
+        document.head.append(TC.el("link", {rel: "stylesheet", href, onload: resolve, onerror: () => {
+          delete TC.loading[href];
+          reject(new Error(`could not load ${href}: reload the page`));
+        }}));
+      });
+  }
+  return TC.loading[href];
 };
 
 /** Resolves once the script at `src` has run (loaded once, whoever asks). */
@@ -216,15 +233,11 @@ TC.showTimeline = function (container, source, state) {
   const loaded = document.readyState === "complete" ? Promise.resolve()
     : new Promise((resolve) => window.addEventListener("load", resolve, {once: true}));
   container.tcAsked = [source, state];
-  loaded.then(() => {
-    if (!document.querySelector("link[href='/static/timeline.css']")) {
-      document.head.append(TC.el("link", {rel: "stylesheet", href: "/static/timeline.css"}));
-    }
-    return TC.script("/static/timeline.js");
-  }).then(() => {
-    // Only the newest call counts when several waited for the script.
-    if (container.tcAsked[1] === state) TC.timeline.show(container, source, state);
-  }, (err) => container.replaceChildren(TC.el("p", {class: "error"}, err.message)));
+  loaded.then(() => Promise.all([TC.style("/static/timeline.css"), TC.script("/static/timeline.js")]))
+    .then(() => {
+      // Only the newest call counts when several waited for the script.
+      if (container.tcAsked[1] === state) TC.timeline.show(container, source, state);
+    }, (err) => container.replaceChildren(TC.el("p", {class: "error"}, err.message)));
 };
 
 /** Draw the state's board in `container`; a game whose script is not here yet is drawn

@@ -1,0 +1,65 @@
+"""Each game's style is its own file (web/static/<game>.css), loaded with its scripts: the
+shared stylesheets (app.css, host.css) style no game's own classes, and a page carries
+the style of the game on the table only."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from companion.catalog import GAMES
+from tests.web.conftest import START
+
+STATIC = Path(__file__).resolve().parents[2] / "web" / "static"
+TEMPLATES = STATIC.parent / "templates"
+SHARED = ("app.css", "host.css")
+
+
+def selector_classes(css: str) -> set[str]:
+    """The classes the stylesheet's selectors name (comments and declarations left out)."""
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    selectors = re.findall(r"([^{}]+)\{", css)
+    return {c for s in selectors if not s.strip().startswith("@")
+            for c in re.findall(r"\.(-?[A-Za-z_][\w-]*)", s)}
+
+
+def elsewhere(game: str) -> str:
+    """What the pages say outside the game's own files: the shared scripts, the
+    templates, and the other games' scripts."""
+    return "\n".join(p.read_text(encoding="utf-8") for p in
+                      [*STATIC.glob("*.js"), *TEMPLATES.glob("*.html")]
+                      if not p.name.startswith((f"{game}.", f"{game}-")))
+
+
+def own_classes(game: str) -> set[str]:
+    """The classes the game's stylesheet styles that no other page, script or game uses:
+    the game's own (its board's and its controls')."""
+    others = elsewhere(game)
+    return {c for c in selector_classes((STATIC / f"{game}.css").read_text(encoding="utf-8"))
+            if not re.search(rf"(?<![\w-]){re.escape(c)}(?![\w-])", others)}
+
+
+def test_every_game_has_a_stylesheet_and_only_catalog_games_do():
+    styles = {p.stem for p in STATIC.glob("*.css")} - {p.removesuffix(".css") for p in SHARED}
+    game_styles = {s for s in styles if s in GAMES}
+    assert game_styles == set(GAMES)
+    for game in GAMES:
+        assert len(own_classes(game)) >= 2, game  # the check reads something
+
+
+def test_the_shared_stylesheets_style_no_game_s_own_classes():
+    shared = set().union(*(selector_classes((STATIC / n).read_text(encoding="utf-8"))
+                           for n in SHARED))
+    found = {game: sorted(own_classes(game) & shared) for game in GAMES}
+    assert {g: c for g, c in found.items() if c} == {}, "move these rules to <game>.css"
+
+
+def test_a_page_carries_the_style_of_the_game_on_the_table_only(client, host):
+    assert host.post("/api/match", START).status_code == 200
+    for path in ("/", "/host"):
+        page = client.get(path).get_data(as_text=True)
+        links = re.findall(r'<link rel="stylesheet" href="/static/([\w-]+)\.css">', page)
+        assert START["game"] in links, (path, links)
+        assert not set(links) & (set(GAMES) - {START["game"]}), (path, links)
+        # The others come when a match of theirs starts (the page's map of files).
+        assert all(f"/static/{g}.css" in page for g in GAMES)
