@@ -1,6 +1,8 @@
 """Every game's pages at phone size (issue #25): the spectator board, the host page and
-the history at 390x844 and 320x640, light and dark, with a match started and finished,
+the history at 390x844 (light) and 320x640 (dark), with a match started and finished,
 with short names and with names that cannot wrap (16 capitals, the form's maximum).
+A theme sets colours only (tests/web/test_game_styles.py holds every stylesheet to
+that), so one theme a size shows each layout; both themes are drawn and looked at.
 
 On each: nothing scrolls sideways, every score lies inside the screen, the host's bar
 is never more than two lines of text tall, no text runs out of its box (an ellipsis
@@ -73,8 +75,9 @@ def alakazoo(names):
 
 GAMES = {"center-court": center_court, "wizard-dodgeball": dodgeball,
          "alakaslam": alakaslam, "alakazoo": alakazoo}
-SIZES = {"390": {"width": 390, "height": 844}, "320": {"width": 320, "height": 640}}
-SCHEMES = ["light", "dark"]
+#: The tabs: each phone size in a theme of its own.
+TABS = {("390", "light"): {"width": 390, "height": 844},
+        ("320", "dark"): {"width": 320, "height": 640}}
 #: The scores: each must lie wholly inside the screen.
 SCORES = "#board .score .points, #board .score .games, #board .score .set, #board .pts"
 
@@ -156,21 +159,20 @@ def tabs(table, phones_context):
     connections to the table are one browser's, at most six)."""
     made = []
     phones_context.clear_cookies()
-    for size, viewport in SIZES.items():
-        for scheme in SCHEMES:
-            errors: list[str] = []
-            page = phones_context.new_page()
-            page.set_viewport_size(viewport)
-            page.emulate_media(color_scheme=scheme)
-            page.on("console", lambda m, e=errors, p=page: m.type == "error"
-                    and e.append(f"{p.url}: {m.text}"))
-            page.on("pageerror", lambda x, e=errors, p=page: e.append(f"{p.url}: {x}"))
-            page.goto(url(table, "host"))
-            if not made:  # the first tab logs in; the others share its session
-                page.fill("#pin", PIN)
-                page.click("#login button")
-            expect(page.locator("#host")).to_be_visible()
-            made.append(Tab(f"{size}-{scheme}", page, errors))
+    for (size, scheme), viewport in TABS.items():
+        errors: list[str] = []
+        page = phones_context.new_page()
+        page.set_viewport_size(viewport)
+        page.emulate_media(color_scheme=scheme)
+        page.on("console", lambda m, e=errors, p=page: m.type == "error"
+                and e.append(f"{p.url}: {m.text}"))
+        page.on("pageerror", lambda x, e=errors, p=page: e.append(f"{p.url}: {x}"))
+        page.goto(url(table, "host"))
+        if not made:  # the first tab logs in; the others share its session
+            page.fill("#pin", PIN)
+            page.click("#login button")
+        expect(page.locator("#host")).to_be_visible()
+        made.append(Tab(f"{size}-{scheme}", page, errors))
     print(f"\nlayout screenshots: {SHOTS / 'layout'}")
     yield made
     for tab in made:

@@ -63,3 +63,19 @@ def test_a_page_carries_the_style_of_the_game_on_the_table_only(client, host):
         assert not set(links) & (set(GAMES) - {START["game"]}), (path, links)
         # The others come when a match of theirs starts (the page's map of files).
         assert all(f"/static/{g}.css" in page for g in GAMES)
+
+
+def test_a_theme_sets_colours_only():
+    """Every stylesheet's light or dark block sets colour variables on the page's root and
+    nothing else: a theme cannot move anything, so a layout checked in one theme holds
+    in the other (tests/e2e/test_layout_matrix.py checks each size in one)."""
+    blocks = []
+    for path in sorted(STATIC.glob("*.css")):
+        css = re.sub(r"/\*.*?\*/", "", path.read_text(encoding="utf-8"), flags=re.S)
+        for match in re.finditer(r"@media[^{]*prefers-color-scheme[^{]*\{((?:[^{}]*\{[^{}]*\})*)"
+                                 r"[^{}]*\}", css):
+            for selector, body in re.findall(r"([^{}]+)\{([^{}]*)\}", match.group(1)):
+                names = [d.split(":", 1)[0].strip() for d in body.split(";") if d.strip()]
+                blocks.append((path.name, selector.strip(), names))
+    assert len(blocks) >= 3, blocks  # the check read the themes
+    assert [b for b in blocks if b[1] != ":root" or not all(n.startswith("--") for n in b[2])] == []
