@@ -66,10 +66,15 @@ class Game:
       over. Menus and button meanings are built from it.
     - ``resolve(state, action, rng)``: check an action against the rules and
       return the event to log, with every dice result filled in. The only
-      place randomness enters. Raises InvalidAction or IllegalAction.
+      place randomness enters. Raises InvalidAction or IllegalAction. A
+      resolved event is an action too: resolving it again at the same state
+      gives it back unchanged, rolling nothing (a restart checks every stored
+      event so, companion/integrity.py; an exported match file replays so).
     - ``apply(state, event)``: the state after a resolved event. Pure and
       deterministic: replaying the log always gives the same state.
-    - ``view(state)``: the JSON-ready dict every output renders.
+    - ``view(state)``: the JSON-ready dict every output renders. The generic
+      faces show the match's players with, from the view, ``scores`` (else
+      ``score`` or ``points``: a list with an entry per seat) and ``winner``.
     - ``winner(state)``: None while the game runs; else the winner's index,
       or a tuple of indexes for a shared win.
     - ``summary(state)``: a short result or score line for the history.

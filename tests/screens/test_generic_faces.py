@@ -11,6 +11,7 @@ import pytest
 from companion.panel import Panel
 from companion.store import Store
 from companion.table import Table
+from companion.ui.controls import GENERIC_SCREENS
 from companion.ui.oled import render
 from tests.panel_support import press
 from tests.screens.test_golden import CTX, assert_golden
@@ -38,3 +39,7 @@ def test_generic_face_matches_its_golden_image(scene):
         panel = Panel(table, CTX)
         SCENES[scene](table, panel)
         assert_golden(render(panel.state, panel.ctx), scene)
+
+
+def test_every_generic_screen_has_a_scene():
+    assert {f"generic-{name}" for name in GENERIC_SCREENS} <= set(SCENES)

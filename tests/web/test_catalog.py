@@ -23,6 +23,7 @@ from companion import kit as kits
 from companion.catalog import GAMES
 from companion.errors import InvalidAction
 from companion.headline import headline
+from companion.integrity import replay_stored
 from companion.panel import Panel
 from companion.store import Store
 from companion.table import Table
@@ -67,11 +68,13 @@ def first_actions(game_id: str) -> list[dict]:
         return offers(table.snapshot.match["legal"])[:12]
 
 
-def conforms(table: Table) -> None:
+def conforms(table: Table, store: Store) -> None:
     """Every output answers for the table's match: the panel's board and menu build,
     the OLED draws something, the card names the players, the timeline charts the
-    log, the serial STATE line carries the state."""
+    log, the serial STATE line carries the state; and what is stored resumes, every
+    logged event resolving again to itself (as a restart checks it)."""
     snapshot = table.snapshot
+    replay_stored(store.current())  # StoreDamaged if an event does not resolve to itself
     match = snapshot.match
     panel = Panel(table, CTX)
     board = build(Ui(), snapshot.to_json(), CTX)
@@ -98,7 +101,7 @@ def test_every_game_conforms_from_its_sample_start_and_each_first_action(game_id
         with Store(":memory:") as store:
             table = Table(store, rng=random.Random(2))
             table.start(sample_start(game_id))
-            conforms(table)
+            conforms(table, store)
             try:
                 table.act(action)
             except InvalidAction as err:
@@ -107,7 +110,7 @@ def test_every_game_conforms_from_its_sample_start_and_each_first_action(game_id
                 assert "missing field" in str(err) and not table.match.events
                 continue
             played += 1
-            conforms(table)
+            conforms(table, store)
     assert played, f"{game_id}: none of its first legal offers could be played"
 
 

@@ -18,7 +18,7 @@ from companion.login_code import LoginCodes
 from companion.panel import Panel, history_line
 from companion.store import Store
 from companion.table import Table, TableRunner
-from companion.ui.controls import CHANGED, Ui, all_screens
+from companion.ui.controls import CHANGED, GENERIC_SCREENS, Ui, all_screens
 from tests.screens.test_golden import CTX, SCENES
 from tests.web.conftest import START as CC_START
 
@@ -93,7 +93,26 @@ def phone_new_match(host, runner: TableRunner) -> None:
 
 
 def test_every_screen_is_reached_by_a_scene():
-    assert set(all_screens()) <= {screen for screen, _ in ENDS.values()}
+    """The generic panel's screens (a game without a panel of its own) have their own test
+    below, with the test-only game."""
+    assert set(all_screens()) - set(GENERIC_SCREENS) <= {screen for screen, _ in ENDS.values()}
+    assert set(GENERIC_SCREENS) == {"play"}
+
+
+@pytest.mark.usefixtures("first_to_game")
+def test_the_generic_play_list_closes_when_the_phone_plays(runner, panel, host):
+    """A game with no panel of its own is played from the list of what ``legal`` offers:
+    a list built on one state, closed by a change from elsewhere."""
+    phone(host, "/api/match", {"game": "first-to", "players": ["Ann", "Bob"]})
+    press(runner, panel, "ok", "next")  # Play, on the second seat's point
+    assert ui(runner, panel).screen == "play"
+    phone(host, "/api/action", {"type": "point", "seat": 0})
+    check_after(runner, panel, "play", kept=False)
+    assert runner.table.snapshot.match["view"]["scores"] == [1, 0]
+    press(runner, panel, "ok")  # Play again: a match the phone starts closes it too
+    assert ui(runner, panel).screen == "play"
+    phone_new_match(host, runner)
+    check_after(runner, panel, "play", kept=False)
 
 
 def check_after(runner: TableRunner, panel: Panel, screen: str, kept: bool) -> None:
