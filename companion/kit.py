@@ -61,6 +61,26 @@ class Oled:
 
 
 @dataclass(frozen=True)
+class Lineups:
+    """How a club night may seat the game (hall/lineups.py; docs/club-night.md "Teams
+    and tables"): one player against one unless the game says more.
+
+    - ``allowed``: the lineups it can be played as (``"singles"``, ``"doubles"``,
+      ``"canadian"``, ``"tables"``), in the order a director is offered them.
+    - ``fixed(options)``: the lineup its start options fix (AlakaSLAM's, by its
+      number of characters), or None when they fix none; ValueError saying why,
+      for options that can be played as none.
+    - ``seated(options, seats)``: the options of one game of it at a table of
+      ``seats`` players (Alakazoo's portals cut to the players there); None: the
+      event's options as they are.
+    """
+
+    allowed: tuple[str, ...] = ("singles",)
+    fixed: Callable[[Mapping[str, Any]], str | None] | None = None
+    seated: Callable[[Mapping[str, Any], int], dict[str, Any]] | None = None
+
+
+@dataclass(frozen=True)
 class Kit:
     """One game: its rules and the faces it brings (None: the generic face).
 
@@ -71,6 +91,7 @@ class Kit:
     - ``tiebreaks(view)``: each team's value (in the order of the standing's
       teams) for a club night's game tiebreak, from a finished match's view;
       None (or no function): the game gives none.
+    - ``lineups``: how a club night may seat it (:class:`Lineups`).
     """
 
     game: Game
@@ -79,6 +100,7 @@ class Kit:
     card: Callable[[JSON], Card] | None = None
     standing: Callable[[JSON], JSON | None] | None = None
     tiebreaks: Callable[[JSON], list[float] | None] | None = None
+    lineups: Lineups = Lineups()
 
     @property
     def id(self) -> str:
@@ -93,4 +115,4 @@ class Kit:
         return f"<Kit {self.id}>"
 
 
-__all__ = ["STATUS_TOP", "Kit", "Oled", "Panel"]
+__all__ = ["STATUS_TOP", "Kit", "Lineups", "Oled", "Panel"]

@@ -17,6 +17,10 @@
   a single player left rests), formed each round as Canadian tables are;
   every player for themselves, equal totals sharing a place. Swiss only.
 
+A game plays the lineups its kit allows (``Kit.lineups``, companion/kit.py), one
+against one when it says nothing; the games named above are those that allow
+more today. A game at ``tables`` seats two to four.
+
 The game's players go in the seat order its start record expects
 (CONTRACT.md): for AlakaSLAM, a team takes the seats its ``teams`` option
 gives its side (default ``[0, 0, 1, 1]``, Canadian ``[0, 1, 1]``: side 0's seat
@@ -28,54 +32,53 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from companion.catalog import GAMES, kit
+from companion.kit import Lineups
+
 LINEUPS = ("singles", "doubles", "canadian", "tables")
 #: The lineups seated anew each round (so only a Swiss can run them).
 EACH_ROUND = ("canadian", "tables")
-#: What each game can be played as, by game id.
-ALLOWED = {"center-court": ("singles",), "wizard-dodgeball": ("singles",),
-           "alakaslam": ("singles", "doubles", "canadian"), "alakazoo": ("singles", "tables")}
-#: AlakaSLAM's lineup by the number of its characters (its option fixes the player count).
-_BY_CHARACTERS = {2: "singles", 3: "canadian", 4: "doubles"}
-#: The seats a game of each lineup has (a table of Alakazoo: 2 to 4).
+#: The seats a game of each lineup has (a table of three or four: 2 to 4).
 SEATS = {"singles": (2,), "doubles": (4,), "canadian": (3,), "tables": (2, 3, 4)}
-#: AlakaSLAM's sides by seat when the options give no ``teams`` (CONTRACT.md).
+#: The sides by seat when the options give no ``teams`` (CONTRACT.md, AlakaSLAM's).
 DEFAULT_SIDES = {3: (0, 1, 1), 4: (0, 0, 1, 1)}
 #: How a team of doubles is named where one name is wanted (its players joined).
 JOIN = " & "
+
+
+def _lineups(game: str) -> Lineups:
+    """What the game's kit says of its lineups (one against one, if it says nothing)."""
+    found = kit(game)
+    return found.lineups if found is not None else Lineups()
 
 
 def lineup_of(game: str, options: Mapping[str, Any], asked: Any) -> str:
     """The lineup of an event of ``game`` with ``options`` (``asked``: the director's
     ``lineup``, or None). ValueError saying why when the game cannot be played so.
 
-    AlakaSLAM's lineup follows from its ``characters`` (one per player), so asking
-    for another is refused; Alakazoo plays ``singles`` unless ``tables`` is asked."""
+    A lineup the game's options fix (AlakaSLAM's, by its characters) is the
+    event's, and asking for another is refused; else the one asked, if the game
+    plays it (``singles`` when none is asked)."""
     if asked is not None and asked not in LINEUPS:
         raise ValueError(f"lineup is one of {', '.join(LINEUPS)}, not {asked!r}")
-    if game == "alakaslam":
-        characters = options.get("characters")
-        derived = _BY_CHARACTERS.get(len(characters)) if isinstance(characters, list) else None
-        if derived is None:
-            raise ValueError("options: AlakaSLAM's characters list one character per player: "
-                             "2 (singles), 3 (Canadian doubles) or 4 (doubles)")
-        if asked is not None and asked != derived:
-            raise ValueError(f"AlakaSLAM with {len(characters)} characters is {derived}, "
-                             f"not {asked}: give one character per player")
-        return derived
+    lineups = _lineups(game)
+    fixed = lineups.fixed(options) if lineups.fixed is not None else None
+    if fixed is not None:
+        if asked is not None and asked != fixed:
+            raise ValueError(f"{GAMES[game].title} with these options is {fixed}, not "
+                             f"{asked}: its options say how many play")
+        return fixed
     lineup = asked or "singles"
-    if lineup not in ALLOWED.get(game, ("singles",)):
-        raise ValueError(f"{game} plays {' or '.join(ALLOWED.get(game, ('singles',)))}, "
-                         f"not {lineup}")
+    if lineup not in lineups.allowed:
+        raise ValueError(f"{game} plays {' or '.join(lineups.allowed)}, not {lineup}")
     return lineup
 
 
 def options_for(game: str, options: Mapping[str, Any], seats: int) -> dict[str, Any]:
-    """The event's options as a game of ``seats`` players starts with them: Alakazoo's
-    ``portals`` (one per player) are cut to the table's players."""
-    out = dict(options)
-    if game == "alakazoo" and isinstance(out.get("portals"), list):
-        out["portals"] = out["portals"][:seats]
-    return out
+    """The event's options as a game of ``seats`` players starts with them (the game's
+    kit may fit them to the table: Alakazoo's portals, one per player)."""
+    seated = _lineups(game).seated
+    return seated(options, seats) if seated is not None else dict(options)
 
 
 def sides_of(lineup: str, options: Mapping[str, Any], seats: int) -> tuple[int, ...]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import itertools
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -266,3 +267,31 @@ def test_the_hall_uses_the_mqtt_toolkit_not_the_tables_publisher():
     hall = {b for a, b in edges if a.startswith("hall")}
     assert "drivers.broker" in hall
     assert {b for b in hall if b.startswith("drivers")} == {"drivers.broker"}
+
+
+# --- one catalog ----------------------------------------------------------------
+
+
+def test_generic_code_names_no_game():
+    """A game is named by its folder and the catalog's FOLDERS only: the rest of the
+    product reads games through the catalog. A game's id written anywhere else is a
+    table keyed by game, which a fifth game would have to be added to."""
+    from companion.catalog import GAMES
+
+    ids = [re.escape(g) for g in GAMES]
+    named = re.compile(rf"(?<![\w-])({'|'.join(ids)})(?![\w-])")
+    offenders = []
+    for package in ("companion", "app", "web", "hall", "drivers"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if (CORE / "games") in path.parents or path == CORE / "catalog.py":
+                continue
+            tree = ast.parse(path.read_text(), filename=str(path))
+            docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                          if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef
+                                        | ast.AsyncFunctionDef)
+                          and node.body and isinstance(node.body[0], ast.Expr)}
+            offenders += [f"{path.relative_to(ROOT)}:{node.lineno} {node.value!r}"
+                          for node in ast.walk(tree)
+                          if isinstance(node, ast.Constant) and isinstance(node.value, str)
+                          and id(node) not in docstrings and named.search(node.value)]
+    assert ids and offenders == []

@@ -7,13 +7,17 @@ from __future__ import annotations
 
 import json
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion import catalog
 from companion.games.base import name_key
+from companion.kit import Lineups
+from hall.lineups import lineup_of, options_for
 from hall.night import Night
 from tests.hall.night_support import PREFIX, DirectorClient, Outbox, results_message
 from tests.hall.test_director_api import Hall
@@ -204,6 +208,22 @@ def test_a_lineup_the_game_cannot_play_is_refused(hall, director, body, words):
     answer = director.post("/api/events", {"name": "N", "players": EIGHT, **body})
     assert answer.status_code == 400 and words in answer.get_json()["error"], answer.get_json()
     assert director.get("/api/events").get_json()["events"] == []
+
+
+def test_a_game_plays_the_lineups_its_kit_allows(first_to_game):
+    """The hall names no game: what a game can be played as at a club night, and how its
+    options fit a table, are its kit's (one against one when it says nothing)."""
+    assert lineup_of("first-to", {}, None) == "singles"
+    with pytest.raises(ValueError, match="first-to plays singles, not tables"):
+        lineup_of("first-to", {}, "tables")
+    catalog.unregister(first_to_game.id)
+    catalog.register(replace(first_to_game, lineups=Lineups(
+        ("singles", "tables"), seated=lambda options, seats: {**options, "seats": seats})))
+    assert lineup_of("first-to", {}, "tables") == "tables"
+    assert options_for("first-to", {"target": 3}, 3) == {"target": 3, "seats": 3}
+    assert options_for("center-court", {"sets": 1}, 2) == {"sets": 1}
+    with pytest.raises(ValueError, match="AlakaSLAM with these options is doubles, not"):
+        lineup_of("alakaslam", {"characters": ["austin", "laurie", "rich", "toots"]}, "singles")
 
 
 # --- Canadian doubles ------------------------------------------------------------------------

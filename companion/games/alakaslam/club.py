@@ -1,0 +1,21 @@
+"""How a club night seats AlakaSLAM: its characters fix the lineup, one per player."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+#: What AlakaSLAM can be played as at a club night.
+LINEUPS = ("singles", "doubles", "canadian")
+#: The lineup by the number of characters (its option fixes the player count).
+BY_CHARACTERS = {2: "singles", 3: "canadian", 4: "doubles"}
+
+
+def fixed(options: Mapping[str, Any]) -> str:
+    """The lineup the ``characters`` option fixes; ValueError when it fixes none."""
+    characters = options.get("characters")
+    found = BY_CHARACTERS.get(len(characters)) if isinstance(characters, list) else None
+    if found is None:
+        raise ValueError("options: AlakaSLAM's characters list one character per player: "
+                         "2 (singles), 3 (Canadian doubles) or 4 (doubles)")
+    return found
