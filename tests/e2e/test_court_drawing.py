@@ -1,7 +1,7 @@
 """AlakaSLAM's court drawing on the phones (issue #25 item 10): a shot's result ("IN",
 "BAD SERVE") is written clear of the row and column numbers, of the path and its arrow,
 inside the drawing, for every shot from any cell of the court to any cell of it or its
-margin (a bad serve: of it); and
+margin (a bad serve: of it); the sides' names, the widest included, inside it too; and
 the host's sticky Serve never covers the preview."""
 
 from __future__ import annotations
@@ -77,3 +77,40 @@ def test_the_sticky_serve_never_covers_the_preview(companion, phone):
         visible = c["y"] < bar["y"] and c["y"] + c["height"] > 0
         if visible:
             assert b["y"] + b["height"] <= c["y"] or b["y"] >= c["y"] + c["height"], (y, b, c)
+
+
+#: The sides' names of a singles and a doubles court with the widest names a table keeps:
+#: each line's box (getBBox, the squeeze included) against the drawing's width.
+NAMES_OUTSIDE = """() => {
+  const found = [];
+  const host = document.createElement('div');
+  host.style.width = '24rem';
+  document.body.append(host);
+  const W16 = 'WWWWWWWWWWWWWWW';
+  for (const [cols, names] of [[3, [W16 + 'A', W16 + 'B']],
+                               [4, [`${W16}A/${W16}C`, `${W16}B/MMMMMMMMMMMMMMMD`]],
+                               [3, ['Ann', 'Bob']]]) {
+    const svg = TC.slam.court({cols, ball: null, label: 'test', names});
+    host.replaceChildren(svg);
+    const W = Number(svg.getAttribute('viewBox').split(' ')[2]);
+    for (const t of svg.querySelectorAll('.sidename')) {
+      const b = t.getBBox();
+      if (b.x < 0 || b.x + b.width > W) found.push(`${cols} columns: "${t.textContent}" ${
+        Math.round(b.x)}-${Math.round(b.x + b.width)} of 0-${W}`);
+    }
+    if (names[0] === 'Ann' && svg.querySelector('.sidename[textLength]')) {
+      found.push('a short name is squeezed');
+    }
+  }
+  host.remove();
+  return found;
+}"""
+
+
+def test_the_widest_names_stay_inside_the_court_drawing(companion, phone):
+    """16 capitals W (about 12 units each in the sides' 13px semibold) were cut at both
+    edges: the squeeze went by 10 units a letter."""
+    start(companion, SINGLES)
+    phone.goto(url(companion))
+    expect(phone.locator("#board .court")).to_be_visible()
+    assert phone.evaluate(NAMES_OUTSIDE) == []

@@ -174,16 +174,18 @@ TC.slam.court = function ({cols, ball, path, label, names, faded, unjudged}) {
   if (names) {
     // A drawing cannot wrap: a pair too wide for the court (two 16-capital names) is
     // written a name a line, in the margin beyond the court's end; a line still too wide
-    // (13px semibold capitals: about 10 units a letter) is squeezed to the court's width.
+    // (measured in the side's 13px semibold: 16 capitals W are) is squeezed to the court's
+    // width.
     const room = W - 8;
+    const font = {size: 13, weight: 600};
+    const wide = (text) => TC.textWidth(text, `${font.weight} ${font.size}px system-ui, sans-serif`);
     const lines = (name) => {
       const text = String(name);
       const cut = text.indexOf("/");
-      return text.length * 10 <= room || cut < 0 ? [text]
+      return wide(text) <= room || cut < 0 ? [text]
         : [text.slice(0, cut + 1), text.slice(cut + 1)];
     };
-    const fit = (line) => (line.length * 10 > room
-      ? {textLength: room, lengthAdjust: "spacingAndGlyphs"} : {});
+    const fit = (line) => TC.fitText(line, room, font);
     const side = (name, last) => lines(name).forEach((line, i, all) => parts.push(
       s("text", {class: "sidename", x: W / 2, y: last - 15 * (all.length - 1 - i), ...fit(line)},
         line)));

@@ -307,6 +307,25 @@ TC.title = function (state) {
 /** Each side's or player's colour (app.css: --side-N, --player-N): a stripe beside the name. */
 TC.swatch = (i, kind = "side") => TC.el("span", {class: `swatch ${kind}-${i}`, "aria-hidden": "true"});
 
+/** How many units `text` takes in a drawing's `font` (a CSS font: "600 13px system-ui"),
+ *  measured with the page's own font, no layout needed. */
+TC.textWidth = function (text, font) {
+  TC.textWidth.ruler = TC.textWidth.ruler || document.createElement("canvas").getContext("2d");
+  TC.textWidth.ruler.font = font;
+  return TC.textWidth.ruler.measureText(String(text)).width;
+};
+
+/** Attributes that keep an SVG text of `size` units within `room` units (a drawing cannot
+ *  wrap: 16 capitals W do not fit a phone's chart or court): none if it fits; else a
+ *  smaller size, down to `smallest`; past that, its glyphs drawn closer to fit. */
+TC.fitText = function (text, room, {size, smallest = size, weight = 400, family = "system-ui, sans-serif"}) {
+  const wide = TC.textWidth(text, `${weight} ${size}px ${family}`);
+  if (wide <= room) return {};
+  const smaller = Math.max(smallest, Math.floor(size * room / wide * 10) / 10);
+  return smaller * wide / size <= room ? {"font-size": smaller}
+    : {"font-size": smallest === size ? null : smallest, textLength: room, lengthAdjust: "spacingAndGlyphs"};
+};
+
 /** " long" for a name too long to be written at a score's size on a phone (app.css writes
  * it smaller and lets it break), else "": added to the name's class. */
 TC.nameClass = (name) => (String(name).length > 10 ? " long" : "");

@@ -20,21 +20,10 @@
   // are read at 12 px at least (issue #25).
   const W = 300, H = 180, LEFT = 30, RIGHT = 10, TOP = 14, BOTTOM = 40;
   let ids = 0;
-  // The charts' text: 13 units of the page's sans-serif (timeline.css .tl-chart, .tl-bars).
-  const FONT = 13, SMALLEST = 10, FAMILY = "system-ui, sans-serif";
-  let ruler = null;
-  /** Attributes that keep `text` within `room` units: as it is if it fits; else smaller,
-   *  down to SMALLEST; past that, its glyphs drawn closer to fit (16 capitals and "ahead",
-   *  two such names for a team). Measured with the page's font, no layout needed. */
-  const fit = (text, room) => {
-    ruler = ruler || document.createElement("canvas").getContext("2d");
-    ruler.font = `${FONT}px ${FAMILY}`;
-    const wide = ruler.measureText(text).width;
-    if (wide <= room) return {};
-    const size = Math.max(SMALLEST, Math.floor(FONT * room / wide * 10) / 10);
-    return size * wide / FONT <= room ? {"font-size": size}
-      : {"font-size": SMALLEST, textLength: room, lengthAdjust: "spacingAndGlyphs"};
-  };
+  // The charts' text: 13 units of the page's sans-serif (timeline.css .tl-chart, .tl-bars),
+  // down to 10 for a name that does not fit (16 capitals and "ahead", two such names for
+  // a team), then drawn closer.
+  const fit = (text, room) => TC.fitText(text, room, {size: 13, smallest: 10});
 
   const svg = (tag, attrs, ...children) => {
     const node = document.createElementNS(NS, tag);
