@@ -26,13 +26,12 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     """``-n auto`` (pyproject's addopts): two workers per core this process may use.
 
-    Most of a test's time here is spent waiting, not computing: on chromium's
-    pages and its event loop, on a companion or a broker in a subprocess, on
-    a server thread's answer. A worker per core left the cores half idle; a
-    second one per core fills that wait (measured on 2 cores, back to back: two
-    browser test files took 141 s with 4 workers and 202 s with 2; the web API,
-    command line and host page tests 97 s and 120 s). PYTEST_XDIST_AUTO_NUM_WORKERS
-    still sets the number outright (pytest-xdist's own hook reads it).
+    A test's time is partly computing and partly waiting (on chromium's pages, on a
+    companion or a broker in a subprocess, on a server thread's answer); a second
+    worker per core computes while the first waits. Measured in full runs on 2
+    cores (3.13): 3 workers 242 s, 4 workers 220 s, 6 workers 220 s, the cores
+    95% busy from 4 on. PYTEST_XDIST_AUTO_NUM_WORKERS still sets the number
+    outright (pytest-xdist's own hook reads it).
     """
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None
