@@ -67,8 +67,10 @@ def phones_context(browser):
     (``Phones``), so none of its streams or scripts runs on; the cookies (the host's
     session, which ignores the port) are cleared before and after each test; and each
     test's companion serves on a port the system hands out, so what its pages kept
-    (storage, cached files) is another origin's. A test that needs a phone with no
-    cookies beside a logged-in one, or a clock of its own, opens a context of its own.
+    (storage, cached files) is another origin's, or, on a port handed out again, the
+    same files of the same code (the pages that keep storage, the hall's night
+    pages, open contexts of their own). A test that needs a phone with no cookies
+    beside a logged-in one, or a clock of its own, opens a context of its own.
     """
     context = browser.new_context(viewport=PHONE)
     anchor = context.new_page()
