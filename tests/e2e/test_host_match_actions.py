@@ -199,22 +199,20 @@ def test_alakaslam_for_four_starts_with_the_form_s_defaults(companion, phone):
     assert len(set(match["options"]["characters"])) == 4
 
 
-def test_names_typed_before_the_rematch_arrives_stay(companion, phone):
-    """End, then the names at once: the rematch's record (GET /api/rematch) arriving after
-    the host began typing fills the form again, and must not take the typed names away
-    (a 4-player AlakaSLAM started as 3 players when it did)."""
-    start(companion, SINGLES)
-    log_in(phone, companion, "host", "#host")
-    expect(phone.locator("#game")).to_have_value("alakaslam")  # filled from the match
-    held = []
+def end_holding_the_rematch(phone) -> list:
+    """End the match from the host page with the start form's rematch record (GET
+    /api/rematch) held back: the held requests, for :func:`release`."""
+    held: list = []
     phone.route("**/api/rematch*", lambda route: held.append(route))
     phone.once("dialog", lambda d: d.accept())
     phone.click("#end")
     expect(phone.locator("#new-match")).to_have_attribute("open", "")  # the table moved on
-    phone.wait_for_function("() => document.querySelectorAll('#players input').length === 4")
-    names = phone.locator("#players input")
-    names.nth(2).fill("Cy")
-    names.nth(3).fill("Di")
+    return held
+
+
+def release(phone, held: list) -> None:
+    """Let the held rematch record through once the page has asked for it, and hold
+    none after it."""
     for _ in range(200):  # the page's turns, until it has asked (10 s at most)
         if held:
             break
@@ -222,6 +220,22 @@ def test_names_typed_before_the_rematch_arrives_stay(companion, phone):
     assert held, "the form asked for no rematch record after End"
     for route in held:
         route.continue_()
+    phone.unroute("**/api/rematch*")
+
+
+def test_names_typed_before_the_rematch_arrives_stay(companion, phone):
+    """End, then the names at once: the rematch's record (GET /api/rematch) arriving after
+    the host began typing fills the form again, and must not take the typed names away
+    (a 4-player AlakaSLAM started as 3 players when it did)."""
+    start(companion, SINGLES)
+    log_in(phone, companion, "host", "#host")
+    expect(phone.locator("#game")).to_have_value("alakaslam")  # filled from the match
+    held = end_holding_the_rematch(phone)
+    phone.wait_for_function("() => document.querySelectorAll('#players input').length === 4")
+    names = phone.locator("#players input")
+    names.nth(2).fill("Cy")
+    names.nth(3).fill("Di")
+    release(phone, held)
     expect(names.nth(0)).to_have_value("Ann")  # the rematch's names came in ...
     expect(names.nth(2)).to_have_value("Cy")  # ... and the typed ones stayed
     expect(names.nth(3)).to_have_value("Di")
@@ -235,20 +249,10 @@ def test_options_chosen_before_the_rematch_arrives_stay(companion, phone):
     start(companion, {"game": "center-court", "players": ["Ann", "Bob"]})
     log_in(phone, companion, "host", "#host")
     expect(phone.locator("#game")).to_have_value("center-court")  # filled from the match
-    held = []
-    phone.route("**/api/rematch*", lambda route: held.append(route))
-    phone.once("dialog", lambda d: d.accept())
-    phone.click("#end")
-    expect(phone.locator("#new-match")).to_have_attribute("open", "")  # the table moved on
+    held = end_holding_the_rematch(phone)
     phone.select_option("#game", "wizard-dodgeball")
     phone.select_option("#options select[name=turn]", label="Advanced")
-    for _ in range(200):  # the page's turns, until it has asked (10 s at most)
-        if held:
-            break
-        phone.wait_for_timeout(50)
-    assert held, "the form asked for no rematch record after End"
-    for route in held:
-        route.continue_()
+    release(phone, held)
     # The record came: Rematch offers the ended match; the form is as the host set it.
     expect(phone.locator("#rematch")).to_be_visible()
     expect(phone.locator("#game")).to_have_value("wizard-dodgeball")
