@@ -34,7 +34,9 @@ def test_a_match_played_on_a_table_shows_on_the_json_and_the_stream(hall, sender
         for winner in (0, 0, 1):
             table.act({"type": "point", "winner": winner})
         want = headline(json.loads(table.snapshot.json_text))
-        watch.until(lambda w: score(w.cards.get("t1", {})) == want["score"])
+        # The availability and the summaries come on two topics, in either order.
+        watch.until(lambda w: score(w.cards.get("t1", {})) == want["score"]
+                    and w.cards["t1"]["online"])
         card = watch.cards["t1"]
         assert card["summary"] == {k: want[k] for k in card["summary"]}
         assert card["name"] == "Table 1" and card["url"] == "http://192.0.2.7:8080/"

@@ -32,13 +32,14 @@ def test_serves_with_the_broker_down_and_connects_when_it_comes(tmp_path):
     with broker, HallProcess("--mqtt", broker.url) as hall:
         assert hall.url is not None, hall.lines
         assert f"tables from mqtt://127.0.0.1:{broker.port}" in hall.lines[0]
-        watch = Watch(hall.port).until(lambda w: w.connected is False and "retry" in w.broker)
-        assert f"nothing listens on 127.0.0.1:{broker.port} (connection refused)" in watch.broker
-        status, _, body = get(f"{hall.url}api/tables")
-        assert status == 200 and body["connected"] is False
-        broker.start()
-        watch.until(lambda w: w.connected is True, timeout=40)
-        watch.close()
+        with Watch(hall.port) as watch:
+            watch.until(lambda w: w.connected is False and "retry" in w.broker)
+            assert (f"nothing listens on 127.0.0.1:{broker.port} (connection refused)"
+                    in watch.broker)
+            status, _, body = get(f"{hall.url}api/tables")
+            assert status == 200 and body["connected"] is False
+            broker.start()
+            watch.until(lambda w: w.connected is True, timeout=40)
         code, out, err = hall.stop()
     assert code == 0, err
     assert "hall stopped" in out
@@ -47,13 +48,14 @@ def test_serves_with_the_broker_down_and_connects_when_it_comes(tmp_path):
 def test_refused_credentials_are_said_and_the_right_ones_connect(tmp_path):
     with Mosquitto(tmp_path / "broker", users={"hall": "s3cret"}) as broker:
         with HallProcess("--mqtt", broker.url, "--user", "hall",
-                         env={"COMPANION_MQTT_PASSWORD": "wrong"}) as hall:
-            watch = Watch(hall.port).until(lambda w: "refused" in w.broker)
+                         env={"COMPANION_MQTT_PASSWORD": "wrong"}) as hall, \
+                Watch(hall.port) as watch:
+            watch.until(lambda w: "refused" in w.broker)
             assert "refused: not authorized" in watch.broker and watch.connected is False
-            watch.close()
         with HallProcess("--mqtt", broker.url, "--user", "hall",
                          env={"COMPANION_MQTT_PASSWORD": "s3cret"}) as hall:
-            Watch(hall.port).until(lambda w: w.connected is True).close()
+            with Watch(hall.port) as watch:
+                watch.until(lambda w: w.connected is True)
             code, _, err = hall.stop()
             assert code == 0, err
             assert "s3cret" not in err
@@ -61,9 +63,10 @@ def test_refused_credentials_are_said_and_the_right_ones_connect(tmp_path):
 
 def test_tls_needs_the_brokers_ca(tmp_path):
     with Mosquitto(tmp_path / "broker", tls=True) as broker:
-        with HallProcess("--mqtt", broker.url) as hall:
-            watch = Watch(hall.port).until(lambda w: w.broker.startswith("TLS"))
-            assert "certificate is not trusted" in watch.broker and "--ca-file" in watch.broker
-            watch.close()
-        with HallProcess("--mqtt", broker.url, "--ca-file", str(broker.ca_file)) as hall:
-            Watch(hall.port).until(lambda w: w.connected is True).close()
+        with HallProcess("--mqtt", broker.url) as hall, Watch(hall.port) as watch:
+            watch.until(lambda w: w.broker.startswith("TLS"))
+            assert "certificate is not trusted" in watch.broker
+            assert "--ca-file" in watch.broker
+        with HallProcess("--mqtt", broker.url, "--ca-file", str(broker.ca_file)) as hall, \
+                Watch(hall.port) as watch:
+            watch.until(lambda w: w.connected is True)

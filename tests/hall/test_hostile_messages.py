@@ -110,7 +110,9 @@ class GoodTable:
 def check_alive(hall: Hall, watch: Watch, good: GoodTable) -> None:
     """Every page answers 200, and a good update reaches the card, unchanged otherwise."""
     version = good.update()
-    watch.until(lambda w: w.cards.get("good", {}).get("version") == version)
+    # The summary and the availability come on two topics, in either order.
+    watch.until(lambda w: w.cards.get("good", {}).get("version") == version
+                and w.cards["good"]["online"] is True)
     base = hall.urls[0]
     for path in ("", "api/tables"):
         assert page_status(base, path) == 200, path
@@ -124,8 +126,8 @@ def test_a_lone_surrogate_retained_neither_kills_the_hall_nor_the_next_one(mosqu
     sender = Sender(mosquitto)
     good = GoodTable(sender)
     try:
-        with Hall(mosquitto.url, host="127.0.0.1", port=0, prefix=P) as hall:
-            watch = Watch(hall.server.port)
+        with Hall(mosquitto.url, host="127.0.0.1", port=0, prefix=P) as hall, \
+                Watch(hall.server.port) as watch:
             check_alive(hall, watch, good)
             bad = dumps({**GOOD, "version": 99, "players": "\ud800"})
             sender.send(f"{P}/good/{SUMMARY}", bad.encode("utf-8", "surrogatepass"))
@@ -134,13 +136,12 @@ def test_a_lone_surrogate_retained_neither_kills_the_hall_nor_the_next_one(mosqu
             assert "evil" not in watch.cards
             sender.send(f"{P}/good/{SUMMARY}", json.dumps({**GOOD, "version": 99,
                                                              "turn": "\udfff"}))
-            watch.close()
         # The lone surrogate is the retained summary now: a hall that starts gets it first.
-        with Hall(mosquitto.url, host="127.0.0.1", port=0, prefix=P) as hall:
-            watch = Watch(hall.server.port).until(lambda w: w.connected)
+        with Hall(mosquitto.url, host="127.0.0.1", port=0, prefix=P) as hall, \
+                Watch(hall.server.port) as watch:
+            watch.until(lambda w: w.connected)
             check_alive(hall, watch, good)
             assert hall.board.complain.count >= 1
-            watch.close()
     finally:
         sender.close()
 
@@ -149,8 +150,8 @@ def test_any_message_on_any_topic_leaves_the_hall_serving(mosquitto):
     sender = Sender(mosquitto)
     good = GoodTable(sender)
     try:
-        with Hall(mosquitto.url, host="127.0.0.1", port=0, prefix=P) as hall:
-            watch = Watch(hall.server.port)
+        with Hall(mosquitto.url, host="127.0.0.1", port=0, prefix=P) as hall, \
+                Watch(hall.server.port) as watch:
             check_alive(hall, watch, good)
 
             @settings(max_examples=150, deadline=None,
@@ -166,11 +167,10 @@ def test_any_message_on_any_topic_leaves_the_hall_serving(mosquitto):
                 check_alive(hall, watch, good)
 
             messages()
-            watch.close()
         # Whatever garbage stayed retained comes first to a hall started now.
-        with Hall(mosquitto.url, host="127.0.0.1", port=0, prefix=P) as hall:
-            watch = Watch(hall.server.port).until(lambda w: w.connected)
+        with Hall(mosquitto.url, host="127.0.0.1", port=0, prefix=P) as hall, \
+                Watch(hall.server.port) as watch:
+            watch.until(lambda w: w.connected)
             check_alive(hall, watch, good)
-            watch.close()
     finally:
         sender.close()
