@@ -71,12 +71,15 @@ LOGGED_BODY = 300
 def body_text() -> str:
     """The current request's body for the log: its JSON with secrets masked, at most
     :data:`LOGGED_BODY` characters; "(no body)" when it has none."""
-    raw = request.get_data(cache=True)
+    try:
+        raw = request.get_data(cache=True)
+    except Exception:  # the fault may be in the body itself (a client gone mid-read)
+        return "(a body that could not be read)"
     if not raw:
         return "(no body)"
     try:
         body = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested past what json parses
         text = repr(raw[:LOGGED_BODY])
     else:
         if isinstance(body, dict):

@@ -43,3 +43,19 @@ def test_a_logged_body_never_shows_a_pin(client, monkeypatch, caplog):
         assert client.post("/api/login", json={"pin": "24681357"}).status_code == 500
     (record,) = [r for r in caplog.records if r.name == "web.guard"]
     assert '"pin": "***"' in record.getMessage() and "24681357" not in record.getMessage()
+
+
+def test_a_body_nested_past_what_json_parses_is_logged_as_bytes(host, monkeypatch, caplog):
+    """The log line of a fault never fails itself: a body of 10,000 brackets is logged
+    as its first bytes."""
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug in reading the action")
+
+    monkeypatch.setattr("web.api.json_body", broken)
+    nested = b"[" * 10_000
+    with caplog.at_level(logging.ERROR, logger="web.guard"):
+        answer = host.client.post("/api/action", data=nested, content_type="application/json",
+                                  headers={"X-CSRF-Token": host.csrf})
+    assert answer.status_code == 500 and "error" in answer.json
+    (record,) = [r for r in caplog.records if r.name == "web.guard"]
+    assert "b'[[[[" in record.getMessage()
