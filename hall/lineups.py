@@ -52,6 +52,11 @@ def _lineups(game: str) -> Lineups:
     return found.lineups if found is not None else Lineups()
 
 
+def allowed(game: str) -> tuple[str, ...]:
+    """The lineups ``game`` can be played as, in the order a director is offered them."""
+    return _lineups(game).allowed
+
+
 def lineup_of(game: str, options: Mapping[str, Any], asked: Any) -> str:
     """The lineup of an event of ``game`` with ``options`` (``asked``: the director's
     ``lineup``, or None). ValueError saying why when the game cannot be played so.

@@ -12,6 +12,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, current_app, render_template, request
 
 from companion.catalog import GAMES
+from hall.lineups import allowed
 from hall.night import FORMATS, Night, Refusal
 from web.pages import json_block
 from web.services import error
@@ -20,7 +21,7 @@ bp = Blueprint("night_pages", __name__)
 
 
 def _page(template: str, **more: object) -> Response:
-    games = [{"id": g, "title": GAMES[g].title} for g in GAMES]
+    games = [{"id": g, "title": GAMES[g].title, "lineups": allowed(g)} for g in GAMES]
     html = render_template(template, state=json_block("{}"), modules=json_block("{}"),
                            games=games, formats=FORMATS, **more)
     return Response(html, headers={"Cache-Control": "no-store"})

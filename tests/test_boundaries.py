@@ -295,3 +295,22 @@ def test_generic_code_names_no_game():
                           if isinstance(node, ast.Constant) and isinstance(node.value, str)
                           and id(node) not in docstrings and named.search(node.value)]
     assert ids and offenders == []
+
+
+def test_shared_page_files_name_no_game():
+    """The pages' shared scripts, styles and templates name no game either: a game's page
+    files are its own (web/static/<game>.js, <game>-host.js, <game>.css), and what a
+    shared page says of a game it reads from the catalog (a title, a kit's lineups)."""
+    from companion.catalog import GAMES
+
+    own = {f"{g}{end}" for g in GAMES for end in (".js", "-host.js", ".css")}
+    names = [re.escape(w) for g in GAMES.values() for w in (g.id, g.title)]
+    named = re.compile(rf"(?<![\w-])({'|'.join(names)})(?![\w-])", re.I)
+    shared = [p for p in sorted((ROOT / "web" / "static").iterdir())
+              if p.suffix in (".js", ".css") and p.name not in own]
+    shared += sorted((ROOT / "web" / "templates").glob("*.html"))
+    offenders = [f"{path.relative_to(ROOT)}:{number} {found.group(0)!r}"
+                 for path in shared
+                 for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+                 if (found := named.search(line))]
+    assert len(shared) > 10 and offenders == []

@@ -217,6 +217,17 @@ def test_the_director_runs_doubles_and_alakazoo_tables(night, browser):
     page.goto(f"{hall.urls[0]}director")
     page.fill("#pin", PIN)
     page.click("#login button")
+    # The form offers a game only what it can be played as; a lineup the next game
+    # chosen cannot play goes back to what its options say.
+    page.select_option("#game", "alakazoo")
+    page.select_option("#lineup", "tables")
+    page.select_option("#game", "center-court")
+    expect(page.locator("#lineup")).to_have_value("")
+    offered = page.locator("#lineup option:enabled")
+    expect(offered).to_have_count(1)
+    page.select_option("#game", "alakaslam")
+    expect(offered).to_have_count(3)
+    expect(page.locator("#lineup option[value=tables]")).to_be_disabled()
     # An AlakaSLAM doubles event: four characters, teams of two, names that cannot wrap.
     create_one_round(page, "Doubles", "alakaslam", "doubles", "t1",
                      '{"characters": ["austin", "laurie", "rich", "toots"]}', LONG)

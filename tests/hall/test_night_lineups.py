@@ -6,6 +6,7 @@ sides or shared places counted as the rulebooks score them."""
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 from dataclasses import replace
 from pathlib import Path
@@ -224,6 +225,17 @@ def test_a_game_plays_the_lineups_its_kit_allows(first_to_game):
     assert options_for("center-court", {"sets": 1}, 2) == {"sets": 1}
     with pytest.raises(ValueError, match="AlakaSLAM with these options is doubles, not"):
         lineup_of("alakaslam", {"characters": ["austin", "laurie", "rich", "toots"]}, "singles")
+
+
+def test_the_director_s_form_offers_each_game_what_it_can_be_played_as(first_to_game, hall):
+    """The game menu of the new event's form carries each game's lineups from its kit,
+    which the page offers when the game is chosen (a browser test plays it): the
+    rulebooks seat AlakaSLAM two to four, Alakazoo two to four each for themselves."""
+    page = hall.client().get("/director").get_data(as_text=True)
+    offered = dict(re.findall(r'<option value="([\w-]+)" data-lineups="([\w ]*)"', page))
+    assert offered == {"center-court": "singles", "wizard-dodgeball": "singles",
+                       "alakaslam": "singles doubles canadian", "alakazoo": "singles tables",
+                       "first-to": "singles"}
 
 
 # --- Canadian doubles ------------------------------------------------------------------------

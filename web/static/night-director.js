@@ -64,6 +64,18 @@
     }).catch(() => {});
   };
 
+  /** Only the lineups the chosen game can be played as (its kit's, carried on its option);
+      one no longer offered goes back to what the game's options say. */
+  const offerLineups = () => {
+    const allowed = ($("game").selectedOptions[0]?.dataset.lineups || "").split(" ");
+    for (const option of $("lineup").options) {
+      if (option.value) option.disabled = option.hidden = !allowed.includes(option.value);
+    }
+    if ($("lineup").selectedOptions[0]?.disabled) $("lineup").value = "";
+  };
+  $("game").addEventListener("change", offerLineups);
+  offerLineups();
+
   $("create").addEventListener("submit", (e) => {
     e.preventDefault();
     const f = $("create");
@@ -79,7 +91,7 @@
     const body = {name: $("name").value, game: $("game").value, format: $("format").value, options, players, tables};
     if ($("lineup").value) body.lineup = $("lineup").value;
     if ($("format").value === "swiss") body.rounds = Number($("rounds").value);
-    post("/api/events", body).then((state) => { f.reset(); history.replaceState(null, "", `?event=${state.id}`); show(state); fillChoices(); })
+    post("/api/events", body).then((state) => { f.reset(); offerLineups(); history.replaceState(null, "", `?event=${state.id}`); show(state); fillChoices(); })
       .catch((err) => { fail.textContent = err.message; });
   });
 
@@ -114,7 +126,7 @@
       tools.append(to);
     }
     // Who won, as ranks for every player: a team's players share their side's (doubles,
-    // Canadian); at a table of 3-4 (Alakazoo) each player's place is typed in.
+    // Canadian); at a table of 3-4 (every player for themselves) each player's place is typed in.
     const sided = g.sides && g.sides.length;
     const places = !sided && g.players.length > 2 ? g.players.map((name, i) => TC.el("input", {type: "number",
       min: 1, max: g.players.length, step: 1, class: "place", "aria-label": `${name}'s place in ${label}`,

@@ -31,7 +31,7 @@
     else if (!game) { where = e.round === 0 ? "You are checked in." : "You are not in this round."; what = "The director pairs the next round when this one is over."; }
     else if (game.bye) { where = "A bye this round"; what = "You get the point without playing."; }
     else {
-      // With a partner (doubles, Canadian doubles) or against several (Alakazoo's tables).
+      // With a partner (doubles, Canadian doubles) or against several (tables of three and four).
       const mine = game.sides && game.sides.length ? game.sides[game.players.indexOf(name)] : null;
       const mates = mine === null ? [] : game.players.filter((n, i) => n !== name && game.sides[i] === mine);
       const others = game.players.filter((n, i) => n !== name && !mates.includes(n));
