@@ -347,3 +347,37 @@ def test_a_tap_on_controls_drawn_for_an_older_state_is_refused_while_new_ones_lo
     assert view["players"][0]["portal"][4] == 1  # the display stands
     for route in held:
         route.continue_()
+
+
+#: The visible text of each name in the bar, and whether it fits its button unclipped.
+BAR_NAMES = """() => [...document.querySelectorAll('#bar .who')].map((s) => [s.textContent,
+  s.scrollWidth <= s.clientWidth, s.closest('button').title])"""
+
+
+@pytest.mark.parametrize("names", [
+    ["WWWWWWWWWWWWWWWA", "WWWWWWWWWWWWWWWB"],  # alike but for the last letter
+    ["WWWWWWAWWWWWWWWW", "WWWWWWBWWWWWWWWW"],  # alike but for one letter in the middle
+], ids=["end", "middle"])
+def test_names_cut_in_the_bar_never_look_alike(companion, phone, names):
+    """Two names cut to one line in the bar that would show the same start each show
+    what tells them apart, at 320 and 390 px and after the phone turns; a tap on the
+    second scores the second player's point."""
+    start(companion, {"game": "center-court", "players": names})
+    phone.set_viewport_size({"width": 320, "height": 640})
+    log_in(phone, companion, "host", "#host")
+    for viewport in ({"width": 320, "height": 640}, PHONE, {"width": 640, "height": 320},
+                     {"width": 320, "height": 640}):
+        phone.set_viewport_size(viewport)
+        phone.wait_for_function(f"""() => {{
+            const shown = ({BAR_NAMES})();
+            return shown.length === 2 && shown[0][0] !== shown[1][0]
+              && shown.every(([text, fits]) => fits && text.length > 2);
+        }}""")
+        shown = phone.evaluate(BAR_NAMES)
+        assert [title for _, _, title in shown] == [f"Point {n}" for n in names]
+        if viewport["width"] == 320:
+            cut = [text for (text, _, _), name in zip(shown, names, strict=True) if text != name]
+            assert len(cut) == 2 and all("…" in text for text in cut), shown
+    shot(phone, f"host-bar-alike-names-{names[0][6]}")
+    Thumb(phone, companion).tap(phone.get_by_role("button", name=f"Point {names[1]}"))
+    assert companion.table.snapshot.match["view"]["points"] == ["0", "15"]

@@ -110,8 +110,50 @@
     // The actions used most (a game marks them data-bar) go to the bar at the bottom of
     // the screen, in reach of the thumb however long the controls above them are.
     quick.append(...box.querySelectorAll("[data-bar]"));
+    tellApart(quick);
     for (const empty of box.querySelectorAll(".row:empty")) empty.remove();
   }
+
+  /** Names cut to one line in the bar never look alike. The bar cuts a long name at its
+   *  end ("SMITHERSON J…"); where that leaves two names showing the same, each of them
+   *  shows instead what tells it from the others, measured in its own font: its end
+   *  ("…ERSON JOHN"), else the letters around the first one it differs at
+   *  ("…ONAB…"). The whole name stays the button's title and accessible name. Drawn
+   *  again whenever the bar changes size (shown, turned, resized). */
+  function tellApart(bar) {
+    const spans = [...bar.querySelectorAll(".who")];
+    for (const span of spans) span.textContent = span.dataset.name ??= span.textContent;
+    if (spans.length < 2) return;
+    const names = spans.map((s) => s.dataset.name);
+    const cut = spans.map((span, i) => {
+      const room = span.clientWidth - 1;
+      const wide = (text) => TC.textWidth(text, getComputedStyle(span).font);
+      if (!room || wide(names[i]) <= room) return {room, wide, shown: names[i]};
+      let end = names[i].length;
+      while (end > 1 && wide(`${names[i].slice(0, end)}…`) > room) end -= 1;
+      return {room, wide, shown: `${names[i].slice(0, end)}…`};
+    });
+    spans.forEach((span, i) => {
+      const {room, wide, shown} = cut[i];
+      if (!cut.some((c, j) => j !== i && c.shown === shown)) return;
+      const name = names[i];
+      const same = (other) => { let k = 0; while (k < name.length && name[k] === other[k]) k += 1; return k; };
+      const differs = Math.max(...names.filter((_, j) => j !== i).map(same));  // the first letter its own
+      let from = 0;
+      while (from < name.length - 1 && wide(`…${name.slice(from)}`) > room) from += 1;
+      let text = `…${name.slice(from)}`;
+      if (from > differs) {  // its end is like another's too: the letters around the difference
+        const start = Math.max(0, differs - 2);
+        let end = name.length;
+        while (end > differs + 1 && wide(`…${name.slice(start, end)}…`) > room) end -= 1;
+        text = `…${name.slice(start, end)}…`;
+      }
+      span.textContent = text;
+      const button = span.closest("button");
+      if (button && button.title && !button.hasAttribute("aria-label")) button.setAttribute("aria-label", button.title);
+    });
+  }
+  new ResizeObserver(() => tellApart($("quick"))).observe($("quick"));
 
   /** The generic controls, for a game without a host script: one row of buttons per
    *  legal shape, a button per value of its list field (none: one button), labelled by
