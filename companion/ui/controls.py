@@ -226,14 +226,20 @@ def offers(legal: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return found[:MAX_OFFERS]
 
 
-def offer_label(action: Mapping[str, Any]) -> str:
-    """``"point seat=1"``: the action's type and its fields, as a list row says it."""
-    fields = " ".join(f"{k}={v}" for k, v in action.items() if k != "type")
-    return f"{action['type']} {fields}".strip()
+def offer_label(action: Mapping[str, Any], players: Sequence[str] = ()) -> str:
+    """How a list row says an action, in words: ``"Point Bob"`` for a point to a
+    player's seat (as the host page's generic buttons say it), else its type and its
+    fields (``"end turn"``, ``"serve card 3"``)."""
+    said = {k: v for k, v in action.items() if k != "type"}
+    (value,) = said.values() if len(said) == 1 else (None,)
+    if action["type"] == "point" and type(value) is int and 0 <= value < len(players):
+        return f"Point {players[value]}"
+    words = [action["type"], *(f"{k} {v}" for k, v in said.items())]
+    return " ".join(words).replace("_", " ")
 
 
 def _play(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
-    entries = [(offer_label(a), Outcome(Ui(), ("act", a)))
+    entries = [(offer_label(a, match["players"]), Outcome(Ui(), ("act", a)))
                for a in (offers(match["legal"]) if match else [])]
     if not entries:
         return Screen(keys={Input("back"): Binding("Back", Outcome(Ui()))}, title="Play",

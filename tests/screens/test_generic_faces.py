@@ -11,7 +11,7 @@ import pytest
 from companion.panel import Panel
 from companion.store import Store
 from companion.table import Table
-from companion.ui.controls import GENERIC_SCREENS
+from companion.ui.controls import GENERIC_SCREENS, offer_label
 from companion.ui.oled import render
 from tests.panel_support import press
 from tests.screens.test_golden import CTX, assert_golden
@@ -43,3 +43,14 @@ def test_generic_face_matches_its_golden_image(scene):
 
 def test_every_generic_screen_has_a_scene():
     assert {f"generic-{name}" for name in GENERIC_SCREENS} <= set(SCENES)
+
+
+@pytest.mark.parametrize("action, said", [
+    ({"type": "point", "seat": 1}, "Point Bob"),
+    ({"type": "point", "seat": 2}, "point seat 2"),  # no such seat: said as it is
+    ({"type": "point", "seat": True}, "point seat True"),
+    ({"type": "end_turn"}, "end turn"),
+    ({"type": "serve", "card": 3, "roll": 5}, "serve card 3 roll 5"),
+])
+def test_a_generic_list_row_says_its_action_in_words(action, said):
+    assert offer_label(action, ["Ann", "Bob"]) == said

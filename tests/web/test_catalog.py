@@ -178,7 +178,7 @@ def test_the_test_game_is_set_up_and_played_on_the_buttons_and_the_oled():
         assert panel.state.screen.label("ok") == "Play"
         press(panel, "ok")  # the generic list of what legal offers
         assert panel.state.ui.screen == "play"
-        assert panel.state.screen.items == ("point seat=0", "point seat=1")
+        assert panel.state.screen.items == ("Point Ann", "Point Bob")
         assert render(panel.state, CTX).getbbox() is not None
         press(panel, "next", "ok")
         assert panel.table.snapshot.match["view"]["scores"] == [0, 1]
