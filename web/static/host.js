@@ -126,9 +126,10 @@
     if (spans.length < 2) return;
     const names = spans.map((s) => s.dataset.name);
     const cut = spans.map((span, i) => {
-      const room = span.clientWidth - 1;
-      const wide = (text) => TC.textWidth(text, getComputedStyle(span).font);
-      if (!room || wide(names[i]) <= room) return {room, wide, shown: names[i]};
+      const room = span.clientWidth - 1;  // 0 or less: not laid out (the bar hidden)
+      const font = getComputedStyle(span).font;
+      const wide = (text) => TC.textWidth(text, font);
+      if (room <= 0 || wide(names[i]) <= room) return {room, wide, shown: names[i]};
       let end = names[i].length;
       while (end > 1 && wide(`${names[i].slice(0, end)}…`) > room) end -= 1;
       return {room, wide, shown: `${names[i].slice(0, end)}…`};
