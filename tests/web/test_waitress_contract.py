@@ -1,4 +1,5 @@
-"""What web/fanout.py and app/connections.py take from waitress's internals, on a real server.
+"""What web/fanout.py, app/connections.py and app/server.py take from waitress's internals,
+on a real server.
 
 The fan-out takes a live stream's connection over from waitress (see
 web/fanout.py): it finds the channel behind ``waitress.client_disconnected``,
@@ -16,6 +17,7 @@ client exactly once.
 
 from __future__ import annotations
 
+import io
 import queue
 import socket
 import threading
@@ -23,7 +25,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from flask import Flask, Response, request
+from flask import Flask, Response, request, send_file
 from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
 from waitress.task import ErrorTask
@@ -276,5 +278,28 @@ def test_bytes_waitress_has_not_sent_are_handed_over_exactly_once():
                 got, rest = read_until(phone, rest, chunk(OURS))
                 writer.join(10)
             assert got == chunk(big) + chunk(OURS) and read_to_end(phone, rest) == b""
+    finally:
+        server.close()
+
+
+def test_closing_the_server_closes_a_file_it_was_still_sending():
+    """app/server.py's close ends each connection with waitress's ``handle_close``,
+    which closes its ``outbufs``: a file answer a client stopped reading is closed
+    then, not left open for the collector (``wasyncore.close_all`` alone closes only
+    the sockets)."""
+    sent = io.BytesIO(bytes(range(256)) * 65536)  # 16 MB: more than the socket buffers
+    app = Flask(__name__)
+    app.add_url_rule("/file", view_func=lambda: send_file(sent, mimetype="text/plain"))
+    server = WebServer(app, "127.0.0.1", 0, max_streams=1)
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+            sock.sendall(b"GET /file HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            head, body = read_until(sock, b"", b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 200")
+            while len(body) < 65536:  # the file is being sent from waitress's buffer
+                body += sock.recv(65536)
+            assert not sent.closed
+            server.close()
+            assert sent.closed
     finally:
         server.close()
