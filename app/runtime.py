@@ -33,6 +33,7 @@ from app.config import Config
 from app.config import load as load_config
 from app.notices import NoticeClock
 from app.server import WebServer, page_urls
+from app.stopping import block_stop_signals, serve_until_stopped, watchdog_every
 from companion import config as config_module
 from companion.data_folder import DB_NAME, default_data_dir
 from companion.inputs import Input
@@ -62,7 +63,8 @@ log = logging.getLogger("companion")
 #: The file in the data folder whose epoch host sessions must match (web/auth.py).
 SESSIONS_FILE = "host_sessions"
 
-#: How often the writer thread is checked before the systemd watchdog is fed.
+#: How often the writer thread is checked before the systemd watchdog is fed, when
+#: systemd does not say (app/stopping.py: a third of the unit's WatchdogSec=30).
 WATCHDOG_EVERY = 10.0
 #: One piece of the writer's work running longer than this means it is stuck
 #: (a commit waits 5 s at most for the database lock); systemd's
@@ -511,11 +513,9 @@ def run(args: argparse.Namespace) -> int:
     pin = host_pin(args, cfg, cfg.table.data)
     host = args.host or ("127.0.0.1" if args.sim else cfg.web.host)
     port = cfg.web.port if args.port is None else args.port
-    # SIGTERM and SIGINT are blocked (in every thread started from here on) and taken
-    # by the main loop's sigtimedwait: a handler that set an Event could deadlock on the
-    # Event's own lock when the signal came while the main thread held it in wait().
-    stop_signals = {signal.SIGTERM, signal.SIGINT}
-    signal.pthread_sigmask(signal.SIG_BLOCK, stop_signals)
+    # SIGTERM and SIGINT are blocked (in every thread started from here on) and taken by
+    # serve_until_stopped below, synchronously; a stop and continue is not one of them.
+    block_stop_signals()
     # `kill -USR1` writes every thread's stack to stderr (the journal on the Pi): what a
     # table that seems stuck is doing, without stopping it.
     faulthandler.register(signal.SIGUSR1, all_threads=True)
@@ -546,8 +546,8 @@ def run(args: argparse.Namespace) -> int:
             log.warning("%s", warning)
         sys.stdout.flush()
         notify.notify("READY=1")
-        while signal.sigtimedwait(stop_signals, WATCHDOG_EVERY) is None:
-            feed_watchdog(companion.runner, notify, companion.server)
+        serve_until_stopped(lambda: feed_watchdog(companion.runner, notify, companion.server),
+                            watchdog_every(default=WATCHDOG_EVERY))
         notify.notify("STOPPING=1")
     print("Table Companion stopped.", flush=True)
     return 0

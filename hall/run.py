@@ -5,15 +5,13 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import signal
 import sys
-import threading
 from contextlib import ExitStack
 from pathlib import Path
-from types import FrameType
 
 from app.runtime import HostPin, kept_pin, secret_key
 from app.server import WebServer, page_urls
+from app.stopping import block_stop_signals, serve_until_stopped
 from companion.config import ConfigError, valid_pin
 from companion.data_folder import default_data_dir
 from companion.topics import RESULTS, SUMMARY, Topics, prefix_problem
@@ -169,13 +167,10 @@ def director_banner(pin: HostPin) -> str | None:
 def run(args: argparse.Namespace) -> int:
     """``companion hall``: serve until SIGTERM or SIGINT, then stop cleanly."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
-    stop = threading.Event()
-
-    def on_signal(signum: int, frame: FrameType | None) -> None:
-        stop.set()
-
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
+    # As a table does (app/stopping.py): SIGTERM and SIGINT wait, blocked in every thread,
+    # for serve_until_stopped, with no handler that could deadlock the main thread; a
+    # stop and continue of the process is lived through.
+    block_stop_signals()
     with Hall(args.mqtt, host=args.host, port=args.port, prefix=args.prefix,
               username=args.user, password=os.environ.get(MQTT_PASSWORD_ENV) or None,
               ca_file=args.ca_file, data=args.data,
@@ -190,6 +185,6 @@ def run(args: argparse.Namespace) -> int:
             print(f"  Hall: {url}")
             print(f"  Director: {url}director")
         sys.stdout.flush()
-        stop.wait()
+        serve_until_stopped()
     print("Table Companion hall stopped.", flush=True)
     return 0
