@@ -19,6 +19,7 @@ import json
 import logging
 import math
 import random
+import sys
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -89,6 +90,11 @@ def parse_offer(payload: bytes) -> Offer:
                             f"{err.pos + 1})") from None
     except RecursionError:
         raise InvalidAction("an offer must be JSON nested a few levels at most") from None
+    except ValueError:
+        # Not a JSONDecodeError (caught above): a whole number longer than Python turns
+        # into an int (sys.get_int_max_str_digits(), 4300 by default).
+        raise InvalidAction(f"an offer's numbers must have at most "
+                            f"{sys.get_int_max_str_digits()} digits") from None
     if not isinstance(body, dict):
         raise InvalidAction("an offer must be a JSON object")
     extra = sorted(set(body) - FIELDS)
@@ -156,18 +162,21 @@ class Offers:
         """The offer topic's message: an offer, or empty (withdrawn). Never raises."""
         offer: Offer | None = None
         problem: str | None = None
+        fault: Exception | None = None
         if payload:
             try:
                 offer = parse_offer(payload)
             except InvalidAction as err:
                 problem = str(err)
             except Exception as err:  # a fault of ours: the offer is unusable, said so
-                log.exception("reading the hall's offer failed")
+                fault = err
                 problem = f"it could not be read ({type(err).__name__})"
         with self._lock:
             if problem is not None and payload != self._unusable:
+                # Once per payload, as a refusal is: a retained offer comes again at
+                # every connection, and its traceback would each time.
                 self._unusable = payload
-                log.warning("the hall's offer cannot be used: %s", problem)
+                log.warning("the hall's offer cannot be used: %s", problem, exc_info=fault)
             elif problem is None:
                 self._unusable = None
             changed = (offer, problem) != (self._offer, self._problem)

@@ -144,6 +144,9 @@ def body(**changes) -> bytes:
     (body(players=["Ann", "x" * 17]), "at most 16"),
     (body(options={"sets": 4}), "sets"),
     (body(sent_at="today"), "sent_at"),
+    # Past Python's limit of int digits (4,300): a plain ValueError from json.loads.
+    (b'{"offer": "o-1", "sent_at": ' + b"7" * 4400 + b"}", "at most 4300 digits"),
+    (b'{"offer": "o-1", "event": {"round": ' + b"1" * 4301 + b"}}", "at most 4300 digits"),
 ])
 def test_an_unusable_offer_is_refused_with_its_reason(payload, says):
     with pytest.raises(InvalidAction, match=says):
@@ -167,6 +170,18 @@ def test_offers_keep_the_latest_log_an_unusable_one_once_and_withdraw_on_empty(c
     offers.receive(b"")
     assert offers.current is None and offers.to_json() == {"offer": None, "problem": None}
     assert [t[0] for t in told] == ["o-1", None, "o-2", None]
+
+
+def test_an_offer_with_a_huge_number_is_one_clear_line_not_a_traceback(caplog):
+    offers = Offers()
+    huge = b'{"offer": "o-1", "sent_at": ' + b"9" * 4400 + b"}"
+    for _ in range(3):  # a retained offer comes again at every connection
+        offers.receive(huge)
+    assert offers.current is None and "at most 4300 digits" in offers.problem
+    said = [r for r in caplog.records if r.name == "companion.offers"]
+    assert [r.getMessage() for r in said] == [
+        "the hall's offer cannot be used: an offer's numbers must have at most 4300 digits"]
+    assert said[0].exc_info is None and "Traceback" not in caplog.text
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
