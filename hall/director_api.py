@@ -11,12 +11,13 @@ event moved on; a refusal (4xx, ``{"error": ...}``) changes nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from flask import Blueprint, Response, current_app, jsonify, request, session
 
 from hall.night import Night, Refusal
 from web import door
-from web.auth import Lockout, Sessions
+from web.auth import DIRECTOR, Lockout, Sessions
 from web.services import NotText, parse_json
 
 bp = Blueprint("director", __name__)
@@ -29,6 +30,12 @@ class Director:
     pin: str
     sessions: Sessions
     lockout: Lockout = field(default_factory=Lockout)
+
+    @classmethod
+    def with_pin(cls, pin: str, path: Path | None = None) -> Director:
+        """The director of ``pin``, the sessions' epoch kept in ``path`` (None: in memory);
+        a refused session is told of the director and the director PIN, not a host."""
+        return cls(pin, Sessions(pin, path, role=DIRECTOR))
 
 
 def night() -> Night:

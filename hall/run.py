@@ -23,7 +23,6 @@ from hall.director_api import Director
 from hall.listener import Listener
 from hall.night import Night
 from hall.results import BadResults, ClubResults
-from web.auth import Sessions
 
 #: The largest ``results`` message read: 50 matches of four 16-character names, and room.
 MAX_RESULTS_PAYLOAD = 64 * 1024
@@ -80,8 +79,8 @@ class Hall:
         #: data folder from an earlier start, else made up now and kept there.
         self.director_pin = (HostPin(director_pin, "chosen") if director_pin is not None
                              else kept_pin(folder / DIRECTOR_PIN_FILE, what="director PIN"))
-        self.director = Director(self.director_pin.pin, Sessions(
-            self.director_pin.pin, folder / DIRECTOR_SESSIONS_FILE))
+        self.director = Director.with_pin(self.director_pin.pin,
+                                          folder / DIRECTOR_SESSIONS_FILE)
         self.listener: Listener | None = None
         self.broker = hall_broker(self.board.first, max_streams, keepalive, streams_per_address)
         self.answers = TableAnswers(self.board)

@@ -161,6 +161,22 @@ CLOCK_SET = 30 * 86400.0
 IDLE_LIMIT = 4 * 3600.0
 
 
+@dataclass(frozen=True)
+class Role:
+    """Who a kind of session makes someone, as its refusals name them: ``who`` ("host"),
+    the ``pin`` that logs in, the ``machine`` whose clock counts and what it runs on."""
+
+    who: str
+    pin: str
+    machine: str
+    computer: str
+
+
+#: A table's host (web/api.py) and a hall's club-night director (hall/director_api.py).
+HOST = Role("host", "PIN", "table", "a Pi")
+DIRECTOR = Role("director", "director PIN", "hall", "a computer")
+
+
 class Sessions:
     """Which host sessions are still valid: made since the last logout, with this PIN, not idle.
 
@@ -175,10 +191,11 @@ class Sessions:
     """
 
     def __init__(self, pin: str, path: Path | None = None, idle: float = IDLE_LIMIT,
-                 clock: Callable[[], float] | None = None) -> None:
+                 clock: Callable[[], float] | None = None, role: Role = HOST) -> None:
         """``clock``: seconds as stored in a session (default: :func:`steady_clock`, so
-        a wall-clock jump while running neither ends nor lengthens a session)."""
-        self.idle, self._path, self._pin = idle, path, pin
+        a wall-clock jump while running neither ends nor lengthens a session);
+        ``role``: whose sessions these are, as the refusals say."""
+        self.idle, self._path, self._pin, self.role = idle, path, pin, role
         self._clock = clock or steady_clock()
         self._lock = threading.Lock()
         epoch = self._read()
@@ -221,19 +238,23 @@ class Sessions:
             self.generation = self._generation(self._new_epoch())
 
     def problem(self, session: Mapping[str, object]) -> str | None:
-        """Why ``session`` is not the host's (None: it is)."""
+        """Why ``session`` is not the host's (the director's, for :data:`DIRECTOR`
+        sessions), or None when it is."""
+        role = self.role
+        again = f"log in with the {role.pin}"
         if not session.get("host"):
-            return "only the host can do that: log in with the PIN"
+            return f"only the {role.who} can do that: {again}"
         seen = session.get("seen")
         if session.get("generation") != self.generation or not isinstance(seen, (int, float)):
-            return "this host session has ended (a logout or a new PIN): log in with the PIN"
+            return f"this {role.who} session has ended (a logout or a new {role.pin}): {again}"
         unused = self._clock() - seen
         if abs(unused) > CLOCK_SET:
-            return ("this host session was made before the table's clock was set (a Pi "
-                    "without a clock battery sets it from the network): log in with the PIN")
+            return (f"this {role.who} session was made before the {role.machine}'s clock was "
+                    f"set ({role.computer} without a clock battery sets it from the network): "
+                    f"{again}")
         if unused > self.idle:
-            return (f"this host session expired after {self.idle / 3600:g} h without use: "
-                    "log in with the PIN")
+            return (f"this {role.who} session expired after {self.idle / 3600:g} h without "
+                    f"use: {again}")
         return None
 
 

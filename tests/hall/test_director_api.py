@@ -22,7 +22,6 @@ from tests.hall.night_support import (
     results_message,
     summary_message,
 )
-from web.auth import Sessions
 
 EIGHT = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
@@ -36,7 +35,7 @@ class Hall:
         board = Board(PREFIX)
         self.broker = hall_broker(board.first, 4, 1.0, 2)
         self.app = create_hall_app(board, self.broker, night=self.night,
-                                   director=Director(PIN, Sessions(PIN)),
+                                   director=Director.with_pin(PIN),
                                    secret_key=b"k" * 32)
 
     def client(self):
@@ -89,7 +88,8 @@ def test_without_a_login_the_hall_reads_but_changes_nothing(hall, director):
                  f"/api/events/{event['id']}/players"):
         answer = stranger.post(path, json={"version": event["version"]})
         assert answer.status_code == 403
-        assert "log in with the PIN" in answer.get_json()["error"]
+        assert answer.get_json()["error"] == ("only the director can do that: log in with "
+                                              "the director PIN")
     assert director.event(event["id"])["version"] == event["version"]
 
 
@@ -125,7 +125,11 @@ def test_logout_ends_every_director_session(hall):
     assert two.get("/api/director/session").get_json()["director"] is True
     assert one.post("/api/director/logout").status_code == 200
     answer = two.post("/api/events", {"name": "x"})
-    assert answer.status_code == 403 and "ended" in answer.get_json()["error"]
+    # Told as the director, not as a table's host.
+    assert answer.status_code == 403 and answer.get_json()["error"] == (
+        "this director session has ended (a logout or a new director PIN): log in with the "
+        "director PIN")
+    assert "host" not in answer.get_json()["error"]
 
 
 # --- events, premises, refusals -------------------------------------------------------------
