@@ -203,6 +203,28 @@ def summary_payload(state: JSON, table: TableInfo) -> str:
                   "event": match.get("event") if match else None})
 
 
+#: Texts Home Assistant does not show as text: a rendered ``None`` is no value (unknown),
+#: and ``unknown`` and ``unavailable`` are its own states. A player may be called so.
+HA_RESERVED = ("None", "unknown", "unavailable")
+#: Put after such a text so that it stays text: U+2060 WORD JOINER, which draws nothing
+#: and, not being white space, survives Home Assistant's strip() of a rendered template.
+HA_TEXT_MARK = "\u2060"
+
+
+def value_template(field: str) -> str:
+    """The ``value_template`` of a sensor showing the summary's ``field``.
+
+    An empty field renders ``None`` (Home Assistant shows unknown, not an
+    empty text); a field that is one of :data:`HA_RESERVED` (a player named
+    "None" whose turn it is) renders with :data:`HA_TEXT_MARK` after it, so
+    it is shown as the name, never as unknown or unavailable.
+    """
+    reserved = ", ".join(f"'{word}'" for word in HA_RESERVED)
+    mark = HA_TEXT_MARK.encode("unicode-escape").decode()  # as a Jinja string escape
+    return (f"{{% set v = value_json.{field} %}}{{{{ v | trim ~ '{mark}' if v is string "
+            f"and v | trim in [{reserved}] else v or None }}}}")
+
+
 def discovery_node(table_id: str) -> str:
     """Home Assistant's node id (and device identifier) for a table.
 
@@ -241,8 +263,9 @@ def discovery(table: TableInfo, topics: Topics,
     unavailable while the table's availability is ``offline``. A field that
     is empty (no players, score or turn without a match) renders ``None``,
     which Home Assistant's MQTT sensor takes for unknown rather than showing
-    an empty string. Publish them retained; an empty retained payload on the
-    same topics removes them.
+    an empty string; a name that is one of Home Assistant's own words is kept
+    text (:func:`value_template`). Publish them retained; an empty retained
+    payload on the same topics removes them.
     """
     node = discovery_node(table.id)
     device: JSON = {"identifiers": [node], "name": table.name,
@@ -257,7 +280,7 @@ def discovery(table: TableInfo, topics: Topics,
             "name": name,
             "unique_id": f"{node}_{key}",
             "state_topic": topics.summary,
-            "value_template": f"{{{{ value_json.{field} or None }}}}",
+            "value_template": value_template(field),
             "availability_topic": topics.availability,
             "payload_available": ONLINE,
             "payload_not_available": OFFLINE,

@@ -7,11 +7,13 @@ makes a sensor (an empty one removes it, and the device goes with its last
 sensor); a sensor reads each message on its ``state_topic``, the retained one
 too when it is made, through its ``value_template`` (jinja2, as Home
 Assistant renders it: ``value`` the payload, ``value_json`` the payload
-parsed when it is JSON); ``None`` rendered is unknown; ``availability_topic``
-turns it unavailable and back. Where Home Assistant would log a template
-error (``value_json`` undefined for an empty or non-JSON payload, a field the
-JSON lacks) this keeps it in :attr:`errors`, stricter than Home Assistant,
-which only warns of a missing field.
+parsed when it is JSON, the result stripped); ``None`` rendered is unknown,
+and a rendered ``unknown`` or ``unavailable`` is shown as that state, as Home
+Assistant's own; ``availability_topic`` turns it unavailable and back. Where
+Home Assistant would log a template error (``value_json`` undefined for an
+empty or non-JSON payload, a field the JSON lacks) this keeps it in
+:attr:`errors`, stricter than Home Assistant, which only warns of a missing
+field.
 
 One connection, so the messages are seen in the order the broker sent them:
 the order the table published them.
@@ -129,6 +131,9 @@ class HomeAssistant:
         except jinja2.TemplateError as err:
             self.errors.append((topic, payload, f"{sensor.config['unique_id']}: {err}"))
             return  # Home Assistant keeps the sensor's state
+        # Home Assistant strips what a template renders, and takes "None" for no value;
+        # a state of "unknown" or "unavailable" is then its own state of that name.
+        rendered = rendered.strip()
         sensor.state = UNKNOWN if rendered == "None" else rendered
         sensor.states.append(sensor.state)
 

@@ -8,7 +8,14 @@ from __future__ import annotations
 
 import json
 
-from companion.topics import DISCOVERY_PREFIX, SENSORS, Topics, discovery_node, retired_topics
+from companion.topics import (
+    DISCOVERY_PREFIX,
+    HA_TEXT_MARK,
+    SENSORS,
+    Topics,
+    discovery_node,
+    retired_topics,
+)
 from tests.mqtt.home_assistant import UNAVAILABLE, UNKNOWN, HomeAssistant
 from tests.mqtt.support import START, TIMEOUT, Listener, companion, on_broker
 
@@ -76,4 +83,28 @@ def test_a_tables_life_renders_in_home_assistant_without_a_template_error(tmp_pa
         retire.close()
         ha.wait_for(lambda: NODE_B in ha.removed_devices, "b's device removed")
         assert ha.sensors == {}
+        assert ha.errors == []
+
+
+def test_players_named_as_home_assistants_words_are_shown_by_name(tmp_path, mosquitto):
+    """A player called "None" or "unavailable" is whose turn it is: the turn sensor shows
+    the name (and a mark that draws nothing), not unknown or unavailable."""
+    def connect(client):
+        client.connect("127.0.0.1", mosquitto.port)
+
+    start = {"game": "center-court", "players": ["unavailable", "None"],
+             "options": {"sets": 3, "first_server": 0}}
+    with HomeAssistant(connect) as ha, \
+            companion(on_broker(mosquitto, table="a"), tmp_path) as c:
+        assert c.publisher.wait_status(lambda s: s == "connected", TIMEOUT)
+        c.runner.call(lambda t: t.start(start))
+        turns = []
+        for name in ("unavailable", "None"):
+            ha.wait_for(lambda name=name: ha.shown(NODE_A).get("turn") == name + HA_TEXT_MARK,
+                        f"{name}'s turn shown")
+            turns.append(ha.shown(NODE_A)["turn"])
+            for _ in range(4):  # a game to the server: the other one serves next
+                c.runner.call(lambda t: t.act({"type": "point", "winner": 0}))
+        assert ha.shown(NODE_A)["players"] == "unavailable v None"
+        assert not {UNKNOWN, UNAVAILABLE, "None"} & set(turns)
         assert ha.errors == []

@@ -17,7 +17,9 @@ from __future__ import annotations
 import json
 import random
 import re
+import unicodedata
 
+import jinja2
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -31,6 +33,8 @@ from companion.topics import (
     DEFAULT_PREFIX,
     DISCOVERY_PREFIX,
     EVENTS,
+    HA_RESERVED,
+    HA_TEXT_MARK,
     MAX_PREFIX,
     OFFLINE,
     ONLINE,
@@ -47,6 +51,7 @@ from companion.topics import (
     prefix_problem,
     summary_payload,
     valid_table_id,
+    value_template,
 )
 from tests.support import ONE_OF_EACH
 from web.app import create_app
@@ -378,9 +383,35 @@ def test_each_sensor_reads_a_field_the_summary_has():
         table.start(ONE_OF_EACH[3])
         summary = json.loads(summary_payload(table.snapshot.to_json(), TableInfo("t", "T")))
     for _, payload in discovery(TableInfo("t", "T"), Topics(DEFAULT_PREFIX, "t")):
-        field = re.fullmatch(r"\{\{ value_json\.(\w+) or None \}\}",
-                             json.loads(payload)["value_template"])[1]
+        field = re.match(r"\{% set v = value_json\.(\w+) %\}",
+                         json.loads(payload)["value_template"])[1]
         assert isinstance(summary[field], str) and summary[field]
+
+
+def rendered(template: str, value: object) -> str:
+    """What Home Assistant makes of ``template`` for a summary whose field is ``value``:
+    rendered by jinja2 as it does, and stripped ("None" is then no value)."""
+    env = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False)
+    field = re.match(r"\{% set v = value_json\.(\w+) %\}", template)[1]
+    return env.from_string(template).render(value_json={field: value}).strip()
+
+
+@pytest.mark.parametrize("name", ["None", "unknown", "unavailable"])
+def test_a_name_that_is_a_home_assistant_word_is_shown_as_the_name(name):
+    for _, payload in discovery(TableInfo("t", "T"), Topics(DEFAULT_PREFIX, "t")):
+        shown = rendered(json.loads(payload)["value_template"], name)
+        # Not Home Assistant's unknown or unavailable: the name, and a mark that draws
+        # nothing.
+        assert shown not in HA_RESERVED
+        assert shown == name + HA_TEXT_MARK
+        assert unicodedata.category(HA_TEXT_MARK) == "Cf" and not HA_TEXT_MARK.isspace()
+
+
+@given(st.one_of(st.none(), st.just(""), st.text(min_size=1, max_size=30).filter(
+    lambda t: t.strip() == t and t not in HA_RESERVED)))
+def test_any_other_field_is_shown_as_it_is_and_an_empty_one_as_unknown(value):
+    template = value_template("turn")
+    assert rendered(template, value) == (value or "None")
 
 
 def test_two_tables_are_two_devices_whose_sensors_never_share_an_id():
