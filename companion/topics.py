@@ -193,14 +193,17 @@ def results_payload(table: str, epoch: int, results: list[JSON]) -> str:
     return dumps({"table": table, "epoch": epoch, "results": results})
 
 
-def summary_payload(state: JSON, table: TableInfo) -> str:
+def summary_payload(state: JSON, table: TableInfo, refused: list[JSON] | None = None) -> str:
     """The retained ``summary``: :func:`~companion.headline.headline` of ``state``
-    plus ``table`` ({id, name, url}), ``version``, ``epoch`` and ``event``: the hall's
-    event the current match is played for (its start record's), or null."""
+    plus ``table`` ({id, name, url}), ``version``, ``epoch``, ``event``: the hall's
+    event the current match is played for (its start record's), or null, and
+    ``refused``: what the broker refuses the table, ``[{"what", "reason", "acl"}]``
+    (drivers/refusals.py; the hall's card says it), empty when nothing."""
     match = state.get("match")
     return dumps({"table": table.to_json(), "version": state["version"],
                   "epoch": state.get("epoch", 0), **headline(state),
-                  "event": match.get("event") if match else None})
+                  "event": match.get("event") if match else None,
+                  "refused": list(refused or [])})
 
 
 #: Texts Home Assistant does not show as text: a rendered ``None`` is no value (unknown),

@@ -101,6 +101,7 @@ from drivers.broker import (
     tls_context,
     unanswered,
 )
+from drivers.refusals import Change, Refusals
 
 log = logging.getLogger(__name__)
 
@@ -118,6 +119,9 @@ CLOSE_WAIT = 3.0
 ACK_WAIT = 5.0
 #: The file in the data folder that remembers the identity last published.
 RECORD = "mqtt_published.json"
+#: Seconds between tries of what the broker refused that it keeps (the retained topics, a
+#: rename's clearing): an ACL put right is found within this, without a restart.
+REFUSED_RETRY = 60.0
 SESSION_TAKEN_OVER = 142
 #: A connection the broker drops this soon, twice in a row, was probably taken over.
 BRIEF = 10.0
@@ -248,8 +252,18 @@ class TablePublisher:
         self.sent = 0
         self._on_status = on_status
         self._offers = offers
-        self._offer_refused = False  # the broker's refusal of the offer topic was logged
+        #: What the broker refuses this table, by the ACL line that would grant it.
+        self.refusals = Refusals(self.topics, cfg.discovery_prefix if cfg.discovery else None,
+                                 cfg.username)
         self._cond = threading.Condition()
+        #: The reason code of each refused acknowledgement, by message id (paho's thread
+        #: writes it before it marks the message published).
+        self._refused_mids: dict[int, str] = {}
+        #: QoS 1 messages handed to paho whose acknowledgement is still to be read, with
+        #: their topics (the publisher thread's own).
+        self._watched: list[tuple[mqtt.MQTTMessageInfo, str]] = []
+        self._acks = False  # an acknowledgement came since they were last read
+        self._retry_at: float | None = None  # when what was refused is tried again
         self._newest: Snapshot | None = None
         self._events: deque[_Event] = deque()
         self._connected = False
@@ -333,30 +347,44 @@ class TablePublisher:
     # --- the publisher thread ----------------------------------------------------------
 
     def _due(self) -> bool:
-        """Whether there is something to publish now (under the lock)."""
+        """Whether there is something to publish now, or acknowledgements to read (under
+        the lock)."""
+        if self._acks:
+            return True
         if not self._connected:
             return False
-        if self._greeted != self._connection:
+        if self._greeted != self._connection or self._retry_due():
             return True
         newest_due = self._newest is not None and self._newest is not self._sent_state
         state_free = self._pending_state is None or _settled(self._pending_state)
         return (newest_due and state_free) or (bool(self._events) and not self._paho_full)
 
+    def _retry_due(self) -> bool:
+        return self._retry_at is not None and time.monotonic() >= self._retry_at
+
     def _run(self) -> None:
         while True:
             with self._cond:
                 while not self._closing and not self._due():
-                    self._cond.wait()
+                    # A retry waits for its time; while disconnected, for the connection.
+                    wait = None if self._retry_at is None or not self._connected else max(
+                        0.0, self._retry_at - time.monotonic())
+                    self._cond.wait(wait)
                 if self._closing:
                     final = self._connected and self._greeted == self._connection
                     break
+                self._acks = False
                 connection = self._connection
-                greet = self._greeted != connection
+                # A retry of what was refused is a greeting again: everything retained,
+                # and the clearing of an old id.
+                greet = self._connected and (self._greeted != connection or self._retry_due())
                 self._greeted = connection
                 if greet:
+                    self._retry_at = None
                     self._sent_state, self._pending_state, self._paho_full = None, None, False
                     self._sent_results = None
             try:
+                self._read_acks()
                 if greet:
                     self._greet()
                 else:
@@ -379,23 +407,83 @@ class TablePublisher:
         and removes the old ones before their summary is emptied (a sensor that
         read an empty summary would log a template error).
         """
-        publish = self._client.publish
-        publish(self.topics.availability, ONLINE, qos=1, retain=True)
+        stale = self._stale_topics()  # the record holds this identity before it is published
+        if self._offers is not None and self.refusals.refuses([self.topics.offer]):
+            self._client.subscribe(self.topics.offer, qos=1)  # refused before: asked again
+        online = self._publish(self.topics.availability, ONLINE, qos=1, retain=True)
         self._publish_newest()
         configs = []
         if self.cfg.discovery:
-            configs = [publish(topic, payload, qos=1, retain=True)
+            configs = [(topic, self._publish(topic, payload, qos=1, retain=True))
                        for topic, payload in discovery(self.info, self.topics,
                                                        self.cfg.discovery_prefix)]
-        clears = [publish(topic, b"", qos=1, retain=True) for topic in self._stale_topics()]
         with self._cond:
             lost, self._dropped_logged = self.dropped - self._dropped_logged, self.dropped
         if lost:
             log.warning("MQTT: %d events were dropped while the broker was away (at most "
                         "%d wait); the retained state is complete", lost, EVENT_QUEUE)
         self._publish_events()
-        if self._acked([*clears, *configs]):
+        # The old identity is cleared only once the broker took the new one: a table whose
+        # new topics are refused keeps its old card rather than none.
+        new = [(self.topics.availability, online), *configs]
+        if not self._acked([info for _, info in new]) \
+                or self.refusals.refuses([topic for topic, _ in new]):
+            return
+        clears = [self._publish(topic, b"", qos=1, retain=True) for topic in stale]
+        # Counted done only when every clearing was taken; else kept in the record, and
+        # tried again (REFUSED_RETRY, each connection, each start).
+        if self._acked(clears) and not self.refusals.refuses(stale):
             self._cleared()
+
+    def _publish(self, topic: str, payload: str | bytes, *, qos: int,
+                 retain: bool = False) -> mqtt.MQTTMessageInfo:
+        """paho's publish; a QoS 1 message's acknowledgement is read later (_read_acks)."""
+        info = self._client.publish(topic, payload, qos=qos, retain=retain)
+        if qos and info.rc != MQTTErrorCode.MQTT_ERR_QUEUE_SIZE:
+            self._watched.append((info, topic))
+        return info
+
+    def _read_acks(self) -> None:
+        """Read the acknowledgements that came: each refusal or acceptance goes to
+        :attr:`refusals`, and an episode that begins or ends is said (publisher thread)."""
+        waiting = []
+        for info, topic in self._watched:
+            try:
+                done = info.is_published()
+            except (ValueError, RuntimeError):  # never sent: nothing to read
+                continue
+            if not done:
+                waiting.append((info, topic))
+                continue
+            with self._cond:
+                reason = self._refused_mids.pop(info.mid, None)
+            self._heard(self.refusals.answer(topic, reason))
+        self._watched = waiting
+
+    def _heard(self, change: Change | None) -> None:
+        """Say a refusal's episode that began or ended; show it, and publish it in the
+        summary (the hall's card says it); try again later what the broker keeps."""
+        if change is not None:
+            if change.reason is not None:
+                log.warning("MQTT: %s", self.refusals.began(change, self.info.id,
+                                                             REFUSED_RETRY))
+            else:
+                log.info("MQTT: %s", self.refusals.ended(change))
+        with self._cond:
+            if change is not None:
+                self._sent_state = None  # the summary again, with what is refused now
+                self._cond.notify_all()
+            if not self.refusals.retained:
+                self._retry_at = None
+            elif self._retry_at is None:
+                self._retry_at = time.monotonic() + REFUSED_RETRY
+            connected = self._connected
+        if change is not None and connected:
+            self._set_status(self._connected_status(), None, logging.INFO)
+
+    def _connected_status(self) -> str:
+        """The status while connected: what the broker refuses, if anything."""
+        return self.refusals.status() or "connected"
 
     def _publish_newest(self) -> None:
         with self._cond:
@@ -408,15 +496,16 @@ class TablePublisher:
         # messages in flight are sent again after a reconnection).
         self._client.publish(self.topics.state, snapshot.json_text, qos=0, retain=True)
         info = self._client.publish(self.topics.summary,
-                                    summary_payload(snapshot.to_json(), self.info),
+                                    summary_payload(snapshot.to_json(), self.info,
+                                                    self.refusals.to_json()),
                                     qos=0, retain=True)
         if snapshot.results is not self._sent_results:
             # QoS 1: the hall's leaderboard must get every finished match (it counts each
             # once, however often it comes).
             self._sent_results = snapshot.results
-            self._client.publish(self.topics.leaf(RESULTS),
-                                 results_payload(self.info.id, snapshot.epoch,
-                                                 list(snapshot.results)), qos=1, retain=True)
+            self._publish(self.topics.leaf(RESULTS),
+                          results_payload(self.info.id, snapshot.epoch,
+                                          list(snapshot.results)), qos=1, retain=True)
         with self._cond:
             self._pending_state = info
 
@@ -427,7 +516,7 @@ class TablePublisher:
                     return
                 event = self._events.popleft()
             payload = event_payload(event.state, event.change, event.at)
-            info = self._client.publish(self.topics.events, payload, qos=1)
+            info = self._publish(self.topics.events, payload, qos=1)
             if info.rc == MQTTErrorCode.MQTT_ERR_QUEUE_SIZE:
                 with self._cond:  # paho is full: wait for an acknowledgement
                     self._events.appendleft(event)
@@ -438,7 +527,8 @@ class TablePublisher:
 
     def _acked(self, infos: list[mqtt.MQTTMessageInfo]) -> bool:
         """Whether the broker acknowledged every message in ``infos`` within ACK_WAIT
-        (False at once when the connection broke)."""
+        (False at once when the connection broke); the acknowledgements are then read
+        (:attr:`refusals` knows which refused)."""
         deadline = time.monotonic() + ACK_WAIT
         for info in infos:
             while not _published(info):
@@ -448,6 +538,7 @@ class TablePublisher:
                         return False
                     # on_publish notifies: no polling of the network.
                     self._cond.wait(0.5)
+        self._read_acks()
         return True
 
     # --- renames ---------------------------------------------------------------------
@@ -552,8 +643,8 @@ class TablePublisher:
             self._connection += 1
             self._wait = None
             self._cond.notify_all()
-        self._set_status("connected", f"connected to {self.url} as table {self.info.id!r}",
-                         logging.INFO)
+        self._set_status(self._connected_status(),
+                         f"connected to {self.url} as table {self.info.id!r}", logging.INFO)
 
     def _connect_failed_cb(self, client: mqtt.Client, userdata: Any) -> None:
         # paho calls this inside its ``except OSError``: the error is the one handled.
@@ -602,19 +693,18 @@ class TablePublisher:
     def _subscribed_cb(self, client: mqtt.Client, userdata: Any, mid: int,
                        reasons: list[ReasonCode], properties: Any) -> None:
         refused = [r for r in reasons if r.is_failure]
-        if refused and not self._offer_refused:
-            self._offer_refused = True
-            log.warning("MQTT: the broker refuses this table its offer topic %s (%s): the "
-                        "hall's offers cannot reach it; give user %r `topic read %s` in "
-                        "the broker's ACL", self.topics.offer, refused[0].getName(),
-                        self.cfg.username, self.topics.offer)
-        elif not refused:
-            self._offer_refused = False
+        self._heard(self.refusals.answer(self.topics.offer,
+                                         refused[0].getName() if refused else None))
 
     def _published_cb(self, client: mqtt.Client, userdata: Any, mid: int,
                       reason: ReasonCode, properties: Any) -> None:
+        # Called before paho marks the message published: its reason is here by the time
+        # the publisher thread sees it published.
         with self._cond:
+            if reason.is_failure:
+                self._refused_mids[mid] = reason.getName()
             self._paho_full = False
+            self._acks = True
             self._cond.notify_all()
 
     def _problem(self, short: str, detail: str) -> None:
@@ -624,14 +714,16 @@ class TablePublisher:
         self._set_status(short, f"{detail}; retrying in {self._wait} s (then backing off "
                                 f"to {longest} s)", logging.WARNING)
 
-    def _set_status(self, status: str, detail: str, level: int) -> None:
-        """Log and report a change of status; the same status again is not repeated."""
+    def _set_status(self, status: str, detail: str | None, level: int) -> None:
+        """Log (``detail``, unless None: said already) and report a change of status; the
+        same status again is not repeated."""
         with self._cond:
             if status == self.status:
                 return
             self.status = status
             self._cond.notify_all()
-        log.log(level, "MQTT: %s", detail)
+        if detail is not None:
+            log.log(level, "MQTT: %s", detail)
         if self._on_status is not None:
             try:
                 self._on_status(status)

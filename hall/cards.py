@@ -51,6 +51,9 @@ COMPLAINT_EVERY = 10.0
 MAX_SIDES, MAX_CELLS, MAX_URL = 8, 16, 2048
 #: The summary fields a card keeps (companion.headline.headline's keys).
 TEXT_FIELDS = ("title", "status", "players", "score", "turn", "winner")
+#: What the broker refuses a table, as its summary says (drivers/refusals.py): at most
+#: this many entries of ``{"what", "reason", "acl"}`` are kept.
+MAX_REFUSED = 6
 
 #: Where each change goes: (version, event name, JSON text).
 Publish = Callable[[int, str, str], None]
@@ -132,7 +135,21 @@ def read_summary(payload: bytes) -> tuple[str | None, str | None, int, JSON]:
         summary["sides"].append({"name": _text(side.get("name"), "a side's name"),
                                  "score": _texts(side.get("score"), "a side's score"),
                                  "turn": turn, "winner": winner})
+    summary["refused"] = _refused(body.get("refused", []))
     return name, safe_url(table.get("url")), version, summary
+
+
+def _refused(value: Any) -> list[JSON]:
+    """The summary's ``refused`` list (absent: a table from before it was sent), checked."""
+    if not isinstance(value, list) or len(value) > MAX_REFUSED:
+        raise Malformed(f"refused is not a list of at most {MAX_REFUSED}")
+    out = []
+    for entry in value:
+        if not isinstance(entry, dict):
+            raise Malformed("a refusal is not an object")
+        out.append({key: _text(entry.get(key), f"a refusal's {key}", 200)
+                    for key in ("what", "reason", "acl")})
+    return out
 
 
 class Complaints:
