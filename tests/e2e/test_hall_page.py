@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from companion.topics import OFFLINE, TableInfo, Topics, dumps
+from companion.topics import OFFLINE, TableInfo, Topics, dumps, summary_payload
 from tests.e2e.browser_support import (
     EACH_GAME,
     PHONE,
@@ -248,4 +248,41 @@ def test_a_new_card_and_a_gone_one_drawn_together_keep_the_board_in_order(
     page.clock.run_for(1000)
     expect(page.locator(".tcard h2")).to_have_text(["Bee", "Dee", "Eve"])
     assert not errors
+    page.context.close()
+
+
+@pytest.mark.parametrize("width", [320, 390])
+def test_what_the_broker_refuses_a_table_is_on_its_card(hall, sender, browser,  # noqa: F811
+                                                        width):
+    """A table renamed to table-2 whose user may not clear table-1's topics says so in its
+    summary (drivers/refusals.py): its card shows the reason and the ACL lines to add,
+    within a phone's width."""
+    refused = [{"what": "the clearing of its old id's topics (table-companion/table-1)",
+                "reason": "Not authorized", "acl": "topic write table-companion/table-1/#"},
+               {"what": "the clearing of its old id's topics "
+                        "(homeassistant/sensor/table_companion_table-1)",
+                "reason": "Not authorized",
+                "acl": "topic write homeassistant/sensor/table_companion_table-1/#"}]
+    info = TableInfo("table-2", "Table 2", "http://192.0.2.2:8080/")
+    state = {"version": 3, "epoch": 1, "match": None}
+    sender.send(Topics(PREFIX, "table-2").availability, "online")
+    sender.send(Topics(PREFIX, "table-2").summary, summary_payload(state, info, refused))
+    page = page_at(browser, {"width": width, "height": 800})
+    page.goto(hall.urls[0])
+    card = page.locator(".tcard[data-id='table-2']")
+    lines = card.locator(".refused li")
+    expect(lines).to_have_count(2)
+    expect(lines.nth(0)).to_contain_text("The broker refuses the clearing of its old id's "
+                                         "topics (table-companion/table-1) (Not authorized)")
+    expect(lines.nth(1).locator("code")).to_have_text(
+        "topic write homeassistant/sensor/table_companion_table-1/#")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    right = card.bounding_box()["x"] + card.bounding_box()["width"]
+    for edge in lines.evaluate_all("els => els.map((e) => e.getBoundingClientRect().right)"):
+        assert edge <= right
+    shot(page, f"hall-refused-{width}")
+    assert accessibility_problems(page) == []
+    # Nothing refused any more: the card says nothing of it.
+    sender.send(Topics(PREFIX, "table-2").summary, summary_payload(state, info, []))
+    expect(card.locator(".refused")).to_have_count(0)
     page.context.close()

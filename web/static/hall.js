@@ -35,7 +35,8 @@ function scoreTable(summary) {
 }
 
 /** One table's card: its name (a link to its own page when it has one), game, status,
- *  the scores by side, whose turn, the winner, offline or stale, the last news. */
+ *  the scores by side, what the broker refuses it, whose turn, the winner, offline or
+ *  stale, the last news. */
 function card(t) {
   const el = TC.el;
   const s = t.summary;
@@ -51,6 +52,10 @@ function card(t) {
       el("span", {class: `badge ${off ? "off" : s ? s.status : ""}`}, status)),
     el("p", {class: "game"}, !s ? "Waiting for the table's first score" : s.game ? s.title : "No match on the table"),
     s && s.sides.length ? scoreTable(s) : el("p", {class: "noscore"}),
+    // What the broker refuses this table (its ACL lacks a line): said for whoever keeps it.
+    s && s.refused && s.refused.length ? el("ul", {class: "refused", "aria-label": "Broker refusals"},
+      s.refused.map((r) => el("li", {}, `The broker refuses ${r.what} (${r.reason}): its ACL needs `,
+        el("code", {}, r.acl), " for this table's user."))) : null,
     el("p", {class: "foot"},
       s && s.turn && s.status === "active" ? el("span", {class: "turn"}, `▶ ${s.turn} to play`) : null,
       s && s.winner ? el("span", {class: "win"}, `${s.winner} won`) : null,
