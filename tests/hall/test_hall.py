@@ -33,7 +33,8 @@ def test_a_match_played_on_a_table_shows_on_the_json_and_the_stream(hall, sender
         table.start(ANN_BOB)
         for winner in (0, 0, 1):
             table.act({"type": "point", "winner": winner})
-        want = headline(json.loads(table.snapshot.json_text))
+        # The card's fields, and what the broker refuses the table: nothing.
+        want = {**headline(json.loads(table.snapshot.json_text)), "refused": []}
         # The availability and the summaries come on two topics, in either order.
         watch.until(lambda w: score(w.cards.get("t1", {})) == want["score"]
                     and w.cards["t1"]["online"])
