@@ -133,7 +133,7 @@ class Refusals:
         if not found:
             return None
         scope, reason = found[0]
-        short = {OWN: "may not publish", DISCOVERY: "HA configs refused",
+        short = {OWN: "may not publish", DISCOVERY: "HA refused",
                  OLD: "old id not cleared", OFFERS: "offers refused"}[scope.kind]
         return f"{short}: {reason.lower()}"
 

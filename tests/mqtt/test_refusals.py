@@ -163,7 +163,7 @@ def test_home_assistant_configs_refused_are_said_on_the_tables_card(tmp_path, cl
     with caplog.at_level(logging.INFO, logger="drivers.mqtt"), \
             companion(as_table(club, "table-1", "table-1"), tmp_path / "data",
                       USERS["table-1"]) as c:
-        assert c.publisher.wait_status(lambda s: s == "HA configs refused: not authorized",
+        assert c.publisher.wait_status(lambda s: s == "HA refused: not authorized",
                                        TIMEOUT)
         seen.wait_for(lambda: json.loads(seen.last(T1.summary) or b"{}").get("refused"),
                       "the summary saying it")
