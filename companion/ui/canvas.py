@@ -218,10 +218,10 @@ def banner(draw: ImageDraw.ImageDraw, message: str, top: int = 22, page: int = 0
     for i, line in enumerate(lines):
         write_centred(draw, top + 3 + 9 * i, line, SMALL)
     if len(shown) > 1:
-        y = top + 3 + 9 * (rows - 1)
-        draw.rectangle((1, y - 1, WIDTH - 2, top + height - 1), fill=1)
+        y = top + 3 + 9 * (rows - 1)  # a blank row between the text and the band
+        draw.rectangle((1, y, WIDTH - 2, top + height - 1), fill=1)
         more = " more" if page < len(shown) - 1 else ""
-        write_centred(draw, y, f"{page + 1}/{len(shown)}{more}", SMALL, fill=0)
+        write_centred(draw, y + 1, f"{page + 1}/{len(shown)}{more}", SMALL, fill=0)
 
 
 def strip(draw: ImageDraw.ImageDraw, message: str, top: int) -> bool:
