@@ -141,7 +141,7 @@ def test_the_longest_refusals_page_on_the_board(game, message):
     """Golden images of each page of each game's longest refusal with the widest names;
     a press shows the next page, up to the last."""
     (GOLDEN / "refusals").mkdir(exist_ok=True)
-    table, panel, store = panel_with(game)
+    _table, panel, store = panel_with(game)
     with store:
         panel.notify(message)
         pages = canvas.pages(message)

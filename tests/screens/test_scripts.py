@@ -120,7 +120,7 @@ def test_names_are_shortened_by_their_drawn_width():
 def test_no_text_fails_a_frame(words):
     """Any string at all (emoji, surrogates, combining marks, controls, right-to-left
     and CJK mixed) is measured and drawn in every style, in a box and on a line."""
-    image, draw = canvas.blank()
+    _image, draw = canvas.blank()
     for style in text.STYLES:
         canvas.write(draw, (0, 0), words, style)
         assert canvas.text_width(words, style) >= 0
