@@ -129,7 +129,13 @@ def display(text: str) -> str:
     return text
 
 
-def runs(text: str, style: str) -> Iterator[tuple[Font, str]]:
+@lru_cache(maxsize=4096)
+def runs(text: str, style: str) -> tuple[tuple[Font, str], ...]:
+    """:func:`_runs` kept: a frame draws the same few texts again and again."""
+    return tuple(_runs(text, style))
+
+
+def _runs(text: str, style: str) -> Iterator[tuple[Font, str]]:
     """``text`` (logical order) as runs of ``(font, characters)`` in drawing order: each
     character with the first of the style's fonts that has it, else the replacement
     (which every style's first font has: a test holds it)."""
