@@ -22,15 +22,16 @@ All functions take text in logical order (as typed) and are pure.
 
 from __future__ import annotations
 
-import gzip
-import io
 import re
 import struct
+import sys
 import unicodedata
+from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import BinaryIO
 
 import arabic_reshaper
 from bidi import get_display
@@ -38,7 +39,7 @@ from PIL import ImageDraw, ImageFont
 
 FONTS = Path(__file__).parent / "fonts"
 
-#: Each text style's fonts, first choice first (file stems in ``fonts/``, ``.pcf.gz``).
+#: Each text style's fonts, first choice first (file stems in ``fonts/``, ``.pcf``).
 STYLES: dict[str, tuple[str, ...]] = {
     "5x8": ("5x8", "b10", "unifont"),
     "6x10": ("6x10", "b10", "unifont"),
@@ -63,43 +64,72 @@ _PCF_BDF_ENCODINGS, _PCF_BYTE_MASK, _NO_GLYPH = 1 << 5, 1 << 2, 0xFFFF
 
 
 @dataclass(frozen=True)
+class Coverage:
+    """The characters a PCF font has: its encodings table, a glyph index (or none) per
+    code point from ``(low1, low2)`` to ``(high1, high2)`` (first byte, second byte)."""
+
+    low1: int
+    high1: int
+    low2: int
+    high2: int
+    glyphs: array = field(repr=False)
+
+    def __contains__(self, code: object) -> bool:
+        if not isinstance(code, int):
+            return False
+        first, second = code >> 8, code & 0xFF
+        if not (self.low1 <= first <= self.high1 and self.low2 <= second <= self.high2):
+            return False
+        row = self.high2 - self.low2 + 1
+        return self.glyphs[(first - self.low1) * row + second - self.low2] != _NO_GLYPH
+
+
+@dataclass(frozen=True)
 class Font:
     """One shipped bitmap font: Pillow's FreeType font and the characters it has."""
 
     name: str
     face: ImageFont.FreeTypeFont = field(repr=False)
     ascent: int
-    characters: frozenset[int] = field(repr=False)
+    characters: Coverage = field(repr=False)
 
 
 @cache
 def font(name: str) -> Font:
-    """The shipped font ``fonts/<name>.pcf.gz`` (read once, on first use)."""
-    data = gzip.decompress((FONTS / f"{name}.pcf.gz").read_bytes())
-    face = ImageFont.truetype(io.BytesIO(data), SIZES[name],
-                              layout_engine=ImageFont.Layout.BASIC)
-    return Font(name, face, face.getmetrics()[0], _pcf_characters(data))
+    """The shipped font ``fonts/<name>.pcf``, read on first use. FreeType reads from
+    the file what it draws (the whole of GNU Unifont held in memory would be 5 MB; a
+    compressed file it reads slowly, seeking back)."""
+    path = FONTS / f"{name}.pcf"
+    face = ImageFont.truetype(str(path), SIZES[name], layout_engine=ImageFont.Layout.BASIC)
+    with path.open("rb") as file:
+        characters = _pcf_characters(file)
+    return Font(name, face, face.getmetrics()[0], characters)
 
 
-def _pcf_characters(data: bytes) -> frozenset[int]:
+def _pcf_characters(file: BinaryIO) -> Coverage:
     """The code points a PCF font (X11's compiled bitmap format) has a glyph for, from
     its encodings table. Pillow's FreeType fonts do not say which characters they
     lack (a missing one silently draws the font's default glyph), so it is read here.
     """
-    if data[:4] != b"\x01fcp":
+    head = file.read(8)
+    if head[:4] != b"\x01fcp":
         raise ValueError("not a PCF font")
-    (count,) = struct.unpack_from("<i", data, 4)
+    (count,) = struct.unpack_from("<i", head, 4)
+    toc = file.read(16 * count)
     for i in range(count):
-        kind, _fmt, _size, offset = struct.unpack_from("<iiii", data, 8 + 16 * i)
+        kind, _fmt, _size, offset = struct.unpack_from("<iiii", toc, 16 * i)
         if kind != _PCF_BDF_ENCODINGS:
             continue
-        (fmt,) = struct.unpack_from("<i", data, offset)
-        order = ">" if fmt & _PCF_BYTE_MASK else "<"
-        low2, high2, low1, high1, _default = struct.unpack_from(f"{order}5h", data, offset + 4)
-        row = high2 - low2 + 1
-        glyphs = struct.unpack_from(f"{order}{row * (high1 - low1 + 1)}H", data, offset + 14)
-        return frozenset((low1 + i // row) << 8 | (low2 + i % row)
-                         for i, glyph in enumerate(glyphs) if glyph != _NO_GLYPH)
+        file.seek(offset)
+        (fmt,) = struct.unpack("<i", file.read(4))
+        big = bool(fmt & _PCF_BYTE_MASK)
+        low2, high2, low1, high1, _default = struct.unpack(">5h" if big else "<5h",
+                                                           file.read(10))
+        glyphs = array("H")
+        glyphs.frombytes(file.read(2 * (high2 - low2 + 1) * (high1 - low1 + 1)))
+        if big != (sys.byteorder == "big"):
+            glyphs.byteswap()
+        return Coverage(low1, high1, low2, high2, glyphs)
     raise ValueError("a PCF font without an encodings table")
 
 
