@@ -30,8 +30,8 @@ from typing import Any, Generic, TypeVar
 
 from companion.catalog import GAMES
 from companion.errors import CompanionError
-from companion.games.base import MAX_NAME
 from companion.inputs import SEATS
+from companion.names import MAX_NAME, name_key, name_problem
 
 #: BCM numbers of the Raspberry Pi header's general purpose pins.
 GPIO_PINS = range(2, 28)
@@ -241,10 +241,12 @@ def _check_table(table: TableConfig) -> None:
     if not least <= len(names) <= MAX_NAMES:
         raise ConfigError(f"[table] names: {least} to {MAX_NAMES} names, got {len(names)}")
     for i, name in enumerate(names):
-        if not name.strip() or len(name) > MAX_NAME or not name.isprintable():
+        # Kept as written (no spaces made one here): a line break in it is refused.
+        problem = name_problem(name) if name.isprintable() else "a character not printable"
+        if problem is not None:
             raise ConfigError(f"[table] names[{i}]: {name!r} is not a name of 1-{MAX_NAME} "
-                              "printable characters")
-    if len({" ".join(n.split()).casefold() for n in names}) != len(names):
+                              f"printable characters ({problem})")
+    if len({name_key(n) for n in names}) != len(names):
         raise ConfigError("[table] names: each name only once (the same name twice cannot "
                           "play one match)")
 

@@ -105,7 +105,7 @@ class Panel:
 
         For news from outside the controls, such as damaged storage found at start.
         """
-        self._ui = replace(self._ui, message=message, lasting=True)
+        self._ui = replace(self._ui, message=message, lasting=True, page=0)
         return self._publish()
 
     def _trouble(self, err: StoreUnavailable) -> None:
@@ -116,13 +116,16 @@ class Panel:
 
     def expire(self) -> float | None:
         """End the message on the screen if it has been there :data:`MESSAGE_SECONDS`
-        and may end on its own (not a :meth:`notify` message), and publish.
+        and may end on its own (not a :meth:`notify` message, nor one with pages still
+        to read), and publish.
 
         Returns the seconds until the message on the screen may end (call again
         then), or None when there is none that ends on its own. For a clock.
         """
         ui = self._ui
-        if ui.message is None or ui.lasting or self._since is None:
+        if ui.message is None or ui.lasting or self._since is None \
+                or controls.more_to_read(ui):
+            # A long message waits on its page until a press shows the next one.
             return None
         left = self._since + MESSAGE_SECONDS - self._clock()
         if left > 0:
@@ -149,7 +152,8 @@ class Panel:
         self.ctx = replace(self.ctx, offer=offer)
         if before is not None and offer != before:
             self.epoch += 1
-            self._ui = self._stamped(replace(self._ui, message=OFFER_CHANGED, notice=True))
+            self._ui = self._stamped(replace(self._ui, message=OFFER_CHANGED, notice=True,
+                                             page=0))
         return self._publish()
 
     def handle(self, inp: Input, seen: int | None = None) -> PanelState:
@@ -186,9 +190,9 @@ class Panel:
         except StoreUnavailable as err:
             # Until the next press, like news from outside: the storage stays at fault
             # (the log has the whole message).
-            ui = replace(before, message=err.screen, lasting=True)
+            ui = replace(before, message=err.screen, lasting=True, page=0)
         except CompanionError as err:
-            ui = replace(before, message=str(err))
+            ui = replace(before, message=str(err), page=0)
         self._ui = self._stamped(ui)
         return self._publish()
 
@@ -229,7 +233,7 @@ class Panel:
             self._own = False
         # An undo often changes one small mark on the board: say it happened, and what.
         if kind in UNDONE and ui.message is None:
-            return replace(ui, message=self._undone(kind))
+            return replace(ui, message=self._undone(kind), page=0)
         return ui
 
     def _undone(self, kind: str) -> str:
@@ -276,7 +280,7 @@ class Panel:
         if snapshot.undone is not None and ui.screen == "board" and ui.message is None:
             # An undo from a phone, said on the board as the panel's own is (and ending
             # the same way: its time, or the next change).
-            ui = replace(ui, message=self._undone("undo"))
+            ui = replace(ui, message=self._undone("undo"), page=0)
         self._ui = self._stamped(ui)
         self._publish()
 

@@ -39,7 +39,7 @@ from typing import Any
 
 from companion.catalog import GAMES
 from companion.errors import InvalidAction
-from companion.games.base import MAX_NAME, name_key
+from companion.names import clean_name, name_key, name_problem
 from companion.topics import dumps, valid_table_id
 from hall.director.formats import elimination, round_robin
 from hall.director.groups import tables as seat_tables
@@ -490,11 +490,9 @@ class Night:
                     raise _bad(f"start_points is a number 0-{MAX_ROUNDS}")
             else:
                 name = item
-            if not isinstance(name, str) or not name.strip() \
-                    or len(name.strip()) > MAX_NAME or not name.isprintable():
-                raise _bad(f"a player's name is 1-{MAX_NAME} printable characters, "
-                           f"not {name!r}")
-            name = " ".join(name.split())
+            if (problem := name_problem(name)) is not None:
+                raise _bad(f"a player's name: {problem}, not {name!r}")
+            name = clean_name(name)
             if name_key(name) in known:
                 raise _bad(f"{name} is checked in already")
             known.add(name_key(name))

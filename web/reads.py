@@ -45,9 +45,9 @@ from flask import Response, request
 from companion import matchfile
 from companion.catalog import GAMES, rematch
 from companion.errors import StoreError, UnknownPlayer
-from companion.games.base import name_key
 from companion.games.chart import Chart, Series
 from companion.integrity import replay_stored
+from companion.names import fold, name_key
 from companion.ratings import KeptRatings, Rating, Ratings, kept_table_ratings
 from companion.store import FINISHED, MatchSummary, StoredMatch, iso_utc
 from companion.table import Table, match_json
@@ -302,13 +302,14 @@ class Row:
     text: str
     #: When it began (the order played is start time, then id).
     started_at: float
-    #: Its players' names and its game's id and title, case-folded, for ``q``.
+    #: Its players' names and its game's id and title, folded (companion.names.fold), for
+    #: ``q``.
     words: str
 
     @classmethod
     def of(cls, m: MatchSummary) -> Row:
         game = GAMES.get(m.game)
-        words = "\n".join([*m.players, m.game, game.title if game else ""]).casefold()
+        words = fold("\n".join([*m.players, m.game, game.title if game else ""]))
         return cls(m.id, m.status, (m.status, m.entries),
                    json.dumps(m.to_json(), separators=(",", ":"), ensure_ascii=False),
                    m.started_at, words)
@@ -346,7 +347,7 @@ class History:
         """The rows below ``before`` and above ``after`` matching every word of ``q``,
         newest first, at most ``limit``; and the cursor of the next page (None: no more)."""
         start = 0 if before is None else bisect.bisect_right(self.keys, -before)
-        words = q.casefold().split()
+        words = fold(q).split()
         found: list[Row] = []
         for row in self.rows[start:]:
             if after is not None and row.id <= after:

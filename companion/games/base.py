@@ -19,10 +19,12 @@ from typing import Any
 from companion.errors import InvalidAction
 from companion.games.chart import Chart, Step
 
-JSON = dict[str, Any]
+# Names are checked and compared in companion/names.py; games import them from here.
+from companion.names import MAX_NAME as MAX_NAME
+from companion.names import clean_name as clean_name
+from companion.names import name_key as name_key
 
-#: The longest player or side name accepted; it must fit the OLED.
-MAX_NAME = 16
+JSON = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -138,22 +140,6 @@ def check_players(players: object, seats: tuple[int, int]) -> tuple[str, ...]:
     if len(set(name_key(n) for n in names)) != len(names):
         raise InvalidAction("player names must differ from each other")
     return tuple(names)
-
-
-def clean_name(name: object, what: str = "the name") -> str:
-    """A player's name as kept: runs of spaces made one, the ends stripped; or
-    InvalidAction saying what is wrong (``what`` names the field in it)."""
-    if not isinstance(name, str) or not name.strip():
-        raise InvalidAction(f"{what}: a name must be a non-empty string")
-    name = " ".join(name.split())
-    if len(name) > MAX_NAME or not name.isprintable():
-        raise InvalidAction(f"{what}: a name must be printable and at most {MAX_NAME} characters")
-    return name
-
-
-def name_key(name: str) -> str:
-    """What tells players apart: ``"Ann"``, ``"ann"`` and ``" ANN "`` are one player."""
-    return " ".join(name.split()).casefold()
 
 
 def check_option_keys(options: object, known: Collection[str]) -> Mapping[str, Any]:

@@ -69,6 +69,9 @@ class Ui:
     code: str | None = None
     #: Why the last command was refused; cleared by the next input.
     message: str | None = None
+    #: The page of :attr:`message` shown, when it is too long for one box (counted from
+    #: 0; see companion/ui/canvas.py pages): every message set starts at 0.
+    page: int = 0
     #: The message is a notice that the table changed from elsewhere: the
     #: next input only clears it (it may have been meant for what was shown).
     notice: bool = False

@@ -30,6 +30,7 @@ from companion.catalog import GAMES, get_game, rematch
 from companion.inputs import BUTTONS, HOLDABLE, Input
 from companion.kit import Panel
 from companion.names import MIN_WIDTH, short_names
+from companion.ui import canvas
 from companion.ui.base import (
     CHANGED,
     SOFT_KEY_CHARS,
@@ -84,13 +85,19 @@ def build(ui: Ui, snapshot: Mapping[str, Any], ctx: Context) -> Screen:
     Under a notice every input, taps and holds alike, only clears it: a press
     made while the notice was not yet seen must not act on what replaced the
     screen it was meant for.
+
+    Under a message too long for one box every input shows its next page, up to the
+    last (:func:`more_to_read`): a press meant for the screen must not act, unread,
+    while the rest of a refusal is still to come.
     """
     match = snapshot.get("match")
-    screen = _spec(ui).build(replace(ui, message=None, notice=False), match, ctx)
-    if ui.notice:
-        seen = Outcome(replace(ui, message=None, notice=False))
+    screen = _spec(ui).build(replace(ui, message=None, notice=False, page=0), match, ctx)
+    if ui.notice or more_to_read(ui):
+        seen = Outcome(replace(ui, message=None, notice=False, page=0) if ui.notice
+                       else replace(ui, page=ui.page + 1))
+        label = "OK" if ui.notice else "More"
         return replace(screen, keys={
-            inp: Binding("OK" if inp.button in SOFT_KEYS and not inp.hold else "", seen)
+            inp: Binding(label if inp.button in SOFT_KEYS and not inp.hold else "", seen)
             for inp in _INPUTS})
     undo = Binding("", Outcome(Ui(), ("undo",)))
     return replace(screen, keys={**screen.keys, Input("back", hold=True): undo})
@@ -108,7 +115,12 @@ def reload(ui: Ui) -> Command | None:
 
 def notice(ui: Ui) -> Ui:
     """``ui`` under the notice that the table changed from elsewhere."""
-    return replace(ui, message=CHANGED, notice=True)
+    return replace(ui, message=CHANGED, notice=True, page=0)
+
+
+def more_to_read(ui: Ui) -> bool:
+    """Whether ``ui``'s message has pages after the one shown (canvas.pages)."""
+    return ui.message is not None and ui.page < len(canvas.pages(ui.message)) - 1
 
 
 def _spec(ui: Ui) -> ScreenSpec:
@@ -171,26 +183,27 @@ def in_play(match: Mapping[str, Any] | None, offer_id: str) -> bool:
     return match["status"] == "active" or (match.get("event") or {}).get("offer") == offer_id
 
 
-#: Characters of the small font on one line of the OLED.
-_LINE = 25
-
-
 def offer_lines(players: Sequence[str], event: Mapping[str, Any]) -> tuple[str, ...]:
-    """The hall's offer in lines of at most 25 characters: who plays ("Next: Ann v Bob",
+    """The hall's offer in lines of the OLED's small font: who plays ("Next: Ann v Bob",
     or over two lines when the names are long), then the event ("R2 · Tuesday Swiss")."""
     half = (len(players) + 1) // 2
-    for width in range(max(MIN_WIDTH, *map(len, players)), MIN_WIDTH - 1, -1):
-        names = short_names(players, width)
+    small, line = canvas.SMALL, canvas.WIDTH
+
+    def fits(text: str) -> bool:
+        return canvas.text_width(text, small) <= line
+
+    least = MIN_WIDTH * canvas.char_width(small)
+    longest = max(least, *(canvas.text_width(p, small) for p in players))
+    for width in range(longest, least - 1, -1):
+        names = short_names(players, width, lambda t: canvas.text_width(t, small))
         one = f"Next: {' v '.join(names)}"
-        if len(one) <= _LINE:
+        if fits(one):
             who: tuple[str, ...] = (one,)
             break
         who = (f"Next: {' v '.join(names[:half])}", f"v {' v '.join(names[half:])}")
-        if all(len(line) <= _LINE for line in who):
+        if all(fits(w) for w in who):
             break
-    where = f"R{event['round']} · {event['name']}"
-    if len(where) > _LINE:
-        where = where[:_LINE - 1] + "."
+    where = canvas.fit(f"R{event['round']} · {event['name']}", small, line)
     return (*who, where)
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import textwrap
-
 import segno
 from PIL import Image, ImageDraw
 
@@ -14,10 +12,11 @@ from companion.ui.canvas import (
     KEYS_TOP,
     SMALL,
     WIDTH,
-    char_width,
     fit,
     item_list,
+    text_width,
     title_bar,
+    wrap,
     write,
     write_centred,
 )
@@ -34,7 +33,7 @@ def offer(draw: ImageDraw.ImageDraw, lines: tuple[str, ...]) -> None:
     """The hall's offer of the next match: who plays (one or two lines, the larger font
     when they fit it), the event, and what OK does."""
     *who, where = lines
-    font = BODY if all(len(line) * char_width(BODY) <= WIDTH for line in who) else SMALL
+    font = BODY if all(text_width(line, BODY) <= WIDTH for line in who) else SMALL
     step = 11 if font == BODY else 9
     y = 2
     for line in who:
@@ -62,7 +61,7 @@ def choices(draw: ImageDraw.ImageDraw, screen: Screen, cursor: int) -> None:
     cell = WIDTH // n
     y = top + 4
     for i, label in enumerate(screen.items):
-        x = i * cell + (cell - len(label) * char_width(BIG)) // 2
+        x = i * cell + (cell - text_width(label, BIG)) // 2
         if i == cursor % n:
             draw.rectangle((i * cell + 1, y - 2, (i + 1) * cell - 2, y + 21), fill=1)
             write(draw, (x, y), label, BIG, fill=0)
@@ -104,8 +103,7 @@ def info(image: Image.Image, draw: ImageDraw.ImageDraw, screen: Screen, ctx: Con
         write(draw, (left, 10), fit(host, SMALL, width), SMALL)
         if port:
             write(draw, (left, 18), fit(f":{port}", SMALL, width), SMALL)
-        room = width // char_width(SMALL)
-        for i, line in enumerate(textwrap.wrap(broker, room)[:3]):
+        for i, line in enumerate(wrap(broker, width)[:3]):
             write(draw, (left, 28 + 8 * i), fit(line, SMALL, width), SMALL)
         return
     write(draw, (left, 1), "Scan to", SMALL)

@@ -53,7 +53,7 @@ def render(state: PanelState, ctx: Context) -> Image.Image:
         # (a refusal to read whole) or one over a menu is a box.
         top = notice_top(match["game"]) if ui.screen == "board" and match else None
         if top is None or not canvas.strip(draw, ui.message, top):
-            canvas.banner(draw, ui.message)
+            canvas.banner(draw, ui.message, page=ui.page)
     return image
 
 
@@ -90,7 +90,7 @@ def generic_board(draw: ImageDraw.ImageDraw, match: Mapping[str, Any]) -> None:
         elif side["turn"]:
             canvas.marker(draw, 0, top + 1)
         name = canvas.fit(side["name"], canvas.SMALL,
-                          canvas.WIDTH - 8 - canvas.char_width(canvas.SMALL) * (len(score) + 1))
+                          canvas.WIDTH - 8 - canvas.text_width(f" {score}", canvas.SMALL))
         fill = 0 if side["winner"] else 1
         canvas.write(draw, (6, top), name, canvas.SMALL, fill=fill)
         canvas.write_right(draw, canvas.WIDTH - 1, top, score, canvas.SMALL, fill=fill)

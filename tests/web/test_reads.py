@@ -121,6 +121,15 @@ def test_history_searches_player_names_and_games_on_the_server(client, host):
     assert ids(client.get(next_page(page))) == [1]
 
 
+def test_history_search_matches_names_as_unicode_text(client, host):
+    """"ÖZIL" finds "özil"; "Zoë" typed with a combining diaeresis finds the one typed
+    composed (and the other way round)."""
+    matches(host, ("özil", "Bob"), ("Zoe\u0308", "Ann"), ("Cy", "Di"))
+    assert ids(client.get("/api/history?q=%C3%96ZIL")) == [1]  # ÖZIL
+    assert ids(client.get("/api/history?q=Zo%C3%AB")) == [2]  # composed ë
+    assert ids(client.get("/api/history?q=zoe%CC%88")) == [2]  # e + combining diaeresis
+
+
 @pytest.mark.parametrize("query", ["limit=0", "limit=501", "limit=x", "before=-1",
                                    "after=1.5", "before=" + "9" * 30, "q=" + "a" * 101])
 def test_a_malformed_history_request_is_a_clear_400(client, query):

@@ -3,7 +3,17 @@
 
 const TC = {};
 
-/** Make an element: el("p", {class: "x"}, "text", child). Text is never parsed as HTML. */
+/* A run of right-to-left letters (a Hebrew or Arabic name) in a line of text, words
+ * and spaces between them included: isolated for display (U+2068 FIRST STRONG ISOLATE
+ * ... U+2069 POP DIRECTIONAL ISOLATE), so the numbers and names around it keep their
+ * order. Without it "דוד 3-2 Ann" shows as "2-3 דוד Ann": the score takes the name's
+ * direction. */
+const RTL_RUN = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFC]+(?:[ '.\-]+[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFC]+)*/g;
+TC.isolate = (text) => String(text).replace(RTL_RUN, "\u2068$&\u2069");
+
+/** Make an element: el("p", {class: "x"}, "text", child). Text is never parsed as HTML;
+ * its right-to-left runs (a Hebrew or Arabic name) are isolated (TC.isolate), so such a
+ * name never turns a score line round. */
 TC.el = function (tag, attrs, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
@@ -13,7 +23,7 @@ TC.el = function (tag, attrs, ...children) {
   }
   for (const c of children.flat(Infinity)) {
     if (c === null || c === undefined || c === false) continue;
-    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    node.append(c instanceof Node ? c : document.createTextNode(TC.isolate(c)));
   }
   return node;
 };

@@ -17,7 +17,7 @@
   /* `news`: the message is no refusal or fault but news (what an undo took back): shown
      in the page's own colours (.note), not as an error. */
   const say = (text, of, news = false) => {
-    message.textContent = text;
+    message.textContent = TC.isolate(text);
     message.className = news ? "note" : "error";
     about = text ? of || key(state) : null;
   };
@@ -219,7 +219,7 @@
       const own = !!(state.match && state.match.event && state.match.event.offer === o.offer);
       $("offer-title").textContent = own ? "This match, from the hall"
         : active ? "Next, after this match" : "Next match from the hall";
-      $("offer-text").textContent = `${o.players.join(" v ")} · R${e.round} · ${e.name}`;
+      $("offer-text").textContent = TC.isolate(`${o.players.join(" v ")} · R${e.round} · ${e.name}`);
       $("offer-start").setAttribute("aria-label", `Start ${o.players.join(" v ")}, round ${e.round} of ${e.name}`);
       $("offer-start").dataset.offer = o.offer;
     } else if (offer.problem) {

@@ -17,7 +17,6 @@ from companion.games.alakaslam import CHARACTERS
 from companion.games.alakaslam.court import NET, ROWS, Cell
 from companion.games.alakaslam.panel import GO, obligation, preview
 from companion.games.alakaslam.rules import point_said
-from companion.names import short_names
 from companion.ui.base import Screen, Ui
 from companion.ui.canvas import (
     BODY,
@@ -27,6 +26,8 @@ from companion.ui.canvas import (
     char_width,
     fit,
     fit_names,
+    short,
+    text_width,
     write,
     write_right,
 )
@@ -93,12 +94,13 @@ def court(draw: ImageDraw.ImageDraw, cols: int, ball: list[int] | Cell | None = 
 
 
 def side_names(view: Mapping[str, Any], room: int) -> list[str]:
-    """Each side's players' names joined with ``/``, shortened to ``room`` characters."""
+    """Each side's players' names joined with ``/``, shortened to ``room`` pixels of
+    the bold font."""
     out = []
     for side in view["sides"]:
         names = [view["players"][p]["name"] for p in side["players"]]
-        each = (room - len(names) + 1) // len(names)
-        out.append("/".join(short_names(names, each)))
+        each = (room - (len(names) - 1) * text_width("/", BOLD)) // len(names)
+        out.append("/".join(short(names, each, BOLD)))
     return out
 
 
@@ -107,7 +109,7 @@ def _sides(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
     now = view["winner"]
     if now is None:
         now = view["serving_side"] if view["due"] == "serve" else view["hitting_side"]
-    names = side_names(view, (WIDTH - RIGHT - 9 - 2 * char_width(BOLD)) // char_width(BOLD))
+    names = side_names(view, WIDTH - RIGHT - 9 - 2 * char_width(BOLD))
     for side, top in enumerate(ROW_TOPS):
         ink = 1
         if side == now:
@@ -119,24 +121,23 @@ def _sides(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
         write_right(draw, WIDTH - 1, top, str(view["sides"][side]["score"]), BOLD, fill=ink)
 
 
-#: Characters of the SMALL font in a full-width line under the court, and beside it.
-LINE_CHARS = WIDTH // char_width(SMALL)
-STATUS_CHARS = (WIDTH - RIGHT) // char_width(SMALL)
+#: Pixels of a line of the small font under the court (full width), and beside it.
+LINE, STATUS = WIDTH, WIDTH - RIGHT
 
 
 def status(view: Mapping[str, Any]) -> str:
     """What is due and the match's target: ``"Serve · goal 3"``, ``"Rally 3 · goal 3"``,
-    ``"Ann wins"``; within :data:`STATUS_CHARS`."""
+    ``"Ann wins"``; within :data:`STATUS` pixels."""
     if view["winner"] is not None:
-        return _fitted(view, lambda n: f"{_side(view, view['winner'], n)} wins", STATUS_CHARS)
+        return _fitted(view, lambda n: f"{_side(view, view['winner'], n)} wins", STATUS)
     due = "Serve" if view["due"] == "serve" else f"Rally {view['rally']}"
     text = f"{due} · goal {view['target']}"
     # A rally of ten shots or more: the dot alone keeps the two apart.
-    return text if len(text) <= STATUS_CHARS else text.replace(" · ", "·")
+    return text if text_width(text, SMALL) <= STATUS else text.replace(" · ", "·")
 
 
 def lines(view: Mapping[str, Any], options: Mapping[str, Any]) -> list[str]:
-    """The lines under the court, most pressing first, each within :data:`LINE_CHARS`.
+    """The lines under the court, most pressing first, each within :data:`LINE` pixels.
 
     In a rally: the obligations, the abilities used, the last shot and where
     it landed. Before a serve: the last point and why, what players did
@@ -173,10 +174,10 @@ def lines(view: Mapping[str, Any], options: Mapping[str, Any]) -> list[str]:
 
 
 def _fitted(view: Mapping[str, Any], line: Callable[[list[str]], str],
-            room: int = LINE_CHARS) -> str:
+            room: int = LINE) -> str:
     """``line(names)`` with the players' names shortened just enough to fit ``room``
-    characters (see :func:`~companion.ui.canvas.fit_names`)."""
-    return fit_names([p["name"] for p in view["players"]], line, room=room)
+    pixels (see :func:`~companion.ui.canvas.fit_names`)."""
+    return fit_names([p["name"] for p in view["players"]], line, width=room)
 
 
 def _side(view: Mapping[str, Any], side: int, names: list[str]) -> str:

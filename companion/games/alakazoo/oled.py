@@ -14,7 +14,6 @@ from typing import Any
 from PIL import ImageDraw
 
 from companion.games.alakazoo.panel import offered
-from companion.names import MIN_WIDTH, short_names
 from companion.ui.base import Screen, Ui
 from companion.ui.canvas import (
     BODY,
@@ -25,6 +24,8 @@ from companion.ui.canvas import (
     char_width,
     fit,
     fit_names,
+    short,
+    text_width,
     write,
     write_centred,
     write_right,
@@ -38,7 +39,6 @@ RIGHT = GRID + 4
 #: The other players' lines beside the grid, and the full-width event line.
 OTHERS_Y = (23, 31, 39)
 EVENT_Y = KEYS_TOP - 8
-LINE_CHARS = WIDTH // char_width(SMALL)
 PIP = 7
 #: How each reason for Dark Power reads on the event line.
 DARK_REASONS = {"no_rune": "no rune", "magic_power": "Magic Power", "hand": "hand > 4",
@@ -86,15 +86,14 @@ def pips(draw: ImageDraw.ImageDraw, x: int, y: int, held: int, most: int,
     return x + most * (size + 2)
 
 
-def fitted(names: Sequence[str], *lines: Callable[[list[str]], str],
-           room: int = LINE_CHARS) -> str:
-    """The first of ``lines(names)`` that fits a full-width line (see
+def fitted(names: Sequence[str], *lines: Callable[[list[str]], str], name: str = SMALL) -> str:
+    """The first of ``lines(names)`` that fits a full-width line of font ``name`` (see
     :func:`~companion.ui.canvas.fit_names`)."""
-    return fit_names(names, *lines, room=room)
+    return fit_names(names, *lines, width=WIDTH, name=name)
 
 
 def event(view: Mapping[str, Any], options: Mapping[str, Any]) -> str:
-    """What just happened, within :data:`LINE_CHARS`: ``"Ann +2: own, first"``,
+    """What just happened, within a full-width line: ``"Ann +2: own, first"``,
     ``"Cleo passes: 3 Dark Power"``, ``"Ann rolled Fire Water"``..."""
     names = [p["name"] for p in view["players"]]
     last = view["last"]
@@ -111,9 +110,9 @@ def event(view: Mapping[str, Any], options: Mapping[str, Any]) -> str:
             return fitted(names, lambda n: f"{n[who]}: {creatures[last['creature'] - 1]} "
                                            f"on {last['space']}")
         why = ", ".join(SCORED[s] for s in scored)
-        short = ", ".join("done" if s == "complete" else s for s in scored)
+        said = ", ".join("done" if s == "complete" else s for s in scored)
         forms = [lambda n: f"{n[who]} +{len(scored)}: {why}",
-                 lambda n: f"{n[who]} +{len(scored)}: {short}"]
+                 lambda n: f"{n[who]} +{len(scored)}: {said}"]
         if "complete" in scored:
             forms.append(lambda n: f"{n[who]} completes: +{len(scored)}")
         return fitted(names, *forms)
@@ -175,26 +174,26 @@ def board(draw: ImageDraw.ImageDraw, match: Mapping[str, Any]) -> None:
     grid(draw, 0, 0, me["portal"], me["creature"], marks)
     # The own creature's name, inverted like its elements on the grid: the legend.
     legend = fit(me["creature_name"], SMALL, RIGHT)
-    draw.rectangle((0, GRID + 1, len(legend) * char_width(SMALL) + 1, GRID + 9), fill=1)
+    draw.rectangle((0, GRID + 1, text_width(legend, SMALL) + 1, GRID + 9), fill=1)
     write(draw, (1, GRID + 1), legend, SMALL, fill=0)
     names = [p["name"] for p in view["players"]]
     points = str(me["points"])
-    room = (WIDTH - RIGHT - 2 - len(points) * char_width(BOLD)) // char_width(BOLD)
-    write(draw, (RIGHT, 0), short_names(names, max(MIN_WIDTH, room))[view["current"]], BOLD)
+    room = WIDTH - RIGHT - 2 - text_width(points, BOLD)
+    write(draw, (RIGHT, 0), short(names, room, BOLD)[view["current"]], BOLD)
     write_right(draw, WIDTH, 0, points, BOLD)
     pips(draw, RIGHT, 15, me["dark_power"], view["dark_max"])
     if view["final_round"]:
         text = "FINAL ROUND"
-        x = WIDTH - len(text) * char_width(SMALL) - 2
+        x = WIDTH - text_width(text, SMALL) - 2
         draw.rectangle((x - 2, 13, WIDTH - 1, 22), fill=1)
         write(draw, (x, 14), text, SMALL, fill=0)
     else:
         write_right(draw, WIDTH, 14, f"Round {view['round']}", SMALL)
     others = [q for q in range(len(names)) if q != view["current"]]
-    short = short_names(names, 10)
+    shortened = short(names, 10 * char_width(SMALL), SMALL)
     for y, q in zip(OTHERS_Y, others, strict=False):
         other = view["players"][q]
-        write(draw, (RIGHT, y), short[q], SMALL)
+        write(draw, (RIGHT, y), shortened[q], SMALL)
         left = WIDTH - view["dark_max"] * 7 + 1
         pips(draw, left, y + 1, other["dark_power"], view["dark_max"], 5)
         write_right(draw, left - 4, y, str(other["points"]), SMALL)
@@ -206,18 +205,18 @@ def standings(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
     names = [p["name"] for p in view["players"]]
     won = view["winner"] or []
     if len(won) == 1:
-        head = fitted(names, lambda n: f"{n[won[0]]} wins", WIDTH // char_width(BOLD))
+        head = fitted(names, lambda n: f"{n[won[0]]} wins", name=BOLD)
     else:
         head = "Shared win"
     write_centred(draw, 0, head, BOLD)
     write(draw, (0, 14), "play+jury", SMALL)
     write_right(draw, WIDTH, 14, "total", SMALL)
-    short = short_names(names, 9)
+    shortened = short(names, 9 * char_width(SMALL), SMALL)
     for i, p in enumerate(view["players"]):
         y = 22 + 8 * i
         star = "*" if i in won else " "
         jury = p["jury"]["total"] if p["jury"] else 0
-        write(draw, (0, y), f"{star}{short[i]}", SMALL)
+        write(draw, (0, y), f"{star}{shortened[i]}", SMALL)
         write(draw, (60, y), f"{p['points']:>2}+{jury}", SMALL)
         write_right(draw, WIDTH, y, str(p["total"]), SMALL)
     if view["ended"] == "stuck":
@@ -270,8 +269,8 @@ def jury(draw: ImageDraw.ImageDraw, ui: Ui, screen: Screen, match: Mapping[str, 
     left = GRID + 14
     names = [x["name"] for x in view["players"]]
     page = f"{who + 1}/{n}"
-    room = (WIDTH - left - len(page) * char_width(SMALL) - 2) // char_width(BOLD)
-    write(draw, (left, 0), short_names(names, room)[who], BOLD)
+    room = WIDTH - left - text_width(page, SMALL) - 2
+    write(draw, (left, 0), short(names, room, BOLD)[who], BOLD)
     write_right(draw, WIDTH, 0, page, SMALL)
     lines = (("In play", p["points"]), ("Rows", sum(verdict["rows"])),
              ("Columns", sum(verdict["cols"])), ("Pure", verdict["pure"]))
@@ -284,5 +283,5 @@ def jury(draw: ImageDraw.ImageDraw, ui: Ui, screen: Screen, match: Mapping[str, 
     won = view["winner"] or []
     if who in won:
         text = "WINNER" if len(won) == 1 else "JOINT WIN"
-        draw.rectangle((0, GRID + 9, len(text) * char_width(SMALL) + 3, GRID + 18), fill=1)
+        draw.rectangle((0, GRID + 9, text_width(text, SMALL) + 3, GRID + 18), fill=1)
         write(draw, (2, GRID + 10), text, SMALL, fill=0)

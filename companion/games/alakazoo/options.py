@@ -15,6 +15,7 @@ from companion.games.base import (
     check_option_keys,
     check_players,
     choice,
+    name_key,
 )
 
 #: Creatures are numbered 1-6 (one Portal board each); these short default
@@ -179,6 +180,6 @@ def _labels(value: object, key: str, default: tuple[str, ...], longest: int,
             raise InvalidAction(f"option {key!r}: entry {i + 1} must be 1 to {longest} "
                                 "printable characters (it shares an OLED row)")
         out.append(name)
-    if len({n.casefold() for n in out}) != len(out):
+    if len({name_key(n) for n in out}) != len(out):
         raise InvalidAction(f"option {key!r}: the names must differ from each other")
     return tuple(out)

@@ -6,15 +6,15 @@ from typing import Any
 
 from PIL import ImageDraw
 
-from companion.names import short_names
 from companion.ui.canvas import (
     BIG,
     BOLD,
     SMALL,
     WIDTH,
-    char_width,
     fit,
     marker,
+    short,
+    text_width,
     write,
     write_centred,
     write_right,
@@ -27,6 +27,8 @@ GAMES_RIGHT = 86
 SET_GAP = 4
 #: Where a name starts, and its room before the set dots.
 NAME_LEFT, NAME_WIDTH = 5, 49
+#: The pixels of the status line.
+LINE = 126
 
 
 def board(draw: ImageDraw.ImageDraw, match: dict[str, Any]) -> None:
@@ -47,7 +49,7 @@ def board(draw: ImageDraw.ImageDraw, match: dict[str, Any]) -> None:
 
 
 def _playing_rows(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
-    names = short_names(view["players"], NAME_WIDTH // char_width(BOLD))
+    names = short(view["players"], NAME_WIDTH, BOLD)
     for player, top in enumerate(ROW_TOPS):
         if view["server"] == player:
             marker(draw, 0, top + 5)
@@ -69,14 +71,14 @@ def _finished_rows(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     right = WIDTH
     for column in reversed(columns):
         rights.insert(0, right)
-        right -= max(map(len, column)) * char_width(BOLD) + SET_GAP
+        right -= max(text_width(c, BOLD) for c in column) + SET_GAP
     name_width = min(NAME_WIDTH, right - NAME_LEFT)
-    names = short_names(view["players"], name_width // char_width(BOLD))
+    names = short(view["players"], name_width, BOLD)
     for player, top in enumerate(ROW_TOPS):
         name = names[player]
         ink = 1
         if view["winner"] == player:
-            draw.rectangle((NAME_LEFT - 2, top + 1, NAME_LEFT + len(name) * char_width(BOLD),
+            draw.rectangle((NAME_LEFT - 2, top + 1, NAME_LEFT + text_width(name, BOLD),
                             top + 15), fill=1)
             ink = 0
         write(draw, (NAME_LEFT, top + 2), name, BOLD, fill=ink)
@@ -99,7 +101,7 @@ def status(view: dict[str, Any]) -> str:
             # The device may have rolled out of sight: say what the die showed
             # (the returns are on the return screen, one OK away).
             mover = view["players"][view["to_return"]]
-            return fit(f"Die {last['roll']}: in  {view['volley']} to {mover}", SMALL, 126)
+            return fit(f"Die {last['roll']}: in  {view['volley']} to {mover}", SMALL, LINE)
         return _rally(view)
     parts = []
     if view["match_tiebreak"]:
@@ -116,19 +118,18 @@ def status(view: dict[str, Any]) -> str:
         parts.append(f"last serve {last['card']}{roll}")
     parts += sets
     parts.append(f"set {view['set_number']}")
-    return fit("  ".join(parts), SMALL, 126)
+    return fit("  ".join(parts), SMALL, LINE)
 
 
 def _rally(view: dict[str, Any]) -> str:
     """``"4 to Bob: 4 3-3 5-5"``: the ball and the returns that cost fewest cards,
     as many whole ones as the line holds."""
-    room = 126 // char_width(SMALL)
     line = f"{view['volley']} to {view['players'][view['to_return']]}:"
-    if len(line) > room:
-        return fit(line, SMALL, 126)
+    if text_width(line, SMALL) > LINE:
+        return fit(line, SMALL, LINE)
     # Returns are "5-5" strings: fewer dashes, fewer cards.
     for ret in sorted(view["returns"], key=lambda r: r.count("-")):
-        if len(line) + 1 + len(ret) > room:
+        if text_width(f"{line} {ret}", SMALL) > LINE:
             break
         line += f" {ret}"
     return line
@@ -137,10 +138,9 @@ def _rally(view: dict[str, Any]) -> str:
 def _result(view: dict[str, Any]) -> str:
     """``"Alexander wins 6-0 6-4"``: the sets from the winner's side; when that
     is too long for the line, how many sets it took (the rows show each set)."""
-    room = 126 // char_width(SMALL)
     name = view["players"][view["winner"]]
     line = f"{name} wins {view['final_score']}"
-    if len(line) <= room:
+    if text_width(line, SMALL) <= LINE:
         return line
     tail = f" wins in {len(view['sets'])} sets"
-    return fit(name, SMALL, (room - len(tail)) * char_width(SMALL)) + tail
+    return fit(name, SMALL, LINE - text_width(tail, SMALL)) + tail

@@ -9,9 +9,7 @@ from typing import Any
 from companion.games.center_court.rules import format_return, return_count
 from companion.games.center_court.state import ROLLED_SERVES, SERVICE_DIE
 from companion.inputs import Input, seat
-from companion.names import short_names
 from companion.ui.base import (
-    SOFT_KEY_CHARS,
     Binding,
     Context,
     Outcome,
@@ -19,6 +17,7 @@ from companion.ui.base import (
     Ui,
     choice_row,
 )
+from companion.ui.canvas import key_names
 
 DIE_FACES = tuple(sorted(set(SERVICE_DIE)))
 
@@ -26,7 +25,7 @@ DIE_FACES = tuple(sorted(set(SERVICE_DIE)))
 def board(ui: Ui, match: Mapping[str, Any]) -> dict[Input, Binding]:
     view = match["view"]
     # "+Ann": a point for Ann, the names told apart in what the key has room for.
-    names = short_names(view["players"], SOFT_KEY_CHARS - 1)
+    names = key_names(view["players"], "+")
     keys = {}
     for player, button in enumerate(("prev", "next")):
         point = Outcome(Ui(), ("act", {"type": "point", "winner": player}))

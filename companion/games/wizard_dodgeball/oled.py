@@ -7,14 +7,14 @@ from typing import Any
 from PIL import ImageDraw
 
 from companion.games.wizard_dodgeball import SHORT
-from companion.names import short_names
 from companion.ui.canvas import (
     BOLD,
     KEYS_TOP,
     SMALL,
     WIDTH,
-    char_width,
     fit,
+    short,
+    text_width,
     write,
     write_right,
 )
@@ -29,12 +29,12 @@ def board(draw: ImageDraw.ImageDraw, match: dict[str, Any]) -> None:
     view = match["view"]
     names = [s["name"] for s in view["sides"]]
     if view["winner"] is not None:
-        wins = short_names(names, 90 // char_width(BOLD) - len(" wins"))
+        wins = short(names, 90 - text_width(" wins", BOLD), BOLD)
         write(draw, (0, 0), f"{wins[view['winner']]} wins", BOLD)
     else:
         side, jersey = view["active"]["side"], view["active"]["jersey"]
         write(draw, (0, 0), f"#{jersey}", BOLD)
-        write(draw, (31, 2), short_names(names, 60 // char_width(SMALL))[side], SMALL)
+        write(draw, (31, 2), short(names, 60, SMALL)[side], SMALL)
     write_right(draw, WIDTH, 0, score(view), BOLD)
     write(draw, (0, 14), fit(status(view), SMALL, WIDTH), SMALL)
     last = view["last"]
