@@ -356,7 +356,7 @@ def test_the_compiled_matching_finds_the_rounds_networkx_finds(count, seed, roun
 
         base = (len(f.ranked) + 1) // 2 + 1
 
-        def cost(r):  # each tier's total, in order: what the weights rank lexically
+        def cost(r, f=f, base=base):  # each tier's total: what the weights rank lexically
             edges = [p.players if not p.bye else (p.players[0], pairing._BYE)
                      for p in r.pairings]
             tiers = [pairing._costs(f, *e) for e in edges]
