@@ -133,7 +133,8 @@ def all_screens() -> dict[str, ScreenSpec]:
 
 def _board(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     menu = Binding("Menu", Outcome(Ui(screen="menu")))
-    if ctx.offer is not None and not in_play(match, ctx.offer[0]):
+    if ctx.offer is not None and not in_play(match, ctx.offer[0]) \
+            and ctx.offer[0] not in ctx.played:
         # No match in play: the hall's offer is the board, one OK starts it (the
         # command names the offer shown: a replaced one is refused, never started).
         return Screen(keys={
@@ -175,17 +176,29 @@ def in_play(match: Mapping[str, Any] | None, offer_id: str) -> bool:
 _LINE = 25
 
 
-def offer_lines(players: Sequence[str], event: Mapping[str, Any]) -> tuple[str, ...]:
+def offer_lines(players: Sequence[str], event: Mapping[str, Any],
+                sides: Sequence[int] = ()) -> tuple[str, ...]:
     """The hall's offer in lines of at most 25 characters: who plays ("Next: Ann v Bob",
-    or over two lines when the names are long), then the event ("R2 · Tuesday Swiss")."""
-    half = (len(players) + 1) // 2
+    a team game by its sides, "Next: Ann&Bob v Hal&Zoë", or over two lines when the
+    names are long: "Next: Ann & Bob", "v Hal & Zoë"), then the event ("R2 · Tuesday
+    Swiss")."""
+    order = sorted(set(sides)) if sides else []
     for width in range(max(MIN_WIDTH, *map(len, players)), MIN_WIDTH - 1, -1):
         names = short_names(players, width)
-        one = f"Next: {' v '.join(names)}"
+        if order:
+            teams = [[n for n, s in zip(names, sides, strict=True) if s == side]
+                     for side in order]
+            one = f"Next: {' v '.join('&'.join(t) for t in teams)}"
+            two = (f"Next: {' & '.join(teams[0])}",
+                   f"v {' v '.join(' & '.join(t) for t in teams[1:])}")
+        else:
+            half = (len(players) + 1) // 2
+            one = f"Next: {' v '.join(names)}"
+            two = (f"Next: {' v '.join(names[:half])}", f"v {' v '.join(names[half:])}")
         if len(one) <= _LINE:
             who: tuple[str, ...] = (one,)
             break
-        who = (f"Next: {' v '.join(names[:half])}", f"v {' v '.join(names[half:])}")
+        who = two
         if all(len(line) <= _LINE for line in who):
             break
     where = f"R{event['round']} · {event['name']}"
