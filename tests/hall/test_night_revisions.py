@@ -99,7 +99,7 @@ def test_a_revision_after_the_next_round_was_paired_waits_for_the_director(club)
     eid = create(hall)
     state = start(hall, eid)
     games = {t: game_at(state, t) for t in ("t1", "t2")}
-    for t, table in tables.items():
+    for table in tables.values():
         table.start()
         table.win(0)
     state = start(hall, eid)  # round 2 is paired on round 1's results
