@@ -418,26 +418,35 @@ class Night:
 
     def _club_changed(self) -> None:
         """Make :meth:`club_rows` again from every event's counted results (under the
-        lock, after each change)."""
+        lock, after each change): one pass over each event's revisions."""
         rows: list[tuple[Any, ...]] = []
         for e in self._events.values():
-            first: dict[str, int] = {}
+            first: dict[str, Revision] = {}
+            counted: dict[str, Revision] = {}
+            origin: dict[str, Origin] = {}
+            started: dict[str, float] = {}
+            from_table: set[str] = set()
             for r in e.results:
-                first.setdefault(r.pairing, r.seq)
-            for pid, seq in first.items():
-                counted = e.counted(pid)
-                if counted is None or counted.result is None or counted.result.bye:
+                first.setdefault(r.pairing, r)
+                if r.state == APPLIED:
+                    counted[r.pairing] = r
+                if r.origin is not None:
+                    origin.setdefault(r.pairing, r.origin)
+                if r.started is not None:
+                    started.setdefault(r.pairing, r.started)
+                if r.source == TABLE:
+                    from_table.add(r.pairing)
+            for pid, opening in first.items():
+                count = counted.get(pid)
+                if count is None or count.result is None or count.result.bye:
                     continue
-                result, origin = counted.result, e.origin(pid)
-                if origin is None and any(r.source == TABLE for r in e.revisions(pid)):
+                result, where_from = count.result, origin.get(pid)
+                if where_from is None and pid in from_table:
                     continue  # a table's result of a hall.db before origins: its own row
-                at = next((r.started for r in e.revisions(pid) if r.started is not None),
-                          None)
-                where = (origin.table, origin.epoch, origin.match) if origin is not None \
-                    else ("", 0, seq)
+                where = (where_from.table, where_from.epoch, where_from.match) \
+                    if where_from is not None else ("", 0, opening.seq)
                 rows.append((*where, e.doc["game"], json.dumps(list(result.players)),
-                             json.dumps(standing_of(result)),
-                             at if at is not None else e.results[seq - 1].at,
+                             json.dumps(standing_of(result)), started.get(pid, opening.at),
                              e.id, pid))
         version = self._club[0] + 1
         self._club = (version, tuple(rows), frozenset(self._events))
