@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from companion.games.base import JSON, Card, Game
+from companion.games.base import JSON, Card, Game, OptionSpec
 from companion.inputs import Input
 from companion.ui.base import Binding, Builder, Draft, Outcome, ScreenSpec, Ui, screens
 
@@ -73,11 +73,15 @@ class Lineups:
     - ``seated(options, seats)``: the options of one game of it at a table of
       ``seats`` players (Alakazoo's portals cut to the players there); None: the
       event's options as they are.
+    - ``per_seat``: options that list one choice per seat (AlakaSLAM's
+      ``characters``, whose number fixes the lineup): a director's form asks
+      one of each per seat of the lineup chosen.
     """
 
     allowed: tuple[str, ...] = ("singles",)
     fixed: Callable[[Mapping[str, Any]], str | None] | None = None
     seated: Callable[[Mapping[str, Any], int], dict[str, Any]] | None = None
+    per_seat: tuple[OptionSpec, ...] = ()
 
 
 @dataclass(frozen=True)

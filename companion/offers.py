@@ -10,7 +10,13 @@ very check a start makes (so an offer shown as startable starts).
 an offer never changes the table. It only starts with :meth:`Offers.start`,
 which one OK on the OLED or one tap on the host page calls with the id of
 the offer shown (the premise): an offer withdrawn or replaced meanwhile is
-refused (:class:`OfferChanged`), and nothing starts.
+refused (:class:`OfferChanged`), and nothing starts. An offer is played once:
+one the table finished a match of (its store says so) is refused too, whether
+the hall is there to withdraw it or not (:data:`PLAYED`).
+
+The hall may also tell the table that the game it plays was moved elsewhere
+(a *withdrawal notice*, ``{"withdrawn": offer id, "reason": text}``): no offer
+then, and :attr:`Offers.notice` says why, for the host page and the OLED.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ import math
 import random
 import sys
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,8 +45,39 @@ MAX_OFFER = 8 * 1024
 OFFER_CHANGED = "the hall's offer changed: look at it again"
 #: What a second start of the offer the table's match was started from is refused with.
 STARTED = "this offer of the hall's was started already: its match is the one on the table"
+#: What a start of an offer the table has finished a match of is refused with.
+PLAYED = ("this offer was played at this table already (match {match}): a second play "
+          "would not count")
 #: The fields an offer's payload may hold.
 FIELDS = frozenset({"offer", "event", "game", "options", "players", "sent_at"})
+#: The longest withdrawal notice kept (characters).
+MAX_NOTICE = 200
+#: How a team's players are joined where a game is said in words.
+JOIN = " & "
+
+
+def label(players: Sequence[str], sides: Sequence[int] = ()) -> str:
+    """A game in words: ``Ann v Bob``, ``Ann & Cy v Bob & Dee`` (``sides``: each seat's
+    side in a team game), ``Ann, Bob, Cy, Dee`` (every player for themselves)."""
+    if len(players) == 1:
+        return players[0]
+    if not sides:
+        return " v ".join(players) if len(players) == 2 else ", ".join(players)
+    teams = {s: [p for p, t in zip(players, sides, strict=True) if t == s]
+             for s in sorted(set(sides))}
+    return " v ".join(JOIN.join(t) for t in teams.values())
+
+
+def seat_sides(players: Sequence[str], options: Mapping[str, Any]) -> tuple[int, ...]:
+    """Each seat's side when the prepared ``options`` seat teams (a ``teams`` option
+    giving every seat a side, two sides or more, some side of two: doubles, one
+    against two); ``()`` for one against one or every player for themselves."""
+    teams = options.get("teams")
+    if not isinstance(teams, list | tuple) or len(teams) != len(players) \
+            or not all(type(t) is int for t in teams) or len(set(teams)) < 2 \
+            or len(set(teams)) == len(teams):
+        return ()
+    return tuple(teams)
 #: The fields of the event the offer names (its ``offer`` is the offer's id).
 EVENT_FIELDS = frozenset({"id", "name", "round", "pairing"})
 
@@ -58,6 +95,8 @@ class Offer:
     record: Mapping[str, Any]
     #: The hall's clock when it sent the offer (Unix time; informative), or None.
     sent_at: float | None = None
+    #: Each seat's side in a team game (:func:`seat_sides`), ``()`` otherwise.
+    sides: tuple[int, ...] = ()
 
     @property
     def event(self) -> Mapping[str, Any]:
@@ -67,10 +106,16 @@ class Offer:
     def players(self) -> tuple[str, ...]:
         return tuple(self.record["players"])
 
+    @property
+    def label(self) -> str:
+        """Who plays, in words: ``Ann v Bob``, ``Ann & Bob v Hal & Zoë``."""
+        return label(self.players, self.sides)
+
     def to_json(self) -> JSON:
         """As ``GET /api/offer`` shows it (docs/api.md)."""
         return {"offer": self.id, "game": self.record["game"],
-                "players": list(self.record["players"]),
+                "players": list(self.record["players"]), "sides": list(self.sides),
+                "label": self.label,
                 "options": dict(self.record.get("options") or {}),
                 "event": dict(self.event), "sent_at": self.sent_at}
 
@@ -123,7 +168,22 @@ def parse_offer(payload: bytes) -> Offer:
     start = StartRecord.create(record, random.Random(0))
     checked = {"game": start.game, "players": list(start.players),
                "options": record["options"] or {}, "event": dict(start.event or {})}
-    return Offer(offer_id, checked, None if sent_at is None else float(sent_at))
+    return Offer(offer_id, checked, None if sent_at is None else float(sent_at),
+                 seat_sides(start.players, start.options))
+
+
+def parse_notice(body: Any) -> str | None:
+    """The reason of a withdrawal notice (``{"withdrawn": offer id, "reason": text}``),
+    None when ``body`` is not one."""
+    if not isinstance(body, dict) or set(body) != {"withdrawn", "reason"}:
+        return None
+    reason = body["reason"]
+    if not isinstance(body["withdrawn"], str) or not isinstance(reason, str):
+        return None
+    reason = " ".join(reason.split())
+    if not reason or not reason.isprintable():
+        return None
+    return reason if len(reason) <= MAX_NOTICE else reason[:MAX_NOTICE - 1] + "…"
 
 
 class Offers:
@@ -139,6 +199,7 @@ class Offers:
         self._lock = threading.Lock()
         self._offer: Offer | None = None
         self._problem: str | None = None
+        self._notice: str | None = None
         self._unusable: bytes | None = None  # the last unusable payload logged
         self._subscribers: Subscribers[Offers] = Subscribers()
 
@@ -154,15 +215,33 @@ class Offers:
         with self._lock:
             return self._problem
 
+    @property
+    def notice(self) -> str | None:
+        """What the hall said when it withdrew the game this table plays (moved
+        elsewhere), or None."""
+        with self._lock:
+            return self._notice
+
     def subscribe(self, subscriber: Callable[[Offers], None]) -> Callable[[], None]:
         """Call ``subscriber(self)`` after every change; returns the unsubscriber."""
         return self._subscribers.add(subscriber)
 
     def receive(self, payload: bytes) -> None:
-        """The offer topic's message: an offer, or empty (withdrawn). Never raises."""
+        """The offer topic's message: an offer, a withdrawal notice, or empty (withdrawn).
+        Never raises."""
         offer: Offer | None = None
         problem: str | None = None
         fault: Exception | None = None
+        notice = _notice(payload)
+        if notice is not None:
+            with self._lock:
+                changed = (self._offer, self._problem, self._notice) != (None, None, notice)
+                self._offer = self._problem = None
+                self._notice = notice
+            if changed:
+                log.info("the hall says: %s", notice)
+                self._subscribers.notify(self)
+            return
         if payload:
             try:
                 offer = parse_offer(payload)
@@ -179,8 +258,8 @@ class Offers:
                 log.warning("the hall's offer cannot be used: %s", problem, exc_info=fault)
             elif problem is None:
                 self._unusable = None
-            changed = (offer, problem) != (self._offer, self._problem)
-            self._offer, self._problem = offer, problem
+            changed = (offer, problem, None) != (self._offer, self._problem, self._notice)
+            self._offer, self._problem, self._notice = offer, problem, None
         if changed:
             if offer is not None:
                 log.info("the hall offers %s (offer %s)", " v ".join(offer.players), offer.id)
@@ -189,8 +268,8 @@ class Offers:
     def forget(self) -> None:
         """No offer until the broker says one again (the connection is gone)."""
         with self._lock:
-            changed = self._offer is not None or self._problem is not None
-            self._offer = self._problem = None
+            changed = (self._offer, self._problem, self._notice) != (None, None, None)
+            self._offer = self._problem = self._notice = None
         if changed:
             self._subscribers.notify(self)
 
@@ -204,11 +283,40 @@ class Offers:
         if match is not None and (match.get("event") or {}).get("offer") == offer.id:
             # Finished and still offered: the hall has not seen the result yet.
             raise OfferChanged(STARTED)
+        played = table.store.offer_played(offer.id)
+        if played is not None:  # "Again", End, and the offer back: never a second play
+            raise OfferChanged(PLAYED.format(match=played))
         return table.start(dict(offer.record))
 
-    def to_json(self) -> JSON:
+    def to_json(self, played: Mapping[str, int] | None = None) -> JSON:
         """``{"offer": the usable offer or null, "problem": why the hall's latest
-        cannot be used, or null}`` (``GET /api/offer``)."""
+        cannot be used, or null, "played": the id of this table's finished match of it,
+        or null (``played``: the table's finished matches by offer), "notice": the
+        hall's word on withdrawing the game played here, or null}`` (``GET /api/offer``)."""
         with self._lock:
-            return {"offer": None if self._offer is None else self._offer.to_json(),
-                    "problem": self._problem}
+            offer = self._offer
+            return {"offer": None if offer is None else offer.to_json(),
+                    "problem": self._problem,
+                    "played": None if offer is None or played is None
+                    else played.get(offer.id),
+                    "notice": self._notice}
+
+
+def played_offers(results: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """The offers a table's last finished matches (Snapshot.results) were started from,
+    each with its match id."""
+    out: dict[str, int] = {}
+    for r in results:
+        offer = (r.get("event") or {}).get("offer")
+        if isinstance(offer, str):
+            out.setdefault(offer, r["match"])
+    return out
+
+
+def _notice(payload: bytes) -> str | None:
+    if not payload or len(payload) > MAX_OFFER or b'"withdrawn"' not in payload:
+        return None
+    try:
+        return parse_notice(json.loads(payload.decode("utf-8")))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None

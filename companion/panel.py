@@ -27,7 +27,7 @@ from companion.errors import CompanionError, StoreUnavailable
 from companion.inputs import Input
 from companion.login_code import LoginCodes
 from companion.names import short_names
-from companion.offers import Offers
+from companion.offers import Offers, played_offers
 from companion.store import MatchSummary
 from companion.subscribers import Subscribers
 from companion.table import Snapshot, Table
@@ -54,6 +54,8 @@ NOTICE_CHARS = 24
 FAULT = "Press failed: see log"
 #: The notice when the hall's offer on the board was withdrawn or replaced.
 OFFER_CHANGED = "Hall's offer changed"
+#: The notice when the hall withdrew the game played here (moved to another table).
+HALL_MOVED = "Hall moved this match"
 #: How long a message that ends on its own stays (see :meth:`Panel.expire`).
 MESSAGE_SECONDS = 4.0
 
@@ -81,6 +83,8 @@ class Panel:
         :meth:`show_offer` when it changes)."""
         self.table = table
         self.offers = offers
+        #: The hall's last withdrawal notice shown (a new one is said once).
+        self._told: str | None = None
         self._clock = clock
         #: When the message on the screen appeared (the clock's time; None: none).
         self._since: float | None = None
@@ -94,6 +98,7 @@ class Panel:
         self._own = False  # True while the panel's own command runs
         self._recent_for: object = object()  # the match the recent names were read at
         self._read_recent(table.snapshot)
+        self._read_played(table.snapshot)
         self._ui = Ui()
         self._subscribers: Subscribers[PanelState] = Subscribers()
         self.state = self._build()
@@ -148,12 +153,20 @@ class Panel:
         offer its player saw. Publishes if the screen changed.
         """
         offer = shown(self.offers) if self.offers is not None else None
+        told = self.offers.notice if self.offers is not None else None
         before = self.state.screen.offer
         self.ctx = replace(self.ctx, offer=offer)
-        if before is not None and offer != before:
+        if told is not None and told != self._told:
+            # The hall moved the game played here: said until the next press (the host
+            # page has the whole reason).
+            self.epoch += 1
+            self._ui = self._stamped(replace(self._ui, message=HALL_MOVED, notice=True,
+                                             page=0))
+        elif before is not None and offer != before:
             self.epoch += 1
             self._ui = self._stamped(replace(self._ui, message=OFFER_CHANGED, notice=True,
                                              page=0))
+        self._told = told
         return self._publish()
 
     def handle(self, inp: Input, seen: int | None = None) -> PanelState:
@@ -263,6 +276,7 @@ class Panel:
 
     def _table_changed(self, snapshot: Snapshot) -> None:
         self._read_recent(snapshot)
+        self._read_played(snapshot)
         if self._own:
             return
         # A change from elsewhere: the open screen keeps only what it stood on.
@@ -283,6 +297,13 @@ class Panel:
             ui = replace(ui, message=self._undone("undo"), page=0)
         self._ui = self._stamped(ui)
         self._publish()
+
+    def _read_played(self, snapshot: Snapshot) -> None:
+        """The hall's offers this table has finished a match of: never shown to start
+        again (the store refuses a second start of any, companion/offers.py)."""
+        played = frozenset(played_offers(snapshot.results))
+        if played != self.ctx.played:
+            self.ctx = replace(self.ctx, played=played)
 
     def _read_recent(self, snapshot: Snapshot) -> None:
         """Offer the players of recent matches; read again when another match is on the table."""
@@ -316,8 +337,8 @@ class Panel:
 def shown(offers: Offers) -> ShownOffer | None:
     """The hall's usable offer as the board shows it, or None."""
     offer = offers.current
-    return None if offer is None else (offer.id, controls.offer_lines(offer.players,
-                                                                      offer.event))
+    return None if offer is None else (offer.id, controls.offer_lines(
+        offer.players, offer.event, offer.sides))
 
 
 def history_line(summary: MatchSummary) -> str:

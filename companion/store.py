@@ -954,6 +954,16 @@ class Store:
     # --- players ----------------------------------------------------------------
 
     @_named_errors
+    def offer_played(self, offer: str) -> int | None:
+        """The id of the finished match started from the hall's offer ``offer`` (its
+        start record's ``event.offer``), or None: a table plays an offer once."""
+        with self._reading() as db:
+            row = db.execute("SELECT id FROM matches WHERE status = 'finished' AND"
+                             " json_extract(start, '$.event.offer') = ? ORDER BY id LIMIT 1",
+                             (offer,)).fetchone()
+        return None if row is None else row[0]
+
+    @_named_errors
     def finished(self, last: int | None = None,
                  after: tuple[float, int] | None = None) -> list[Finished]:
         """Every finished match, in the order they were played (start time, then id); with

@@ -176,3 +176,10 @@ def move(eid: str, pid: str) -> Response:
 @director_only
 def result(eid: str, pid: str) -> Response:
     return _change(lambda b: night().enter_result(eid, pid, b))
+
+
+@bp.post("/api/events/<eid>/pairings/<pid>/revision")
+@director_only
+def decide(eid: str, pid: str) -> Response:
+    """Apply, or keep the result against, a table's new result held for the director."""
+    return _change(lambda b: night().decide(eid, pid, b))

@@ -34,6 +34,10 @@ from typing import Any
 
 from companion.catalog import GAMES, kit
 from companion.kit import Lineups
+from companion.offers import JOIN, label
+
+__all__ = ["JOIN", "LINEUPS", "allowed", "label", "lineup_of", "options_for", "seat_teams",
+           "sides_of"]
 
 LINEUPS = ("singles", "doubles", "canadian", "tables")
 #: The lineups seated anew each round (so only a Swiss can run them).
@@ -42,8 +46,6 @@ EACH_ROUND = ("canadian", "tables")
 SEATS = {"singles": (2,), "doubles": (4,), "canadian": (3,), "tables": (2, 3, 4)}
 #: The sides by seat when the options give no ``teams`` (CONTRACT.md, AlakaSLAM's).
 DEFAULT_SIDES = {3: (0, 1, 1), 4: (0, 0, 1, 1)}
-#: How a team of doubles is named where one name is wanted (its players joined).
-JOIN = " & "
 
 
 def _lineups(game: str) -> Lineups:
@@ -106,14 +108,3 @@ def seat_teams(options: Mapping[str, Any], lineup: str, first: Sequence[str],
                          f"against {len(second)}")
     left, right = list(first), list(second)
     return tuple(left.pop(0) if s == 0 else right.pop(0) for s in sides), sides
-
-
-def label(players: Sequence[str], sides: Sequence[int]) -> str:
-    """A game in words: ``Ann v Bob``, ``Ann & Cy v Bob & Dee``, ``Ann, Bob, Cy, Dee``."""
-    if len(players) == 1:
-        return players[0]
-    if not sides:
-        return " v ".join(players) if len(players) == 2 else ", ".join(players)
-    teams = {s: [p for p, t in zip(players, sides, strict=True) if t == s]
-             for s in sorted(set(sides))}
-    return " v ".join(JOIN.join(t) for t in teams.values())

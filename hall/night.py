@@ -15,10 +15,17 @@ nothing changes. A change the tables make (a result in, a game in play)
 raises the version too, so a director's page that missed it is told. Any
 refusal leaves the database as it was: each change is one transaction.
 
-A result is counted once: a game (pairing) takes the first result that
-reaches it, from its table or the director; anything after that for the same
-game is a correction, which only the director makes, with a reason (kept and
-shown: :func:`hall.director.standings.corrections`).
+A game's result is one fact with revisions (hall/revisions.py): the match
+its table played from the offer (by its seats, whatever the table renames),
+then every change of it (an undo past the win, a new winner, a redo, a
+rename), and the director's corrections. The newest applied revision counts
+for the event's standings and for the club's leaderboard and ratings alike
+(:meth:`Night.club_rows`): they are made from the same list. A table's
+revision that would change what a later round was paired on (or what the
+director entered, or a finished event) is held: the director sees it and
+applies or declines it. A second match a table plays from the same offer,
+or one played from an offer since moved, is never counted: the director is
+told why.
 """
 
 from __future__ import annotations
@@ -33,7 +40,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +53,7 @@ from hall.director.groups import tables as seat_tables
 from hall.director.groups import teams as form_teams
 from hall.director.model import Pairing, Player, Result, Round, points_text
 from hall.director.pairing import pair_swiss
-from hall.director.standings import CHESS, corrections, standings
+from hall.director.standings import CHESS, standings
 from hall.lineups import (
     EACH_ROUND,
     JOIN,
@@ -57,6 +64,25 @@ from hall.lineups import (
     seat_teams,
     sides_of,
 )
+from hall.revisions import (
+    APPLIED,
+    BYE,
+    DECLINED,
+    DIRECTOR,
+    HELD,
+    MAX_TIEBREAK,
+    NOTED,
+    SUPERSEDED,
+    TABLE,
+    Entry,
+    Origin,
+    Revision,
+    outcome,
+    read_results,
+    renamed_seats,
+    standing_of,
+    tiebreak_ok,
+)
 from web.reads import Body, json_body
 
 #: The database file (shared with the club leaderboard, hall/results.py; its own tables).
@@ -64,8 +90,8 @@ FILE = "hall.db"
 FORMATS = ("swiss", "round-robin", "elimination")
 #: Bounds of what a director may ask for.
 MAX_PLAYERS, MAX_TABLES, MAX_ROUNDS, MAX_EVENT_NAME, MAX_REASON = 512, 256, 30, 60, 200
-#: The largest game tiebreak value (either way) a result may carry: far beyond any game's own.
-MAX_TIEBREAK = 1_000_000
+#: The newest notes an event keeps for its director (what was not counted, and why).
+MAX_NOTES = 50
 #: An offer's payload is at most this (offers.md).
 MAX_OFFER = 8 * 1024
 
@@ -107,6 +133,13 @@ CREATE TABLE IF NOT EXISTS event_results (
     PRIMARY KEY (event, seq)
 );
 """
+#: Columns added since the first hall.db (a hall.db made before them gets them, empty:
+#: its results stay applied, its pairings' offers are read with the players as paired).
+_ADDED = {
+    "event_results": (("state", "TEXT NOT NULL DEFAULT 'applied'"), ("origin", "TEXT"),
+                      ("names", "TEXT"), ("started", "REAL")),
+    "event_pairings": (("offered", "TEXT"),),
+}
 
 #: A pairing's status: waiting for a table, offered to one, in play there, played
 #: on a table without a companion (its result is entered), done (result in).
@@ -136,6 +169,9 @@ class _Pairing:
     table: str | None
     offer: str | None
     status: str
+    #: The players' names as the current offer gave them (a rename at a table is read
+    #: against them); None before an offer, or in a hall.db older than this column.
+    offered: tuple[str, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "round": self.round, "board": self.board,
@@ -152,7 +188,7 @@ class _Event:
     players: list[Player]          # in check-in order (the seeding of the standings)
     present: dict[str, bool]
     pairings: dict[str, _Pairing]  # in the order made
-    results: list[tuple[str, Result, str, float]]  # (pairing, result, source, at), in order
+    results: list[Revision]        # every revision of every game's result, in order
 
     @property
     def round(self) -> int:
@@ -176,15 +212,48 @@ class _Event:
         n = self.round
         return [p for p in self.pairings.values() if p.round == n]
 
-    def plain_results(self) -> list[Result]:
-        return [r for _, r, _, _ in self.results]
+    def revisions(self, pairing: str) -> list[Revision]:
+        return [r for r in self.results if r.pairing == pairing]
+
+    def counted(self, pairing: str) -> Revision | None:
+        """The revision that counts for ``pairing``: its newest applied one."""
+        found = None
+        for r in self.results:
+            if r.pairing == pairing and r.state == APPLIED:
+                found = r
+        return found
 
     def result_of(self, pairing: str) -> Result | None:
+        counted = self.counted(pairing)
+        return None if counted is None else counted.result
+
+    def plain_results(self) -> list[Result]:
+        """The result of every game that has one, in the order games first had one: the
+        one list the standings, the pairings and the club's leaderboard are made from."""
+        latest: dict[str, Result | None] = {}
+        for r in self.results:
+            if r.state == APPLIED:
+                latest[r.pairing] = r.result
+        return [r for r in latest.values() if r is not None]
+
+    def origin(self, pairing: str) -> Origin | None:
+        """The table match ``pairing``'s result comes from (its first table revision)."""
+        return next((r.origin for r in self.results
+                     if r.pairing == pairing and r.origin is not None), None)
+
+    def last_from_table(self, pairing: str) -> Revision | None:
         found = None
-        for pid, result, _, _ in self.results:
-            if pid == pairing:
-                found = result
+        for r in self.results:
+            if r.pairing == pairing and r.source == TABLE:
+                found = r
         return found
+
+    def held(self) -> list[Revision]:
+        """The table revisions waiting for the director (one a game at most)."""
+        return [r for r in self.results if r.state == HELD]
+
+    def later_round(self, p: _Pairing) -> bool:
+        return any(q.round > p.round for q in self.pairings.values())
 
 
 Publish = Callable[[str, bytes], None]
@@ -210,11 +279,26 @@ class Night:
         self._db.execute("PRAGMA journal_mode = WAL")
         self._db.execute("PRAGMA synchronous = FULL")  # committed means on the disk
         self._db.executescript(_SCHEMA)
+        for table, columns in _ADDED.items():
+            have = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+            for name, kind in columns:
+                if name not in have:
+                    self._db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
         self._lock = threading.RLock()
         self._events: dict[str, _Event] = {}
         #: Each event's answer to ``GET /api/events/<id>``, made once per version.
         self._bodies: dict[str, tuple[int, Body]] = {}
+        #: What each table's offer topic was last given (the payload), and each offer's
+        #: payload as made when it was offered (its ``sent_at`` kept).
+        self._published: dict[str, bytes] = {}
+        self._payloads: dict[str, bytes] = {}
+        #: A table told that the game it plays was moved: its notice, until its next offer.
+        self._notices: dict[str, bytes] = {}
+        #: ``(version, rows, events)`` of :meth:`club_rows`, replaced whole at each change.
+        self._club: tuple[int, tuple[tuple[Any, ...], ...], frozenset[str]] = (
+            0, (), frozenset())
         self._load()
+        self._club_changed()
 
     # --- the database ------------------------------------------------------------------
 
@@ -228,21 +312,28 @@ class Night:
                 event.players.append(Player(name, rating, start))
                 event.present[name] = bool(present)
             for row in self._db.execute(
-                    "SELECT id, round, board, players, why, table_id, offer, status"
+                    "SELECT id, round, board, players, why, table_id, offer, status, offered"
                     " FROM event_pairings WHERE event = ? ORDER BY round, board", (eid,)):
-                event.pairings[row[0]] = _Pairing(row[0], row[1], row[2],
-                                                  tuple(json.loads(row[3])), *row[4:])
-            for pid, result, source, at in self._db.execute(
-                    "SELECT pairing, result, source, at FROM event_results WHERE event = ?"
-                    " ORDER BY seq", (eid,)):
-                event.results.append((pid, Result.from_json(json.loads(result)), source, at))
+                event.pairings[row[0]] = _Pairing(
+                    row[0], row[1], row[2], tuple(json.loads(row[3])), *row[4:8],
+                    None if row[8] is None else tuple(json.loads(row[8])))
+            for seq, pid, result, source, at, state, origin, names, started in \
+                    self._db.execute(
+                        "SELECT seq, pairing, result, source, at, state, origin, names,"
+                        " started FROM event_results WHERE event = ? ORDER BY seq", (eid,)):
+                found = json.loads(result)
+                event.results.append(Revision(
+                    seq, pid, None if found is None else Result.from_json(found), source, at,
+                    state, Origin.parse(origin),
+                    None if names is None else tuple(json.loads(names)), started))
             self._events[eid] = event
 
     @contextmanager
     def _change(self, event: _Event | None) -> Iterator[list[tuple[str, bytes]]]:
         """One change: a transaction (rolled back, with the memory reloaded, on any
-        error), the event's version raised, and the messages to publish once it is
-        committed (never before: an offer the database does not hold is never sent)."""
+        error), the event's version raised, and the offers every table should now hold
+        published once it is committed (never before: an offer the database does not
+        hold is never sent)."""
         outbox: list[tuple[str, bytes]] = []
         self._db.execute("BEGIN IMMEDIATE")
         try:
@@ -257,36 +348,117 @@ class Night:
             self._events.clear()
             self._load()
             raise
-        for topic, payload in outbox:
+        self._club_changed()
+        for topic, payload in [*outbox, *self._offers_changed()]:
             self._publish(topic, payload)
 
     def _save_pairing(self, event: _Event, p: _Pairing) -> None:
         self._db.execute(
             "INSERT INTO event_pairings (event, id, round, board, players, why, table_id,"
-            " offer, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET"
-            " table_id = excluded.table_id, offer = excluded.offer, status = excluded.status",
+            " offer, status, offered) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO"
+            " UPDATE SET table_id = excluded.table_id, offer = excluded.offer,"
+            " status = excluded.status, players = excluded.players,"
+            " offered = excluded.offered",
             (event.id, p.id, p.round, p.board, dumps(list(p.players)), p.why, p.table,
-             p.offer, p.status))
+             p.offer, p.status, None if p.offered is None else dumps(list(p.offered))))
 
-    def _save_result(self, event: _Event, pairing: str, result: Result, source: str) -> None:
-        at = self._clock()
+    def _save_result(self, event: _Event, pairing: str, result: Result | None, source: str,
+                     *, state: str = APPLIED, entry: Entry | None = None,
+                     like: Revision | None = None) -> Revision:
+        """Append a revision of ``pairing``'s result: from the table's ``entry``, or
+        carrying the origin of ``like`` (a held revision applied). A revision still held
+        for the pairing is superseded by any newer one but a rename's."""
+        for i, r in enumerate(event.results):
+            if r.pairing == pairing and r.state == HELD and state != NOTED:
+                self._set_state(event, i, SUPERSEDED)
+        origin, names, started = ((entry.origin, entry.names, entry.started) if entry
+                                  else (like.origin, like.names, like.started) if like
+                                  else (None, None, None))
+        seq = max((r.seq for r in event.results), default=0) + 1
+        revision = Revision(seq, pairing, result, source, self._clock(), state, origin,
+                            names, started)
         self._db.execute(
-            "INSERT INTO event_results (event, seq, pairing, result, source, at)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (event.id, len(event.results) + 1, pairing, dumps(result.to_json()), source, at))
-        event.results.append((pairing, result, source, at))
+            "INSERT INTO event_results (event, seq, pairing, result, source, at, state,"
+            " origin, names, started) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (event.id, revision.seq, pairing, revision.result_text(), source, revision.at,
+             state, None if origin is None else origin.key,
+             None if names is None else dumps(list(names)), started))
+        event.results.append(revision)
+        return revision
+
+    def _set_state(self, event: _Event, index: int, state: str) -> None:
+        revision = replace(event.results[index], state=state)
+        event.results[index] = revision
+        self._db.execute("UPDATE event_results SET state = ? WHERE event = ? AND seq = ?",
+                         (state, event.id, revision.seq))
 
     def _save_player(self, event: _Event, player: Player) -> None:
         seq = [p.name for p in event.players].index(player.name) + 1
         self._db.execute(
             "INSERT INTO event_players (event, seq, name, rating, start_points, present)"
-            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET present = excluded.present",
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET present = excluded.present,"
+            " name = excluded.name",
             (event.id, seq, player.name, player.rating, player.start_points,
              int(event.present[player.name])))
+
+    def _note(self, e: _Event, key: str, text: str) -> bool:
+        """Tell the director ``text`` (once per ``key``); whether it is new."""
+        notes = e.doc.setdefault("notes", [])
+        if any(n["key"] == key for n in notes):
+            return False
+        notes.append({"key": key, "text": text, "at": round(self._clock(), 3)})
+        del notes[:-MAX_NOTES]
+        return True
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+    # --- the club's one list of results --------------------------------------------------
+
+    def _club_changed(self) -> None:
+        """Make :meth:`club_rows` again from every event's counted results (under the
+        lock, after each change): one pass over each event's revisions."""
+        rows: list[tuple[Any, ...]] = []
+        for e in self._events.values():
+            first: dict[str, Revision] = {}
+            counted: dict[str, Revision] = {}
+            origin: dict[str, Origin] = {}
+            started: dict[str, float] = {}
+            from_table: set[str] = set()
+            for r in e.results:
+                first.setdefault(r.pairing, r)
+                if r.state == APPLIED:
+                    counted[r.pairing] = r
+                if r.origin is not None:
+                    origin.setdefault(r.pairing, r.origin)
+                if r.started is not None:
+                    started.setdefault(r.pairing, r.started)
+                if r.source == TABLE:
+                    from_table.add(r.pairing)
+            for pid, opening in first.items():
+                count = counted.get(pid)
+                if count is None or count.result is None or count.result.bye:
+                    continue
+                result, where_from = count.result, origin.get(pid)
+                if where_from is None and pid in from_table:
+                    continue  # a table's result of a hall.db before origins: its own row
+                where = (where_from.table, where_from.epoch, where_from.match) \
+                    if where_from is not None else ("", 0, opening.seq)
+                rows.append((*where, e.doc["game"], json.dumps(list(result.players)),
+                             json.dumps(standing_of(result)), started.get(pid, opening.at),
+                             e.id, pid))
+        version = self._club[0] + 1
+        self._club = (version, tuple(rows), frozenset(self._events))
+
+    def club_rows(self) -> tuple[int, tuple[tuple[Any, ...], ...], frozenset[str]]:
+        """``(version, rows, events)``: every game of every event that has a result, as
+        the club's leaderboard counts it (hall/results.py): ``(table, epoch, match, game,
+        players JSON, standing JSON, started_at, event, pairing)``, the table's match
+        when it came from one (else table ``""``); and the events' ids: a table's match
+        naming one of them is counted here or not at all. Never waits: read by the
+        leaderboard while an event changes."""
+        return self._club
 
     # --- reads -------------------------------------------------------------------------
 
@@ -326,10 +498,7 @@ class Night:
             current = e.current()
             busy = {n for p in current for n in p.players}
             byname = {p.name: p for p in e.players}
-            corrected = [{"pairing": new.key, "round": new.round,
-                          "players": list(new.players), "was": list(old.ranks),
-                          "now": list(new.ranks), "reason": new.reason}
-                         for old, new in corrections(e.plain_results())]
+            won = self._winners(e, table)
             return {
                 "id": e.id, "version": e.version, **{k: e.doc[k] for k in (
                     "name", "game", "options", "format", "rounds", "tables")},
@@ -337,29 +506,112 @@ class Night:
                 "game_title": GAMES[e.doc["game"]].title if e.doc["game"] in GAMES else
                 e.doc["game"],
                 "round": e.round, "rounds_planned": self._rounds_planned(e),
-                "finished": e.finished, "winner": table[0].name if e.finished and table
-                else None,
+                "last_round": self._last_round(e),
+                "finished": e.finished, "winner": JOIN.join(won) if won else None,
+                "winners": won,
                 "players": [{"name": p.name, "rating": round(p.rating, 1),
                              "start_points": p.start_points, "present": e.present[p.name]}
                             for p in e.players],
-                "pairings": [p.to_json() | {
-                    "result": self._result_json(e, p.id), "sides": list(e.sides(p)),
-                    "label": label(p.players, e.sides(p))} for p in current],
+                "pairings": [self._pairing_json(e, p) for p in current],
                 "waiting": [n for n in e.present if e.present[n] and n not in busy
                             and n in byname],
                 "standings": [s.to_json() for s in table],
-                "corrections": corrected,
+                "corrections": self._corrections(e),
+                "held": [self._held_json(e, r) for r in e.held()],
+                "notes": [{"text": n["text"], "at": n["at"]} for n in e.doc.get("notes", [])],
                 "can_start": self._start_problem(e) is None,
                 "start_problem": self._start_problem(e),
             }
 
+    def _pairing_json(self, e: _Event, p: _Pairing) -> dict[str, Any]:
+        return p.to_json() | {"result": self._result_json(e, p.id), "sides": list(e.sides(p)),
+                              "label": label(p.players, e.sides(p))}
+
+    def _winners(self, e: _Event, table: Sequence[Any]) -> list[str]:
+        """Who won a finished event: the first of the standings, with their partner in
+        doubles (a team wins it: "Eve & Gus")."""
+        if not e.finished or not table:
+            return []
+        first = table[0].name
+        for team in e.doc.get("teams") or []:
+            if first in team:
+                return list(team)
+        return [first]
+
+    def _last_round(self, e: _Event) -> bool:
+        """Whether the round on now is the event's last (its button finishes the event)."""
+        if e.finished or e.round == 0:
+            return False
+        if e.doc["format"] == "swiss":
+            return e.round >= e.doc["rounds"]
+        if e.doc["format"] == "round-robin":
+            return e.round >= self._rounds_planned(e)
+        # A knockout's last round is its final: one game, no bye.
+        games = [p for p in e.current() if len(p.players) > 1]
+        return len(games) == 1 and not any(len(p.players) == 1 for p in e.current())
+
     def _result_json(self, e: _Event, pid: str) -> dict[str, Any] | None:
-        result = e.result_of(pid)
-        if result is None:
+        counted = e.counted(pid)
+        if counted is None or counted.result is None:
             return None
-        source = next(s for p, _, s, _ in reversed(e.results) if p == pid)
+        result = counted.result
+        latest_table = e.last_from_table(pid)
+        names = latest_table.names if latest_table is not None else None
         return {"ranks": list(result.ranks), "tiebreaks": list(result.tiebreaks),
-                "reason": result.reason, "source": source}
+                "reason": result.reason, "source": counted.source,
+                "revision": len([r for r in e.revisions(pid) if r.state == APPLIED]),
+                **({"played_as": list(names)} if names and names != result.players else {})}
+
+    def _corrections(self, e: _Event) -> list[dict[str, Any]]:
+        """Every change of a counted result, in order: what it was, what it is now, why."""
+        out = []
+        before: dict[str, Revision] = {}
+        for r in e.results:
+            if r.state != APPLIED:
+                continue
+            old = before.get(r.pairing)
+            before[r.pairing] = r
+            if old is None or r.same_outcome(old.result):
+                continue
+            p = e.pairings.get(r.pairing)
+            shown = r.result or old.result
+            assert shown is not None
+            why = r.result.reason if r.result is not None and r.result.reason else (
+                "undone at the table" if r.result is None else "changed at the table")
+            out.append({"pairing": r.pairing, "round": shown.round,
+                        "players": list(p.players if p is not None else shown.players),
+                        "was": None if old.result is None else list(old.result.ranks),
+                        "now": None if r.result is None else list(r.result.ranks),
+                        "reason": why, "source": r.source})
+        return out
+
+    def _held_json(self, e: _Event, r: Revision) -> dict[str, Any]:
+        p = e.pairings[r.pairing]
+        counted = e.counted(p.id)
+        now = counted.result if counted is not None else None
+        later = e.later_round(p)
+        return {"pairing": p.id, "round": p.round, "table": p.table,
+                "label": label(p.players, e.sides(p)),
+                "ranks": None if r.result is None else list(r.result.ranks),
+                "text": self._held_text(e, p, r, now),
+                "can_apply": self._apply_problem(e, p, r, repair=False) is None,
+                "can_repair": later and self._apply_problem(e, p, r, repair=True) is None,
+                "apply_problem": self._apply_problem(e, p, r, repair=False),
+                "next_round": e.round if later else None}
+
+    def _held_text(self, e: _Event, p: _Pairing, r: Revision, now: Result | None) -> str:
+        where = r.origin.table if r.origin is not None else (p.table or "the table")
+        what = (f"the result of {label(p.players, e.sides(p))} was undone at the table"
+                if r.result is None else
+                f"the result of {label(p.players, e.sides(p))} changed to "
+                f"{outcome(r.result)}")
+        if e.later_round(p):
+            why = f"round {e.round} was paired on {outcome(now, possessive=True)}"
+        elif e.finished:
+            why = f"the event finished on {outcome(now, possessive=True)}"
+        else:
+            why = f"the director had entered {outcome(now, possessive=True)}"
+        return f"{where}: {what}; {why}"
 
     def _standings(self, e: _Event):
         return standings(e.players, e.plain_results(), CHESS)
@@ -584,6 +836,11 @@ class Night:
     def _start_problem(self, e: _Event) -> str | None:
         if e.finished:
             return "the event has finished"
+        held = e.held()
+        if held:
+            p = e.pairings[held[0].pairing]
+            return (f"a new result of {label(p.players, e.sides(p))} waits for your "
+                    "decision")
         open_games = [p for p in e.current() if p.status in OPEN]
         if open_games:
             return (f"round {e.round} has {len(open_games)} game"
@@ -677,25 +934,27 @@ class Night:
             if problem is not None:
                 raise Refusal(409, f"the next round cannot start: {problem}")
             # All inside the change: a refusal rolls back the field and teams set for it.
-            with self._change(e) as outbox:
+            with self._change(e):
                 if e.round == 0:
                     e.doc["field"] = [p.name for p in e.players if e.present[p.name]]
                     if e.lineup == "doubles":  # teams for the whole event, balanced by rating
                         split = form_teams([p for p in e.players if e.present[p.name]], 2)
                         e.doc["teams"] = [list(team) for team in split.groups]
-                try:
-                    paired = self._next_round(e)
-                except ValueError as err:  # a drawn knockout game: the director corrects it
-                    raise Refusal(409, f"the next round cannot be paired: {err}") from None
-                # Nothing is answered inside the change: its version is raised on leaving it.
-                if paired is None:
-                    e.doc["finished"] = True
-                    outbox += self._withdraw_all(e)
-                else:
-                    for pairing in paired.pairings:
-                        self._add_pairing(e, paired.number, pairing)
-                    outbox += self._offer_free(e)
+                self._pair_next(e)
             return self.state(eid)
+
+    def _pair_next(self, e: _Event) -> None:
+        """Pair the next round and offer it (or finish the event); inside a change."""
+        try:
+            paired = self._next_round(e)
+        except ValueError as err:  # a drawn knockout game: the director corrects it
+            raise Refusal(409, f"the next round cannot be paired: {err}") from None
+        if paired is None:
+            e.doc["finished"] = True  # every offer of its tables withdrawn (_wanted)
+            return
+        for pairing in paired.pairings:
+            self._add_pairing(e, paired.number, pairing)
+        self._offer_free(e)
 
     def _add_pairing(self, e: _Event, number: int, pairing: Pairing) -> None:
         pid = f"r{number}-{pairing.board}"
@@ -704,7 +963,7 @@ class Night:
         e.pairings[pid] = p
         if pairing.bye:
             p.status = DONE
-            self._save_result(e, pid, Result(number, pairing.players, game=pid), "bye")
+            self._save_result(e, pid, Result(number, pairing.players, game=pid), BYE)
         self._save_pairing(e, p)
 
     # --- tables and offers -------------------------------------------------------------
@@ -713,61 +972,81 @@ class Night:
         return f"{self.prefix}/_hall/offers/{table}"
 
     def _offer_payload(self, e: _Event, p: _Pairing) -> bytes:
+        """The offer of ``p`` as its table is sent it, made once per offer (its
+        ``sent_at`` the time it was first made)."""
+        assert p.offer is not None
+        made = self._payloads.get(p.offer)
+        if made is not None:
+            return made
+        players = p.offered or p.players
         payload = dumps({"offer": p.offer, "event": {
             "id": e.id, "name": e.doc["name"], "round": p.round, "pairing": p.id},
             "game": e.doc["game"],
-            "options": options_for(e.doc["game"], e.doc["options"], len(p.players)),
-            "players": list(p.players),
+            "options": options_for(e.doc["game"], e.doc["options"], len(players)),
+            "players": list(players),
             "sent_at": int(self._clock())}).encode()
         if len(payload) > MAX_OFFER:  # options are bounded by the request's size
             raise _bad("the event's options make an offer larger than 8 KiB")
+        self._payloads[p.offer] = payload
         return payload
 
     def _busy_tables(self) -> set[str]:
         return {p.table for e in self._events.values() for p in e.pairings.values()
                 if p.table is not None and p.status in (OFFERED, PLAYING)}
 
-    def _offer_free(self, e: _Event) -> list[tuple[str, bytes]]:
+    def _offer_free(self, e: _Event) -> None:
         """Offer each waiting game of the round, in board order, to a free table."""
         busy = self._busy_tables()
         free = [t for t in e.doc["tables"] if t not in busy]
-        out = []
         for p in e.current():
             if not free:
                 break
             if p.status == WAITING:
-                out += self._offer(e, p, free.pop(0))
+                self._offer(e, p, free.pop(0))
+
+    def _offer(self, e: _Event, p: _Pairing, table: str) -> None:
+        p.table, p.offer, p.status = table, f"o-{secrets.token_hex(4)}", OFFERED
+        p.offered = p.players
+        self._notices.pop(table, None)  # its new offer says all
+        self._save_pairing(e, p)
+
+    def _wanted(self) -> dict[str, bytes]:
+        """What each table of every event should hold on its offer topic now: the game
+        offered to it (else the one it plays, so that a table restarted mid-match knows
+        it), a notice that its game was moved, or an empty payload (none)."""
+        out: dict[str, bytes] = {}
+        for e in self._events.values():
+            for t in e.doc["tables"]:
+                out[t] = self._notices.get(t, b"")
+        for e in self._events.values():
+            if e.finished:
+                continue
+            for p in e.pairings.values():
+                if p.table is None or p.offer is None:
+                    continue
+                if p.status == OFFERED or (p.status == PLAYING and out.get(p.table, b"")
+                                           in (b"", self._notices.get(p.table))):
+                    out[p.table] = self._offer_payload(e, p)
+        for t, notice in self._notices.items():
+            out.setdefault(t, notice)
         return out
 
-    def _offer(self, e: _Event, p: _Pairing, table: str) -> list[tuple[str, bytes]]:
-        p.table, p.offer, p.status = table, f"o-{secrets.token_hex(4)}", OFFERED
-        self._save_pairing(e, p)
-        return [(self.offer_topic(table), self._offer_payload(e, p))]
-
-    def _withdraw(self, p: _Pairing) -> list[tuple[str, bytes]]:
-        """Clear the offer of ``p``'s table (an empty retained message)."""
-        if p.table is None or p.status not in (OFFERED, PLAYING):
-            return []
-        return [(self.offer_topic(p.table), b"")]
-
-    def _withdraw_all(self, e: _Event) -> list[tuple[str, bytes]]:
-        return [(self.offer_topic(t), b"") for t in e.doc["tables"]]
+    def _offers_changed(self) -> list[tuple[str, bytes]]:
+        """The offer topics whose payload changed since last published (under the lock)."""
+        wanted = self._wanted()
+        changed = [(t, payload) for t, payload in wanted.items()
+                   if self._published.get(t, b"") != payload]  # never sent: nothing there
+        self._published.update(changed)
+        kept = set(wanted.values())
+        self._payloads = {o: pl for o, pl in self._payloads.items() if pl in kept}
+        return [(self.offer_topic(t), payload) for t, payload in changed]
 
     def pending(self) -> list[tuple[str, bytes]]:
-        """What every table of an event not finished should hold on its offer topic now:
-        its pending offer, or an empty payload (sent again at each connection to the broker,
-        so a hall or broker restarted republishes every pending offer)."""
+        """What every table of an event should hold on its offer topic now: its pending
+        offer, or an empty payload (sent again at each connection to the broker, so a
+        hall or broker restarted republishes every pending offer)."""
         with self._lock:
-            out: dict[str, bytes] = {}
-            for e in self._events.values():
-                if e.finished:
-                    continue
-                for t in e.doc["tables"]:
-                    out.setdefault(t, b"")
-                for p in e.pairings.values():
-                    if p.table is not None and p.status in (OFFERED, PLAYING):
-                        out[p.table] = self._offer_payload(e, p)
-            return [(self.offer_topic(t), payload) for t, payload in out.items()]
+            return [(self.offer_topic(t), payload) for t, payload in self._wanted().items()]
 
     def resend(self, publish: Publish) -> None:
         """Publish :meth:`pending` through ``publish`` (a new connection to the broker).
@@ -779,18 +1058,22 @@ class Night:
         with self._lock:
             for topic, payload in self.pending():
                 publish(topic, payload)
+            self._published = dict(self._wanted())
 
     def move(self, eid: str, pid: str, body: Any) -> dict[str, Any]:
         """Move a game without a result to another table (``"table": id``), or to a table
-        without a companion (``"table": null``: its result is entered by the director)."""
+        without a companion (``"table": null``: its result is entered by the director).
+        A game its table has started moves only with ``"abandoned": true``: the director
+        says its match there is given up; that table is told, and a result it sends
+        for it afterwards is not counted."""
         with self._lock:
             e, body = self._changing(eid, body)
             p = e.pairings.get(pid)
             if p is None:
                 raise Refusal(404, f"no pairing {pid!r} in {e.doc['name']}")
+            what = label(p.players, e.sides(p))
             if p.status == DONE:
-                raise Refusal(409, f"{' v '.join(p.players)} has its result: correct it "
-                              "instead")
+                raise Refusal(409, f"{what} has its result: correct it instead")
             if "table" not in body:
                 raise _bad("give the table to move to (\"table\": its id, or null for a table "
                            "without a companion)")
@@ -798,8 +1081,15 @@ class Night:
             if table is not None and (not isinstance(table, str) or not valid_table_id(table)):
                 raise _bad("table is a table id (1-32 of a-z, 0-9, - and _), or null for a "
                            "table without a companion")
+            abandoned = body.get("abandoned", False)
+            if not isinstance(abandoned, bool):
+                raise _bad("abandoned is true or false")
+            if p.status == PLAYING and not abandoned:
+                raise Refusal(409, f"{what} is being played at {p.table}: move it only once "
+                              f"its match there is abandoned (\"abandoned\": true); "
+                              f"{p.table} is then told", playing=p.table)
             if table is not None and table == p.table:
-                raise Refusal(409, f"{' v '.join(p.players)} is at {table} already")
+                raise Refusal(409, f"{what} is at {table} already")
             if table is not None and table in self._busy_tables():
                 raise Refusal(409, f"{table} has a game of its own now: move that one first")
             # A table serves one unfinished event at most (as when events are created):
@@ -809,22 +1099,29 @@ class Night:
             if owner is not None:
                 raise Refusal(409, f"{table} is in {owner.doc['name']}, which has not "
                               "finished: choose another table")
-            with self._change(e) as outbox:
-                outbox += self._withdraw(p)
+            with self._change(e):
+                if p.status == PLAYING and p.table is not None:
+                    where = table or "a table without a companion"
+                    self._notices[p.table] = dumps({"withdrawn": p.offer, "reason": (
+                        f"the director moved {what} to {where}: its match here is "
+                        "abandoned and its result will not count")}).encode()
+                    self._note(e, f"moved:{p.offer}", f"{p.table}: {what} was abandoned there "
+                               f"and moved to {where}")
                 if table is None:
                     p.table, p.offer, p.status = None, None, ELSEWHERE
                     self._save_pairing(e, p)
                 else:
                     if table not in e.doc["tables"]:
                         e.doc["tables"].append(table)
-                    outbox += self._offer(e, p, table)
-                outbox += self._offer_free(e)
+                    self._offer(e, p, table)
+                self._offer_free(e)
             return self.state(eid)
 
     def enter_result(self, eid: str, pid: str, body: Any) -> dict[str, Any]:
         """The director's result for a game (``ranks``, 1 the winner, equal for a draw;
         optionally ``tiebreaks``, each player's value of the game's own tiebreak): the first
-        result of a game without one, or a correction with a ``reason``."""
+        result of a game without one, or a correction with a ``reason``. A table's
+        revision of the game held for the director is settled by it."""
         with self._lock:
             e, body = self._changing(eid, body)
             p = e.pairings.get(pid)
@@ -840,7 +1137,8 @@ class Night:
                            "someone first (equal places: a draw)")
             tiebreaks = body.get("tiebreaks", [])
             if not isinstance(tiebreaks, list) or (tiebreaks and (
-                    len(tiebreaks) != len(p.players) or not all(_tiebreak(t) for t in tiebreaks))):
+                    len(tiebreaks) != len(p.players)
+                    or not all(tiebreak_ok(t) for t in tiebreaks))):
                 raise _bad(f"tiebreaks gives each of {', '.join(p.players)} a number of at "
                            f"most {MAX_TIEBREAK:g} either way (or is left out)")
             reason = body.get("reason", "")
@@ -866,17 +1164,93 @@ class Night:
                                 sides=e.sides(p))
             except ValueError as err:  # teammates placed apart
                 raise _bad(str(err)) from None
-            with self._change(e) as outbox:
-                self._save_result(e, pid, result, "director")
-                outbox += self._finish_game(e, p)
+            with self._change(e):
+                self._save_result(e, pid, result, DIRECTOR)
+                self._counted_now(e, p)
             return self.state(eid)
 
-    def _finish_game(self, e: _Event, p: _Pairing) -> list[tuple[str, bytes]]:
-        out = self._withdraw(p) if p.status != DONE else []
-        if p.status != DONE:
+    def decide(self, eid: str, pid: str, body: Any) -> dict[str, Any]:
+        """The director's choice on a table's revision held for them (``"choice"``):
+        ``apply`` it, ``repair`` (apply it and pair the round after it again, none of whose
+        games has started), or ``keep`` the result as it counts now."""
+        with self._lock:
+            e, body = self._changing(eid, body)
+            p = e.pairings.get(pid)
+            if p is None:
+                raise Refusal(404, f"no pairing {pid!r} in {e.doc['name']}")
+            index = next((i for i, r in enumerate(e.results)
+                          if r.pairing == pid and r.state == HELD), None)
+            if index is None:
+                raise Refusal(409, f"no new result of {label(p.players, e.sides(p))} waits "
+                              "for a decision")
+            choice = body.get("choice")
+            if choice not in ("apply", "repair", "keep"):
+                raise _bad('choice is "apply", "repair" (apply it and pair the next round '
+                           'again) or "keep" (the result as it counts now)')
+            held = e.results[index]
+            if choice == "keep":
+                with self._change(e):
+                    self._set_state(e, index, DECLINED)
+                return self.state(eid)
+            problem = self._apply_problem(e, p, held, repair=choice == "repair")
+            if problem is not None:
+                raise Refusal(409, problem)
+            with self._change(e):
+                if choice == "repair":
+                    self._unpair_last(e)
+                self._save_result(e, pid, held.result, TABLE, like=held)
+                self._counted_now(e, p)
+                if choice == "repair":
+                    self._pair_next(e)
+            return self.state(eid)
+
+    def _apply_problem(self, e: _Event, p: _Pairing, r: Revision, *, repair: bool
+                       ) -> str | None:
+        """Why the held revision ``r`` of ``p`` cannot be applied so, or None."""
+        counted = e.counted(p.id)
+        now = counted.result if counted is not None else None
+        if r.result is None and (e.later_round(p) or e.finished):
+            return (f"its match is being played again at {p.table}: wait for its new "
+                    f"result, or keep {outcome(now, possessive=True)}")
+        if repair:
+            if e.finished or p.round != e.round - 1:
+                return "only the round after the game's own can be paired again"
+            started = [q for q in e.current() if len(q.players) > 1
+                       and (q.status in (PLAYING, DONE) or e.result_of(q.id) is not None)]
+            if started:
+                return (f"round {e.round} has games started: apply it as it is, "
+                        "or keep the result")
+            return None
+        if e.doc["format"] == "elimination" and (e.later_round(p) or e.finished) \
+                and r.result is not None and now is not None \
+                and outcome(r.result) != outcome(now):
+            return (f"the next knockout round was paired on {outcome(now, possessive=True)}: "
+                    "pair it again (when none of its games has started) or keep the result")
+        return None
+
+    def _unpair_last(self, e: _Event) -> None:
+        """Take the newest round back (none of its games started): its pairings and byes."""
+        gone = [p.id for p in e.current()]
+        for pid in gone:
+            del e.pairings[pid]
+        e.results[:] = [r for r in e.results if r.pairing not in gone]
+        marks = ",".join("?" * len(gone))
+        self._db.execute(f"DELETE FROM event_pairings WHERE event = ? AND id IN ({marks})",
+                         (e.id, *gone))
+        self._db.execute(f"DELETE FROM event_results WHERE event = ? AND pairing IN ({marks})",
+                         (e.id, *gone))
+
+    def _counted_now(self, e: _Event, p: _Pairing) -> None:
+        """``p``'s counted result changed: it is done, or played again at its table (a
+        result undone there), and the free tables get what waits."""
+        if e.result_of(p.id) is not None:
             p.status = DONE
-            self._save_pairing(e, p)
-        return out + self._offer_free(e)
+        elif p.table is not None:
+            p.status = PLAYING  # its table plays it again
+        else:
+            p.status = ELSEWHERE
+        self._save_pairing(e, p)
+        self._offer_free(e)
 
     # --- what the tables say -----------------------------------------------------------
 
@@ -902,40 +1276,165 @@ class Night:
                 self._save_pairing(e, p)
 
     def results(self, table: str, payload: bytes) -> int:
-        """A table's retained ``results``: each finished match carrying an offer's event is
-        that game's result, once. How many games got their result."""
-        try:
-            body = json.loads(payload)
-            entries = body["results"] if isinstance(body, dict) else []
-        except (ValueError, KeyError, RecursionError):
+        """A table's retained ``results``: each finished match that names an offer of an
+        event is a revision of that game's result when it says something new (a first
+        result, a change, an undo, a rename). How many games' counted results changed."""
+        read = read_results(table, payload)
+        if read is None:
             return 0
-        counted = 0
-        for entry in entries if isinstance(entries, list) else []:
-            if not isinstance(entry, dict) or not isinstance(entry.get("event"), dict):
-                continue
-            with self._lock:
-                counted += self._table_result(table, entry)
-        return counted
+        epoch, listed, entries = read
+        changed = 0
+        with self._lock:
+            for e in list(self._events.values()):
+                changed += self._from_table(e, table, epoch, listed,
+                                            [x for x in entries if x.event == e.id])
+        return changed
 
-    def _table_result(self, table: str, entry: dict[str, Any]) -> int:
-        ev = entry["event"]
-        e = self._events.get(ev.get("id")) if isinstance(ev.get("id"), str) else None
-        p = e.pairings.get(ev.get("pairing")) if e is not None and isinstance(
-            ev.get("pairing"), str) else None
-        if e is None or p is None or p.status == DONE or p.table != table \
-                or ev.get("offer") != p.offer:
-            return 0  # not ours, counted already, or an offer since moved or replaced
-        placed = _placed(entry, p.players)
-        if placed is None:
+    def _from_table(self, e: _Event, table: str, epoch: int, listed: list[int],
+                    mine: list[Entry]) -> int:
+        origins: dict[str, Origin] = {}
+        for r in e.results:
+            if r.origin is not None:
+                origins.setdefault(r.pairing, r.origin)
+        found: dict[str, list[Entry]] = {}
+        for x in sorted(mine, key=lambda x: x.origin.match):
+            found.setdefault(x.pairing, []).append(x)
+        oldest = min(listed, default=None)
+        work: list[tuple[_Pairing, Entry | None]] = []
+        notes: list[tuple[str, str]] = []
+        for pid, origin in origins.items():
+            p = e.pairings.get(pid)
+            if p is None or origin.table != table or origin.epoch != epoch:
+                continue
+            entry = next((x for x in found.get(pid, []) if x.origin == origin), None)
+            if entry is None and oldest is not None and origin.match < oldest:
+                continue  # older than the table's list: kept, not undone
+            work.append((p, entry))
+        for pid, entries in found.items():
+            p = e.pairings.get(pid)
+            if p is None or len(p.players) < 2:
+                continue
+            origin = origins.get(pid)
+            for x in entries:
+                if origin is not None and x.origin == origin:
+                    continue  # its revisions: above
+                what = label(p.players, e.sides(p))
+                if origin is None and x.offer == p.offer and table == p.table \
+                        and len(x.names) == len(p.players):
+                    origin = x.origin
+                    work.append((p, x))
+                elif x.offer == p.offer and table == p.table:
+                    notes.append((f"again:{x.origin.key}", (
+                        f"{table}: {what} was played a second time there (match "
+                        f"{x.origin.match}): only its first match counts")))
+                elif len(x.names) != len(p.players):
+                    notes.append((f"seats:{x.origin.key}", (
+                        f"{table}: match {x.origin.match} names {what} but seats "
+                        f"{len(x.names)} players: not counted")))
+                else:
+                    notes.append((f"moved:{x.origin.key}", (
+                        f"{table}: {what} was finished there from an offer since moved or "
+                        f"replaced (match {x.origin.match}): not counted")))
+        steps = [step for p, x in work if (step := self._revision_of(e, p, x)) is not None]
+        fresh = [(k, t) for k, t in notes
+                 if not any(n["key"] == k for n in e.doc.get("notes", []))]
+        if not steps and not fresh:
             return 0
-        ranks, tiebreaks = placed
-        if e.doc["format"] == "elimination" and len(set(ranks)) == 1:
-            return 0  # a drawn knockout game: the director enters who advances
-        with self._change(e) as outbox:
-            self._save_result(e, p.id, Result(p.round, p.players, ranks, tiebreaks, game=p.id,
-                                              sides=e.sides(p)), "table")
-            outbox += self._finish_game(e, p)
+        changed = 0
+        with self._change(e):
+            for key, text in fresh:
+                self._note(e, key, text)
+            for p, x, result in steps:
+                changed += self._take(e, p, x, result)
+        return changed
+
+    def _revision_of(self, e: _Event, p: _Pairing, x: Entry | None
+                     ) -> tuple[_Pairing, Entry | None, Result | None] | None:
+        """What the table's entry ``x`` of ``p`` (None: its match is not finished now)
+        says that the hall has not heard: ``(p, x, its result)``, or None."""
+        last = e.last_from_table(p.id)
+        if x is None:
+            return None if last is None or last.result is None else (p, None, None)
+        if e.doc["format"] == "elimination" and len(set(x.ranks)) == 1:
+            return None  # a drawn knockout game: the director enters who advances
+        try:
+            result = Result(p.round, p.players, x.ranks, x.tiebreaks, game=p.id,
+                            sides=e.sides(p))
+        except ValueError:  # teammates placed apart: not a result of this lineup
+            return None
+        if last is not None and last.same_outcome(result) and last.names == x.names:
+            return None
+        return p, x, result
+
+    def _take(self, e: _Event, p: _Pairing, x: Entry | None, result: Result | None) -> int:
+        """Record the table's new revision of ``p`` (inside a change); 1 if the result
+        that counts changed."""
+        last = e.last_from_table(p.id)
+        if x is not None:
+            before = last.names if last is not None else None
+            self._follow_names(e, p, before, x.names)
+            if result is not None:
+                result = replace(result, players=p.players)
+        counted = e.counted(p.id)
+        if last is not None and result is not None and last.same_outcome(result):
+            self._save_result(e, p.id, result, TABLE, state=NOTED, entry=x)  # names only
+            return 0
+        if counted is not None and counted.same_outcome(result):
+            self._save_result(e, p.id, result, TABLE, state=NOTED, entry=x)
+            return 0
+        auto = not e.finished and not e.later_round(p) and (
+            counted is None or counted.source == TABLE)
+        self._save_result(e, p.id, result, TABLE, state=APPLIED if auto else HELD, entry=x)
+        if not auto:
+            return 0
+        self._counted_now(e, p)
         return 1
+
+    def _follow_names(self, e: _Event, p: _Pairing, before: Sequence[str] | None,
+                      now: Sequence[str]) -> None:
+        """A player the table renamed (or merged into another of its names) in ``p``'s
+        match: the event calls them so too, unless another player of the event has that
+        name (the director is told)."""
+        offered = p.offered or p.players
+        for i in renamed_seats(offered, before, now, name_key):
+            old, new = p.players[i], " ".join(now[i].split())
+            if name_key(new) == name_key(old) or not new or len(new) > MAX_NAME \
+                    or not new.isprintable():
+                continue
+            table = p.table or "a table"
+            if _named(e, new) is not None:
+                self._note(e, f"clash:{p.id}:{i}:{name_key(new)}", (
+                    f"{table} calls {old} '{new}', the name of another player of this "
+                    f"event: {old} keeps the name here"))
+                continue
+            self._rename(e, old, new)
+            self._note(e, f"renamed:{p.id}:{i}:{name_key(new)}",
+                       f"{table} renamed {old} to {new}: the event follows")
+
+    def _rename(self, e: _Event, old: str, new: str) -> None:
+        """Call player ``old`` ``new`` throughout the event (inside a change)."""
+        def swap(names: Sequence[str]) -> tuple[str, ...]:
+            return tuple(new if n == old else n for n in names)
+
+        for i, player in enumerate(e.players):
+            if player.name == old:
+                e.players[i] = Player(new, player.rating, player.start_points)
+                e.present = {new if n == old else n: v for n, v in e.present.items()}
+                self._save_player(e, e.players[i])
+        for key in ("field",):
+            if isinstance(e.doc.get(key), list):
+                e.doc[key] = list(swap(e.doc[key]))
+        e.doc["teams"] = [list(swap(t)) for t in e.doc.get("teams") or []]
+        for q in e.pairings.values():
+            if old in q.players:
+                q.players = swap(q.players)
+                self._save_pairing(e, q)
+        for i, r in enumerate(e.results):
+            if r.result is not None and old in r.result.players:
+                e.results[i] = replace(r, result=replace(r.result,
+                                                         players=swap(r.result.players)))
+                self._db.execute("UPDATE event_results SET result = ? WHERE event = ? AND"
+                                 " seq = ?", (e.results[i].result_text(), e.id, r.seq))
 
 
 def _by_format(e: _Event, entrants: list[Player], results: list[Result],
@@ -1000,38 +1499,3 @@ def _event_field(payload: bytes, key: str) -> Any:
         return None
     event = body.get("event") if isinstance(body, dict) else None
     return event.get(key) if isinstance(event, dict) else None
-
-
-def _tiebreak(value: Any) -> bool:
-    """Whether ``value`` is a game tiebreak the hall takes: a finite number within bounds."""
-    return isinstance(value, int | float) and not isinstance(value, bool) \
-        and abs(value) <= MAX_TIEBREAK  # NaN compares False: refused too
-
-
-def _placed(entry: dict[str, Any], players: Sequence[str]
-            ) -> tuple[tuple[int, ...], tuple[float, ...]] | None:
-    """Each of ``players``' place from 1 in a table's result entry (its ``standing``) and
-    their game tiebreak values (their team's ``standing.tiebreaks``; none when the entry
-    gives none or gives them wrongly), None when the entry is not a result of exactly
-    these players."""
-    try:
-        names, standing = entry["players"], entry["standing"]
-        teams, places = standing["teams"], standing["places"]
-        if [name_key(n) for n in names] != [name_key(n) for n in players]:
-            return None
-        rank: dict[int, int] = {}
-        for team, place in zip(teams, places, strict=True):
-            for i in team:
-                rank[i] = int(place) + 1
-        ranks = tuple(rank[i] for i in range(len(names)))
-    except (KeyError, TypeError, ValueError, AttributeError):
-        return None
-    values = standing.get("tiebreaks")
-    if not isinstance(values, list) or len(values) != len(teams) \
-            or not all(_tiebreak(v) for v in values):
-        return ranks, ()  # a game without one, or a table before it sent them
-    value: dict[int, float] = {}
-    for team, v in zip(teams, values, strict=True):
-        for i in team:
-            value[i] = float(v)
-    return ranks, tuple(value[i] for i in range(len(names)))

@@ -9,10 +9,13 @@ the server, so that they print as they are with no script.
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, Response, current_app, render_template, request
 
-from companion.catalog import GAMES
-from hall.lineups import allowed
+from companion.catalog import GAMES, kit
+from companion.games.base import OptionSpec
+from hall.lineups import SEATS, allowed
 from hall.night import FORMATS, Night, Refusal
 from web.pages import json_block
 from web.services import error
@@ -20,8 +23,25 @@ from web.services import error
 bp = Blueprint("night_pages", __name__)
 
 
+def _spec(o: OptionSpec) -> dict[str, Any]:
+    """An option as the director's form builds its field from it (no JSON typed)."""
+    return {"key": o.key, "label": o.label, "default": o.default,
+            "choices": [{"value": v, "label": label} for v, label in o.choices]}
+
+
+def _form(game: str) -> dict[str, Any]:
+    """What the director's form asks of ``game``'s options: its kit's menu options, and
+    those it takes one per seat (with the seats each lineup has)."""
+    found = kit(game)
+    per_seat = found.lineups.per_seat if found is not None else ()
+    return {"options": [_spec(o) for o in GAMES[game].options],
+            "per_seat": [_spec(o) for o in per_seat],
+            "seats": {lineup: SEATS[lineup][0] for lineup in allowed(game)}}
+
+
 def _page(template: str, **more: object) -> Response:
-    games = [{"id": g, "title": GAMES[g].title, "lineups": allowed(g)} for g in GAMES]
+    games = [{"id": g, "title": GAMES[g].title, "lineups": allowed(g), "form": _form(g)}
+             for g in GAMES]
     html = render_template(template, state=json_block("{}"), modules=json_block("{}"),
                            games=games, formats=FORMATS, **more)
     return Response(html, headers={"Cache-Control": "no-store"})

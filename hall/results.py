@@ -10,7 +10,14 @@ played are offline. A message is the table's whole truth from its oldest
 match on: a match of that table and database with a higher id that it no
 longer lists was undone, and is dropped.
 
-The ratings are companion/ratings.py's, of every kept match in the order
+A match a table played for one of the hall's club-night events (its entry
+names the event) is that event's game: it counts as the event counts it
+(hall/night.py ``Night.club_rows``: its newest applied revision, a director's
+correction included, under the event's names; a second play of the same
+offer not at all), never as the table sent it. The event's standings and
+the leaderboard are so made from the same list of results.
+
+The ratings are companion/ratings.py's, of every counted match in the order
 played (start time, then table, then id), brought up to date once per change
 (KeptRatings: a match played after the others costs its own update; one
 among older ones rates again from the checkpoint before it) and served as
@@ -22,7 +29,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +56,8 @@ CREATE TABLE IF NOT EXISTS results (
     PRIMARY KEY (table_id, epoch, match)
 ) WITHOUT ROWID
 """
+#: The club night's games: ``(version, rows, event ids)`` (hall/night.py Night.club_rows).
+EventRows = Callable[[], tuple[int, tuple[tuple[Any, ...], ...], frozenset[str]]]
 
 
 class BadResults(ValueError):
@@ -82,8 +91,11 @@ def _checked(payload: bytes, table: str) -> tuple[int, list[tuple[Any, ...]]]:
                   and all(type(i) is int for t in teams for i in t))
             if not ok:
                 raise BadResults(f"match {match!r} is not a result")
+            event = r.get("event")
+            event = event.get("id") if isinstance(event, dict) else None
             rows.append((match, game, json.dumps(players), json.dumps(
-                {"teams": teams, "places": places}), at))
+                {"teams": teams, "places": places}), at,
+                event if isinstance(event, str) else None))
         return epoch, rows
     except (KeyError, TypeError, ValueError, AttributeError) as err:
         raise BadResults(f"not a table's results ({err})") from None
@@ -92,16 +104,21 @@ def _checked(payload: bytes, table: str) -> tuple[int, list[tuple[Any, ...]]]:
 class ClubResults:
     """The finished matches of every table, kept in ``folder/hall.db``; safe from any thread."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, events: EventRows | None = None) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         self.path = folder / FILE
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode = WAL")
         self._db.execute(_SCHEMA)
+        if "event_id" not in {r[1] for r in self._db.execute("PRAGMA table_info(results)")}:
+            # A hall.db from before: its rows learn their event when the tables send their
+            # results again (at every connection).
+            self._db.execute("ALTER TABLE results ADD COLUMN event_id TEXT")
+        self._events = events or (lambda: (0, (), frozenset()))
         self._lock = threading.Lock()
         #: Rises with every change of what is kept (answers are made once per change).
-        self.version = 0
-        self._made: tuple[int, Ratings, Body] | None = None
+        self.kept_version = 0
+        self._made: tuple[tuple[int, int], Ratings, Body] | None = None
         self._kept = KeptRatings()
         self._rating = threading.Lock()  # one caller at a time brings the ratings up
 
@@ -125,10 +142,12 @@ class ClubResults:
                     (table, epoch, oldest, *listed))
                 self._db.executemany(
                     "INSERT INTO results (table_id, epoch, match, game, players, standing,"
-                    " started_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET"
-                    " game = excluded.game, players = excluded.players,"
-                    " standing = excluded.standing, started_at = excluded.started_at"
-                    " WHERE players != excluded.players OR standing != excluded.standing",
+                    " started_at, event_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO"
+                    " UPDATE SET game = excluded.game, players = excluded.players,"
+                    " standing = excluded.standing, started_at = excluded.started_at,"
+                    " event_id = excluded.event_id"
+                    " WHERE players != excluded.players OR standing != excluded.standing"
+                    " OR event_id IS NOT excluded.event_id",
                     [(table, epoch, *r) for r in rows])
                 self._db.execute("COMMIT")
             except BaseException:
@@ -136,25 +155,43 @@ class ClubResults:
                 raise
             changed = self._db.total_changes != before
             if changed:
-                self.version += 1
+                self.kept_version += 1
             return changed
 
-    def count(self) -> int:
-        """How many matches are kept."""
-        with self._lock:
-            return self._db.execute("SELECT count(*) FROM results").fetchone()[0]
+    @property
+    def version(self) -> tuple[int, int]:
+        """Rises with every change of what counts: a table's results, or an event's."""
+        return self.kept_version, self._events()[0]
 
-    def ratings(self) -> tuple[int, Ratings]:
+    def _rows(self) -> tuple[tuple[int, int], list[tuple[Any, ...]]]:
+        """Every counted match, in the order played: ``(table, epoch, match, game,
+        players, standing, started_at)`` (under the lock)."""
+        version, games, events = self._events()
+        kept = [row[:7] for row in self._db.execute(
+            "SELECT table_id, epoch, match, game, players, standing, started_at, event_id"
+            " FROM results") if row[7] is None or row[7] not in events]
+        rows = sorted([*kept, *(row[:7] for row in games)],
+                      key=lambda r: (r[6], r[0], r[1], r[2]))
+        return (self.kept_version, version), rows
+
+    def count(self) -> int:
+        """How many matches are counted."""
+        with self._lock:
+            return len(self._rows()[1])
+
+    def matches(self) -> list[tuple[Any, ...]]:
+        """Every counted match, in the order played (what the ratings are made of)."""
+        with self._lock:
+            return self._rows()[1]
+
+    def ratings(self) -> tuple[tuple[int, int], Ratings]:
         """The club's ratings and the version they are of."""
         with self._rating:
             with self._lock:
-                version = self.version
                 made = self._made
-                if made is not None and made[0] == version:
-                    return version, made[1]
-                rows = self._db.execute(
-                    "SELECT table_id, epoch, match, game, players, standing, started_at"
-                    " FROM results ORDER BY started_at, table_id, epoch, match").fetchall()
+                if made is not None and made[0] == self.version:
+                    return made[0], made[1]
+                version, rows = self._rows()
 
             def load(start: int) -> Iterator[tuple[tuple[Any, ...], Finished]]:
                 # Each match's id is its place in the order: what follows a change moves.

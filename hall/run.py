@@ -68,7 +68,8 @@ class Hall:
         self.board = Board(prefix, self._publish)
         #: The club leaderboard's matches, in ``data`` (default: the companion's data folder).
         folder = data if data is not None else default_data_dir()
-        self.results = ClubResults(folder)
+        #: Its club-night games counted as the events count them (the one list).
+        self.results = ClubResults(folder, lambda: self.night.club_rows())
         self._closers.callback(self.results.close)
         #: The club night (its events in the same folder's hall.db), and its director.
         self.night = Night(folder, prefix, self._offer, self._ratings)

@@ -168,7 +168,8 @@ def test_offers_keep_the_latest_log_an_unusable_one_once_and_withdraw_on_empty(c
     offers.receive(offer_payload(["Cy", "Di"], offer="o-2"))
     assert offers.current.id == "o-2" and offers.problem is None
     offers.receive(b"")
-    assert offers.current is None and offers.to_json() == {"offer": None, "problem": None}
+    assert offers.current is None and offers.to_json() == {
+        "offer": None, "problem": None, "played": None, "notice": None}
     assert [t[0] for t in told] == ["o-1", None, "o-2", None]
 
 
@@ -283,3 +284,85 @@ def test_an_offer_while_a_match_is_in_play_waits_until_it_is_over():
         assert table.snapshot.match["event"] is None
         press(panel, "ok")
         assert table.snapshot.match["event"]["offer"] == "o-1"
+
+
+# --- an offer is played once ----------------------------------------------------------------
+
+
+def test_again_then_end_never_brings_a_played_offer_back_to_start():
+    """Issue 35: the hall is down, so the played offer stays on the topic; "Again" and End
+    leave no match on the table: the offer is not shown, and a start of it is refused."""
+    with Store(":memory:") as store:
+        table, offers, panel = panel_with_offer(store)
+        press(panel, "ok")  # the offer starts
+        win(table)
+        played = table.snapshot.match["id"]
+        press(panel, "ok")  # the notice of the phone's change goes
+        press(panel, "ok")  # "Again": a rematch, a friendly
+        assert table.snapshot.match["event"] is None
+        table.abandon()  # End: no match on the table, the offer still on the topic
+        assert table.snapshot.match is None
+        panel.show_offer()
+        assert panel.state.screen.offer is None  # never shown to start again
+        press(panel, "ok", "ok")  # whatever is pressed, nothing of the offer starts
+        assert (table.snapshot.match or {}).get("event") is None
+        with pytest.raises(OfferChanged, match=f"played at this table already \\(match "
+                                               f"{played}\\)"):
+            offers.start(table, "o-1")
+        assert offers.to_json({"o-1": played})["played"] == played
+        assert [m.id for m in store.finished() if (m.event or {}).get("offer") == "o-1"] \
+            == [played]
+
+
+def test_a_played_offer_is_refused_from_the_store_even_beyond_the_last_results():
+    with Store(":memory:") as store:
+        table = Table(store, rng=random.Random(3))
+        offers = Offers()
+        offers.receive(offer_payload(["Ann", "Bob"]))
+        offers.start(table, "o-1")
+        win(table)
+        assert store.offer_played("o-1") == table.snapshot.match["id"]
+        assert store.offer_played("o-2") is None
+        for _ in range(3):  # the played match leaves no trace but the store's
+            table.start({"game": "center-court", "players": ["Cy", "Di"],
+                         "options": {"sets": 1}})
+            win(table)
+        with pytest.raises(OfferChanged, match="played at this table already"):
+            offers.start(table, "o-1")
+
+
+def test_a_withdrawal_notice_says_why_and_is_no_offer():
+    with Store(":memory:") as store:
+        _table, offers, panel = panel_with_offer(store)
+        press(panel, "ok")
+        reason = "the director moved Ann v Bob to t3: its match here is abandoned"
+        offers.receive(json.dumps({"withdrawn": "o-1", "reason": reason}).encode())
+        assert offers.current is None and offers.notice == reason
+        panel.show_offer()
+        assert panel.state.ui.message == "Hall moved this match"
+        assert offers.to_json()["notice"] == reason
+        # A notice that is not one is an unusable offer, said as such.
+        offers.receive(json.dumps({"withdrawn": 5, "reason": reason}).encode())
+        assert offers.notice is None and offers.problem is not None
+        offers.receive(b"")
+        assert offers.to_json()["notice"] is None
+
+
+def test_a_doubles_offer_says_its_sides_on_the_board_and_the_host_card():
+    payload = offer_payload(["Ann", "Bob", "Hal", "Zoë"], game="alakaslam", options={
+        "characters": ["austin", "laurie", "rich", "toots"]})
+    offer = parse_offer(payload)
+    assert offer.sides == (0, 0, 1, 1) and offer.label == "Ann & Bob v Hal & Zoë"
+    assert offer.to_json()["label"] == "Ann & Bob v Hal & Zoë"
+    with Store(":memory:") as store:
+        table = Table(store, rng=random.Random(3))
+        offers = Offers()
+        panel = Panel(table, offers=offers)
+        offers.receive(payload)
+        panel.show_offer()
+        assert panel.state.screen.offer == ("o-1", ("Next: Ann&Bob v Hal&Zoë",
+                                                    "R2 · Tuesday Swiss"))
+    canadian = parse_offer(offer_payload(["Ann", "Bob", "Cy"], game="alakaslam", options={
+        "characters": ["austin", "laurie", "rich"]}))
+    assert canadian.label == "Ann v Bob & Cy"
+    assert parse_offer(offer_payload(["Ann", "Bob"])).label == "Ann v Bob"

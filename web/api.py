@@ -19,6 +19,7 @@ from companion.errors import (
     StoreUnavailable,
     UnknownPlayer,
 )
+from companion.offers import played_offers
 from companion.table import Snapshot, Table
 from web import door
 from web.door import logged_in, login_body, pin_login
@@ -342,7 +343,8 @@ def start() -> Response:
 def offer() -> Response:
     """The hall's offer of this table's next match (companion/offers.py): ``{"offer": ...
     or null, "problem": why the hall's latest cannot be used, or null}``."""
-    response = jsonify(services().offers.to_json())
+    played = played_offers(services().runner.table.snapshot.results)
+    response = jsonify(services().offers.to_json(played))
     response.headers["Cache-Control"] = "no-store"
     return response
 

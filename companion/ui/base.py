@@ -98,6 +98,8 @@ class Context:
     recent: tuple[str, ...] = ()
     #: The hall's usable offer of the next match (companion/offers.py), or None.
     offer: ShownOffer | None = None
+    #: The hall's offers this table finished a match of: never offered again.
+    played: frozenset[str] = frozenset()
 
     @property
     def choices(self) -> tuple[str, ...]:

@@ -145,7 +145,8 @@ def all_screens() -> dict[str, ScreenSpec]:
 
 def _board(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     menu = Binding("Menu", Outcome(Ui(screen="menu")))
-    if ctx.offer is not None and not in_play(match, ctx.offer[0]):
+    if ctx.offer is not None and not in_play(match, ctx.offer[0]) \
+            and ctx.offer[0] not in ctx.played:
         # No match in play: the hall's offer is the board, one OK starts it (the
         # command names the offer shown: a replaced one is refused, never started).
         return Screen(keys={
@@ -183,24 +184,36 @@ def in_play(match: Mapping[str, Any] | None, offer_id: str) -> bool:
     return match["status"] == "active" or (match.get("event") or {}).get("offer") == offer_id
 
 
-def offer_lines(players: Sequence[str], event: Mapping[str, Any]) -> tuple[str, ...]:
+def offer_lines(players: Sequence[str], event: Mapping[str, Any],
+                sides: Sequence[int] = ()) -> tuple[str, ...]:
     """The hall's offer in lines of the OLED's small font: who plays ("Next: Ann v Bob",
-    or over two lines when the names are long), then the event ("R2 · Tuesday Swiss")."""
-    half = (len(players) + 1) // 2
+    a team game by its sides, "Next: Ann&Bob v Hal&Zoë", or over two lines when the
+    names are long: "Next: Ann & Bob", "v Hal & Zoë"), then the event ("R2 · Tuesday
+    Swiss"), each measured by its drawn width."""
     small, line = canvas.SMALL, canvas.WIDTH
 
     def fits(text: str) -> bool:
         return canvas.text_width(text, small) <= line
 
+    order = sorted(set(sides)) if sides else []
     least = MIN_WIDTH * canvas.char_width(small)
     longest = max(least, *(canvas.text_width(p, small) for p in players))
     for width in range(longest, least - 1, -1):
         names = short_names(players, width, lambda t: canvas.text_width(t, small))
-        one = f"Next: {' v '.join(names)}"
+        if order:
+            teams = [[n for n, s in zip(names, sides, strict=True) if s == side]
+                     for side in order]
+            one = f"Next: {' v '.join('&'.join(t) for t in teams)}"
+            two = (f"Next: {' & '.join(teams[0])}",
+                   f"v {' v '.join(' & '.join(t) for t in teams[1:])}")
+        else:
+            half = (len(players) + 1) // 2
+            one = f"Next: {' v '.join(names)}"
+            two = (f"Next: {' v '.join(names[:half])}", f"v {' v '.join(names[half:])}")
         if fits(one):
             who: tuple[str, ...] = (one,)
             break
-        who = (f"Next: {' v '.join(names[:half])}", f"v {' v '.join(names[half:])}")
+        who = two
         if all(fits(w) for w in who):
             break
     where = canvas.fit(f"R{event['round']} · {event['name']}", small, line)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 
 import pytest
@@ -331,3 +332,37 @@ def test_a_round_zero_or_a_player_listed_twice_is_refused():
         pair_swiss([Player("Ann"), Player("Bob")], [], 0)
     with pytest.raises(ValueError, match="listed twice"):
         pair_swiss([Player("Ann"), Player("Ann")], [], 1)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(6, 40), st.integers(0, 2**32), st.integers(1, 4))
+def test_the_compiled_matching_finds_the_rounds_networkx_finds(count, seed, rounds):
+    """rustworkx (the fast path) and networkx (for weights beyond its integers) find
+    matchings of the same weight: the same round, up to games of equal cost."""
+    import hall.director.pairing as pairing
+
+    rng = random.Random(seed)
+    field = [Player(f"P{i}", rng.randrange(1000, 2000)) for i in range(count)]
+    results: list[Result] = []
+    for number in range(1, rounds + 1):
+        fast = pair_swiss(field, results, number, seed=seed)
+        fallback = pairing.MAX_FAST_WEIGHT
+        pairing.MAX_FAST_WEIGHT = -1  # every weight "too large": networkx
+        try:
+            slow = pair_swiss(field, results, number, seed=seed)
+        finally:
+            pairing.MAX_FAST_WEIGHT = fallback
+        f = pairing._field(field, results, pairing.CHESS, seed)
+
+        base = (len(f.ranked) + 1) // 2 + 1
+
+        def cost(r, f=f, base=base):  # each tier's total: what the weights rank lexically
+            edges = [p.players if not p.bye else (p.players[0], pairing._BYE)
+                     for p in r.pairings]
+            tiers = [pairing._costs(f, *e) for e in edges]
+            return (*(sum(t[i] for t in tiers) for i in range(3)),
+                    sum(base ** t[3] for t in tiers), sum(t[4] for t in tiers))
+        assert cost(fast) == cost(slow)
+        for p in fast.pairings:
+            ranks = (1,) if p.bye else tuple(rng.choice([(1, 2), (2, 1), (1, 1)]))
+            results.append(Result(number, p.players, () if p.bye else ranks))

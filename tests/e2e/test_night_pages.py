@@ -67,7 +67,8 @@ def test_the_director_runs_a_round_from_the_phone(night, browser):
     page.fill("#rounds", "2")
     page.fill("#names", "\n".join(FOUR))
     page.fill("#tables", "t1 t2")
-    page.fill("#options", '{"sets": 1}')
+    # The game's options are fields built from its kit: no JSON typed.
+    page.get_by_label("Sets", exact=True).select_option(label="Best of 1")
     page.click("#create button[type=submit]")
     expect(page.locator("#event-title")).to_have_text("Tuesday Swiss")
     expect(page.locator("#start")).to_have_text("Start round 1")
@@ -195,7 +196,7 @@ def untick_tables(page) -> None:
 
 
 def create_one_round(page, name: str, game: str, lineup: str, table: str,
-                     options: str | None = None, players: list[str] = FOUR) -> None:
+                     options: dict[str, str] | None = None, players: list[str] = FOUR) -> None:
     """Create a one-round event of ``players`` at ``table`` through the director's form."""
     page.fill("#name", name)
     page.select_option("#game", game)
@@ -204,8 +205,8 @@ def create_one_round(page, name: str, game: str, lineup: str, table: str,
     page.fill("#names", "\n".join(players))
     untick_tables(page)
     page.fill("#tables", table)
-    if options is not None:
-        page.fill("#options", options)
+    for label, choice in (options or {}).items():
+        page.get_by_label(label, exact=True).select_option(label=choice)
     page.click("#create button[type=submit]")
     expect(page.locator("#create .error")).to_have_text("")
     expect(page.locator("#event-title")).to_have_text(name)
@@ -229,8 +230,14 @@ def test_the_director_runs_doubles_and_alakazoo_tables(night, browser):
     expect(offered).to_have_count(3)
     expect(page.locator("#lineup option[value=tables]")).to_be_disabled()
     # An AlakaSLAM doubles event: four characters, teams of two, names that cannot wrap.
+    # Its four characters, a menu per seat (the lineup's seats), each another at first.
+    page.select_option("#game", "alakaslam")
+    page.select_option("#lineup", "doubles")
+    expect(page.locator("#options select[data-key=characters]")).to_have_count(4)
     create_one_round(page, "Doubles", "alakaslam", "doubles", "t1",
-                     '{"characters": ["austin", "laurie", "rich", "toots"]}', LONG)
+                     {"Seat 4: character": "Wendolyn"}, LONG)
+    assert hall.night.state("e-1")["options"]["characters"] == [
+        "austin", "laurie", "rich", "wendolyn"]
     page.click("#start")
     game = page.locator("#games .dgame")
     expect(game).to_have_count(1)

@@ -255,3 +255,127 @@ class OfferWatch:
         self.client.loop_stop()
         release(self.client)
 
+
+
+class ClubHall:
+    """The hall's club night and club leaderboard as ``companion hall`` joins them (one
+    ``hall.db``, the leaderboard counting the events' games as the events do), fed a
+    table's messages directly; its app for the director and the pages."""
+
+    def __init__(self, folder, clock=None) -> None:
+        import time
+
+        from hall.app import create_hall_app, hall_broker
+        from hall.cards import Board
+        from hall.director_api import Director
+        from hall.night import Night
+        from hall.results import ClubResults
+        from web.auth import Sessions
+
+        self.outbox = Outbox()
+        self.results = ClubResults(folder, lambda: self.night.club_rows())
+        self.night = Night(folder, PREFIX, self.outbox, self._ratings,
+                           clock=clock or time.time)
+        self.board = Board(PREFIX)
+        self.broker = hall_broker(self.board.first, 4, 1.0, 2)
+        self.app = create_hall_app(self.board, self.broker, results=self.results,
+                                   night=self.night, director=Director(PIN, Sessions(PIN)),
+                                   secret_key=b"k" * 32)
+        self.director = DirectorClient(self.app.test_client())
+
+    def _ratings(self, game: str) -> dict[str, float]:
+        return {r.key: r.ordinal for r in self.results.ratings()[1].board(game)}
+
+    def feed(self, topic: str, payload: bytes) -> None:
+        """One message of a table, as hall/run.py hands it on."""
+        from companion.topics import RESULTS, SUMMARY, Topics
+
+        parsed = Topics.parse(PREFIX, topic)
+        assert parsed is not None, topic
+        table, leaf = parsed
+        if leaf == RESULTS:
+            self.results.receive(table, payload)
+            self.night.results(table, payload)
+        else:
+            self.board.receive(topic, payload)
+            if leaf == SUMMARY:
+                self.night.summary(table, payload)
+
+    def send(self, topic: str, payload: str | bytes) -> None:  # a Sender's interface
+        self.feed(topic, payload.encode() if isinstance(payload, str) else payload)
+
+    def leaderboard(self, game: str = "center-court") -> dict[str, tuple[int, int]]:
+        """Each player's (matches, wins) on the club leaderboard of ``game``."""
+        body = json.loads(self.results.players().data)
+        board = next(g for g in body["games"] if g["game"] == game)
+        return {r["name"]: (r["matches"], r["wins"]) for r in board["players"]}
+
+    def close(self) -> None:
+        self.broker.close()
+        self.night.close()
+        self.results.close()
+
+
+class PlayedTable:
+    """A table played by the test: a real :class:`companion.table.Table` on a memory store,
+    started from the hall's offer as one press starts it (companion/offers.py), which
+    publishes what the table publishes after each change (its summary, and its retained
+    ``results`` whenever they change: a finished match, an undo past the win, a rename)."""
+
+    def __init__(self, hall, table_id: str) -> None:
+        import random
+
+        from companion.offers import Offers
+        from companion.store import Store
+        from companion.table import Table
+        from companion.topics import ONLINE, Topics
+
+        self.hall, self.id = hall, table_id
+        self.topics = Topics(PREFIX, table_id)
+        self.store = Store(":memory:")
+        self.table = Table(self.store, rng=random.Random(7))
+        self.offers = Offers()
+        self._results: tuple = ()
+        self.table.subscribe(self._changed)
+        hall.send(self.topics.availability, ONLINE)
+
+    def _changed(self, snapshot) -> None:
+        from companion.topics import (
+            RESULTS,
+            SUMMARY,
+            TableInfo,
+            results_payload,
+            summary_payload,
+        )
+
+        state = json.loads(snapshot.json_text)
+        self.hall.send(self.topics.leaf(SUMMARY),
+                       summary_payload(state, TableInfo(self.id, self.id)))
+        if snapshot.results is not self._results:
+            self._results = snapshot.results
+            self.hall.send(self.topics.leaf(RESULTS), results_payload(
+                self.id, snapshot.epoch, list(snapshot.results)))
+
+    def offer(self) -> dict[str, Any] | None:
+        """The hall's offer to this table now (its retained topic)."""
+        return self.hall.outbox.offers().get(self.id)
+
+    def start(self) -> dict[str, Any]:
+        """One press on the offer the table holds."""
+        payload = self.hall.outbox.offers().get(self.id)
+        assert payload is not None and "offer" in payload, payload
+        self.offers.receive(json.dumps(payload).encode())
+        self.offers.start(self.table, payload["offer"])
+        return payload
+
+    def win(self, seat: int) -> None:
+        """Points to ``seat`` until the match is over."""
+        for _ in range(500):
+            match = self.table.snapshot.match
+            if match is None or match["status"] != "active":
+                return
+            self.table.act({"type": "point", "winner": seat})
+        raise AssertionError("the match did not finish")
+
+    def close(self) -> None:
+        self.store.close()

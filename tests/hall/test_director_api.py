@@ -32,6 +32,8 @@ class Hall:
     def __init__(self, folder, ratings=None) -> None:
         self.outbox = Outbox()
         self.night = Night(folder, PREFIX, self.outbox, ratings)
+        #: Each table's finished matches, as its retained ``results`` list them.
+        self.played: dict[str, list] = {}
         board = Board(PREFIX)
         self.broker = hall_broker(board.first, 4, 1.0, 2)
         self.app = create_hall_app(board, self.broker, night=self.night,
@@ -68,12 +70,15 @@ def swiss(director, players=EIGHT, tables=("t1", "t2", "t3", "t4"), rounds=3, **
 
 
 def play_round(hall, event, winner=0):
-    """Every table of the round reports its offer's match as won by seat ``winner``."""
+    """Every table of the round reports its offer's match as won by seat ``winner``: its
+    retained ``results`` list every match it finished, each with its own id."""
     offers = hall.outbox.offers()
     for table in event["tables"]:
         offer = offers.get(table)
         if offer is not None:
-            hall.night.results(table, results_message(table, [finished(offer, winner)]))
+            played = hall.played.setdefault(table, [])
+            played.append(finished(offer, winner, len(played) + 1))
+            hall.night.results(table, results_message(table, played))
 
 
 # --- the door ------------------------------------------------------------------------------
@@ -226,7 +231,7 @@ def test_results_come_back_from_the_tables_once_and_free_the_table(hall, directo
     state = director.event(eid)
     done = state["pairings"][0]
     assert done["status"] == "done" and done["result"] == {
-        "ranks": [1, 2], "tiebreaks": [], "reason": "", "source": "table"}
+        "ranks": [1, 2], "tiebreaks": [], "reason": "", "source": "table", "revision": 1}
     winner = done["players"][0]
     assert next(s for s in state["standings"] if s["name"] == winner)["points"] == 1
     # t1 is free: it is offered the game that was waiting.
@@ -243,8 +248,9 @@ def test_a_result_for_another_offer_or_table_is_not_counted(hall, director):
     forged = {**offer, "offer": "o-other"}
     assert hall.night.results("t1", results_message("t1", [finished(forged, 0)])) == 0
     assert hall.night.results("t2", results_message("t2", [finished(offer, 0)])) == 0
-    wrong_names = finished(offer, 0, players=["Zed", "Yan"])
-    assert hall.night.results("t1", results_message("t1", [wrong_names])) == 0
+    three = {**finished(offer, 0), "players": ["Zed", "Yan", "Xi"],
+             "standing": {"teams": [[0], [1], [2]], "places": [0, 1, 1]}}
+    assert hall.night.results("t1", results_message("t1", [three])) == 0
     assert hall.night.results("t1", b"not json") == 0
     assert all(p["result"] is None for p in director.event(eid)["pairings"])
 
@@ -297,7 +303,8 @@ def test_a_correction_needs_a_reason_which_is_kept_and_shown(hall, director):
                           eid=eid).get_json()
     assert state["corrections"] == [{"pairing": game["id"], "round": 1, "players": [a, b],
                                      "was": [1, 2], "now": [2, 1],
-                                     "reason": "score sheet said Bob won"}]
+                                     "reason": "score sheet said Bob won",
+                                     "source": "director"}]
     points = {s["name"]: s["points"] for s in state["standings"]}
     assert points[a] == 0 and points[b] == 1
     # The table's retained results come again: the correction stands.

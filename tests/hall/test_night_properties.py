@@ -76,7 +76,7 @@ def test_results_count_once_and_the_night_resumes_exactly(plan):
                 except Refusal:
                     pass  # refused: nothing changed (checked below with everything else)
             state = night.state(eid)
-            kept = [Result.from_json(r) for r in _kept(folder, eid)]
+            kept = _kept(folder, eid)
             # Each game has one result that counts, and the standings are those results'.
             counted = effective(kept)
             assert len({r.key for r in counted}) == len(counted)
@@ -103,13 +103,18 @@ def test_results_count_once_and_the_night_resumes_exactly(plan):
             night.close()
 
 
-def _kept(folder: Path, eid: str) -> list[dict]:
-    """Every result the database holds for ``eid``, in order (corrections included)."""
+def _kept(folder: Path, eid: str) -> list[Result]:
+    """The result that counts for each game of ``eid`` as the database holds them: each
+    game's newest applied revision (none when that one is an undo at the table)."""
     import sqlite3
 
     db = sqlite3.connect(folder / "hall.db")
     try:
-        return [json.loads(r) for (r,) in db.execute(
-            "SELECT result FROM event_results WHERE event = ? ORDER BY seq", (eid,))]
+        latest: dict[str, dict | None] = {}
+        for pairing, result in db.execute(
+                "SELECT pairing, result FROM event_results WHERE event = ? AND"
+                " state = 'applied' ORDER BY seq", (eid,)):
+            latest[pairing] = json.loads(result)
+        return [Result.from_json(r) for r in latest.values() if r is not None]
     finally:
         db.close()

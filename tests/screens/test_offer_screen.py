@@ -33,6 +33,9 @@ SCENES = {
     "offer-four-players": (offer_payload(["Annabelle-Marie1", "Bartholomew-Jone", "Cy",
                                           "Dorothea-Jasmine"], game="alakazoo", options={}),
                            None),
+    "offer-doubles": (offer_payload(["Annabelle-Marie1", "Bartholomew-Jone", "Hal",
+                                     "Zoë O'Neil"], game="alakaslam", options={
+        "characters": ["austin", "laurie", "rich", "toots"]}), None),
     "offer-after-match": (offer_payload(["Ann", "Bob"], round_=3), "finished"),
     "offer-replaced": (offer_payload(["Ann", "Bob"]), "replaced"),
 }
@@ -73,6 +76,14 @@ def test_long_names_and_event_names_fit_the_screen_lines():
     four = offer_lines(["Annabelle-Marie1", "Bartholomew-Jone", "Cy", "Dorothea-Jasmine"],
                        {"round": 1, "name": "Zoo"})
     assert all(len(line) <= 25 for line in four) and len(four) == 3
+    # A doubles game by its sides, the teams' names shortened alike to fit.
+    doubles = offer_lines(["Annabelle-Marie1", "Bartholomew-Jone", "Hal", "Zoë O'Neil"],
+                          {"round": 1, "name": "Cup"}, (0, 0, 1, 1))
+    assert all(len(line) <= 25 for line in doubles) and len(doubles) == 3
+    assert doubles[0].startswith("Next: Anna") and " & " in doubles[0]
+    assert doubles[1].startswith("v Hal & Zoë")
+    assert offer_lines(["Ann", "Bob", "Hal", "Zoë"], {"round": 1, "name": "Cup"},
+                       (0, 0, 1, 1))[0] == "Next: Ann&Bob v Hal&Zoë"
 
 
 def test_the_offer_board_says_what_ok_does():

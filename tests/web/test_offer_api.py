@@ -15,7 +15,8 @@ def offers(services):
 
 def test_the_host_starts_the_offer_it_shows_and_a_changed_one_is_refused(client, host,
                                                                          offers, runner):
-    assert client.get("/api/offer").json == {"offer": None, "problem": None}
+    assert client.get("/api/offer").json == {"offer": None, "problem": None, "played": None,
+                                                  "notice": None}
     refused = host.post("/api/offer/start", {"offer": "o-1"})
     assert refused.status_code == 409 and "the hall's offer changed" in refused.json["error"]
     offers.receive(offer_payload(["Ann", "Bob"]))

@@ -200,28 +200,36 @@
      or replaced meanwhile is refused: nothing starts); while one is, it waits ("next, after
      this match"). An offer the table cannot use is said with the reason. Read with each
      state and every few seconds; drawn again only when it changed. */
-  let offer = {offer: null, problem: null};
+  let offer = {offer: null, problem: null, played: null, notice: null};
   let offerShown = "";
   function renderOffer() {
     const o = offer.offer;
-    // It waits while a match is in play, and while the match on the table is its own.
+    // It waits while a match is in play, and while the match on the table is its own; an
+    // offer this table finished a match of is never started again (a second play would
+    // not count).
     const active = !!(state.match && (state.match.status === "active"
       || (o && state.match.event && state.match.event.offer === o.offer)));
+    const played = !!(o && offer.played !== null && offer.played !== undefined);
     const drawn = JSON.stringify([offer, active]);
     if (drawn === offerShown) return;
     offerShown = drawn;
     const card = $("offer");
     if ($("offer").contains(message)) home.after(message);
-    card.hidden = !o && !offer.problem;
-    $("offer-start").hidden = !o || active;
+    card.hidden = !o && !offer.problem && !offer.notice;
+    $("offer-start").hidden = !o || active || played;
     if (o) {
       const e = o.event;
+      const who = o.label || o.players.join(" v ");
       const own = !!(state.match && state.match.event && state.match.event.offer === o.offer);
       $("offer-title").textContent = own ? "This match, from the hall"
-        : active ? "Next, after this match" : "Next match from the hall";
-      $("offer-text").textContent = TC.isolate(`${o.players.join(" v ")} · R${e.round} · ${e.name}`);
-      $("offer-start").setAttribute("aria-label", `Start ${o.players.join(" v ")}, round ${e.round} of ${e.name}`);
+        : played ? "Played here already" : active ? "Next, after this match" : "Next match from the hall";
+      $("offer-text").textContent = TC.isolate(`${who} · R${e.round} · ${e.name}` + (played && !own
+        ? ` · its result (match ${offer.played}) waits for the hall: it is not played again` : ""));
+      $("offer-start").setAttribute("aria-label", `Start ${who}, round ${e.round} of ${e.name}`);
       $("offer-start").dataset.offer = o.offer;
+    } else if (offer.notice) {
+      $("offer-title").textContent = "From the hall";
+      $("offer-text").textContent = TC.isolate(`The hall says: ${offer.notice}`);
     } else if (offer.problem) {
       $("offer-title").textContent = "Next match from the hall";
       $("offer-text").textContent = `The hall's offer could not be used: ${offer.problem}`;

@@ -18,10 +18,13 @@
       return d;
     }));
   const say = (text) => { $("problem").textContent = text || ""; };
-  const change = (path, body) => {
+  const change = (path, body, game = null) => {
     say("");
-    return post(path, {...body, version: event.version}).then(show)
-      .catch((err) => { say(err.message); refresh(); });
+    return post(path, {...body, version: event.version}).then((state) => {
+      // Sent: that game's fields are the event's now, not the director's typing.
+      for (const el of document.querySelectorAll(`#games .dgame[data-id="${game}"] [data-touched]`)) delete el.dataset.touched;
+      show(state);
+    }).catch((err) => { say(err.message); refresh(); });
   };
 
   const loggedOut = (why) => {
@@ -72,8 +75,46 @@
       if (option.value) option.disabled = option.hidden = !allowed.includes(option.value);
     }
     if ($("lineup").selectedOptions[0]?.disabled) $("lineup").value = "";
+    offerOptions();
+  };
+
+  /** The chosen game's options as fields built from its kit (GET-free: carried on its
+      option): a menu per option, and per seat of the lineup chosen what the game takes one
+      of per player (characters), each a different one at first. Nothing typed as JSON. */
+  const form = () => JSON.parse($("game").selectedOptions[0]?.dataset.form || "{}");
+  const offerOptions = () => {
+    const spec = form();
+    const box = $("options");
+    const field = (o, id, text, value) => {
+      const select = TC.el("select", {id, "data-key": o.key},
+        ...o.choices.map((c, i) => TC.el("option", {value: String(i)}, c.label)));
+      const at = o.choices.findIndex((c) => JSON.stringify(c.value) === JSON.stringify(value));
+      select.value = String(at >= 0 ? at : 0);
+      return TC.el("div", {class: "field"}, TC.el("label", {for: id}, text), select);
+    };
+    const seats = (spec.seats || {})[$("lineup").value || Object.keys(spec.seats || {})[0]]
+      || (spec.seats ? Math.max(...Object.values(spec.seats)) : 0);
+    const perSeat = (spec.per_seat || []).flatMap((o) => Array.from({length: spec.per_seat.length ? seats : 0},
+      (_, i) => field(o, `opt-${o.key}-${i}`, `Seat ${i + 1}: ${o.label.toLowerCase()}`, o.choices[i % o.choices.length].value)));
+    box.replaceChildren(box.querySelector("legend"),
+      ...(spec.options || []).map((o) => field(o, `opt-${o.key}`, o.label, o.default)), ...perSeat);
+  };
+  /** The options the fields say, as the event's options. */
+  const chosenOptions = () => {
+    const spec = form();
+    const out = {};
+    for (const o of spec.options || []) {
+      const i = Number($(`opt-${o.key}`).value);
+      if (JSON.stringify(o.choices[i].value) !== JSON.stringify(o.default)) out[o.key] = o.choices[i].value;
+    }
+    for (const o of spec.per_seat || []) {
+      out[o.key] = [...$("options").querySelectorAll(`select[data-key="${o.key}"]`)]
+        .map((sel) => o.choices[Number(sel.value)].value);
+    }
+    return out;
   };
   $("game").addEventListener("change", offerLineups);
+  $("lineup").addEventListener("change", offerOptions);
   offerLineups();
 
   $("create").addEventListener("submit", (e) => {
@@ -81,10 +122,7 @@
     const f = $("create");
     const fail = f.querySelector(".error");
     fail.textContent = "";
-    let options = {};
-    if ($("options").value.trim()) {
-      try { options = JSON.parse($("options").value); } catch (err) { fail.textContent = "Game options: not JSON"; return; }
-    }
+    const options = chosenOptions();
     const ticked = (name) => [...f.querySelectorAll(`input[name=${name}]:checked`)].map((i) => i.value);
     const players = [...ticked("club"), ...$("names").value.split("\n").map((n) => n.trim()).filter(Boolean)];
     const tables = [...new Set([...ticked("table"), ...$("tables").value.split(/[\s,]+/).filter(Boolean)])];
@@ -99,8 +137,10 @@
   $("late").addEventListener("submit", (e) => {
     e.preventDefault();
     const name = $("late-name").value.trim();
-    if (!name) return;
-    change(`/api/events/${event.id}/players`, {players: [name]}).then(() => { $("late-name").value = ""; });
+    if (!name) { say("Type the late arrival's name"); return; }
+    const points = Number($("late-points").value || 0);
+    change(`/api/events/${event.id}/players`, {players: [points ? {name, start_points: points} : name]})
+      .then(() => { $("late-name").value = ""; $("late-points").value = "0"; });
   });
 
   const gameItem = (g) => {
@@ -116,13 +156,22 @@
       TC.el("button", {type: "button", class: "quiet", onclick: () => fetch(path).then((r) => r.json())
         .then((d) => { why.textContent = d.why; why.hidden = false; })}, "Why this pairing?"));
     if (g.status !== "done") {
-      const to = TC.el("select", {"aria-label": `Move ${label} to`},
+      // A game its table has started moves only once the director says its match there is
+      // abandoned (that table is told); one not started moves with the select alone.
+      const playing = g.status === "playing";
+      const gone = TC.el("input", {type: "checkbox", id: `abandon-${g.id}`, class: "abandon"});
+      const to = TC.el("select", {"aria-label": `Move ${label} to`, disabled: playing},
         TC.el("option", {value: ""}, "Move to…"),
         ...event.tables.filter((t) => t !== g.table).map((t) => TC.el("option", {value: t}, NIGHT.tableName(cards, t))),
         TC.el("option", {value: "-"}, "a table without a companion"));
+      gone.addEventListener("change", () => { to.disabled = !gone.checked; });
       to.addEventListener("change", () => {
-        if (to.value) change(`${path}/move`, {table: to.value === "-" ? null : to.value});
+        if (to.value) change(`${path}/move`, {table: to.value === "-" ? null : to.value, ...(playing ? {abandoned: true} : {})});
       });
+      if (playing) {
+        tools.append(TC.el("label", {class: "check", for: gone.id}, gone,
+          `Its match at ${NIGHT.tableName(cards, g.table)} is abandoned (to move it)`));
+      }
       tools.append(to);
     }
     // Who won, as ranks for every player: a team's players share their side's (doubles,
@@ -130,21 +179,22 @@
     const sided = g.sides && g.sides.length;
     const places = !sided && g.players.length > 2 ? g.players.map((name, i) => TC.el("input", {type: "number",
       min: 1, max: g.players.length, step: 1, class: "place", "aria-label": `${name}'s place in ${label}`,
-      placeholder: `${name}: place`, value: g.result ? String(g.result.ranks[i]) : ""})) : [];
+      "data-field": `place-${i}`, value: g.result ? String(g.result.ranks[i]) : ""})) : [];
     const won = sided ? NIGHT.teams(g).map((team) => [team.join(" & "),
       g.players.map((n) => (team.includes(n) ? 1 : 2)).join(",")])
       : [[g.players[0], "1,2"], [g.players[1], "2,1"]];
-    const outcome = TC.el("select", {"aria-label": `Result of ${label}`, hidden: places.length > 0},
+    const outcome = TC.el("select", {"aria-label": `Result of ${label}`, hidden: places.length > 0, "data-field": "outcome"},
       TC.el("option", {value: ""}, g.result ? "Correct the result…" : "Enter the result…"),
       ...won.map(([who, ranks]) => TC.el("option", {value: ranks}, `${who} won`)),
       ...(event.format === "elimination" ? [] : [TC.el("option", {value: g.players.map(() => 1).join(",")}, "Draw")]));
-    const reason = TC.el("input", {"aria-label": `Why the result of ${label} is corrected`, maxlength: 200,
-      placeholder: "Reason for the correction", hidden: !g.result});
-    // The game's own tiebreak (docs/club-night.md): optional, one number per player.
+    const reason = TC.el("input", {id: `reason-${g.id}`, "aria-label": `Why the result of ${label} is corrected`,
+      maxlength: 200, "data-field": "reason"});
+    // The game's own tiebreak (docs/club-night.md): optional, one number per player, each
+    // field labelled with its player (a filled one still says whose it is).
     const given = g.result ? g.result.tiebreaks : [];
     const breaks = g.players.map((name, i) => TC.el("input", {type: "number", step: "any",
-      class: "tiebreak", "aria-label": `${name}'s game tiebreak in ${label}`,
-      placeholder: `${name}: tiebreak`, value: given.length ? String(given[i]) : ""}));
+      class: "tiebreak", id: `tb-${g.id}-${i}`, "aria-label": `${name}'s game tiebreak in ${label}`,
+      "data-field": `tiebreak-${i}`, value: given.length ? String(given[i]) : ""}));
     const save = TC.el("button", {type: "button"}, g.result ? "Correct" : "Save result");
     save.addEventListener("click", () => {
       if (places.length && places.some((p) => !p.value.trim())) { say(`Give every player of ${label} a place`); return; }
@@ -156,29 +206,69 @@
         say(`Give every player of ${label} a game tiebreak, or none`); return;
       }
       if (filled.length) body.tiebreaks = breaks.map((b) => Number(b.value));
-      change(`${path}/result`, body);
+      change(`${path}/result`, body, g.id);
     });
-    // Each place input beside its player's name: a filled one no longer shows its placeholder.
     tools.append(outcome, ...places.map((input, i) => TC.el("label", {class: "place-of"}, `${g.players[i]}: place `, input)),
-      ...breaks, reason, save);
+      ...breaks.map((input, i) => TC.el("label", {class: "tiebreak-of", for: input.id}, `${g.players[i]}: game tiebreak `, input)),
+      ...(g.result ? [TC.el("label", {class: "reason-of", for: reason.id}, "Reason for the correction ", reason)] : []),
+      save);
     li.append(tools);
     return li;
   };
 
+  /** A table's new result held for the director: what changed and why it waits, and the
+   *  choices (apply; apply and pair the next round again; keep what counts now). */
+  const heldItem = (h) => {
+    const path = `/api/events/${event.id}/pairings/${h.pairing}/revision`;
+    const text = h.table ? h.text.replace(h.table + ":", NIGHT.tableName(cards, h.table) + ":") : h.text;
+    const buttons = [];
+    if (h.can_apply) buttons.push(TC.el("button", {type: "button", onclick: () => change(path, {choice: "apply"})}, "Apply it"));
+    if (h.can_repair) {
+      buttons.push(TC.el("button", {type: "button", onclick: () => change(path, {choice: "repair"})},
+        `Apply it and pair round ${h.next_round} again`));
+    }
+    buttons.push(TC.el("button", {type: "button", class: "quiet", onclick: () => change(path, {choice: "keep"})}, "Keep the result as it counts"));
+    return TC.el("li", {class: "dheld"}, TC.el("p", {}, text),
+      ...(h.apply_problem ? [TC.el("p", {class: "hint"}, h.apply_problem)] : []),
+      TC.el("div", {class: "row"}, ...buttons));
+  };
+
+  /** What the director typed or chose in the games' forms, by game and field. */
+  const typed = () => {
+    const out = {};
+    for (const el of document.querySelectorAll("#games [data-field]")) {
+      const id = el.closest(".dgame").dataset.id;
+      if (el.dataset.touched) out[`${id}|${el.dataset.field}`] = el.value;
+    }
+    return out;
+  };
+
   const show = (state) => {
+    // Another table's result, or any change, draws the event again: what the director was
+    // typing is kept (merged into the new drawing), never wiped, and so is the focus.
+    const kept = typed();
+    const at = document.activeElement;
+    const focus = at && at.dataset && at.dataset.field && at.closest(".dgame")
+      ? `${at.closest(".dgame").dataset.id}|${at.dataset.field}` : null;
     event = state;
     $("current").hidden = false;
     $("event-title").textContent = state.name;
     $("event-sub").textContent = `${state.game_title} · ${NIGHT.roundLine(state)}` + (state.winner ? ` · winner: ${state.winner}` : "");
-    const last = state.format === "swiss" ? state.round >= state.rounds : false;
     $("start").textContent = state.finished ? "Finished" : state.round === 0 ? "Start round 1"
-      : last ? "Finish the event" : `Start round ${state.round + 1}`;
+      : state.last_round ? "Finish the event" : `Start round ${state.round + 1}`;
     $("start").disabled = !state.can_start;
     $("start-why").textContent = state.start_problem || "";
+    $("held").replaceChildren(...(state.held.length ? [TC.el("h3", {}, "New results waiting for you"),
+      TC.el("ul", {class: "dgames"}, state.held.map(heldItem))] : []));
     // Doubles: the teams formed at the start, each with its rating total (the why of a game).
     $("teams").hidden = !state.teams.length;
     $("teams").textContent = state.teams.length ? `Teams: ${state.teams.map((t) => t.join(" & ")).join(" · ")}` : "";
     $("games").replaceChildren(...state.pairings.map(gameItem));
+    for (const el of document.querySelectorAll("#games [data-field]")) {
+      const key = `${el.closest(".dgame").dataset.id}|${el.dataset.field}`;
+      if (key in kept) { el.value = kept[key]; el.dataset.touched = "1"; }
+      if (key === focus) el.focus();
+    }
     $("players").replaceChildren(...state.players.map((p) => {
       const li = TC.el("li", {class: p.present ? "" : "left"}, p.name + (p.present ? "" : " (left)"));
       if (p.present && !state.finished) {
@@ -187,28 +277,27 @@
       }
       return li;
     }));
-    $("late").hidden = state.finished || (state.round > 0 && state.format !== "swiss");
+    $("late").hidden = state.finished || (state.round > 0 && (state.format !== "swiss" || state.lineup === "doubles"));
     $("fixes").replaceChildren(...(state.corrections.length ? [TC.el("h3", {}, "Corrections"),
       TC.el("ul", {}, state.corrections.map((c) => TC.el("li", {}, `Round ${c.round}, ${c.players.join(" v ")}: ${c.reason}`)))] : []));
+    $("notes").replaceChildren(...(state.notes.length ? [TC.el("h3", {}, "From the tables"),
+      TC.el("ul", {}, state.notes.slice().reverse().map((n) => TC.el("li", {}, `${NIGHT.clock(n.at)} ${n.text}`)))] : []));
     $("print").href = `/night/standings?event=${state.id}`;
     $("csv").href = `/api/events/${state.id}/standings.csv`;
   };
+  // A field the director changed is theirs until the change is sent.
+  $("games").addEventListener("input", (e) => { if (e.target.dataset.field) e.target.dataset.touched = "1"; });
+  $("games").addEventListener("change", (e) => { if (e.target.dataset.field) e.target.dataset.touched = "1"; });
 
-  /** Whether the director is in one of the page's fields (a result, a reason, a name). */
-  const filling = () => {
-    const at = document.activeElement;
-    return !!(at && at.closest("#desk") && at.matches("input, select, textarea"));
-  };
-  /** The event as it is now. Drawn again only when it changed (its version): a choice
-   *  half made in a game's menus stays; the live lines follow the tables' scores. */
+  /** The event as it is now. Drawn again only when it changed (its version), keeping what
+   *  the director is typing; the live lines follow the tables' scores. A change sent from
+   *  a form drawn before another change carries its version and is refused: said. */
   const refresh = () => NIGHT.eventId().then((id) => (id === null ? null : Promise.all([NIGHT.event(id), NIGHT.cards().catch(() => ({}))])))
     .then((got) => {
       if (!got) return;
       cards = got[1];
       if (!event || got[0].id !== event.id || got[0].version !== event.version) {
-        // Not while the director is filling a field: it would be drawn away under their
-        // hands. A change sent from the old form carries its version and is refused.
-        if (!filling()) show(got[0]);
+        show(got[0]);
         return;
       }
       for (const g of event.pairings) {

@@ -27,7 +27,12 @@
     const standing = line ? `You are ${line.place} of ${e.standings.length} with ${NIGHT.points(line.points)} point${line.points === 1 ? "" : "s"}.` : "";
     const game = e.pairings.find((g) => g.players.includes(name));
     let where = "", what = "";
-    if (e.finished) { where = e.winner === name ? "You won the event!" : "The event has finished."; }
+    if (e.finished) {
+      // A doubles event is won by a team: each partner is told.
+      const won = (e.winners || [e.winner]).includes(name);
+      where = won ? "You won the event!" : "The event has finished.";
+      what = won && e.winners && e.winners.length > 1 ? `With ${e.winners.filter((n) => n !== name).join(" & ")}.` : `Winner: ${e.winner}.`;
+    }
     else if (!game) { where = e.round === 0 ? "You are checked in." : "You are not in this round."; what = "The director pairs the next round when this one is over."; }
     else if (game.bye) { where = "A bye this round"; what = "You get the point without playing."; }
     else {

@@ -10,7 +10,7 @@ NIGHT.follow((e, cards) => {
   $("winner").hidden = !e.winner;
   $("winner").textContent = e.winner ? `Winner: ${e.winner}` : "";
   $("games").replaceChildren(...e.pairings.map((g) => TC.el("li", {class: `game st-${g.status}`, "data-id": g.id},
-    TC.el("span", {class: "where"}, g.bye ? "Bye" : g.table ? NIGHT.tableName(cards, g.table) : "No table yet"),
+    TC.el("span", {class: "where"}, g.bye ? "Bye" : g.table ? NIGHT.tableName(cards, g.table) : g.status === "elsewhere" ? "Table without a companion" : "No table yet"),
     TC.el("span", {class: "who"}, NIGHT.label(g)),
     TC.el("span", {class: "line"}, NIGHT.gameLine(g, cards)))));
   $("waiting").textContent = e.waiting.length ? `Not in this round: ${e.waiting.join(", ")}` : "";

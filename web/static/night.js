@@ -15,9 +15,27 @@ NIGHT.eventId = function () {
 NIGHT.event = (id) => fetch(`/api/events/${encodeURIComponent(id)}`, {cache: "no-cache"})
   .then((r) => { if (!r.ok) throw new Error(r.statusText); return r.json(); });
 
-/** Each table's card (GET /api/tables) by id: its live score line. */
+/** The hall's link to the broker as last read: {connected, broker, since}. */
+NIGHT.link = {connected: true, broker: "", since: null};
+
+/** "21:14": a Unix time as the phone's clock says it. */
+NIGHT.clock = (t) => new Date(t * 1000).toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
+
+/** Each table's card (GET /api/tables) by id: its live score line. The hall's link to the
+ *  broker is kept (NIGHT.link) and said on every night page while it is lost. */
 NIGHT.cards = () => fetch("/api/tables", {cache: "no-cache"}).then((r) => r.json())
-  .then((d) => Object.fromEntries(d.tables.map((c) => [c.id, c])));
+  .then((d) => {
+    if (d.connected !== NIGHT.link.connected) {
+      NIGHT.link = {connected: d.connected, broker: d.broker, since: d.connected ? null : Date.now() / 1000};
+    }
+    const lost = document.getElementById("broker-lost");
+    if (lost) {
+      lost.hidden = d.connected;
+      lost.textContent = d.connected ? "" : `The hall has lost the broker since ${NIGHT.clock(NIGHT.link.since)}: `
+        + "scores are the last known, results wait on the tables";
+    }
+    return Object.fromEntries(d.tables.map((c) => [c.id, c]));
+  });
 
 /** Call show(event, cards) with the newest event now and every `every` ms (and when the
  *  page comes back into view); show(null) while there is no event. */
@@ -67,9 +85,18 @@ NIGHT.gameLine = function (g, cards) {
   if (g.status === "waiting") return "Waiting for a table";
   if (g.status === "elsewhere") return "Played on a table without a companion";
   const card = cards[g.table];
-  const score = card && card.summary && card.summary.score;
-  if (g.status === "playing" && score) return `Live: ${score}`;
-  return g.status === "playing" ? "Playing" : "Ready: press OK on the table to start";
+  const summary = card && card.summary;
+  const score = summary && summary.score;
+  // The truth about the table: offline since when, or only last known (the hall or the
+  // table not heard from since a reconnection), else live.
+  if (card && card.online === false) {
+    return `Table offline since ${NIGHT.clock(card.seen)}` + (score && g.status === "playing" ? ` · last known ${score}` : "");
+  }
+  const known = card && card.fresh && NIGHT.link.connected ? "Live" : "Last known";
+  if (g.status === "playing") return score ? `${known}: ${score}` : "Playing";
+  // Offered while the table plays another match (a friendly): not ready yet.
+  if (summary && summary.status === "active") return "Offered: the table is finishing another match";
+  return "Ready: press OK on the table to start";
 };
 
 NIGHT.standingsRows = function (tbody, standings, limit) {

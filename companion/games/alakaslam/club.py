@@ -5,8 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.games.alakaslam.options import CHARACTERS
+from companion.games.base import OptionSpec
+
 #: What AlakaSLAM can be played as at a club night.
 LINEUPS = ("singles", "doubles", "canadian")
+#: A director's form asks a character for each seat (their number is the lineup's).
+PER_SEAT = (OptionSpec("characters", "Character", tuple(CHARACTERS.items()), None),)
 #: The lineup by the number of characters (its option fixes the player count).
 BY_CHARACTERS = {2: "singles", 3: "canadian", 4: "doubles"}
 

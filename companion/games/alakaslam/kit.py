@@ -11,4 +11,4 @@ KIT = Kit(GAME,
                 fit_draft=panel.fit_draft),
           Oled(oled.board, {"slam-cards": oled.picker}, status_top=46),
           card=card.card, standing=card.standing, tiebreaks=card.tiebreaks,
-          lineups=Lineups(club.LINEUPS, fixed=club.fixed))
+          lineups=Lineups(club.LINEUPS, fixed=club.fixed, per_seat=club.PER_SEAT))
