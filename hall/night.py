@@ -1398,8 +1398,7 @@ class Night:
         offered = p.offered or p.players
         for i in renamed_seats(offered, before, now, name_key):
             old, new = p.players[i], " ".join(now[i].split())
-            if name_key(new) == name_key(old) or not new or len(new) > MAX_NAME \
-                    or not new.isprintable():
+            if name_key(new) == name_key(old) or name_problem(new) is not None:
                 continue
             table = p.table or "a table"
             if _named(e, new) is not None:
