@@ -8,10 +8,10 @@ page, the root of a table or page 1 included, loses only what lies on it;
 the write-ahead log's frames that check out count too). :func:`salvage` then
 replays each match through the rules (companion/integrity.py), entry by
 entry, as far as its entries follow one another and the rules take them, and
-copies it into a store, unless the store holds it already (the same game
-begun at the same moment, its journal the same as far as both go; a shorter
-copy there is brought up to date). What could not be brought back is said:
-a match whose start record no page holds, entries after a gap or a refusal.
+copies it into a store, unless the store holds it already (a match begun at
+the same moment: a salvage run twice adds nothing). What could not be brought
+back is said: a match whose start record no page holds, entries after a gap or
+a refusal.
 
 Nothing here writes to the damaged files.
 """
@@ -198,10 +198,9 @@ def salvage(damaged: Path, store: Store) -> Report:
                 best = (start, match, played, why)
         if best is None:
             seen = sum(1 for m, s in found.journal if m == match_id and s > 0)
-            report.lost_matches.append((match_id, "no page holds its start record it replays "
-                                        f"from ({seen} journal entries seen)"
-                                        if not starts else "its start record is refused by "
-                                        "the rules"))
+            report.lost_matches.append((match_id, f"no page holds its start record ({seen} "
+                                        "journal entries seen)" if not starts else
+                                        "its start record is refused by the rules"))
             continue
         start, match, played, why = best
         kept = entries[:played]
