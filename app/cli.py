@@ -20,6 +20,7 @@ from companion.catalog import get_game
 from companion.config import valid_host
 from companion.data_folder import DB_NAME, default_data_dir
 from companion.errors import CompanionError
+from companion.salvage import salvage
 from companion.standings import standing
 from companion.store import ACTIVE, FINISHED, Store
 from companion.topics import DEFAULT_PREFIX
@@ -108,6 +109,17 @@ def _parser() -> argparse.ArgumentParser:
     imp.add_argument("--data", type=Path, help="folder of the match database")
     imp.add_argument("--seed", type=int, help="seed for dice the file leaves unrolled")
     imp.set_defaults(handler=_import)
+
+    rescue = sub.add_parser(
+        "salvage", help="bring back the matches a damaged database's journal holds",
+        description="Read the damaged database COPY (the file kept in a damaged-<time> "
+        "folder, or that folder) page by page, replay each match its journal holds "
+        "through the rules, and add those not in the match database yet. Stop the "
+        "companion first. COPY is only read.")
+    rescue.add_argument("copy", type=Path, metavar="COPY",
+                        help="the damaged companion.db (or the damaged-<time> folder)")
+    rescue.add_argument("--data", type=Path, help="folder of the match database to add to")
+    rescue.set_defaults(handler=_salvage)
 
     players_command.register(sub, open_store)
     return parser
@@ -219,6 +231,22 @@ def _import(args: argparse.Namespace) -> int:
         )
     state = "finished" if winner is not None else "unfinished: the table resumes it"
     print(f"imported as match {match_id} ({state})")
+    return 0
+
+
+def _salvage(args: argparse.Namespace) -> int:
+    copy = args.copy / DB_NAME if args.copy.is_dir() else args.copy
+    if not copy.is_file():
+        raise CompanionError(f"{copy}: no such file (give the damaged companion.db, or the "
+                             "damaged-<time> folder holding it)")
+    live = (args.data or default_data_dir()) / DB_NAME
+    if live.exists() and copy.resolve() == live.resolve():
+        raise CompanionError(f"{copy} is the match database itself: give the damaged copy "
+                             "the companion moved aside (damaged-<time>/companion.db)")
+    with open_store(args.data) as store:
+        report = salvage(copy, store)
+    for line in report.lines():
+        print(line)
     return 0
 
 

@@ -22,7 +22,7 @@ import importlib
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from companion.errors import InvalidAction
+from companion.errors import InvalidAction, UnknownGame
 from companion.games.base import Game
 from companion.kit import Kit
 
@@ -69,13 +69,14 @@ def kit(game_id: str) -> Kit | None:
 
 
 def get_game(game_id: object) -> Game:
-    """The game with this id, or InvalidAction naming the known ids."""
+    """The game with this id; InvalidAction naming the known ids when ``game_id`` is not a
+    string, UnknownGame (an InvalidAction too) when no game has it."""
     if isinstance(game_id, str) and game_id in KITS:
         return KITS[game_id].game
     known = ", ".join(KITS)
     if not isinstance(game_id, str):
         raise InvalidAction(f'"game" must be a game id (a string), one of: {known}')
-    raise InvalidAction(f"unknown game {game_id!r}; known games: {known}")
+    raise UnknownGame(f"unknown game {game_id!r}; known games: {known}")
 
 
 def rematch(match: Mapping[str, Any]) -> dict[str, Any]:

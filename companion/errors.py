@@ -20,6 +20,10 @@ class InvalidAction(CompanionError, ValueError):
     """
 
 
+class UnknownGame(InvalidAction):
+    """A start names a game the catalog does not have (the web API's 404)."""
+
+
 class IllegalAction(CompanionError, ValueError):
     """A well-formed action that the rules do not allow now.
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from companion import json_input
 from companion.errors import CompanionError, InvalidAction, MatchFileError
 from companion.games.base import JSON
 from companion.integrity import replay_stored
@@ -128,10 +129,12 @@ def _line(obj: Any) -> str:
 
 def _parse(number: int, line: str) -> dict[str, Any]:
     try:
-        obj = json.loads(line)
+        obj = json_input.parse(line)
     except json.JSONDecodeError as err:
         reason = f"not valid JSON ({err.msg} at character {err.pos + 1})"
         raise MatchFileError(number, reason) from None
+    except ValueError as err:  # nested too deep, NaN, a lone surrogate, a 5,000-digit number
+        raise MatchFileError(number, f"not valid JSON: {err}") from None
     if not isinstance(obj, dict):
         what = "the start record" if number == 1 else "an action"
         raise MatchFileError(number, f"{what} must be a JSON object")

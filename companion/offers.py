@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 import random
 import sys
 import threading
@@ -33,6 +32,7 @@ from typing import Any
 
 from companion.errors import IllegalAction, InvalidAction
 from companion.games.base import JSON
+from companion.json_input import NotText, not_text
 from companion.match import ID_PATTERN, StartRecord
 from companion.subscribers import Subscribers
 from companion.table import Snapshot, Table
@@ -41,6 +41,8 @@ log = logging.getLogger(__name__)
 
 #: The largest offer payload read (bytes); a longer one is refused unread.
 MAX_OFFER = 8 * 1024
+#: The latest ``sent_at`` an offer may carry: a Unix time (seconds), in the year 2286.
+MAX_TIME = 10**10
 #: What a start on an offer that is no longer the hall's latest is refused with.
 OFFER_CHANGED = "the hall's offer changed: look at it again"
 #: What a second start of the offer the table's match was started from is refused with.
@@ -142,6 +144,8 @@ def parse_offer(payload: bytes) -> Offer:
                             f"{sys.get_int_max_str_digits()} digits") from None
     if not isinstance(body, dict):
         raise InvalidAction("an offer must be a JSON object")
+    if (where := not_text(body)) is not None:
+        raise InvalidAction(f"the offer's {NotText(where)}")
     extra = sorted(set(body) - FIELDS)
     if extra:
         raise InvalidAction(f"an offer has no field {extra[0]!r}")
@@ -158,9 +162,10 @@ def parse_offer(payload: bytes) -> Offer:
     if extra:
         raise InvalidAction(f"the offer's event has no field {extra[0]!r}")
     sent_at = body.get("sent_at")
+    # Compared, never converted first: a 4,000-digit whole number is JSON too, and no float.
     if sent_at is not None and (isinstance(sent_at, bool) or not isinstance(sent_at, int | float)
-                                or not math.isfinite(sent_at)):
-        raise InvalidAction("the offer's 'sent_at' must be a Unix time (a number)")
+                                or not 0 <= sent_at <= MAX_TIME):
+        raise InvalidAction(f"the offer's 'sent_at' must be a Unix time (a number 0-{MAX_TIME})")
     record = {"game": body["game"], "players": body["players"],
               "options": body.get("options"), "event": {**event, "offer": offer_id}}
     # The check a start makes, on a throwaway generator: its device decisions (a coin

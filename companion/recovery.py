@@ -11,11 +11,13 @@ copy of the database with the log cut at the last good commit becomes the
 current database (with a new epoch: phones that saw the lost versions read
 it as a new database), checked like any other; so does an entry of the
 current match the rules refuse. Other damage (a page, a truncated file)
-gives no such line between what is intact and what is not: every match of
-the damaged file that reads cleanly, is whole and replays to its stored
-result is copied into a new database, and the changes of the others are
-counted as lost (:func:`_rescue`); if none reads, the companion starts on a
-new, empty database so the table still works. Either way the returned
+gives no such line between what is intact and what is not: the damaged file's
+journal is read page by page (a damaged page loses only what lies on it, a
+root page or page 1 included) and every match it replays through the rules,
+as far as it does, is brought into a new database (:func:`_rescue`,
+companion/salvage.py); the changes it could not bring back are counted as
+lost. If none replays, the companion starts on a new, empty database so the
+table still works; ``companion salvage COPY`` reads the kept copy again. Either way the returned
 notice says which file, what is wrong, how many changes were lost, where
 the files went and what to do.
 
@@ -31,21 +33,19 @@ damage: Store raises StoreError saying so, and nothing is moved.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import random
-import re
 import shutil
 import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from companion import wal
 from companion.errors import StoreDamaged, StoreError
 from companion.integrity import replay_stored
-from companion.store import ABANDONED, ACTIVE, FINISHED, Store, StoredMatch, new_epoch
+from companion.salvage import Report, salvage
+from companion.store import ACTIVE, FINISHED, Store, new_epoch
 from companion.table import Table
 
 #: The files SQLite keeps for one database: the file, its log and the log's index.
@@ -101,24 +101,27 @@ def open_table(path: Path, rng: random.Random | None = None) -> Opened:
                       banner=f"Damaged data: {lost} changes lost. Copy kept in {kept.name}",
                       lost=lost)
     rescued = _rescue(path, kept / path.name, rng)
+    again = f"companion salvage {kept / path.name}"
     if rescued is not None:
-        store, table, matches, lost = rescued
+        store, table, report = rescued
+        lost = report.lost
         count = "an unknown number of" if lost is None else str(lost)
+        said = "; ".join(report.lines()[:-1][:8])
         notice = (f"DAMAGED MATCH DATABASE: {damage}. The damaged files were moved to {kept} "
-                  f"(nothing was deleted). The {len(matches)} match(es) that read cleanly and "
-                  "replay through the rules were brought back into a new database (version "
-                  f"{store.version}) and the table resumes from it; {count} acknowledged "
-                  "change(s) in the matches that could not be read are lost. Copy "
-                  f"{kept} somewhere safe; consider replacing the SD card.")
+                  "(nothing was deleted). Its journal was read page by page: the "
+                  f"{len(report.back)} match(es) it replays through the rules were brought "
+                  f"back into a new database (version {store.version}) and the table resumes "
+                  f"from it; {count} acknowledged change(s) could not be brought back"
+                  f"{f' ({said})' if said else ''}. To read the copy again: `{again}`. "
+                  f"Copy {kept} somewhere safe; consider replacing the SD card.")
         return Opened(store, table, notice, kept,
                       banner=f"Damaged data: {count} changes lost. Copy kept in {kept.name}",
                       lost=lost)
     store, table = _checked(path, rng)
     notice = (f"DAMAGED MATCH DATABASE: {damage}. The damaged files were moved to {kept} "
               "(nothing was deleted) and the companion started on a new, empty database, "
-              "so the table works: no match in them could be read. To try further, see "
-              "\"If the SD card is damaged\" in README.md (sqlite3 .recover on a copy of "
-              f"{kept}); consider replacing the SD card.")
+              "so the table works: its journal replays no match. To try again, on a copy "
+              f"of {kept}: `{again}`; consider replacing the SD card.")
     return Opened(store, table, notice, kept, banner=DAMAGED_BANNER)
 
 
@@ -173,133 +176,25 @@ def _salvage(path: Path, kept: Path, damage: StoreDamaged, rng: random.Random | 
 
 
 def _rescue(path: Path, damaged: Path, rng: random.Random | None
-            ) -> tuple[Store, Table, list[int], int | None] | None:
-    """A new database at ``path`` holding every match of the damaged database file
-    ``damaged`` that reads cleanly and replays through the rules; with the ids brought
-    back and the number of acknowledged changes lost (None: not known). None when no
-    match could be read (nothing is left at ``path`` then).
-
-    For damage with no line between intact and damaged (a page, a truncated
-    file): each match is read on its own, its row and its journal, and kept
-    only if every entry reads, the entries number 1, 2, 3... and the rules
-    give the stored result; ids, times, undos and redos are kept as stored.
-    The changes lost are the acknowledged version (as the damaged file still
-    says it) less the changes the kept matches were made of (a start, each
-    entry, an abandonment each); a match imported from a file was one change
-    and counts as more, so the count errs towards too few.
+            ) -> tuple[Store, Table, Report] | None:
+    """A new database at ``path`` holding every match the journal of the damaged database
+    file ``damaged`` replays through the rules, as far as it does (companion/salvage.py:
+    read page by page, so a damaged page, a root page or page 1 included, loses only what
+    lies on it); with the salvage's report. None when no match could be brought back
+    (nothing is left at ``path`` then).
     """
-    rows, acknowledged = _readable(damaged)
-    if not rows:
-        return None
-    made = sum(1 + len(journal) + (match[3] == ABANDONED) for match, journal in rows)
     try:
-        Store(path).close()   # the schema, with a new epoch: phones read a new database
-        with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as db:
-            db.execute("PRAGMA synchronous = FULL")
-            db.execute("BEGIN IMMEDIATE")
-            for match, journal in rows:
-                db.execute("INSERT INTO matches (id, game, start, status, winner, summary,"
-                           " started_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", match)
-                db.executemany("INSERT INTO journal (match_id, seq, op, event, at)"
-                               " VALUES (?, ?, ?, ?, ?)",
-                               [(match[0], *entry) for entry in journal])
-            db.execute("UPDATE meta SET value = ? WHERE key = 'version'", (made,))
-            db.execute("COMMIT")
+        with Store(path) as store:  # the schema, with a new epoch: phones read a new database
+            report = salvage(damaged, store)
+        if not report.back:
+            raise StoreError("no match could be brought back")
         store, table = _checked(path, rng)
     except (OSError, sqlite3.Error, StoreError):
         for suffix in SUFFIXES:  # only the copies made here; the kept files stay
             with contextlib.suppress(FileNotFoundError):
                 path.with_name(path.name + suffix).unlink()
         return None
-    lost = None if acknowledged is None or acknowledged < made else acknowledged - made
-    return store, table, [match[0] for match, _journal in rows], lost
-
-
-#: A match's row as stored, and its journal's (seq, op, event, at) rows.
-_Rows = tuple[tuple[Any, ...], list[tuple[Any, ...]]]
-
-
-def _readable(damaged: Path) -> tuple[list[_Rows], int | None]:
-    """The rows of each match of the database file ``damaged`` that reads cleanly and
-    replays through the rules, oldest first; and the version it says was acknowledged
-    (None if that cannot be read). Reads only: the file is opened immutable."""
-    good: list[_Rows] = []
-    try:
-        db = sqlite3.connect(f"{damaged.as_uri()}?immutable=1", uri=True)
-    except sqlite3.Error:
-        return good, None
-    with contextlib.closing(db):
-        try:
-            acknowledged = db.execute(
-                "SELECT value FROM meta WHERE key = 'version'").fetchone()[0]
-        except (sqlite3.Error, TypeError):
-            acknowledged = None
-        # A damaged page ends a scan where it lies: each table is scanned as far as it
-        # reads, so a match is found from its row or from its journal.
-        ids = _scanned(db, "SELECT id FROM matches ORDER BY id")
-        ids |= _scanned(db, "SELECT DISTINCT match_id FROM journal")
-        journal_damaged = _journal_damaged(db)
-        for match_id in sorted(i for i in ids if isinstance(i, int)):
-            try:
-                good.append(_intact(db, damaged, match_id, journal_damaged))
-            except Exception:  # whatever a damaged record makes of it: not intact
-                continue
-    return good, acknowledged if isinstance(acknowledged, int) else None
-
-
-def _scanned(db: sqlite3.Connection, query: str) -> set[Any]:
-    found: set[Any] = set()
-    with contextlib.suppress(sqlite3.Error):
-        for (value,) in db.execute(query):
-            found.add(value)
-    return found
-
-
-def _journal_damaged(db: sqlite3.Connection) -> bool:
-    """Whether SQLite's integrity check names a page of the journal (or cannot say which
-    pages are damaged): reading past a damaged cell, SQLite may end a match's entries
-    early without an error."""
-    try:
-        found = [row[0] for row in db.execute("PRAGMA integrity_check")]
-        pages = {int(n) for line in found for n in re.findall(r"page (\d+)", line)}
-        if not pages:
-            return found != ["ok"]
-        names = {row[0] for row in db.execute(
-            f"SELECT DISTINCT name FROM dbstat WHERE pageno IN ({','.join('?' * len(pages))})",
-            sorted(pages))}
-    except sqlite3.Error:
-        return True
-    # Pages dbstat cannot name (a damaged tree it cannot walk) may be the journal's.
-    return not names or bool(names - {"matches", "meta", "sqlite_autoindex_meta_1",
-                                      "one_active_match", "sqlite_schema"})
-
-
-def _intact(db: sqlite3.Connection, damaged: Path, match_id: int, journal_damaged: bool
-            ) -> _Rows:
-    """One match's rows, if they read cleanly and replay to the stored result; else raises.
-
-    A journal's last entry is stored with its match's last change (the same
-    time), unless the match was abandoned after it: with the journal damaged,
-    an abandoned match cannot be shown whole and is not brought back."""
-    match = db.execute("SELECT id, game, start, status, winner, summary, started_at,"
-                       " updated_at FROM matches WHERE id = ?", (match_id,)).fetchone()
-    journal = db.execute("SELECT seq, op, event, at FROM journal WHERE match_id = ?"
-                         " ORDER BY seq", (match_id,)).fetchall()
-    if match is None or [row[0] for row in journal] != list(range(1, len(journal) + 1)):
-        raise StoreError(f"match {match_id} is not whole")
-    stored = StoredMatch(
-        match_id, json.loads(match[2]), match[3],
-        tuple((op, None if event is None else json.loads(event))
-              for _seq, op, event, _at in journal),
-        match[6], winner=None if match[4] is None else json.loads(match[4]),
-        summary=match[5], database=str(damaged))
-    last = journal[-1][3] if journal else match[6]
-    if journal_damaged if match[3] == ABANDONED else last != match[7]:
-        raise StoreError(f"match {match_id}: its journal may not be whole")
-    if stored.start.get("game") != match[1]:
-        raise StoreError(f"match {match_id}: its game is not its start record's")
-    replay_stored(stored)   # StoreDamaged unless the rules give what is stored
-    return match, journal
+    return store, table, report
 
 
 def _checked(path: Path, rng: random.Random | None) -> tuple[Store, Table]:
@@ -341,9 +236,11 @@ def _cut(db: sqlite3.Connection, damage: StoreDamaged) -> int:
     """Delete the damaged entry of ``damage``'s match and those after it (the whole match
     for its start record); return how many changes that is."""
     m, entry = damage.match_id, damage.entry
-    lost = db.execute("DELETE FROM journal WHERE match_id = ? AND seq >= ?",
+    lost = db.execute("DELETE FROM journal WHERE match_id = ? AND seq >= ? AND op != 'end'",
                       (m, max(entry or 0, 1))).rowcount
-    if not entry:
+    db.execute("DELETE FROM journal WHERE match_id = ? AND seq >= ?", (m, max(entry or 0, 1)))
+    if not entry:  # its start (and the journal's copy of it) goes too
+        db.execute("DELETE FROM journal WHERE match_id = ?", (m,))
         lost += db.execute("DELETE FROM matches WHERE id = ?", (m,)).rowcount
     return lost
 

@@ -3,7 +3,10 @@
 Each match is a row in ``matches`` (its start record, status and result) and
 a journal of table operations in ``journal``: resolved events, undos and
 redos, in order. Replaying the journal gives the match exactly, redo history
-included, so a restart resumes where the table was.
+included, so a restart resumes where the table was. The journal also holds
+the match's start record (entry 0, ``start``, at its start time) and its
+ending (``end``, when it was abandoned): on its own it is the whole match, so
+a damaged page of ``matches`` loses no match (companion/salvage.py).
 
 The database runs in WAL mode with ``synchronous=FULL``: when a write
 method returns, the change is on disk and survives a power cut. Every write
@@ -52,7 +55,7 @@ from companion.games.base import JSON, clean_name, name_key
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 ACTIVE, FINISHED, ABANDONED = "active", "finished", "abandoned"
 
@@ -77,7 +80,7 @@ CREATE UNIQUE INDEX one_active_match ON matches (status) WHERE status = 'active'
 CREATE TABLE journal (
     match_id INTEGER NOT NULL REFERENCES matches (id),
     seq      INTEGER NOT NULL,
-    op       TEXT NOT NULL CHECK (op IN ('event', 'undo', 'redo')),
+    op       TEXT NOT NULL CHECK (op IN ('start', 'event', 'undo', 'redo', 'end')),
     event    TEXT,
     at       REAL NOT NULL,
     PRIMARY KEY (match_id, seq)
@@ -96,6 +99,29 @@ CREATE TABLE players (
 INSERT INTO meta (key, value) VALUES ('roster', 0);
 """
 
+#: Schema 3: the journal holds each match's start record (entry 0) and its abandonment
+#: (``end``) too, so it replays a match on its own (the journal is rebuilt for its CHECK).
+_UPGRADE_3 = """
+CREATE TABLE journal_3 (
+    match_id INTEGER NOT NULL REFERENCES matches (id),
+    seq      INTEGER NOT NULL,
+    op       TEXT NOT NULL CHECK (op IN ('start', 'event', 'undo', 'redo', 'end')),
+    event    TEXT,
+    at       REAL NOT NULL,
+    PRIMARY KEY (match_id, seq)
+) WITHOUT ROWID;
+INSERT INTO journal_3 SELECT match_id, seq, op, event, at FROM journal;
+INSERT OR IGNORE INTO journal_3 SELECT id, 0, 'start', start, started_at FROM matches;
+INSERT INTO journal_3 SELECT id, (SELECT coalesce(max(seq), 0) + 1 FROM journal
+    WHERE match_id = matches.id), 'end', NULL, updated_at FROM matches
+    WHERE status = 'abandoned' AND NOT EXISTS (SELECT 1 FROM journal
+    WHERE match_id = matches.id AND op = 'end');
+DROP TABLE journal;
+ALTER TABLE journal_3 RENAME TO journal
+"""
+#: The table operations of a journal (the others: its start record and its ending).
+PLAYS = "op IN ('event', 'undo', 'redo')"
+
 
 @dataclass(frozen=True)
 class StoredMatch:
@@ -112,6 +138,25 @@ class StoredMatch:
     summary: str = ""
     #: The database file it was read from, for messages about it.
     database: str = ""
+
+
+@dataclass(frozen=True)
+class Restored:
+    """A match brought back from a damaged database (companion/salvage.py), checked by the
+    rules: its row's values and its journal's (op, event, at), entries 1, 2, 3...;
+    ``ended_at`` is when an abandoned match was ended (its journal's ``end``)."""
+
+    id: int
+    game: str
+    start: JSON
+    status: str
+    winner: Any
+    summary: str
+    started_at: float
+    updated_at: float
+    standing: JSON | None
+    journal: list[tuple[str, JSON | None, float]]
+    ended_at: float | None = None
 
 
 @dataclass(frozen=True)
@@ -518,20 +563,25 @@ class Store:
                 if db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
                     raise sqlite3.DatabaseError("it holds tables but no companion schema")
                 _run_script(db, _SCHEMA)
-                found = 1
+                _run_script(db, _UPGRADE_2)
+                found = SCHEMA_VERSION
             elif found > SCHEMA_VERSION:
                 raise sqlite3.DatabaseError(
                     f"schema {found} is from a newer companion (this one knows {SCHEMA_VERSION})"
                 )
             if found < 2:
                 _run_script(db, _UPGRADE_2)
+                found = 2
                 # Every name already played becomes a player, shown as last written.
                 for (start,) in db.execute("SELECT start FROM matches ORDER BY id").fetchall():
                     for name in json.loads(start)["players"]:
                         db.execute("INSERT INTO players (key, name) VALUES (?, ?) ON CONFLICT"
                                    " (key) DO UPDATE SET name = excluded.name",
                                    (name_key(name), name))
-            if found < SCHEMA_VERSION:
+            if found < 3:
+                _run_script(db, _UPGRADE_3)
+            if found < SCHEMA_VERSION or db.execute("PRAGMA user_version").fetchone()[0] \
+                    != SCHEMA_VERSION:
                 db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             if create:  # a new database, or one made before epochs: it gets one now
                 db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('epoch', ?)",
@@ -769,6 +819,8 @@ class Store:
                         " VALUES (?, ?, 'active', ?, ?)",
                         (start["game"], _dumps(start), now, now),
                     )
+                    db.execute("INSERT INTO journal (match_id, seq, op, event, at)"
+                               " VALUES (?, 0, 'start', ?, ?)", (cur.lastrowid, _dumps(start), now))
                     _register(db, start["players"])
                     return int(cur.lastrowid), self._bump_version()  # type: ignore[arg-type]
             except sqlite3.IntegrityError:
@@ -796,9 +848,15 @@ class Store:
     @_named_errors
     def set_status(self, match_id: int, status: str, *, winner: Any = None,
                    summary: str = "") -> int:
-        """Change a match's status (for example to abandoned); returns the version."""
+        """Change a match's status (for example to abandoned: its journal's ``end``);
+        returns the version."""
+        now = time.time()
         with self._lock, self._write() as db:
-            self._set_status(db, match_id, status, winner, summary, time.time())
+            if status == ABANDONED:
+                db.execute("INSERT INTO journal (match_id, seq, op, event, at) VALUES"
+                           " (?, (SELECT coalesce(max(seq), 0) + 1 FROM journal"
+                           " WHERE match_id = ?), 'end', NULL, ?)", (match_id, match_id, now))
+            self._set_status(db, match_id, status, winner, summary, now)
             return self._bump_version()
 
     @staticmethod
@@ -835,6 +893,10 @@ class Store:
                     )
                     match_id = int(cur.lastrowid)  # type: ignore[arg-type]
                     _register(db, start["players"])
+                    db.execute("INSERT INTO journal (match_id, seq, op, event, at)"
+                               " VALUES (?, 0, 'start', ?, ?)",
+                               (match_id, _dumps(start), now if started_at is None
+                                else started_at))
                     db.executemany(
                         "INSERT INTO journal (match_id, seq, op, event, at)"
                         " VALUES (?, ?, 'event', ?, ?)",
@@ -847,6 +909,40 @@ class Store:
                     "this match is unfinished and another one is in progress: "
                     "finish or end that one first"
                 ) from None
+
+    @_named_errors
+    def restore(self, match: Restored) -> int:
+        """Store a match brought back from a damaged database, in one transaction, under
+        its own id if that is free (else the next one); returns its id. The version rises
+        by the changes it was made of (its start, each entry, its ending). An unfinished
+        match is stored as ended when another one is unfinished here."""
+        with self._lock, self._write() as db:
+            taken = db.execute("SELECT 1 FROM matches WHERE id = ?", (match.id,)).fetchone()
+            status = match.status
+            if status == ACTIVE and db.execute(
+                    "SELECT 1 FROM matches WHERE status = 'active'").fetchone():
+                status = ABANDONED
+            cur = db.execute(
+                "INSERT INTO matches (id, game, start, status, winner, summary, started_at,"
+                " updated_at, standing) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (None if taken else match.id, match.game, _dumps(match.start), status,
+                 _dumps(match.winner), match.summary, match.started_at, match.updated_at,
+                 None if match.standing is None or status != FINISHED
+                 else _dumps(match.standing)))
+            match_id = int(cur.lastrowid)  # type: ignore[arg-type]
+            _register(db, match.start["players"])
+            rows = [(match_id, 0, "start", _dumps(match.start), match.started_at)]
+            rows += [(match_id, seq, op, None if event is None else _dumps(event), at)
+                     for seq, (op, event, at) in enumerate(match.journal, start=1)]
+            if status == ABANDONED:
+                rows.append((match_id, len(rows), "end", None,
+                             match.ended_at if match.ended_at is not None
+                             else match.updated_at))
+            db.executemany("INSERT INTO journal (match_id, seq, op, event, at)"
+                           " VALUES (?, ?, ?, ?, ?)", rows)
+            db.execute("UPDATE meta SET value = value + ? WHERE key = 'version'",
+                       (len(rows),))
+            return match_id
 
     # --- reads ----------------------------------------------------------------
 
@@ -875,7 +971,8 @@ class Store:
         if row is None:
             raise StoreError(f"there is no match {match_id}")
         rows = db.execute(
-            "SELECT op, event FROM journal WHERE match_id = ? ORDER BY seq", (match_id,)
+            f"SELECT op, event FROM journal WHERE match_id = ? AND {PLAYS} ORDER BY seq",
+            (match_id,)
         ).fetchall()
         with _decoding(self.path, f"match {match_id}"):
             journal = tuple((op, None if ev is None else json.loads(ev)) for op, ev in rows)
@@ -900,8 +997,8 @@ class Store:
         "SELECT id, game, start, status, winner, summary, started_at, updated_at,"
         # Each undo takes back one event, each redo plays it again.
         " (SELECT coalesce(sum(CASE op WHEN 'undo' THEN -1 ELSE 1 END), 0)"
-        "  FROM journal WHERE match_id = matches.id),"
-        " (SELECT count(*) FROM journal WHERE match_id = matches.id)"
+        f"  FROM journal WHERE match_id = matches.id AND {PLAYS}),"
+        f" (SELECT count(*) FROM journal WHERE match_id = matches.id AND {PLAYS})"
         " FROM matches"
     )
 
@@ -972,7 +1069,7 @@ class Store:
         # Only the names of the start record: the options are not read.
         columns = ("SELECT id, game, json_extract(start, '$.players'), standing, started_at,"
                    " json_extract(start, '$.event'),"
-                   " (SELECT count(*) FROM journal WHERE match_id = matches.id)"
+                   f" (SELECT count(*) FROM journal WHERE match_id = matches.id AND {PLAYS})"
                    " FROM matches WHERE status = 'finished'")
         with self._reading() as db:
             if last is None and after is not None:
@@ -1087,6 +1184,8 @@ class Store:
             if names != record["players"]:
                 record["players"] = names
                 db.execute("UPDATE matches SET start = ? WHERE id = ?",
+                           (_dumps(record), match_id))
+                db.execute("UPDATE journal SET event = ? WHERE match_id = ? AND op = 'start'",
                            (_dumps(record), match_id))
                 stored = self._load(db, match_id)
                 if stored.journal:  # a match begun has no summary yet

@@ -290,3 +290,49 @@ def _scan(data: bytes, page_size: int, salt1: int, salt2: int, start: tuple[int,
         intact = 0 if first_bad == -1 else HEADER + last_good_commit * frame_size
         return Damage(reason, intact, lost)
     return None
+
+
+FRAME_HEADER = _FRAME_HEADER
+
+
+def page_size(field: int) -> int | None:
+    """The page size a header's 2- or 4-byte field gives (1: 65536), or None if it is none."""
+    return _page_size(field)
+
+
+def frames(data: bytes, page_size: int) -> list[tuple[int, int, bool]]:
+    """The frames of the log ``data`` whose pages can be trusted, as (page number, frame
+    index, of the current generation): each checks out, its checksum chained from the
+    stored one of the frame before it (so a damaged frame loses itself only, never the
+    frames after it), and a commit frame that checks out follows it in its generation
+    (a transaction a power cut tore was never acknowledged). Frames of an older
+    generation (other salts) are given as such: older than the database file."""
+    if len(data) < HEADER:
+        return []
+    magic, _v, _size, _ckpt, salt1, salt2, c0, c1 = struct.unpack(">8I", data[:HEADER])
+    big_endian = magic != _MAGIC[0]
+    frame_size = _FRAME_HEADER + page_size
+    count = (len(data) - HEADER) // frame_size
+    header_ok = magic in _MAGIC and _checksum(data[:24], 0, 0, big_endian) == (c0, c1)
+    good: list[tuple[int, int, bool, bool]] = []   # page, index, current, commit
+    previous: tuple[int, int, int] | None = None   # the frame before: salts and stored sums
+    for i in range(count):
+        at = HEADER + i * frame_size
+        frame = data[at:at + frame_size]
+        page, db_size, f1, f2, s0, s1 = struct.unpack(">6I", frame[:24])
+        current = (f1, f2) == (salt1, salt2)
+        if previous is not None and previous[:2] == (f1, f2):
+            seed: tuple[int, int] | None = previous[2:]
+        else:
+            seed = (c0, c1) if current and header_ok and i == 0 else None
+        previous = (f1, f2, s0, s1)
+        if seed is None or page == 0:
+            continue
+        if _checksum(frame[:8] + frame[_FRAME_HEADER:], *seed, big_endian) == (s0, s1):
+            good.append((page, i, current, db_size != 0))
+    out, committed = [], {True: False, False: False}
+    for page, i, current, commit in reversed(good):
+        committed[current] = committed[current] or commit
+        if committed[current]:
+            out.append((page, i, current))
+    return out[::-1]

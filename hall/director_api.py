@@ -15,10 +15,11 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, jsonify, request, session
 
+from companion.json_input import NotText
+from companion.json_input import parse as parse_json
 from hall.night import Night, Refusal
 from web import door
 from web.auth import DIRECTOR, Lockout, Sessions
-from web.services import NotText, parse_json
 
 bp = Blueprint("director", __name__)
 

@@ -666,7 +666,9 @@ class Night:
             raise _bad(f"name is the event's name, 1-{MAX_EVENT_NAME} characters")
         game = body.get("game")
         if not isinstance(game, str) or game not in GAMES:
-            raise _bad(f"game is one of {', '.join(GAMES)}, not {game!r}")
+            # A game the catalog does not have is not there (404), as an unknown event is.
+            raise Refusal(404 if isinstance(game, str) else 400,
+                          f"game is one of {', '.join(GAMES)}, not {game!r}")
         options = body.get("options", {})
         if not isinstance(options, dict):
             raise _bad("options is an object (the game's start options)")

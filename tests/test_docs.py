@@ -771,7 +771,41 @@ def check_mqtt_offer(block: Block, tmp: Path) -> None:
     assert (match["game"], match["players"]) == (sent["game"], sent["players"])
 
 
+def check_salvage(block: Block, tmp: Path) -> None:
+    """README's ``companion salvage`` session, on the damage of issue #34: the root page of
+    ``matches`` (page 4) overwritten at rest, with the files kept aside as the companion
+    keeps them; the service's stop and start are the Pi's (tests/test_systemd.py)."""
+    lines = block.text.splitlines()
+    assert lines[0] == "$ sudo systemctl stop companion"
+    assert lines[-1] == "$ sudo systemctl start companion"
+    command, expected = lines[1], lines[2:-1]
+    prefix = "$ sudo -u companion companion salvage "
+    assert command.startswith(prefix), command
+    root = tmp / "var" / "lib" / "companion"
+    args = [a.replace("/var/lib/companion", str(root)) for a in command[len(prefix):].split()]
+    kept = Path(args[0])
+    kept.mkdir(parents=True)
+    start = {"game": "center-court", "players": ["Ann", "Bob"], "options": {"sets": 5}}
+    with Store(kept / "companion.db") as store:
+        table = Table(store, random.Random(1))
+        for n in range(2):
+            table.start(start)
+            for i in range(74):
+                table.act({"type": "point", "winner": i % 2})
+            if n == 0:
+                table.abandon()
+    db = kept / "companion.db"
+    data = bytearray(db.read_bytes())
+    size = int.from_bytes(data[16:18], "big")
+    data[3 * size:4 * size] = b"\x55" * size
+    db.write_bytes(bytes(data))
+    result = companion("salvage", *args)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == expected, f"{block}: {result.stdout}"
+
+
 CHECKS: dict[str, Callable[[Block, Path], None]] = {
+    "salvage": check_salvage,
     "first-five-minutes": check_first_five_minutes,
     "run-banner": check_run_banner,
     "synopsis": check_synopsis,

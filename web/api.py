@@ -17,8 +17,10 @@ from companion.errors import (
     StoreDamaged,
     StoreError,
     StoreUnavailable,
+    UnknownGame,
     UnknownPlayer,
 )
+from companion.json_input import parse as parse_json
 from companion.offers import played_offers
 from companion.table import Snapshot, Table
 from web import door
@@ -28,7 +30,6 @@ from web.reads import MAX_PAGE, MAX_QUERY, Body, Reads
 from web.services import (
     STORAGE_STATUS,
     error,
-    parse_json,
     services,
     stream_response,
 )
@@ -284,6 +285,8 @@ def change(work: Callable[[Table], Snapshot]) -> Response:
                     version=table.version)
             else:
                 answer = Answer(200, work(table).json_text)
+        except UnknownGame as err:  # a thing named that is not there: 404, as a player
+            answer = Answer.refusal(404, str(err))
         except InvalidAction as err:
             answer = Answer.refusal(400, str(err))
         except UnknownPlayer as err:

@@ -18,6 +18,8 @@ from typing import Any
 
 from flask import Flask, Response, jsonify, request, session
 
+from companion.json_input import NotText
+from companion.json_input import parse as parse_json
 from web.auth import (
     Lockout,
     Sessions,
@@ -27,7 +29,7 @@ from web.auth import (
     pin_matches,
     token_matches,
 )
-from web.services import NotText, error, parse_json
+from web.services import error
 
 log = logging.getLogger(__name__)
 

@@ -7,7 +7,6 @@ and answer errors the same way, from here, so none of them imports the app.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -16,6 +15,7 @@ from typing import Any
 from flask import Response, current_app, jsonify, request
 from flask.json.provider import DefaultJSONProvider
 
+from companion.json_input import parse as parse_json
 from companion.login_code import LoginCodes
 from companion.offers import Offers
 from companion.table import Snapshot, TableRunner
@@ -85,92 +85,6 @@ def error(status: int, message: str) -> Response:
 #: The status of a change refused because the store cannot take it (StoreUnavailable's
 #: kind): 507 Insufficient Storage for a full disk, else 503 (the service cannot save).
 STORAGE_STATUS = {"full": 507, "read-only": 503, "gone": 503}
-
-
-#: How deep a request body's arrays and objects may nest. Real bodies nest 4
-#: levels at most (a Dodgeball start record's dice); a hostile one nested
-#: thousands deep would otherwise overflow the parser's recursion.
-MAX_DEPTH = 32
-
-
-def parse_json(text: str | bytes) -> Any:
-    """A request body's JSON; ValueError (with the reason) if it is not JSON or nests too deep.
-
-    The depth is checked on the text before parsing, without recursion, so
-    no nesting however deep reaches the recursive parser.
-    """
-    depth = deepest = 0
-    in_string = escaped = False
-    for char in text.decode("utf-8", "replace") if isinstance(text, bytes) else text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-            if deepest > MAX_DEPTH:
-                raise ValueError(f"the JSON nests deeper than {MAX_DEPTH} levels")
-        elif char in "]}":
-            depth -= 1
-    value = json.loads(text, parse_constant=_no_constant)
-    if (where := _not_text(value, "")) is not None:
-        raise NotText(where)
-    return value
-
-
-class NotText(ValueError):
-    """A JSON string held a lone surrogate (``"\\ud800"``): not a Unicode character.
-
-    JSON's ``\\u`` escapes (and Python's decoder, which passes encoded
-    surrogates through) let a client send half of a UTF-16 pair; such a
-    string cannot be encoded, stored or compared, so it is refused at the
-    door instead of failing deep inside (a 500). ``where`` names the field.
-    """
-
-    def __init__(self, where: str) -> None:
-        self.where = where
-        super().__init__(f"{where} is not text: it holds a lone surrogate "
-                         "(half of a UTF-16 pair, not a Unicode character)")
-
-
-def _no_constant(name: str) -> Any:
-    # Python's decoder takes NaN and Infinity, which JSON (RFC 8259) has not.
-    raise ValueError(f"{name} is not a JSON value")
-
-
-def _is_text(s: str) -> bool:
-    if s.isascii():
-        return True
-    try:
-        s.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def _not_text(value: Any, path: str) -> str | None:
-    """The field of ``value`` (a parsed body, at most MAX_DEPTH deep) whose text, or
-    key, is not valid Unicode, as ``'players[1]'``; None when all of it is."""
-    if isinstance(value, str):
-        return None if _is_text(value) else repr(path) if path else "the body"
-    if isinstance(value, list):
-        for i, item in enumerate(value):
-            if (found := _not_text(item, f"{path}[{i}]")) is not None:
-                return found
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            if not _is_text(key):
-                shown = key.encode("utf-8", "backslashreplace").decode()
-                return f"the key {shown!r}" + (f" in {path!r}" if path else "")
-            if (found := _not_text(item, f"{path}.{key}" if path else key)) is not None:
-                return found
-    return None
 
 
 class BoundedJSON(DefaultJSONProvider):

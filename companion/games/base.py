@@ -11,8 +11,9 @@ message that names the field and the expected shape.
 
 from __future__ import annotations
 
+import json
 import random
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -162,11 +163,22 @@ def choice(mapping: Mapping[str, Any], key: str, allowed: Sequence[Any], default
     if key not in mapping:
         return default
     value = mapping[key]
-    # bool is an int in Python; True must not pass for 1.
-    if not any(value == a and type(value) is type(a) for a in allowed):
+    if not is_one_of(value, allowed):
         shown = ", ".join(_json_repr(a) for a in allowed)
         raise InvalidAction(f"{what} {key!r} must be one of {shown}; got {_json_repr(value)}")
     return value
+
+
+def is_one_of(value: object, allowed: Iterable[Any]) -> bool:
+    """Whether the untrusted JSON ``value`` is one of ``allowed`` (a tuple, a list, or a
+    dict's keys), of the same type as well: ``true`` is not ``1`` and ``1.0`` is not ``1``.
+
+    Any JSON value may be asked, a list or an object included (never one of a
+    game's names or numbers): the type is compared first, so the value is neither
+    hashed (``[] in {...}`` raises TypeError) nor compared with what it cannot be.
+    Check a value with this before using it as a key, a set member or a number.
+    """
+    return any(type(value) is type(a) and value == a for a in allowed)
 
 
 def integer(mapping: Mapping[str, Any], key: str, low: int, high: int,
@@ -189,7 +201,7 @@ def action_type(action: object, known: Collection[str]) -> str:
     if not isinstance(action, Mapping):
         raise InvalidAction("an action must be a JSON object with a 'type'")
     kind = action.get("type")
-    if kind not in known:
+    if not is_one_of(kind, known):
         raise InvalidAction(
             f"unknown action type {_json_repr(kind)}; expected one of: {', '.join(known)}"
         )
@@ -207,13 +219,22 @@ def check_fields(action: Mapping[str, Any], allowed: Collection[str]) -> None:
 
 
 def _json_repr(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
+    """``value`` as JSON writes it, for a message: cut at 60 characters (a refused value
+    can be any size), a lone surrogate shown as its escape."""
     if isinstance(value, str):
-        return f'"{value}"'
-    return repr(value)
+        text = f'"{value}"'
+    else:
+        try:
+            text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+        except (ValueError, TypeError):  # not JSON (a caller's own value): as Python says it
+            text = repr(value)
+    if len(text) > SHOWN:
+        text = text[:SHOWN - 1] + "…"
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+#: The longest refused value a message shows.
+SHOWN = 60
 
 
 @dataclass(frozen=True)

@@ -73,9 +73,14 @@ def test_a_body_that_is_not_json_is_400(host):
     assert response.status_code == 400 and "must be JSON" in response.json["error"]
 
 
-def test_a_bad_start_record_is_400(host):
+def test_a_start_of_an_unknown_game_is_404_and_a_game_that_is_no_id_400(host):
+    """docs/api.md: a game the table does not have is not found (as a player a rename
+    names); a ``game`` that is not even an id is a malformed body."""
     response = host.post("/api/match", {"game": "chess", "players": ["a", "b"]})
-    assert response.status_code == 400 and "unknown game" in response.json["error"]
+    assert response.status_code == 404 and "unknown game 'chess'" in response.json["error"]
+    response = host.post("/api/match", {"game": ["chess"], "players": ["a", "b"]})
+    assert response.status_code == 400 and "must be a game id" in response.json["error"]
+    assert host.client.get("/api/state").json["match"] is None
 
 
 @pytest.mark.parametrize("options", [[], [["sets", 5]], 0, "", False, "sets=5"])

@@ -157,7 +157,7 @@ def test_a_kit_whose_screen_name_is_taken_is_refused():
 def test_without_registration_the_test_game_is_unknown(host):
     """The test game exists only through its catalog line."""
     response = host.post("/api/match", FIRST_TO)
-    assert response.status_code == 400 and "unknown game 'first-to'" in response.json["error"]
+    assert response.status_code == 404 and "unknown game 'first-to'" in response.json["error"]
 
 
 # --- the test-only game end to end ------------------------------------------------------

@@ -15,6 +15,7 @@ from companion.games.base import (
     check_option_keys,
     check_players,
     integer,
+    is_one_of,
 )
 
 #: Every character the rulebook names, by contract id, with a short title.
@@ -103,7 +104,7 @@ def _characters(value: object, names: Sequence[str]) -> tuple[str, ...]:
         raise InvalidAction(f"option 'characters' must list {count} character ids, one per "
                             f"player, from: {known}")
     for i, c in enumerate(value):
-        if c not in CHARACTERS or not isinstance(c, str):
+        if not is_one_of(c, CHARACTERS):
             raise InvalidAction(f"option 'characters': {names[i]}'s character (player {i}) "
                                 f"must be one of: {known}")
     if len(set(value)) != count:

@@ -18,6 +18,7 @@ from companion.games.base import (
     check_option_keys,
     check_players,
     integer,
+    is_one_of,
 )
 from companion.games.wizard_dodgeball.cards import CARD_OF, CARDS, SPELLS
 
@@ -237,7 +238,7 @@ def _is_every(value: object) -> bool:
     """``value`` gives both sides all ten cards (loosely read: it is checked later)."""
     every = {c.id for c in CARDS}
     return isinstance(value, list | tuple) and len(value) == 2 and all(
-        isinstance(v, list | tuple) and {CARD_OF[x].id for x in v if x in CARD_OF} == every
+        isinstance(v, list | tuple) and {CARD_OF[x].id for x in v if is_one_of(x, CARD_OF)} == every
         and len(v) == len(every) for v in value)
 
 
@@ -286,7 +287,7 @@ def _card_ids(cards: object, side: int) -> list[str]:
         raise InvalidAction(f"option 'spells': side {side + 1} must be a list of spell ids")
     ids = []
     for spell in cards:
-        if spell not in CARD_OF:
+        if not is_one_of(spell, CARD_OF):
             raise InvalidAction(f"option 'spells': unknown spell {spell!r}; "
                                 f"known: {', '.join(SPELLS)}")
         card = CARD_OF[spell].id
