@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 
 from companion.errors import IllegalAction, NoMatch, StoreUnavailable
 from companion.games.base import JSON, name_key
+from companion.headline import score_card
 from companion.integrity import replay_stored
 from companion.match import EVENT, REDO, UNDO, Match, StartRecord
 from companion.standings import standing
@@ -294,7 +295,7 @@ def _change(op: str, match_id: int, event: JSON | None = None) -> JSON:
 
 def match_json(match: Match, match_id: int | None, status: str) -> JSON:
     """``match`` as the state's ``match`` shows it (docs/api.md)."""
-    return {
+    body = {
         "id": match_id,
         "game": match.start.game,
         "players": list(match.start.players),
@@ -308,6 +309,10 @@ def match_json(match: Match, match_id: int | None, status: str) -> JSON:
         "turn": list(match.game.turn(match.state)),
         "view": match.view(),
     }
+    # The score as the hall's card reads it (the game's card face): the pages' score
+    # header and the board of a game without a script of its own draw it.
+    body["card"] = score_card(body)
+    return body
 
 
 class TableRunner:
