@@ -18,7 +18,8 @@ TC.scoreHeader = function (box, state) {
     el("span", {class: "mark", "aria-hidden": "true"}, side.turn ? "▶" : ""),
     el("span", {class: "who", title: side.name}, side.name),
     side.turn ? el("span", {class: "sr-only"}, " (to play)") : null,
-    side.winner ? el("span", {class: "chip won"}, "Won") : null,
+    // Past two sides the line is short: the winner's is marked by its colour alone.
+    side.winner ? el("span", {class: card.sides.length > 2 ? "sr-only" : "chip won"}, card.sides.length > 2 ? " (won)" : "Won") : null,
     el("span", {class: "cells"}, side.score.map((cell, j) => el("span",
       {class: j === side.score.length - 1 ? "cell last" : "cell"},
       card.columns[j] ? el("span", {class: "sr-only"}, ` ${card.columns[j]} `) : null, cell)))))));
@@ -177,9 +178,11 @@ TC.tellApart = function (box) {
     // The actions used most (a game marks them data-bar) go to the bar at the bottom of
     // the screen, in reach of the thumb however long the controls above them are.
     quick.append(...box.querySelectorAll("[data-bar]"));
-    // Once the match is over the bar's row of quick actions says how it ended, in the
-    // room the actions had: the bar keeps its height (Undo and Redo do not move).
-    if (match.status !== "active") quick.append(TC.el("p", {class: "over"}, overText(match.card)));
+    // Once the match is over the bar says how it ended, where its quick actions were.
+    if (match.status !== "active") {
+      const over = overText(match.card);
+      quick.append(TC.el("p", {class: "over", title: over}, over));
+    }
     TC.tellApart(quick);
     for (const empty of box.querySelectorAll(".row:empty")) empty.remove();
     // The controls change with each shot: what lies under them (the board) keeps its place,
