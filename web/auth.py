@@ -21,7 +21,8 @@ from hashlib import sha256
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from flask import Flask, Request
+from flask import Flask, Request, has_request_context
+from flask import request as flask_request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from itsdangerous import BadSignature
 
@@ -246,6 +247,15 @@ class SteadySessionInterface(SecureCookieSessionInterface):
     limit is :meth:`Sessions.problem`'s, on a clock that does not jump, and it
     names a clock change when it sees one.
     """
+
+    def get_cookie_name(self, app: Flask) -> str:
+        """The app's cookie name, with the port the request came to unless it is a
+        standard one (``companion_host_8082``): a browser sends a host's cookies to every
+        port, so two tables tried on one PC (one address, two ports) would otherwise share
+        one cookie, and logging in to one would log the other out."""
+        name = super().get_cookie_name(app)
+        port = str(flask_request.environ.get("SERVER_PORT", "")) if has_request_context() else ""
+        return name if port in ("", "80", "443") else f"{name}_{port}"
 
     def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
         serializer = self.get_signing_serializer(app)
