@@ -248,8 +248,8 @@ TC.renderBoard = function (container, state, drawn) {
   const match = state.match;
   const draw = () => {
     if (container.tcState !== state) return;
-    container.replaceChildren(!match ? TC.noMatch(container, state)
-      : (TC.boards[match.game] || TC.boards.generic)(match));
+    container.replaceChildren(...(!match ? TC.noMatch(container, state)
+      : [(TC.boards[match.game] || TC.boards.generic)(match)]));
     // A match of the hall's tournament says which: "R2 · Tuesday Swiss" above the board.
     if (match && match.event) {
       container.prepend(TC.el("p", {class: "hint event"}, `R${match.event.round} · ${match.event.name}`));
@@ -290,20 +290,27 @@ TC.steady = function (box, key) {
    A game without one gets the generic controls built from its `legal` (host.js). */
 TC.hosts = {};
 
-/** What an empty table says: "No match in play.", then what the newest stored match came
- *  to ("Last: Ann v Bob: Ann won · 6-4 6-3"), or that none was played yet, once the
- *  history answers (GET /api/history?limit=1), unless a newer state was drawn meanwhile. */
+/** What an empty table says: "No match in play.", then what the newest match played
+ *  came to ("Last: Ann v Bob: Ann won · 6-4 6-3") and its final board under it, or that
+ *  none was played yet, once the history answers (GET /api/history), unless a newer state
+ *  was drawn meanwhile. A match ended with nothing played (a rematch started, then
+ *  ended) is passed over: the match before it is the one people want to see. */
 TC.noMatch = function (container, state) {
   const line = TC.el("p", {class: "empty"}, "No match in play.");
-  fetch("/api/history?limit=1", {cache: "no-store"}).then((r) => (r.ok ? r.json() : [])).then((rows) => {
+  const last = TC.el("div", {class: "last-match"});
+  fetch("/api/history?limit=5", {cache: "no-store"}).then((r) => (r.ok ? r.json() : [])).then((rows) => {
     if (container.tcState !== state) return;
-    const m = rows[0];
+    const m = rows.find((row) => !(row.status === "abandoned" && !row.plays)) || rows[0];
     if (!m) { line.textContent = "No match played yet."; return; }
     const winners = m.players.filter((_, i) => (Array.isArray(m.winner) ? m.winner.includes(i) : m.winner === i));
     const came = m.status === "abandoned" ? "ended unfinished" : winners.length ? `${winners.join(" & ")} won` : "";
     line.append(` Last: ${m.players.join(" v ")}: ${[came, m.summary].filter(Boolean).join(" · ")}`);
-  }, () => {});
-  return line;
+    if (m.status !== "finished") return;
+    return fetch(`/api/matches/${m.id}`, {cache: "no-store"}).then((r) => (r.ok ? r.json() : null)).then((match) => {
+      if (match && container.tcState === state) TC.renderBoard(last, {match});
+    });
+  }).catch(() => {});
+  return [line, last];
 };
 
 /* --- the match's card: the score as the hall card reads it ------------------------------
