@@ -387,7 +387,10 @@ TC.tellApart = function (box) {
   $("undo").addEventListener("click", () => act("/api/undo").then((s) => {
     if (s && s.undone) say(`Undone: ${s.undone}`, undefined, true);
   }));
-  $("redo").addEventListener("click", () => act("/api/redo"));
+  // And what a redo put back (`redone`).
+  $("redo").addEventListener("click", () => act("/api/redo").then((s) => {
+    if (s && s.redone) say(`Redone: ${s.redone}`, undefined, true);
+  }));
   $("end").addEventListener("click", () => {
     if (confirm("End this match? It stays in the history, without a result.")) act("/api/match/end");
   });
