@@ -234,7 +234,13 @@ TC.tellApart = function (box) {
     $("end").hidden = !active;
     const again = !active && rematch && rematchFor === folded ? rematch : null;
     $("rematch").hidden = !again;
-    if (again) $("rematch").setAttribute("aria-label", `Rematch: ${again.players.join(", ")}, same options`);
+    if (again) {
+      $("rematch").setAttribute("aria-label", `Rematch: ${again.players.join(", ")}, same options`);
+      // Above a form set to another game, it names its own (it does not play the form's).
+      const game = games.find((g) => g.id === again.game);
+      $("rematch").textContent = game && $("game").value && $("game").value !== again.game
+        ? `Rematch: ${game.title}` : "Rematch";
+    }
     $("to-start").hidden = active;
   }
 
@@ -382,7 +388,7 @@ TC.tellApart = function (box) {
     $("new-match").scrollIntoView({block: "start"});
     $("game").focus({preventScroll: true});
   });
-  $("game").addEventListener("change", () => renderStart(true));
+  $("game").addEventListener("change", () => { renderStart(true); renderMatchRow(); });
   // The table says what the undo took back (the answer's `undone`): said in the bar, by Undo.
   $("undo").addEventListener("click", () => act("/api/undo").then((s) => {
     if (s && s.undone) say(`Undone: ${s.undone}`, undefined, true);
