@@ -21,8 +21,7 @@ from hashlib import sha256
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from flask import Flask, Request, has_request_context
-from flask import request as flask_request
+from flask import Flask, Request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from itsdangerous import BadSignature
 
@@ -249,13 +248,14 @@ class SteadySessionInterface(SecureCookieSessionInterface):
     """
 
     def get_cookie_name(self, app: Flask) -> str:
-        """The app's cookie name, with the port the request came to unless it is a
-        standard one (``companion_host_8082``): a browser sends a host's cookies to every
-        port, so two tables tried on one PC (one address, two ports) would otherwise share
-        one cookie, and logging in to one would log the other out."""
-        name = super().get_cookie_name(app)
-        port = str(flask_request.environ.get("SERVER_PORT", "")) if has_request_context() else ""
-        return name if port in ("", "80", "443") else f"{name}_{port}"
+        """The app's cookie name with a mark of its signing key (``companion_host_3f9a0c1e``:
+        8 hex digits of the key's SHA-256, which tell nothing of the key). A browser sends an
+        address's cookies to every port, so two tables tried on one PC (one address, two
+        ports, two data folders) would otherwise share one cookie, and logging in to one
+        would log the other out; a table restarted keeps its key, and so its cookie."""
+        key = app.secret_key
+        key = key.encode() if isinstance(key, str) else bytes(key or b"")
+        return f"{super().get_cookie_name(app)}_{sha256(key).hexdigest()[:8]}"
 
     def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
         serializer = self.get_signing_serializer(app)

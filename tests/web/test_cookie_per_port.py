@@ -34,5 +34,5 @@ def test_two_tables_on_one_address_keep_their_own_host_sessions(tmp_path):
         call(second, "api/login", {"pin": PIN})
         assert call(first, "api/session")["host"] is True
         assert call(second, "api/session")["host"] is True
-        names = sorted(c.name for c in jar)
-        assert names == sorted(f"companion_host_{c.server.port}" for c in (one, two)), names
+        names = {c.name for c in jar}
+        assert len(names) == 2 and all(n.startswith("companion_host_") for n in names), names
