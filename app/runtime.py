@@ -499,6 +499,21 @@ def feed_watchdog(runner: TableRunner, notify: sdnotify.SystemdNotifier,
     return True
 
 
+def sim_seats(cfg: Config) -> Config:
+    """The simulator's config: its four seat buttons (:data:`SIM_SEATS`) when ``cfg``
+    names none, on pins it leaves free (a config tried with ``--sim --config`` keeps the
+    simulator's seat buttons); ``cfg`` as it is when it names seat buttons, or uses one
+    of those pins (logged: the simulator then has none)."""
+    if cfg.buttons.seats:
+        return cfg
+    taken = {pin: what for pin, what in config_module.claimed_pins(cfg).items() if pin in SIM_SEATS}
+    if taken:
+        log.warning("the simulator has no seat buttons: %s", ", ".join(
+            f"GPIO {pin} is used by {what}" for pin, what in sorted(taken.items())))
+        return cfg
+    return replace(cfg, buttons=replace(cfg.buttons, seats=SIM_SEATS))
+
+
 def run(args: argparse.Namespace) -> int:
     """``companion run``: serve until SIGTERM or SIGINT, then shut down cleanly."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
@@ -508,8 +523,8 @@ def run(args: argparse.Namespace) -> int:
         data = default_data_dir()  # a PC without a config: the user's folder
     if data is not None:
         cfg = replace(cfg, table=replace(cfg.table, data=data))
-    if args.sim and args.config is None:
-        cfg = replace(cfg, buttons=replace(cfg.buttons, seats=SIM_SEATS))
+    if args.sim:
+        cfg = sim_seats(cfg)
     pin = host_pin(args, cfg, cfg.table.data)
     host = args.host or ("127.0.0.1" if args.sim else cfg.web.host)
     port = cfg.web.port if args.port is None else args.port

@@ -206,6 +206,17 @@ def _unknown(table: Mapping[str, Any], known: Any, section: str) -> None:
             )
 
 
+def claimed_pins(config: Any) -> dict[int, str]:
+    """The GPIO pins ``config`` (a dataclass of :func:`section` fields) claims, each
+    with what claims it: its sections' keys and buses."""
+    taken: dict[int, str] = {}
+    for spec in sections(type(config)):
+        value = getattr(config, spec.name)
+        taken.update(spec.buses(value))
+        taken.update({pin: where for where, pin in spec.pins(value)})
+    return taken
+
+
 def _check_pins(built: list[tuple[Section[Any], Any]]) -> None:
     """Each claimed pin is a BCM pin, claimed once, and not taken by a bus."""
     taken: dict[int, str] = {}

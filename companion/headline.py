@@ -48,27 +48,42 @@ def headline(state: Mapping[str, Any]) -> JSON:
 def _match_card(match: Mapping[str, Any]) -> JSON:
     game = name_text(match["game"])
     kit = catalog.kit(game)
-    # A game this side does not know (a hall older than the table) gets the
-    # generic card under its id: a valid state is never called malformed.
-    card = kit.card(match["view"]) if kit and kit.card else generic_card(match)
-    turn = set(match.get("turn") or ())
     status = match.get("status", "active")
     if not isinstance(status, str):
         raise TypeError(f"status {status!r}")
-    sides = [{"name": _short(name_text(name)), "score": [_short(str(c)) for c in cells],
-              "turn": bool(turn & set(seats)), "winner": won}
-             for name, cells, seats, won in card.sides]
+    card = score_card(match)
+    sides = card["sides"]
     return {
         "game": game,
         "title": kit.game.title if kit else game,
         "status": _short(status),
         "players": _short(" v ".join(s["name"] for s in sides)),
-        "score": _short(card.score),
+        "score": card["score"],
         "turn": _short(" & ".join(s["name"] for s in sides if s["turn"])),
         "winner": _short(" and ".join(s["name"] for s in sides if s["winner"])),
-        "columns": card.columns,
+        "columns": card["columns"],
         "sides": sides,
     }
+
+
+def score_card(match: Mapping[str, Any]) -> JSON:
+    """The score part of a match's card, read from the state's ``match`` (its
+    ``game``, ``players``, ``turn`` and ``view``): ``score`` (the score line),
+    ``columns`` (the headings of each side's cells) and ``sides`` (``[{"name",
+    "score": [str], "turn", "winner"}]`` in seat order), texts of at most
+    :data:`MAX_TEXT` characters. The game's card face when its kit brings one,
+    else :func:`generic_card`: the hall's card, the MQTT summary and the pages'
+    score header and generic board all draw this one reading. KeyError,
+    TypeError, ValueError... for a match that is not well formed."""
+    kit = catalog.kit(name_text(match["game"]))
+    # A game this side does not know (a hall older than the table) gets the
+    # generic card under its id: a valid state is never called malformed.
+    card = kit.card(match["view"]) if kit and kit.card else generic_card(match)
+    turn = set(match.get("turn") or ())
+    return {"score": _short(card.score), "columns": list(card.columns),
+            "sides": [{"name": _short(name_text(name)), "score": [_short(str(c)) for c in cells],
+                       "turn": bool(turn & set(seats)), "winner": won}
+                      for name, cells, seats, won in card.sides]}
 
 
 def generic_card(match: Mapping[str, Any]) -> Card:

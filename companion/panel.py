@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from companion.errors import CompanionError, StoreUnavailable
 from companion.inputs import Input
 from companion.login_code import LoginCodes
-from companion.names import short_names
+from companion.names import MIN_WIDTH, short_names
 from companion.offers import Offers, played_offers
 from companion.store import MatchSummary
 from companion.subscribers import Subscribers
@@ -44,8 +44,8 @@ HISTORY_NAME_CHARS = 6
 TABLE_COMMANDS = frozenset({"act", "start", "undo", "redo", "abandon"})
 #: What the panel says when a phone logged in with the code it showed.
 CODE_TAKEN = "Phone logged in as host"
-#: What the panel says after its own undo or redo (until the next press); an undo says
-#: what it took back too ("Undone: point to Ann", companion/undone.py) when that fits.
+#: What the panel says after its own undo or redo (until the next press), with what it
+#: took back or put back ("Undone: point to Ann", companion/undone.py), names shortened.
 UNDONE = {"undo": "Undone", "redo": "Redone"}
 #: The longest notice the board's one-line strip holds (companion/screens/canvas.py,
 #: strip; a test holds the two equal): a longer "Undone: …" would cover the score.
@@ -250,12 +250,24 @@ class Panel:
         return ui
 
     def _undone(self, kind: str) -> str:
-        """"Undone: point to Ann" (the table's words, Snapshot.undone) when it fits the
-        notice strip, else "Undone"; "Redone" for a redo."""
-        words = self.table.snapshot.undone
-        if kind != "undo" or words is None:
+        """"Undone: point to Ann" or "Redone: serve by Ann" (the table's words,
+        Snapshot.undone and .redone) in the notice strip: the names in them shortened as
+        the board shortens names (told apart) until the line fits; the bare word only
+        when even the shortest names leave it too long."""
+        snapshot = self.table.snapshot
+        words = snapshot.undone if kind == "undo" else snapshot.redone
+        if words is None:
             return UNDONE[kind]
         said = f"{UNDONE[kind]}: {words}"
+        players = (snapshot.match or {}).get("players") or []
+        names = sorted({n for n in players if isinstance(n, str) and n in said},
+                       key=len, reverse=True)
+        width = max((len(n) for n in names), default=0)
+        while len(said) > NOTICE_CHARS and width > MIN_WIDTH:
+            width -= 1
+            said = f"{UNDONE[kind]}: {words}"
+            for name, short in zip(names, short_names(names, width), strict=True):
+                said = said.replace(name, short)
         return said if len(said) <= NOTICE_CHARS else UNDONE[kind]
 
     def _history(self, ui: Ui) -> Ui:

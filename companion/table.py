@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 
 from companion.errors import IllegalAction, NoMatch, StoreUnavailable
 from companion.games.base import JSON, name_key
+from companion.headline import score_card
 from companion.integrity import replay_stored
 from companion.match import EVENT, REDO, UNDO, Match, StartRecord
 from companion.standings import standing
@@ -61,11 +62,15 @@ class Snapshot:
     #: …" of one text, whoever undid. None after any other change (and on a resume): news
     #: of the change, like ``change``, not part of what the table shows.
     undone: str | None = field(default=None, compare=False)
+    #: After a redo, what it put back, in the same words: the state JSON's ``redone``.
+    redone: str | None = field(default=None, compare=False)
 
     def to_json(self) -> JSON:
         state = {"version": self.version, "epoch": self.epoch, "match": self.match}
         if self.undone is not None:
             state["undone"] = self.undone
+        if self.redone is not None:
+            state["redone"] = self.redone
         return state
 
     @cached_property
@@ -161,17 +166,19 @@ class Table:
         # Try it on the match first so a refusal changes nothing stored; the
         # in-memory step is reversed if the commit then fails.
         do, undo = (match.undo, match.redo) if op == UNDO else (match.redo, match.undo)
-        # Words for what an undo takes back, from the view that still shows it.
+        # Words for what an undo takes back, from the view that still shows it; for what
+        # a redo puts back, from the view that shows it again.
         view = match.view() if op == UNDO else None
         event = do()
-        undone = None if view is None else undone_words(view, match.start.players, event)
+        words = undone_words(match.view() if view is None else view, match.start.players, event)
         try:
             version = self._record(match_id, op, None, match.game.winner(match.state),
                                    match.game.summary(match.state), match.view)
         except BaseException:
             undo()
             raise
-        return self._publish(version, _change(op, match_id, event), undone)
+        return self._publish(version, _change(op, match_id, event), words if op == UNDO else None,
+                             words if op == REDO else None)
 
     def _record(self, match_id: int, op: str, event: JSON | None, winner: Any,
                 summary: str, view: Callable[[], JSON]) -> int:
@@ -266,19 +273,20 @@ class Table:
         change; on the writer thread, like :meth:`subscribe`. Returns the unsubscriber."""
         return self._troubles.add(subscriber)
 
-    def _publish(self, version: int, change: JSON, undone: str | None = None) -> Snapshot:
-        self.snapshot = snapshot = self._snapshot(version, change, undone)
+    def _publish(self, version: int, change: JSON, undone: str | None = None,
+                 redone: str | None = None) -> Snapshot:
+        self.snapshot = snapshot = self._snapshot(version, change, undone, redone)
         self._subscribers.notify(snapshot)
         return snapshot
 
     def _snapshot(self, version: int, change: JSON | None = None,
-                  undone: str | None = None) -> Snapshot:
+                  undone: str | None = None, redone: str | None = None) -> Snapshot:
         match = self._match
         if match is None:
             return Snapshot(version, None, self._store.epoch, change, self._results)
         return Snapshot(version, match_json(match, self._match_id,
                                             FINISHED if match.is_over else ACTIVE),
-                        self._store.epoch, change, self._results, undone)
+                        self._store.epoch, change, self._results, undone, redone)
 
 
 def summary_of(stored: StoredMatch) -> str:
@@ -294,7 +302,7 @@ def _change(op: str, match_id: int, event: JSON | None = None) -> JSON:
 
 def match_json(match: Match, match_id: int | None, status: str) -> JSON:
     """``match`` as the state's ``match`` shows it (docs/api.md)."""
-    return {
+    body = {
         "id": match_id,
         "game": match.start.game,
         "players": list(match.start.players),
@@ -308,6 +316,10 @@ def match_json(match: Match, match_id: int | None, status: str) -> JSON:
         "turn": list(match.game.turn(match.state)),
         "view": match.view(),
     }
+    # The score as the hall's card reads it (the game's card face): the pages' score
+    # header and the board of a game without a script of its own draw it.
+    body["card"] = score_card(body)
+    return body
 
 
 class TableRunner:

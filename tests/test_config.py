@@ -315,3 +315,21 @@ def test_a_new_section_is_read_checked_and_shares_the_pins_through_its_field_onl
     # The table's own Config knows no such section.
     with pytest.raises(ConfigError, match="unknown key 'buzzer'"):
         generic.parse({"buzzer": {}}, Config)
+
+
+def test_the_simulator_keeps_its_seat_buttons_with_a_config(tmp_path):
+    """`--sim --config FILE` (a PC trying a table's config, e.g. its [mqtt]) keeps the
+    simulator's four seat buttons; a config with seat buttons of its own keeps those, and
+    one that uses a pin the simulator's seats would take leaves the simulator without."""
+    from app.config import load as load_config
+    from app.runtime import SIM_SEATS, sim_seats
+
+    plain = tmp_path / "plain.toml"
+    plain.write_text('[web]\nport = 9000\n')
+    assert sim_seats(load_config(plain)).buttons.seats == SIM_SEATS
+    own = tmp_path / "own.toml"
+    own.write_text('[buttons]\nseats = [22, 27]\n')
+    assert sim_seats(load_config(own)).buttons.seats == (22, 27)
+    clash = tmp_path / "clash.toml"
+    clash.write_text('[leds]\nseats = [20]\n')
+    assert sim_seats(load_config(clash)).buttons.seats == ()

@@ -253,3 +253,21 @@ def test_an_undo_from_a_phone_is_said_on_the_board_and_ends_at_the_next_change(p
     assert panel.state.ui.message == "Undone: point to Bob"
     panel.table.act({"type": "point", "winner": 0})
     assert panel.state.ui.message is None
+
+
+def test_an_undo_and_a_redo_say_what_they_did_with_long_names(panel):
+    """The OLED says what an undo took back and what a redo put back, the names shortened
+    to fit its strip (it said a bare "Undone" for an AlakaSLAM serve of 16-letter names,
+    and always a bare "Redone")."""
+    names = ["WWWWWWWWWWWWWWWA", "MMMMMMMMMMMMMMMB", "CHRISTOPHER WOLF", "WWWWWWWWWWWWWWWD"]
+    panel.table.start({"game": "alakaslam", "players": names,
+                       "options": {"characters": ["laurie", "rich", "wendolyn", "simon"]}})
+    panel.table.act({"type": "serve", "player": 0, "corner": "blue", "cards": ["R1"],
+                     "support": {"player": 1, "cards": ["B1"]}})
+    press(panel, "back!")
+    said = panel.state.ui.message
+    assert said.startswith("Undone: serve by WWW") and len(said) <= 24, said
+    open_menu_item(panel, "Redo")
+    said = panel.state.ui.message
+    assert said.startswith("Redone: serve by WWW") and len(said) <= 24, said
+    assert panel.table.snapshot.to_json()["redone"] == f"serve by {names[0]}"

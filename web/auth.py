@@ -268,6 +268,16 @@ class SteadySessionInterface(SecureCookieSessionInterface):
     names a clock change when it sees one.
     """
 
+    def get_cookie_name(self, app: Flask) -> str:
+        """The app's cookie name with a mark of its signing key (``companion_host_3f9a0c1e``:
+        8 hex digits of the key's SHA-256, which tell nothing of the key). A browser sends an
+        address's cookies to every port, so two tables tried on one PC (one address, two
+        ports, two data folders) would otherwise share one cookie, and logging in to one
+        would log the other out; a table restarted keeps its key, and so its cookie."""
+        key = app.secret_key
+        key = key.encode() if isinstance(key, str) else bytes(key or b"")
+        return f"{super().get_cookie_name(app)}_{sha256(key).hexdigest()[:8]}"
+
     def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
         serializer = self.get_signing_serializer(app)
         if serializer is None:

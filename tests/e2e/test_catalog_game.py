@@ -22,9 +22,22 @@ def test_the_generic_controls_play_a_game_without_scripts(companion, phone, brow
     points.nth(1).click()
     expect(phone.locator("#actions")).to_have_attribute("data-version", "2")
     assert companion.table.snapshot.match["view"]["scores"] == [0, 1]
+    # The spectators' generic board draws the match's card (the face the hall card
+    # reads): names, scores, whose turn, then the winner; no raw view (issue #37).
     spectator = browser.new_context().new_page()
     try:
         spectator.goto(url(companion))
-        expect(spectator.locator("#board")).to_contain_text("Bob")
+        rows = spectator.locator("#board table.score tbody tr")
+        expect(rows).to_have_count(2)
+        expect(rows.nth(1).locator("th")).to_contain_text("Bob")
+        expect(rows.nth(1).locator("td.last")).to_have_text("1")
+        expect(spectator.locator("#board pre")).to_have_count(0)
+        for _ in range(2):
+            points.nth(1).click()
+        expect(spectator.locator("#board .head")).to_have_text("Bob won")
+        expect(rows.nth(1).locator(".chip.won")).to_have_text("Won")
+        expect(rows.nth(1).locator("td.last")).to_have_text("3")
+        # The host page's score header, from the same card.
+        expect(phone.locator("#scoreline .side.winner .who")).to_have_text("Bob")
     finally:
         spectator.context.close()

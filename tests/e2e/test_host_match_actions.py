@@ -129,6 +129,9 @@ def test_undo_says_what_it_undid(companion, phone):
         assert colour != bad, scheme
         assert accessibility_problems(phone) == [], scheme
         shot(phone, f"host-undone-{scheme}")
+    # A redo says what it put back, in the same words.
+    phone.click("#redo")
+    expect(message).to_have_text("Redone: point to Bob")
     # It is about the table it was said of: the next change clears it.
     play(companion, {"type": "point", "winner": 0})
     expect(message).to_be_empty()

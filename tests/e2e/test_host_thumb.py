@@ -6,6 +6,7 @@ from the last one, errors are said beside the control that caused them."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -100,7 +101,9 @@ def after_start(page) -> None:
 def nothing_left_to_offer(page) -> None:
     """A won match: no game control anywhere, Undo still there, the form open again."""
     expect(page.locator("#actions button, #actions fieldset")).to_have_count(0)
-    expect(page.locator("#quick *")).to_have_count(0)
+    expect(page.locator("#quick button, #quick select, #quick input")).to_have_count(0)
+    # The quick actions' row says how it ended instead (the bar keeps its height).
+    expect(page.locator("#quick .over")).to_have_text(re.compile(r" won$|^Over$"))
     expect(page.locator("#bar")).not_to_contain_text("End")
     expect(page.locator("#undo")).to_be_enabled()
     expect(page.locator("#end")).to_be_hidden()

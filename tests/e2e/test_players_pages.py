@@ -13,8 +13,10 @@ from tests.e2e.browser_support import (
     PHONE,
     accessibility_problems,
     log_in,
+    play,
     require_chromium,
     shot,
+    start,
     url,
 )
 from tests.mqtt_support import free_port
@@ -115,3 +117,13 @@ def test_the_hall_shows_the_club_leaderboard_with_no_table_and_no_broker(tmp_pat
             shot(page, "hall-club")
         finally:
             context.close()
+
+
+def test_no_rating_chart_before_there_is_a_course(companion, phone):
+    """After one match a player's rating has one point: no empty chart (issue #37)."""
+    start(companion, {"game": "center-court", "players": ["Ann", "Bob"],
+                      "options": {"sets": 1, "first_server": 0}})
+    play(companion, *[{"type": "point", "winner": 0}] * 24)
+    phone.goto(url(companion, "players/Ann"))
+    expect(phone.locator(".game-card h2")).to_have_text("Center Court")
+    expect(phone.locator(".game-card .timeline")).to_have_count(0)

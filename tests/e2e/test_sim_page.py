@@ -95,3 +95,12 @@ def test_the_sim_page_says_when_the_companion_is_offline(tmp_path, phone):
     shot(phone, "sim-offline")
     with serve(port):
         expect(notice).to_be_hidden(timeout=10000)
+
+
+def test_a_press_that_got_no_answer_is_said_in_words(companion, phone):
+    """Not the browser's "Failed to fetch": what happened and what to do (issue #37)."""
+    log_in(phone, companion, "sim", "#panel")
+    phone.route("**/api/sim/button", lambda route: route.abort())
+    phone.locator("#panel button[data-button=ok]").click()
+    expect(phone.locator("#message")).to_contain_text("not answering")
+    expect(phone.locator("#message")).not_to_contain_text("Failed to fetch")

@@ -420,3 +420,17 @@ def test_no_wide_empty_gap_in_a_board_in_play(companion, phones, setup, actions)
             shot(page, f"gap-{setup['game']}-{len(actions)}-{size['width']}-{where}")
             assert gap <= GAP_MAX, (size, where, gap, above)
         phones.context.clear_cookies()  # the next size is another phone: it logs in
+
+
+def test_after_an_end_the_page_shows_the_match_played_before(companion, phone):
+    """A match won, a rematch started and ended at once: the empty table names the match
+    that was played, with its final board, not the rematch "ended unfinished 0-0" over a
+    blank screen (issue #37)."""
+    companion.runner.call(lambda t: t.start({"game": "center-court", "players": ["Ann", "Bob"],
+                                             "options": {"sets": 1, "first_server": 0}}))
+    companion.runner.call(lambda t: [t.act({"type": "point", "winner": 0}) for _ in range(24)])
+    companion.runner.call(lambda t: t.start({"game": "center-court", "players": ["Ann", "Bob"]}))
+    companion.runner.call(lambda t: t.abandon())
+    phone.goto(url(companion))
+    expect(phone.locator("#board .empty")).to_contain_text("Last: Ann v Bob: Ann won")
+    expect(phone.locator("#board .last-match .head")).to_have_text("Ann wins 6-0")

@@ -177,7 +177,7 @@ def played(tmp_path):
             login = client.post("/api/login", json={"pin": PIN})
             assert login.status_code == 200
             csrf = login.json["csrf"]
-            cookie = client.get_cookie("companion_host")
+            cookie = client.get_cookie(app.session_interface.get_cookie_name(app))
             assert cookie is not None
             texts: list[str] = []
             info = TableInfo("t1", "Table 1", "http://192.0.2.7:8080/")

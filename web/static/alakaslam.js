@@ -104,10 +104,10 @@ TC.slam.svg = function (tag, attrs, ...children) {
  * Where a path's result ("IN", "BAD SERVE") is written: {x, y, anchor}, the first spot,
  * nearest the landing first (beside it away from the path, beside it on the other side,
  * then under and over it), whose box (`width` units wide, 13 high) lies inside the drawing
- * and clear of the path with its arrowhead and of the row numbers inside the court's left
- * edge.
+ * and clear of the path with its arrowhead, of the row numbers inside the court's left
+ * edge and, when the sides are `named`, of their names in the margins beyond its ends.
  */
-TC.slam.resultPlace = function ({W, H, S, rows, x1, y1, x2, y2, width}) {
+TC.slam.resultPlace = function ({W, H, S, rows, x1, y1, x2, y2, width, named}) {
   const away = x1 < x2 ? 1 : x1 > x2 ? -1 : x2 < W / 2 ? 1 : -1;
   const xs = [{dx: 14 * away, anchor: away > 0 ? "start" : "end"},
     {dx: -14 * away, anchor: away > 0 ? "end" : "start"},
@@ -122,9 +122,11 @@ TC.slam.resultPlace = function ({W, H, S, rows, x1, y1, x2, y2, width}) {
     return {left, right: left + width, top: c.y - 11, bottom: c.y + 2};
   };
   const hits = (b, x, y, r) => x + r > b.left && x - r < b.right && y + r > b.top && y - r < b.bottom;
-  const clear = (c) => {
+  const clear = (c, names) => {
     const b = box(c);
     if (b.left < 0 || b.right > W || b.top < 0 || b.bottom > H) return false;
+    // The sides' names, written in the margins beyond the court's ends (a line or two).
+    if (names && (b.top < 33 || b.bottom > H - 33)) return false;
     // The row numbers: a column of digits just inside the court's left edge.
     if (b.left < S + 14 && b.right > S + 2 && b.bottom > S && b.top < (rows + 1) * S) return false;
     // The column numbers: a row of digits just inside its foot.
@@ -133,7 +135,8 @@ TC.slam.resultPlace = function ({W, H, S, rows, x1, y1, x2, y2, width}) {
     for (let t = 0; t <= 1; t += 0.05) if (hits(b, x1 + (x2 - x1) * t, y1 + (y2 - y1) * t, 3)) return false;
     return true;
   };
-  return spots.find(clear) || spots[0];
+  // Clear of the names too where any spot is (a ball out in a corner's margin has none).
+  return (named && spots.find((c) => clear(c, true))) || spots.find((c) => clear(c, false)) || spots[0];
 };
 
 TC.slam.courts = 0;
@@ -196,7 +199,8 @@ TC.slam.court = function ({cols, ball, path, label, names, faded, unjudged}) {
     const bad = path.result !== "in";
     const [x1, y1, x2, y2] = [cx(path.from[0]), cy(path.from[1]), cx(path.to[0]), cy(path.to[1])];
     const word = TC.slam.RESULTS[path.result].split(":")[0].toUpperCase();
-    const place = TC.slam.resultPlace({W, H, S, rows, x1, y1, x2, y2, width: word.length * 10 + 4});
+    const place = TC.slam.resultPlace({W, H, S, rows, x1, y1, x2, y2, width: word.length * 10 + 4,
+      named: !!names});
     parts.push(s("g", {class: `path ${bad ? "bad" : "good"}${faded ? " faded" : ""}`},
       s("circle", {class: "from", cx: x1, cy: y1, r: 4}),
       s("line", {x1, y1, x2, y2, "marker-end": `url(#${arrow})`}),

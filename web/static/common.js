@@ -258,18 +258,36 @@ TC.renderBoard = function (container, state, drawn) {
   const match = state.match;
   const draw = () => {
     if (container.tcState !== state) return;
-    container.replaceChildren(!match ? TC.noMatch(container, state)
-      : (TC.boards[match.game] || TC.boards.generic)(match));
+    container.replaceChildren(...(!match ? TC.noMatch(container, state)
+      : [(TC.boards[match.game] || TC.boards.generic)(match)]));
     // A match of the hall's tournament says which: "R2 · Tuesday Swiss" above the board.
     if (match && match.event) {
       container.prepend(TC.el("p", {class: "hint event"}, `R${match.event.round} · ${match.event.name}`));
     }
+    TC.steady(container, match ? `${state.epoch}/${match.id}` : "none");
     if (drawn) drawn(state);
   };
   if (!match || TC.boards[match.game] || !TC.modules[match.game]) { draw(); return; }
   TC.need(match.game).then(draw, (err) => {
     if (container.tcState === state) container.replaceChildren(TC.el("p", {class: "error"}, err.message));
   });
+};
+
+/** Keep `box` from getting shorter while it shows one thing (`key`: a match): its least
+ *  height is the tallest it has been drawn for that key, so what lies under it never moves
+ *  up and down from one state to the next (a phone's reader loses their place; the
+ *  Layout Instability API counts every move of what is on the screen). Called after each
+ *  drawing of `box`; another key, or the page at another width, starts again. */
+TC.steady = function (box, key) {
+  const width = document.documentElement.clientWidth;
+  if (box.tcSteady !== key || box.tcWidth !== width) {
+    box.tcSteady = key;
+    box.tcWidth = width;
+    box.tcTallest = 0;
+  }
+  box.style.minHeight = "";
+  box.tcTallest = Math.max(box.tcTallest, box.offsetHeight);
+  box.style.minHeight = `${box.tcTallest}px`;
 };
 
 /* Each game's parts of the host page, registered by its host script (static/<game>-host.js,
@@ -282,29 +300,71 @@ TC.renderBoard = function (container, state, drawn) {
    A game without one gets the generic controls built from its `legal` (host.js). */
 TC.hosts = {};
 
-/** What an empty table says: "No match in play.", then what the newest stored match came
- *  to ("Last: Ann v Bob: Ann won · 6-4 6-3"), or that none was played yet, once the
- *  history answers (GET /api/history?limit=1), unless a newer state was drawn meanwhile. */
+/** What an empty table says: "No match in play.", then what the newest match played
+ *  came to ("Last: Ann v Bob: Ann won · 6-4 6-3") and its final board under it, or that
+ *  none was played yet, once the history answers (GET /api/history), unless a newer state
+ *  was drawn meanwhile. A match ended with nothing played (a rematch started, then
+ *  ended) is passed over: the match before it is the one people want to see. */
 TC.noMatch = function (container, state) {
   const line = TC.el("p", {class: "empty"}, "No match in play.");
-  fetch("/api/history?limit=1", {cache: "no-store"}).then((r) => (r.ok ? r.json() : [])).then((rows) => {
+  const last = TC.el("div", {class: "last-match"});
+  fetch("/api/history?limit=5", {cache: "no-store"}).then((r) => (r.ok ? r.json() : [])).then((rows) => {
     if (container.tcState !== state) return;
-    const m = rows[0];
+    const m = rows.find((row) => !(row.status === "abandoned" && !row.plays)) || rows[0];
     if (!m) { line.textContent = "No match played yet."; return; }
     const winners = m.players.filter((_, i) => (Array.isArray(m.winner) ? m.winner.includes(i) : m.winner === i));
     const came = m.status === "abandoned" ? "ended unfinished" : winners.length ? `${winners.join(" & ")} won` : "";
     line.append(` Last: ${m.players.join(" v ")}: ${[came, m.summary].filter(Boolean).join(" · ")}`);
-  }, () => {});
-  return line;
+    if (m.status !== "finished") return;
+    return fetch(`/api/matches/${m.id}`, {cache: "no-store"}).then((r) => (r.ok ? r.json() : null)).then((match) => {
+      if (match && container.tcState === state) TC.renderBoard(last, {match});
+    });
+  }).catch(() => {});
+  return [line, last];
 };
 
+/* --- the match's card: the score as the hall card reads it ------------------------------
+   The state's `match.card` is the game's card face (companion/headline.py score_card, the
+   same reading as the hall's card and the MQTT summary): `score` (the line), `columns` (the
+   headings of each side's cells) and `sides` ([{name, score: [cells], turn, winner}]). The
+   hall's cards, the generic board and the host page's score header draw it, so a game
+   without page scripts of its own shows names, scores, whose turn and the winner. */
+
+/** The card as a table: a row per side (its colour, ▶ when it is to play, "Won"), its
+ *  cells under the card's column headings, the last cell `td.last` (the one that changes
+ *  most: the points). `cls`: the table's class. */
+TC.cardTable = function (card, cls) {
+  const el = TC.el;
+  return el("table", {class: cls},
+    el("thead", {}, el("tr", {}, el("td", {}), card.columns.map((c) => el("th", {scope: "col"}, c)))),
+    el("tbody", {}, card.sides.map((side, i) => el("tr", {class: [side.turn && "turn", side.winner && "winner"].filter(Boolean).join(" ") || null},
+      // Seat colours as on the game boards: two sides, or up to four players.
+      el("th", {scope: "row", class: `name player-${i % 4}`},
+        side.turn ? el("span", {class: "mark", "aria-hidden": "true"}, "▶ ") : null,
+        side.name,
+        side.turn ? el("span", {class: "sr-only"}, " (to play)") : null,
+        side.winner ? [" ", el("span", {class: "chip won"}, "Won")] : null),
+      side.score.map((cell, j) => el("td", {class: j === side.score.length - 1 ? "last" : null}, cell))))));
+};
+
+/** The board of a game without a board script of its own: who is to play or who won, and
+ *  the card's table at the size of a game's score. */
 TC.boards.generic = function (match) {
-  return TC.el("pre", {class: "generic"}, JSON.stringify(match.view, null, 1));
+  const el = TC.el;
+  const card = match.card;
+  const names = (pick) => card.sides.filter(pick).map((s) => s.name).join(" & ");
+  const over = match.status !== "active";
+  const head = over ? (names((s) => s.winner) ? `${names((s) => s.winner)} won` : "Finished")
+    : names((s) => s.turn) ? `${names((s) => s.turn)} to play` : "";
+  return el("div", {class: `generic${over ? " over" : ""}`},
+    el("p", {class: `head${over ? " over" : ""}`}, head),
+    card.sides.length ? TC.cardTable(card, "score card") : null);
 };
 
 /* A game's board script may give its board a `title(match)`: the score in a few words, for
-   the page title (a tab or a lock screen shows it). Without one the title names the game. */
-TC.boards.generic.title = () => null;
+   the page title (a tab or a lock screen shows it). Without one, the card's score line. */
+TC.boards.generic.title = (match) => (match.card && match.card.score
+  ? `${match.card.sides.map((s) => s.name).join(" v ")}: ${match.card.score}` : null);
 
 /** The page title for `state`: its score first (a narrow tab shows the start), then the app. */
 TC.title = function (state) {

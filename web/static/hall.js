@@ -19,21 +19,6 @@ function seenText(seen) {
   return `Updated ${at.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit", second: "2-digit"})}`;
 }
 
-function scoreTable(summary) {
-  const el = TC.el;
-  return el("table", {class: "hscore"},
-    el("thead", {}, el("tr", {}, el("td", {}),
-      summary.columns.map((c) => el("th", {scope: "col"}, c)))),
-    el("tbody", {}, summary.sides.map((side, i) => el("tr", {class: [side.turn && "turn", side.winner && "winner"].filter(Boolean).join(" ") || null},
-      // Seat colours as on the spectator boards: two sides, or up to four players.
-      el("th", {scope: "row", class: `name player-${i % 4}`},
-        side.turn ? el("span", {class: "mark", "aria-hidden": "true"}, "▶ ") : null,
-        side.name,
-        side.turn ? el("span", {class: "sr-only"}, " (to play)") : null,
-        side.winner ? el("span", {class: "chip won"}, "Won") : null),
-      side.score.map((cell, j) => el("td", {class: j === side.score.length - 1 ? "last" : null}, cell))))));
-}
-
 /** One table's card: its name (a link to its own page when it has one), game, status,
  *  the scores by side, what the broker refuses it, whose turn, the winner, offline or
  *  stale, the last news. */
@@ -51,7 +36,7 @@ function card(t) {
       el("h2", {id: `t-${t.id}`}, name),
       el("span", {class: `badge ${off ? "off" : s ? s.status : ""}`}, status)),
     el("p", {class: "game"}, !s ? "Waiting for the table's first score" : s.game ? s.title : "No match on the table"),
-    s && s.sides.length ? scoreTable(s) : el("p", {class: "noscore"}),
+    s && s.sides.length ? TC.cardTable(s, "hscore") : el("p", {class: "noscore"}),
     // What the broker refuses this table (its ACL lacks a line): said for whoever keeps it.
     s && s.refused && s.refused.length ? el("ul", {class: "refused", "aria-label": "Broker refusals"},
       s.refused.map((r) => el("li", {}, `The broker refuses ${r.what} (${r.reason}): its ACL needs `,

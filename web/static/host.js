@@ -1,4 +1,72 @@
 "use strict";
+
+/* The score header and names cut to one line: only the host page draws them. */
+
+/** The score in one glance, for the top of a page (the host page keeps it in sight while
+ *  the controls scroll under it): a line per side, or two sides a line past two, each its
+ *  colour, its name on one line (cut, whole in its title), ▶ while it is to play, its
+ *  cells (the last, the points, bold) and "Won". Drawn into `box` from the state's card;
+ *  hidden while no match is on the table. Its size changes only with the number of sides. */
+TC.scoreHeader = function (box, state) {
+  const el = TC.el;
+  const match = state.match;
+  box.hidden = !match;
+  if (!match) { box.replaceChildren(); return; }
+  const card = match.card;
+  box.replaceChildren(el("ol", {class: `sides n${card.sides.length}`}, card.sides.map((side, i) => el("li",
+    {class: [`side player-${i % 4}`, side.turn && "turn", side.winner && "winner"].filter(Boolean).join(" ")},
+    el("span", {class: "mark", "aria-hidden": "true"}, side.turn ? "▶" : ""),
+    el("span", {class: "who", title: side.name}, side.name),
+    side.turn ? el("span", {class: "sr-only"}, " (to play)") : null,
+    // Past two sides the line is short: the winner's is marked by its colour alone.
+    side.winner ? el("span", {class: card.sides.length > 2 ? "sr-only" : "chip won"}, card.sides.length > 2 ? " (won)" : "Won") : null,
+    el("span", {class: "cells"}, side.score.map((cell, j) => el("span",
+      {class: j === side.score.length - 1 ? "cell last" : "cell"},
+      card.columns[j] ? el("span", {class: "sr-only"}, ` ${card.columns[j]} `) : null, cell)))))));
+  TC.tellApart(box);
+};
+
+/** Names cut to one line never look alike. A name in a `.who` span of `box` that is too
+ *  wide for it is cut at its end ("SMITHERSON J…"); where that leaves two names showing the
+ *  same, each of them shows instead what tells it from the others, measured in its own
+ *  font: its end ("…ERSON JOHN"), else the letters around the first one it differs at
+ *  ("…ONAB…"). The whole name stays the span's (or its button's) title and accessible
+ *  name. Call it again whenever the box changes size (shown, turned, resized). */
+TC.tellApart = function (box) {
+  const spans = [...box.querySelectorAll(".who")];
+  for (const span of spans) span.textContent = span.dataset.name ??= span.textContent;
+  if (spans.length < 2) return;
+  const names = spans.map((s) => s.dataset.name);
+  const cut = spans.map((span, i) => {
+    const room = span.clientWidth - 1;  // 0 or less: not laid out (the box hidden)
+    const font = getComputedStyle(span).font;
+    const wide = (text) => TC.textWidth(text, font);
+    if (room <= 0 || wide(names[i]) <= room) return {room, wide, shown: names[i]};
+    let end = names[i].length;
+    while (end > 1 && wide(`${names[i].slice(0, end)}…`) > room) end -= 1;
+    return {room, wide, shown: `${names[i].slice(0, end)}…`};
+  });
+  spans.forEach((span, i) => {
+    const {room, wide, shown} = cut[i];
+    if (!cut.some((c, j) => j !== i && c.shown === shown)) return;
+    const name = names[i];
+    const same = (other) => { let k = 0; while (k < name.length && name[k] === other[k]) k += 1; return k; };
+    const differs = Math.max(...names.filter((_, j) => j !== i).map(same));  // the first letter its own
+    let from = 0;
+    while (from < name.length - 1 && wide(`…${name.slice(from)}`) > room) from += 1;
+    let text = `…${name.slice(from)}`;
+    if (from > differs) {  // its end is like another's too: the letters around the difference
+      const start = Math.max(0, differs - 2);
+      let end = name.length;
+      while (end > differs + 1 && wide(`…${name.slice(start, end)}…`) > room) end -= 1;
+      text = `…${name.slice(start, end)}…`;
+    }
+    span.textContent = text;
+    const button = span.closest("button");
+    if (button && button.title && !button.hasAttribute("aria-label")) button.setAttribute("aria-label", button.title);
+  });
+};
+
 (function () {
   const $ = (id) => document.getElementById(id);
   const message = $("message");
@@ -110,51 +178,26 @@
     // The actions used most (a game marks them data-bar) go to the bar at the bottom of
     // the screen, in reach of the thumb however long the controls above them are.
     quick.append(...box.querySelectorAll("[data-bar]"));
-    tellApart(quick);
+    // Once the match is over the bar says how it ended, where its quick actions were.
+    if (match.status !== "active") {
+      const over = overText(match.card);
+      quick.append(TC.el("p", {class: "over", title: over}, over));
+    }
+    TC.tellApart(quick);
     for (const empty of box.querySelectorAll(".row:empty")) empty.remove();
+    // The controls change with each shot: what lies under them (the board) keeps its place,
+    // and so does the bar's top edge.
+    TC.steady(box, `${state.epoch}/${match.id}`);
+    TC.steady($("bar"), `${state.epoch}/${match.id}`);
   }
 
-  /** Names cut to one line in the bar never look alike. The bar cuts a long name at its
-   *  end ("SMITHERSON J…"); where that leaves two names showing the same, each of them
-   *  shows instead what tells it from the others, measured in its own font: its end
-   *  ("…ERSON JOHN"), else the letters around the first one it differs at
-   *  ("…ONAB…"). The whole name stays the button's title and accessible name. Drawn
-   *  again whenever the bar changes size (shown, turned, resized). */
-  function tellApart(bar) {
-    const spans = [...bar.querySelectorAll(".who")];
-    for (const span of spans) span.textContent = span.dataset.name ??= span.textContent;
-    if (spans.length < 2) return;
-    const names = spans.map((s) => s.dataset.name);
-    const cut = spans.map((span, i) => {
-      const room = span.clientWidth - 1;  // 0 or less: not laid out (the bar hidden)
-      const font = getComputedStyle(span).font;
-      const wide = (text) => TC.textWidth(text, font);
-      if (room <= 0 || wide(names[i]) <= room) return {room, wide, shown: names[i]};
-      let end = names[i].length;
-      while (end > 1 && wide(`${names[i].slice(0, end)}…`) > room) end -= 1;
-      return {room, wide, shown: `${names[i].slice(0, end)}…`};
-    });
-    spans.forEach((span, i) => {
-      const {room, wide, shown} = cut[i];
-      if (!cut.some((c, j) => j !== i && c.shown === shown)) return;
-      const name = names[i];
-      const same = (other) => { let k = 0; while (k < name.length && name[k] === other[k]) k += 1; return k; };
-      const differs = Math.max(...names.filter((_, j) => j !== i).map(same));  // the first letter its own
-      let from = 0;
-      while (from < name.length - 1 && wide(`…${name.slice(from)}`) > room) from += 1;
-      let text = `…${name.slice(from)}`;
-      if (from > differs) {  // its end is like another's too: the letters around the difference
-        const start = Math.max(0, differs - 2);
-        let end = name.length;
-        while (end > differs + 1 && wide(`…${name.slice(start, end)}…`) > room) end -= 1;
-        text = `…${name.slice(start, end)}…`;
-      }
-      span.textContent = text;
-      const button = span.closest("button");
-      if (button && button.title && !button.hasAttribute("aria-label")) button.setAttribute("aria-label", button.title);
-    });
-  }
-  new ResizeObserver(() => tellApart($("quick"))).observe($("quick"));
+  /** How a match ended, in words, from its card: "Ann won", "Ann & Bob won", "Ended". */
+  const overText = (card) => {
+    const won = card.sides.filter((s) => s.winner).map((s) => s.name);
+    return won.length ? `${won.join(" & ")} won` : "Over";
+  };
+
+  new ResizeObserver(() => TC.tellApart($("quick"))).observe($("quick"));
 
   /** The generic controls, for a game without a host script: one row of buttons per
    *  legal shape, a button per value of its list field (none: one button), labelled by
@@ -191,7 +234,13 @@
     $("end").hidden = !active;
     const again = !active && rematch && rematchFor === folded ? rematch : null;
     $("rematch").hidden = !again;
-    if (again) $("rematch").setAttribute("aria-label", `Rematch: ${again.players.join(", ")}, same options`);
+    if (again) {
+      $("rematch").setAttribute("aria-label", `Rematch: ${again.players.join(", ")}, same options`);
+      // Above a form set to another game, it names its own (it does not play the form's).
+      const game = games.find((g) => g.id === again.game);
+      $("rematch").textContent = game && $("game").value && $("game").value !== again.game
+        ? `Rematch: ${game.title}` : "Rematch";
+    }
     $("to-start").hidden = active;
   }
 
@@ -347,12 +396,15 @@
     $("new-match").scrollIntoView({block: "start"});
     $("game").focus({preventScroll: true});
   });
-  $("game").addEventListener("change", () => renderStart(true));
+  $("game").addEventListener("change", () => { renderStart(true); renderMatchRow(); });
   // The table says what the undo took back (the answer's `undone`): said in the bar, by Undo.
   $("undo").addEventListener("click", () => act("/api/undo").then((s) => {
     if (s && s.undone) say(`Undone: ${s.undone}`, undefined, true);
   }));
-  $("redo").addEventListener("click", () => act("/api/redo"));
+  // And what a redo put back (`redone`).
+  $("redo").addEventListener("click", () => act("/api/redo").then((s) => {
+    if (s && s.redone) say(`Redone: ${s.redone}`, undefined, true);
+  }));
   $("end").addEventListener("click", () => {
     if (confirm("End this match? It stays in the history, without a result.")) act("/api/match/end");
   });
@@ -397,9 +449,14 @@
     if (e.target.name !== "player") $("start").dataset.changed = $("start").dataset.premise || "";
   });
 
-  // What the bar covers at the bottom of the screen: a control scrolled to sits above it.
+  // What the bar covers at the bottom of the screen, and the score header at its top: a
+  // control scrolled to sits between them (host.css: scroll-padding).
   new ResizeObserver(() => document.documentElement.style.setProperty("--bar", `${$("bar").offsetHeight}px`))
     .observe($("bar"));
+  new ResizeObserver(() => {
+    document.documentElement.style.setProperty("--head", `${$("scoreline").offsetHeight}px`);
+    TC.tellApart($("scoreline"));
+  }).observe($("scoreline"));
 
   /** The table is back (the stream reconnected): the message about an unanswered tap goes,
    *  and the state is read again; a tap whose fate was unknown is told from it. */
@@ -433,6 +490,7 @@
       renderOffer();
       readOffer();
       if (about !== null && about !== key(s)) say("");
+      TC.scoreHeader($("scoreline"), s);
       TC.renderBoard($("board"), s);
       // Controls of a game whose scripts are still on their way: drawn once they are here.
       TC.need(s.match && s.match.game).then(() => { if (state === s) renderActions(); }, (err) => say(err.message));
@@ -499,3 +557,4 @@
   new MutationObserver(suggest).observe(fields, {childList: true});
   gameBox.addEventListener("change", suggest);
 })();
+

@@ -33,8 +33,10 @@
     get(`/api/players/${encodeURIComponent(name)}`).then((body) => {
       document.getElementById("name").textContent = body.name;
       box.replaceChildren(...body.games.map((g) => {
-        const chart = TC.el("div", {class: "timeline"});
-        TC.timeline.draw(chart, g.chart);
+        // A course needs two points: after one match there is no line to draw.
+        const course = g.chart.series.some((line) => line.points.length > 1);
+        const chart = course ? TC.el("div", {class: "timeline"}) : null;
+        if (chart) TC.timeline.draw(chart, g.chart);
         return TC.el("section", {class: "game-card player", "aria-labelledby": `h-${g.game}`},
           TC.el("h2", {id: `h-${g.game}`}, g.title),
           TC.el("p", {}, `Rating ${rating(g)} · place ${g.place} of ${g.of} · ${g.matches} played, ${g.wins} won · form `, form(g.form)),

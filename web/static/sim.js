@@ -19,19 +19,27 @@
   frames();
   // The seat buttons say whose seat they are (seat 1 is player 1); the follow also
   // shows the page's offline notice while the companion cannot be reached.
+  // A press that got no answer is said in words (never the browser's "Failed to fetch"),
+  // until the companion is heard again.
+  let unanswered = false;
   TC.follow((state) => {
     const players = state.match ? state.match.players : [];
     for (const seat of panel.querySelectorAll("button[data-seat]")) {
       const name = players[Number(seat.dataset.seat) - 1];
       seat.textContent = name ? `Seat ${seat.dataset.seat} · ${name}` : `Seat ${seat.dataset.seat}`;
     }
-  });
+  }, (online) => { if (online && unanswered) { unanswered = false; message.textContent = ""; } });
   TC.login(document.getElementById("login"), () => { panel.hidden = false; message.textContent = ""; },
     () => { panel.hidden = true; });
   const press = (button, hold) => {
     message.textContent = "";
     TC.post("/api/sim/button", {button: button.dataset.button, hold})
-      .catch((err) => { message.textContent = err.message; });
+      .catch((err) => {
+        unanswered = err.status === undefined;
+        message.textContent = unanswered
+          ? "The companion is not answering (is it running?): this press was not made. Press again once it is back."
+          : err.message;
+      });
   };
   for (const button of panel.querySelectorAll("button[data-button]")) {
     let down = 0;  // when the pointer or Space went down; 0: not down

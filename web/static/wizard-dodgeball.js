@@ -81,7 +81,7 @@ TC.boards["wizard-dodgeball"] = function (match) {
     // The last play (its dice after it, on the same lines) and what is on now keep two
     // lines each, empty or not: nothing moves, and no line stands empty for dice a play
     // without any does not have.
-    el("div", {class: "lastplay"},
+    el("div", {class: last ? "lastplay" : "lastplay none"},
       el("p", {class: "status last"}, last ? ["Last: ", el("strong", {}, last.text)] : "No play yet",
         dice ? [" · ", el("span", {class: "dice"}, dice)] : null)),
     over ? null : el("p", {class: "status now"}, status.join(" · ")),
