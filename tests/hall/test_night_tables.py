@@ -42,8 +42,10 @@ TABLES = ["table-1", "table-2", "table-3", "table-4"]
 USERS = {**{t: f"{t}-secret" for t in TABLES}, "hall": "hall-secret"}
 #: Center Court's shortest match: one set played as a match tiebreak, no-ad.
 SHORT = {"sets": 1, "final_set": "match-tiebreak", "no_ad": True}
-#: How long one thing may take to happen (a process up, an offer seen, a result in).
-WAIT = 20.0
+#: How long one thing may take to happen (a process up, an offer seen, a result in): a
+#: bound for a hung table, not a speed (four companions start at once on a CI machine
+#: that may be busy: at a load of 40 on two cores one took over 40 s to start).
+WAIT = 60.0
 
 
 def until(check: Callable[[], Any], what: str, timeout: float = WAIT) -> Any:
