@@ -36,11 +36,21 @@ class Frames:
             self.frames.append(image)
             self.arrived.notify_all()
 
-    def wait(self, count: int, timeout: float = 3.0) -> list[Image.Image]:
+    def wait(self, count: int, timeout: float = 30.0) -> list[Image.Image]:
+        """The frames so far, once there are ``count``; ``timeout`` bounds a hung
+        display thread, not its speed (a busy CI machine may take seconds)."""
         with self.arrived:
             assert self.arrived.wait_for(lambda: len(self.frames) >= count, timeout), \
                 f"expected {count} frames, got {len(self.frames)}"
             return list(self.frames)
+
+    def wait_for(self, image: Image.Image, timeout: float = 30.0) -> None:
+        """Until a frame with ``image``'s pixels arrives (a frame the display thread was
+        drawing before may come first)."""
+        with self.arrived:
+            assert self.arrived.wait_for(
+                lambda: any(f.tobytes() == image.tobytes() for f in self.frames), timeout), \
+                "the expected frame never came"
 
 
 def test_sim_device_is_a_persistent_dummy():
@@ -121,6 +131,10 @@ class HeldClock:
     def run(self) -> None:
         self.since = time.monotonic()
 
+    def hold(self) -> None:
+        """Stand still again where it is: what follows is not raced by lost time."""
+        self.still, self.since = self(), None
+
     def __call__(self) -> float:
         return self.still if self.since is None else self.still + time.monotonic() - self.since
 
@@ -141,9 +155,14 @@ def test_idle_dims_and_shifts_then_a_button_wakes():
         # The same picture, moved by a pixel: never the unshifted frame again.
         assert all(f.tobytes() != picture("40-15").tobytes() for f in shifted)
         assert all(f.getbbox() != picture("40-15").getbbox() for f in shifted)
+        # Time stands still from the press on: on a busy machine the idle time could
+        # otherwise run out again (0.2 s) before the woken frame is drawn.
+        clock.hold()
+        with frames.arrived:
+            frames.frames.clear()
         oled.activity()
-        woken = frames.wait(len(frames.frames) + 1)[-1]
-        assert woken.tobytes() == picture("40-15").tobytes() and not oled.dimmed
+        frames.wait_for(picture("40-15"))
+        assert not oled.dimmed
     finally:
         oled.close()
 
