@@ -5,10 +5,17 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from playwright.sync_api import expect
 
 from app.config import Config
 from app.runtime import SIM_SEATS, Companion, WebOptions
 from tests.e2e.browser_support import ARGS, CHROMIUM, PHONE, PIN, playwright_driver
+
+#: How long a page's assertion waits for what it expects: a bound for a page that never
+#: gets there, not a speed. Playwright's 5 s default failed on a busy CI machine (a load
+#: of 40 on two cores) while the page was still drawing; a page that is right passes as
+#: soon as it is.
+expect.set_options(timeout=30_000)
 
 
 @pytest.fixture(scope="session")

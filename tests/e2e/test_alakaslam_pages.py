@@ -55,7 +55,7 @@ def test_spectator_court_follows_the_rally_live(companion, phone):
     marker = phone.evaluate("window.marker = 7")
     # A serve from the red corner that crosses to c3 r4, then Bob enchants Ann with a 2.
     play(companion, {"type": "serve", "player": 0, "corner": "red", "cards": ["B1", "B2"]})
-    expect(board.locator(".status.now")).to_have_text("Bob to hit · rally 1", timeout=5000)
+    expect(board.locator(".status.now")).to_have_text("Bob to hit · rally 1")
     expect(court_svg).to_have_attribute(
         "aria-label", "Court, 3 columns by 4 rows. Ball at c3 r4. "
         "Last shot by Ann: c1 r1 to c3 r4, in.")
@@ -64,13 +64,13 @@ def test_spectator_court_follows_the_rally_live(companion, phone):
     expect(board.locator(".reminders")).to_have_text("Draw: Ann draws 2")
     play(companion, {"type": "shot", "player": 1, "cards": ["R2", "E2"]})
     expect(board.locator(".obligations")).to_have_text(
-        "Ann must play exactly 2 cards (Enchanted by Bob)", timeout=5000)
+        "Ann must play exactly 2 cards (Enchanted by Bob)")
     expect(board.locator(".status.now")).to_have_text("Ann to hit · rally 2")
     shot(phone, "slam-spectator-rally")
     # Ann's return sails out over the red edge: the point is Bob's, the path drawn off court.
     play(companion, {"type": "shot", "player": 0, "cards": ["R0", "R2"]})
     expect(board.locator(".status.last")).to_contain_text(
-        "Last shot (Ann): c2 r2 → c0 r4, out", timeout=5000)
+        "Last shot (Ann): c2 r2 → c0 r4, out")
     expect(board.locator(".status.last")).to_contain_text("Last point: Bob scores: out")
     expect(court_svg.locator(".path.bad .result")).to_have_text("OUT")
     expect(board.locator(".score tr[data-side='1'] .points")).to_have_text("1")
@@ -95,9 +95,9 @@ def test_spectator_board_shows_the_winner_abilities_and_copies(companion, phone)
                                                                        "cards": ["B0"]}},
          {"type": "shot", "player": 0, "cards": ["R2"], "ability": True,
           "support": {"player": 1, "cards": ["B0"]}})
-    expect(players.nth(0)).to_contain_text("ability used", timeout=5000)
+    expect(players.nth(0)).to_contain_text("ability used")
     play(companion, {"type": "point", "winner": 0})
-    expect(phone.locator("#board .head")).to_have_text("Ann/Bea win 1-0", timeout=5000)
+    expect(phone.locator("#board .head")).to_have_text("Ann/Bea win 1-0")
     expect(phone.locator("#board .status.now")).to_have_count(0)
     expect(phone.locator("#board .score tr.winner .name")).to_have_text("Ann/Bea winner")
     # The match's stats: Laurie's ability counted, points by reason, the longest rally.
@@ -546,7 +546,7 @@ def test_spectator_court_leaves_a_shot_that_did_not_decide_the_point_unjudged(co
     expect(board.locator(".status.last")).to_contain_text("Last shot (Ann): c1 r1 → c3 r4, in")
     # The next point is awarded with no shot at all: no earlier point's shot is drawn.
     play(companion, {"type": "point", "winner": 1, "reason": "out"})
-    expect(board.locator(".status.last")).to_have_text("Last point: Bob scores: out", timeout=5000)
+    expect(board.locator(".status.last")).to_have_text("Last point: Bob scores: out")
     expect(court_svg.locator(".path")).to_have_count(0)
     expect(court_svg).to_have_attribute("aria-label",
                                         "Court, 3 columns by 4 rows. No ball in play.")
@@ -554,7 +554,7 @@ def test_spectator_court_leaves_a_shot_that_did_not_decide_the_point_unjudged(co
     # went out): her serve is drawn unjudged.
     play(companion, {"type": "serve", "player": 0, "corner": "red", "cards": ["B1", "B2"]},
          {"type": "point", "winner": 0, "reason": "out"})
-    expect(board.locator(".status.last")).to_have_text("Last point: Ann scores: out", timeout=5000)
+    expect(board.locator(".status.last")).to_have_text("Last point: Ann scores: out")
     expect(court_svg.locator(".path.faded")).to_have_count(1)  # where it went, faded...
     expect(court_svg.locator(".path .result")).to_have_count(0)  # ...and no result beside it
     expect(court_svg).to_have_attribute(
@@ -623,7 +623,7 @@ def test_host_point_form_offers_only_the_points_the_record_allows(companion, pho
     shot(phone, "slam-host-point-bad-serve")
     # Once the serve is recorded, the point is the side's that hit last, never a bad serve.
     play(companion, {"type": "serve", "player": 0, "corner": "red", "cards": ["B3"]})
-    expect(form.locator("button")).to_have_text(["Point Ann"], timeout=5000)
+    expect(form.locator("button")).to_have_text(["Point Ann"])
     expect(form.locator("option")).to_have_text(["no return", "declined", "out", "net"])
     expect(form.locator(".hint")).to_have_text("Ann hit last: the point is theirs")
     form.locator("select").select_option("out")

@@ -53,8 +53,7 @@ def test_spectator_shows_four_portals_dark_power_and_the_last_event(companion, p
     expect(board.locator(".firsts")).to_have_text(
         "First on a space: Annabelle 1 5 · Bartholomew 2 · Dimitri 9")
     play(companion, MIDGAME[-1])  # the device rolls 3 Spell Dice: shown live
-    expect(board.locator(".last")).to_contain_text("Bartholomew rolls the Spell Dice: ",
-                                                   timeout=5000)
+    expect(board.locator(".last")).to_contain_text("Bartholomew rolls the Spell Dice: ")
     faces = view(companion)["roll"]["faces"]
     # The dice said once (issue #25): by the last line while the roll is the last news.
     expect(board.locator(".last")).to_contain_text(" · ".join(faces))
@@ -74,13 +73,12 @@ def test_spectator_final_round_and_the_jury(companion, phone):
     board = phone.locator("#board")
     expect(board.locator(".last")).to_have_text("Annabelle starts")
     play(companion, *FINISH[:COMPLETED])
-    expect(board.locator(".banner")).to_have_text("Final round: Annabelle completed the portal",
-                                                  timeout=5000)
+    expect(board.locator(".banner")).to_have_text("Final round: Annabelle completed the portal")
     expect(board.locator(".last")).to_have_text("Annabelle ended the turn")
     above_the_fold(phone, "#board .banner")
     shot(phone, "zoo-spectator-final-round")
     play(companion, *FINISH[COMPLETED:])
-    expect(board.locator(".head")).to_have_text("Annabelle wins with 18", timeout=5000)
+    expect(board.locator(".head")).to_have_text("Annabelle wins with 18")
     expect(board.locator(".banner")).to_have_count(0)
     expect(board.locator(".last")).to_contain_text("the final round is over: the Magic Jury scores")
     ann = board.locator(".zp[data-player='0']")
@@ -113,7 +111,7 @@ def test_alakazoo_pages_pass_axe(companion, phones, scheme):
     shot(page, f"zoo-spectator-jury-{scheme}")
     start(companion, {**FOUR, "options": {}})
     play(companion, *MIDGAME)
-    expect(page.locator("#board .last")).to_contain_text("Spell Dice", timeout=5000)
+    expect(page.locator("#board .last")).to_contain_text("Spell Dice")
     assert accessibility_problems(page) == []
     page.close()  # one stream less: chromium allows 6 connections per host
     host = phones.open(PHONE, scheme)
@@ -162,7 +160,7 @@ def test_host_starts_a_match_with_portals_names_and_dice(companion, phone):
     boxed.filter(has_text="Kraken").locator("input").check()
     shot(phone, "zoo-host-start-form")
     phone.click("#start button[type=submit]")
-    expect(phone.locator("#board .zoo .head")).to_have_text("Round 1 · Bob's turn", timeout=5000)
+    expect(phone.locator("#board .zoo .head")).to_have_text("Round 1 · Bob's turn")
     m = companion.table.snapshot.match
     assert m["players"] == ["Ann", "Bob", "Cleo"]
     assert m["options"]["portals"] == [1, 6, 3]
@@ -224,9 +222,9 @@ def test_host_plays_a_match_to_the_end_and_the_spectator_follows(companion, brow
     expect(actions.locator("[data-reason=helper]")).to_have_count(0)
     display(1, 1)
     expect(head).to_have_text("Round 1 · Ann's turn")
-    expect(spectator.locator("#board .zp[data-player='0'] .pts")).to_have_text("2", timeout=5000)
+    expect(spectator.locator("#board .zp[data-player='0'] .pts")).to_have_text("2")
     end_turn("Round 1 · Bob's turn")
-    expect(head).to_have_text("Round 1 · Bob's turn", timeout=5000)  # live on the spectator's phone
+    expect(head).to_have_text("Round 1 · Bob's turn")  # live on the spectator's phone
     # Bob's space 1: not the Dragon Ann's portal shows (each card exists once).
     pick(1)
     expect(actions.locator("fieldset[data-action=display] button[data-creature]")
@@ -282,7 +280,7 @@ def test_host_plays_a_match_to_the_end_and_the_spectator_follows(companion, brow
     expect(actions.locator("[data-reason=no_rune]")).to_have_count(0)
     end_turn("Ann wins with 17")
     expect(phone.locator("#actions fieldset, [data-action=end_turn]")).to_have_count(0)
-    expect(head).to_have_text("Ann wins with 17", timeout=5000)
+    expect(head).to_have_text("Ann wins with 17")
     # Over: the controls say so (no TypeError on a game with no current player).
     expect(actions.locator(".zoo-over")).to_contain_text("The game is over")
     assert errors == []
@@ -355,12 +353,12 @@ def test_the_spectator_page_loads_a_game_s_script_when_its_match_starts(companio
     phone.goto(url(companion))
     expect(phone.locator("#board .cc")).to_be_visible()
     # The timeline chart's script comes once, after the page (tests/e2e/test_timeline_pages.py).
-    expect(phone.locator("#timeline figure")).to_be_visible(timeout=5000)
+    expect(phone.locator("#timeline figure")).to_be_visible()
     assert scripts == ["common.js", "center-court.js", "spectator.js", "timeline.js"]
     phone.evaluate("window.marker = 7")
     companion.runner.call(lambda t: t.abandon())
     start(companion, FOUR)
-    expect(phone.locator("#board .zp")).to_have_count(4, timeout=5000)
+    expect(phone.locator("#board .zp")).to_have_count(4)
     assert scripts == ["common.js", "center-court.js", "spectator.js", "timeline.js",
                        "alakazoo.js"]
     assert phone.evaluate("window.marker") == 7  # the same page: no reload

@@ -19,10 +19,10 @@ def test_spectator_page_updates_live_without_reload(companion, phone):
     sync_api.expect(phone.locator("#board")).to_contain_text("No match")
     companion.runner.call(lambda t: t.start({"game": "center-court",
                                              "players": ["Ann", "Bob"]}))
-    sync_api.expect(phone.locator("#board")).to_contain_text("Ann", timeout=5000)
+    sync_api.expect(phone.locator("#board")).to_contain_text("Ann")
     marker = phone.evaluate("window.marker = 42")
     companion.runner.call(lambda t: t.act({"type": "point", "winner": 1}))
-    sync_api.expect(phone.locator(".points").nth(1)).to_have_text("15", timeout=5000)
+    sync_api.expect(phone.locator(".points").nth(1)).to_have_text("15")
     assert phone.evaluate("window.marker") == marker  # the same page: no reload
     assert phone.locator("#offline").is_hidden()
     shot(phone, "spectator")
@@ -36,7 +36,7 @@ def test_spectator_page_shows_the_state_before_any_stream(companion, phones):
     page.route("**/api/events*", lambda route: route.abort())  # ?epoch=... too
     page.goto(url(companion))
     sync_api.expect(page.locator("#board")).to_contain_text("Bob")
-    sync_api.expect(page.locator("#offline")).to_be_visible(timeout=5000)
+    sync_api.expect(page.locator("#offline")).to_be_visible()
 
 
 def test_host_logs_in_and_plays_points(companion, phone):
@@ -114,21 +114,19 @@ def test_spectator_page_never_calls_a_rally_a_second_serve(companion, phone):
     call = phone.locator("#board .callout .call")
     sync_api.expect(status).to_have_text("Ann to serve")
     play(companion, {"type": "serve", "card": 5, "roll": 5})
-    sync_api.expect(call).to_have_text("FAULT · second serve", timeout=5000)
+    sync_api.expect(call).to_have_text("FAULT · second serve")
     play(companion, {"type": "serve", "card": 2, "roll": 6})
-    sync_api.expect(status).to_contain_text("Ball in play: 2 to Bob", timeout=5000)
+    sync_api.expect(status).to_contain_text("Ball in play: 2 to Bob")
     sync_api.expect(call).to_have_count(0)
     sync_api.expect(status).to_have_text("Last serve: 2 (2nd), die 6 · Ball in play: 2 to Bob")
     shot(phone, "spectator-rally")
     # The serve belongs to its point: once the point is won, nothing stale stays
     # through the next ones (issue #25); the next serve is said for its own point.
     play(companion, {"type": "return", "card": 3}, {"type": "point", "winner": 0})
-    sync_api.expect(phone.locator("#board .score .points")).to_have_text(["15", "0"],
-                                                                        timeout=5000)
+    sync_api.expect(phone.locator("#board .score .points")).to_have_text(["15", "0"])
     sync_api.expect(status).to_have_text("Ann to serve")  # the next point's, nothing stale
     play(companion, {"type": "serve", "card": 5, "roll": 1})
-    sync_api.expect(status).to_have_text("Last serve: 5, die 1 · Ball in play: 5 to Bob",
-                                         timeout=5000)
+    sync_api.expect(status).to_have_text("Last serve: 5, die 1 · Ball in play: 5 to Bob")
 
 
 def test_spectator_page_shows_a_won_match_from_the_winners_side(companion, phone):
@@ -138,7 +136,7 @@ def test_spectator_page_shows_a_won_match_from_the_winners_side(companion, phone
     phone.goto(url(companion))
     play(companion, *[{"type": "point", "winner": 1}] * 48)
     head = phone.locator("#board .head")
-    sync_api.expect(head).to_have_text("Bob wins 6-0 6-0", timeout=5000)
+    sync_api.expect(head).to_have_text("Bob wins 6-0 6-0")
     sync_api.expect(phone.locator("#board")).not_to_contain_text("iebreak")
     sync_api.expect(phone.locator("#board .games")).to_have_count(0)
     sync_api.expect(phone.locator("#board .points")).to_have_count(0)
@@ -152,7 +150,7 @@ def test_spectator_page_shows_a_match_tiebreak_by_its_points(companion, phone):
                                                          "final_set": "match-tiebreak"}}))
     phone.goto(url(companion))
     play(companion, *[{"type": "point", "winner": w} for w in [0, 1] * 8 + [0, 0]])
-    sync_api.expect(phone.locator("#board .head")).to_have_text("Ann wins [10-8]", timeout=5000)
+    sync_api.expect(phone.locator("#board .head")).to_have_text("Ann wins [10-8]")
     sync_api.expect(phone.locator("#board .set")).to_have_text(["10", "8"])
     shot(phone, "spectator-match-tiebreak")
 
@@ -162,7 +160,7 @@ def test_a_tap_on_the_simulator_changes_the_oled(companion, phone):
     before = phone.locator("#oled").get_attribute("src")
     png_before = companion.display_png()
     phone.click("button[data-button=ok]")  # the welcome screen's OK: set up a match
-    sync_api.expect(phone.locator("#oled")).not_to_have_attribute("src", before, timeout=5000)
+    sync_api.expect(phone.locator("#oled")).not_to_have_attribute("src", before)
     assert companion.display_png() != png_before
     assert companion.panel.state.ui.screen == "setup"
     shot(phone, "simulator")

@@ -85,8 +85,7 @@ def test_a_finished_match_opens_to_its_board_stats_timeline_place_and_file(compa
     expect(more.locator(".board .slam")).to_be_visible()
     expect(more.locator(".board table.stats")).to_be_visible()
     # The chart of that match (match 1), drawn by timeline.js once opened.
-    expect(more.locator(".timeline figure.tl")).to_have_attribute("data-game", "alakaslam",
-                                                                  timeout=5000)
+    expect(more.locator(".timeline figure.tl")).to_have_attribute("data-game", "alakaslam")
     link = more.locator("a.file")
     expect(link).to_have_attribute("href", "/api/matches/1/export")
     above_the_fold(phone, "#history > li[data-status=finished] details.more summary")

@@ -345,7 +345,7 @@ def test_a_tap_on_controls_drawn_for_an_older_state_is_refused_while_new_ones_lo
         companion.runner.call(another_match)
     expect(phone.locator("#undo")).to_be_enabled()  # still Center Court's controls
     phone.locator("#undo").click()  # drawn for Center Court: the table has moved on since
-    expect(phone.locator("#message")).not_to_be_empty(timeout=5000)
+    expect(phone.locator("#message")).not_to_be_empty()
     view = companion.table.snapshot.match["view"]
     assert view["players"][0]["portal"][4] == 1  # the display stands
     for route in held:

@@ -189,9 +189,9 @@ def check(table: Companion, tabs: list[Tab], label: str) -> list[str]:
             page = tab.page
             page.goto(url(table, path))
             if page_name == "history":
-                expect(page.locator("#history li").first).to_be_visible(timeout=5000)
+                expect(page.locator("#history li").first).to_be_visible()
             else:
-                expect(page.locator("#board > *").first).to_be_visible(timeout=5000)
+                expect(page.locator("#board > *").first).to_be_visible()
             space = page.locator("fieldset[data-action=display] button[data-space]")
             if page_name == "host" and space.count():
                 space.first.click()  # Alakazoo: the creatures' buttons for that space

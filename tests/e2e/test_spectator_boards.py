@@ -40,7 +40,7 @@ def boxes(page, selectors: list[str]) -> dict[str, list]:
 
 
 def title_is(page, text: str) -> None:
-    expect(page).to_have_title(f"{text} · Table Companion", timeout=5000)
+    expect(page).to_have_title(f"{text} · Table Companion")
 
 
 # --- Center Court ---------------------------------------------------------------------
@@ -117,18 +117,18 @@ def test_center_court_calls_a_fault_without_moving_the_score(companion, phone):
     before = boxes(phone, watched)
     play(companion, {"type": "serve", "card": 5, "roll": 5})
     call = phone.locator("#board .callout .call")
-    expect(call).to_have_text("FAULT · second serve", timeout=5000)
+    expect(call).to_have_text("FAULT · second serve")
     above_the_fold(phone, "#board .callout .call")
     assert boxes(phone, watched) == before
     shot(phone, "spectator-cc-fault")
     play(companion, {"type": "serve", "card": 2, "roll": 2})
-    expect(call).to_have_text("DOUBLE FAULT", timeout=5000)
+    expect(call).to_have_text("DOUBLE FAULT")
     title_is(phone, "Ann v Bob: 0-0, 15-15")
     assert boxes(phone, watched) == before
     expect(phone.locator("#board .stats.live tbody tr").nth(3)).to_have_text("Double faults10")
     shot(phone, "spectator-cc-double-fault")
     play(companion, {"type": "serve", "card": 4})
-    expect(phone.locator("#board .status")).to_contain_text("Ball in play: 4 to Bob", timeout=5000)
+    expect(phone.locator("#board .status")).to_contain_text("Ball in play: 4 to Bob")
     expect(call).to_have_count(0)
     assert boxes(phone, watched) == before
 
@@ -137,14 +137,14 @@ def test_center_court_tiebreak_and_the_winner(companion, phone):
     start(companion, {**CC, "options": {**CC["options"], "sets": 1}})
     phone.goto(url(companion))
     play(companion, *[w for _ in range(6) for w in [POINT[0]] * 4 + [POINT[1]] * 4])
-    expect(phone.locator("#board .head")).to_have_text("Set 1 · Tiebreak", timeout=5000)
+    expect(phone.locator("#board .head")).to_have_text("Set 1 · Tiebreak")
     expect(phone.locator("#board .score thead th")).to_have_text(["Gms", "TB"])
     for s in CC_FACTS:
         above_the_fold(phone, s)
     shot(phone, "spectator-cc-tiebreak")
     play(companion, *[POINT[1]] * 7)
     head = phone.locator("#board .head")
-    expect(head).to_have_text("Bob wins 7-6(7-0)", timeout=5000)
+    expect(head).to_have_text("Bob wins 7-6(7-0)")
     expect(head).to_have_class("head over")
     title_is(phone, "Bob wins 7-6(7-0)")
     winner = phone.locator("#board tr.winner")
@@ -178,7 +178,7 @@ def test_dodgeball_last_play_and_dice_first_hands_as_chips(companion, phone):
     before = boxes(phone, watched)
     play(companion, FREEZE, THROW, END)
     last = phone.locator("#board .lastplay")
-    expect(last).to_contain_text("Last: #21 hit #30 (11v3): out", timeout=5000)
+    expect(last).to_contain_text("Last: #21 hit #30 (11v3): out")
     expect(last.locator(".dice")).to_have_text("throw 5+6 v dodge 1+2")
     assert boxes(phone, watched) == before  # the play arrived: nothing moved
     title_is(phone, "Owls 1-0 Newts")
@@ -213,7 +213,7 @@ def test_dodgeball_winner(companion, phone):
     phone.goto(url(companion))
     play(companion, {"type": "hit", "thrower": 21, "target": 45})
     head = phone.locator("#board .head")
-    expect(head).to_have_text("Owls wins · first to 1", timeout=5000)
+    expect(head).to_have_text("Owls wins · first to 1")
     expect(head).to_have_class("head over")
     title_is(phone, "Owls wins 1-0")
     expect(phone.locator('#board .side.winner[data-side="0"] .chip.won')).to_have_text("winner")
@@ -239,14 +239,14 @@ def test_alakaslam_in_play_and_the_winner(companion, phone):
     shot(phone, "spectator-slam-new")
     before = boxes(phone, ["#board .score", "#board .status.now", "#board svg.court"])
     play(companion, SERVE)
-    expect(phone.locator("#board .status.now")).to_have_text("Bob to hit · rally 1", timeout=5000)
+    expect(phone.locator("#board .status.now")).to_have_text("Bob to hit · rally 1")
     assert boxes(phone, ["#board .score", "#board .status.now", "#board svg.court"]) == before
     for s in [*facts, "#board .status.last"]:
         above_the_fold(phone, s)
     shot(phone, "spectator-slam-in-play")
     play(companion, {"type": "point", "winner": 0})
     head = phone.locator("#board .head")
-    expect(head).to_have_text("Ann wins 1-0", timeout=5000)
+    expect(head).to_have_text("Ann wins 1-0")
     expect(head).to_have_class("head over")
     title_is(phone, "Ann wins 1-0")
     expect(phone.locator("#board tr.winner .chip.won")).to_have_text("winner")
@@ -263,7 +263,7 @@ def test_alakazoo_title_colours_and_the_winner(companion, phone):
     watched = ["#board .zp", "#board .head"]
     before = boxes(phone, watched)
     play(companion, MIDGAME[-1])  # the Spell Dice: a line that was kept for them
-    expect(phone.locator("#board .last")).to_contain_text("Spell Dice", timeout=5000)
+    expect(phone.locator("#board .last")).to_contain_text("Spell Dice")
     assert boxes(phone, watched) == before
     colours = phone.locator("#board .zp h2 .swatch").evaluate_all(
         "(els) => els.map((e) => getComputedStyle(e).backgroundColor)")
@@ -272,7 +272,7 @@ def test_alakazoo_title_colours_and_the_winner(companion, phone):
     start(companion, FOUR)
     play(companion, *FINISH)
     head = phone.locator("#board .head")
-    expect(head).to_have_text("Annabelle wins with 18", timeout=5000)
+    expect(head).to_have_text("Annabelle wins with 18")
     expect(head).to_have_class("head over")
     title_is(phone, "Annabelle wins with 18")
     for s in ["#board .head", "#board .zp.winner .chip.won", "#board .zp .pts"]:

@@ -53,7 +53,7 @@ def test_the_chart_appears_below_the_board_and_follows_the_match(companion, phon
     play(companion, *before)
     phone.goto(url(companion))
     figure = phone.locator("#timeline figure.tl")
-    expect(figure).to_have_attribute("data-game", game, timeout=5000)
+    expect(figure).to_have_attribute("data-game", game)
     expect(figure).to_have_attribute("data-events", str(len(before)))
     # Below the board, within the phone's width; its lines and marks drawn.
     chart, board = box(phone, "#timeline svg.tl-chart"), box(phone, "#board")
@@ -73,7 +73,7 @@ def test_the_chart_appears_below_the_board_and_follows_the_match(companion, phon
     figure.scroll_into_view_if_needed()
     shot(phone, f"timeline-{game}-live-before")
     play(companion, *live)
-    expect(figure).to_have_attribute("data-events", str(len(before) + len(live)), timeout=5000)
+    expect(figure).to_have_attribute("data-events", str(len(before) + len(live)))
     expect(figure.locator(".tl-summary")).not_to_have_text(summary)
     shot(phone, f"timeline-{game}-live-after")
 
@@ -84,7 +84,7 @@ def test_the_marks_and_bars_say_what_happened(companion, phone):
     play(companion, *before, *live)
     phone.goto(url(companion))
     figure = phone.locator("#timeline figure.tl")
-    expect(figure.locator(".tl-mark")).to_have_count(4, timeout=5000)
+    expect(figure.locator(".tl-mark")).to_have_count(4)
     expect(figure.locator(".tl-mark[data-kind=catch] title")).to_have_text("#58 caught #30")
     expect(figure.locator(".tl-legend li")).to_have_text(["Owls", "Newts", "cast", "hit",
                                                           "catch"])
@@ -103,7 +103,7 @@ def test_the_charts_pass_axe_and_are_readable(companion, phones, scheme):
         play(companion, *before, *live)
         page.goto(url(companion))
         figure = page.locator("#timeline figure.tl")
-        expect(figure).to_have_attribute("data-game", game, timeout=5000)
+        expect(figure).to_have_attribute("data-game", game)
         assert accessibility_problems(page) == [], game
         SHOTS.mkdir(parents=True, exist_ok=True)
         figure.screenshot(path=str(SHOTS / f"timeline-{game}-{scheme}.png"))
@@ -116,7 +116,7 @@ def test_the_chart_script_comes_after_the_page_has_loaded(companion, phone):
     start(companion, record)
     play(companion, *before)
     phone.goto(url(companion))
-    expect(phone.locator("#timeline figure.tl")).to_be_visible(timeout=5000)
+    expect(phone.locator("#timeline figure.tl")).to_be_visible()
     assert "timeline.js" not in phone.content().split('id="timeline"')[0]
     timing = phone.evaluate("""() => {
         const nav = performance.getEntriesByType("navigation")[0];
@@ -145,7 +145,7 @@ def test_a_finished_match_in_the_history_opens_to_its_timeline(companion, phone)
     expect(opener).to_have_text("Stats, timeline and match file")
     opener.click()  # a keyboard's Enter opens a <details> as well
     figure = row.locator(".timeline figure.tl")
-    expect(figure).to_have_attribute("data-game", "alakazoo", timeout=5000)
+    expect(figure).to_have_attribute("data-game", "alakazoo")
     expect(figure.locator(".tl-bars")).to_be_visible()
     chart = box(phone, "#history li .tl-chart")
     assert chart["x"] >= 0 and chart["x"] + chart["width"] <= PHONE["width"], chart
@@ -189,7 +189,7 @@ def test_no_chart_text_runs_out_of_its_chart_with_long_names(companion, phones, 
         play(companion, *actions)
         page.goto(url(companion))
         expect(page.locator("#timeline figure.tl")).to_have_attribute(
-            "data-game", record["game"], timeout=5000)
+            "data-game", record["game"])
         outside = page.evaluate(TEXT_OUTSIDE, "#timeline svg")
         page.locator("#timeline").screenshot(
             path=str(SHOTS / f"timeline-long-{record['game']}-{size['width']}.png"))
@@ -202,6 +202,6 @@ def test_no_chart_text_runs_out_of_its_chart_with_long_names(companion, phones, 
                           "options": {"sets": 1, "first_server": 0}})
         play(companion, *[ANN] * 24)
     page.goto(url(companion, f"players/{LONG[0]}"))
-    expect(page.locator(".timeline svg").first).to_be_visible(timeout=5000)
+    expect(page.locator(".timeline svg").first).to_be_visible()
     assert page.evaluate(TEXT_OUTSIDE, ".timeline svg") == []
     page.screenshot(path=str(SHOTS / f"players-long-{size['width']}.png"), full_page=True)

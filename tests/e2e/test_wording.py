@@ -19,7 +19,7 @@ def test_an_empty_table_says_what_the_last_match_came_to(companion, phone):
     play(companion, {"type": "point", "winner": 0})
     companion.runner.call(lambda t: t.abandon())
     expect(phone.locator("#board .empty")).to_have_text(
-        "No match in play. Last: Cy v Di: ended unfinished · 0-0", timeout=5000)
+        "No match in play. Last: Cy v Di: ended unfinished · 0-0")
     phone.goto(url(companion, "history"))
     expect(phone.locator("#history .who strong")).to_have_text(["Bob"])
     expect(phone.locator("#history .result").last).to_have_text("Bob won · 0-6")
