@@ -11,6 +11,7 @@ message that names the field and the expected shape.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -178,8 +179,8 @@ def choice(mapping: Mapping[str, Any], key: str, allowed: Sequence[Any], default
     value = mapping[key]
     # bool is an int in Python; True must not pass for 1.
     if not any(value == a and type(value) is type(a) for a in allowed):
-        shown = ", ".join(_json_repr(a) for a in allowed)
-        raise InvalidAction(f"{what} {key!r} must be one of {shown}; got {_json_repr(value)}")
+        shown = ", ".join(json_text(a) for a in allowed)
+        raise InvalidAction(f"{what} {key!r} must be one of {shown}; got {json_text(value)}")
     return value
 
 
@@ -193,7 +194,7 @@ def integer(mapping: Mapping[str, Any], key: str, low: int, high: int,
     value = mapping[key]
     if type(value) is not int or not low <= value <= high:
         raise InvalidAction(
-            f"{what} {key!r} must be a whole number {low}-{high}; got {_json_repr(value)}"
+            f"{what} {key!r} must be a whole number {low}-{high}; got {json_text(value)}"
         )
     return value
 
@@ -205,7 +206,7 @@ def action_type(action: object, known: Collection[str]) -> str:
     kind = action.get("type")
     if kind not in known:
         raise InvalidAction(
-            f"unknown action type {_json_repr(kind)}; expected one of: {', '.join(known)}"
+            f"unknown action type {json_text(kind)}; expected one of: {', '.join(known)}"
         )
     return kind
 
@@ -220,14 +221,18 @@ def check_fields(action: Mapping[str, Any], allowed: Collection[str]) -> None:
         )
 
 
-def _json_repr(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return f'"{value}"'
-    return repr(value)
+#: How much of a value a message quotes (a refusal names what was sent, not a page).
+SHOWN_CHARS = 60
+
+
+def json_text(value: Any) -> str:
+    """``value`` as the JSON it came as (``true``, ``null``, ``"x"``, ``[1, 2]``), cut
+    to :data:`SHOWN_CHARS`: a message quotes what was sent, never a Python repr."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):  # not from JSON: say what it is
+        text = type(value).__name__
+    return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS - 1] + "…"
 
 
 @dataclass(frozen=True)

@@ -369,7 +369,7 @@ def test_dispelling_ones_own_speed_keeps_the_throw():
 
 
 def test_a_dispelled_slow_gives_back_the_action_it_took():
-    machine = play([END, cast(45, "slow", 58), END, END, END,
+    machine = play([END, cast(45, "slow", 58), END,
                     {"type": "dispel", "caster": 58, "target": 58, "spell": "slow"},
                     {"type": "hit", "thrower": 58, "target": 45}])
     assert machine.model.score == [1, 0]
