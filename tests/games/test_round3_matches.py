@@ -141,3 +141,41 @@ def test_companion_replay_prints_the_refusal_with_its_line():
         [COMPANION, "replay", str(HERE / "wd-teammate-cast-no-total.jsonl")],
         capture_output=True, text=True, timeout=60)
     assert result.returncode == 0 and json.loads(result.stdout)["last"]["cast"] is None
+
+
+# --- Alakazoo and AlakaSLAM --------------------------------------------------------------
+
+ZOO_REFUSED = {
+    "zoo-first-player-roll-with-first-roll.jsonl": (
+        1, ["option 'first_roll' records the device's roll", "'first_player' \"roll\" alone"]),
+    "zoo-swap-with-an-empty-space.jsonl": (
+        5, ["Bob's space 2 is empty", "display first, or use a Helper trick"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ZOO_REFUSED))
+def test_alakazoo_refusals_say_what_is_allowed(name):
+    view, error = run(name)
+    line, words = ZOO_REFUSED[name]
+    assert view is None and error.startswith(f"line {line}: "), error
+    for part in words:
+        assert part in error, error
+
+
+def test_the_alakazoo_timeline_counts_forced_passes_as_turns():
+    from companion.games.alakazoo import GAME
+    from companion.games.chart import Step
+    lines = [json.loads(x) for x in
+             ['{"game": "alakazoo", "players": ["Ann", "Bob", "Cleo"]}',
+              *['{"type": "end_turn"}'],
+              *['{"type": "dark_power", "reason": "hand"}'] * 3,
+              '{"type": "end_turn"}', '{"type": "end_turn"}', '{"type": "end_turn"}']]
+    match = replay([json.dumps(x) for x in lines], random.Random(1))
+    state = match.game.setup(match.start.players, match.start.options)
+    steps = [Step(0, None, match.game.view(state))]
+    for number, event in enumerate(match.events, 1):
+        state = match.game.apply(state, event)
+        steps.append(Step(number, event, match.game.view(state)))
+    # Ann, Bob (3 Dark Power), Cleo, Ann; Bob's forced pass: turn 5; Cleo's turn 6.
+    assert match.view()["passes"] == [{"player": 1, "reset": True}]
+    assert "Turns played: 5." in GAME.timeline(steps).summary
