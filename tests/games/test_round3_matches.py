@@ -179,3 +179,52 @@ def test_the_alakazoo_timeline_counts_forced_passes_as_turns():
     # Ann, Bob (3 Dark Power), Cleo, Ann; Bob's forced pass: turn 5; Cleo's turn 6.
     assert match.view()["passes"] == [{"player": 1, "reset": True}]
     assert "Turns played: 5." in GAME.timeline(steps).summary
+
+
+SLAM_REFUSED = {
+    "slam-serve-of-more-cards-than-the-hand.jsonl": (
+        9, ["Ann holds 1 card (the hand after mulligans): 3 cannot be played; play 1 to 1"]),
+    "slam-support-of-more-cards-than-the-hand.jsonl": (9, ["Bob holds 1 card"]),
+    "slam-first-server-against-coin-flip.jsonl": (
+        1, ["the device's flip chose side 1, but 'first_server' is 0: they must agree"]),
+    "slam-coin-flip-alone.jsonl": (
+        1, ["comes with the 'first_server' it chose", "\"coin\" to have the device flip"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SLAM_REFUSED))
+def test_alakaslam_refusals(name):
+    view, error = run(name)
+    line, words = SLAM_REFUSED[name]
+    assert view is None and error.startswith(f"line {line}: "), error
+    for part in words:
+        assert part in error, error
+
+
+@pytest.mark.parametrize("name, face", [
+    ("slam-canadian-two-enchantments.jsonl", "play 2 (no E) or 3"),
+    ("slam-canadian-two-enchant-twos.jsonl", "play 2"),
+])
+def test_the_faces_say_the_obligation_the_engine_enforces(name, face):
+    """Rich's Enchant-2 and another Enchantment on Ann: either count satisfies, and
+    "no Enchantment" holds only with Rich's count; two Enchant-2s read "play 2"."""
+    from companion.games.alakaslam.panel import obligation
+    view, _ = run(name)
+    assert view is not None and obligation(view, 0) == face
+    # The engine takes what the face says: an Enchantment with 3 cards, or with 2
+    # when another's Enchant-2 binds Ann too.
+    lines = (HERE / name).read_text().splitlines()
+    cards = ["R1", "E1", "R0"] if "enchantments" in name else ["R1", "E1"]
+    shot = json.dumps({"type": "shot", "player": 0, "cards": cards, "enchant": 1})
+    replay([*lines, shot], random.Random(1))
+
+
+def test_simon_is_reminded_to_copy_before_each_serve():
+    from companion.games.alakaslam.oled import lines
+    start = {"game": "alakaslam", "players": ["Ann", "Bob"],
+             "options": {"characters": ["simon", "rich"]}}
+    match = replay([json.dumps(start)], random.Random(1))
+    assert "Ann: Simon, copy whom?" in lines(match.view(), match.start.options)
+    copied = replay([json.dumps(start), '{"type": "copy", "player": 0, "character": "rich"}'],
+                    random.Random(1))
+    assert not any("copy whom" in x for x in lines(copied.view(), copied.start.options))
