@@ -174,11 +174,11 @@ TC.slam.refusal = function (v, p, cards, ability) {
   const counts = new Map();
   o.cards.forEach((n, i) => counts.set(n, (counts.has(n) ? counts.get(n) : true) && rich[i]));
   const sorted = [...counts.entries()];  // in the order they bind
-  const cards = (n) => `${n} card${n === 1 ? "" : "s"}`;
+  const count = (n) => `${n} card${n === 1 ? "" : "s"}`;
   let ways;
-  if (sorted.length === 1) ways = cards(sorted[0][0]) + (sorted[0][1] ? ", no Enchantment" : "");
+  if (sorted.length === 1) ways = count(sorted[0][0]) + (sorted[0][1] ? ", no Enchantment" : "");
   else if (sorted.some(([, noE]) => noE)) {
-    ways = sorted.map(([n, noE]) => cards(n) + (noE ? ", no Enchantment" : "")).join(", or ");
+    ways = sorted.map(([n, noE]) => count(n) + (noE ? ", no Enchantment" : "")).join(", or ");
   } else ways = `${sorted.map(([n]) => n).join(" or ")} cards`;
   return `${v.players[p].name} is under ${under}: play exactly ${ways}`;
 };
