@@ -68,9 +68,11 @@ TC.slam.obligation = function (v, o) {
   const sorted = [...counts.entries()];  // in the order they bind
   const cards = (n) => `${n} card${n === 1 ? "" : "s"}`;
   const by = (o.by || []).map((b) => v.players[b].name).join(" and ");
-  const what = sorted.length === 1 ?
-    cards(sorted[0][0]) + (sorted[0][1] ? ", no Enchantment" : "") :
-    sorted.map(([n, noE]) => cards(n) + (noE ? " with no Enchantment" : "")).join(", or ");
+  let what;
+  if (sorted.length === 1) what = cards(sorted[0][0]) + (sorted[0][1] ? ", no Enchantment" : "");
+  else if (sorted.some(([, noE]) => noE)) {
+    what = sorted.map(([n, noE]) => cards(n) + (noE ? " with no Enchantment" : "")).join(", or ");
+  } else what = `${sorted.map(([n]) => n).join(" or ")} cards`;
   return `${v.players[o.player].name} must play exactly ${what}` + (by ? ` (Enchanted by ${by})` : "");
 };
 
