@@ -164,8 +164,8 @@ def choice(mapping: Mapping[str, Any], key: str, allowed: Sequence[Any], default
         return default
     value = mapping[key]
     if not is_one_of(value, allowed):
-        shown = ", ".join(_json_repr(a) for a in allowed)
-        raise InvalidAction(f"{what} {key!r} must be one of {shown}; got {_json_repr(value)}")
+        shown = ", ".join(json_text(a) for a in allowed)
+        raise InvalidAction(f"{what} {key!r} must be one of {shown}; got {json_text(value)}")
     return value
 
 
@@ -191,7 +191,7 @@ def integer(mapping: Mapping[str, Any], key: str, low: int, high: int,
     value = mapping[key]
     if type(value) is not int or not low <= value <= high:
         raise InvalidAction(
-            f"{what} {key!r} must be a whole number {low}-{high}; got {_json_repr(value)}"
+            f"{what} {key!r} must be a whole number {low}-{high}; got {json_text(value)}"
         )
     return value
 
@@ -203,7 +203,7 @@ def action_type(action: object, known: Collection[str]) -> str:
     kind = action.get("type")
     if not is_one_of(kind, known):
         raise InvalidAction(
-            f"unknown action type {_json_repr(kind)}; expected one of: {', '.join(known)}"
+            f"unknown action type {json_text(kind)}; expected one of: {', '.join(known)}"
         )
     return kind
 
@@ -218,23 +218,24 @@ def check_fields(action: Mapping[str, Any], allowed: Collection[str]) -> None:
         )
 
 
-def _json_repr(value: Any) -> str:
-    """``value`` as JSON writes it, for a message: cut at 60 characters (a refused value
-    can be any size), a lone surrogate shown as its escape."""
+#: How much of a value a message quotes (a refusal names what was sent, not a page).
+SHOWN_CHARS = 60
+
+
+def json_text(value: Any) -> str:
+    """``value`` as the JSON it came as (``true``, ``null``, ``"x"``, ``[1, 2]``), cut
+    to :data:`SHOWN_CHARS`: a message quotes what was sent, never a Python repr (a
+    refused value can be any size); a lone surrogate is shown as its escape."""
     if isinstance(value, str):
         text = f'"{value}"'
     else:
         try:
             text = json.dumps(value, ensure_ascii=False, allow_nan=False)
-        except (ValueError, TypeError):  # not JSON (a caller's own value): as Python says it
-            text = repr(value)
-    if len(text) > SHOWN:
-        text = text[:SHOWN - 1] + "…"
+        except (TypeError, ValueError):  # not from JSON: say what it is
+            text = type(value).__name__
+    if len(text) > SHOWN_CHARS:
+        text = text[:SHOWN_CHARS - 1] + "…"
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
-
-
-#: The longest refused value a message shows.
-SHOWN = 60
 
 
 @dataclass(frozen=True)

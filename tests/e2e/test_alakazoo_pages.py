@@ -171,6 +171,40 @@ def test_host_starts_a_match_with_portals_names_and_dice(companion, phone):
     expect(phone.locator("#board .zp[data-player='1'] .zchip")).to_have_text("Snake")
 
 
+def test_the_start_form_offers_each_portal_creature_once_and_the_box_by_player_count(
+        companion, phone):
+    """RULINGS, third round: each portal creature once; two boxed with two players,
+    one with three, none with four."""
+    log_in(phone, companion, "host", "#host")
+    phone.select_option("#game", "alakazoo")
+    setup = phone.locator(".zoo-setup")
+    names = phone.locator("#players input")
+    names.nth(0).fill("Ann")
+    names.nth(1).fill("Bob")
+    picks = setup.locator("select")
+    # Ann's Dragon is not offered to Bob, nor Bob's Griffin to Ann.
+    expect(picks.nth(1).locator("option[value='1']")).to_be_disabled()
+    expect(picks.nth(0).locator("option[value='2']")).to_be_disabled()
+    picks.nth(0).select_option("3")
+    expect(picks.nth(1).locator("option[value='3']")).to_be_disabled()
+    expect(picks.nth(1).locator("option[value='1']")).to_be_enabled()
+    phone.locator(".zoo-names summary").click()
+    boxes = phone.locator(".zoo-boxed input")
+    phone.locator(".zoo-boxed label:visible").filter(has_text="Dragon").locator("input").check()
+    phone.locator(".zoo-boxed label:visible").filter(has_text="Phoenix").locator("input").check()
+    # Two ticked with two players: the others cannot be ticked.
+    expect(phone.locator(".zoo-boxed label:visible input:disabled")).to_have_count(2)
+    names.nth(2).fill("Cleo")  # three players: one in the box
+    expect(phone.locator(".zoo-boxed input:checked")).to_have_count(1)
+    names.nth(3).fill("Dan")  # four: none
+    expect(phone.locator(".zoo-boxed")).to_be_hidden()
+    phone.click("#start button[type=submit]")
+    expect(phone.locator("#board .zoo .head")).to_contain_text("Round 1", timeout=5000)
+    m = companion.table.snapshot.match
+    assert len(set(m["options"]["portals"])) == 4 and m["options"].get("boxed") in (None, [])
+    assert boxes.count() == 6
+
+
 TWO = {"game": "alakazoo", "players": ["Ann", "Bob"], "options": {"first_player": 0}}
 
 

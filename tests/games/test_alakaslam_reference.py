@@ -368,3 +368,23 @@ def test_a_doubles_enchantment_left_one_opponent_by_the_teammate(support_enchant
         serve["support"]["enchant"] = support_enchant
     machine = play(["rich", "austin", "toots", "laurie"], [serve])
     assert (machine.model.rally == 1) is allowed
+
+
+# --- the third round, pinned ------------------------------------------------------------
+
+@pytest.mark.parametrize("cards, accepted", [(["B1", "B1", "R1"], False), (["B2", "B0"], True)])
+def test_no_serve_of_more_cards_than_the_hand_holds(cards, accepted):
+    # R3 "No play of more cards than the hand holds": six mulligans leave Ann 2 cards.
+    machine = play(["austin", "rich"], [*[mulligan()] * 6,
+                                         {"type": "serve", "player": 0, "corner": "red",
+                                          "cards": cards}])
+    assert machine.model.hand[0] == 2
+    assert (machine.model.due_serve is False) == accepted
+
+
+def test_no_support_play_of_more_cards_than_the_supports_hand():
+    # R3: Bob, the Support, keeps one card after seven mulligans; two of his are refused.
+    serve = {"type": "serve", "player": 0, "corner": "red", "cards": ["B3"],
+             "support": {"player": 1, "cards": ["B0", "R0"]}}
+    machine = play(["austin", "rich", "toots", "laurie"], [*[mulligan(1)] * 7, serve])
+    assert machine.model.due_serve

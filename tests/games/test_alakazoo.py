@@ -221,7 +221,7 @@ def test_the_helper_swaps_with_a_card_from_the_hand_without_dark_power():
 def test_helper_refusals_name_why_and_what_is_possible():
     state = two_portals(3)
     refused(state, {"type": "swap", "space": 4, "player": 1},
-            match=r"Ann's space 4 is empty: .*\(filled spaces: 5\)")
+            match=r"Ann's space 4 is empty: .*; swap one of the filled spaces \(5\) instead")
     refused(state, {"type": "swap", "space": 5, "player": 2},
             match="Cleo's space 5 is empty: nothing to exchange")
     refused(state, {"type": "swap", "space": 5, "player": 0},

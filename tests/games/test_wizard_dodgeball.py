@@ -597,7 +597,7 @@ def test_rolls_that_contradict_the_result_are_refused():
     m = start()
     msg = refused(m, type="throw", thrower=21, target=45, range=2, target_holding_ball=False,
                   rolls={"throw": [6, 6], "dodge": [1, 2]}, result="dodge")
-    assert "those rolls give 'hit'" in msg
+    assert 'those rolls give "hit"' in msg
 
 
 # --- setup -------------------------------------------------------------------------------
@@ -754,7 +754,7 @@ def test_a_recorded_dispel_resisted_by_a_shielded_caster_uses_up_the_shield():
     v = act(recorded, type="dispel", caster=12, target=21, spell="slow")
     # #45 resists (it cast the Slow): its Shield absorbs the failure, the Slow stays.
     assert wizard(v, 21)["effects"] == ["slow"] and wizard(v, 45)["effects"] == []
-    assert v["last"]["text"] == "#12 Dispel SLO on #21: #45 shield"
+    assert v["last"]["text"] == "#12 Dispel Slow on #21: #45 shield"
     assert v["sides"][0]["spells"]["dispel"] != "ready"
     w = act(rolled, type="cast_roll", caster=12, spell="dispel", targets=[21], effect="slow",
             rolls={"cast": [6, 6], "resist": {"45": [1, 2]}})
@@ -916,10 +916,14 @@ def test_spell_targets_are_capped_by_the_casters_magic():
     m = advanced(_21={"magic": 0}, _58={"magic": 6})
     assert "reach no wizard" in refused(m, type="cast", caster=21, spell="slow", targets=[45])
     act(m, type="cast", caster=21, spell="teleport", targets=[])  # a ball only
-    # Without a Magic stat there is no cap, and no max_targets.
+    # Without a Magic stat the reach has no cap, but a team has three markers of each
+    # kind (RULINGS, third round): a Slow on five would need five.
     m = start()
-    act(m, type="cast_roll", caster=21, spell="slow", targets=[45, 30, 10, 41, 25])
-    assert all("max_targets" not in s for s in m.game.legal(start().state)
+    assert refused(m, type="cast_roll", caster=21, spell="slow",
+                   targets=[45, 30, 10, 41, 25]).startswith(
+        "Owls have 3 Slow/Speed markers: a Slow on 5 wizards needs 5; name at most 3")
+    act(m, type="cast_roll", caster=21, spell="slow", targets=[45, 30, 10])
+    assert all(s["max_targets"] == 3 for s in m.game.legal(start().state)
                if s["type"] in ("cast", "cast_roll")
                and not set(s["spell"]) & {"fireball", "teleport", "dispel"})
 
@@ -958,7 +962,7 @@ def test_a_pass_goes_to_a_teammate_on_the_court_who_can_hold_a_ball():
     end(m)
     act(m, type="hit", thrower=45, target=12)
     end(m)
-    assert "#12 is off the court; teammates on it: #21 #33 #7" in refused(
+    assert "#12 is off the court; teammates who can take a pass: #21 #7" in refused(
         m, type="pass", thrower=58, to=12)
     assert "Butter Fingers" in refused(m, type="pass", thrower=58, to=33)
     m = start()

@@ -54,7 +54,9 @@ class DodgeballTable(TableMachine):
         seed=st.integers(0, 2**32),
     )
     def start(self, turn, spell_list, variant, goal, first_side, bought, magic, seed):
-        options = {"rosters": ROSTERS, "turn": turn, "variant": variant, "target": goal,
+        options = {"rosters": ROSTERS, "turn": turn, "variant": variant,
+                   # The elimination variant has no target (one is refused).
+                   **({"target": goal} if variant == "points" else {}),
                    "first_side": first_side, "dice": DICE, "spell_list": spell_list}
         if spell_list == "bought":
             # Magic 0-3 caps the targets; each side keeps the cards its Magic buys.

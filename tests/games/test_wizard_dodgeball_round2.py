@@ -124,9 +124,11 @@ def test_max_targets_comes_back_as_legal_offers_it():
     assert "Magic is 2" in refused(m, type="cast", caster=21, spell="freeze", targets=[45],
                                    max_targets=3)
     act(m, type="cast", caster=21, spell="freeze", targets=[45], max_targets=2)
-    m = start()
-    refused(m, InvalidAction, type="cast", caster=21, spell="freeze", targets=[45],
-            max_targets=2)
+    m = start()  # no Magic stat: the team's three Freeze markers are the most
+    assert refused(m, type="cast", caster=21, spell="freeze", targets=[45],
+                   max_targets=2).endswith("names 0 to 3 wizards (#21 has no Magic stat; its "
+                                           "team has 3 Freeze markers)")
+    act(m, type="cast", caster=21, spell="freeze", targets=[45], max_targets=3)
 
 
 # --- the Fireball is on the ball -----------------------------------------------------------
@@ -211,7 +213,7 @@ def test_a_fireball_throw_by_another_wizard_names_who_holds_the_fireball():
     end(m)  # #58's activation: #21 still holds the Fireball ball
     msg = refused(m, type="throw", thrower=58, target=45, range=2, target_holding_ball=False,
                   fireball=True)
-    assert msg.startswith("#58's ball cannot be a Fireball: the Fireball is on the ball #21 "
+    assert msg.startswith("#58's ball cannot be a Fireball: Owls' Fireball is on the ball #21 "
                           "holds"), msg
 
 

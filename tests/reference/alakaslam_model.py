@@ -1,10 +1,10 @@
 """AlakaSLAM as the rulebooks and RULINGS.md describe it: what the companion tracks.
 
 Written from /work/shared/rules/alakaslam-rulebook.txt, alakaslam-web-rules.txt,
-RULINGS.md (its "Second round" overrides earlier lines) and the action and view
-shapes of CONTRACT.md / docs/api.md only, never from the engine's code. "RB"
-cites the rulebook, "WEB" the web rules, "R" the first rulings, "R2" the
-second round, "C" the contract.
+RULINGS.md (its "Second round" and "Third round" override earlier lines) and
+the action and view shapes of CONTRACT.md / docs/api.md only, never from the
+engine's code. "RB" cites the rulebook, "WEB" the web rules, "R" the first
+rulings, "R2" the second round, "R3" the third, "C" the contract.
 
 The model holds the score, the serve, whose hit it is, the ball, the
 Enchantments binding players, the once-per-point abilities, Simon's copy,
@@ -235,6 +235,8 @@ class SlamModel:
             return "C: an unknown card string"
         if not 1 <= len(cards) <= 3:
             return "RB: play 1-3 cards"
+        if len(cards) > self.hand[p]:
+            return "R3: no play of more cards than the player's hand holds"
         if sum(c in ENCHANTS for c in cards) > 1:
             return "RB: only 1 may be an Enchantment"
         if "S2" in cards and self.acts_as(p) != "austin":

@@ -114,8 +114,12 @@ TC.slam.controls = function (box, match, send) {
     for (const p of copy.player) {
       const pick = TC.el("select", {name: "character", "aria-label": `Character ${v.players[p].name} copies`},
         copy.character.map((c) => TC.el("option", {value: c, selected: v.players[p].copy === c}, TC.slam.character(c))));
+      // Before each serve Simon's player is reminded to choose (the serve is not blocked).
+      const remind = v.due === "serve" && !v.players[p].copy ?
+        TC.el("p", {class: "hint", "data-remind": "simon"},
+          `${v.players[p].name} plays Simon: choose whom to copy before the serve`) : null;
       box.append(TC.el("fieldset", {"data-action": "copy"}, TC.el("legend", {}, `${v.players[p].name} (Simon) copies`),
-        pick, TC.el("button", {type: "button", onclick: () => send({type: "copy", player: p, character: pick.value})}, "Copy")));
+        remind, pick, TC.el("button", {type: "button", onclick: () => send({type: "copy", player: p, character: pick.value})}, "Copy")));
     }
   }
 };
@@ -166,9 +170,16 @@ TC.slam.refusal = function (v, p, cards, ability) {
   const rich = o.no_enchant_each;
   if (o.cards.some((n, i) => cards.length === n && !(rich[i] && spells))) return null;
   const under = o.cards.map((n, i) => `${rich[i] ? "Rich's " : ""}Enchant-${n}`).join(" and ");
-  const ways = rich.some(Boolean)
-    ? o.cards.map((n, i) => `${n} cards${rich[i] ? ", no Enchantment" : ""}`).join(", or ")
-    : `${o.cards.join(" or ")} cards`;
+  // Each count once; Rich's "no Enchantment" only where every binding with it is his.
+  const counts = new Map();
+  o.cards.forEach((n, i) => counts.set(n, (counts.has(n) ? counts.get(n) : true) && rich[i]));
+  const sorted = [...counts.entries()];  // in the order they bind
+  const count = (n) => `${n} card${n === 1 ? "" : "s"}`;
+  let ways;
+  if (sorted.length === 1) ways = count(sorted[0][0]) + (sorted[0][1] ? ", no Enchantment" : "");
+  else if (sorted.some(([, noE]) => noE)) {
+    ways = sorted.map(([n, noE]) => count(n) + (noE ? ", no Enchantment" : "")).join(", or ");
+  } else ways = `${sorted.map(([n]) => n).join(" or ")} cards`;
   return `${v.players[p].name} is under ${under}: play exactly ${ways}`;
 };
 

@@ -58,12 +58,22 @@ TC.slam.RESULTS = {in: "in", out: "out", net: "net: did not cross", bad_serve: "
 TC.slam.cell = (c) => `c${c[0]} r${c[1]}`;
 TC.slam.plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-/** "Bea must play exactly 2 cards, no Enchantment (Enchant-2 from Cy)". */
+/** "Bea must play exactly 2 cards, no Enchantment (Enchanted by Cy)"; with two
+ *  Enchantments either count satisfies, and Rich's "no Enchantment" holds only with his
+ *  count: "exactly 2 cards with no Enchantment, or 3 cards"; two Enchant-2s: "2 cards". */
 TC.slam.obligation = function (v, o) {
-  const counts = o.cards.join(" or ");
+  const each = o.no_enchant_each || o.cards.map(() => o.no_enchant);
+  const counts = new Map();
+  o.cards.forEach((n, i) => counts.set(n, (counts.has(n) ? counts.get(n) : true) && each[i]));
+  const sorted = [...counts.entries()];  // in the order they bind
+  const cards = (n) => `${n} card${n === 1 ? "" : "s"}`;
   const by = (o.by || []).map((b) => v.players[b].name).join(" and ");
-  return `${v.players[o.player].name} must play exactly ${counts} card${o.cards.length === 1 && o.cards[0] === 1 ? "" : "s"}` +
-    (o.no_enchant ? ", no Enchantment" : "") + (by ? ` (Enchanted by ${by})` : "");
+  let what;
+  if (sorted.length === 1) what = cards(sorted[0][0]) + (sorted[0][1] ? ", no Enchantment" : "");
+  else if (sorted.some(([, noE]) => noE)) {
+    what = sorted.map(([n, noE]) => cards(n) + (noE ? " with no Enchantment" : "")).join(", or ");
+  } else what = `${sorted.map(([n]) => n).join(" or ")} cards`;
+  return `${v.players[o.player].name} must play exactly ${what}` + (by ? ` (Enchanted by ${by})` : "");
 };
 
 /** The end-of-turn draws after the last shot, e.g. "Ann draws 2". */

@@ -27,6 +27,10 @@ TC.zoo.startForm = function (box, game, current) {
   // none, and the first creatures displayed decide the deck.
   const boxed = x.creatures.map((_, c) => el("input", {type: "checkbox", name: "boxed", value: c + 1,
     checked: (before.boxed || []).includes(c + 1)}));
+  const boxedSet = el("fieldset", {class: "zoo-boxed"}, el("legend", {}, "Put back in the box"),
+    boxed.map((b) => el("label", {}, b, document.createTextNode(""))),
+    el("p", {class: "hint"}, "Two creatures with two players, one with three. None ticked: the first creatures displayed decide."));
+  boxed.forEach((b) => b.addEventListener("change", () => update()));
   const faces = el("input", {name: "dice_faces", value: (before.dice_faces || x.dice_faces).join(", "),
     "aria-describedby": "zoo-faces-hint"});
   const first = box.querySelector("[name=first_player]");
@@ -48,21 +52,37 @@ TC.zoo.startForm = function (box, game, current) {
       });
     }
     for (const r of portals) names.forEach((n, c) => { r.pick.options[c].textContent = n.value.trim() || `Creature ${c + 1}`; });
-    // A creature on a Portal board always plays: it cannot go back in the box.
-    const onBoard = portals.filter((_, i) => typed[i]).map((r) => Number(r.pick.value));
+    // Each creature is on one Portal board at most: a creature another seated player's
+    // board shows is not offered (a board whose creature was taken moves to a free one).
+    const seated = portals.filter((_, i) => typed[i]);
+    seated.forEach((r) => {
+      const others = seated.filter((o) => o !== r).map((o) => Number(o.pick.value));
+      if (others.includes(Number(r.pick.value))) {
+        r.pick.value = String([1, 2, 3, 4, 5, 6].find((c) => !others.includes(c)));
+      }
+      [...r.pick.options].forEach((o) => { o.disabled = others.includes(Number(o.value)); });
+    });
+    // A creature on a Portal board always plays: it cannot go back in the box. The box
+    // takes two creatures with two players, one with three, none with four.
+    const onBoard = seated.map((r) => Number(r.pick.value));
+    const room = Math.max(0, 4 - seated.length);
     boxed.forEach((b, c) => {
+      if (onBoard.includes(c + 1)) b.checked = false;
       b.parentNode.hidden = onBoard.includes(c + 1);
       b.nextSibling.textContent = ` ${names[c].value.trim() || `Creature ${c + 1}`}`;
     });
+    let ticked = boxed.filter((b) => b.checked);
+    for (const b of ticked.slice(room)) b.checked = false;
+    ticked = ticked.slice(0, room);
+    for (const b of boxed) b.disabled = !b.checked && ticked.length >= room;
+    boxedSet.hidden = room === 0;
   };
   box.prepend(el("fieldset", {class: "zoo-setup"}, el("legend", {}, "Portal boards"), portals.map((r) => r.row)));
   box.append(
     el("p", {class: "hint"}, "At 3 Dark Power a player passes the turn: Reset puts their Dark Power back to 0, Keep leaves it at 3."),
     el("details", {class: "zoo-names"}, el("summary", {}, "Creature names, the deck and Spell Dice"),
       el("div", {class: "names"}, names.map((n, i) => el("label", {class: `cr${i + 1}`}, `${i + 1}`, n))),
-      el("fieldset", {class: "zoo-boxed"}, el("legend", {}, "Put back in the box"),
-        boxed.map((b) => el("label", {}, b, document.createTextNode(""))),
-        el("p", {class: "hint"}, "Two creatures with two players, one with three. None ticked: the first creatures displayed decide.")),
+      boxedSet,
       el("label", {}, "Spell Dice faces ", faces),
       el("p", {class: "hint", id: "zoo-faces-hint"}, `2 to 12 faces, up to ${x.max_face} letters each, separated by commas. ` +
         `Default: ${x.dice_faces.join(", ")} (${x.dice_faces[0]} is the Magic Power symbol).`)));

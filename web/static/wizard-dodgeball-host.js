@@ -37,8 +37,10 @@
       onclick: () => send({type: "end_activation"})}, `End #${me}'s activation`));
     // Which ball was thrown, when a Fireball is about: offered as legal orders it (the
     // likelier first); a loose one only the host can say.
-    const fireball = (s) => (s.fireball ? select("fireball", s.fireball,
-      (f) => (f ? "the Fireball" : "another ball"), "Which ball") : null);
+    // With both sides' Fireballs loose, each is named by its side (0 or 1).
+    const ballName = (f) => (f === true ? "the Fireball" : f === false ? "another ball" :
+      `${v.sides[f].name}'s Fireball`);
+    const fireball = (s) => (s.fireball ? select("fireball", s.fireball, ballName, "Which ball") : null);
     const withBall = (menu) => (menu ? {fireball: value(menu)} : {});
     const throwing = shape("throw");
     if (throwing) {
@@ -195,6 +197,24 @@
     list.addEventListener("change", showBoxes);
     showBoxes();
     box.append(...sides, TC.el("label", {}, "Spell cards ", list), ...spellBoxes);
+    // The elimination variant has no points to reach: its target menu reads "none" and
+    // is off (a target there would be refused); the points variant never offers "none".
+    const menu = (key) => box.querySelector(`select[name="${key}"]`);
+    const option = (key) => game.options.find((o) => o.key === key);
+    const choices = (key) => option(key).choices;
+    const chosen = (key) => choices(key)[Number(menu(key).value)].value;
+    const none = String(choices("target").findIndex((c) => c.value === null));
+    const standard = String(choices("target").findIndex((c) => c.value === option("target").default));
+    const fitTarget = () => {
+      const elimination = chosen("variant") === "elimination";
+      const target = menu("target");
+      target.querySelector(`option[value="${none}"]`).hidden = !elimination;
+      if (elimination) target.value = none;
+      else if (target.value === none) target.value = standard;
+      target.disabled = elimination;
+    };
+    menu("variant").addEventListener("change", fitTarget);
+    fitTarget();
     return (options) => {
       options.rosters = [0, 1].map((side) => [...box.querySelectorAll(`.wiz[data-side="${side}"] [name=jersey]`)]
         .map((i) => Number(i.value)));

@@ -124,6 +124,8 @@ TC.lastDice = function (last) {
     return ` · ${attack} v ${dodge}`;
   }
   if (last.type === "cast_roll") {
+    // A spell on teammates alone is not rolled: no cast total to show.
+    if (last.cast === null) return "";
     const parts = last.results.filter((r) => r.dice)
       .map((r) => `#${r.resister} resists ${sum(r.dice)}: ${r.result}`);
     if (last.rebound) parts.push(`rebound: #${last.caster} ${sum(last.rebound.dice)}: ${last.rebound.result}`);

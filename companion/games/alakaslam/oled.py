@@ -164,13 +164,17 @@ def lines(view: Mapping[str, Any], options: Mapping[str, Any]) -> list[str]:
         return out
     mulligans = [_fitted(view, lambda n, p=p, x=x: f"{n[p]} mulligans: {x['hand']} cards")
                  for p, x in enumerate(view["players"]) if x.get("mulligans")]
+    # Simon copies before the serve: his player is reminded each time (not blocked).
+    simon = [_fitted(view, lambda n, p=p: f"{n[p]}: Simon, copy whom?")
+             for p, x in enumerate(view["players"])
+             if x["character"] == "simon" and not x["copy"]]
     if point is not None:
         out.append(_fitted(view, lambda n: _point(view, point, n)))
     elif options.get("coin_flip") is not None:
         side = options["coin_flip"]
         verb = "serves" if len(view["sides"][side]["players"]) == 1 else "serve"
         out.append(_fitted(view, lambda n: f"Coin flip: {_side(view, side, n)} {verb}"))
-    return out + copies + mulligans + abilities
+    return out + simon + copies + mulligans + abilities
 
 
 def _fitted(view: Mapping[str, Any], line: Callable[[list[str]], str],

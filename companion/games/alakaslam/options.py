@@ -75,8 +75,22 @@ def prepare(players: Sequence[str], options: Mapping[str, Any], rng: random.Rand
         raise InvalidAction('option \'first_server\' must be 0, 1 or "coin"')
     flip = integer(options, COIN, 0, 1, "option", required=False)
     if first == "coin":
+        if flip is not None:
+            raise InvalidAction(f"option '{COIN}' records the device's flip, which "
+                                "'first_server': \"coin\" asks for now: give 'first_server' "
+                                f"\"coin\" alone for a new flip, or 'first_server' {flip} "
+                                "with it to keep that one")
         flip = rng.randrange(2)
         first = flip
+    elif flip is not None and "first_server" not in options:
+        # Only the device writes a flip, always with the server it chose: a flip alone
+        # was not the device's, and the server is not said.
+        raise InvalidAction(f"option '{COIN}' records the device's flip and comes with the "
+                            "'first_server' it chose: give 'first_server' 0 or 1 to choose "
+                            "who serves, or \"coin\" to have the device flip")
+    elif flip is not None and flip != first:
+        raise InvalidAction(f"option '{COIN}' says the device's flip chose side {flip}, but "
+                            f"'first_server' is {first}: they must agree (give one of them)")
     prepared["first_server"] = first
     prepared[COIN] = flip
     return prepared

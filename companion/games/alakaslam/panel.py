@@ -331,12 +331,31 @@ def preview(ui: Ui, match: Mapping[str, Any]) -> Preview:
 
 
 def obligation(view: Mapping[str, Any], player: int) -> str:
-    """``"play 2"``, ``"play 2 or 3"``, ``"play 2, no E"``; empty when unbound."""
+    """``"play 2"``, ``"play 2, no E"``, ``"play 2 (no E) or 3"``; empty when unbound.
+
+    Either count satisfies (two Enchantments on the Canadian single player), and
+    Rich's "no Enchantment" holds only with his count: a count another binding asks
+    for too allows one (two Enchant-2s read "play 2")."""
     for o in view["obligations"]:
         if o["player"] == player:
-            counts = " or ".join(str(n) for n in o["cards"])
-            return f"play {counts}{', no E' if o['no_enchant'] else ''}"
+            counts = counts_of(o)
+            if len(counts) == 1:
+                ((n, no_e),) = counts.items()
+                return f"play {n}{', no E' if no_e else ''}"
+            return "play " + " or ".join(f"{n}{' (no E)' if no_e else ''}"
+                                         for n, no_e in counts.items())
     return ""
+
+
+def counts_of(obligation: Mapping[str, Any]) -> dict[int, bool]:
+    """Each count that satisfies ``obligation``, once, and whether it forbids an
+    Enchantment (only when every binding with that count is Rich's Enchant-2)."""
+    each = obligation.get("no_enchant_each") or [obligation["no_enchant"]] * len(
+        obligation["cards"])
+    counts: dict[int, bool] = {}
+    for n, no_e in zip(obligation["cards"], each, strict=True):
+        counts[n] = counts.get(n, True) and no_e
+    return counts
 
 
 def _cards(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:

@@ -184,7 +184,7 @@ def _copy(state: State, action: Mapping[str, Any]) -> JSON:
     in_play = [c for c in s.characters if c != "simon"]
     if character not in in_play:
         raise IllegalAction(f"Simon copies a character in play: one of "
-                            f"{', '.join(in_play)}")
+                            f"{', '.join(CHARACTERS[c] for c in in_play)}")
     return {"type": "copy", "player": p, "character": character}
 
 
@@ -192,8 +192,11 @@ def _copy_refusal(state: State, p: int) -> str | None:
     """Why Simon (``p``) may not copy now, or None: he copies before the serve, and not
     once he has used the copied ability this point (a new copy replaces an unused one)."""
     if state.due != "serve":
-        return (f"Simon copies before the serve; the rally is under way: "
-                f"{_name(state, p)} keeps {CHARACTERS[acts_as(state, p)]} until the point ends")
+        copied = state.copies[p]
+        keeps = (f"{_name(state, p)} keeps {CHARACTERS[copied]} until the point ends"
+                 if copied else f"{_name(state, p)} copied nobody this point and plays "
+                 "Simon until it ends")
+        return f"Simon copies before the serve; the rally is under way: {keeps}"
     if state.ability_used[p]:
         return (f"{_name(state, p)} has used {CHARACTERS[acts_as(state, p)]}'s ability this "
                 f"point: no new copy until the next point")
@@ -278,8 +281,9 @@ def _serve(state: State, action: Mapping[str, Any]) -> JSON:
     if corner is None:
         raise InvalidAction('missing field \'corner\' ("red" or "blue")')
     if state.due != "serve":
+        pair = len(state.setup.side_players(state.hitting_side)) > 1
         raise IllegalAction(f"no serve is due: {side_name(state, state.hitting_side)} "
-                            "hits the ball in play (a shot)")
+                            f"{'hit' if pair else 'hits'} the ball in play (a shot)")
     if state.setup.teams[p] != state.serving_side:
         servers = state.setup.side_players(state.serving_side)
         who = " or ".join(state.setup.names[q] for q in servers)
@@ -297,7 +301,8 @@ def _shot(state: State, action: Mapping[str, Any]) -> JSON:
     check_fields(action, ("player", "cards", "support", "enchant", "ability"))
     p = _player(state, action)
     if state.due != "shot":
-        raise IllegalAction(f"a serve is due: {side_name(state, state.serving_side)} serves")
+        raise IllegalAction(f"a serve is due: {side_name(state, state.serving_side)} "
+                            f"{_serves(state, state.serving_side)}")
     if state.setup.teams[p] != state.hitting_side:
         hitters = state.setup.side_players(state.hitting_side)
         raise IllegalAction(f"{side_name(state, state.hitting_side)} hit now: the player "
@@ -416,6 +421,12 @@ def _check_hand(state: State, who: int, cards: list[str], enchant: object, key: 
     name = _name(state, who)
     if not 1 <= len(cards) <= MAX_CARDS:
         raise IllegalAction(f"{name} plays 1 to {MAX_CARDS} cards in a shot; got {len(cards)}")
+    held = hand_size(state, who)
+    if len(cards) > held:
+        # The hand shown is the cards held at the serve: no play can be bigger.
+        raise IllegalAction(f"{name} holds {held} card{'s' * (held != 1)} (the hand after "
+                            f"{'mulligans' if state.mulligans[who] else 'the refill'}): "
+                            f"{len(cards)} cannot be played; play 1 to {min(held, MAX_CARDS)}")
     if ability and len(cards) != 1:
         raise IllegalAction(f"{name} uses Laurie's ability: play exactly 1 card")
     if STRAIGHT in cards and acts_as(state, who) != "austin":
@@ -466,12 +477,18 @@ def _obey(state: State, who: int, cards: list[str], spells: list[str]) -> None:
     name = _name(state, who)
     under = " and ".join(("Rich's " if b.no_enchant else "") + f"Enchant-{b.cards}"
                          for b in mine)
-    if any(b.no_enchant for b in mine):
+    # Each count that satisfies, once; Rich's "no Enchantment" only where every
+    # binding with that count is his (another's same count allows one).
+    counts: dict[int, bool] = {}
+    for b in mine:
+        counts[b.cards] = counts.get(b.cards, True) and b.no_enchant
+    if any(counts.values()):
         # Each way out in full: "2 cards, no Enchantment, or 3 cards".
-        ways = ", or ".join(f"{b.cards} cards" + (", no Enchantment" if b.no_enchant else "")
-                            for b in mine)
+        ways_text = ", or ".join(f"{n} card{'s' * (n != 1)}"
+                                 + (", no Enchantment" if no_e else "")
+                                 for n, no_e in counts.items())
     else:
-        counts = list(dict.fromkeys(b.cards for b in mine))
-        ways = " or ".join(map(str, counts)) + (" card" if counts == [1] else " cards")
-    raise IllegalAction(f"{name} is under {under}: play exactly {ways}")
+        ways_text = " or ".join(map(str, counts)) + (" card" if list(counts) == [1] else
+                                                     " cards")
+    raise IllegalAction(f"{name} is under {under}: play exactly {ways_text}")
 

@@ -92,6 +92,11 @@ def prepare(players: Sequence[str], options: Mapping[str, Any], rng: random.Rand
     if rolled is not None and not (type(rolled) is int and 0 <= rolled < n):
         raise InvalidAction(f"option {ROLL!r} must be a player index 0-{n - 1}")
     if first == "roll":
+        if rolled is not None:
+            raise InvalidAction(f"option {ROLL!r} records the device's roll, which "
+                                "'first_player': \"roll\" asks for now: give 'first_player' "
+                                f"\"roll\" alone for a new roll, or 'first_player' {rolled} "
+                                "with it to keep that one")
         rolled = rng.randrange(n)
         first = rolled
     elif rolled is not None and rolled != first:

@@ -299,7 +299,10 @@ def _swap(state: State, action: Mapping[str, Any]) -> JSON:
     if mine[s - 1] is None:
         filled = [i + 1 for i, x in enumerate(mine) if x is not None]
         raise IllegalAction(f"{name(state, p)}'s space {s} is empty: the Helper exchanges an "
-                            f"element on the portal (filled spaces: {space_list(filled)})")
+                            "element on the portal; "
+                            + (f"swap one of the filled spaces ({space_list(filled)}) instead"
+                               if filled else f"{name(state, p)} has none yet: display first, "
+                               "or use a Helper trick with a hand card"))
     own = state.setup.creature(mine[s - 1])
     if o is not None:
         why = _swap_refusal(state, o, s)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import InvalidAction
-from companion.games.base import JSON
+from companion.games.base import JSON, json_text
 from companion.games.wizard_dodgeball.cards import CARD_OF, MINUS_DIE, NO_REBOUND, PLUS_DIE
 from companion.games.wizard_dodgeball.options import WHITE
 from companion.games.wizard_dodgeball.state import (
@@ -79,12 +79,12 @@ def roll(state: State, p: Pool, given: object, what: str, rng: random.Random) ->
     shown = ", ".join(p.colours) or "no dice"
     if not isinstance(given, list) or len(given) != len(p.dice):
         raise InvalidAction(f"{what} needs {len(p.dice)} value(s), one per die ({shown}); "
-                            f"got {given!r}")
+                            f"got {json_text(given)}")
     for colour, v in zip(p.colours, given, strict=True):
         faces = state.setup.faces(colour)
         if type(v) is not int or v not in faces:
-            raise InvalidAction(f"{what}: the {colour} die cannot show {v!r}; its faces are "
-                                f"{', '.join(map(str, faces))}")
+            raise InvalidAction(f"{what}: the {colour} die cannot show {json_text(v)}; its "
+                                f"faces are {', '.join(map(str, faces))}")
     return list(given)
 
 
@@ -151,13 +151,27 @@ def _resist_result(state: State, event: Mapping[str, Any], jersey: int,
         return "rebound"
     if total >= cast:
         return "resisted"
-    return failed_resist(state, jersey)
+    return failed_resist(state, jersey, event["spell"])
 
 
-def failed_resist(state: State, jersey: int) -> str:
+def failed_resist(state: State, jersey: int, spell: str) -> str:
     """A failed resist by ``jersey``: its Shield absorbs it ("shield") or the spell
-    takes hold ("affected")."""
-    return "shield" if has(state, jersey, "shield") else "affected"
+    takes hold ("affected").
+
+    A Shield is spent only by a spell that would affect its wizard: not by an
+    effect the wizard already carries (an effect counts once, so another of
+    the same changes nothing; a Shield cast on a shielded opponent, say).
+    """
+    if has(state, jersey, "shield") and not harmless(state, jersey, spell):
+        return "shield"
+    return "affected"
+
+
+def harmless(state: State, jersey: int, spell: str) -> bool:
+    """Whether ``spell`` would change nothing on ``jersey``: it carries that effect
+    already (a wizard holds one marker of a kind). Teleport moves it, and Dispel's
+    resister is the caster of the effect it cancels: neither is ever harmless."""
+    return spell not in NO_REBOUND and has(state, jersey, spell)
 
 
 def rebounds(state: State, event: Mapping[str, Any]) -> bool:
@@ -190,7 +204,7 @@ def cast_outcome(state: State, event: Mapping[str, Any]) -> JSON:
             results.append({"jersey": target, "resister": resister, "dice": values,
                             "total": sum(values), "result": result})
         else:
-            result = failed_resist(state, resister)
+            result = failed_resist(state, resister, event["spell"])
             results.append({"jersey": target, "resister": resister, "result": result})
         if result == "affected":
             affected.append(target)
@@ -202,14 +216,20 @@ def cast_outcome(state: State, event: Mapping[str, Any]) -> JSON:
         p = pool(state, caster, "resist")
         if p.doubles(values) or Pool.triples(values) or sum(values) >= sum(event["rolls"]["cast"]):
             outcome = "resisted"
+        elif caster in affected:
+            # The spell took the caster already (named among its teammates): the
+            # rebound changes nothing, and spends no Shield.
+            outcome = "affected"
         else:
-            outcome = failed_resist(state, caster)
+            outcome = failed_resist(state, caster, event["spell"])
             if outcome == "shield":
                 shields.append(caster)
-            elif caster not in affected:
+            else:
                 affected.append(caster)
         rebound = {"dice": values, "total": sum(values), "result": outcome}
     out: JSON = {"affected": affected, "shields": shields, "results": results}
     if rolled:
-        out = {"cast": sum(event["rolls"]["cast"]), **out, "rebound": rebound}
+        # No cast total when nobody resisted: a spell on teammates is not rolled.
+        cast = event["rolls"]["cast"] if any("resister" in r for r in results) else []
+        out = {"cast": sum(cast) if cast else None, **out, "rebound": rebound}
     return out

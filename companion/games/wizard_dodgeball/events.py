@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.games.base import JSON
-from companion.games.wizard_dodgeball.cards import CARD_OF, NO_TOKEN, SHORT, TITLES
+from companion.games.wizard_dodgeball.cards import CARD_OF, NO_TOKEN, TITLES
 from companion.games.wizard_dodgeball.dice import cast_outcome, throw_outcome
 from companion.games.wizard_dodgeball.state import (
     USE_OF,
@@ -18,6 +18,7 @@ from companion.games.wizard_dodgeball.state import (
     has,
     loose_fireballs,
     on_court,
+    uses_speed,
 )
 
 
@@ -26,8 +27,11 @@ def apply(state: State, event: Mapping[str, Any]) -> State:
     kind = event["type"]
     if kind == "end_activation":
         return _end_activation(state)
-    # Every other event is an action of the active wizard's activation.
+    # Every other event is an action of the active wizard's activation. It takes
+    # the action Speed gives when it would not fit without: then that action is
+    # spent, whatever becomes of the Speed (a Dispel of it takes nothing back).
     state = replace(state, used=(*state.used, USE_OF[kind]))
+    state = replace(state, speed_used=state.speed_used or uses_speed(state))
     if kind == "hit":
         state = _spend_fireball(state, event)
         return _hit(state, event["thrower"], event["target"],
@@ -62,7 +66,7 @@ def _end_activation(state: State) -> State:
             last = {"type": "end_activation", "text": f"{out} off: skipped",
                     "skipped": skipped}
         return replace(state, order=order, off=state.off - {j}, returned=j in state.off,
-                       used=(), last=last)
+                       used=(), speed_used=False, last=last)
 
 
 def _close_slot(state: State, activation: int) -> State:
@@ -79,18 +83,25 @@ def _fireball_thrown(state: State, event: Mapping[str, Any]) -> tuple[State, Tok
     """The Fireball token on the ball ``event`` throws (or None), after the thrower's
     own Fireball ball was dropped if it threw another one.
 
-    An event without ``fireball`` (a match file from before the field) throws the
-    Fireball its thrower holds, if any.
+    ``fireball_side`` names the Fireball thrown (its side's); an event without it
+    (a match file from before the field) throws the Fireball its thrower holds,
+    else the first loose one.
     """
     thrower = event["thrower"]
     held = next((t for t in state.tokens if t.jersey == thrower and t.spell == "fireball"),
                 None)
     said = event.get("fireball", held is not None)
-    if held is not None and not said:
-        return _drop_fireball(state, thrower), None
-    if not said:
+    side = event.get("fireball_side", held.side if held is not None else None)
+    if held is not None and (not said or held.side != side):
+        state = _drop_fireball(state, thrower)  # it threw another ball
+        if not said:
+            return state, None
+    elif not said:
         return state, None
-    return state, held if held is not None else loose_fireballs(state)[0]
+    if held is not None and held.side == side:
+        return state, held
+    loose = [t for t in loose_fireballs(state) if side is None or t.side == side]
+    return state, loose[0]
 
 
 def _drop_fireball(state: State, jersey: int) -> State:
@@ -190,6 +201,9 @@ def _pass(state: State, event: Mapping[str, Any]) -> State:
     """The ball goes to a teammate, and a Fireball on it goes along."""
     thrower, to = event["thrower"], event["to"]
     state, fire = _fireball_thrown(state, event)
+    # A wizard holds one ball at a time: to take the pass, the receiver let go of
+    # any ball it held, and a Fireball on it stays on the loose ball.
+    state = _drop_fireball(state, to)
     tokens = tuple(replace(t, jersey=to) if t is fire else t for t in state.tokens)
     text = f"#{thrower} passed to #{to}" + (" (Fireball)" if fire else "")
     return replace(state, tokens=tokens, last={"type": "pass", "thrower": thrower, "to": to,
@@ -238,8 +252,10 @@ def _spell(state: State, event: Mapping[str, Any]) -> State:
         for j in affected:
             state = _remove_token(state, dispel_token(state, j, event["effect"], side))
     elif spell not in NO_TOKEN:
+        # A wizard holds one marker of a kind: one that carries the effect
+        # already (from either side) takes no second; it counts once.
         state = replace(state, tokens=state.tokens + tuple(
-            Token(j, spell, side) for j in affected))
+            Token(j, spell, side) for j in affected if not has(state, j, spell)))
     if spell == "butter_fingers":
         # Butter Fingers drops the ball: a Fireball on it stays on the loose ball.
         for j in affected:
@@ -255,9 +271,10 @@ def _spell_text(event: Mapping[str, Any], kind: str, outcome: Mapping[str, Any])
     affected, shields = outcome["affected"], outcome["shields"]
     absorbed = ", ".join(f"#{j} shield" for j in shields)
     if kind == "dispel":
-        head = f"#{caster} dispelled {SHORT[event['effect']]} on #{event['targets'][0]}"
+        effect = TITLES[event["effect"]]
+        head = f"#{caster} dispelled {effect} on #{event['targets'][0]}"
         if not affected:
-            head = f"#{caster} Dispel {SHORT[event['effect']]} on #{event['targets'][0]}"
+            head = f"#{caster} Dispel {effect} on #{event['targets'][0]}"
         return f"{head}: {absorbed}" if absorbed else head
     on = " ".join(f"#{j}" for j in affected)
     if kind == "cast":
@@ -272,4 +289,6 @@ def _spell_text(event: Mapping[str, Any], kind: str, outcome: Mapping[str, Any])
         news = news or "resisted"
         if outcome["rebound"]:
             news = f"rebound, {news}"
-    return f"#{caster} {TITLES[spell]} {outcome['cast']}: {news}"
+    # A cast on teammates alone rolls nothing: no total to show.
+    total = f" {outcome['cast']}" if outcome["cast"] is not None else ""
+    return f"#{caster} {TITLES[spell]}{total}: {news}"

@@ -23,6 +23,8 @@ from companion.games.base import (
 from companion.games.wizard_dodgeball.cards import CARD_OF, CARDS, SPELLS
 
 SIDE_SIZE = 5
+#: Points to win unless the start record says otherwise (the rulebook's 5).
+DEFAULT_TARGET = 5
 JERSEY_MAX = 99
 #: Any default roster works; the UIs start from this one.
 DEFAULT_ROSTERS = ((1, 2, 3, 4, 5), (6, 7, 8, 9, 10))
@@ -37,8 +39,9 @@ OPTIONS = (
     OptionSpec("turn", "Turn", (("basic", "Basic"), ("advanced", "Advanced")), "basic"),
     OptionSpec("variant", "Win by", (("points", "Points"), ("elimination", "Elimination")),
                "points"),
+    # "none" is the elimination variant's: a side wins when the other has nobody left.
     OptionSpec("target", "Target", ((3, "3 points"), (5, "5 points"), (7, "7 points"),
-                                    (10, "10 points")), 5),
+                                    (10, "10 points"), (None, "none")), DEFAULT_TARGET),
     OptionSpec("first_side", "First", ((0, "Side 1"), (1, "Side 2"), ("roll", "Roll d6")), 0),
 )
 #: Options that are not a menu choice: edited by the game's own setup screens. The
@@ -75,7 +78,7 @@ class Setup:
     sides: tuple[str, str]
     turn: str
     variant: str
-    target: int
+    target: int | None
     first_side: int
     rosters: tuple[tuple[int, ...], tuple[int, ...]]
     wizards: Mapping[int, Wizard]
@@ -97,7 +100,7 @@ def prepare(players: Sequence[str], options: Mapping[str, Any], rng: random.Rand
     check_players(players, (2, 2))
     options = check_option_keys(options, [*(o.key for o in OPTIONS), *FREE_OPTIONS, ROLL_OFF])
     prepared: JSON = {spec.key: spec.read(options) for spec in OPTIONS if spec.key != "target"}
-    prepared["target"] = integer(options, "target", 1, 21, "option", required=False) or 5
+    prepared["target"] = _target(options, prepared["variant"])
     rosters = _rosters(options.get("rosters"))
     prepared["rosters"] = [list(r) for r in rosters]
     wizards = _wizards(options.get("wizards"), rosters)
@@ -110,6 +113,22 @@ def prepare(players: Sequence[str], options: Mapping[str, Any], rng: random.Rand
     if prepared["first_side"] == "roll":
         prepared["first_side"], prepared[ROLL_OFF] = roll_off(rng)
     return prepared
+
+
+def _target(options: Mapping[str, Any], variant: str) -> int | None:
+    """The points to win; none in the elimination variant, where a target is refused.
+
+    Records prepared before this (an export, a stored match: they carry
+    ``roll_off``) wrote the default into an elimination match: read as none.
+    """
+    target = integer(options, "target", 1, 21, "option", required=False)
+    if variant == "points":
+        return target or DEFAULT_TARGET
+    if target is not None and not (ROLL_OFF in options and target == DEFAULT_TARGET):
+        raise InvalidAction(f"option 'target' ({target}) is for the points variant: in the "
+                            "elimination variant a side wins when the other has no wizard on "
+                            "the court; leave 'target' out, or play the points variant")
+    return None
 
 
 def roll_off(rng: random.Random) -> tuple[int, list[list[int]]]:

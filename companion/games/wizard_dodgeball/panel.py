@@ -199,9 +199,20 @@ def _fireball(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     action = _pending(ui)["action"]
     shape = _shape(match, action["type"])
     assert match is not None and shape is not None
-    label = {True: "The Fireball", False: "Another ball"}
-    entries = [(label[f], _act({**action, "fireball": f})) for f in shape["fireball"]]
+    entries = [(ball_label(match["view"], f), _act({**action, "fireball": f}))
+               for f in shape["fireball"]]
     return listing(ui, f"#{action['thrower']} threw which?", entries, back=MENU)
+
+
+def ball_label(view: Mapping[str, Any], fireball: bool | int) -> str:
+    """How the ball menu names a ``fireball`` value: ``true`` the Fireball, ``false``
+    another ball, a side number that side's Fireball (when both are loose)."""
+    if fireball is True:
+        return "The Fireball"
+    if fireball is False:
+        return "Another ball"
+    names = short_names([s["name"] for s in view["sides"]], NAME_CHARS)
+    return f"{names[fireball]} Fireball"
 
 
 def _range(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
@@ -429,6 +440,17 @@ def _cards(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
 
 
 # --- the roster on the setup screen ---------------------------------------------------------
+
+
+def fit_draft(draft: Draft) -> Draft:
+    """The draft's target in step with its variant: none in the elimination variant
+    (which has no points to reach; a target there is refused), 5 back in points."""
+    options = dict(draft.options)
+    if options.get("variant") == "elimination":
+        options["target"] = None
+    elif options.get("target") is None:
+        options["target"] = 5
+    return replace(draft, options=tuple(options.items()))
 
 
 def setup_rows(ui: Ui, draft: Draft, first_row: int) -> list[tuple[str, Outcome]]:

@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.errors import IllegalAction, InvalidAction
-from companion.games.base import JSON, action_type, check_fields, choice, integer
-from companion.games.wizard_dodgeball.cards import CARD_OF, SPELLS, TITLES
+from companion.games.base import JSON, action_type, check_fields, choice, integer, json_text
+from companion.games.wizard_dodgeball.cards import CARD_OF, NO_TOKEN, SPELLS, TITLES
 from companion.games.wizard_dodgeball.dice import (
     Pool,
     cast_outcome,
@@ -22,6 +22,7 @@ from companion.games.wizard_dodgeball.dice import (
 )
 from companion.games.wizard_dodgeball.options import JERSEY_MAX
 from companion.games.wizard_dodgeball.state import (
+    MARKERS,
     State,
     active,
     budget_refusal,
@@ -32,6 +33,7 @@ from companion.games.wizard_dodgeball.state import (
     effects,
     has,
     loose_fireballs,
+    markers,
     on_court,
     open_actions,
     ready,
@@ -72,10 +74,14 @@ def _throw_shapes(state: State, j: int) -> list[JSON]:
     # Whether the ball thrown is a Fireball: the holder's is (unless it threw
     # another ball); a loose one only if the host says this wizard picked it up.
     fire: JSON = {}
+    loose = loose_fireballs(state)
     if has(state, j, "fireball"):
         fire = {"fireball": [True, False]}
-    elif loose_fireballs(state):
+    elif len(loose) == 1:
         fire = {"fireball": [False, True]}
+    elif loose:
+        # Both sides' Fireballs are loose: a thrown one is named by its side.
+        fire = {"fireball": [False, *sorted(t.side for t in loose)]}
     shapes: list[JSON] = []
     if foes:
         # A wizard with Butter Fingers holds no ball: its throw shape offers only false.
@@ -99,29 +105,37 @@ def _throw_shapes(state: State, j: int) -> list[JSON]:
     return shapes
 
 
+#: The kinds of cast whose shapes ``legal`` keeps apart: Fireball (one held ball),
+#: Teleport (a ball and/or one wizard) and the rest (the reach and the markers).
+_CAST_GROUPS = (None, ("teleport",), ("fireball",))
+
+
 def _cast_shapes(state: State, j: int) -> list[JSON]:
-    """One ``cast`` and one ``cast_roll`` shape per group of spells that reach alike."""
+    """One ``cast`` and one ``cast_roll`` shape per group of spells that reach alike:
+    Fireball, Teleport, and the other spells split only where the team's markers
+    left of a kind name fewer wizards than the rest."""
     side = state.setup.side_of(j)
     spells = ready(state, side)
     everyone = on_court(state, 0) + on_court(state, 1)
     shapes: list[JSON] = []
-    groups = [[s for s in spells if s not in ("dispel", "fireball", "teleport")],
-              [s for s in spells if s == "teleport"], [s for s in spells if s == "fireball"]]
-    for group in groups:
-        if not group:
-            continue
+    for group in _CAST_GROUPS:
+        own = [s for s in spells if (s in group if group else
+                                     s not in ("dispel", "fireball", "teleport"))]
         for kind in ("cast", "cast_roll"):
-            low, high = target_bounds(state, j, group[0], kind)
-            candidates = [w for w in everyone if _reachable(state, j, group[0], w)]
-            if high == 0:
-                candidates = []
-            if len(candidates) < low:
-                continue
-            bounds: JSON = {"min_targets": low} if low else {}
-            if high is not None:
-                bounds["max_targets"] = high
-            shapes.append({"type": kind, "caster": [j], "spell": group,
-                           "targets": candidates, **bounds})
+            alike: dict[tuple[Any, ...], list[str]] = {}
+            for spell in own:
+                low, high = target_bounds(state, j, spell, kind)
+                candidates = tuple(w for w in everyone if _reachable(state, j, spell, w))
+                if high == 0:
+                    candidates = ()
+                if len(candidates) >= low:
+                    alike.setdefault((low, high, candidates), []).append(spell)
+            for (low, high, candidates), names in alike.items():
+                bounds: JSON = {"min_targets": low} if low else {}
+                if high is not None:
+                    bounds["max_targets"] = high
+                shapes.append({"type": kind, "caster": [j], "spell": names,
+                               "targets": list(candidates), **bounds})
     if "dispel" not in spells:
         return shapes
     # A failed Dispel is a cast that names nobody.
@@ -158,7 +172,16 @@ def target_bounds(state: State, caster: int, spell: str, kind: str) -> tuple[int
         high = 1  # on the caster's own ball even at Magic 0 (it reaches a ball)
     if spell == "dispel":
         low, high = (0, 0) if kind == "cast" else (1, 1)
+    if spell not in NO_TOKEN:
+        # Each wizard the spell takes holds one of the team's markers of its kind.
+        room = markers_left(state, state.setup.side_of(caster), spell)
+        high = room if high is None else min(high, room)
     return low, high
+
+
+def markers_left(state: State, side: int, spell: str) -> int:
+    """How many of ``side``'s markers of ``spell``'s kind are not on a wizard or ball."""
+    return max(0, MARKERS - len(markers(state, side, CARD_OF[spell].id)))
 
 
 def _reachable(state: State, caster: int, spell: str, target: int) -> bool:
@@ -167,6 +190,8 @@ def _reachable(state: State, caster: int, spell: str, target: int) -> bool:
         return True
     if has(state, target, "butter_fingers"):
         return False  # it holds no ball
+    if has(state, target, "fireball"):
+        return False  # its ball carries a Fireball already: one a ball
     # At Magic 0 a Fireball reaches only the caster's own ball.
     return state.setup.wizards[caster].magic != 0 or target == caster
 
@@ -202,8 +227,18 @@ def _roster_text(state: State, side: int) -> str:
 def _flag(action: Mapping[str, Any], key: str) -> bool:
     value = action.get(key, False)
     if not isinstance(value, bool):
-        raise InvalidAction(f"field {key!r} must be true or false; got {value!r}")
+        raise InvalidAction(f"field '{key}' must be true or false; got {json_text(value)}")
     return value
+
+
+def allowed_now(state: State) -> str:
+    """What the active wizard may still record, for a refusal to end with:
+    ``"#21 may still cast"``, or ``"end the activation"`` when nothing is left."""
+    j = active(state)
+    kinds = [k for k in open_actions(state) if k != "throw" or cannot_throw(state, j) is None]
+    if not kinds:
+        return f"nothing is left for #{j}: end the activation"
+    return f"#{j} may still {' or '.join(kinds)}, or end the activation"
 
 
 def _require_active(state: State, j: int, doing: str) -> None:
@@ -213,9 +248,11 @@ def _require_active(state: State, j: int, doing: str) -> None:
         side = state.setup.sides[state.setup.side_of(now)]
         raise IllegalAction(f"it is #{now}'s activation ({side}): #{j} cannot {doing} now")
     if j in state.off:
-        raise IllegalAction(f"#{j} is off the court and cannot {doing}")
+        raise IllegalAction(f"#{j} is off the court and cannot {doing}: "
+                            f"{allowed_now(state)}")
     if has(state, j, "freeze"):
-        raise IllegalAction(f"#{j} is frozen and cannot {doing}")
+        raise IllegalAction(f"#{j} is frozen and cannot {doing} (a frozen wizard has no "
+                            f"actions): {allowed_now(state)}")
 
 
 def _require_budget(state: State, use: str) -> None:
@@ -233,7 +270,8 @@ def _thrower_and_target(state: State, action: Mapping[str, Any],
         raise IllegalAction(f"#{target} is #{thrower}'s teammate: a throw to a teammate "
                             "is a 'pass'")
     if target in state.off:
-        raise IllegalAction(f"#{target} is off the court")
+        foes = " ".join(f"#{f}" for f in on_court(state, 1 - state.setup.side_of(thrower)))
+        raise IllegalAction(f"#{target} is off the court; opponents on it: {foes or 'none'}")
     return thrower, target
 
 
@@ -244,27 +282,30 @@ def _thrower(state: State, action: Mapping[str, Any], use: str = "throw") -> int
     _require_budget(state, use)
     reason = cannot_throw(state, thrower)
     if reason:
-        raise IllegalAction(reason)
+        raise IllegalAction(f"{reason}: {allowed_now(state)}")
     return thrower
 
 
 def _resolve_pass(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON:
     """A throw to a teammate: no roll; a Fireball on the ball goes with it."""
-    check_fields(action, ("thrower", "to", "fireball"))
+    check_fields(action, ("thrower", "to", "fireball", "fireball_side"))
     thrower = _thrower(state, action, "pass")
     fireball = _fireball(state, action, thrower)
     to = _jersey(state, action, "to")
     side = state.setup.side_of(thrower)
+    receivers = " ".join(f"#{m}" for m in on_court(state, side)
+                         if m != thrower and cannot_receive(state, m) is None) or "nobody"
     if to == thrower:
-        raise IllegalAction(f"#{thrower} cannot pass to itself")
+        raise IllegalAction(f"#{thrower} cannot pass to itself: a pass goes to a teammate; "
+                            f"who can take one: {receivers}")
     if state.setup.side_of(to) != side:
         raise IllegalAction(f"#{to} is an opponent: a throw at #{to} is a 'throw' or 'hit'")
     if to in state.off:
-        mates = " ".join(f"#{m}" for m in on_court(state, side) if m != thrower) or "nobody"
-        raise IllegalAction(f"#{to} is off the court; teammates on it: {mates}")
+        raise IllegalAction(f"#{to} is off the court; teammates who can take a pass: "
+                            f"{receivers}")
     reason = cannot_receive(state, to)
     if reason:
-        raise IllegalAction(reason)
+        raise IllegalAction(f"{reason}; teammates who can: {receivers}")
     return {"type": "pass", "thrower": thrower, "to": to, **fireball}
 
 
@@ -285,14 +326,14 @@ def _returning(state: State, action: Mapping[str, Any], catcher: int) -> int | N
 
 
 def _resolve_hit(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON:
-    check_fields(action, ("thrower", "target", "fireball"))
+    check_fields(action, ("thrower", "target", "fireball", "fireball_side"))
     thrower, target = _thrower_and_target(state, action, "target")
     return {"type": "hit", "thrower": thrower, "target": target,
             **_fireball(state, action, thrower)}
 
 
 def _resolve_catch(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON:
-    check_fields(action, ("thrower", "catcher", "returning", "fireball"))
+    check_fields(action, ("thrower", "catcher", "returning", "fireball", "fireball_side"))
     thrower, catcher = _thrower_and_target(state, action, "catcher")
     fireball = _fireball(state, action, thrower)
     if fireball.get("fireball"):
@@ -301,14 +342,17 @@ def _resolve_catch(state: State, action: Mapping[str, Any], rng: random.Random) 
                             f"#{thrower} threw another ball)")
     reason = cannot_catch(state, catcher)
     if reason:
-        raise IllegalAction(reason)
+        side = state.setup.side_of(catcher)
+        able = " ".join(f"#{f}" for f in on_court(state, side)
+                        if cannot_catch(state, f) is None) or "nobody"
+        raise IllegalAction(f"{reason}; who can catch #{thrower}'s throw: {able}")
     return {"type": "catch", "thrower": thrower, "catcher": catcher,
             "returning": _returning(state, action, catcher), **fireball}
 
 
 def _resolve_throw(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON:
     check_fields(action, ("thrower", "target", "range", "target_holding_ball", "rolls",
-                          "result", "returning", "fireball"))
+                          "result", "returning", "fireball", "fireball_side"))
     thrower, target = _thrower_and_target(state, action, "target")
     fire = _fireball(state, action, thrower)
     zones = integer(action, "range", 1, 3)
@@ -332,7 +376,9 @@ def _resolve_throw(state: State, action: Mapping[str, Any], rng: random.Random) 
     }
     result = throw_outcome(state, event)["result"]
     if "result" in action and action["result"] != result:
-        raise IllegalAction(f"those rolls give {result!r}, not {action['result']!r}")
+        raise IllegalAction(f"those rolls give {json_text(result)}, not "
+                            f"{json_text(action['result'])}: leave 'result' out, or give "
+                            f"the rolls that made it")
     event["result"] = result
     if result == "catch":
         event["returning"] = _returning(state, action, target)
@@ -351,26 +397,66 @@ def _fireball(state: State, action: Mapping[str, Any], thrower: int) -> JSON:
     The Fireball is on a ball. The wizard holding it throws it unless the host
     says ``"fireball": false`` (it threw another ball and dropped this one). A
     loose Fireball (its holder dropped it) is thrown only when the host says
-    ``"fireball": true``: the companion cannot see who picked it up. Returns
-    ``{"fireball": bool}`` when a Fireball is involved, else ``{}`` (so the
-    events of a match without one stay as they were).
+    ``"fireball": true``: the companion cannot see who picked it up. With both
+    sides' Fireballs loose, ``true`` could be either: the host names it by its
+    side, ``"fireball": 0`` or ``1`` (either may name a loose one anyway).
+    Returns ``{"fireball": bool}`` when a Fireball is involved, and for a loose
+    one thrown its ``fireball_side``; else ``{}`` (so the events of a match
+    without one stay as they were).
     """
-    if "fireball" in action and not isinstance(action["fireball"], bool):
-        raise InvalidAction(f"field 'fireball' must be true or false; got "
-                            f"{action['fireball']!r}")
     said = action.get("fireball")
-    if has(state, thrower, "fireball"):
-        return {"fireball": said is not False}
-    if not said:
-        return {}
-    if not loose_fireballs(state):
-        held = " and ".join(f"the ball #{t.jersey} holds" for t in state.tokens
-                            if t.spell == "fireball")
-        where = f"the Fireball is on {held}" if held else "no Fireball is on a ball now"
-        raise IllegalAction(f"#{thrower}'s ball cannot be a Fireball: {where} (a Fireball is "
-                            "cast on a held ball, and stays on it until thrown or until its "
-                            "card returns)")
-    return {"fireball": True}
+    if "fireball" in action and not (isinstance(said, bool)
+                                     or (type(said) is int and said in (0, 1))):
+        raise InvalidAction("field 'fireball' says which ball was thrown: true (the Fireball "
+                            "ball), false (another ball), or 0 or 1 (the side whose Fireball "
+                            f"it was); got {json_text(said)}")
+    if "fireball_side" in action:
+        # A resolved event names the side of the Fireball it threw.
+        side = action["fireball_side"]
+        if said is not True or type(side) is not int or side not in (0, 1):
+            raise InvalidAction("field 'fireball_side' (0 or 1) comes with 'fireball': true, "
+                                "naming the side whose Fireball was thrown; or give the side "
+                                f"as 'fireball' alone; got {json_text(side)}")
+        said = side
+    held = next((t for t in state.tokens if t.jersey == thrower and t.spell == "fireball"),
+                None)
+    loose = loose_fireballs(state)
+    if isinstance(said, bool) or said is None:
+        if held is not None:
+            return {"fireball": said is not False}
+        if not said:
+            return {}
+        if len(loose) > 1:
+            names = " or ".join(f"{t.side} ({_of(state.setup.sides[t.side])})" for t in loose)
+            raise IllegalAction(f"both sides' Fireballs are on loose balls: say which one "
+                                f"#{thrower} threw with 'fireball' {names}, or false for "
+                                "another ball")
+        if loose:
+            return {"fireball": True, "fireball_side": loose[0].side}
+        raise IllegalAction(f"#{thrower}'s ball cannot be a Fireball: {_fireballs_text(state)} "
+                            "(a Fireball is cast on a held ball, and stays on it until thrown "
+                            "or until its card returns); say 'fireball': false, or leave it out")
+    token = next((t for t in state.tokens if t.spell == "fireball" and t.side == said), None)
+    name = state.setup.sides[said]
+    if token is None or token.jersey not in (None, thrower):
+        raise IllegalAction(f"#{thrower} cannot have thrown {_of(name)} Fireball: "
+                            f"{_fireballs_text(state)}")
+    if token.jersey == thrower:
+        return {"fireball": True}
+    return {"fireball": True, "fireball_side": said}
+
+
+def _of(name: str) -> str:
+    """``"Owls'"``, ``"Ann's"``: a side's name as an owner."""
+    return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"
+
+
+def _fireballs_text(state: State) -> str:
+    """Where the Fireballs are: ``"Owls' Fireball is on the ball #21 holds"``."""
+    where = [f"{_of(state.setup.sides[t.side])} Fireball is "
+             + (f"on the ball #{t.jersey} holds" if t.jersey is not None else "on a loose ball")
+             for t in state.tokens if t.spell == "fireball"]
+    return "; ".join(where) or "no Fireball is on a ball now"
 
 
 def _resolve_cast(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON:
@@ -396,12 +482,15 @@ def _resolve_cast(state: State, action: Mapping[str, Any], rng: random.Random) -
         _require_reach(state, caster, [target], spell)
         return {"type": "dispel", "caster": caster, "target": target, "spell": effect}
     targets = _targets(state, action.get("targets"), spell)
+    if kind == "cast_roll" and state.setup.wizards[caster].magic == 0:
+        raise IllegalAction(_magic_zero_roll(caster, spell))
     if spell == "fireball" and kind == "cast" and targets == [caster]:
         pass  # the caster's own ball: a Magic of 0 reaches a ball
     else:
         # Every wizard named counts against the reach, the caster too: a rebound
         # is the result of a roll, not a wizard to name beyond the reach.
         _require_reach(state, caster, targets, spell)
+    _require_markers(state, side, spell, targets)
     if spell == "fireball" and not targets:
         raise IllegalAction("Fireball goes on a held ball: name the wizard holding it (the "
                             "caster's own ball, at any Magic)")
@@ -425,9 +514,46 @@ def _resolve_cast(state: State, action: Mapping[str, Any], rng: random.Random) -
     event["rolls"] = _cast_rolls(state, event, action.get("rolls"), rng)
     affected = cast_outcome(state, event)["affected"]
     if "affected" in action and action["affected"] != affected:
-        raise IllegalAction(f"those rolls affect {affected!r}, not {action['affected']!r}")
+        raise IllegalAction(f"those rolls affect {json_text(affected)}, not "
+                            f"{json_text(action['affected'])}: leave 'affected' out, or "
+                            f"give the rolls that made it")
     event["affected"] = affected
     return event
+
+
+def _magic_zero_roll(caster: int, spell: str) -> str:
+    """A rolled cast at Magic 0, refused with what to record instead."""
+    if spell == "fireball":
+        instead = (f"its Fireball goes on its own ball with no roll: record it as a 'cast' "
+                   f"with targets [{caster}]")
+    elif spell == "teleport":
+        instead = "a Teleport of a ball alone is recorded as a 'cast' with no targets"
+    else:
+        instead = "record what the spell did as a 'cast' (no targets: it reached nobody)"
+    return (f"#{caster}'s Magic is 0: its Magic reaches no wizard, so there is nothing to "
+            f"roll for; {instead}")
+
+
+def _require_markers(state: State, side: int, spell: str, targets: list[int]) -> None:
+    """Each wizard a spell takes holds one of the team's three markers of its kind
+    (a paired card's faces share theirs); a cast that would need a fourth is refused."""
+    if spell in NO_TOKEN:
+        return
+    card = CARD_OF[spell]
+    lying = markers(state, side, card.id)
+    if len(lying) + len(targets) <= MARKERS:
+        return
+    kind = "/".join(TITLES[f] for f in card.faces)
+    team = state.setup.sides[side]
+    where = ""
+    if lying:
+        on = " ".join("a loose ball" if j is None else f"#{j}" for j in lying)
+        where = f"; {len(lying)} lie on {on}"
+    room = MARKERS - len(lying)
+    most = f"name at most {room} wizard{'s' if room != 1 else ''}" if room else \
+        "none is free"
+    raise IllegalAction(f"{team} have {MARKERS} {kind} markers{where}: a {TITLES[spell]} on "
+                        f"{len(targets)} wizards needs {len(targets)}; {most}")
 
 
 def _require_ready(state: State, side: int, spell: str) -> None:
@@ -467,14 +593,19 @@ def _echo_bounds(state: State, action: Mapping[str, Any], caster: int, spell: st
             continue
         value = action[key]
         if offered is None:
-            raise InvalidAction(f"field {key!r} is for a spell whose reach is known; "
+            raise InvalidAction(f"field '{key}' is for a spell whose reach is known; "
                                 f"#{caster} has no Magic stat: leave it out")
         if value != offered or type(value) is not int:
             magic = state.setup.wizards[caster].magic
             why = f"#{caster}'s Magic is {magic}" if magic is not None else \
                 f"#{caster} has no Magic stat"
-            raise IllegalAction(f"{key!r} says {value!r}, but a {kind} of {TITLES[spell]} by "
-                                f"#{caster} names {_bounds_text(low, high)} ({why})")
+            left = markers_left(state, state.setup.side_of(caster), spell)
+            if spell not in (*NO_TOKEN, "fireball") and (magic is None or left < magic):
+                # The team's markers, not the reach, set the most.
+                why += f"; its team has {left} {TITLES[spell]} marker{'s' if left != 1 else ''}"
+            raise IllegalAction(f"'{key}' says {json_text(value)}, but a {kind} of "
+                                f"{TITLES[spell]} by #{caster} names "
+                                f"{_bounds_text(low, high)} ({why})")
 
 
 def _bounds_text(low: int, high: int | None) -> str:
@@ -520,6 +651,12 @@ def _targets(state: State, value: object, spell: str) -> list[int]:
     if spell == "fireball" and targets and has(state, targets[0], "butter_fingers"):
         raise IllegalAction(f"#{targets[0]} has Butter Fingers and holds no ball: Fireball goes "
                             "on a held ball (name the wizard holding it)")
+    if spell == "fireball" and targets and has(state, targets[0], "fireball"):
+        holder = targets[0]
+        on = next(t for t in state.tokens if t.jersey == holder and t.spell == "fireball")
+        raise IllegalAction(f"the ball #{holder} holds carries {_of(state.setup.sides[on.side])} "
+                            "Fireball already, and a ball carries one Fireball: cast it on "
+                            "another held ball")
     return targets
 
 
@@ -531,16 +668,22 @@ def _cast_rolls(state: State, event: JSON, given: object,
         raise InvalidAction("field 'rolls' must be {\"cast\": [...], \"resist\": "
                             "{jersey: [...]}, \"rebound\": [...]}")
     given = given or {}
-    rolls: JSON = {"cast": roll(state, pool(state, caster, "cast"), given.get("cast"),
-                                 "rolls.cast", rng), "resist": {}}
     resist_given = given.get("resist") or {}
     if not isinstance(resist_given, Mapping):
         raise InvalidAction("'rolls.resist' must be an object of dice by jersey")
     resisters = [r for t in event["targets"] if (r := resister_of(state, event, t)) is not None]
+    # Nobody resists a spell on teammates: no cast is rolled (a match file from
+    # before this may still give the caster's cast dice; they are kept, unused).
+    cast_given = given.get("cast")
+    if resisters or cast_given not in (None, []):
+        cast = roll(state, pool(state, caster, "cast"), cast_given, "rolls.cast", rng)
+    else:
+        cast = []
+    rolls: JSON = {"cast": cast, "resist": {}}
     extra = set(map(str, resist_given)) - set(map(str, resisters))
     if extra:
         raise InvalidAction(f"'rolls.resist' has a roll for #{sorted(extra)[0]}, who does not "
-                            "resist this cast")
+                            "resist this cast (teammates do not)")
     for r in resisters:
         value = resist_given.get(str(r), resist_given.get(r))  # type: ignore[call-overload]
         rolls["resist"][str(r)] = roll(state, pool(state, r, "resist"), value,
@@ -550,7 +693,7 @@ def _cast_rolls(state: State, event: JSON, given: object,
         rolls["rebound"] = roll(state, pool(state, caster, "resist"), given.get("rebound"),
                                  "rolls.rebound", rng)
     elif given.get("rebound") is not None:
-        raise InvalidAction("'rolls.rebound' is only for a spell that rebounded")
+        raise InvalidAction("'rolls.rebound' is only for a spell that rebounded: leave it out")
     return rolls
 
 

@@ -66,6 +66,9 @@ class State:
     #: What the active wizard has recorded this activation, in order: "throw"
     #: (a throw at an opponent, hit or caught), "pass" or "cast" (Dispel too).
     used: tuple[str, ...] = ()
+    #: The active wizard has used the action Speed gave it this activation: a
+    #: Dispel of that Speed then takes away nothing more (RULINGS, third round).
+    speed_used: bool = False
     #: What the last event did, for the outputs (JSON-ready).
     last: Mapping[str, Any] | None = None
     winner: int | None = None
@@ -106,7 +109,20 @@ def active(state: State) -> int:
 
 
 def has(state: State, jersey: int, spell: str) -> bool:
+    """Whether ``jersey`` carries ``spell``: an effect counts once, however cast."""
     return any(t.jersey == jersey and t.spell == spell for t in state.tokens)
+
+
+#: Each team has three spell markers of each kind; a paired card's two faces
+#: share theirs (the card's id names the kind). Dispel and Teleport leave none.
+MARKERS = 3
+
+
+def markers(state: State, side: int, card: str) -> list[int | None]:
+    """Where ``side``'s markers of ``card``'s kind lie: the wizards carrying one
+    (None for a Fireball on a loose ball)."""
+    return [t.jersey for t in state.tokens
+            if t.side == side and CARD_OF[t.spell].id == card]
 
 
 def loose_fireballs(state: State) -> list[Token]:
@@ -164,15 +180,33 @@ def actions(state: State) -> int | None:
     j = active(state)
     if has(state, j, "freeze"):
         return 0
-    count = 2 + has(state, j, "speed") - has(state, j, "slow") - state.returned
+    count = 2 + sped(state) - has(state, j, "slow") - state.returned
     return max(0, count)
+
+
+def sped(state: State) -> bool:
+    """Whether Speed counts for the active wizard: it carries Speed, or it has
+    used the action Speed gave it this activation (a Dispel of its Speed takes
+    away only what Speed gave and is still unused)."""
+    return has(state, active(state), "speed") or state.speed_used
 
 
 def basic_extra(state: State) -> int:
     """The basic turn's change for Speed (+1: one more throw or cast) and Slow (-1:
     a throw or a cast, not both); 0 with neither or both."""
+    return sped(state) - has(state, active(state), "slow")
+
+
+def uses_speed(state: State) -> bool:
+    """Whether what the active wizard has recorded needs the action its Speed gives:
+    without Speed it would not fit the turn."""
     j = active(state)
-    return has(state, j, "speed") - has(state, j, "slow")
+    if not has(state, j, "speed") or has(state, j, "freeze"):
+        return False
+    slow = has(state, j, "slow")
+    if state.setup.turn == "advanced":
+        return len(state.used) > 2 - slow - state.returned
+    return not _basic_fits(*_basic_counts(state), -int(slow))
 
 
 def _basic_fits(throws: int, casts: int, extra: int) -> bool:
@@ -234,7 +268,8 @@ def basic_rule(state: State) -> str:
     if extra > 0:
         return f"{BASIC_RULE}, and Speed gives one more throw or cast"
     if extra < 0:
-        return "basic turn with Slow: a throw or a cast, not both (the move is kept)"
+        kept = "no move: back from elimination" if state.returned else "the move is kept"
+        return f"basic turn with Slow: a throw or a cast, not both ({kept})"
     return BASIC_RULE
 
 
@@ -268,7 +303,7 @@ def budget_refusal(state: State, use: str) -> str | None:
     count = actions(state)
     assert count is not None
     why = ["advanced turn: 2 actions"]
-    if has(state, j, "speed"):
+    if sped(state):
         why.append("+1 for Speed")
     if has(state, j, "slow"):
         why.append("-1 for Slow")
@@ -299,9 +334,10 @@ def reminder(state: State) -> str | None:
             return "Speed: +1 throw or cast"
         if extra < 0:
             return "Slow: throw or cast"
-    if loose_fireballs(state):
+    loose = loose_fireballs(state)
+    if loose:
         # Nobody the companion knows holds it: the host says when it is thrown.
-        return "Fireball ball loose"
+        return "Fireball ball loose" if len(loose) == 1 else "both Fireballs loose"
     return None
 
 

@@ -1,0 +1,230 @@
+"""The third round's findings (issue 36, RULINGS.md "Third round"), each a match file in
+tests/games/round3/ as `companion replay` reads it: refused at the line the rulings
+refuse, with a message that says what is wrong and what is allowed now, or played to
+the view they decide. Each file was replayed on the engine before the fix and showed
+the finding (accepted, or refused without saying what to do instead).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.errors import CompanionError
+from companion.matchfile import replay
+
+HERE = Path(__file__).parent / "round3"
+#: The installed command, as tests/test_cli.py runs it.
+COMPANION = str(Path(sys.executable).parent / "companion")
+
+
+def run(name: str) -> tuple[dict[str, Any] | None, str]:
+    """The final view of ``name``'s match, or None and the refusal (``line N: ...``)."""
+    try:
+        match = replay((HERE / name).read_text(encoding="utf-8").splitlines(),
+                       random.Random(1))
+    except CompanionError as err:
+        return None, str(err)
+    return match.view(), ""
+
+
+def wizard(view: dict, jersey: int) -> dict:
+    return next(w for s in view["sides"] for w in s["wizards"] if w["jersey"] == jersey)
+
+
+#: file -> (the line refused, words its message must hold) for the refused ones.
+REFUSED = {
+    # Wizard Dodgeball
+    "wd-fireball-second-on-one-ball.jsonl": (
+        4, ["the ball #21 holds carries Owls' Fireball already", "cast it on another"]),
+    "wd-fireball-pass-hands-on-one.jsonl": (4, ["#21 holds carries Owls' Fireball"]),
+    "wd-markers-hand-slow-on-five.jsonl": (
+        2, ["Owls have 3 Slow/Speed markers: a Slow on 5 wizards needs 5; name at most 3"]),
+    "wd-markers-rolled-freeze-on-nine.jsonl": (
+        2, ["Owls have 3 Freeze markers", "name at most 3 wizards"]),
+    "wd-two-speeds-count-once.jsonl": (9, ["left: no throw or cast"]),
+    "wd-loose-fireballs-told-apart.jsonl": (
+        10, ["say which one #12 threw with 'fireball' 0 (Owls') or 1 (Newts')"]),
+    "wd-target-with-elimination.jsonl": (
+        1, ["option 'target' (3) is for the points variant", "leave 'target' out"]),
+    "wd-frozen-thrower.jsonl": (5, ["#58 is frozen and cannot throw", "end the activation"]),
+    "wd-off-court-thrower.jsonl": (3, ["#21 is off the court and cannot cast",
+                                       "end the activation"]),
+    "wd-pass-to-itself.jsonl": (2, ["#21 cannot pass to itself",
+                                    "who can take one: #58 #12 #33 #7"]),
+    "wd-sticky-fingers-thrower.jsonl": (4, ["#45 has Sticky Fingers and cannot throw",
+                                            "#45 may still cast"]),
+    "wd-rolled-fireball-at-magic-0.jsonl": (
+        2, ["#21's Magic is 0", "record it as a 'cast' with targets [21]"]),
+    "wd-die-refusal-no-python.jsonl": (2, ["cannot show true;"]),
+    "wd-back-from-elimination-no-move-kept.jsonl": (
+        6, ["(basic turn with Slow: a throw or a cast, not both (no move: back from "
+            "elimination))"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_refused_saying_what_is_wrong_and_what_is_allowed(name):
+    view, error = run(name)
+    line, words = REFUSED[name]
+    assert view is None, f"{name} was accepted"
+    assert error.startswith(f"line {line}: "), error
+    for part in words:
+        assert part in error, error
+    assert "True" not in error and "False" not in error and "None" not in error
+
+
+def test_a_fireball_thrown_is_spent_with_its_throw():
+    view, _ = run("wd-fireball-spent-by-its-throw.jsonl")
+    assert view is not None
+    # #21's next throw (activation 11) rolls its die: no Fireball left on it.
+    assert view["last"]["attack"] == 2 and view["last"]["fireball"] is False
+    assert wizard(view, 21)["effects"] == [] and view["loose_fireballs"] == []
+
+
+def test_a_loose_fireball_named_by_its_side_is_thrown():
+    view, _ = run("wd-loose-fireball-named-by-its-side.jsonl")
+    assert view is not None and view["loose_fireballs"] == [0]
+    assert wizard(view, 10)["on_court"] is False
+
+
+def test_dispelling_ones_own_speed_leaves_the_throw_it_never_used():
+    view, _ = run("wd-speed-dispelled-keeps-the-throw.jsonl")
+    assert view is not None and view["used"] == ["cast", "cast", "throw"]
+    assert [s["score"] for s in view["sides"]] == [1, 0]
+
+
+def test_two_shields_count_once_and_an_opponents_shield_spends_none():
+    view, _ = run("wd-two-shields-count-once.jsonl")
+    assert view is not None
+    # #45's Shield on #58, already shielded, changes nothing; #30's hit takes the
+    # one Shield, #10's puts #58 out.
+    assert wizard(view, 58)["on_court"] is False
+    assert [s["score"] for s in view["sides"]] == [0, 1]
+    view, _ = run("wd-shield-not-spent-by-opponents-shield.jsonl")
+    assert view is not None and wizard(view, 21)["effects"] == ["shield"]
+    assert view["last"]["shields"] == []
+
+
+def test_a_rebound_the_spell_already_took_spends_no_shield():
+    view, _ = run("wd-shield-not-spent-by-a-rebound-already-taken.jsonl")
+    assert view is not None
+    assert sorted(wizard(view, 21)["effects"]) == ["shield", "slow"]
+    assert view["last"]["shields"] == []
+
+
+def test_a_cast_on_a_teammate_shows_no_cast_total():
+    view, _ = run("wd-teammate-cast-no-total.jsonl")
+    assert view is not None
+    assert view["last"]["text"] == "#21 Shield: on #58" and view["last"]["cast"] is None
+
+
+def test_a_dispel_names_the_spell_in_full():
+    view, _ = run("wd-dispelled-says-the-spell.jsonl")
+    assert view is not None and view["last"]["text"] == "#58 dispelled Slow on #58"
+
+
+def test_companion_replay_prints_the_refusal_with_its_line():
+    """The files are what `companion replay` reads: its exit code and message."""
+    result = subprocess.run(
+        [COMPANION, "replay", str(HERE / "wd-markers-hand-slow-on-five.jsonl")],
+        capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.startswith("companion: line 2: Owls have 3 Slow/Speed markers")
+    result = subprocess.run(
+        [COMPANION, "replay", str(HERE / "wd-teammate-cast-no-total.jsonl")],
+        capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and json.loads(result.stdout)["last"]["cast"] is None
+
+
+# --- Alakazoo and AlakaSLAM --------------------------------------------------------------
+
+ZOO_REFUSED = {
+    "zoo-first-player-roll-with-first-roll.jsonl": (
+        1, ["option 'first_roll' records the device's roll", "'first_player' \"roll\" alone"]),
+    "zoo-swap-with-an-empty-space.jsonl": (
+        5, ["Bob's space 2 is empty", "display first, or use a Helper trick"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ZOO_REFUSED))
+def test_alakazoo_refusals_say_what_is_allowed(name):
+    view, error = run(name)
+    line, words = ZOO_REFUSED[name]
+    assert view is None and error.startswith(f"line {line}: "), error
+    for part in words:
+        assert part in error, error
+
+
+def test_the_alakazoo_timeline_counts_forced_passes_as_turns():
+    from companion.games.alakazoo import GAME
+    from companion.games.chart import Step
+    lines = [json.loads(x) for x in
+             ['{"game": "alakazoo", "players": ["Ann", "Bob", "Cleo"]}',
+              *['{"type": "end_turn"}'],
+              *['{"type": "dark_power", "reason": "hand"}'] * 3,
+              '{"type": "end_turn"}', '{"type": "end_turn"}', '{"type": "end_turn"}']]
+    match = replay([json.dumps(x) for x in lines], random.Random(1))
+    state = match.game.setup(match.start.players, match.start.options)
+    steps = [Step(0, None, match.game.view(state))]
+    for number, event in enumerate(match.events, 1):
+        state = match.game.apply(state, event)
+        steps.append(Step(number, event, match.game.view(state)))
+    # Ann, Bob (3 Dark Power), Cleo, Ann; Bob's forced pass: turn 5; Cleo's turn 6.
+    assert match.view()["passes"] == [{"player": 1, "reset": True}]
+    assert "Turns played: 5." in GAME.timeline(steps).summary
+
+
+SLAM_REFUSED = {
+    "slam-serve-of-more-cards-than-the-hand.jsonl": (
+        9, ["Ann holds 1 card (the hand after mulligans): 3 cannot be played; play 1 to 1"]),
+    "slam-support-of-more-cards-than-the-hand.jsonl": (9, ["Bob holds 1 card"]),
+    "slam-first-server-against-coin-flip.jsonl": (
+        1, ["the device's flip chose side 1, but 'first_server' is 0: they must agree"]),
+    "slam-coin-flip-alone.jsonl": (
+        1, ["comes with the 'first_server' it chose", "\"coin\" to have the device flip"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SLAM_REFUSED))
+def test_alakaslam_refusals(name):
+    view, error = run(name)
+    line, words = SLAM_REFUSED[name]
+    assert view is None and error.startswith(f"line {line}: "), error
+    for part in words:
+        assert part in error, error
+
+
+@pytest.mark.parametrize("name, face", [
+    ("slam-canadian-two-enchantments.jsonl", "play 2 (no E) or 3"),
+    ("slam-canadian-two-enchant-twos.jsonl", "play 2"),
+])
+def test_the_faces_say_the_obligation_the_engine_enforces(name, face):
+    """Rich's Enchant-2 and another Enchantment on Ann: either count satisfies, and
+    "no Enchantment" holds only with Rich's count; two Enchant-2s read "play 2"."""
+    from companion.games.alakaslam.panel import obligation
+    view, _ = run(name)
+    assert view is not None and obligation(view, 0) == face
+    # The engine takes what the face says: an Enchantment with 3 cards, or with 2
+    # when another's Enchant-2 binds Ann too.
+    lines = (HERE / name).read_text().splitlines()
+    cards = ["R1", "E1", "R0"] if "enchantments" in name else ["R1", "E1"]
+    shot = json.dumps({"type": "shot", "player": 0, "cards": cards, "enchant": 1})
+    replay([*lines, shot], random.Random(1))
+
+
+def test_simon_is_reminded_to_copy_before_each_serve():
+    from companion.games.alakaslam.oled import lines
+    start = {"game": "alakaslam", "players": ["Ann", "Bob"],
+             "options": {"characters": ["simon", "rich"]}}
+    match = replay([json.dumps(start)], random.Random(1))
+    assert "Ann: Simon, copy whom?" in lines(match.view(), match.start.options)
+    copied = replay([json.dumps(start), '{"type": "copy", "player": 0, "character": "rich"}'],
+                    random.Random(1))
+    assert not any("copy whom" in x for x in lines(copied.view(), copied.start.options))
