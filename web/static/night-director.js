@@ -205,6 +205,9 @@
     .then((got) => {
       if (!got) return;
       cards = got[1];
+      const link = NIGHT.linkProblem();
+      $("link").hidden = !link;
+      $("link").textContent = link;
       if (!event || got[0].id !== event.id || got[0].version !== event.version) {
         // Not while the director is filling a field: it would be drawn away under their
         // hands. A change sent from the old form carries its version and is refused.

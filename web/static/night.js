@@ -15,9 +15,23 @@ NIGHT.eventId = function () {
 NIGHT.event = (id) => fetch(`/api/events/${encodeURIComponent(id)}`, {cache: "no-cache"})
   .then((r) => { if (!r.ok) throw new Error(r.statusText); return r.json(); });
 
-/** Each table's card (GET /api/tables) by id: its live score line. */
+/** Each table's card (GET /api/tables) by id: its live score line. The hall's link to
+ *  the broker comes with them (NIGHT.link). */
 NIGHT.cards = () => fetch("/api/tables", {cache: "no-cache"}).then((r) => r.json())
-  .then((d) => Object.fromEntries(d.tables.map((c) => [c.id, c])));
+  .then((d) => {
+    NIGHT.link = {connected: d.connected, broker: d.broker};
+    return Object.fromEntries(d.tables.map((c) => [c.id, c]));
+  });
+
+/** What is wrong with the hall's link to the broker (cut off, or its offers refused), in
+ *  words for the director; "" when nothing is. */
+NIGHT.linkProblem = function () {
+  const link = NIGHT.link;
+  if (!link || (link.connected && link.broker === "connected")) return "";
+  return link.connected
+    ? `The broker ${link.broker.replace(/^offers refused/, "refuses the hall's offers")}: the tables do not get their games until it takes them.`
+    : `The hall is not connected to the broker (${link.broker}): offers wait until it is.`;
+};
 
 /** Call show(event, cards) with the newest event now and every `every` ms (and when the
  *  page comes back into view); show(null) while there is no event. */
