@@ -19,6 +19,10 @@ until every topic of it refused is taken again: an *episode*, said once as
 it starts (the reason and the ACL line to add) and once as it ends, however
 many messages it refuses. Pure bookkeeping: the publisher (drivers/mqtt.py)
 logs, shows and retries.
+
+The hall's own publishes (the club night's offers, hall/listener.py) are
+kept the same way by :class:`HallRefusals`: one scope, the hall's topics
+``topic write P/_hall/#``.
 """
 
 from __future__ import annotations
@@ -27,11 +31,12 @@ import threading
 from dataclasses import dataclass
 
 from companion.games.base import JSON
-from companion.topics import Topics, discovery_node
+from companion.topics import HALL, Topics, discovery_node
 
-#: The scopes' kinds, the most telling first (the status shows the first refused).
-OWN, DISCOVERY, OLD, OFFERS = "own", "discovery", "old", "offers"
-_ORDER = (OWN, DISCOVERY, OLD, OFFERS)
+#: The scopes' kinds, the most telling first (the status shows the first refused);
+#: HALL_OFFERS is the hall's writing of the offers, OFFERS a table's reading of its own.
+OWN, DISCOVERY, OLD, OFFERS, HALL_OFFERS = "own", "discovery", "old", "offers", "hall-offers"
+_ORDER = (OWN, DISCOVERY, OLD, OFFERS, HALL_OFFERS)
 
 
 @dataclass(frozen=True)
@@ -54,38 +59,24 @@ class Change:
     topic: str
 
 
-class Refusals:
-    """The refusals of one table's publishes and subscription. Thread-safe.
+class Episodes:
+    """Each topic's latest answer from the broker, and the episodes of the scopes they
+    fall in (:meth:`scope`, given by the subclass). Thread-safe."""
 
-    ``topics`` are the table's own (its offer topic with them);
-    ``discovery_prefix`` where its Home Assistant configs go (None: none);
-    ``username`` the broker user it connects as (None: anonymous).
-    """
-
-    def __init__(self, topics: Topics, discovery_prefix: str | None,
-                 username: str | None) -> None:
+    def __init__(self, username: str | None) -> None:
         self._lock = threading.Lock()
-        self.topics, self.username = topics, username
-        self._own = f"{topics.prefix}/{topics.table}/"
-        self._discovery = (f"{discovery_prefix}/sensor/{discovery_node(topics.table)}/"
-                           if discovery_prefix is not None else None)
+        self.username = username
         #: topic -> (scope, reason) of each topic whose latest answer was a refusal.
         self._refused: dict[str, tuple[Scope, str]] = {}
 
     def scope(self, topic: str) -> Scope:
-        """The scope of a topic the table publishes, or of its offer topic."""
-        if topic == self.topics.offer:
-            return Scope(OFFERS, f"topic read {topic}", "the hall's offers")
-        # A table's leaf P/T/leaf, or a config D/sensor/node/key/config: granted by the
-        # line that names the level above it (P/T/#, D/sensor/node/#).
-        config = topic.endswith("/config")
-        base = topic.rsplit("/", 2 if config else 1)[0]
-        acl = f"topic write {base}/#"
-        if topic.startswith(self._own):
-            return Scope(OWN, acl, "this table's messages")
-        if self._discovery is not None and topic.startswith(self._discovery):
-            return Scope(DISCOVERY, acl, "its Home Assistant configs")
-        return Scope(OLD, acl, f"the clearing of its old id's topics ({base})")
+        """The scope (the ACL line) that grants ``topic``."""
+        raise NotImplementedError
+
+    def _who(self) -> str:
+        """Whom the ACL line must name."""
+        return (f"user {self.username!r}" if self.username is not None
+                else "anonymous clients (before any `user` line)")
 
     def answer(self, topic: str, reason: str | None) -> Change | None:
         """The broker's answer to a publish on (or subscription to) ``topic``: ``reason``
@@ -119,6 +110,48 @@ class Refusals:
         with self._lock:
             return any(t in self._refused for t in topics)
 
+    def to_json(self) -> list[JSON]:
+        """What is refused, by scope: ``[{"what", "reason", "acl"}]``."""
+        return [{"what": scope.what, "reason": reason, "acl": scope.acl}
+                for scope, reason in self.scopes()]
+
+    @staticmethod
+    def ended(change: Change) -> str:
+        """The log line of an episode that ended."""
+        return f"the broker takes {change.scope.what} again ({change.scope.acl})"
+
+
+class Refusals(Episodes):
+    """The refusals of one table's publishes and subscription. Thread-safe.
+
+    ``topics`` are the table's own (its offer topic with them);
+    ``discovery_prefix`` where its Home Assistant configs go (None: none);
+    ``username`` the broker user it connects as (None: anonymous).
+    """
+
+    def __init__(self, topics: Topics, discovery_prefix: str | None,
+                 username: str | None) -> None:
+        super().__init__(username)
+        self.topics = topics
+        self._own = f"{topics.prefix}/{topics.table}/"
+        self._discovery = (f"{discovery_prefix}/sensor/{discovery_node(topics.table)}/"
+                           if discovery_prefix is not None else None)
+
+    def scope(self, topic: str) -> Scope:
+        """The scope of a topic the table publishes, or of its offer topic."""
+        if topic == self.topics.offer:
+            return Scope(OFFERS, f"topic read {topic}", "the hall's offers")
+        # A table's leaf P/T/leaf, or a config D/sensor/node/key/config: granted by the
+        # line that names the level above it (P/T/#, D/sensor/node/#).
+        config = topic.endswith("/config")
+        base = topic.rsplit("/", 2 if config else 1)[0]
+        acl = f"topic write {base}/#"
+        if topic.startswith(self._own):
+            return Scope(OWN, acl, "this table's messages")
+        if self._discovery is not None and topic.startswith(self._discovery):
+            return Scope(DISCOVERY, acl, "its Home Assistant configs")
+        return Scope(OLD, acl, f"the clearing of its old id's topics ({base})")
+
     @property
     def retained(self) -> bool:
         """Whether a retained topic is refused (worth publishing again later): anything
@@ -137,17 +170,10 @@ class Refusals:
                  OLD: "old id not cleared", OFFERS: "offers refused"}[scope.kind]
         return f"{short}: {reason.lower()}"
 
-    def to_json(self) -> list[JSON]:
-        """What the table's summary says of them: ``[{"what", "reason", "acl"}]``."""
-        return [{"what": scope.what, "reason": reason, "acl": scope.acl}
-                for scope, reason in self.scopes()]
-
     def began(self, change: Change, table: str, retry: float) -> str:
         """The log line of an episode that began: what is refused, why, what to do."""
         scope = change.scope
-        who = (f"user {self.username!r}" if self.username is not None
-               else "anonymous clients (before any `user` line)")
-        fix = f"give {who} `{scope.acl}` in the broker's ACL"
+        fix = f"give {self._who()} `{scope.acl}` in the broker's ACL"
         if scope.kind == OWN:
             what = "the hall and Home Assistant see nothing of this table"
             if self.username is not None and self.username != table:
@@ -168,7 +194,31 @@ class Refusals:
         return (f"the broker refuses {scope.what} ({change.topic}: {change.reason}): {what}; "
                 f"{fix}; trying again every {retry:g} s")
 
-    @staticmethod
-    def ended(change: Change) -> str:
-        """The log line of an episode that ended."""
-        return f"the broker takes {change.scope.what} again ({change.scope.acl})"
+
+class HallRefusals(Episodes):
+    """The refusals of the hall's publishes under ``prefix`` (the offers: one scope, the
+    line ``topic write P/_hall/#``); ``username`` the hall's broker user."""
+
+    def __init__(self, prefix: str, username: str | None) -> None:
+        super().__init__(username)
+        self.prefix = prefix
+
+    def scope(self, topic: str) -> Scope:
+        return Scope(HALL_OFFERS, f"topic write {self.prefix}/{HALL}/#",
+                     "the club night's offers to the tables")
+
+    def status(self) -> str | None:
+        """The hall's connection status while something is refused (None: nothing): the
+        reason and the ACL line that would grant it."""
+        found = self.scopes()
+        if not found:
+            return None
+        scope, reason = found[0]
+        return (f"offers refused: {reason.lower()} (give {self._who()} `{scope.acl}` in the "
+                "broker's ACL)")
+
+    def began(self, change: Change, retry: float) -> str:
+        """The log line of an episode that began: what is refused, why, what to do."""
+        return (f"the broker refuses {change.scope.what} ({change.topic}: {change.reason}): "
+                f"the tables do not get their games; give {self._who()} `{change.scope.acl}` "
+                f"in the broker's ACL; trying again every {retry:g} s")

@@ -9,6 +9,15 @@ connection so that what the hall holds is published again. Why a connection
 failed (no broker there, refused credentials, a certificate not trusted) is
 said in :attr:`Listener.status` and the log, once per change, and the client
 tries again after 1, 2, 4... up to :data:`MAX_DELAY` seconds.
+
+It speaks MQTT v5 so that a publish the broker refuses is heard: Mosquitto
+answers a QoS 1 publish its ACL refuses with a PUBACK whose reason code is
+"Not authorized" (under 3.1.1 it acks and drops it). Every acknowledgement
+of the hall's publishes goes to :attr:`Listener.refusals`
+(drivers/refusals.py); a refusal is logged once per episode with the ACL
+line the hall's user needs, said in :attr:`Listener.status` while connected,
+and the refused message (its topic's newest) is published again every
+``retry`` seconds until the broker takes it, or a newer one replaces it.
 """
 
 from __future__ import annotations
@@ -17,6 +26,7 @@ import contextlib
 import logging
 import secrets
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -35,6 +45,7 @@ from drivers.broker import (
     tls_context,
     unanswered,
 )
+from drivers.refusals import Change, HallRefusals
 from hall.cards import Complaints
 
 log = logging.getLogger(__name__)
@@ -44,6 +55,11 @@ MIN_DELAY, MAX_DELAY = 1.0, 15.0
 KEEPALIVE = 30
 #: How long one turn of the network loop may wait for the socket (close() wakes it sooner).
 LOOP_WAIT = 1.0
+#: Seconds between tries of a publish the broker refused: an ACL put right (and the broker
+#: reloaded) is found within this, without a restart of the hall.
+REFUSED_RETRY = 30.0
+
+
 class Listener:
     """Subscribes to every table under ``prefix`` and calls ``on_message(topic, payload)``
     for each message, on its own thread, until :meth:`close`.
@@ -51,7 +67,10 @@ class Listener:
     ``on_status(connected, text)`` is called on that thread whenever the
     connection's state changes; :attr:`status` is the newest text
     ("connecting", "connected", "no broker at ... (connection refused); retry
-    in 4 s", "refused: bad user or password", "TLS: certificate not trusted").
+    in 4 s", "refused: bad user or password", "TLS: certificate not trusted"), and
+    while connected what the broker refuses the hall's publishes ("offers refused: not
+    authorized (give user 'hall' `topic write P/_hall/#` in the broker's ACL)"); ``retry``
+    the seconds between tries of a refused publish (default :data:`REFUSED_RETRY`).
     """
 
     def __init__(self, address: BrokerAddress, prefix: str,
@@ -59,8 +78,23 @@ class Listener:
                  on_status: Callable[[bool, str], None] | None = None, *,
                  username: str | None = None, password: str | None = None,
                  ca_file: Path | None = None,
-                 on_connected: Callable[[Listener], None] | None = None) -> None:
+                 on_connected: Callable[[Listener], None] | None = None,
+                 retry: float | None = None) -> None:
         self.address, self.prefix = address, prefix
+        #: What the broker refuses the hall's publishes, by the ACL line that grants them.
+        self.refusals = HallRefusals(prefix, username)
+        self._retry = REFUSED_RETRY if retry is None else retry
+        self._acks = threading.Lock()
+        #: Held across each publish and each retry's: a retry never publishes an older
+        #: message after a newer one on its topic (the broker would retain the older).
+        self._publishing = threading.RLock()
+        #: Each QoS 1 publish not yet acknowledged, by message id: its topic and payload.
+        self._unacked: dict[int, tuple[str, bytes]] = {}
+        #: Acknowledgements that came before :meth:`publish` noted their message id.
+        self._early: dict[int, str | None] = {}
+        #: The newest payload of each topic whose latest publish was refused (tried again).
+        self._refused_out: dict[str, bytes] = {}
+        self._retry_at: float | None = None
         self._on_connected = on_connected
         self._on_message, self._on_status = on_message, on_status
         self.status = "connecting"
@@ -72,7 +106,7 @@ class Listener:
         # Its own id: two halls (a TV and a laptop) must not push each other off.
         client = mqtt.Client(CallbackAPIVersion.VERSION2,
                              client_id=f"table-companion-hall-{secrets.token_hex(4)}",
-                             reconnect_on_failure=False)
+                             reconnect_on_failure=False, protocol=mqtt.MQTTv5)
         if username is not None:
             client.username_pw_set(username, password)
         if address.tls:
@@ -80,6 +114,7 @@ class Listener:
         client.on_connect = self._connected
         client.on_disconnect = self._disconnected
         client.on_message = self._message
+        client.on_publish = self._published
         never_stopped(client)
         self._client = client
         self._thread = threading.Thread(target=self._run, name="hall-mqtt", daemon=True)
@@ -130,7 +165,54 @@ class Listener:
                 log.exception("broker %s: publishing at connection failed", self.address)
         # Said once what the hall holds is queued again: a director who sees the hall
         # connected and opens an event is not followed by this connection's republish.
-        self._say(True, "connected")
+        self._say(True, self._connected_status())
+
+    def _connected_status(self) -> str:
+        return self.refusals.status() or "connected"
+
+    def _published(self, client: mqtt.Client, userdata: object, mid: int,
+                   reason: mqtt.ReasonCode, properties: object) -> None:
+        """A QoS 1 publish acknowledged (paho's thread): taken, or refused and why."""
+        why = reason.getName() if reason.is_failure else None
+        with self._acks:
+            sent = self._unacked.pop(mid, None)
+            if sent is None:  # acknowledged before publish() noted it
+                self._early[mid] = why
+                return
+        self._heard(sent, why)
+
+    def _heard(self, sent: tuple[str, bytes], why: str | None) -> None:
+        """One acknowledgement read: kept, the refused message kept to be tried again, and
+        an episode that began or ended said and shown."""
+        topic, payload = sent
+        with self._acks:
+            if why is not None:
+                self._refused_out[topic] = payload
+                if self._retry_at is None:
+                    self._retry_at = time.monotonic() + self._retry
+            else:
+                self._refused_out.pop(topic, None)
+        change: Change | None = self.refusals.answer(topic, why)
+        if change is None:
+            return
+        if change.reason is not None:
+            log.warning("broker %s: %s", self.address,
+                        self.refusals.began(change, self._retry))
+        else:
+            log.info("broker %s: %s", self.address, self.refusals.ended(change))
+        if self.connected:
+            self._say(True, self._connected_status())
+
+    def _try_refused(self) -> None:
+        """Publish again, once ``retry`` seconds have passed, what the broker refused."""
+        with self._publishing:
+            with self._acks:
+                if self._retry_at is None or time.monotonic() < self._retry_at:
+                    return
+                again = list(self._refused_out.items())
+                self._retry_at = time.monotonic() + self._retry if again else None
+            for topic, payload in again:
+                self.publish(topic, payload)
 
     def _run(self) -> None:
         delay = MIN_DELAY
@@ -144,7 +226,9 @@ class Listener:
                 rc = MQTTErrorCode.MQTT_ERR_SUCCESS
                 try:
                     while rc == MQTTErrorCode.MQTT_ERR_SUCCESS and not self._stop.is_set():
-                        rc = self._client.loop(LOOP_WAIT)
+                        rc = self._client.loop(min(LOOP_WAIT, self._retry))
+                        if self.connected:
+                            self._try_refused()
                 except Exception:  # the hall keeps trying, whatever it was
                     log.exception("broker %s: the MQTT client failed", self.address)
                 if self.connected:
@@ -165,8 +249,24 @@ class Listener:
 
     def publish(self, topic: str, payload: bytes) -> None:
         """Publish ``payload`` retained with QoS 1 (paho queues it while the connection is
-        down; :meth:`__init__`'s ``on_connected`` publishes what is held again anyway)."""
-        self._client.publish(topic, payload, qos=1, retain=True)
+        down; :meth:`__init__`'s ``on_connected`` publishes what is held again anyway).
+        Its acknowledgement is read: a refusal keeps it to be published again."""
+        with self._publishing:
+            with self._acks:
+                # A newer message on a refused topic replaces the one to try again.
+                if topic in self._refused_out:
+                    self._refused_out[topic] = payload
+            info = self._client.publish(topic, payload, qos=1, retain=True)
+            if info.rc not in (MQTTErrorCode.MQTT_ERR_SUCCESS, MQTTErrorCode.MQTT_ERR_NO_CONN):
+                log.warning("broker %s: %s not queued: %s", self.address, topic,
+                            mqtt.error_string(info.rc))
+                return
+            with self._acks:
+                if info.mid not in self._early:
+                    self._unacked[info.mid] = (topic, payload)
+                    return
+                why = self._early.pop(info.mid)
+            self._heard((topic, payload), why)
 
     def close(self) -> None:
         """Disconnect and end the thread. Idempotent."""

@@ -261,12 +261,17 @@ def test_a_circle_is_found_and_named(tmp_path):
 
 
 def test_the_hall_uses_the_mqtt_toolkit_not_the_tables_publisher():
-    """drivers/broker.py is what every MQTT client shares; drivers/mqtt.py publishes a
-    table, and the hall board (which only reads tables) has no business with it."""
+    """drivers/broker.py is what every MQTT client shares, and drivers/refusals.py the
+    bookkeeping of what a broker refuses (the hall's offers too); drivers/mqtt.py
+    publishes a table, and the hall board (which only reads tables) has no business
+    with it."""
     edges = import_edges(project_modules())
     hall = {b for a, b in edges if a.startswith("hall")}
     assert "drivers.broker" in hall
-    assert {b for b in hall if b.startswith("drivers")} == {"drivers.broker"}
+    assert {b for b in hall if b.startswith("drivers")} == {"drivers.broker",
+                                                          "drivers.refusals"}
+    refusals = {b for a, b in edges if a == "drivers.refusals"}
+    assert not {b for b in refusals if b.startswith("drivers")}
 
 
 # --- one catalog ----------------------------------------------------------------

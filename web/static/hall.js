@@ -54,8 +54,12 @@ function summaryLine() {
   const live = all.filter((t) => t.online !== false && t.summary && t.summary.status === "active").length;
   count.textContent = all.length ? `${all.length} table${all.length === 1 ? "" : "s"} · ${live} live` : "";
   empty.hidden = all.length > 0;
-  brokerBanner.hidden = hall.connected;
-  brokerBanner.textContent = hall.connected ? "" : `Not connected to the broker (${hall.broker}): showing the last scores known.`;
+  // Connected, the status may still say what the broker refuses the hall (its offers).
+  const refused = hall.connected && hall.broker !== "connected";
+  brokerBanner.hidden = hall.connected && !refused;
+  brokerBanner.textContent = !hall.connected
+    ? `Not connected to the broker (${hall.broker}): showing the last scores known.`
+    : refused ? `The broker ${hall.broker.replace(/^offers refused/, "refuses the hall's offers")}.` : "";
 }
 
 /* Drawing is coalesced: a message only changes hall.cards and notes what to draw again;

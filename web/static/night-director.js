@@ -296,6 +296,9 @@
     .then((got) => {
       if (!got) return;
       cards = got[1];
+      const link = NIGHT.linkProblem();
+      $("link").hidden = !link;
+      $("link").textContent = link;
       if (!event || got[0].id !== event.id || got[0].version !== event.version) {
         show(got[0]);
         return;

@@ -25,9 +25,9 @@ NIGHT.clock = (t) => new Date(t * 1000).toLocaleTimeString([], {hour: "2-digit",
  *  broker is kept (NIGHT.link) and said on every night page while it is lost. */
 NIGHT.cards = () => fetch("/api/tables", {cache: "no-cache"}).then((r) => r.json())
   .then((d) => {
-    if (d.connected !== NIGHT.link.connected) {
-      NIGHT.link = {connected: d.connected, broker: d.broker, since: d.connected ? null : Date.now() / 1000};
-    }
+    const since = d.connected ? null
+      : NIGHT.link.connected ? Date.now() / 1000 : NIGHT.link.since;
+    NIGHT.link = {connected: d.connected, broker: d.broker, since};
     const lost = document.getElementById("broker-lost");
     if (lost) {
       lost.hidden = d.connected;
@@ -36,6 +36,14 @@ NIGHT.cards = () => fetch("/api/tables", {cache: "no-cache"}).then((r) => r.json
     }
     return Object.fromEntries(d.tables.map((c) => [c.id, c]));
   });
+
+/** What the broker refuses the hall (its offers), in words for the director; "" when
+ *  nothing is. A hall cut off from the broker is said by the banner on every night page. */
+NIGHT.linkProblem = function () {
+  const link = NIGHT.link;
+  if (!link || !link.connected || link.broker === "connected") return "";
+  return `The broker ${link.broker.replace(/^offers refused/, "refuses the hall's offers")}: the tables do not get their games until it takes them.`;
+};
 
 /** Call show(event, cards) with the newest event now and every `every` ms (and when the
  *  page comes back into view); show(null) while there is no event. */
