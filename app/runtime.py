@@ -34,6 +34,7 @@ from app.config import load as load_config
 from app.notices import NoticeClock
 from app.server import WebServer, page_urls
 from companion import config as config_module
+from companion.catalog import Catalog, build
 from companion.data_folder import DB_NAME, default_data_dir
 from companion.inputs import Input
 from companion.login_code import LoginCodes
@@ -109,13 +110,20 @@ class Companion:
     """Everything ``companion run`` runs, started in order and closed in reverse.
 
     Use as a context manager. ``sim`` selects gpiozero's mock pins and luma's
-    dummy display; ``web`` (None: no web server) serves the phone pages.
+    dummy display; ``web`` (None: no web server) serves the phone pages. It plays
+    the games of ``catalog`` (None: those companion/catalog.py's FOLDERS lists),
+    which it hands to the table, the panel, the pages and the publisher.
+    ConfigError when ``[table] names`` cannot seat one of those games.
     """
 
     def __init__(self, cfg: Config, *, sim: bool, data: Path,
-                 web: WebOptions | None = None, mqtt_password: str | None = None) -> None:
+                 web: WebOptions | None = None, mqtt_password: str | None = None,
+                 catalog: Catalog | None = None) -> None:
         self.cfg = cfg
         self.sim = sim
+        #: The games this companion plays.
+        self.catalog = build() if catalog is None else catalog
+        config_module.check_seats(cfg.table, self.catalog.games.values())
         self._closers: list = []
         try:
             self._start(data, web, mqtt_password)
@@ -131,7 +139,7 @@ class Companion:
         device = open_device(cfg.display, sim)
         # Checked before the table resumes: a damaged database is set aside
         # and the table starts on a new one (companion/recovery.py).
-        opened = open_table(data / DB_NAME)
+        opened = open_table(data / DB_NAME, self.catalog)
         self.store, self.table = opened.store, opened.table
         self._closers.append(self.store.close)
         #: What was wrong with the stored database at start, or None.
@@ -147,12 +155,13 @@ class Companion:
         self.urls: list[str] = []
         #: The hall's offer of the next match (companion/offers.py): read from the broker
         #: when there is one, shown by the panel and the host page, started on a press.
-        self.offers = Offers()
+        self.offers = Offers(self.catalog)
         #: The one-time login codes the panel shows and the web app takes (with web only).
         self.login_codes: LoginCodes | None = None
         if web is not None:
             self._start_web(data, web)
-        self.ctx = Context(names=cfg.table.names, address=self.urls[0] if self.urls else None)
+        self.ctx = Context(self.catalog, names=cfg.table.names,
+                           address=self.urls[0] if self.urls else None)
         self.panel: Panel = self.runner.call(lambda table: Panel(table, self.ctx,
                                                                  codes=self.login_codes,
                                                                  offers=self.offers))
@@ -215,8 +224,8 @@ class Companion:
         def start(table: Table) -> TablePublisher:
             # On the writer thread: no change can come between the first state and
             # the subscription.
-            publisher = TablePublisher(m, self.mqtt_info, password=password, data=data,
-                                       on_status=on_status, offers=self.offers)
+            publisher = TablePublisher(m, self.mqtt_info, self.catalog, password=password,
+                                       data=data, on_status=on_status, offers=self.offers)
             table.subscribe(publisher.show)
             publisher.show(table.snapshot)
             self.panel.show_broker(publisher.status)
@@ -522,7 +531,8 @@ def run(args: argparse.Namespace) -> int:
     notify = sdnotify.SystemdNotifier()
     web = WebOptions(host=host, port=port, pin=pin.pin)
     with Companion(cfg, sim=args.sim, data=cfg.table.data, web=web,
-                   mqtt_password=os.environ.get(MQTT_PASSWORD_ENV) or None) as companion:
+                   mqtt_password=os.environ.get(MQTT_PASSWORD_ENV) or None,
+                   catalog=args.catalog) as companion:
         tune_for_presses()
         hardware = "simulated hardware" if args.sim else "GPIO buttons and OLED"
         print(f"Table Companion running with {hardware}; data in {cfg.table.data}")

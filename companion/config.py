@@ -28,9 +28,8 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from companion.catalog import GAMES
 from companion.errors import CompanionError
-from companion.games.base import MAX_NAME
+from companion.games.base import MAX_NAME, Game
 from companion.inputs import SEATS
 
 #: BCM numbers of the Raspberry Pi header's general purpose pins.
@@ -232,14 +231,13 @@ class TableConfig:
 
 
 def _check_table(table: TableConfig) -> None:
-    """A usable folder path; names a match can start with, enough for every game's seats."""
+    """A usable folder path; names a match can start with (whether they are enough for
+    every game's seats is :func:`check_seats`'s, where the games are known)."""
     if any(c < " " or c == "\x7f" for c in str(table.data)):
         raise ConfigError(f"[table] data: {str(table.data)!r} holds a control character")
-    # The setup screen seats the first names: each game's minimum must be there.
-    least = max(game.seats[0] for game in GAMES.values())
     names = table.names
-    if not least <= len(names) <= MAX_NAMES:
-        raise ConfigError(f"[table] names: {least} to {MAX_NAMES} names, got {len(names)}")
+    if not 1 <= len(names) <= MAX_NAMES:
+        raise ConfigError(f"[table] names: 1 to {MAX_NAMES} names, got {len(names)}")
     for i, name in enumerate(names):
         if not name.strip() or len(name) > MAX_NAME or not name.isprintable():
             raise ConfigError(f"[table] names[{i}]: {name!r} is not a name of 1-{MAX_NAME} "
@@ -247,6 +245,15 @@ def _check_table(table: TableConfig) -> None:
     if len({" ".join(n.split()).casefold() for n in names}) != len(names):
         raise ConfigError("[table] names: each name only once (the same name twice cannot "
                           "play one match)")
+
+
+def check_seats(table: TableConfig, games: Iterable[Game]) -> None:
+    """ConfigError unless ``[table] names`` seat the fewest players of each of ``games``
+    (the setup screen seats a new match's players from the first names)."""
+    least = max((game.seats[0] for game in games), default=1)
+    if len(table.names) < least:
+        raise ConfigError(f"[table] names: {least} to {MAX_NAMES} names, got "
+                          f"{len(table.names)} (a game here seats at least {least})")
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion import catalog
+from companion.catalog import Catalog
 from companion.games.base import JSON, Card, name_text, won
 
 #: Home Assistant keeps a sensor's state to 255 characters; a card has less room.
@@ -20,8 +20,9 @@ MAX_TEXT = 120
 IDLE = "idle"
 
 
-def headline(state: Mapping[str, Any]) -> JSON:
-    """The card of one ``/api/state`` body (``{"version", "match"}``).
+def headline(state: Mapping[str, Any], catalog: Catalog) -> JSON:
+    """The card of one ``/api/state`` body (``{"version", "match"}``), its game read in
+    ``catalog`` (a game it does not know gets the generic card under its id).
 
     Keys: ``game`` (id or None), ``title`` (the game's name, or "No match"),
     ``status`` (``"active"``, ``"finished"`` or ``"idle"``), ``players`` ("Ann v
@@ -40,12 +41,12 @@ def headline(state: Mapping[str, Any]) -> JSON:
         return {"game": None, "title": "No match", "status": IDLE, "players": "",
                 "score": "", "turn": "", "winner": "", "columns": [], "sides": []}
     try:
-        return _match_card(match)
+        return _match_card(match, catalog)
     except (KeyError, TypeError, IndexError, AttributeError, ValueError) as err:
         raise ValueError(f"not a table state: {err!r}") from None
 
 
-def _match_card(match: Mapping[str, Any]) -> JSON:
+def _match_card(match: Mapping[str, Any], catalog: Catalog) -> JSON:
     game = name_text(match["game"])
     kit = catalog.kit(game)
     # A game this side does not know (a hall older than the table) gets the

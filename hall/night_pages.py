@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, render_template, request
 
-from companion.catalog import GAMES
 from hall.lineups import allowed
 from hall.night import FORMATS, Night, Refusal
 from web.pages import json_block
@@ -21,7 +20,9 @@ bp = Blueprint("night_pages", __name__)
 
 
 def _page(template: str, **more: object) -> Response:
-    games = [{"id": g, "title": GAMES[g].title, "lineups": allowed(g)} for g in GAMES]
+    catalog = current_app.extensions["hall.night"].catalog
+    games = [{"id": g, "title": catalog.title(g), "lineups": allowed(catalog, g)}
+             for g in catalog]
     html = render_template(template, state=json_block("{}"), modules=json_block("{}"),
                            games=games, formats=FORMATS, **more)
     return Response(html, headers={"Cache-Control": "no-store"})

@@ -14,6 +14,7 @@ from types import FrameType
 
 from app.runtime import HostPin, kept_pin, secret_key
 from app.server import WebServer, page_urls
+from companion.catalog import Catalog, build
 from companion.config import ConfigError, valid_pin
 from companion.data_folder import default_data_dir
 from companion.topics import RESULTS, SUMMARY, Topics, prefix_problem
@@ -53,7 +54,8 @@ class Hall:
                  prefix: str, username: str | None = None, password: str | None = None,
                  ca_file: Path | None = None, max_streams: int = 200,
                  streams_per_address: int = 8, keepalive: float = 15.0,
-                 data: Path | None = None, director_pin: str | None = None) -> None:
+                 data: Path | None = None, director_pin: str | None = None,
+                 catalog: Catalog | None = None) -> None:
         try:
             address = BrokerAddress.parse(url)
         except ConfigError as err:
@@ -71,10 +73,12 @@ class Hall:
         self.board = Board(prefix, self._publish)
         #: The club leaderboard's matches, in ``data`` (default: the companion's data folder).
         folder = data if data is not None else default_data_dir()
-        self.results = ClubResults(folder)
+        #: The games the hall knows (None: those companion/catalog.py's FOLDERS lists).
+        self.catalog = build() if catalog is None else catalog
+        self.results = ClubResults(folder, self.catalog)
         self._closers.callback(self.results.close)
         #: The club night (its events in the same folder's hall.db), and its director.
-        self.night = Night(folder, prefix, self._offer, self._ratings)
+        self.night = Night(folder, prefix, self._offer, self._ratings, catalog=self.catalog)
         self._closers.callback(self.night.close)
         if director_pin is not None and not valid_pin(director_pin):
             raise ConfigError("the director PIN must be 4 to 12 digits 0-9")
@@ -180,7 +184,8 @@ def run(args: argparse.Namespace) -> int:
               username=args.user, password=os.environ.get(MQTT_PASSWORD_ENV) or None,
               ca_file=args.ca_file, data=args.data,
               director_pin=getattr(args, "director_pin", None)
-              or os.environ.get(DIRECTOR_PIN_ENV) or None) as hall:
+              or os.environ.get(DIRECTOR_PIN_ENV) or None,
+              catalog=getattr(args, "catalog", None)) as hall:
         assert hall.listener is not None
         print(f"Table Companion hall board; tables from {hall.listener.address} "
               f"under {args.prefix}/")

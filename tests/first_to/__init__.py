@@ -3,9 +3,9 @@
 It is the proof that a game is a folder and a catalog line: nothing else in the
 project is written for it. It brings only its rules (no ``kit.py``: no panel, no
 OLED, no card, no page scripts), so every output shows it through the generic
-faces. The tests register it as the catalog registers each folder it lists:
-``catalog.register(catalog.load("tests.first_to"))`` (the ``first_to_game``
-fixture).
+faces. The tests load it as the catalog loads each folder it lists, into a catalog
+of their own: ``build().plus(load("tests.first_to"))`` (tests/support.py
+``with_first_to``; the ``first_to_game`` fixture puts it in a test's ``catalog``).
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 from companion.topics import dumps, results_payload
+from tests.support import CATALOG
 
 PIN = "2468"
 PREFIX = "table-companion"
@@ -105,7 +106,7 @@ class SimTable:
         self.sender, self.id = sender, table_id
         self.topics = Topics(PREFIX, table_id)
         self.store = Store(":memory:")
-        self.table = Table(self.store, rng=random.Random(7))
+        self.table = Table(self.store, CATALOG, rng=random.Random(7))
         self.events: dict[int, dict[str, Any]] = {}  # match id -> its event
         self.event: dict[str, Any] | None = None
         sender.send(self.topics.availability, ONLINE)
@@ -114,7 +115,7 @@ class SimTable:
         from companion.topics import SUMMARY, TableInfo, summary_payload
 
         body = json.loads(summary_payload(json.loads(self.table.snapshot.json_text),
-                                          TableInfo(self.id, self.id)))
+                                          TableInfo(self.id, self.id), CATALOG))
         self.sender.send(self.topics.leaf(SUMMARY), dumps({**body, "event": self.event}))
 
     def publish_results(self) -> None:

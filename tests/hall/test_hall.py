@@ -12,6 +12,7 @@ from companion.headline import headline
 from companion.topics import OFFLINE, TableInfo, Topics, dumps
 from hall.run import Hall
 from tests.hall.hall_support import Watch, get, score
+from tests.support import CATALOG
 
 ANN_BOB = {"game": "center-court", "players": ["Ann", "Bob"]}
 
@@ -33,7 +34,7 @@ def test_a_match_played_on_a_table_shows_on_the_json_and_the_stream(hall, sender
         table.start(ANN_BOB)
         for winner in (0, 0, 1):
             table.act({"type": "point", "winner": winner})
-        want = headline(json.loads(table.snapshot.json_text))
+        want = headline(json.loads(table.snapshot.json_text), CATALOG)
         # The availability and the summaries come on two topics, in either order.
         watch.until(lambda w: score(w.cards.get("t1", {})) == want["score"]
                     and w.cards["t1"]["online"])

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from companion.catalog import GAMES
+from tests.support import CATALOG
 from tests.web.conftest import START
 
 STATIC = Path(__file__).resolve().parents[2] / "web" / "static"
@@ -41,16 +41,16 @@ def own_classes(game: str) -> set[str]:
 
 def test_every_game_has_a_stylesheet_and_only_catalog_games_do():
     styles = {p.stem for p in STATIC.glob("*.css")} - {p.removesuffix(".css") for p in SHARED}
-    game_styles = {s for s in styles if s in GAMES}
-    assert game_styles == set(GAMES)
-    for game in GAMES:
+    game_styles = {s for s in styles if s in CATALOG}
+    assert game_styles == set(CATALOG)
+    for game in CATALOG:
         assert len(own_classes(game)) >= 2, game  # the check reads something
 
 
 def test_the_shared_stylesheets_style_no_game_s_own_classes():
     shared = set().union(*(selector_classes((STATIC / n).read_text(encoding="utf-8"))
                            for n in SHARED))
-    found = {game: sorted(own_classes(game) & shared) for game in GAMES}
+    found = {game: sorted(own_classes(game) & shared) for game in CATALOG}
     assert {g: c for g, c in found.items() if c} == {}, "move these rules to <game>.css"
 
 
@@ -60,9 +60,9 @@ def test_a_page_carries_the_style_of_the_game_on_the_table_only(client, host):
         page = client.get(path).get_data(as_text=True)
         links = re.findall(r'<link rel="stylesheet" href="/static/([\w-]+)\.css">', page)
         assert START["game"] in links, (path, links)
-        assert not set(links) & (set(GAMES) - {START["game"]}), (path, links)
+        assert not set(links) & (set(CATALOG) - {START["game"]}), (path, links)
         # The others come when a match of theirs starts (the page's map of files).
-        assert all(f"/static/{g}.css" in page for g in GAMES)
+        assert all(f"/static/{g}.css" in page for g in CATALOG)
 
 
 def test_a_theme_sets_colours_only():
