@@ -16,7 +16,6 @@ import ipaddress
 import itertools
 import logging
 import os
-import secrets
 import signal
 import sys
 import time
@@ -55,6 +54,7 @@ from drivers.serial_pad import SerialPad
 from web.app import create_app
 from web.auth import Sessions
 from web.fanout import Fanout
+from web.pins import Pin, kept_pin, new_pin, secret_key
 from web.services import Services, Simulator
 from web.stream import Broker
 
@@ -360,46 +360,11 @@ def _succeeded(step: Future[Any], outcome: Future[Any]) -> bool:
 SIM_SEATS = (20, 21, 16, 26)
 
 
-def secret_key(data: Path) -> bytes:
-    """The key that signs host sessions, kept in the data folder so logins survive restarts."""
-    path = data / "secret_key"
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        data.mkdir(parents=True, exist_ok=True)
-        key = secrets.token_bytes(32)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(key)
-        return key
-
-
 #: The file in the data folder that keeps a made-up host PIN from one start to the next.
 PIN_FILE = "host_pin"
 
 
-@dataclass(frozen=True)
-class HostPin:
-    """The host PIN and where it came from: ``chosen`` (flag, config or environment),
-    ``kept`` (made up at an earlier start and kept in the data folder), ``new``
-    (made up now and kept), or ``unkept`` (made up now; the data folder would not
-    take it)."""
-
-    pin: str
-    source: str
-
-    def banner(self) -> str | None:
-        """The banner's PIN line (None for a chosen PIN, which the user knows)."""
-        if self.source == "kept":
-            return f"  Host PIN:   {self.pin} (as at the last start; --new-pin makes a new one)"
-        if self.source == "new":
-            return f"  Host PIN:   {self.pin} (new, kept for the next starts; --pin chooses one)"
-        if self.source == "unkept":
-            return f"  Host PIN:   {self.pin} (new for this start only: see the log)"
-        return None
-
-
-def host_pin(args: argparse.Namespace, cfg: Config, data: Path | None = None) -> HostPin:
+def host_pin(args: argparse.Namespace, cfg: Config, data: Path | None = None) -> Pin:
     """The host PIN: --pin, else the config, else $COMPANION_PIN, else the PIN kept in
     ``data`` (made up at an earlier start), else a new random one, kept there.
 
@@ -414,58 +379,21 @@ def host_pin(args: argparse.Namespace, cfg: Config, data: Path | None = None) ->
             if not config_module.valid_pin(pin):
                 raise config_module.ConfigError(f"the host PIN ({source}) must be 4 to 12 "
                                                 "digits 0-9")
-            return HostPin(pin, "chosen")
+            return Pin(pin, "chosen")
     if data is None:
-        return HostPin(_new_pin(), "new")
+        return Pin(new_pin(), "new")
     return kept_pin(data / PIN_FILE, renew=getattr(args, "new_pin", False))
 
 
-def kept_pin(path: Path, *, renew: bool = False, what: str = "host PIN") -> HostPin:
-    """The PIN kept in ``path`` (made up at an earlier start), else a new random one,
-    kept there (``renew``: a new one whatever is kept). A file that does not hold a
-    PIN is set aside, named in the log, and replaced."""
-    if not renew:
-        try:
-            kept = path.read_bytes().decode("ascii", "replace").strip()
-        except FileNotFoundError:
-            pass
-        except OSError as err:
-            log.warning("%s could not be read (%s): making a new %s", path, err, what)
-        else:
-            if config_module.valid_pin(kept):
-                return HostPin(kept, "kept")
-            aside = path.with_name(f"{path.name}.damaged")
-            path.replace(aside)
-            log.warning("%s does not hold a PIN of 4 to 12 digits: set aside as %s, "
-                        "and a new %s made", path, aside, what)
-    pin = _new_pin()
-    try:
-        _keep(path, pin)
-    except OSError as err:
-        # The data folder's own check (at the table's start) says what is wrong
-        # with the folder; the PIN still serves this start.
-        log.warning("the %s could not be kept in %s (%s): a new one is made at "
-                    "each start until it can", what, path, err)
-        return HostPin(pin, "unkept")
-    return HostPin(pin, "new")
-
-
-def _keep(path: Path, pin: str) -> None:
-    """Write ``pin`` to ``path`` (mode 0600) whole under another name, then rename it:
-    a power cut leaves the old PIN or the new one, never half of one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    part = path.with_name(f"{path.name}.new")
-    part.unlink(missing_ok=True)
-    fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w", encoding="ascii") as f:
-        f.write(pin + "\n")
-        f.flush()
-        os.fsync(f.fileno())
-    part.replace(path)
-
-
-def _new_pin() -> str:
-    return f"{secrets.randbelow(10**6):06d}"
+def host_banner(pin: Pin) -> str | None:
+    """The banner's host PIN line (None for a chosen PIN, which the user knows)."""
+    if pin.source == "kept":
+        return f"  Host PIN:   {pin.pin} (as at the last start; --new-pin makes a new one)"
+    if pin.source == "new":
+        return f"  Host PIN:   {pin.pin} (new, kept for the next starts; --pin chooses one)"
+    if pin.source == "unkept":
+        return f"  Host PIN:   {pin.pin} (new for this start only: see the log)"
+    return None
 
 
 def ipv6_warning(host: str) -> str | None:
@@ -541,7 +469,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"  Host:       {companion.urls[0]}host")
         if args.sim:
             print(f"  Simulator:  {companion.urls[0]}sim")
-        if (line := pin.banner()) is not None:
+        if (line := host_banner(pin)) is not None:
             print(line)
         if companion.kept is not None:
             lost = "an unknown number of" if companion.lost is None else companion.lost

@@ -12,7 +12,6 @@ from contextlib import ExitStack
 from pathlib import Path
 from types import FrameType
 
-from app.runtime import HostPin, kept_pin, secret_key
 from app.server import WebServer, page_urls
 from companion.catalog import Catalog, build
 from companion.config import ConfigError, valid_pin
@@ -27,6 +26,7 @@ from hall.listener import Listener
 from hall.night import Night
 from hall.results import BadResults, ClubResults
 from web.auth import Sessions
+from web.pins import Pin, kept_pin, secret_key
 
 #: The largest ``results`` message read: 50 matches of four 16-character names, and room.
 MAX_RESULTS_PAYLOAD = 64 * 1024
@@ -84,7 +84,7 @@ class Hall:
             raise ConfigError("the director PIN must be 4 to 12 digits 0-9")
         #: As a table's host PIN is (app/runtime.py host_pin): chosen, else kept in the
         #: data folder from an earlier start, else made up now and kept there.
-        self.director_pin = (HostPin(director_pin, "chosen") if director_pin is not None
+        self.director_pin = (Pin(director_pin, "chosen") if director_pin is not None
                              else kept_pin(folder / DIRECTOR_PIN_FILE, what="director PIN"))
         self.director = Director(self.director_pin.pin, Sessions(
             self.director_pin.pin, folder / DIRECTOR_SESSIONS_FILE))
@@ -160,7 +160,7 @@ class Hall:
         self._closers.close()
 
 
-def director_banner(pin: HostPin) -> str | None:
+def director_banner(pin: Pin) -> str | None:
     """The banner's director PIN line (None for a chosen PIN, which the director knows)."""
     if pin.source == "chosen":
         return None

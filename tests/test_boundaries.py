@@ -311,3 +311,15 @@ def test_shared_page_files_name_no_game():
                  for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
                  if (found := named.search(line))]
     assert len(shared) > 10 and offenders == []
+
+
+def test_the_hall_takes_nothing_from_the_table_s_composition_root():
+    """What the hall and a table share (the kept PINs and session key, web/pins.py) lives
+    below both: no hall module imports app/runtime.py, and app/ reaches the hall only
+    from its command line (``companion hall``). (The web server, app/server.py, is the
+    one thing the hall still takes from app/: its move below both is the web edge's.)"""
+    edges = import_edges(project_modules())
+    assert {(a, b) for a, b in edges if a.startswith("hall") and b.startswith("app")} <= {
+        ("hall.run", "app.server")}
+    assert {a for a, b in edges if a.startswith("app") and b.startswith("hall")} == {"app.cli"}
+    assert ("hall.run", "web.pins") in edges and ("app.runtime", "web.pins") in edges
