@@ -2,7 +2,7 @@
 
 ``companion run`` lands here. The core (``companion/``) never imports a
 driver or an I/O library; this composition root does, and connects them in
-the one direction DESIGN.md draws: inputs -> table writer thread -> outputs.
+the one direction docs/design.md draws: inputs -> table writer thread -> outputs.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The module structure holds: the core stays free of hardware, web and serial
-libraries and of the layers above it (DESIGN.md), and no module imports itself
-round a circle."""
+libraries and of the layers above it (docs/design.md, "Layers"), and no module
+imports itself round a circle."""
 
 from __future__ import annotations
 
