@@ -2,6 +2,9 @@
 
 Exit codes: 0 success, 2 for a refused request (bad file, bad match id,
 illegal line), with the reason on stderr.
+
+A composition root: it builds the catalog of games (companion/catalog.py) and
+hands it to each command (``args.catalog``), ``run`` and ``hall`` among them.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from companion import __version__, matchfile, players_command
-from companion.catalog import get_game
+from companion.catalog import Catalog, build
 from companion.config import valid_host
 from companion.data_folder import DB_NAME, default_data_dir
 from companion.errors import CompanionError
@@ -37,7 +40,7 @@ def open_store(data: Path | None, *, create: bool = True) -> Store:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
-    args = _parser().parse_args(argv)
+    args = _parser(build()).parse_args(argv)
     try:
         return args.handler(args)
     except CompanionError as err:
@@ -47,10 +50,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(catalog: Catalog) -> argparse.ArgumentParser:
+    """The command line over the games of ``catalog`` (every handler finds it in
+    ``args.catalog``)."""
     parser = argparse.ArgumentParser(
         prog="companion", description="Table Companion: scores and bookkeeping beside a game."
     )
+    parser.set_defaults(catalog=catalog)
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -121,7 +127,7 @@ def _parser() -> argparse.ArgumentParser:
     rescue.add_argument("--data", type=Path, help="folder of the match database to add to")
     rescue.set_defaults(handler=_salvage)
 
-    players_command.register(sub, open_store)
+    players_command.register(sub, open_store, catalog)
     return parser
 
 
@@ -157,18 +163,18 @@ def _hall(args: argparse.Namespace) -> int:
     return run(args)
 
 
-def _read_file(path: str, seed: int | None) -> matchfile.MatchFile:
+def _read_file(path: str, seed: int | None, catalog: Catalog) -> matchfile.MatchFile:
     try:
         if path == "-":
-            return matchfile.read(sys.stdin, random.Random(seed))
+            return matchfile.read(sys.stdin, random.Random(seed), catalog)
         with open(path, encoding="utf-8") as lines:
-            return matchfile.read(lines, random.Random(seed))
+            return matchfile.read(lines, random.Random(seed), catalog)
     except (OSError, UnicodeDecodeError) as err:
         raise CompanionError(f"cannot read {path}: {err}") from None
 
 
 def _replay(args: argparse.Namespace) -> int:
-    match = _read_file(args.file, args.seed).match
+    match = _read_file(args.file, args.seed, args.catalog).match
     json.dump(match.view(), sys.stdout, indent=2, ensure_ascii=False)
     sys.stdout.write("\n")
     return 0
@@ -197,29 +203,31 @@ def _history(args: argparse.Namespace) -> int:
         started = time.strftime("%Y-%m-%d %H:%M", time.gmtime(r.started_at))
         result = " v ".join(r.players)
         won = [r.players[p] for p in r.winners]
-        if len(won) > 1 and get_game(r.game).shared_wins:
+        game = args.catalog.kit(r.game)
+        if len(won) > 1 and game is not None and game.game.shared_wins:
             result += f": {' and '.join(won)} share the win"
         elif won:
             result += f": {'/'.join(won)} won"
         if r.summary:
             result += f" {r.summary}"
-        print(f"{r.id:>4}  {started:16}  {get_game(r.game).title:16}  {r.status:9}  {result}")
+        title = args.catalog.title(r.game)
+        print(f"{r.id:>4}  {started:16}  {title:16}  {r.status:9}  {result}")
     return 0
 
 
 def _export(args: argparse.Namespace) -> int:
     with open_store(args.data, create=False) as store:
         stored = store.load(args.id)
-    sys.stdout.write(matchfile.export(stored))
+    sys.stdout.write(matchfile.export(stored, args.catalog))
     return 0
 
 
 def _import(args: argparse.Namespace) -> int:
-    file = _read_file(args.file, args.seed)
+    file = _read_file(args.file, args.seed, args.catalog)
     match = file.match
     winner = match.game.winner(match.state)
     with open_store(args.data) as store:
-        stored_as = matchfile.already_stored(store, file)
+        stored_as = matchfile.already_stored(store, file, args.catalog)
         if stored_as is not None:
             raise CompanionError(f"this match is already stored as match {stored_as} "
                                  "(same start, actions and dice); nothing was imported")
@@ -227,7 +235,8 @@ def _import(args: argparse.Namespace) -> int:
             match.start.to_json(), list(match.events),
             status=ACTIVE if winner is None else FINISHED,
             winner=winner, summary=match.game.summary(match.state), started_at=file.started,
-            standing=None if winner is None else standing(match.start.game, match.view()),
+            standing=None if winner is None else standing(args.catalog.kit(match.start.game),
+                                                          match.view()),
         )
     state = "finished" if winner is not None else "unfinished: the table resumes it"
     print(f"imported as match {match_id} ({state})")
@@ -244,7 +253,7 @@ def _salvage(args: argparse.Namespace) -> int:
         raise CompanionError(f"{copy} is the match database itself: give the damaged copy "
                              "the companion moved aside (damaged-<time>/companion.db)")
     with open_store(args.data) as store:
-        report = salvage(copy, store)
+        report = salvage(copy, store, args.catalog)
     for line in report.lines():
         print(line)
     return 0

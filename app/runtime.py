@@ -2,7 +2,7 @@
 
 ``companion run`` lands here. The core (``companion/``) never imports a
 driver or an I/O library; this composition root does, and connects them in
-the one direction DESIGN.md draws: inputs -> table writer thread -> outputs.
+the one direction docs/design.md draws: inputs -> table writer thread -> outputs.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ import ipaddress
 import itertools
 import logging
 import os
-import secrets
 import signal
 import sys
 import time
@@ -35,6 +34,7 @@ from app.notices import NoticeClock
 from app.server import WebServer, page_urls
 from app.stopping import block_stop_signals, serve_until_stopped, watchdog_every
 from companion import config as config_module
+from companion.catalog import Catalog, build
 from companion.data_folder import DB_NAME, default_data_dir
 from companion.inputs import Input
 from companion.login_code import LoginCodes
@@ -55,6 +55,7 @@ from drivers.serial_pad import SerialPad
 from web.app import create_app
 from web.auth import Sessions
 from web.fanout import Fanout
+from web.pins import Pin, kept_pin, new_pin, secret_key
 from web.services import Services, Simulator
 from web.stream import Broker
 
@@ -111,13 +112,20 @@ class Companion:
     """Everything ``companion run`` runs, started in order and closed in reverse.
 
     Use as a context manager. ``sim`` selects gpiozero's mock pins and luma's
-    dummy display; ``web`` (None: no web server) serves the phone pages.
+    dummy display; ``web`` (None: no web server) serves the phone pages. It plays
+    the games of ``catalog`` (None: those companion/catalog.py's FOLDERS lists),
+    which it hands to the table, the panel, the pages and the publisher.
+    ConfigError when ``[table] names`` cannot seat one of those games.
     """
 
     def __init__(self, cfg: Config, *, sim: bool, data: Path,
-                 web: WebOptions | None = None, mqtt_password: str | None = None) -> None:
+                 web: WebOptions | None = None, mqtt_password: str | None = None,
+                 catalog: Catalog | None = None) -> None:
         self.cfg = cfg
         self.sim = sim
+        #: The games this companion plays.
+        self.catalog = build() if catalog is None else catalog
+        config_module.check_seats(cfg.table, self.catalog.games.values())
         self._closers: list = []
         try:
             self._start(data, web, mqtt_password)
@@ -133,7 +141,7 @@ class Companion:
         device = open_device(cfg.display, sim)
         # Checked before the table resumes: a damaged database is set aside
         # and the table starts on a new one (companion/recovery.py).
-        opened = open_table(data / DB_NAME)
+        opened = open_table(data / DB_NAME, self.catalog)
         self.store, self.table = opened.store, opened.table
         self._closers.append(self.store.close)
         #: What was wrong with the stored database at start, or None.
@@ -149,12 +157,13 @@ class Companion:
         self.urls: list[str] = []
         #: The hall's offer of the next match (companion/offers.py): read from the broker
         #: when there is one, shown by the panel and the host page, started on a press.
-        self.offers = Offers()
+        self.offers = Offers(self.catalog)
         #: The one-time login codes the panel shows and the web app takes (with web only).
         self.login_codes: LoginCodes | None = None
         if web is not None:
             self._start_web(data, web)
-        self.ctx = Context(names=cfg.table.names, address=self.urls[0] if self.urls else None)
+        self.ctx = Context(self.catalog, names=cfg.table.names,
+                           address=self.urls[0] if self.urls else None)
         self.panel: Panel = self.runner.call(lambda table: Panel(table, self.ctx,
                                                                  codes=self.login_codes,
                                                                  offers=self.offers))
@@ -217,8 +226,8 @@ class Companion:
         def start(table: Table) -> TablePublisher:
             # On the writer thread: no change can come between the first state and
             # the subscription.
-            publisher = TablePublisher(m, self.mqtt_info, password=password, data=data,
-                                       on_status=on_status, offers=self.offers)
+            publisher = TablePublisher(m, self.mqtt_info, self.catalog, password=password,
+                                       data=data, on_status=on_status, offers=self.offers)
             table.subscribe(publisher.show)
             publisher.show(table.snapshot)
             self.panel.show_broker(publisher.status)
@@ -353,46 +362,11 @@ def _succeeded(step: Future[Any], outcome: Future[Any]) -> bool:
 SIM_SEATS = (20, 21, 16, 26)
 
 
-def secret_key(data: Path) -> bytes:
-    """The key that signs host sessions, kept in the data folder so logins survive restarts."""
-    path = data / "secret_key"
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        data.mkdir(parents=True, exist_ok=True)
-        key = secrets.token_bytes(32)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(key)
-        return key
-
-
 #: The file in the data folder that keeps a made-up host PIN from one start to the next.
 PIN_FILE = "host_pin"
 
 
-@dataclass(frozen=True)
-class HostPin:
-    """The host PIN and where it came from: ``chosen`` (flag, config or environment),
-    ``kept`` (made up at an earlier start and kept in the data folder), ``new``
-    (made up now and kept), or ``unkept`` (made up now; the data folder would not
-    take it)."""
-
-    pin: str
-    source: str
-
-    def banner(self) -> str | None:
-        """The banner's PIN line (None for a chosen PIN, which the user knows)."""
-        if self.source == "kept":
-            return f"  Host PIN:   {self.pin} (as at the last start; --new-pin makes a new one)"
-        if self.source == "new":
-            return f"  Host PIN:   {self.pin} (new, kept for the next starts; --pin chooses one)"
-        if self.source == "unkept":
-            return f"  Host PIN:   {self.pin} (new for this start only: see the log)"
-        return None
-
-
-def host_pin(args: argparse.Namespace, cfg: Config, data: Path | None = None) -> HostPin:
+def host_pin(args: argparse.Namespace, cfg: Config, data: Path | None = None) -> Pin:
     """The host PIN: --pin, else the config, else $COMPANION_PIN, else the PIN kept in
     ``data`` (made up at an earlier start), else a new random one, kept there.
 
@@ -407,58 +381,21 @@ def host_pin(args: argparse.Namespace, cfg: Config, data: Path | None = None) ->
             if not config_module.valid_pin(pin):
                 raise config_module.ConfigError(f"the host PIN ({source}) must be 4 to 12 "
                                                 "digits 0-9")
-            return HostPin(pin, "chosen")
+            return Pin(pin, "chosen")
     if data is None:
-        return HostPin(_new_pin(), "new")
+        return Pin(new_pin(), "new")
     return kept_pin(data / PIN_FILE, renew=getattr(args, "new_pin", False))
 
 
-def kept_pin(path: Path, *, renew: bool = False, what: str = "host PIN") -> HostPin:
-    """The PIN kept in ``path`` (made up at an earlier start), else a new random one,
-    kept there (``renew``: a new one whatever is kept). A file that does not hold a
-    PIN is set aside, named in the log, and replaced."""
-    if not renew:
-        try:
-            kept = path.read_bytes().decode("ascii", "replace").strip()
-        except FileNotFoundError:
-            pass
-        except OSError as err:
-            log.warning("%s could not be read (%s): making a new %s", path, err, what)
-        else:
-            if config_module.valid_pin(kept):
-                return HostPin(kept, "kept")
-            aside = path.with_name(f"{path.name}.damaged")
-            path.replace(aside)
-            log.warning("%s does not hold a PIN of 4 to 12 digits: set aside as %s, "
-                        "and a new %s made", path, aside, what)
-    pin = _new_pin()
-    try:
-        _keep(path, pin)
-    except OSError as err:
-        # The data folder's own check (at the table's start) says what is wrong
-        # with the folder; the PIN still serves this start.
-        log.warning("the %s could not be kept in %s (%s): a new one is made at "
-                    "each start until it can", what, path, err)
-        return HostPin(pin, "unkept")
-    return HostPin(pin, "new")
-
-
-def _keep(path: Path, pin: str) -> None:
-    """Write ``pin`` to ``path`` (mode 0600) whole under another name, then rename it:
-    a power cut leaves the old PIN or the new one, never half of one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    part = path.with_name(f"{path.name}.new")
-    part.unlink(missing_ok=True)
-    fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w", encoding="ascii") as f:
-        f.write(pin + "\n")
-        f.flush()
-        os.fsync(f.fileno())
-    part.replace(path)
-
-
-def _new_pin() -> str:
-    return f"{secrets.randbelow(10**6):06d}"
+def host_banner(pin: Pin) -> str | None:
+    """The banner's host PIN line (None for a chosen PIN, which the user knows)."""
+    if pin.source == "kept":
+        return f"  Host PIN:   {pin.pin} (as at the last start; --new-pin makes a new one)"
+    if pin.source == "new":
+        return f"  Host PIN:   {pin.pin} (new, kept for the next starts; --pin chooses one)"
+    if pin.source == "unkept":
+        return f"  Host PIN:   {pin.pin} (new for this start only: see the log)"
+    return None
 
 
 def ipv6_warning(host: str) -> str | None:
@@ -537,7 +474,8 @@ def run(args: argparse.Namespace) -> int:
     notify = sdnotify.SystemdNotifier()
     web = WebOptions(host=host, port=port, pin=pin.pin)
     with Companion(cfg, sim=args.sim, data=cfg.table.data, web=web,
-                   mqtt_password=os.environ.get(MQTT_PASSWORD_ENV) or None) as companion:
+                   mqtt_password=os.environ.get(MQTT_PASSWORD_ENV) or None,
+                   catalog=args.catalog) as companion:
         tune_for_presses()
         hardware = "simulated hardware" if args.sim else "GPIO buttons and OLED"
         print(f"Table Companion running with {hardware}; data in {cfg.table.data}")
@@ -546,7 +484,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"  Host:       {companion.urls[0]}host")
         if args.sim:
             print(f"  Simulator:  {companion.urls[0]}sim")
-        if (line := pin.banner()) is not None:
+        if (line := host_banner(pin)) is not None:
             print(line)
         if companion.kept is not None:
             lost = "an unknown number of" if companion.lost is None else companion.lost

@@ -28,8 +28,8 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from companion.catalog import GAMES
 from companion.errors import CompanionError
+from companion.games.base import Game
 from companion.inputs import SEATS
 from companion.names import MAX_NAME, name_key, name_problem
 
@@ -243,14 +243,13 @@ class TableConfig:
 
 
 def _check_table(table: TableConfig) -> None:
-    """A usable folder path; names a match can start with, enough for every game's seats."""
+    """A usable folder path; names a match can start with (whether they are enough for
+    every game's seats is :func:`check_seats`'s, where the games are known)."""
     if any(c < " " or c == "\x7f" for c in str(table.data)):
         raise ConfigError(f"[table] data: {str(table.data)!r} holds a control character")
-    # The setup screen seats the first names: each game's minimum must be there.
-    least = max(game.seats[0] for game in GAMES.values())
     names = table.names
-    if not least <= len(names) <= MAX_NAMES:
-        raise ConfigError(f"[table] names: {least} to {MAX_NAMES} names, got {len(names)}")
+    if not 1 <= len(names) <= MAX_NAMES:
+        raise ConfigError(f"[table] names: 1 to {MAX_NAMES} names, got {len(names)}")
     for i, name in enumerate(names):
         # Kept as written (no spaces made one here): a line break in it is refused.
         problem = name_problem(name) if name.isprintable() else "a character not printable"
@@ -260,6 +259,15 @@ def _check_table(table: TableConfig) -> None:
     if len({name_key(n) for n in names}) != len(names):
         raise ConfigError("[table] names: each name only once (the same name twice cannot "
                           "play one match)")
+
+
+def check_seats(table: TableConfig, games: Iterable[Game]) -> None:
+    """ConfigError unless ``[table] names`` seat the fewest players of each of ``games``
+    (the setup screen seats a new match's players from the first names)."""
+    least = max((game.seats[0] for game in games), default=1)
+    if len(table.names) < least:
+        raise ConfigError(f"[table] names: {least} to {MAX_NAMES} names, got "
+                          f"{len(table.names)} (a game here seats at least {least})")
 
 
 @dataclass(frozen=True)

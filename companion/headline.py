@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion import catalog
+from companion.catalog import Catalog
 from companion.games.base import JSON, Card, name_text, won
 
 #: Home Assistant keeps a sensor's state to 255 characters; a card has less room.
@@ -20,8 +20,9 @@ MAX_TEXT = 120
 IDLE = "idle"
 
 
-def headline(state: Mapping[str, Any]) -> JSON:
-    """The card of one ``/api/state`` body (``{"version", "match"}``).
+def headline(state: Mapping[str, Any], catalog: Catalog) -> JSON:
+    """The card of one ``/api/state`` body (``{"version", "match"}``), its game read in
+    ``catalog`` (a game it does not know gets the generic card under its id).
 
     Keys: ``game`` (id or None), ``title`` (the game's name, or "No match"),
     ``status`` (``"active"``, ``"finished"`` or ``"idle"``), ``players`` ("Ann v
@@ -40,18 +41,18 @@ def headline(state: Mapping[str, Any]) -> JSON:
         return {"game": None, "title": "No match", "status": IDLE, "players": "",
                 "score": "", "turn": "", "winner": "", "columns": [], "sides": []}
     try:
-        return _match_card(match)
+        return _match_card(match, catalog)
     except (KeyError, TypeError, IndexError, AttributeError, ValueError) as err:
         raise ValueError(f"not a table state: {err!r}") from None
 
 
-def _match_card(match: Mapping[str, Any]) -> JSON:
+def _match_card(match: Mapping[str, Any], catalog: Catalog) -> JSON:
     game = name_text(match["game"])
     kit = catalog.kit(game)
     status = match.get("status", "active")
     if not isinstance(status, str):
         raise TypeError(f"status {status!r}")
-    card = score_card(match)
+    card = score_card(match, catalog)
     sides = card["sides"]
     return {
         "game": game,
@@ -66,12 +67,12 @@ def _match_card(match: Mapping[str, Any]) -> JSON:
     }
 
 
-def score_card(match: Mapping[str, Any]) -> JSON:
+def score_card(match: Mapping[str, Any], catalog: Catalog) -> JSON:
     """The score part of a match's card, read from the state's ``match`` (its
     ``game``, ``players``, ``turn`` and ``view``): ``score`` (the score line),
     ``columns`` (the headings of each side's cells) and ``sides`` (``[{"name",
     "score": [str], "turn", "winner"}]`` in seat order), texts of at most
-    :data:`MAX_TEXT` characters. The game's card face when its kit brings one,
+    :data:`MAX_TEXT` characters. The game's card face when its kit in ``catalog`` brings one,
     else :func:`generic_card`: the hall's card, the MQTT summary and the pages'
     score header and generic board all draw this one reading. KeyError,
     TypeError, ValueError... for a match that is not well formed."""

@@ -20,13 +20,16 @@ import json
 import random
 from typing import Any
 
+from companion.catalog import Catalog
 from companion.errors import CompanionError, StoreDamaged
 from companion.match import EVENT, REDO, UNDO, Match, StartRecord
 from companion.store import ABANDONED, ACTIVE, FINISHED, StoredMatch
 
 
-def replay_stored(stored: StoredMatch, *, check_result: bool = True) -> Match:
-    """``stored`` replayed through the rules, every entry checked; StoreDamaged if one fails.
+def replay_stored(stored: StoredMatch, catalog: Catalog, *, check_result: bool = True
+                  ) -> Match:
+    """``stored`` replayed through its game's rules in ``catalog``, every entry checked;
+    StoreDamaged if one fails (a game the catalog does not know among them).
 
     ``check_result=False`` skips the check of the stored result (winner,
     summary, status), for a match whose result is to be stored from this replay.
@@ -41,12 +44,12 @@ def replay_stored(stored: StoredMatch, *, check_result: bool = True) -> Match:
                             "what is stored", match_id=stored.id, entry=entry)
 
     try:
-        start = StartRecord.create(stored.start, rng)
+        start = StartRecord.create(stored.start, rng, catalog)
     except CompanionError as err:
         raise damaged("its start record", str(err), 0) from None
     if start.to_json() != stored.start:
         raise damaged("its start record", "it is not complete as stored (options missing)", 0)
-    match = Match(start)
+    match = Match(start, catalog)
     for number, (op, event) in enumerate(stored.journal, start=1):
         try:
             if op == EVENT:

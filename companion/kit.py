@@ -16,7 +16,16 @@ from typing import Any
 
 from companion.games.base import JSON, Card, Game, OptionSpec
 from companion.inputs import Input
-from companion.ui.base import Binding, Builder, Draft, Outcome, ScreenSpec, Ui, screens
+from companion.ui.base import (
+    PANEL_SCREENS,
+    Binding,
+    Builder,
+    Draft,
+    Outcome,
+    ScreenSpec,
+    Ui,
+    screens,
+)
 
 #: Where a board's last status line begins when a kit does not say (the lowest
 #: line's top): a short notice covers that line and never the score above.
@@ -30,7 +39,10 @@ class Panel:
     - ``board(ui, match)``: the board's keys while the match runs (BACK is
       added by the generic panel: the menu; holding BACK is undo).
     - ``screens``: the game's own screens by name (bare builders are drafts,
-      closed by any change from elsewhere); names are unique across games.
+      closed by any change from elsewhere). The names are the game's own: the
+      panel looks a screen up in the kit of the match on the table, so two games
+      may both have a "cards" screen; none may take the name of one of the
+      panel's own screens (:data:`~companion.ui.base.PANEL_SCREENS`).
     - ``finished(match)``: keys the board adds once the match is over.
     - ``setup_rows(ui, draft, first_row)``: setup rows beyond the option menus.
     - ``fit_draft(draft)``: the draft with options kept in step with the players.
@@ -106,9 +118,22 @@ class Kit:
     tiebreaks: Callable[[JSON], list[float] | None] | None = None
     lineups: Lineups = Lineups()
 
+    def __post_init__(self) -> None:
+        taken = sorted(set(self.screen_names) & set(PANEL_SCREENS))
+        if taken:
+            raise ValueError(f"{self.id}: screen {taken[0]!r} is one of the panel's own "
+                             "screens; name it otherwise")
+
     @property
     def id(self) -> str:
         return self.game.id
+
+    @property
+    def screen_names(self) -> tuple[str, ...]:
+        """The names of the kit's own screens: on its panel and drawn on its OLED."""
+        drawn = self.oled.drawn if self.oled else ()
+        own = self.panel.screens if self.panel else ()
+        return (*own, *(name for name in drawn if name not in own))
 
     @cached_property
     def screens(self) -> dict[str, ScreenSpec]:

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.catalog import GAMES, get_game
+from companion.catalog import Catalog
 from companion.errors import IllegalAction, InvalidAction
 from companion.games import Game
 from companion.games.base import JSON, check_players
@@ -79,8 +79,8 @@ class StartRecord:
     event: Mapping[str, Any] | None = None
 
     @classmethod
-    def create(cls, record: object, rng: random.Random) -> StartRecord:
-        """A checked start record with the game's options filled in.
+    def create(cls, record: object, rng: random.Random, catalog: Catalog) -> StartRecord:
+        """A checked start record of a game of ``catalog``, its options filled in.
 
         Device decisions (a coin flip for the first server) are made here with
         ``rng`` and written into the options, so a replay repeats them.
@@ -95,8 +95,8 @@ class StartRecord:
         if extra:
             raise InvalidAction(f"a start record has no field {extra[0]!r}")
         if "game" not in record:
-            raise InvalidAction(f'the start record has no "game"; one of: {", ".join(GAMES)}')
-        game = get_game(record["game"])
+            raise InvalidAction(f'the start record has no "game"; one of: {", ".join(catalog)}')
+        game = catalog.game(record["game"])
         players = check_players(record.get("players"), game.seats)
         options = record.get("options")
         if options is None:  # left out (or null): the game's defaults
@@ -119,12 +119,13 @@ class StartRecord:
 class Match:
     """A running match: the state after its log, with undo and redo.
 
-    Not thread-safe: one owner (the table's writer thread) drives it.
+    Not thread-safe: one owner (the table's writer thread) drives it. Its game is
+    ``start``'s in ``catalog`` (InvalidAction for a game the catalog does not know).
     """
 
-    def __init__(self, start: StartRecord) -> None:
+    def __init__(self, start: StartRecord, catalog: Catalog) -> None:
         self.start = start
-        self.game: Game = get_game(start.game)
+        self.game: Game = catalog.game(start.game)
         # _states[i] is the state after the first i events; undo is a pop.
         self._states: list[Any] = [self.game.setup(start.players, start.options)]
         self._events: list[JSON] = []

@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from companion import json_input
+from companion.catalog import Catalog
 from companion.errors import CompanionError, InvalidAction, MatchFileError
 from companion.games.base import JSON
 from companion.integrity import replay_stored
@@ -37,8 +38,9 @@ class MatchFile:
     started: float | None
 
 
-def read(lines: Iterable[str], rng: random.Random) -> MatchFile:
-    """The match a file describes, every line checked against the rules.
+def read(lines: Iterable[str], rng: random.Random, catalog: Catalog) -> MatchFile:
+    """The match a file describes, every line checked against its game's rules in
+    ``catalog``.
 
     Actions without dice results are resolved with ``rng``. Raises
     MatchFileError naming the first bad line and why it is bad.
@@ -53,7 +55,7 @@ def read(lines: Iterable[str], rng: random.Random) -> MatchFile:
             if match is None:
                 if STARTED in obj:
                     started = _parse_started(obj.pop(STARTED))
-                match = Match(StartRecord.create(obj, rng))
+                match = Match(StartRecord.create(obj, rng, catalog), catalog)
             elif obj.get("type") == "undo" and set(obj) == {"type"}:
                 match.undo()
             elif obj.get("type") == "redo" and set(obj) == {"type"}:
@@ -67,14 +69,15 @@ def read(lines: Iterable[str], rng: random.Random) -> MatchFile:
     return MatchFile(match, started)
 
 
-def replay(lines: Iterable[str], rng: random.Random) -> Match:
+def replay(lines: Iterable[str], rng: random.Random, catalog: Catalog) -> Match:
     """The match of :func:`read`, for callers that need no start time."""
-    return read(lines, rng).match
+    return read(lines, rng, catalog).match
 
 
-def export(stored: StoredMatch) -> str:
-    """The match file of a stored match: its start time and effective, resolved events."""
-    match = _standing(stored)
+def export(stored: StoredMatch, catalog: Catalog) -> str:
+    """The match file of a stored match: its start time and effective, resolved events
+    (replayed through ``catalog``'s rules, StoreDamaged if they refuse it)."""
+    match = replay_stored(stored, catalog)
     return dump(match.start, match.events, stored.started_at)
 
 
@@ -86,7 +89,7 @@ def dump(start: StartRecord, events: Iterable[JSON], started: float | None = Non
     return "".join(_line(obj) for obj in (record, *events))
 
 
-def already_stored(store: Store, file: MatchFile) -> int | None:
+def already_stored(store: Store, file: MatchFile, catalog: Catalog) -> int | None:
     """The id of a stored match that is the one ``file`` describes, or None.
 
     The same match: the same resolved start record, the same events standing
@@ -98,17 +101,11 @@ def already_stored(store: Store, file: MatchFile) -> int | None:
     for stored in store.with_start(match.start.to_json()):
         if file.started is not None and iso_utc(file.started) != iso_utc(stored.started_at):
             continue
-        if _standing(stored).events == match.events:
+        # The events that stand after its undos and redos (StoreDamaged if the rules
+        # cannot replay what is stored).
+        if replay_stored(stored, catalog).events == match.events:
             return stored.id
     return None
-
-
-def _standing(stored: StoredMatch) -> Match:
-    """A stored match replayed and checked: the events that stand after its undos and redos.
-
-    StoreDamaged if the rules cannot replay what is stored.
-    """
-    return replay_stored(stored)
 
 
 def _parse_started(value: object) -> float:

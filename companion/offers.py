@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.catalog import Catalog
 from companion.errors import IllegalAction, InvalidAction
 from companion.games.base import JSON
 from companion.json_input import NotText, not_text
@@ -122,9 +123,9 @@ class Offer:
                 "event": dict(self.event), "sent_at": self.sent_at}
 
 
-def parse_offer(payload: bytes) -> Offer:
-    """The offer in ``payload`` (an MQTT message's bytes), or InvalidAction saying why
-    it cannot be used. Never anything else, whatever the bytes."""
+def parse_offer(payload: bytes, catalog: Catalog) -> Offer:
+    """The offer in ``payload`` (an MQTT message's bytes) of a game of ``catalog``, or
+    InvalidAction saying why it cannot be used. Never anything else, whatever the bytes."""
     if len(payload) > MAX_OFFER:
         raise InvalidAction(f"an offer is at most {MAX_OFFER} bytes; this one has "
                             f"{len(payload)}")
@@ -170,7 +171,7 @@ def parse_offer(payload: bytes) -> Offer:
               "options": body.get("options"), "event": {**event, "offer": offer_id}}
     # The check a start makes, on a throwaway generator: its device decisions (a coin
     # flip) are made again, for real, when the offer is started.
-    start = StartRecord.create(record, random.Random(0))
+    start = StartRecord.create(record, random.Random(0), catalog)
     checked = {"game": start.game, "players": list(start.players),
                "options": record["options"] or {}, "event": dict(start.event or {})}
     return Offer(offer_id, checked, None if sent_at is None else float(sent_at),
@@ -197,10 +198,12 @@ class Offers:
     :meth:`receive` takes each message of the offer topic (on the MQTT
     client's thread); :meth:`forget` drops the offer when the broker is gone
     (the table cannot know it still stands). Subscribers are told of every
-    change, on the thread that made it: they must only hand it on.
+    change, on the thread that made it: they must only hand it on. An offer is of
+    a game of ``catalog`` (the table's), or it cannot be used.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
         self._lock = threading.Lock()
         self._offer: Offer | None = None
         self._problem: str | None = None
@@ -249,7 +252,7 @@ class Offers:
             return
         if payload:
             try:
-                offer = parse_offer(payload)
+                offer = parse_offer(payload, self.catalog)
             except InvalidAction as err:
                 problem = str(err)
             except Exception as err:  # a fault of ours: the offer is unusable, said so

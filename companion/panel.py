@@ -33,7 +33,7 @@ from companion.subscribers import Subscribers
 from companion.table import Snapshot, Table
 from companion.ui import controls
 from companion.ui.base import ShownOffer
-from companion.ui.controls import Context, Screen, Ui
+from companion.ui.controls import Context, Ctx, Screen, Ui
 
 HISTORY_ROWS = 20
 #: How many recent matches the setup screen takes player names from.
@@ -74,13 +74,16 @@ class PanelState:
 class Panel:
     """Runs the controls against a table. Not thread-safe: the writer thread owns it."""
 
-    def __init__(self, table: Table, ctx: Context | None = None,
+    def __init__(self, table: Table, ctx: Ctx | None = None,
                  clock: Callable[[], float] = time.monotonic, *,
                  codes: LoginCodes | None = None, offers: Offers | None = None) -> None:
         """``codes``: where the Host login screen draws its one-time codes (None: no
         phone pages are served, so the menu has no such entry); ``offers``: the hall's
         offer of the next match, shown on the board when no match is in play (call
-        :meth:`show_offer` when it changes)."""
+        :meth:`show_offer` when it changes). ``ctx`` (None: the defaults) plays the
+        table's games: ValueError for a context with another catalog."""
+        if ctx is not None and ctx.catalog != table.catalog:
+            raise ValueError("the panel's context has another catalog than its table")
         self.table = table
         self.offers = offers
         #: The hall's last withdrawal notice shown (a new one is said once).
@@ -88,7 +91,7 @@ class Panel:
         self._clock = clock
         #: When the message on the screen appeared (the clock's time; None: none).
         self._since: float | None = None
-        self.ctx = ctx or Context()
+        self.ctx: Ctx = ctx or Context(table.catalog)
         if offers is not None:
             self.ctx = replace(self.ctx, offer=shown(offers))
         self.codes = codes
@@ -280,7 +283,8 @@ class Panel:
 
     def _stamped(self, ui: Ui) -> Ui:
         """``ui`` with the premise of its screen on the table as it is now."""
-        return replace(ui, premise=controls.premise(ui, self.table.snapshot.to_json()))
+        return replace(ui, premise=controls.premise(ui, self.table.snapshot.to_json(),
+                                                    self.table.catalog))
 
     def subscribe(self, subscriber: Callable[[PanelState], None]) -> Callable[[], None]:
         """Call ``subscriber(state)`` after every change (on the writer thread)."""
@@ -299,9 +303,10 @@ class Panel:
             # news: it must not cover the board from now on. The notice of a change
             # from elsewhere stays its time: this is more of the same news.
             ui = replace(ui, message=None)
-        if controls.premise(ui, snapshot.to_json()) != ui.premise:
+        state = snapshot.to_json()
+        if controls.premise(ui, state, self.table.catalog) != ui.premise:
             ui = controls.notice(Ui())
-        elif (command := controls.reload(ui)) is not None:
+        elif (command := controls.reload(ui, state, self.table.catalog)) is not None:
             ui = self._run(command, ui)
         if snapshot.undone is not None and ui.screen == "board" and ui.message is None:
             # An undo from a phone, said on the board as the panel's own is (and ending

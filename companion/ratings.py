@@ -41,6 +41,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
+from companion.catalog import Catalog
 from companion.games.base import JSON, name_key
 from companion.integrity import replay_stored
 from companion.standings import standing
@@ -303,18 +304,19 @@ class KeptRatings:
         return not any(key in board for board in self.ratings.games.values() for key in new)
 
 
-def table_ratings(store: Store) -> Ratings:
-    """The ratings of every finished match in ``store``, computed afresh."""
-    return rate((with_standing(store, m) for m in store.finished()), store.names())
+def table_ratings(store: Store, catalog: Catalog) -> Ratings:
+    """The ratings of every finished match in ``store`` (of ``catalog``'s games), computed
+    afresh."""
+    return rate((with_standing(store, m, catalog) for m in store.finished()), store.names())
 
 
-def with_standing(store: Store, m: Finished) -> Finished:
+def with_standing(store: Store, m: Finished, catalog: Catalog) -> Finished:
     """``m`` with its standing: a match finished before the store kept standings (schema 1)
-    is replayed for it."""
+    is replayed for it through ``catalog``'s rules."""
     if m.standing is not None:
         return m
-    match = replay_stored(store.load(m.id))
-    return replace(m, standing=standing(m.game, match.view()))
+    match = replay_stored(store.load(m.id), catalog)
+    return replace(m, standing=standing(catalog.kit(m.game), match.view()))
 
 
 def finished_mark(m: Finished) -> tuple[float, int, int]:
@@ -324,14 +326,14 @@ def finished_mark(m: Finished) -> tuple[float, int, int]:
     return (m.started_at, m.id, m.entries)
 
 
-def kept_table_ratings(kept: KeptRatings, store: Store,
+def kept_table_ratings(kept: KeptRatings, store: Store, catalog: Catalog,
                        marks: Sequence[tuple[float, int, int]], context: Hashable) -> Ratings:
     """``kept`` brought up to date with ``store``, whose finished matches are ``marks``
     (:func:`finished_mark`, in the order played) as a reader last saw them, and
     ``context`` its epoch and roster (Store.roster: a rename or merge rates again)."""
     def load(start: int) -> Iterable[tuple[Hashable, Finished]]:
         after = marks[start - 1][:2] if start else None
-        return ((finished_mark(m), with_standing(store, m))
+        return ((finished_mark(m), with_standing(store, m, catalog))
                 for m in store.finished(after=after))
 
     return kept.update(marks, load, store.names(), context)

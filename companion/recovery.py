@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companion import wal
+from companion.catalog import Catalog
 from companion.errors import StoreDamaged, StoreError
 from companion.integrity import replay_stored
 from companion.salvage import Report, salvage
@@ -72,16 +73,17 @@ class Opened:
     lost: int | None = None
 
 
-def open_table(path: Path, rng: random.Random | None = None) -> Opened:
-    """The checked table on the database at ``path``; if it is damaged, on what of it is
-    intact (see :func:`_salvage`), else on a fresh one. The damaged files are kept aside.
+def open_table(path: Path, catalog: Catalog, rng: random.Random | None = None) -> Opened:
+    """The checked table of ``catalog``'s games on the database at ``path``; if it is
+    damaged, on what of it is intact (see :func:`_salvage`), else on a fresh one. The
+    damaged files are kept aside.
 
     Raises StoreError (not damage: e.g. a permission problem, a database from
     a newer companion) with nothing moved, or when the damaged files cannot
     be moved; StoreDamaged only if even a new database cannot be made.
     """
     try:
-        return Opened(*_checked(path, rng))
+        return Opened(*_checked(path, catalog, rng))
     except StoreDamaged as err:
         damage = err
     try:
@@ -89,7 +91,7 @@ def open_table(path: Path, rng: random.Random | None = None) -> Opened:
     except OSError as err:
         raise StoreError(f"{damage}; it could not be moved aside ({err}): move "
                          f"{path} and its -wal and -shm files away by hand") from None
-    salvaged = _salvage(path, kept, damage, rng)
+    salvaged = _salvage(path, kept, damage, catalog, rng)
     if salvaged is not None:
         store, table, lost = salvaged
         notice = (f"DAMAGED MATCH DATABASE: {damage}. The damaged files were moved to {kept} "
@@ -100,7 +102,7 @@ def open_table(path: Path, rng: random.Random | None = None) -> Opened:
         return Opened(store, table, notice, kept,
                       banner=f"Damaged data: {lost} changes lost. Copy kept in {kept.name}",
                       lost=lost)
-    rescued = _rescue(path, kept / path.name, rng)
+    rescued = _rescue(path, kept / path.name, catalog, rng)
     again = f"companion salvage {kept / path.name}"
     if rescued is not None:
         store, table, report = rescued
@@ -117,7 +119,7 @@ def open_table(path: Path, rng: random.Random | None = None) -> Opened:
         return Opened(store, table, notice, kept,
                       banner=f"Damaged data: {count} changes lost. Copy kept in {kept.name}",
                       lost=lost)
-    store, table = _checked(path, rng)
+    store, table = _checked(path, catalog, rng)
     notice = (f"DAMAGED MATCH DATABASE: {damage}. The damaged files were moved to {kept} "
               "(nothing was deleted) and the companion started on a new, empty database, "
               "so the table works: its journal replays no match. To try again, on a copy "
@@ -125,8 +127,8 @@ def open_table(path: Path, rng: random.Random | None = None) -> Opened:
     return Opened(store, table, notice, kept, banner=DAMAGED_BANNER)
 
 
-def _salvage(path: Path, kept: Path, damage: StoreDamaged, rng: random.Random | None
-             ) -> tuple[Store, Table, int] | None:
+def _salvage(path: Path, kept: Path, damage: StoreDamaged, catalog: Catalog,
+             rng: random.Random | None) -> tuple[Store, Table, int] | None:
     """The database rebuilt at ``path`` from the files in ``kept`` up to the damage, checked;
     with the number of changes lost. None when no line between intact and damaged is known
     (a damaged page, a stored result that differs from its replay), or the copy cannot be
@@ -147,7 +149,7 @@ def _salvage(path: Path, kept: Path, damage: StoreDamaged, rng: random.Random | 
             and wal.schema_in_log(kept / path.name)):
         # The damage took the log's first transaction, the one that made the
         # database: nothing is intact, and every other commit was a change.
-        return (*_checked(path, rng), found.lost - 1)
+        return (*_checked(path, catalog, rng), found.lost - 1)
     try:
         shutil.copyfile(kept / path.name, path)
         if log.exists():
@@ -166,8 +168,8 @@ def _salvage(path: Path, kept: Path, damage: StoreDamaged, rng: random.Random | 
             db.execute("COMMIT")
         if found is None:
             with Store(path) as store:
-                _restate(store, damage)
-        return (*_checked(path, rng), lost)
+                _restate(store, damage, catalog)
+        return (*_checked(path, catalog, rng), lost)
     except (OSError, sqlite3.Error, StoreError):
         for suffix in SUFFIXES:  # only the copies made here; the kept files stay
             with contextlib.suppress(FileNotFoundError):
@@ -175,7 +177,7 @@ def _salvage(path: Path, kept: Path, damage: StoreDamaged, rng: random.Random | 
         return None
 
 
-def _rescue(path: Path, damaged: Path, rng: random.Random | None
+def _rescue(path: Path, damaged: Path, catalog: Catalog, rng: random.Random | None
             ) -> tuple[Store, Table, Report] | None:
     """A new database at ``path`` holding every match the journal of the damaged database
     file ``damaged`` replays through the rules, as far as it does (companion/salvage.py:
@@ -185,10 +187,10 @@ def _rescue(path: Path, damaged: Path, rng: random.Random | None
     """
     try:
         with Store(path) as store:  # the schema, with a new epoch: phones read a new database
-            report = salvage(damaged, store)
+            report = salvage(damaged, store, catalog)
         if not report.back:
             raise StoreError("no match could be brought back")
-        store, table = _checked(path, rng)
+        store, table = _checked(path, catalog, rng)
     except (OSError, sqlite3.Error, StoreError):
         for suffix in SUFFIXES:  # only the copies made here; the kept files stay
             with contextlib.suppress(FileNotFoundError):
@@ -197,14 +199,15 @@ def _rescue(path: Path, damaged: Path, rng: random.Random | None
     return store, table, report
 
 
-def _checked(path: Path, rng: random.Random | None) -> tuple[Store, Table]:
+def _checked(path: Path, catalog: Catalog, rng: random.Random | None
+             ) -> tuple[Store, Table]:
     store = Store(path)  # checks the write-ahead log before SQLite reads it
     try:
         found = store.integrity_check()
         if found != "ok":
             raise StoreDamaged(store.path, "SQLite's integrity check finds: "
                                + " ".join(found.split()))
-        return store, Table(store, rng)  # replays the current match through the rules
+        return store, Table(store, catalog, rng)  # replays the current match through the rules
     except BaseException:
         # Closing lets SQLite fold the log's committed frames into the file
         # (it has checked them), so the kept copy is one self-contained file.
@@ -245,12 +248,12 @@ def _cut(db: sqlite3.Connection, damage: StoreDamaged) -> int:
     return lost
 
 
-def _restate(store: Store, damage: StoreDamaged) -> None:
+def _restate(store: Store, damage: StoreDamaged, catalog: Catalog) -> None:
     """Store the result of the cut match as the replay of its intact entries gives it."""
     if not damage.entry:
         return  # the whole match went
     assert damage.match_id is not None
-    match = replay_stored(store.load(damage.match_id), check_result=False)
+    match = replay_stored(store.load(damage.match_id), catalog, check_result=False)
     winner = match.game.winner(match.state)
     store.set_status(damage.match_id, ACTIVE if winner is None else FINISHED,
                      winner=winner, summary=match.game.summary(match.state))

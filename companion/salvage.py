@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import pages
-from companion.catalog import GAMES
+from companion.catalog import Catalog
 from companion.errors import CompanionError, StoreDamaged
 from companion.integrity import replay_stored
 from companion.standings import standing
@@ -84,6 +84,8 @@ class Back:
 
     id: int
     game: str
+    #: The game's name (its id for a game the catalog does not know).
+    title: str
     players: tuple[str, ...]
     #: Its journal entries brought back, and those seen after them that could not be.
     entries: int
@@ -117,7 +119,7 @@ class Report:
         """The report in words, a line each."""
         out = []
         for b in self.back:
-            line = (f"match {b.id} ({GAMES[b.game].title}: {' v '.join(b.players)}): "
+            line = (f"match {b.id} ({b.title}: {' v '.join(b.players)}): "
                     f"{b.entries} entr{'y' if b.entries == 1 else 'ies'}, {b.status}")
             if b.missing or b.why:
                 line += f"; {b.why or 'the entries after it could not be read'}"
@@ -154,7 +156,7 @@ def _entries(found: Found, match_id: int) -> tuple[list[tuple[int, str, Any, flo
 
 
 def _replayed(match_id: int, start: dict[str, Any], entries: list[tuple[int, str, Any, float]],
-              where: str) -> tuple[Any, int, str]:
+              where: str, catalog: Catalog) -> tuple[Any, int, str]:
     """The match replayed through the rules as far as they take its entries: (match, how
     many entries, why it stopped or "")."""
     plays = [(op, event) for _seq, op, event, _at in entries if op != "end"]
@@ -162,7 +164,7 @@ def _replayed(match_id: int, start: dict[str, Any], entries: list[tuple[int, str
     while True:
         stored = StoredMatch(match_id, start, ACTIVE, tuple(plays), 0.0, database=where)
         try:
-            return replay_stored(stored, check_result=False), len(plays), why
+            return replay_stored(stored, catalog, check_result=False), len(plays), why
         except StoreDamaged as err:
             if not err.entry:
                 raise
@@ -170,9 +172,10 @@ def _replayed(match_id: int, start: dict[str, Any], entries: list[tuple[int, str
             plays = plays[:err.entry - 1]
 
 
-def salvage(damaged: Path, store: Store) -> Report:
+def salvage(damaged: Path, store: Store, catalog: Catalog) -> Report:
     """Bring back into ``store`` every match the journal of the damaged database file
-    ``damaged`` can replay, as far as it can; a report of what came back and what not."""
+    ``damaged`` replays through the rules of ``catalog``'s games, as far as it can; a
+    report of what came back and what not."""
     found = read(damaged)
     report = Report()
     report.acknowledged = found.meta["version"][1] if "version" in found.meta else None
@@ -191,7 +194,7 @@ def salvage(damaged: Path, store: Store) -> Report:
         for text in starts:
             try:
                 start = json.loads(text or "")
-                match, played, why = _replayed(match_id, start, entries, str(damaged))
+                match, played, why = _replayed(match_id, start, entries, str(damaged), catalog)
             except (ValueError, CompanionError):
                 continue
             if best is None or played > best[2]:
@@ -227,12 +230,13 @@ def salvage(damaged: Path, store: Store) -> Report:
             id=match_id, game=start["game"], start=start, status=status,
             winner=winner, summary=match.game.summary(match.state),
             started_at=started_at, updated_at=updated_at,
-            standing=None if winner is None else standing(start["game"], view),
+            standing=None if winner is None else standing(catalog.kit(start["game"]), view),
             journal=[(op, event, at) for _seq, op, event, at in kept],
             ended_at=(entries[played][3] if ended else updated_at)
             if status == ABANDONED else None)
         new_id = store.restore(restored)
-        report.back.append(Back(new_id, start["game"], tuple(start["players"]), played,
+        report.back.append(Back(new_id, start["game"], catalog.title(start["game"]),
+                                tuple(start["players"]), played,
                                 missing, status, why))
     if "roster" in found.meta:
         report.changes += found.meta["roster"][1]

@@ -3,7 +3,7 @@
 A standing is ``{"teams": [[player index, ...], ...], "places": [place, ...]}``:
 the teams (one player each in a free-for-all) and each team's place, 0 for
 the first; teams level share a place; and ``"tiebreaks": [value, ...]``, each
-team's own tiebreak for a club night's standings (the catalog's
+team's own tiebreak for a club night's standings (its kit's
 ``Kit.tiebreaks``, e.g. Center Court's sets and games, AlakaSLAM's points
 difference), when the game gives one. It is read from the match's view, so
 it is what the board showed: by the game's kit when it brings a ``standing``
@@ -18,13 +18,13 @@ writes it with the result), so the ratings never replay a match.
 
 from __future__ import annotations
 
-from companion.catalog import kit
 from companion.games.base import JSON
+from companion.kit import Kit
 
 
-def standing(game: str, view: JSON) -> JSON | None:
-    """The standing of a match from its view; None while it is unfinished."""
-    found = kit(game)
+def standing(found: Kit | None, view: JSON) -> JSON | None:
+    """The standing of a match of the game of kit ``found`` (None: a game the catalog
+    does not know, placed the generic way) from its view; None while it is unfinished."""
     placed = (found.standing if found is not None and found.standing else generic)(view)
     if placed is None:
         return None

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeVar
 
+from companion.catalog import Catalog
 from companion.errors import IllegalAction, NoMatch, StoreUnavailable
 from companion.games.base import JSON, name_key
 from companion.headline import score_card
@@ -86,12 +87,15 @@ class Table:
     unless it was abandoned), exactly as it was, redo history included,
     every stored entry checked against the rules on the way: StoreDamaged
     (naming the file, match and entry) if one fails, never a silently wrong
-    score.
+    score. It plays the games of ``catalog``.
     ``rng`` rolls every die the device rolls; inject a seeded one for tests.
     """
 
-    def __init__(self, store: Store, rng: random.Random | None = None) -> None:
+    def __init__(self, store: Store, catalog: Catalog, rng: random.Random | None = None
+                 ) -> None:
         self._store = store
+        #: The games this table plays.
+        self.catalog = catalog
         self._rng = rng if rng is not None else random.SystemRandom()
         self._subscribers: Subscribers[Snapshot] = Subscribers()
         self._troubles: Subscribers[StoreUnavailable] = Subscribers()
@@ -99,7 +103,7 @@ class Table:
         self._match_id: int | None = None
         stored = store.current()
         if stored is not None:
-            self._match, self._match_id = replay_stored(stored), stored.id
+            self._match, self._match_id = replay_stored(stored, catalog), stored.id
         self._results: tuple[JSON, ...] = ()
         self._read_results()
         self.snapshot = self._snapshot(store.version)
@@ -128,8 +132,8 @@ class Table:
         Raises InvalidAction for a bad record and MatchInProgress while the
         current match is unfinished.
         """
-        start = StartRecord.create(self._known_names(record), self._rng)
-        match = Match(start)
+        start = StartRecord.create(self._known_names(record), self._rng, self.catalog)
+        match = Match(start, self.catalog)
         match_id, version = self._commit(lambda: self._store.begin_match(start.to_json()))
         self._match, self._match_id = match, match_id
         return self._publish(version, _change("start", match_id))
@@ -185,7 +189,8 @@ class Table:
         status = ACTIVE if winner is None else FINISHED
         assert self._match is not None
         # The standing (who placed where) goes with a finished match: the ratings read it.
-        placed = None if winner is None else standing(self._match.start.game, view())
+        placed = None if winner is None else standing(
+            self.catalog.kit(self._match.start.game), view())
         version = self._commit(lambda: self._store.record(match_id, op, event, status=status,
                                                           winner=winner, summary=summary,
                                                           standing=placed))
@@ -215,20 +220,24 @@ class Table:
     def rename_player(self, old: str, new: object) -> Snapshot:
         """Show player ``old`` as ``new`` in every stored match and on the table
         (Store.rename_player says what is refused)."""
-        version = self._commit(lambda: self._store.rename_player(old, new, summary_of))
+        version = self._commit(lambda: self._store.rename_player(old, new, self._summary_of))
         return self._reload(version)
 
     def merge_players(self, source: str, target: str) -> Snapshot:
         """Make ``source`` one player with ``target`` (Store.merge_players)."""
-        version = self._commit(lambda: self._store.merge_players(source, target, summary_of))
+        version = self._commit(lambda: self._store.merge_players(source, target,
+                                                                 self._summary_of))
         return self._reload(version)
 
     def _reload(self, version: int) -> Snapshot:
         """The table's match read again after a change to its players' names."""
         if self._match_id is not None:
-            self._match = replay_stored(self._store.load(self._match_id))
+            self._match = replay_stored(self._store.load(self._match_id), self.catalog)
         self._read_results()
         return self._publish(version, _change("players", self._match_id or 0))
+
+    def _summary_of(self, stored: StoredMatch) -> str:
+        return summary_of(stored, self.catalog)
 
     def _commit(self, write: Callable[[], T]) -> T:
         """``write()`` (a store write); a refusal for want of storage is told to
@@ -285,13 +294,15 @@ class Table:
         if match is None:
             return Snapshot(version, None, self._store.epoch, change, self._results)
         return Snapshot(version, match_json(match, self._match_id,
-                                            FINISHED if match.is_over else ACTIVE),
+                                            FINISHED if match.is_over else ACTIVE,
+                                            self.catalog),
                         self._store.epoch, change, self._results, undone, redone)
 
 
-def summary_of(stored: StoredMatch) -> str:
-    """A stored match's summary line, from its replay (after its players were renamed)."""
-    match = replay_stored(stored, check_result=False)
+def summary_of(stored: StoredMatch, catalog: Catalog) -> str:
+    """A stored match's summary line, from its replay through ``catalog``'s rules (after
+    its players were renamed)."""
+    match = replay_stored(stored, catalog, check_result=False)
     return match.game.summary(match.state)
 
 
@@ -300,8 +311,9 @@ def _change(op: str, match_id: int, event: JSON | None = None) -> JSON:
     return {"op": op, "match": match_id, "event": event}
 
 
-def match_json(match: Match, match_id: int | None, status: str) -> JSON:
-    """``match`` as the state's ``match`` shows it (docs/api.md)."""
+def match_json(match: Match, match_id: int | None, status: str, catalog: Catalog) -> JSON:
+    """``match`` as the state's ``match`` shows it (docs/api.md), its card drawn by its
+    game's kit in ``catalog``."""
     body = {
         "id": match_id,
         "game": match.start.game,
@@ -318,7 +330,7 @@ def match_json(match: Match, match_id: int | None, status: str) -> JSON:
     }
     # The score as the hall's card reads it (the game's card face): the pages' score
     # header and the board of a game without a script of its own draw it.
-    body["card"] = score_card(body)
+    body["card"] = score_card(body, catalog)
     return body
 
 

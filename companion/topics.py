@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion import __version__
+from companion.catalog import Catalog
 from companion.games.base import JSON
 from companion.headline import headline
 
@@ -193,15 +194,17 @@ def results_payload(table: str, epoch: int, results: list[JSON]) -> str:
     return dumps({"table": table, "epoch": epoch, "results": results})
 
 
-def summary_payload(state: JSON, table: TableInfo, refused: list[JSON] | None = None) -> str:
-    """The retained ``summary``: :func:`~companion.headline.headline` of ``state``
-    plus ``table`` ({id, name, url}), ``version``, ``epoch``, ``event``: the hall's
-    event the current match is played for (its start record's), or null, and
+def summary_payload(state: JSON, table: TableInfo, catalog: Catalog,
+                    refused: list[JSON] | None = None) -> str:
+    """The retained ``summary``: :func:`~companion.headline.headline` of ``state`` (its
+    game read in ``catalog``) plus ``table`` ({id, name, url}), ``version``, ``epoch``,
+    ``event``: the hall's event the current match is played for (its start record's), or
+    null, and
     ``refused``: what the broker refuses the table, ``[{"what", "reason", "acl"}]``
     (drivers/refusals.py; the hall's card says it), empty when nothing."""
     match = state.get("match")
     return dumps({"table": table.to_json(), "version": state["version"],
-                  "epoch": state.get("epoch", 0), **headline(state),
+                  "epoch": state.get("epoch", 0), **headline(state, catalog),
                   "event": match.get("event") if match else None,
                   "refused": list(refused or [])})
 

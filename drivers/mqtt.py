@@ -66,6 +66,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 from paho.mqtt.reasoncodes import ReasonCode
 
+from companion.catalog import Catalog
 from companion.config import ConfigError, Section
 from companion.games.base import JSON
 from companion.offers import Offers
@@ -227,6 +228,7 @@ class _Event:
 class TablePublisher:
     """Publishes one table to the broker in ``cfg``; see the module docstring.
 
+    ``catalog`` holds the table's games (the summary is their card).
     ``password`` is the broker password (from ``COMPANION_MQTT_PASSWORD``,
     sent with ``cfg.username``); ``data`` the folder that remembers the
     identity last published (None: nothing remembered, nothing cleared).
@@ -236,12 +238,15 @@ class TablePublisher:
     (idempotent) to publish ``offline`` and disconnect.
     """
 
-    def __init__(self, cfg: MqttConfig, info: TableInfo, *, password: str | None,
-                 data: Path | None, on_status: Callable[[str], None] | None = None,
+    def __init__(self, cfg: MqttConfig, info: TableInfo, catalog: Catalog, *,
+                 password: str | None, data: Path | None,
+                 on_status: Callable[[str], None] | None = None,
                  offers: Offers | None = None) -> None:
         if cfg.url is None:
             raise ValueError("no broker URL in the [mqtt] config")
         self.cfg, self.info = cfg, info
+        #: The table's games, whose cards the summary shows.
+        self.catalog = catalog
         self.topics = Topics(cfg.prefix, info.id)
         self.url = cfg.url
         #: Short text for the info screen: "connecting", "connected", or what is wrong.
@@ -497,7 +502,7 @@ class TablePublisher:
         self._client.publish(self.topics.state, snapshot.json_text, qos=0, retain=True)
         info = self._client.publish(self.topics.summary,
                                     summary_payload(snapshot.to_json(), self.info,
-                                                    self.refusals.to_json()),
+                                                    self.catalog, self.refusals.to_json()),
                                     qos=0, retain=True)
         if snapshot.results is not self._sent_results:
             # QoS 1: the hall's leaderboard must get every finished match (it counts each

@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.catalog import GAMES, kit
+from companion.catalog import Catalog
 from companion.kit import Lineups
 from companion.offers import JOIN, label
 
@@ -48,31 +48,33 @@ SEATS = {"singles": (2,), "doubles": (4,), "canadian": (3,), "tables": (2, 3, 4)
 DEFAULT_SIDES = {3: (0, 1, 1), 4: (0, 0, 1, 1)}
 
 
-def _lineups(game: str) -> Lineups:
-    """What the game's kit says of its lineups (one against one, if it says nothing)."""
-    found = kit(game)
+def _lineups(catalog: Catalog, game: str) -> Lineups:
+    """What the game's kit in ``catalog`` says of its lineups (one against one, if it
+    says nothing)."""
+    found = catalog.kit(game)
     return found.lineups if found is not None else Lineups()
 
 
-def allowed(game: str) -> tuple[str, ...]:
+def allowed(catalog: Catalog, game: str) -> tuple[str, ...]:
     """The lineups ``game`` can be played as, in the order a director is offered them."""
-    return _lineups(game).allowed
+    return _lineups(catalog, game).allowed
 
 
-def lineup_of(game: str, options: Mapping[str, Any], asked: Any) -> str:
-    """The lineup of an event of ``game`` with ``options`` (``asked``: the director's
-    ``lineup``, or None). ValueError saying why when the game cannot be played so.
+def lineup_of(catalog: Catalog, game: str, options: Mapping[str, Any], asked: Any) -> str:
+    """The lineup of an event of ``game`` (of ``catalog``) with ``options`` (``asked``: the
+    director's ``lineup``, or None). ValueError saying why when the game cannot be played
+    so.
 
     A lineup the game's options fix (AlakaSLAM's, by its characters) is the
     event's, and asking for another is refused; else the one asked, if the game
     plays it (``singles`` when none is asked)."""
     if asked is not None and asked not in LINEUPS:
         raise ValueError(f"lineup is one of {', '.join(LINEUPS)}, not {asked!r}")
-    lineups = _lineups(game)
+    lineups = _lineups(catalog, game)
     fixed = lineups.fixed(options) if lineups.fixed is not None else None
     if fixed is not None:
         if asked is not None and asked != fixed:
-            raise ValueError(f"{GAMES[game].title} with these options is {fixed}, not "
+            raise ValueError(f"{catalog.title(game)} with these options is {fixed}, not "
                              f"{asked}: its options say how many play")
         return fixed
     lineup = asked or "singles"
@@ -81,10 +83,11 @@ def lineup_of(game: str, options: Mapping[str, Any], asked: Any) -> str:
     return lineup
 
 
-def options_for(game: str, options: Mapping[str, Any], seats: int) -> dict[str, Any]:
+def options_for(catalog: Catalog, game: str, options: Mapping[str, Any], seats: int
+                ) -> dict[str, Any]:
     """The event's options as a game of ``seats`` players starts with them (the game's
     kit may fit them to the table: Alakazoo's portals, one per player)."""
-    seated = _lineups(game).seated
+    seated = _lineups(catalog, game).seated
     return seated(options, seats) if seated is not None else dict(options)
 
 

@@ -44,7 +44,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from companion.catalog import GAMES
+from companion.catalog import Catalog
 from companion.errors import InvalidAction
 from companion.names import clean_name, name_key, name_problem
 from companion.topics import dumps, valid_table_id
@@ -264,14 +264,17 @@ class Night:
 
     ``publish(topic, payload)`` sends a retained QoS 1 message on the hall's
     broker connection (the offers); ``ratings(game)`` gives the club's
-    ratings of a game by name key (for seeding and the Swiss's order).
+    ratings of a game by name key (for seeding and the Swiss's order). Its events are of
+    the games of ``catalog``.
     """
 
     def __init__(self, folder: Path, prefix: str, publish: Publish | None = None,
                  ratings: Callable[[str], dict[str, float]] | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, *, catalog: Catalog) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         self.prefix = prefix
+        #: The games an event may be of.
+        self.catalog = catalog
         self._publish = publish or (lambda topic, payload: None)
         self._ratings = ratings or (lambda game: {})
         self._clock = clock
@@ -503,8 +506,7 @@ class Night:
                 "id": e.id, "version": e.version, **{k: e.doc[k] for k in (
                     "name", "game", "options", "format", "rounds", "tables")},
                 "lineup": e.lineup, "teams": e.doc.get("teams", []),
-                "game_title": GAMES[e.doc["game"]].title if e.doc["game"] in GAMES else
-                e.doc["game"],
+                "game_title": self.catalog.title(e.doc["game"]),
                 "round": e.round, "rounds_planned": self._rounds_planned(e),
                 "last_round": self._last_round(e),
                 "finished": e.finished, "winner": JOIN.join(won) if won else None,
@@ -665,23 +667,24 @@ class Night:
                 or not name.isprintable():
             raise _bad(f"name is the event's name, 1-{MAX_EVENT_NAME} characters")
         game = body.get("game")
-        if not isinstance(game, str) or game not in GAMES:
+        if not isinstance(game, str) or game not in self.catalog:
             # A game the catalog does not have is not there (404), as an unknown event is.
             raise Refusal(404 if isinstance(game, str) else 400,
-                          f"game is one of {', '.join(GAMES)}, not {game!r}")
+                          f"game is one of {', '.join(self.catalog)}, not {game!r}")
         options = body.get("options", {})
         if not isinstance(options, dict):
             raise _bad("options is an object (the game's start options)")
         if len(dumps(options)) > MAX_OFFER // 2:  # the offer carries them, in 8 KiB
             raise _bad(f"options take at most {MAX_OFFER // 2} bytes of JSON")
         try:
-            lineup = lineup_of(game, options, body.get("lineup"))
+            lineup = lineup_of(self.catalog, game, options, body.get("lineup"))
         except ValueError as err:
             raise _bad(str(err)) from None
         for seats in SEATS[lineup]:  # every size of game the event can offer starts
             try:
-                GAMES[game].prepare([f"Player {chr(65 + i)}" for i in range(seats)],
-                                    options_for(game, options, seats), random.Random(0))
+                self.catalog.game(game).prepare(
+                    [f"Player {chr(65 + i)}" for i in range(seats)],
+                    options_for(self.catalog, game, options, seats), random.Random(0))
             except InvalidAction as err:
                 raise _bad(f"options: {err}") from None
         fmt = body.get("format")
@@ -984,7 +987,8 @@ class Night:
         payload = dumps({"offer": p.offer, "event": {
             "id": e.id, "name": e.doc["name"], "round": p.round, "pairing": p.id},
             "game": e.doc["game"],
-            "options": options_for(e.doc["game"], e.doc["options"], len(players)),
+            "options": options_for(self.catalog, e.doc["game"], e.doc["options"],
+                                   len(players)),
             "players": list(players),
             "sent_at": int(self._clock())}).encode()
         if len(payload) > MAX_OFFER:  # options are bounded by the request's size

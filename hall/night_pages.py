@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, render_template, request
 
-from companion.catalog import GAMES, kit
+from companion.catalog import Catalog
 from companion.games.base import OptionSpec
 from hall.lineups import SEATS, allowed
 from hall.night import FORMATS, Night, Refusal
@@ -29,19 +29,21 @@ def _spec(o: OptionSpec) -> dict[str, Any]:
             "choices": [{"value": v, "label": label} for v, label in o.choices]}
 
 
-def _form(game: str) -> dict[str, Any]:
-    """What the director's form asks of ``game``'s options: its kit's menu options, and
-    those it takes one per seat (with the seats each lineup has)."""
-    found = kit(game)
+def _form(catalog: Catalog, game: str) -> dict[str, Any]:
+    """What the director's form asks of ``game``'s options (read in ``catalog``): its
+    kit's menu options, and those it takes one per seat (with the seats each lineup
+    has)."""
+    found = catalog.kit(game)
     per_seat = found.lineups.per_seat if found is not None else ()
-    return {"options": [_spec(o) for o in GAMES[game].options],
+    return {"options": [_spec(o) for o in catalog.game(game).options],
             "per_seat": [_spec(o) for o in per_seat],
-            "seats": {lineup: SEATS[lineup][0] for lineup in allowed(game)}}
+            "seats": {lineup: SEATS[lineup][0] for lineup in allowed(catalog, game)}}
 
 
 def _page(template: str, **more: object) -> Response:
-    games = [{"id": g, "title": GAMES[g].title, "lineups": allowed(g), "form": _form(g)}
-             for g in GAMES]
+    catalog = current_app.extensions["hall.night"].catalog
+    games = [{"id": g, "title": catalog.title(g), "lineups": allowed(catalog, g),
+              "form": _form(catalog, g)} for g in catalog]
     html = render_template(template, state=json_block("{}"), modules=json_block("{}"),
                            games=games, formats=FORMATS, **more)
     return Response(html, headers={"Cache-Control": "no-store"})

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from companion.catalog import GAMES
+from companion.catalog import Catalog
 from companion.games.base import MAX_NAME, name_key
 from companion.ratings import KeptRatings, Ratings
 from companion.store import Finished
@@ -64,9 +64,9 @@ class BadResults(ValueError):
     """A ``results`` message that is not one: nothing of it is kept."""
 
 
-def _checked(payload: bytes, table: str) -> tuple[int, list[tuple[Any, ...]]]:
-    """The epoch and rows of a ``results`` message from ``table``; BadResults if anything
-    in it is not what a table sends."""
+def _checked(payload: bytes, table: str, catalog: Catalog) -> tuple[int, list[tuple[Any, ...]]]:
+    """The epoch and rows of a ``results`` message from ``table`` (of ``catalog``'s games);
+    BadResults if anything in it is not what a table sends."""
     try:
         body = json.loads(payload)
         epoch, results = body["epoch"], body["results"]
@@ -79,7 +79,7 @@ def _checked(payload: bytes, table: str) -> tuple[int, list[tuple[Any, ...]]]:
                                               r["standing"])
             at = float(r["started_at"])
             teams, places = standing["teams"], standing["places"]
-            ok = (type(match) is int and match > 0 and game in GAMES
+            ok = (type(match) is int and match > 0 and game in catalog
                   and isinstance(players, list) and 2 <= len(players) <= MAX_SEATS
                   and all(isinstance(n, str) and 0 < len(n) <= MAX_NAME and n.isprintable()
                           for n in players)
@@ -102,10 +102,13 @@ def _checked(payload: bytes, table: str) -> tuple[int, list[tuple[Any, ...]]]:
 
 
 class ClubResults:
-    """The finished matches of every table, kept in ``folder/hall.db``; safe from any thread."""
+    """The finished matches of every table, of the games of ``catalog``, kept in
+    ``folder/hall.db``; safe from any thread."""
 
-    def __init__(self, folder: Path, events: EventRows | None = None) -> None:
+    def __init__(self, folder: Path, catalog: Catalog, events: EventRows | None = None
+                 ) -> None:
         folder.mkdir(parents=True, exist_ok=True)
+        self.catalog = catalog
         self.path = folder / FILE
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode = WAL")
@@ -127,7 +130,7 @@ class ClubResults:
         BadResults (nothing kept) for a message that is not one."""
         if not valid_table_id(table):
             raise BadResults("not a table id")
-        epoch, rows = _checked(payload, table)
+        epoch, rows = _checked(payload, table, self.catalog)
         with self._lock:
             before = self._db.total_changes
             self._db.execute("BEGIN IMMEDIATE")
@@ -210,8 +213,8 @@ class ClubResults:
         version, ratings = self.ratings()
         names = sorted({r.name for board in ratings.games.values() for r in board.values()},
                        key=name_key)
-        body = json_body({"games": [leaderboard(g, ratings.board(g), 0,
-                                                len(ratings.board(g))) for g in GAMES],
+        body = json_body({"games": [leaderboard(self.catalog, g, ratings.board(g), 0,
+                                                len(ratings.board(g))) for g in self.catalog],
                           "names": names, "matches": self.count()})
         with self._lock:
             self._made = (version, ratings, body)

@@ -9,9 +9,9 @@ import sys
 from contextlib import ExitStack
 from pathlib import Path
 
-from app.runtime import HostPin, kept_pin, secret_key
 from app.server import WebServer, page_urls
 from app.stopping import block_stop_signals, serve_until_stopped
+from companion.catalog import Catalog, build
 from companion.config import ConfigError, valid_pin
 from companion.data_folder import default_data_dir
 from companion.topics import RESULTS, SUMMARY, Topics, prefix_problem
@@ -23,6 +23,7 @@ from hall.director_api import Director
 from hall.listener import Listener
 from hall.night import Night
 from hall.results import BadResults, ClubResults
+from web.pins import Pin, kept_pin, secret_key
 
 #: The largest ``results`` message read: 50 matches of four 16-character names, and room.
 MAX_RESULTS_PAYLOAD = 64 * 1024
@@ -50,7 +51,8 @@ class Hall:
                  prefix: str, username: str | None = None, password: str | None = None,
                  ca_file: Path | None = None, max_streams: int = 200,
                  streams_per_address: int = 8, keepalive: float = 15.0,
-                 data: Path | None = None, director_pin: str | None = None) -> None:
+                 data: Path | None = None, director_pin: str | None = None,
+                 catalog: Catalog | None = None) -> None:
         try:
             address = BrokerAddress.parse(url)
         except ConfigError as err:
@@ -68,17 +70,19 @@ class Hall:
         self.board = Board(prefix, self._publish)
         #: The club leaderboard's matches, in ``data`` (default: the companion's data folder).
         folder = data if data is not None else default_data_dir()
+        #: The games the hall knows (None: those companion/catalog.py's FOLDERS lists).
+        self.catalog = build() if catalog is None else catalog
         #: Its club-night games counted as the events count them (the one list).
-        self.results = ClubResults(folder, lambda: self.night.club_rows())
+        self.results = ClubResults(folder, self.catalog, lambda: self.night.club_rows())
         self._closers.callback(self.results.close)
         #: The club night (its events in the same folder's hall.db), and its director.
-        self.night = Night(folder, prefix, self._offer, self._ratings)
+        self.night = Night(folder, prefix, self._offer, self._ratings, catalog=self.catalog)
         self._closers.callback(self.night.close)
         if director_pin is not None and not valid_pin(director_pin):
             raise ConfigError("the director PIN must be 4 to 12 digits 0-9")
         #: As a table's host PIN is (app/runtime.py host_pin): chosen, else kept in the
         #: data folder from an earlier start, else made up now and kept there.
-        self.director_pin = (HostPin(director_pin, "chosen") if director_pin is not None
+        self.director_pin = (Pin(director_pin, "chosen") if director_pin is not None
                              else kept_pin(folder / DIRECTOR_PIN_FILE, what="director PIN"))
         self.director = Director.with_pin(self.director_pin.pin,
                                           folder / DIRECTOR_SESSIONS_FILE)
@@ -154,7 +158,7 @@ class Hall:
         self._closers.close()
 
 
-def director_banner(pin: HostPin) -> str | None:
+def director_banner(pin: Pin) -> str | None:
     """The banner's director PIN line (None for a chosen PIN, which the director knows)."""
     if pin.source == "chosen":
         return None
@@ -175,7 +179,8 @@ def run(args: argparse.Namespace) -> int:
               username=args.user, password=os.environ.get(MQTT_PASSWORD_ENV) or None,
               ca_file=args.ca_file, data=args.data,
               director_pin=getattr(args, "director_pin", None)
-              or os.environ.get(DIRECTOR_PIN_ENV) or None) as hall:
+              or os.environ.get(DIRECTOR_PIN_ENV) or None,
+              catalog=getattr(args, "catalog", None)) as hall:
         assert hall.listener is not None
         print(f"Table Companion hall board; tables from {hall.listener.address} "
               f"under {args.prefix}/")

@@ -8,9 +8,12 @@ import random
 import pytest
 from hypothesis import HealthCheck, settings
 
-from companion import catalog
+from companion.catalog import Catalog
+from companion.kit import Kit
 from companion.store import Store
 from companion.table import Table
+from tests import first_to
+from tests.support import CATALOG, with_first_to
 
 # CI runs derandomized so a red build can be reproduced; locally hypothesis
 # explores new examples on every run.
@@ -77,15 +80,19 @@ def memory_store():
 
 
 @pytest.fixture
-def table(store):
-    return Table(store, rng=random.Random(1234))
+def table(store, catalog):
+    return Table(store, catalog, rng=random.Random(1234))
 
 
 @pytest.fixture
-def first_to_game():
-    """The test-only game (tests/first_to/, First to N) in the catalog for this test,
-    registered as every game is, by its folder: ``catalog.load`` finds no ``kit.py``
-    there, so it plays on the generic faces alone."""
-    kit = catalog.register(catalog.load("tests.first_to"))
-    yield kit
-    catalog.unregister(kit.id)
+def catalog(request) -> Catalog:
+    """The games the test's tables play: those companion/catalog.py's FOLDERS lists, and
+    the test-only game too when the test asks for it (``first_to_game``)."""
+    return with_first_to() if "first_to_game" in request.fixturenames else CATALOG
+
+
+@pytest.fixture
+def first_to_game(catalog) -> Kit:
+    """The test-only game (tests/first_to/, First to N), in this test's ``catalog`` (and
+    in no other test's: a catalog is a value, given to the table)."""
+    return catalog.kits[first_to.GAME_ID]

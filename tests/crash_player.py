@@ -30,6 +30,7 @@ from typing import TextIO
 from companion.errors import CompanionError
 from companion.store import Store
 from companion.table import Table
+from tests.support import CATALOG
 
 
 def play(data: Path, seed: int, out: Connection | int, err_path: Path | None = None) -> None:
@@ -49,7 +50,7 @@ def play(data: Path, seed: int, out: Connection | int, err_path: Path | None = N
 def _play(data: Path, seed: int, out: TextIO) -> None:
     rng = random.Random(seed)
     store = Store(data / "companion.db")
-    table = Table(store, rng=random.Random(seed + 1))
+    table = Table(store, CATALOG, rng=random.Random(seed + 1))
     seq = len(store.load(table.match_id).journal) if table.match_id else 0
 
     def ack(op: str, event: object) -> None:

@@ -1,12 +1,23 @@
 """Helpers that play Center Court through the public engine API, a start record of each
-game, and a hand-moved clock."""
+game, a hand-moved clock, and the catalogs the tests' tables play."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
+from companion.catalog import Catalog, build, load
 from companion.match import Match, StartRecord
+
+#: The games companion/catalog.py's FOLDERS lists: the catalog the tests' tables play.
+CATALOG = build()
+
+
+def with_first_to() -> Catalog:
+    """:data:`CATALOG` and the test-only game (tests/first_to/, First to N), loaded as the
+    catalog loads every game, by its folder: ``load`` finds no ``kit.py`` there, so it
+    plays on the generic faces alone."""
+    return CATALOG.plus(load("tests.first_to"))
 
 
 class NoDice(random.Random):
@@ -23,7 +34,7 @@ def center_court(players: tuple[str, str] = ("Ann", "Bob"), rng: random.Random |
                  **options: Any) -> Match:
     """A new Center Court match with the given options."""
     record = {"game": "center-court", "players": list(players), "options": options}
-    return Match(StartRecord.create(record, rng or random.Random(0)))
+    return Match(StartRecord.create(record, rng or random.Random(0), CATALOG), CATALOG)
 
 
 def act(match: Match, action: dict[str, Any], rng: random.Random | None = None) -> Match:

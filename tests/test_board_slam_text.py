@@ -14,6 +14,7 @@ from companion.table import Table
 from companion.ui.canvas import BODY, SMALL, WIDTH, char_width
 from companion.ui.controls import Context
 from tests.panel_support import Presses, press
+from tests.support import CATALOG
 
 LONG = ["Player 1", "Player 2", "Player 3", "Player 4"]
 #: A list row: 120 pixels of the 6x10 font (companion/ui/canvas.py item_list).
@@ -21,7 +22,7 @@ ROW_CHARS = (WIDTH - 8) // char_width(BODY)
 
 
 def table_of(store, players: list[str], characters: list[str], **options) -> Table:
-    table = Table(store, rng=random.Random(5))
+    table = Table(store, CATALOG, rng=random.Random(5))
     table.start({"game": "alakaslam", "players": players,
                  "options": {"characters": characters, **options}})
     return table
@@ -95,7 +96,7 @@ def test_the_status_tells_the_rally_from_the_target_and_fits(memory_store):
 
 def test_the_mulligan_menu_rows_fit(memory_store):
     table = table_of(memory_store, LONG[2:], ["austin", "rich"])
-    panel = Panel(table, Context())
+    panel = Panel(table, Context(CATALOG))
     press(panel, "prev")
     Presses(panel).to("Mulligan")
     assert panel.state.screen.items == ("Player3: 8 > 7 cards", "Player4: 8 > 7 cards")
@@ -105,7 +106,7 @@ def test_the_mulligan_menu_rows_fit(memory_store):
 def test_an_alakaslam_history_row_fits(memory_store):
     table = table_of(memory_store, LONG[2:], ["austin", "rich"], target=1)
     table.act({"type": "point", "winner": 1, "reason": "out"})
-    panel = Panel(table, Context())
+    panel = Panel(table, Context(CATALOG))
     press(panel, "back")
     Presses(panel).to("History")
     row = panel.state.screen.items[0]
@@ -114,7 +115,7 @@ def test_an_alakaslam_history_row_fits(memory_store):
 
 
 def test_setup_character_rows_name_the_player(memory_store):
-    panel = Panel(Table(memory_store), Context(names=("Ann", "Bob")))
+    panel = Panel(Table(memory_store, CATALOG), Context(CATALOG, names=("Ann", "Bob")))
     press(panel, "ok", "ok", "ok")  # New; Game: Wizard Dodgeball, then AlakaSLAM
     assert panel.state.screen.items[0] == "Game: AlakaSLAM"
     assert {"Ann: Austin", "Bob: Laurie"} <= set(panel.state.screen.items)

@@ -1,6 +1,6 @@
 """The module structure holds: the core stays free of hardware, web and serial
-libraries and of the layers above it (DESIGN.md), and no module imports itself
-round a circle."""
+libraries and of the layers above it (docs/design.md, "Layers"), and no module
+imports itself round a circle."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import companion
+from tests.support import CATALOG
 
 #: What the core may not import: I/O libraries, and the layers built on it (the
 #: drivers, the web, the composition root with its command line, the hall board).
@@ -281,9 +282,7 @@ def test_generic_code_names_no_game():
     """A game is named by its folder and the catalog's FOLDERS only: the rest of the
     product reads games through the catalog. A game's id written anywhere else is a
     table keyed by game, which a fifth game would have to be added to."""
-    from companion.catalog import GAMES
-
-    ids = [re.escape(g) for g in GAMES]
+    ids = [re.escape(g) for g in CATALOG]
     named = re.compile(rf"(?<![\w-])({'|'.join(ids)})(?![\w-])")
     offenders = []
     for package in ("companion", "app", "web", "hall", "drivers"):
@@ -306,10 +305,8 @@ def test_shared_page_files_name_no_game():
     """The pages' shared scripts, styles and templates name no game either: a game's page
     files are its own (web/static/<game>.js, <game>-host.js, <game>.css), and what a
     shared page says of a game it reads from the catalog (a title, a kit's lineups)."""
-    from companion.catalog import GAMES
-
-    own = {f"{g}{end}" for g in GAMES for end in (".js", "-host.js", ".css")}
-    names = [re.escape(w) for g in GAMES.values() for w in (g.id, g.title)]
+    own = {f"{g}{end}" for g in CATALOG for end in (".js", "-host.js", ".css")}
+    names = [re.escape(w) for g in CATALOG.games.values() for w in (g.id, g.title)]
     named = re.compile(rf"(?<![\w-])({'|'.join(names)})(?![\w-])", re.I)
     shared = [p for p in sorted((ROOT / "web" / "static").iterdir())
               if p.suffix in (".js", ".css") and p.name not in own]
@@ -319,3 +316,15 @@ def test_shared_page_files_name_no_game():
                  for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
                  if (found := named.search(line))]
     assert len(shared) > 10 and offenders == []
+
+
+def test_the_hall_takes_nothing_from_the_table_s_composition_root():
+    """What the hall and a table share (the kept PINs and session key, web/pins.py) lives
+    below both: no hall module imports app/runtime.py, and app/ reaches the hall only
+    from its command line (``companion hall``). (The web server, app/server.py, is the
+    one thing the hall still takes from app/: its move below both is the web edge's.)"""
+    edges = import_edges(project_modules())
+    assert {(a, b) for a, b in edges if a.startswith("hall") and b.startswith("app")} <= {
+        ("hall.run", "app.server")}
+    assert {a for a, b in edges if a.startswith("app") and b.startswith("hall")} == {"app.cli"}
+    assert ("hall.run", "web.pins") in edges and ("app.runtime", "web.pins") in edges

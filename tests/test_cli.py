@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from companion import matchfile
 from companion.store import Store
 from companion.table import Table
-from tests.support import NoDice
+from tests.support import CATALOG, NoDice
 
 COMPANION = str(Path(sys.executable).parent / "companion")
 START = {"game": "center-court", "players": ["Ann", "Bob"], "options": {"sets": 1}}
@@ -107,7 +107,7 @@ def test_replay_of_a_missing_file(tmp_path):
 
 def play_stored_match(data: Path, seed: int = 3) -> Table:
     with Store(data / "companion.db") as store:
-        table = Table(store, rng=random.Random(seed))
+        table = Table(store, CATALOG, rng=random.Random(seed))
         table.start({**START, "options": {"sets": 1, "first_server": "coin"}})
         for card in (5, 1, 6, 2, 3):
             table.act({"type": "serve", "card": card})
@@ -171,7 +171,7 @@ def test_import_adds_to_history_and_an_unfinished_match_resumes(tmp_path):
     result = companion("import", str(f), "--data", str(tmp_path / "d"))
     assert result.returncode == 0 and "unfinished" in result.stdout
     with Store(tmp_path / "d" / "companion.db") as store:
-        assert Table(store).snapshot.match["view"]["points"] == ["15", "0"]
+        assert Table(store, CATALOG).snapshot.match["view"]["points"] == ["15", "0"]
     other = write(tmp_path / "o.jsonl", START, {"type": "point", "winner": 1})
     again = companion("import", str(other), "--data", str(tmp_path / "d"))
     assert again.returncode == 2 and "in progress" in again.stderr
@@ -264,7 +264,7 @@ def test_export_writes_the_start_time_and_import_keeps_it(tmp_path):
               st.tuples(st.just("undo"), st.none())), max_size=80))
 def test_exported_files_replay_exactly_with_no_dice_left_to_roll(seed, steps):
     with Store(":memory:") as store:
-        table = Table(store, rng=random.Random(seed))
+        table = Table(store, CATALOG, rng=random.Random(seed))
         table.start({**START, "options": {"first_server": "coin"}})
         for kind, value in steps:
             try:
@@ -277,7 +277,7 @@ def test_exported_files_replay_exactly_with_no_dice_left_to_roll(seed, steps):
             except ValueError:
                 pass
         text = matchfile.dump(table.match.start, table.match.events)
-        replayed = matchfile.replay(text.splitlines(), NoDice())
+        replayed = matchfile.replay(text.splitlines(), NoDice(), CATALOG)
         assert replayed.state == table.match.state
 
 
@@ -298,8 +298,9 @@ def test_a_dodgeball_match_file_replays_with_seeded_rolls_and_exports_exactly(tm
     view = json.loads(runs[0].stdout)
     assert view["activation"] == 3 and view["last"]["type"] in ("throw", "end_activation")
     # The resolved events replay with no die left to roll.
-    match = matchfile.replay(f.read_text().splitlines(), random.Random(4))
-    again = matchfile.replay(matchfile.dump(match.start, match.events).splitlines(), NoDice())
+    match = matchfile.replay(f.read_text().splitlines(), random.Random(4), CATALOG)
+    again = matchfile.replay(matchfile.dump(match.start, match.events).splitlines(), NoDice(),
+                             CATALOG)
     assert again.state == match.state
 
 
@@ -333,10 +334,10 @@ def test_a_dodgeball_match_file_with_passes_replays_and_exports_exactly(tmp_path
     assert replayed.returncode == 0, replayed.stderr
     view = json.loads(replayed.stdout)
     assert view["last"]["fireball"] is True and view["last"]["attack"] == 10
-    match = matchfile.replay(f.read_text().splitlines(), random.Random(9))
+    match = matchfile.replay(f.read_text().splitlines(), random.Random(9), CATALOG)
     text = matchfile.dump(match.start, match.events)
     assert '{"type": "pass", "thrower": 45, "to": 30, "fireball": true}' in text
-    again = matchfile.replay(text.splitlines(), NoDice())
+    again = matchfile.replay(text.splitlines(), NoDice(), CATALOG)
     assert again.state == match.state and again.view() == json.loads(replayed.stdout)
 
 

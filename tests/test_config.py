@@ -126,7 +126,7 @@ def test_a_missing_file(tmp_path):
     ("[web]\nhost = ''", "[web] host: '' is not an IP address or host name"),
     ("[web]\nhost = '300.1.1.1:80'", "[web] host: '300.1.1.1:80' is not an IP address"),
     ("[web]\npin = '١٢٣٤'", "[web] pin: must be 4 to 12 digits"),
-    ("[table]\nnames = ['Ann']", "[table] names: 2 to 32 names, got 1"),
+    ("[table]\nnames = []", "[table] names: 1 to 32 names, got 0"),
     ("[table]\nnames = ['Ann', 'ann ']", "[table] names: each name only once"),
     ('[table]\nnames = ["Ann", "B\\nb"]', "[table] names[1]: 'B\\nb' is not a name of 1-16"),
     ("[table]\nnames = ['Ann', '   ']", "[table] names[1]: '   ' is not a name"),
@@ -333,3 +333,20 @@ def test_the_simulator_keeps_its_seat_buttons_with_a_config(tmp_path):
     clash = tmp_path / "clash.toml"
     clash.write_text('[leds]\nseats = [20]\n')
     assert sim_seats(load_config(clash)).buttons.seats == ()
+
+
+def test_the_names_must_seat_the_fewest_players_of_every_game(tmp_path):
+    """The setup screen seats a new match's players from the first names: a companion
+    whose games need more names than ``[table] names`` holds does not start."""
+    from app.runtime import Companion
+    from companion.config import TableConfig, check_seats
+    from tests.support import CATALOG
+
+    one = TableConfig(names=("Ann",))
+    assert load(write(tmp_path, "[table]\nnames = ['Ann']")).table == one  # a name is a list
+    with pytest.raises(ConfigError, match=r"\[table\] names: 2 to 32 names, got 1 \(a game "
+                                          r"here seats at least 2\)"):
+        check_seats(one, CATALOG.games.values())
+    with pytest.raises(ConfigError, match=r"\[table\] names: 2 to 32"):
+        Companion(Config(table=one), sim=True, data=tmp_path)
+    check_seats(TableConfig(names=("Ann", "Bob")), CATALOG.games.values())

@@ -28,7 +28,7 @@ from companion.match import Match, StartRecord
 from companion.store import Store
 from companion.table import Table
 from tests import crash_player
-from tests.support import NoDice
+from tests.support import CATALOG, NoDice
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = int(os.environ.get("CRASH_SEED", "20261122"))
@@ -121,13 +121,13 @@ def check_store(data: Path, acks: list[dict]) -> None:
             assert len(journal) >= ack["seq"], f"acknowledged entry lost: {ack}"
             assert journal[ack["seq"] - 1] == (ack["op"], ack["event"])
         stored = store.current()
-        table = Table(store)
+        table = Table(store, CATALOG)
     if stored is None:
         return
-    match = Match(StartRecord.create(stored.start, NoDice()))
+    match = Match(StartRecord.create(stored.start, NoDice(), CATALOG), CATALOG)
     match.replay(stored.journal)
     text = matchfile.dump(match.start, match.events)
-    replayed = matchfile.replay(text.splitlines(), NoDice())
+    replayed = matchfile.replay(text.splitlines(), NoDice(), CATALOG)
     assert table.match.state == replayed.state
     assert table.snapshot.match["view"] == replayed.view()
 

@@ -60,6 +60,7 @@ from app.cli import _parser
 from companion import matchfile
 from companion.store import Store
 from companion.table import Table
+from tests.support import CATALOG
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -228,7 +229,7 @@ def test_an_alakazoo_example_spends_no_magic_power_a_player_could_not_have(block
     refused = re.match(r"companion: line (\d+):", block.marker.get("refused", ""))
     if refused:
         lines = lines[:int(refused.group(1)) - 1]
-    match = matchfile.replay(lines, random.Random(block.marker.get("seed", 0)))
+    match = matchfile.replay(lines, random.Random(block.marker.get("seed", 0)), CATALOG)
     tokens = [1] * len(match.start.players)
     for n, event in enumerate(match.events, start=1):
         p, kind = event["by"], event["type"]
@@ -401,7 +402,7 @@ def run_session(block: Block, tmp: Path, written: str, address: str) -> None:
 
 def check_synopsis(block: Block, tmp: Path) -> None:
     """One line per subcommand, with exactly the options the parser has."""
-    subparsers = next(a for a in _parser()._actions if a.dest == "command").choices
+    subparsers = next(a for a in _parser(CATALOG)._actions if a.dest == "command").choices
     listed = {}
     for line in block.text.splitlines():
         words = line.split()
@@ -468,7 +469,7 @@ def check_state(block: Block, tmp: Path) -> None:
     assert examples
     for example in examples:
         with Store(":memory:") as store:
-            table = Table(store)
+            table = Table(store, CATALOG)
             if example["match"] is not None:
                 table.start({"game": example["match"]["game"],
                              "players": example["match"]["players"]})
@@ -504,10 +505,10 @@ def check_slam_buttons(block: Block, tmp: Path) -> None:
     from companion.ui.controls import Context
 
     with Store(":memory:") as store:
-        table = Table(store)
+        table = Table(store, CATALOG)
         table.start({"game": "alakaslam", "players": ["Ann", "Bob"],
                      "options": {"characters": ["austin", "rich"]}})
-        panel = Panel(table, Context())
+        panel = Panel(table, Context(CATALOG))
         for line in block.text.splitlines():
             buttons, said = re.match(r"^((?:[A-Z0-9]+ )+)\s*(.*)$", line).groups()
             for button in buttons.split():
@@ -537,9 +538,9 @@ def check_zoo_buttons(block: Block, tmp: Path) -> None:
 
     with Store(":memory:") as store:
         # Seeded: the device's rolls (and so a "no rune" penalty) are the same every run.
-        table = Table(store, rng=random.Random(1))
+        table = Table(store, CATALOG, rng=random.Random(1))
         table.start({"game": "alakazoo", "players": ["Ann", "Bob"], "options": {}})
-        panel = Panel(table, Context())
+        panel = Panel(table, Context(CATALOG))
         for line in block.text.splitlines():
             buttons, said = re.match(r"^((?:[A-Z0-9]+ )+)\s*(.*)$", line).groups()
             before = len(table.match.events)
@@ -651,7 +652,7 @@ def check_mqtt_payload(block: Block, tmp: Path) -> None:
     )
 
     with Store(":memory:") as store:
-        table = Table(store, rng=random.Random(0))
+        table = Table(store, CATALOG, rng=random.Random(0))
         table.start({"game": "center-court", "players": ["Ann", "Bob"],
                      "options": {"sets": 3, "first_server": 0}})
         for winner in (0, 0, 0, 0, 1):
@@ -660,7 +661,7 @@ def check_mqtt_payload(block: Block, tmp: Path) -> None:
     info = TableInfo("table-1", "Table 1", "http://192.168.1.20:8080/")
     kind = block.marker["payload"]
     if kind == "summary":
-        real = summary_payload(snapshot.to_json(), info)
+        real = summary_payload(snapshot.to_json(), info, CATALOG)
     elif kind == "event":
         real = event_payload(snapshot.to_json(), snapshot.change)
     else:
@@ -760,11 +761,11 @@ def check_mqtt_offer(block: Block, tmp: Path) -> None:
 
     from companion.offers import Offers
 
-    offers = Offers()
+    offers = Offers(CATALOG)
     offers.receive(block.text.encode())
     assert offers.problem is None and offers.current is not None, offers.problem
     with Store(":memory:") as store:
-        table = Table(store, rng=random.Random(0))
+        table = Table(store, CATALOG, rng=random.Random(0))
         match = offers.start(table, offers.current.id).match
     sent = json.loads(block.text)
     assert match["event"] == {**sent["event"], "offer": sent["offer"]}
@@ -787,7 +788,7 @@ def check_salvage(block: Block, tmp: Path) -> None:
     kept.mkdir(parents=True)
     start = {"game": "center-court", "players": ["Ann", "Bob"], "options": {"sets": 5}}
     with Store(kept / "companion.db") as store:
-        table = Table(store, random.Random(1))
+        table = Table(store, CATALOG, random.Random(1))
         for n in range(2):
             table.start(start)
             for i in range(74):

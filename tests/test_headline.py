@@ -19,7 +19,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import invariant
 
-from companion.catalog import GAMES
 from companion.headline import MAX_TEXT, headline
 from companion.store import Store
 from companion.table import Table
@@ -27,7 +26,7 @@ from tests.games.test_alakaslam_props import SlamTable
 from tests.games.test_alakazoo_props import ZooTable
 from tests.games.test_center_court_props import CenterCourtTable
 from tests.games.test_wizard_dodgeball_props import DodgeballTable
-from tests.support import ONE_OF_EACH, NoDice
+from tests.support import CATALOG, ONE_OF_EACH, NoDice
 
 #: The card's one-line texts (a Home Assistant sensor each, or a line on a card).
 TEXTS = ("title", "status", "players", "score", "turn", "winner")
@@ -59,9 +58,9 @@ def winners(view: dict) -> set[int]:
 
 def check_card(state: dict) -> dict:
     """The card of ``state``, after checking it against ``state`` itself."""
-    card = headline(state)
+    card = headline(state, CATALOG)
     # What the hall computes from the message equals what the table computed.
-    assert headline(json.loads(json.dumps(state))) == card
+    assert headline(json.loads(json.dumps(state)), CATALOG) == card
     assert json.loads(json.dumps(card)) == card
     for key in TEXTS:
         assert isinstance(card[key], str) and len(card[key]) <= MAX_TEXT, (key, card[key])
@@ -69,7 +68,7 @@ def check_card(state: dict) -> dict:
     if match is None:
         assert card["status"] == "idle" and card["sides"] == [] and card["game"] is None
         return card
-    assert card["game"] == match["game"] and card["title"] == GAMES[match["game"]].title
+    assert card["game"] == match["game"] and card["title"] == CATALOG.title(match["game"])
     assert card["status"] == match["status"]
     expected = seats_and_names(match)
     assert [s["name"] for s in card["sides"]] == [name for _, name in expected]
@@ -139,7 +138,7 @@ def card_of(table: Table) -> dict:
 
 
 def test_no_match_is_an_idle_card(store):
-    table = Table(store)
+    table = Table(store, CATALOG)
     assert card_of(table) == {"game": None, "title": "No match", "status": "idle",
                               "players": "", "score": "", "turn": "", "winner": "",
                               "columns": [], "sides": []}
@@ -153,7 +152,7 @@ def test_a_body_that_is_no_table_state_is_a_value_error():
                  {"match": {"game": "center-court", "view": {"sets": 3}}},
                  {"match": {"game": "alakazoo"}}, {"match": []}):
         with pytest.raises(ValueError, match="not a table state"):
-            headline(body)
+            headline(body, CATALOG)
 
 
 def games(table: Table, *winners: int) -> None:
@@ -164,7 +163,7 @@ def games(table: Table, *winners: int) -> None:
 
 
 def test_center_court_a_set_tiebreak_is_written_with_its_points(store):
-    table = Table(store, rng=random.Random(0))
+    table = Table(store, CATALOG, rng=random.Random(0))
     table.start({"game": "center-court", "players": ["Ann", "Bob"],
                  "options": {"sets": 1, "first_server": 0}})
     games(table, *[0, 1] * 6)
@@ -184,7 +183,7 @@ def test_center_court_a_set_tiebreak_is_written_with_its_points(store):
 
 
 def test_center_court_a_match_tiebreak_is_written_in_brackets(store):
-    table = Table(store, rng=random.Random(0))
+    table = Table(store, CATALOG, rng=random.Random(0))
     table.start({"game": "center-court", "players": ["Ann", "Bob"],
                  "options": {"sets": 3, "final_set": "match-tiebreak", "first_server": 0}})
     games(table, *[0] * 6, *[1] * 6)
@@ -204,7 +203,7 @@ def test_center_court_a_match_tiebreak_is_written_in_brackets(store):
 
 
 def test_a_center_court_match_in_play_shows_games_points_and_the_server(store):
-    table = Table(store, rng=random.Random(0))
+    table = Table(store, CATALOG, rng=random.Random(0))
     table.start({"game": "center-court", "players": ["Ann", "Bob"],
                  "options": {"sets": 3, "first_server": 1}})
     games(table, 0, 0)
@@ -216,7 +215,7 @@ def test_a_center_court_match_in_play_shows_games_points_and_the_server(store):
 
 
 def test_dodgeball_elimination_counts_the_wizards_on_court(store):
-    table = Table(store, rng=random.Random(0))
+    table = Table(store, CATALOG, rng=random.Random(0))
     table.start({"game": "wizard-dodgeball", "players": ["Owls", "Newts"],
                  "options": {"rosters": [[21, 58, 12, 33, 7], [45, 30, 10, 41, 25]],
                              "variant": "elimination", "first_side": 0}})
@@ -234,7 +233,7 @@ def test_dodgeball_elimination_counts_the_wizards_on_court(store):
 
 
 def test_alakaslam_doubles_is_two_teams_and_the_team_to_serve(store):
-    table = Table(store, rng=random.Random(0))
+    table = Table(store, CATALOG, rng=random.Random(0))
     table.start({"game": "alakaslam", "players": ["Ann", "Bob", "Cid", "Dee"],
                  "options": {"characters": ["austin", "rich", "toots", "sarissia"],
                              "teams": [0, 0, 1, 1], "first_server": 1, "target": 2}})
@@ -249,7 +248,7 @@ def test_alakaslam_doubles_is_two_teams_and_the_team_to_serve(store):
 
 
 def test_an_alakazoo_tie_is_a_shared_win(store):
-    table = Table(store, rng=NoDice())
+    table = Table(store, CATALOG, rng=NoDice())
     table.start({"game": "alakazoo", "players": ["Ann", "Bob"],
                  "options": {"dark_power_reset": False}})
     assert card_of(table)["turn"] == "Ann"
@@ -264,7 +263,7 @@ def test_an_alakazoo_tie_is_a_shared_win(store):
 
 
 def test_four_long_names_stay_within_a_sensors_text(store):
-    table = Table(store, rng=NoDice())
+    table = Table(store, CATALOG, rng=NoDice())
     names = ["Bartholomew Long", "Annabelle Longer", "Cleopatra Longst", "Dimitri Longest!"]
     table.start({"game": "alakazoo", "players": names, "options": {"first_player": 0}})
     card = card_of(table)
@@ -282,7 +281,7 @@ def started_states() -> list[dict]:
     """A state of each game at its start, as a table publishes it."""
     out = []
     with Store(":memory:") as store:
-        table = Table(store, rng=random.Random(0))
+        table = Table(store, CATALOG, rng=random.Random(0))
         for record in ONE_OF_EACH:
             table.start(record)
             out.append(table.snapshot.to_json())
@@ -320,7 +319,7 @@ def test_a_damaged_state_gives_a_card_or_a_value_error_never_anything_else(data,
     state = data.draw(st.sampled_from(STATES))
     path = data.draw(st.sampled_from(list(spots(state))))
     try:
-        card = headline(replaced(state, path, junk))
+        card = headline(replaced(state, path, junk), CATALOG)
     except ValueError:
         return
     for key in TEXTS:
@@ -335,10 +334,10 @@ def test_a_game_this_side_does_not_know_gets_the_generic_card():
     state = {"version": 3, "match": {
         "game": "first-to", "players": ["Ann", "Bob"], "status": "active", "turn": [1],
         "view": {"players": ["Ann", "Bob"], "scores": [2, 1], "winner": None}}}
-    card = headline(state)
+    card = headline(state, CATALOG)
     assert (card["title"], card["players"], card["score"], card["turn"]) == \
         ("first-to", "Ann v Bob", "2-1", "Bob")
     assert [s["score"] for s in card["sides"]] == [["2"], ["1"]]
     state["match"]["view"] = {"winner": 0}
-    card = headline(state)
+    card = headline(state, CATALOG)
     assert card["score"] == "" and card["winner"] == "Ann" and card["columns"] == []

@@ -13,6 +13,7 @@ from companion.store import Store
 from companion.table import Table
 from companion.topics import TableInfo, event_payload, summary_payload
 from drivers.serial_pad import state_lines
+from tests.support import CATALOG
 
 NAMES = [["Łukasz", "Dvořák"], ["Işık", "Σοφία"], ["Ольга", "李小龙"], ["דוד", "محمد علي"]]
 
@@ -20,7 +21,7 @@ NAMES = [["Łukasz", "Dvořák"], ["Işık", "Σοφία"], ["Ольга", "李�
 @pytest.mark.parametrize("players", NAMES)
 def test_names_in_any_script_reach_the_serial_line_and_the_broker_whole(players):
     with Store(":memory:") as store:
-        table = Table(store, rng=random.Random(0))
+        table = Table(store, CATALOG, rng=random.Random(0))
         table.start({"game": "center-court", "players": players})
         table.act({"type": "point", "winner": 1})
         snapshot = table.snapshot
@@ -31,7 +32,7 @@ def test_names_in_any_script_reach_the_serial_line_and_the_broker_whole(players)
     _, version, body = line.decode("ascii").split(" ", 2)
     assert json.loads(body)["match"]["players"] == players and int(version) == snapshot.version
     # MQTT: UTF-8 JSON; the hall card (summary) names both players in their letters.
-    summary = summary_payload(state, TableInfo("t1", "Table 1", None))
+    summary = summary_payload(state, TableInfo("t1", "Table 1", None), CATALOG)
     assert json.loads(summary.encode("utf-8"))["players"] == " v ".join(players)
     event = json.loads(event_payload(state, snapshot.change).encode("utf-8"))
     assert event["version"] == snapshot.version

@@ -11,7 +11,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion import matchfile
-from companion.catalog import rematch
 from companion.errors import InvalidAction, MatchFileError
 from companion.inputs import Input
 from companion.match import StartRecord
@@ -22,6 +21,7 @@ from companion.table import Table
 from companion.topics import TableInfo, summary_payload
 from tests.panel_support import press
 from tests.screens.test_offer_screen import offer_payload
+from tests.support import CATALOG
 
 EVENT = {"id": "e-1", "name": "Tuesday Swiss", "round": 2, "pairing": "p-17", "offer": "o-1"}
 START = {"game": "center-court", "players": ["Ann", "Bob"], "options": {"sets": 1},
@@ -39,24 +39,25 @@ def win(table: Table, seat: int = 0) -> None:
 
 def test_the_event_is_kept_in_the_start_line_the_state_and_the_summary(tmp_path):
     with Store(tmp_path / "c.db") as store:
-        table = Table(store, rng=random.Random(1))
+        table = Table(store, CATALOG, rng=random.Random(1))
         table.start(START)
         match = table.snapshot.match
         assert match["event"] == EVENT
         assert store.start_of(match["id"])["event"] == EVENT
-        summary = json.loads(summary_payload(table.snapshot.to_json(), TableInfo("t", "T")))
+        summary = json.loads(summary_payload(table.snapshot.to_json(), TableInfo("t", "T"),
+                                             CATALOG))
         assert summary["event"] == EVENT
         # Replayed from the store (a restart) it is the same match, event and all.
-        again = Table(store, rng=random.Random(2))
+        again = Table(store, CATALOG, rng=random.Random(2))
         assert again.snapshot.match["event"] == EVENT
         win(table)
         assert table.snapshot.results[-1]["event"] == EVENT
         # A rematch of an event's match is a friendly: no event.
-        assert "event" not in rematch(table.snapshot.match)
-        table.start(rematch(table.snapshot.match))
+        assert "event" not in CATALOG.rematch(table.snapshot.match)
+        table.start(CATALOG.rematch(table.snapshot.match))
         assert table.snapshot.match["event"] is None
         assert json.loads(summary_payload(table.snapshot.to_json(),
-                                          TableInfo("t", "T")))["event"] is None
+                                          TableInfo("t", "T"), CATALOG))["event"] is None
         win(table, 1)
         assert "event" not in table.snapshot.results[-1]
         assert table.snapshot.results[-2]["event"] == EVENT
@@ -64,15 +65,15 @@ def test_the_event_is_kept_in_the_start_line_the_state_and_the_summary(tmp_path)
 
 def test_export_and_import_keep_the_event(tmp_path):
     with Store(tmp_path / "c.db") as store:
-        table = Table(store, rng=random.Random(1))
+        table = Table(store, CATALOG, rng=random.Random(1))
         table.start(START)
         win(table)
-        text = matchfile.export(store.load(table.match_id))
+        text = matchfile.export(store.load(table.match_id), CATALOG)
     assert json.loads(text.splitlines()[0])["event"] == EVENT
-    read = matchfile.read(text.splitlines(), random.Random(0))
+    read = matchfile.read(text.splitlines(), random.Random(0), CATALOG)
     assert read.match.start.event == EVENT
     with Store(tmp_path / "other.db") as other:
-        assert matchfile.already_stored(other, read) is None
+        assert matchfile.already_stored(other, read, CATALOG) is None
 
 
 @pytest.mark.parametrize(("event", "says"), [
@@ -91,17 +92,17 @@ def test_export_and_import_keep_the_event(tmp_path):
 ])
 def test_a_bad_event_is_refused_by_name_and_nothing_starts(tmp_path, event, says):
     with Store(tmp_path / "c.db") as store:
-        table = Table(store)
+        table = Table(store, CATALOG)
         with pytest.raises(InvalidAction, match=says):
             table.start({**START, "event": event})
         assert table.snapshot.match is None and store.history() == []
     with pytest.raises(MatchFileError, match=says):
-        matchfile.read([json.dumps({**START, "event": event})], random.Random(0))
+        matchfile.read([json.dumps({**START, "event": event})], random.Random(0), CATALOG)
 
 
 def test_an_event_name_is_kept_with_its_spaces_made_one():
     start = StartRecord.create({**START, "event": {**EVENT, "name": "  Tuesday   Swiss "}},
-                               random.Random(0))
+                               random.Random(0), CATALOG)
     assert start.event["name"] == "Tuesday Swiss"
 
 
@@ -109,7 +110,7 @@ def test_an_event_name_is_kept_with_its_spaces_made_one():
 
 
 def test_an_offer_is_read_into_the_start_record_it_starts():
-    offer = parse_offer(offer_payload(["Ann", "Bob"]))
+    offer = parse_offer(offer_payload(["Ann", "Bob"]), CATALOG)
     assert offer.id == "o-1" and offer.players == ("Ann", "Bob")
     assert offer.record == {"game": "center-court", "players": ["Ann", "Bob"],
                             "options": {"sets": 3},
@@ -150,11 +151,11 @@ def body(**changes) -> bytes:
 ])
 def test_an_unusable_offer_is_refused_with_its_reason(payload, says):
     with pytest.raises(InvalidAction, match=says):
-        parse_offer(payload)
+        parse_offer(payload, CATALOG)
 
 
 def test_offers_keep_the_latest_log_an_unusable_one_once_and_withdraw_on_empty(caplog):
-    offers, told = Offers(), []
+    offers, told = Offers(CATALOG), []
     offers.subscribe(lambda o: told.append((o.current and o.current.id, o.problem)))
     offers.receive(offer_payload(["Ann", "Bob"]))
     offers.receive(offer_payload(["Ann", "Bob"]))  # the same again (a reconnection)
@@ -174,7 +175,7 @@ def test_offers_keep_the_latest_log_an_unusable_one_once_and_withdraw_on_empty(c
 
 
 def test_an_offer_with_a_huge_number_is_one_clear_line_not_a_traceback(caplog):
-    offers = Offers()
+    offers = Offers(CATALOG)
     huge = b'{"offer": "o-1", "sent_at": ' + b"9" * 4400 + b"}"
     for _ in range(3):  # a retained offer comes again at every connection
         offers.receive(huge)
@@ -198,8 +199,8 @@ def test_an_offer_with_a_huge_number_is_one_clear_line_not_a_traceback(caplog):
 ))
 def test_no_payload_on_the_offer_topic_crashes_the_table_or_starts_anything(payload):
     with Store(":memory:") as store:
-        table = Table(store)
-        offers = Offers()
+        table = Table(store, CATALOG)
+        offers = Offers(CATALOG)
         panel = Panel(table, offers=offers)
         offers.receive(payload)
         panel.show_offer()
@@ -212,8 +213,8 @@ def test_no_payload_on_the_offer_topic_crashes_the_table_or_starts_anything(payl
 
 
 def panel_with_offer(store: Store) -> tuple[Table, Offers, Panel]:
-    table = Table(store, rng=random.Random(3))
-    offers = Offers()
+    table = Table(store, CATALOG, rng=random.Random(3))
+    offers = Offers(CATALOG)
     panel = Panel(table, offers=offers)
     offers.receive(offer_payload(["Ann", "Bob"]))
     panel.show_offer()
@@ -269,8 +270,8 @@ def test_a_withdrawn_offer_closes_and_an_old_command_is_refused():
 
 def test_an_offer_while_a_match_is_in_play_waits_until_it_is_over():
     with Store(":memory:") as store:
-        table = Table(store, rng=random.Random(3))
-        offers = Offers()
+        table = Table(store, CATALOG, rng=random.Random(3))
+        offers = Offers(CATALOG)
         panel = Panel(table, offers=offers)
         table.start({"game": "center-court", "players": ["Cy", "Di"], "options": {"sets": 1}})
         offers.receive(offer_payload(["Ann", "Bob"]))
@@ -316,8 +317,8 @@ def test_again_then_end_never_brings_a_played_offer_back_to_start():
 
 def test_a_played_offer_is_refused_from_the_store_even_beyond_the_last_results():
     with Store(":memory:") as store:
-        table = Table(store, rng=random.Random(3))
-        offers = Offers()
+        table = Table(store, CATALOG, rng=random.Random(3))
+        offers = Offers(CATALOG)
         offers.receive(offer_payload(["Ann", "Bob"]))
         offers.start(table, "o-1")
         win(table)
@@ -355,8 +356,8 @@ def test_a_doubles_offer_says_its_sides_on_the_board_and_the_host_card():
     assert offer.sides == (0, 0, 1, 1) and offer.label == "Ann & Bob v Hal & Zoë"
     assert offer.to_json()["label"] == "Ann & Bob v Hal & Zoë"
     with Store(":memory:") as store:
-        table = Table(store, rng=random.Random(3))
-        offers = Offers()
+        table = Table(store, CATALOG, rng=random.Random(3))
+        offers = Offers(CATALOG)
         panel = Panel(table, offers=offers)
         offers.receive(payload)
         panel.show_offer()

@@ -12,15 +12,16 @@ from companion.store import Store
 from companion.table import Table
 from companion.ui.controls import SOFT_KEYS, Context, Ui, build
 from tests.panel_support import Presses, press, view
+from tests.support import CATALOG
 
-CTX = Context(names=("Ann", "Bob", "Cy"), address="http://10.0.0.2:8080/")
+CTX = Context(CATALOG, names=("Ann", "Bob", "Cy"), address="http://10.0.0.2:8080/")
 START = {"game": "center-court", "players": ["Ann", "Bob"], "options": {"sets": 1}}
 
 
 @pytest.fixture
 def panel():
     with Store(":memory:") as store:
-        yield Panel(Table(store, rng=random.Random(3)), CTX)
+        yield Panel(Table(store, CATALOG, rng=random.Random(3)), CTX)
 
 
 def test_set_up_and_start_a_match_with_the_buttons(panel):

@@ -10,8 +10,9 @@ from companion.panel import Panel
 from companion.table import Table
 from companion.ui.controls import Context
 from tests.panel_support import Presses, press, view
+from tests.support import CATALOG
 
-CTX = Context(names=("Owls", "Newts", "Cy"))
+CTX = Context(CATALOG, names=("Owls", "Newts", "Cy"))
 ROSTERS = [[21, 58, 12, 33, 7], [45, 30, 10, 41, 25]]
 START = {"game": "wizard-dodgeball", "players": ["Owls", "Newts"],
          "options": {"rosters": ROSTERS}}
@@ -19,7 +20,7 @@ START = {"game": "wizard-dodgeball", "players": ["Owls", "Newts"],
 
 @pytest.fixture
 def panel(memory_store):
-    table = Table(memory_store, rng=random.Random(3))
+    table = Table(memory_store, CATALOG, rng=random.Random(3))
     table.start(START)
     return Panel(table, CTX)
 
@@ -133,7 +134,7 @@ def test_a_menu_overtaken_by_the_phone_closes_with_a_notice(panel):
 
 
 def test_set_up_a_match_and_edit_a_jersey_with_the_buttons(memory_store):
-    panel = Panel(Table(memory_store, rng=random.Random(1)), CTX)
+    panel = Panel(Table(memory_store, CATALOG, rng=random.Random(1)), CTX)
     press(panel, "ok", "ok")  # New; Game: Center Court -> Wizard Dodgeball
     items = panel.state.screen.items
     assert items[0] == "Game: Wizard Dodgeball" and "S1 wizard 1: #1" in items
@@ -153,7 +154,7 @@ def test_set_up_a_match_and_edit_a_jersey_with_the_buttons(memory_store):
 
 
 def test_a_duplicate_jersey_is_flagged_and_refused_at_start(memory_store):
-    panel = Panel(Table(memory_store, rng=random.Random(1)), CTX)
+    panel = Panel(Table(memory_store, CATALOG, rng=random.Random(1)), CTX)
     press(panel, "ok", "ok")
     menu_to(panel, "S1 wizard 1")
     press(panel, "ok", "next")  # 01 -> 02, which wizard 2 wears
@@ -164,7 +165,7 @@ def test_a_duplicate_jersey_is_flagged_and_refused_at_start(memory_store):
 
 
 def test_rematch_keeps_rosters_and_rolls_off_again(memory_store):
-    table = Table(memory_store, rng=random.Random(2))
+    table = Table(memory_store, CATALOG, rng=random.Random(2))
     table.start({**START, "options": {"rosters": ROSTERS, "first_side": "roll", "target": 1}})
     table.act({"type": "hit", "thrower": table.snapshot.match["view"]["active"]["jersey"],
                "target": 45 if table.snapshot.match["view"]["active"]["side"] == 0 else 21})
@@ -309,7 +310,7 @@ def test_a_sped_wizard_is_offered_its_second_throw_and_a_slowed_one_only_one(pan
 
 
 def test_the_target_ticks_stop_at_the_casters_magic(memory_store):
-    table = Table(memory_store, rng=random.Random(3))
+    table = Table(memory_store, CATALOG, rng=random.Random(3))
     table.start({**START, "options": {"rosters": ROSTERS, "wizards": {"21": {"magic": 2}}}})
     panel = Panel(table, CTX)
     press(panel, "ok")
@@ -329,7 +330,7 @@ def test_the_target_ticks_stop_at_the_casters_magic(memory_store):
 
 
 def test_magic_1_is_offered_one_wizard_and_no_several(memory_store):
-    table = Table(memory_store, rng=random.Random(3))
+    table = Table(memory_store, CATALOG, rng=random.Random(3))
     table.start({**START, "options": {"rosters": ROSTERS, "wizards": {"21": {"magic": 1}}}})
     panel = Panel(table, CTX)
     press(panel, "ok")
@@ -396,7 +397,7 @@ def test_a_catch_beside_a_fireball_is_of_another_ball(panel):
 
 
 def test_magic_0_puts_a_fireball_on_its_own_ball_and_nothing_else(memory_store):
-    table = Table(memory_store, rng=random.Random(3))
+    table = Table(memory_store, CATALOG, rng=random.Random(3))
     table.start({**START, "options": {"rosters": ROSTERS, "wizards": {"21": {"magic": 0}}}})
     panel = Panel(table, CTX)
     press(panel, "ok")

@@ -17,6 +17,7 @@ from companion.panel import FAULT, Panel
 from companion.table import Table
 from companion.ui import controls
 from companion.ui.oled import render
+from tests.support import CATALOG
 
 CC_START = {"game": "center-court", "players": ["Ann", "Bob"],
             "options": {"first_server": 0}}
@@ -27,7 +28,7 @@ def _failing_undo(table: Table) -> None:
 
 
 def test_a_fault_in_a_command_is_logged_with_its_input_and_shown(store, monkeypatch, caplog):
-    table = Table(store, rng=random.Random(1))
+    table = Table(store, CATALOG, rng=random.Random(1))
     table.start(CC_START)
     table.act({"type": "point", "winner": 0})
     panel = Panel(table)

@@ -11,13 +11,14 @@ from companion.panel import Panel
 from companion.table import Table
 from companion.ui.controls import Context
 from tests.panel_support import Presses, overtaken, press, view
+from tests.support import CATALOG
 
-CTX = Context(names=("Ann", "Bob", "Cy", "Di"))
+CTX = Context(CATALOG, names=("Ann", "Bob", "Cy", "Di"))
 NAMES = {2: ["Ann", "Bob"], 3: ["Ann", "Bob", "Cy"], 4: ["Ann", "Bob", "Cy", "Di"]}
 
 
 def start(store, players: int, characters: list[str], **options) -> Panel:
-    table = Table(store, rng=random.Random(5))
+    table = Table(store, CATALOG, rng=random.Random(5))
     table.start({"game": "alakaslam", "players": NAMES[players],
                  "options": {"characters": characters, **options}})
     return Panel(table, CTX)
@@ -190,7 +191,7 @@ def test_a_picker_overtaken_by_the_phone_closes_with_a_notice(singles):
 
 
 def test_set_up_canadian_doubles_with_characters_teams_and_a_coin_flip(memory_store):
-    panel = Panel(Table(memory_store, rng=random.Random(1)), CTX)
+    panel = Panel(Table(memory_store, CATALOG, rng=random.Random(1)), CTX)
     presses = Presses(panel)
     presses("ok", "ok", "ok")  # New; Game: Wizard Dodgeball, then AlakaSLAM
     assert panel.state.screen.items[0] == "Game: AlakaSLAM"
@@ -210,7 +211,7 @@ def test_set_up_canadian_doubles_with_characters_teams_and_a_coin_flip(memory_st
 
 
 def test_setting_up_doubles_picks_the_partner_and_a_rematch_keeps_the_choices(memory_store):
-    panel = Panel(Table(memory_store, rng=random.Random(1)), CTX)
+    panel = Panel(Table(memory_store, CATALOG, rng=random.Random(1)), CTX)
     presses = Presses(panel)
     presses("ok", "ok", "ok")
     presses.to("Players: 2")

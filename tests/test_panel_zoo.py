@@ -12,13 +12,14 @@ from companion.table import Table
 from companion.ui.controls import Context
 from drivers.leds import SeatLeds
 from tests.panel_support import Presses, overtaken, press, view
+from tests.support import CATALOG
 
-CTX = Context(names=("Ann", "Bob", "Cleo", "Di"))
+CTX = Context(CATALOG, names=("Ann", "Bob", "Cleo", "Di"))
 NAMES = ["Ann", "Bob", "Cleo", "Di"]
 
 
 def start(store, players: int = 2, **options) -> Panel:
-    table = Table(store, rng=random.Random(5))
+    table = Table(store, CATALOG, rng=random.Random(5))
     table.start({"game": "alakazoo", "players": NAMES[:players], "options": options})
     return Panel(table, CTX)
 
@@ -195,7 +196,7 @@ def test_a_picker_overtaken_by_the_phone_closes_with_a_notice(memory_store):
 
 
 def test_set_up_portals_first_player_and_the_dark_power_ruling(memory_store):
-    panel = Panel(Table(memory_store, rng=random.Random(1)), CTX)
+    panel = Panel(Table(memory_store, CATALOG, rng=random.Random(1)), CTX)
     presses = Presses(panel)
     presses("ok", *["ok"] * 3)  # New; Game: Wizard Dodgeball, AlakaSLAM, Alakazoo
     assert panel.state.screen.items[0] == "Game: Alakazoo"

@@ -27,6 +27,7 @@ from companion.standings import standing
 from companion.store import FINISHED, Store
 from companion.table import Table
 from tests.players_support import alakaslam, alakazoo, center_court, dodgeball, random_match
+from tests.support import CATALOG
 from web.reads import Reads
 
 NAMES = ["Ann", "Bob", "Cleo", "Dan", "Eve", "Finn"]
@@ -57,7 +58,7 @@ def reference(played: list[dict]) -> dict[str, dict[str, tuple[float, float, int
 
 
 def computed(store: Store) -> dict[str, dict[str, tuple[float, float, int, int]]]:
-    ratings = table_ratings(store)
+    ratings = table_ratings(store, CATALOG)
     return {g: {k: (r.mu, r.sigma, r.matches, r.wins) for k, r in rs.items()}
             for g, rs in ratings.games.items() if rs}
 
@@ -75,7 +76,7 @@ def same(a: dict, b: dict) -> bool:
 
 
 def test_a_player_is_recognised_whatever_the_case_and_spaces(memory_store):
-    table = Table(memory_store, rng=random.Random(1))
+    table = Table(memory_store, CATALOG, rng=random.Random(1))
     center_court(table, ["Ann Lee", "Bob"], 0)
     table.start({"game": "center-court", "players": ["  ann   LEE ", "bob"]})
     assert table.snapshot.match["players"] == ["Ann Lee", "Bob"]
@@ -84,21 +85,21 @@ def test_a_player_is_recognised_whatever_the_case_and_spaces(memory_store):
 
 
 def test_rename_follows_through_the_history_the_table_and_the_export(memory_store):
-    table = Table(memory_store, rng=random.Random(1))
+    table = Table(memory_store, CATALOG, rng=random.Random(1))
     center_court(table, ["Ann", "Bob"], 0)
     table.start({"game": "center-court", "players": ["Bob", "Ann"]})
     snapshot = table.rename_player("ann", "Annie")
     assert snapshot.match["players"] == ["Bob", "Annie"]
     assert snapshot.change["op"] == "players"
     assert [m.players for m in memory_store.history()] == [("Bob", "Annie"), ("Annie", "Bob")]
-    assert json.loads(matchfile.export(memory_store.load(1)).splitlines()[0])["players"] == \
-        ["Annie", "Bob"]
-    assert table_ratings(memory_store).board("center-court")[0].name == "Annie"
+    exported = matchfile.export(memory_store.load(1), CATALOG)
+    assert json.loads(exported.splitlines()[0])["players"] == ["Annie", "Bob"]
+    assert table_ratings(memory_store, CATALOG).board("center-court")[0].name == "Annie"
     # Only the case: the same player shown differently.
     table.rename_player("annie", "ANNIE")
     assert {p.name for p in memory_store.players()} == {"Bob", "ANNIE"}
     # A table opened afresh resumes the renamed match exactly.
-    assert Table(memory_store).snapshot == table.snapshot
+    assert Table(memory_store, CATALOG).snapshot == table.snapshot
 
 
 @pytest.mark.parametrize(("old", "new", "error", "reason"), [
@@ -111,7 +112,7 @@ def test_rename_follows_through_the_history_the_table_and_the_export(memory_stor
 ])
 def test_a_bad_rename_is_refused_with_the_reason_and_changes_nothing(memory_store, old, new,
                                                                       error, reason):
-    table = Table(memory_store, rng=random.Random(1))
+    table = Table(memory_store, CATALOG, rng=random.Random(1))
     center_court(table, ["Ann", "Bob"], 0)
     before = (memory_store.version, memory_store.history(), memory_store.names())
     with pytest.raises(error, match=reason):
@@ -120,7 +121,7 @@ def test_a_bad_rename_is_refused_with_the_reason_and_changes_nothing(memory_stor
 
 
 def test_merge_makes_two_names_one_player_and_refuses_two_seats_of_one_match(memory_store):
-    table = Table(memory_store, rng=random.Random(1))
+    table = Table(memory_store, CATALOG, rng=random.Random(1))
     center_court(table, ["Ann", "Bob"], 0)
     center_court(table, ["Annie", "Cleo"], 0)
     version = memory_store.version
@@ -133,13 +134,13 @@ def test_merge_makes_two_names_one_player_and_refuses_two_seats_of_one_match(mem
     assert memory_store.version == version
     table.merge_players("annie", "Ann")
     assert [m.players for m in memory_store.history()] == [("Ann", "Cleo"), ("Ann", "Bob")]
-    board = table_ratings(memory_store).board("center-court")
+    board = table_ratings(memory_store, CATALOG).board("center-court")
     assert (board[0].name, board[0].matches, board[0].wins) == ("Ann", 2, 2)
     assert "annie" not in memory_store.names()
 
 
 def test_every_match_shape_gives_its_standing(memory_store):
-    table = Table(memory_store, rng=random.Random(1))
+    table = Table(memory_store, CATALOG, rng=random.Random(1))
     center_court(table, ["Ann", "Bob"], 1)
     alakaslam(table, ["Ann", "Bob", "Cleo"], 1)
     alakaslam(table, ["Ann", "Bob", "Cleo", "Dan"], 0)
@@ -158,7 +159,7 @@ def test_every_match_shape_gives_its_standing(memory_store):
         ("alakazoo", {"teams": [[0], [1], [2], [3]], "places": [0, 3, 1, 2],
                       "tiebreaks": [0, 0, 0, 0]}),
     ]
-    ratings = table_ratings(memory_store)
+    ratings = table_ratings(memory_store, CATALOG)
     zoo = {r.name: r for r in ratings.board("alakazoo")}
     assert zoo["Ann"].form == ["W"] and zoo["Bob"].form == ["L"] and zoo["Ann"].wins == 1
     assert zoo["Ann"].provisional and PROVISIONAL > 1
@@ -167,7 +168,7 @@ def test_every_match_shape_gives_its_standing(memory_store):
 
 def test_a_seeded_random_history_of_every_game_and_shape_equals_openskill_itself(
         memory_store):
-    table = Table(memory_store, rng=random.Random(7))
+    table = Table(memory_store, CATALOG, rng=random.Random(7))
     rng = random.Random(2024)
     played = [random_match(table, rng, NAMES) for _ in range(120)]
     shapes = {(m["game"], tuple(len(t) for t in m["teams"])) for m in played}
@@ -180,13 +181,13 @@ def test_a_seeded_random_history_of_every_game_and_shape_equals_openskill_itself
     assert same(computed(memory_store), reference(played))
     # The figure shown is the model's own ordinal.
     model = PlackettLuce()
-    for board in table_ratings(memory_store).games.values():
+    for board in table_ratings(memory_store, CATALOG).games.values():
         for r in board.values():
             assert r.ordinal == pytest.approx(model.rating(mu=r.mu, sigma=r.sigma).ordinal())
 
 
 def test_an_abandoned_match_changes_nothing(memory_store):
-    table = Table(memory_store, rng=random.Random(3))
+    table = Table(memory_store, CATALOG, rng=random.Random(3))
     rng = random.Random(3)
     for _ in range(10):
         random_match(table, rng, NAMES)
@@ -202,7 +203,7 @@ def test_an_abandoned_match_changes_nothing(memory_store):
 def test_a_database_from_before_players_is_upgraded_and_rated_alike(tmp_path):
     path = tmp_path / "companion.db"
     with Store(path) as store:
-        table = Table(store, rng=random.Random(5))
+        table = Table(store, CATALOG, rng=random.Random(5))
         rng = random.Random(5)
         for _ in range(12):
             random_match(table, rng, NAMES)
@@ -270,14 +271,14 @@ def operate(op: str, seed: int, table: Table, other: Table, played: dict[int, di
         if current is not None and current["status"] != FINISHED:
             return
         m = random_match(other, rng, NAMES)
-        text = matchfile.export(scratch.load(other.match_id))
-        file = matchfile.read(io.StringIO(text), random.Random(0))
+        text = matchfile.export(scratch.load(other.match_id), CATALOG)
+        file = matchfile.read(io.StringIO(text), random.Random(0), CATALOG)
         match = file.match
         winner = match.game.winner(match.state)
         new_id = store.import_match(
             match.start.to_json(), list(match.events), status=FINISHED, winner=winner,
             summary=match.game.summary(match.state), started_at=file.started,
-            standing=standing(match.start.game, match.view()))
+            standing=standing(CATALOG.kit(match.start.game), match.view()))
         m["players"] = list(store.load(new_id).start["players"])
         played[new_id] = m
 
@@ -286,8 +287,8 @@ def operate(op: str, seed: int, table: Table, other: Table, played: dict[int, di
 @given(OPS)
 def test_ratings_after_any_operations_equal_a_fresh_computation_from_the_history(ops):
     with Store(":memory:") as store, Store(":memory:") as scratch:
-        table = Table(store, rng=random.Random(0))
-        other = Table(scratch, rng=random.Random(1))
+        table = Table(store, CATALOG, rng=random.Random(0))
+        other = Table(scratch, CATALOG, rng=random.Random(1))
         played: dict[int, dict] = {}  # the test's own account: finished matches by id
         undone: dict[int, dict] = {}
         for op, seed in ops:
@@ -298,14 +299,14 @@ def test_ratings_after_any_operations_equal_a_fresh_computation_from_the_history
         # ... and a fresh store made of the history's match files gives the same.
         with Store(":memory:") as fresh:
             for m in store.finished():  # in the order played
-                file = matchfile.read(io.StringIO(matchfile.export(store.load(m.id))),
-                                      random.Random(0))
+                file = matchfile.read(io.StringIO(matchfile.export(store.load(m.id), CATALOG)),
+                                      random.Random(0), CATALOG)
                 match = file.match
                 fresh.import_match(match.start.to_json(), list(match.events), status=FINISHED,
                                    winner=match.game.winner(match.state),
                                    summary=match.game.summary(match.state),
                                    started_at=file.started,
-                                   standing=standing(match.start.game, match.view()))
+                                   standing=standing(CATALOG.kit(match.start.game), match.view()))
             assert same(computed(fresh), computed(store))
 
 
@@ -323,8 +324,8 @@ def test_ratings_kept_up_to_date_equal_a_fresh_computation_after_any_operations(
     # at the end: one update; a change to the past: again from a checkpoint), looked at
     # after some operations only (an undo and a redo between two looks go unseen) ...
     with Store(":memory:") as store, Store(":memory:") as scratch:
-        table = Table(store, rng=random.Random(0))
-        other = Table(scratch, rng=random.Random(1))
+        table = Table(store, CATALOG, rng=random.Random(0))
+        other = Table(scratch, CATALOG, rng=random.Random(1))
         reads = Reads(table)
         kept = KeptRatings(slice_, between=lambda: None)  # ... and checkpoints every few
         played: dict[int, dict] = {}
@@ -332,23 +333,23 @@ def test_ratings_kept_up_to_date_equal_a_fresh_computation_after_any_operations(
         for (op, seed), look in zip(ops, looks, strict=False):
             operate(op, seed, table, other, played, undone)
             if op == "import":  # the command line's, into a store the companion then opens
-                table = Table(store, rng=random.Random(0))
+                table = Table(store, CATALOG, rng=random.Random(0))
                 reads = Reads(table)
             if look:
-                fresh = whole(table_ratings(store))
+                fresh = whole(table_ratings(store, CATALOG))
                 assert whole(reads.ratings()) == fresh
                 marks = [finished_mark(m) for m in store.finished()]
-                assert whole(kept_table_ratings(kept, store, marks, store.roster)) == fresh
-        assert whole(reads.ratings()) == whole(table_ratings(store))
+                assert whole(kept_table_ratings(kept, store, CATALOG, marks, store.roster)) == fresh
+        assert whole(reads.ratings()) == whole(table_ratings(store, CATALOG))
 
 
 def test_a_match_finished_at_the_end_costs_one_update_and_an_undo_a_slice(memory_store):
-    table = Table(memory_store, rng=random.Random(3))
+    table = Table(memory_store, CATALOG, rng=random.Random(3))
     kept = KeptRatings(4, between=lambda: None)
 
     def update() -> Ratings:
         marks = [finished_mark(m) for m in memory_store.finished()]
-        return kept_table_ratings(kept, memory_store, marks, memory_store.roster)
+        return kept_table_ratings(kept, memory_store, CATALOG, marks, memory_store.roster)
 
     for i in range(10):
         alakaslam(table, NAMES[i % 3:i % 3 + 2], i % 2)
@@ -361,11 +362,11 @@ def test_a_match_finished_at_the_end_costs_one_update_and_an_undo_a_slice(memory
     table.undo()  # the 11th taken back: from the checkpoint after the 8th
     assert whole(update()) == whole(before) and kept.rated == 2
     table.rename_player("Bob", "Robert")  # the past rewritten: all again
-    assert whole(update()) == whole(table_ratings(memory_store)) and kept.rated == 10
+    assert whole(update()) == whole(table_ratings(memory_store, CATALOG)) and kept.rated == 10
 
 
 def test_the_results_sent_to_the_hall_change_only_when_a_result_does(memory_store):
-    table = Table(memory_store, rng=random.Random(1))
+    table = Table(memory_store, CATALOG, rng=random.Random(1))
     assert table.snapshot.results == ()
     center_court(table, ["Ann", "Bob"], 0)
     sent = table.snapshot.results
@@ -382,13 +383,13 @@ def test_the_results_sent_to_the_hall_change_only_when_a_result_does(memory_stor
     assert [r["match"] for r in table.snapshot.results] == [1, 3]
     table.undo()
     assert [r["match"] for r in table.snapshot.results] == [1]
-    assert Table(memory_store).snapshot.results == table.snapshot.results
+    assert Table(memory_store, CATALOG).snapshot.results == table.snapshot.results
 
 
 def test_each_games_own_tiebreak_is_read_from_its_finished_view():
     """The catalog's tiebreaks (companion/games/<game>/card.py) from views as the games
     give them; a game judged without them (Alakazoo before its jury) gives none."""
-    from companion.catalog import kit
+    kit = CATALOG.kit
 
     court = kit("center-court").tiebreaks
     # 6-4 3-6 7-6: two sets to one, 16 games to 16; a match tiebreak is a set of one game.
@@ -409,7 +410,7 @@ def test_each_games_own_tiebreak_is_read_from_its_finished_view():
     assert zoo({"players": [{"jury": None}, {"jury": None}]}) is None
     # The standing leaves out what a game does not give.
     view = {"winner": [0], "players": [{"total": 4, "jury": None}, {"total": 1, "jury": None}]}
-    assert standing("alakazoo", view) == {"teams": [[0], [1]], "places": [0, 1]}
+    assert standing(kit("alakazoo"), view) == {"teams": [[0], [1]], "places": [0, 1]}
 
 
 def test_a_game_whose_kit_gives_no_standing_is_placed_winner_first(first_to_game):
@@ -418,9 +419,9 @@ def test_a_game_whose_kit_gives_no_standing_is_placed_winner_first(first_to_game
     from companion.standings import generic
 
     assert first_to_game.standing is None
-    assert standing("first-to", {"players": ["Ann", "Bob"], "winner": 1}) == \
+    assert standing(first_to_game, {"players": ["Ann", "Bob"], "winner": 1}) == \
         {"teams": [[0], [1]], "places": [1, 0]}
-    assert standing("first-to", {"players": ["Ann", "Bob"], "winner": None}) is None
+    assert standing(first_to_game, {"players": ["Ann", "Bob"], "winner": None}) is None
     assert generic({"players": ["Ann", "Bob", "Cy"], "winner": 2}) == \
         {"teams": [[0], [1], [2]], "places": [1, 1, 0]}
     assert generic({"players": ["Ann", "Bob", "Cy"], "winner": [0, 2]}) == \

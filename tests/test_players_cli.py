@@ -9,11 +9,12 @@ from app import cli
 from companion.store import Store
 from companion.table import Table
 from tests.players_support import center_court
+from tests.support import CATALOG
 
 
 def seeded(tmp_path) -> None:
     with Store(tmp_path / "companion.db") as store:
-        table = Table(store, rng=random.Random(1))
+        table = Table(store, CATALOG, rng=random.Random(1))
         center_court(table, ["Ann", "Bob"], 0)
         center_court(table, ["Annie", "Cleo"], 0)
 

@@ -22,13 +22,13 @@ from pathlib import Path
 
 import pytest
 
-from companion.catalog import GAMES
 from companion.recovery import open_table
 from companion.salvage import salvage
 from companion.store import Store
 from companion.table import Table
 from companion.ui.controls import offers
 from tests.hostile.test_any_json import STARTS
+from tests.support import CATALOG
 
 COMPANION = str(Path(sys.executable).parent / "companion")
 DB = "companion.db"
@@ -61,9 +61,9 @@ def realistic(folder: Path, matches: int = 14, seed: int = 3) -> Path:
     rng = random.Random(seed)
     folder.mkdir(parents=True, exist_ok=True)
     with Store(folder / DB) as store:
-        table = Table(store, random.Random(seed))
+        table = Table(store, CATALOG, random.Random(seed))
         for n in range(matches):
-            game = list(GAMES)[n % len(GAMES)]
+            game = list(CATALOG.games)[n % len(CATALOG.games)]
             start = [s for s in STARTS[game] if "event" not in s][n % 3]
             table.start(start)
             play(table, rng, 400 if n % 3 else rng.randrange(5, 40))
@@ -155,7 +155,7 @@ def test_every_page_damaged_in_turn_loses_only_what_lay_on_it(evening, tmp_path)
         gone = data[(page - 1) * size:page * size] if page in journal else b""
         damaged.write_bytes(data[:(page - 1) * size] + b"\x55" * size + data[page * size:])
         with Store(tmp_path / f"page-{page}" / "new" / DB) as store:
-            report = salvage(damaged, store)
+            report = salvage(damaged, store, CATALOG)
             assert report.lines(), page
             assert_back(before, status, store, gone)
 
@@ -167,7 +167,7 @@ def test_the_root_page_of_matches_damaged_at_rest_loses_nothing(tmp_path):
     data.mkdir()
     start = {"game": "center-court", "players": ["Ann", "Bob"], "options": {"sets": 5}}
     with Store(data / DB) as store:
-        table = Table(store, random.Random(1))
+        table = Table(store, CATALOG, random.Random(1))
         table.start(start)
         for i in range(74):
             table.act({"type": "point", "winner": i % 2})
@@ -185,7 +185,7 @@ def test_the_root_page_of_matches_damaged_at_rest_loses_nothing(tmp_path):
     raw = bytearray((data / DB).read_bytes())
     raw[(root - 1) * size:root * size] = b"\x55" * size
     (data / DB).write_bytes(bytes(raw))
-    opened = open_table(data / DB)
+    opened = open_table(data / DB, CATALOG)
     try:
         assert opened.lost == 0 and "0 acknowledged change(s) could not be brought back" \
             in opened.notice, opened.notice
@@ -236,7 +236,7 @@ def test_every_frame_of_the_log_damaged_in_turn_loses_only_what_it_alone_held(tm
     live = tmp_path / "live"
     live.mkdir()
     with Store(live / DB) as store:
-        table = Table(store, random.Random(2))
+        table = Table(store, CATALOG, random.Random(2))
         rng = random.Random(2)
         for n in range(3):
             table.start([s for s in STARTS["alakaslam"] if "event" not in s][n])
@@ -275,7 +275,7 @@ def test_every_frame_of_the_log_damaged_in_turn_loses_only_what_it_alone_held(tm
         (case / (DB + "-wal")).write_bytes(log[:at + 24] + b"\x55" * size + log[at + frame:])
         rest = journal_images(i)
         with Store(case / "new" / DB) as store:
-            salvage(case / DB, store)
+            salvage(case / DB, store, CATALOG)
             # An entry is lost only if no other frame, nor the file, holds it.
             gone = b"".join(struct.pack(">d", e[2]) for j in before.values() for e in j
                             if not held(e[2], rest))

@@ -11,6 +11,7 @@ import pytest
 
 from companion.errors import IllegalAction, InvalidAction, MatchInProgress, NoMatch, StoreError
 from companion.table import Table, TableRunner
+from tests.support import CATALOG
 
 START = {"game": "center-court", "players": ["Ann", "Bob"], "options": {"sets": 1}}
 POINT_0 = {"type": "point", "winner": 0}
@@ -121,7 +122,7 @@ class CountingRandom(random.Random):
 
 def test_dice_are_never_rerolled_by_undo_and_redo(store):
     rng = CountingRandom(7)
-    table = Table(store, rng=rng)
+    table = Table(store, CATALOG, rng=rng)
     table.start(START)
     table.act({"type": "serve", "card": 5})
     event = table.match.events[-1]
@@ -166,7 +167,7 @@ def test_abandon_ends_the_match_and_empties_the_table(table, store):
     snapshot = table.abandon()
     assert snapshot.match is None
     assert store.history()[0].status == "abandoned"
-    assert Table(store).match is None
+    assert Table(store, CATALOG).match is None
 
 
 def test_a_finished_match_cannot_be_abandoned(table):
@@ -183,7 +184,7 @@ def test_resume_is_exact_with_redo_history(table, store):
     table.act({"type": "return", "card": 2})
     table.act(POINT_0)
     table.undo()
-    resumed = Table(store)
+    resumed = Table(store, CATALOG)
     assert resumed.snapshot == table.snapshot
     assert resumed.match.state == table.match.state
     resumed.redo()

@@ -10,7 +10,6 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request, session
 from werkzeug.routing import IntegerConverter
 
-from companion.catalog import GAMES
 from companion.errors import (
     IllegalAction,
     InvalidAction,
@@ -117,7 +116,7 @@ def games() -> Response:
                      "choices": [{"value": v, "label": label} for v, label in o.choices]}
                     for o in g.options],
         "extras": dict(g.extras),
-    } for g in GAMES.values()])
+    } for g in services().catalog.games.values()])
 
 
 def reads() -> Reads:

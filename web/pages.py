@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from flask import Blueprint, Response, current_app, render_template, url_for
+from flask import Blueprint, Response, render_template, url_for
 from markupsafe import Markup
 
-from companion.catalog import GAMES
+from companion.catalog import Catalog
+from web.services import services
 
 bp = Blueprint("pages", __name__)
 
@@ -21,14 +22,15 @@ def json_block(text: str) -> Markup:
     return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
 
 
-def game_assets(parts: tuple[str, ...]) -> dict[str, list[str]]:
-    """Each game's files for a page, in the order they load, those that exist: its style
+def game_assets(catalog: Catalog, parts: tuple[str, ...]) -> dict[str, list[str]]:
+    """Each game's of ``catalog`` files for a page, in the order they load, those that
+    exist (a game with none is drawn the generic way): its style
     ``static/<game>.css``, then its scripts, ``static/<game>.js`` (its board) for the
     part "" and ``static/<game>-host.js`` for "host"."""
     names = [("", ".css"), *((part, ".js") for part in parts)]
     return {g: [url_for("static", filename=name) for part, ext in names
                 if (STATIC / (name := f"{g}{'-' + part if part else ''}{ext}")).exists()]
-            for g in GAMES}
+            for g in catalog}
 
 
 def page(template: str, parts: tuple[str, ...] = (), *, on_demand: bool = False,
@@ -37,15 +39,15 @@ def page(template: str, parts: tuple[str, ...] = (), *, on_demand: bool = False,
     common code loads another game's (from the map the page carries) when a match of it
     starts. ``on_demand``: not even those, until the page asks (the history, for a match
     opened)."""
-    services = current_app.extensions["companion"]
-    sim = services.sim is not None
-    modules = game_assets(parts)
+    served = services()
+    sim = served.sim is not None
+    modules = game_assets(served.catalog, parts)
     # One snapshot: the game's files are those of the state the page shows first.
-    snapshot = services.runner.table.snapshot
+    snapshot = served.runner.table.snapshot
     match = snapshot.match
     shown = modules.get(match["game"], []) if match and not on_demand else []
     html = render_template(template, state=json_block(snapshot.json_text), sim=sim,
-                           notice=services.notice,
+                           notice=served.notice,
                            modules=json_block(json.dumps(modules, separators=(",", ":"))),
                            styles=[u for u in shown if u.endswith(".css")],
                            scripts=[u for u in shown if u.endswith(".js")], **context)
@@ -64,7 +66,8 @@ def host() -> Response:
 
 @bp.get("/history")
 def history() -> Response:
-    games = {g.id: {"title": g.title, "shared_wins": g.shared_wins} for g in GAMES.values()}
+    games = {g.id: {"title": g.title, "shared_wins": g.shared_wins}
+             for g in services().catalog.games.values()}
     # A finished match opens to its board (each game's board script, loaded on demand)
     # and its timeline (TC.showTimeline loads the chart script).
     return page("history.html", ("",), on_demand=True, games=json_block(json.dumps(games)))

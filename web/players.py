@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, request
 
-from companion.catalog import GAMES
 from companion.errors import InvalidAction, UnknownPlayer
 from web.api import MAX_ID, change_with_body, host_only, reads, whole_number
 from web.pages import page
 from web.reads import MAX_PAGE
-from web.services import error
+from web.services import error, services
 
 bp = Blueprint("players", __name__)
 
@@ -28,8 +27,9 @@ def leaderboards() -> Response:
     args = request.args
     try:
         game = args.get("game") or None
-        if game is not None and game not in GAMES:
-            raise ValueError(f"game must be one of {', '.join(GAMES)}")
+        catalog = services().catalog
+        if game is not None and game not in catalog:
+            raise ValueError(f"game must be one of {', '.join(catalog)}")
         limit = whole_number(args.get("limit"), f"limit must be a whole number 1-{MAX_PAGE}")
         if limit is not None and not 1 <= limit <= MAX_PAGE:
             raise ValueError(f"limit must be a whole number 1-{MAX_PAGE}")

@@ -43,7 +43,7 @@ from urllib.parse import urlencode
 from flask import Response, request
 
 from companion import matchfile
-from companion.catalog import GAMES, rematch
+from companion.catalog import Catalog
 from companion.errors import StoreError, UnknownPlayer
 from companion.games.chart import Chart, Series
 from companion.integrity import replay_stored
@@ -307,9 +307,11 @@ class Row:
     words: str
 
     @classmethod
-    def of(cls, m: MatchSummary) -> Row:
-        game = GAMES.get(m.game)
-        words = fold("\n".join([*m.players, m.game, game.title if game else ""]))
+    def of(cls, m: MatchSummary, catalog: Catalog) -> Row:
+        """The row of ``m``, its game's title read in ``catalog`` (none for a game it
+        does not know)."""
+        title = catalog.title(m.game) if m.game in catalog else ""
+        words = fold("\n".join([*m.players, m.game, title]))
         return cls(m.id, m.status, (m.status, m.entries),
                    json.dumps(m.to_json(), separators=(",", ":"), ensure_ascii=False),
                    m.started_at, words)
@@ -364,6 +366,8 @@ class Reads:
 
     def __init__(self, table: Table, budget: CostBudget | None = None) -> None:
         self.table = table
+        #: The table's games (its catalog): what the history and leaderboards name.
+        self.catalog = table.catalog
         self.budget = budget if budget is not None else CostBudget()
         self._history: History | None = None
         self._history_lock = threading.Lock()
@@ -408,14 +412,14 @@ class Reads:
             roster = store.roster
             if known is None or known.epoch != snapshot.epoch or known.roster != roster:
                 version, summaries = store.summaries(0)
-                rows = tuple(Row.of(m) for m in summaries)
+                rows = tuple(Row.of(m, self.catalog) for m in summaries)
                 finished = finished_marks(rows)
             else:
                 newest = known.rows[0].id if known.rows else 0
                 watch = {r.id for r in known.rows if r.status == "active"}
                 watch.update(i for i in (newest, known.current, current) if i is not None)
                 version, summaries = store.summaries(newest, watch)
-                changed = {m.id: Row.of(m) for m in summaries}
+                changed = {m.id: Row.of(m, self.catalog) for m in summaries}
                 added = tuple(changed.pop(m.id) for m in summaries if m.id > newest)
                 rows = added + tuple(changed.get(r.id, r) for r in known.rows)
                 # The finished matches as the ratings read them: the same unless a result
@@ -458,24 +462,24 @@ class Reads:
         key = ("rematch", history.epoch, history.version)
         newest = history.rows[0].id if history.rows else None
         return self._kept(self._pages, PAGES_KEPT, key, lambda: json_body(
-            None if newest is None else rematch(self.table.store.start_of(newest))))
+            None if newest is None else self.catalog.rematch(self.table.store.start_of(newest))))
 
     # --- stored matches ---------------------------------------------------------------
 
     def board(self, match_id: int) -> Body:
         """A stored match replayed, as the state shows a match; StoreError if unknown."""
         return self._draw("board", match_id, lambda s: json_body(
-            match_json(replay_stored(s), s.id, s.status)))
+            match_json(replay_stored(s, self.catalog), s.id, s.status, self.catalog)))
 
     def timeline(self, match_id: int) -> Body:
         """A stored match's timeline; StoreError if unknown."""
         return self._draw("timeline", match_id, lambda s: json_body(
-            {"id": s.id, **timeline(replay_stored(s))}))
+            {"id": s.id, **timeline(replay_stored(s, self.catalog))}))
 
     def export(self, match_id: int) -> Body:
         """A stored match's match file; StoreError if unknown."""
         return self._draw("export", match_id, lambda s: Body(
-            matchfile.export(s).encode(), "application/x-ndjson", (
+            matchfile.export(s, self.catalog).encode(), "application/x-ndjson", (
                 ("Content-Disposition", f'attachment; filename="match-{match_id}.jsonl"'),)))
 
     def _draw(self, what: str, match_id: int, draw: Callable[[StoredMatch], Body]) -> Body:
@@ -522,7 +526,7 @@ class Reads:
             known = self._ratings
             if known is not None and known[1] is history:
                 return known[2], known[0]
-            ratings = kept_table_ratings(self._kept_ratings, self.table.store,
+            ratings = kept_table_ratings(self._kept_ratings, self.table.store, self.catalog,
                                          history.finished, (history.epoch, history.roster))
             serial = 0 if known is None else known[2] + (ratings is not known[0])
             self._ratings = (ratings, history, serial)
@@ -545,10 +549,12 @@ class Reads:
                 if limit is not None and offset + limit < len(board):
                     query = urlencode({"game": game, "offset": offset + limit, "limit": limit})
                     headers = (("Link", f'</api/players?{query}>; rel="next"'),)
-                return json_body(leaderboard(game, rows, offset, len(board)), headers)
+                return json_body(leaderboard(self.catalog, game, rows, offset, len(board)),
+                                 headers)
             return json_body({
-                "games": [leaderboard(g, ratings.board(g)[:limit], 0, len(ratings.board(g)))
-                          for g in GAMES],
+                "games": [leaderboard(self.catalog, g, ratings.board(g)[:limit], 0,
+                                      len(ratings.board(g)))
+                          for g in self.catalog],
                 "names": self.names(history)})
 
         return self._kept(self._boards, PAGES_KEPT, key, make)
@@ -588,7 +594,7 @@ class Reads:
             raise UnknownPlayer(f"there is no player {name!r} at this table")
         key = ("player", made, name_key(name))
         return self._kept(self._boards, PAGES_KEPT, key, lambda: json_body(
-            player_json(known[name_key(name)], ratings, known)))
+            player_json(self.catalog, known[name_key(name)], ratings, known)))
 
     # --- what is kept -----------------------------------------------------------------
 
@@ -622,15 +628,17 @@ RESULTS_SHOWN = 50
 COMPANY_SHOWN = 5
 
 
-def leaderboard(game: str, rows: list[Rating], offset: int, total: int) -> Any:
-    """One game's leaderboard rows (from place ``offset + 1``) as ``/api/players`` sends it."""
-    return {"game": game, "title": GAMES[game].title, "total": total, "offset": offset,
+def leaderboard(catalog: Catalog, game: str, rows: list[Rating], offset: int, total: int
+                ) -> Any:
+    """One game's leaderboard rows (from place ``offset + 1``) as ``/api/players`` sends it
+    (its title from ``catalog``)."""
+    return {"game": game, "title": catalog.title(game), "total": total, "offset": offset,
             "players": [{"place": offset + i + 1, **r.to_json()} for i, r in enumerate(rows)]}
 
 
-def player_json(name: str, ratings: Ratings, names: dict[str, str]) -> Any:
-    """``GET /api/players/<name>``: the player's rating in each game played, its course, the
-    latest results and the players met most often."""
+def player_json(catalog: Catalog, name: str, ratings: Ratings, names: dict[str, str]) -> Any:
+    """``GET /api/players/<name>``: the player's rating in each game played (its title from
+    ``catalog``), its course, the latest results and the players met most often."""
     def shown(keys: Any) -> list[str]:
         return [names.get(k, k) for k in keys]
 
@@ -638,14 +646,14 @@ def player_json(name: str, ratings: Ratings, names: dict[str, str]) -> Any:
     for game, r in ratings.of(name).items():
         board = ratings.board(game)
         games.append({
-            "game": game, "title": GAMES[game].title,
+            "game": game, "title": catalog.title(game),
             "place": board.index(r) + 1, "of": len(board), **r.to_json(),
             # The shape every timeline chart has, so the phones draw it the same way.
             "chart": Chart(
-                f"{name}: {GAMES[game].title} rating", "match", "rating",
+                f"{name}: {catalog.title(game)} rating", "match", "rating",
                 [Series(name, "player-0", [(i + 1, round(p.ordinal, 1))
                                            for i, p in enumerate(r.played)])],
-                f"{name}'s rating over {r.matches} matches of {GAMES[game].title}, from "
+                f"{name}'s rating over {r.matches} matches of {catalog.title(game)}, from "
                 f"{round(r.played[0].ordinal, 1)} after the first to {round(r.ordinal, 1)} "
                 "now").to_json(),
             "results": [{"match": p.match, "at": iso_utc(p.at), "outcome": p.outcome,

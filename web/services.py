@@ -15,6 +15,7 @@ from typing import Any
 from flask import Response, current_app, jsonify, request
 from flask.json.provider import DefaultJSONProvider
 
+from companion.catalog import Catalog
 from companion.json_input import parse as parse_json
 from companion.login_code import LoginCodes
 from companion.offers import Offers
@@ -60,14 +61,21 @@ class Services:
     notice: str | None = None
     #: The one-time login codes the panel shows (Menu > Host login).
     login_codes: LoginCodes = field(default_factory=LoginCodes)
-    #: The hall's offer of the next match (empty when the table has no broker).
-    offers: Offers = field(default_factory=Offers)
+    #: The hall's offer of the next match (None: an empty one, the table having no broker).
+    offers: Offers = None  # type: ignore[assignment]
     #: Which host sessions are valid; None: sessions over ``pin`` kept in memory only.
     sessions: Sessions = None  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
         if self.sessions is None:
             self.sessions = Sessions(self.pin)
+        if self.offers is None:
+            self.offers = Offers(self.catalog)
+
+    @property
+    def catalog(self) -> Catalog:
+        """The games the table plays (its own catalog): what the pages offer and name."""
+        return self.runner.table.catalog
 
 
 def services() -> Services:

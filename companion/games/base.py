@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.errors import InvalidAction
-from companion.games.chart import Chart, Step
+from companion.games.chart import Chart, Step, scores_chart
 
 # Names are checked and compared in companion/names.py; games import them from here.
 from companion.names import MAX_NAME as MAX_NAME
@@ -59,14 +59,15 @@ class OptionSpec:
 class Game:
     """One game's rules, as pure functions over a frozen state.
 
-    - ``prepare(players, options, rng)``: check the start record and return
-      the complete options (defaults filled in, device decisions such as a
-      coin flip made with ``rng``), ready to store; raises InvalidAction.
+    A game must bring its ``id``, ``title``, ``seats`` (fewest, most players) and:
+
     - ``setup(players, options)``: the state before the first action, from
       prepared options. Deterministic.
     - ``legal(state)``: what may happen now, as a list of action shapes
       (``{"type": ..., field: [allowed values]}``); empty once the game is
-      over. Menus and button meanings are built from it.
+      over. Menus, button meanings and the host page's generic controls are
+      built from it, and every action it offers must be one ``resolve``
+      takes (or refuses saying which free field is missing).
     - ``resolve(state, action, rng)``: check an action against the rules and
       return the event to log, with every dice result filled in. The only
       place randomness enters. Raises InvalidAction or IllegalAction. A
@@ -75,19 +76,33 @@ class Game:
       event so, companion/integrity.py; an exported match file replays so).
     - ``apply(state, event)``: the state after a resolved event. Pure and
       deterministic: replaying the log always gives the same state.
-    - ``view(state)``: the JSON-ready dict every output renders. The generic
-      faces show the match's players with, from the view, ``scores`` (else
-      ``score`` or ``points``: a list with an entry per seat) and ``winner``.
+    - ``view(state)``: the JSON-ready dict every output renders. It carries the
+      match's ``players`` (names, or an object per seat with its ``name``) and,
+      for the generic faces and timeline, ``scores`` (else ``score`` or
+      ``points``: a list with an entry per seat) and ``winner`` (None, a seat,
+      or a list of seats).
     - ``winner(state)``: None while the game runs; else the winner's index,
       or a tuple of indexes for a shared win.
-    - ``summary(state)``: a short result or score line for the history.
+
+    What a game may leave out, and what it then gets:
+
+    - ``options``: what a start menu offers, in menu order (none).
+    - ``prepare(players, options, rng)``: check the start record and return
+      the complete options (defaults filled in, device decisions such as a
+      coin flip made with ``rng``), ready to store; raises InvalidAction.
+      Default: the players checked against ``seats``, no option but those of
+      ``options``, each read from its choices (:meth:`OptionSpec.read`).
+    - ``summary(state)``: a short result or score line for the history, never
+      raising, won or not. Default: the view's ``scores`` joined by ``-``.
     - ``turn(state)``: the seats whose turn it is now (lit on the seat LEDs).
+      Default: nobody's (a game with no turn order).
     - ``again(options)``: the start options for a rematch from a match's
       prepared options: the same choices, device decisions to be made again.
+      Default: the same options (a game with no device decision).
     - ``timeline(steps)``: the match's chart (:mod:`companion.games.chart`) from
       its log, read as steps: each event with the view after it, step 0 the
-      view before the first. Pure; only views and events are read.
-    - ``options``: what a start menu offers, in menu order.
+      view before the first. Pure; only views and events are read. Default:
+      :func:`~companion.games.chart.scores_chart`, the view's scores by player.
     - ``extras``: static facts the host's start form needs (JSON-ready).
     - ``shared_wins``: a tuple ``winner`` is players level on points, each
       playing for themselves (Alakazoo), not a team (AlakaSLAM doubles).
@@ -96,23 +111,46 @@ class Game:
     id: str
     title: str
     seats: tuple[int, int]
-    options: tuple[OptionSpec, ...]
-    prepare: Callable[[Sequence[str], Mapping[str, Any], random.Random], JSON]
     setup: Callable[[Sequence[str], Mapping[str, Any]], Any]
     legal: Callable[[Any], list[JSON]]
     resolve: Callable[[Any, Mapping[str, Any], random.Random], JSON]
     apply: Callable[[Any, Mapping[str, Any]], Any]
     view: Callable[[Any], JSON]
     winner: Callable[[Any], int | tuple[int, ...] | None]
-    summary: Callable[[Any], str]
-    turn: Callable[[Any], tuple[int, ...]]
-    again: Callable[[Mapping[str, Any]], JSON]
-    timeline: Callable[[Sequence[Step]], Chart]
+    options: tuple[OptionSpec, ...] = ()
+    prepare: Callable[[Sequence[str], Mapping[str, Any], random.Random], JSON] = None  # type: ignore[assignment]
+    summary: Callable[[Any], str] = None  # type: ignore[assignment]
+    turn: Callable[[Any], tuple[int, ...]] = None  # type: ignore[assignment]
+    again: Callable[[Mapping[str, Any]], JSON] = None  # type: ignore[assignment]
+    timeline: Callable[[Sequence[Step]], Chart] = None  # type: ignore[assignment]
     extras: Mapping[str, Any] = field(default_factory=dict)
     shared_wins: bool = False
 
+    def __post_init__(self) -> None:
+        # The faces left out (None) get their defaults (the class docstring).
+        defaults: dict[str, Callable[..., Any]] = {
+            "prepare": self._prepare, "summary": self._summary, "turn": _nobody,
+            "again": dict, "timeline": scores_chart}
+        for name, default in defaults.items():
+            if getattr(self, name) is None:
+                object.__setattr__(self, name, default)
+
+    def _prepare(self, players: Sequence[str], options: Mapping[str, Any],
+                 rng: random.Random) -> JSON:
+        check_players(players, self.seats)
+        checked = check_option_keys(options, [o.key for o in self.options])
+        return {o.key: o.read(checked) for o in self.options}
+
+    def _summary(self, state: Any) -> str:
+        scores = self.view(state).get("scores")
+        return "-".join(str(s) for s in scores) if isinstance(scores, list) else ""
+
     def __repr__(self) -> str:
         return f"<Game {self.id}>"
+
+
+def _nobody(state: Any) -> tuple[int, ...]:
+    return ()
 
 
 def with_item(values: tuple, index: int, value: Any) -> tuple:

@@ -114,3 +114,30 @@ def thin(items: list, limit: int) -> list:
         return list(items)
     step = (len(items) - 1) / (limit - 1)
     return [items[round(i * step)] for i in range(limit)]
+
+
+def scores_chart(steps: list[Step] | tuple[Step, ...]) -> Chart:
+    """The timeline of a game that draws none of its own (``Game.timeline``'s default):
+    a line per player of the view's ``scores`` (a number per seat) over the match, the
+    players named by the view's ``players``, and a mark where the view's ``winner``
+    (a seat, or a list of seats) first shows. A view without scores charts flat lines."""
+    first = steps[0].view
+    names = [str(n) for n in first.get("players") or []]
+    lines = [Series(name, f"player-{i % 4}") for i, name in enumerate(names)]
+    marks: list[Mark] = []
+    for step in steps:
+        scores = step.view.get("scores")
+        for i, line in enumerate(lines):
+            value = scores[i] if isinstance(scores, list) and i < len(scores) else 0
+            line.add(step.number, value if isinstance(value, int) else 0)
+        winner = step.view.get("winner")
+        if winner is not None and winner != [] and not marks:
+            seats = winner if isinstance(winner, list) else [winner]
+            who = " and ".join(names[s] for s in seats if isinstance(s, int) and s < len(names))
+            marks.append(Mark(step.number, "win", f"{who} wins",
+                              f"player-{seats[0] % 4}" if len(seats) == 1 else None))
+    last = steps[-1].view.get("scores")
+    said = ", ".join(f"{n} {last[i]}" for i, n in enumerate(names)
+                     if isinstance(last, list) and i < len(last))
+    return Chart("Score", "change", "score", lines, f"Score: {said}." if said else "Score.",
+                 marks)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from companion.inputs import PANEL, Input
 
@@ -23,6 +23,9 @@ SOFT_KEYS = PANEL
 #: The most characters a soft-key label may have: what fits its cell on the
 #: OLED without touching the dividers (the renderer checks its cells hold it).
 SOFT_KEY_CHARS = 6
+#: The panel's own screens (companion/ui/controls.py ``SCREENS``): a game names its
+#: screens as it likes (they are looked up in its own kit) but never as one of these.
+PANEL_SCREENS = ("board", "menu", "confirm", "history", "info", "code", "setup")
 #: The notice shown when a change from elsewhere closed the open screen.
 CHANGED = "Changed from a phone"
 
@@ -84,10 +87,17 @@ class Ui:
     premise: Hashable = None
 
 
+#: The catalog a :class:`Context` carries (companion/catalog.py's ``Catalog``): a type
+#: parameter here, as this module sits below the kits a catalog holds.
+C = TypeVar("C")
+
+
 @dataclass(frozen=True)
-class Context:
+class Context(Generic[C]):
     """What the controls need from outside the table."""
 
+    #: The games the table plays (the table's own catalog: companion/panel.py checks).
+    catalog: C
     names: tuple[str, ...] = ("Player 1", "Player 2", "Player 3", "Player 4")
     #: The spectator page's address, for the info screen (None: not served).
     address: str | None = None
@@ -149,7 +159,7 @@ class Screen:
         return binding.label if binding else ""
 
 
-Builder = Callable[[Ui, Mapping[str, Any] | None, Context], Screen]
+Builder = Callable[[Ui, Mapping[str, Any] | None, Context[Any]], Screen]
 
 
 def by_version(snapshot: Mapping[str, Any]) -> Hashable:

@@ -9,14 +9,16 @@ come from that one function, so the labels can never disagree with a button.
 Everywhere, holding BACK is undo. Everything here is pure; the
 :class:`~companion.panel.Panel` runs the commands on the table.
 
-Every screen is in :func:`all_screens` with its premise (see
-:class:`~companion.ui.base.ScreenSpec`): the panel closes a screen
-whose premise a change from elsewhere broke. A game's screens and board come
-from its kit in :mod:`companion.catalog` (a bare builder there is a draft
-that closes on any change, so a new game's screens are safe without
-declaring anything); a game whose kit brings no panel is played from its
-``legal`` offers on the generic "play" list, so every game in the catalog
-plays on the buttons.
+Every screen has its premise (see :class:`~companion.ui.base.ScreenSpec`):
+the panel closes a screen whose premise a change from elsewhere broke. The
+panel's own screens (:data:`SCREENS`) are the same for every game; a game's
+screens and board come from its kit in the context's catalog
+(:mod:`companion.catalog`), looked up by the game of the match on the table,
+so a game's screen names are its own (a bare builder there is a draft that
+closes on any change, so a new game's screens are safe without declaring
+anything); a game whose kit brings no panel is played from its ``legal``
+offers on the generic "play" list, so every game in the catalog plays on the
+buttons.
 """
 
 from __future__ import annotations
@@ -25,14 +27,14 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from companion import catalog
-from companion.catalog import GAMES, get_game, rematch
+from companion.catalog import Catalog
 from companion.inputs import BUTTONS, HOLDABLE, Input
 from companion.kit import Panel
 from companion.names import MIN_WIDTH, short_names
 from companion.ui import canvas
 from companion.ui.base import (
     CHANGED,
+    PANEL_SCREENS,
     SOFT_KEY_CHARS,
     SOFT_KEYS,
     Binding,
@@ -58,12 +60,12 @@ __all__ = [
     "Binding",
     "Command",
     "Context",
+    "Ctx",
     "Draft",
     "Outcome",
     "Screen",
     "ScreenSpec",
     "Ui",
-    "all_screens",
     "build",
     "default_draft",
     "generic_board",
@@ -72,14 +74,19 @@ __all__ = [
     "offers",
     "premise",
     "reload",
+    "screen_game",
     "setup",
+    "spec",
 ]
+
+#: The context the controls are built in: the panel's, with the table's catalog.
+Ctx = Context[Catalog]
 
 #: Every input a button can make: what a notice swallows.
 _INPUTS = (*(Input(b) for b in BUTTONS), *(Input(b, hold=True) for b in HOLDABLE))
 
 
-def build(ui: Ui, snapshot: Mapping[str, Any], ctx: Context) -> Screen:
+def build(ui: Ui, snapshot: Mapping[str, Any], ctx: Ctx) -> Screen:
     """The screen for ``ui`` over the table snapshot JSON (``{"version", "match"}``).
 
     Under a notice every input, taps and holds alike, only clears it: a press
@@ -91,7 +98,8 @@ def build(ui: Ui, snapshot: Mapping[str, Any], ctx: Context) -> Screen:
     while the rest of a refusal is still to come.
     """
     match = snapshot.get("match")
-    screen = _spec(ui).build(replace(ui, message=None, notice=False, page=0), match, ctx)
+    screen = spec(ui, match, ctx.catalog).build(
+        replace(ui, message=None, notice=False, page=0), match, ctx)
     if ui.notice or more_to_read(ui):
         seen = Outcome(replace(ui, message=None, notice=False, page=0) if ui.notice
                        else replace(ui, page=ui.page + 1))
@@ -103,14 +111,20 @@ def build(ui: Ui, snapshot: Mapping[str, Any], ctx: Context) -> Screen:
     return replace(screen, keys={**screen.keys, Input("back", hold=True): undo})
 
 
-def premise(ui: Ui, snapshot: Mapping[str, Any]) -> Hashable:
-    """What ``ui``'s screen stands on in ``snapshot`` (compared across a change from elsewhere)."""
-    return _spec(ui).premise(snapshot)
+def premise(ui: Ui, snapshot: Mapping[str, Any], catalog: Catalog) -> Hashable:
+    """What ``ui``'s screen stands on in ``snapshot`` (compared across a change from
+    elsewhere): a game's screen stands on the game too (a match of another game started
+    from a phone closes it, whatever its name means there)."""
+    match = snapshot.get("match")
+    found = spec(ui, match, catalog)
+    if ui.screen in SCREENS:
+        return found.premise(snapshot)
+    return (screen_game(ui, match), found.premise(snapshot))
 
 
-def reload(ui: Ui) -> Command | None:
+def reload(ui: Ui, snapshot: Mapping[str, Any], catalog: Catalog) -> Command | None:
     """The command that refreshes ``ui``'s screen after a change from elsewhere, if any."""
-    return _spec(ui).reload
+    return spec(ui, snapshot.get("match"), catalog).reload
 
 
 def notice(ui: Ui) -> Ui:
@@ -123,27 +137,31 @@ def more_to_read(ui: Ui) -> bool:
     return ui.message is not None and ui.page < len(canvas.pages(ui.message)) - 1
 
 
-def _spec(ui: Ui) -> ScreenSpec:
-    return all_screens().get(ui.screen, SCREENS["board"])
+def screen_game(ui: Ui, match: Mapping[str, Any] | None) -> str | None:
+    """The game whose screens ``ui`` is among: the game of the match being set up when
+    the Ui holds a draft (a screen opened from the setup screen, Wizard Dodgeball's
+    jersey editor say), else the game of the match on the table (None: none)."""
+    if ui.draft is not None:
+        return ui.draft.game
+    return None if match is None else match["game"]
 
 
-def all_screens() -> dict[str, ScreenSpec]:
-    """Every screen the panel can open: the generic ones (:data:`SCREENS`), each game's
-    own from the catalog, and the generic panel's for a game that brings none."""
-    kits = catalog.KITS.values()
-    found: dict[str, ScreenSpec] = {}
-    if any(kit.panel is None for kit in kits):
-        found.update(GENERIC_SCREENS)
-    for kit in kits:
-        found.update(kit.screens)
-    # A game's screen never stands in for a generic one of the same name.
-    return {**found, **SCREENS}
+def spec(ui: Ui, match: Mapping[str, Any] | None, catalog: Catalog) -> ScreenSpec:
+    """The screen ``ui`` names, with ``match`` on the table: one of the panel's own
+    (:data:`SCREENS`), else one of its game's (:func:`screen_game`: its kit's, or the
+    generic panel's for a game whose kit brings none); the board for a name that game
+    does not have."""
+    if ui.screen in SCREENS:
+        return SCREENS[ui.screen]
+    kit = catalog.kit(screen_game(ui, match))
+    own = (kit.screens if kit.panel else GENERIC_SCREENS) if kit is not None else {}
+    return own.get(ui.screen, SCREENS["board"])
 
 
 # --- the board ------------------------------------------------------------------
 
 
-def _board(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+def _board(ui: Ui, match: Mapping[str, Any] | None, ctx: Ctx) -> Screen:
     menu = Binding("Menu", Outcome(Ui(screen="menu")))
     if ctx.offer is not None and not in_play(match, ctx.offer[0]) \
             and ctx.offer[0] not in ctx.played:
@@ -163,15 +181,16 @@ def _board(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
             Input("back"): menu,
         })
     if match["status"] == "finished":
-        panel = _panel(match["game"])
+        panel = _panel(match["game"], ctx.catalog)
         extra = panel.finished if panel else None
         return Screen(keys={
             **(extra(match) if extra else {}),
             Input("next"): Binding("New", Outcome(setup(match, ctx))),
-            Input("ok"): Binding("Again", Outcome(Ui(), ("start", rematch(match)))),
+            Input("ok"): Binding("Again",
+                                 Outcome(Ui(), ("start", ctx.catalog.rematch(match)))),
             Input("back"): menu,
         })
-    panel = _panel(match["game"])
+    panel = _panel(match["game"], ctx.catalog)
     keys = panel.board(ui, match) if panel else generic_board(match)
     return Screen(keys={**keys, Input("back"): menu})
 
@@ -220,7 +239,7 @@ def offer_lines(players: Sequence[str], event: Mapping[str, Any],
     return (*who, where)
 
 
-def _panel(game_id: str) -> Panel | None:
+def _panel(game_id: str, catalog: Catalog) -> Panel | None:
     kit = catalog.kit(game_id)
     return kit.panel if kit else None
 
@@ -264,7 +283,7 @@ def offer_label(action: Mapping[str, Any], players: Sequence[str] = ()) -> str:
     return " ".join(words).replace("_", " ")
 
 
-def _play(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+def _play(ui: Ui, match: Mapping[str, Any] | None, ctx: Ctx) -> Screen:
     entries = [(offer_label(a, match["players"]), Outcome(Ui(), ("act", a)))
                for a in (offers(match["legal"]) if match else [])]
     if not entries:
@@ -280,11 +299,11 @@ GENERIC_SCREENS: dict[str, ScreenSpec] = screens({"play": _play})
 # --- menus ----------------------------------------------------------------------------
 
 
-def _menu(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+def _menu(ui: Ui, match: Mapping[str, Any] | None, ctx: Ctx) -> Screen:
     entries: list[tuple[str, Outcome]] = [("New match", Outcome(setup(match, ctx)))]
     if match is not None:
         if match["status"] == "finished":
-            entries.append(("Rematch", Outcome(Ui(), ("start", rematch(match)))))
+            entries.append(("Rematch", Outcome(Ui(), ("start", ctx.catalog.rematch(match)))))
         if match["can_undo"]:
             entries.append(("Undo", Outcome(Ui(), ("undo",))))
         if match["can_redo"]:
@@ -298,7 +317,7 @@ def _menu(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     return listing(ui, "Menu", entries, back=Outcome(Ui()))
 
 
-def _confirm(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+def _confirm(ui: Ui, match: Mapping[str, Any] | None, ctx: Ctx) -> Screen:
     """End the unfinished match? From the menu; or from a new match's Start (``ui.draft``
     set): then both answers go back to that setup as it was left."""
     back = Ui(screen="menu") if ui.draft is None else \
@@ -313,7 +332,7 @@ def _confirm(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     )
 
 
-def _history(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+def _history(ui: Ui, match: Mapping[str, Any] | None, ctx: Ctx) -> Screen:
     n = max(1, len(ui.rows))
     return Screen(
         keys={
@@ -325,14 +344,14 @@ def _history(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     )
 
 
-def _info(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+def _info(ui: Ui, match: Mapping[str, Any] | None, ctx: Ctx) -> Screen:
     """The page's address; with a broker configured, its connection's status as the line."""
     return Screen(keys={Input("back"): Binding("Back", Outcome(Ui()))},
                   title="Phone page", hint=ctx.address or "not served",
                   items=() if ctx.broker is None else (f"MQTT: {ctx.broker}",))
 
 
-def _code(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
+def _code(ui: Ui, match: Mapping[str, Any] | None, ctx: Ctx) -> Screen:
     """A one-time code that logs a phone in as the host, past any wrong-PIN wait (the
     screen's one item; drawn by the panel as it opens, void once it closes)."""
     return Screen(keys={
@@ -345,43 +364,43 @@ def _code(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
 # --- setting up a match -------------------------------------------------------------------
 
 
-def setup(match: Mapping[str, Any] | None, ctx: Context) -> Ui:
+def setup(match: Mapping[str, Any] | None, ctx: Ctx) -> Ui:
     """The setup screen, starting from the current match's choices if there is one."""
     if match is None:
-        return Ui(screen="setup", draft=default_draft(next(iter(GAMES)), ctx))
-    record = rematch(match)
-    game = get_game(record["game"])
+        return Ui(screen="setup", draft=default_draft(next(iter(ctx.catalog)), ctx))
+    record = ctx.catalog.rematch(match)
+    game = ctx.catalog.game(record["game"])
     options = {**{s.key: s.default for s in game.options}, **record["options"]}
     draft = Draft(game.id, tuple(record["players"]), tuple(options.items()))
     return Ui(screen="setup", draft=draft)
 
 
-def default_draft(game_id: str, ctx: Context) -> Draft:
+def default_draft(game_id: str, ctx: Ctx) -> Draft:
     """What a new match of ``game_id`` starts from on the setup screen: its fewest
     players from the names, its defaults, fitted by its panel (a sample start)."""
-    game = get_game(game_id)
+    game = ctx.catalog.game(game_id)
     options = {**{s.key: s.default for s in game.options}, **game.extras.get("defaults", {})}
     draft = Draft(game_id, tuple(ctx.names[: game.seats[0]]), tuple(options.items()))
-    panel = _panel(game_id)
+    panel = _panel(game_id, ctx.catalog)
     return panel.fit_draft(draft) if panel and panel.fit_draft else draft
 
 
-def _setup(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
-    draft = ui.draft or default_draft(next(iter(GAMES)), ctx)
-    panel = _panel(draft.game)
+def _setup(ui: Ui, match: Mapping[str, Any] | None, ctx: Ctx) -> Screen:
+    draft = ui.draft or default_draft(next(iter(ctx.catalog)), ctx)
+    panel = _panel(draft.game, ctx.catalog)
     # A game's fit keeps its options in step with the players (AlakaSLAM: a
     # character per player, teams for the format), on every setup screen.
     fit = panel.fit_draft if panel and panel.fit_draft else _unchanged
     draft = fit(draft)
     ui = replace(ui, draft=draft)
-    game = get_game(draft.game)
+    game = ctx.catalog.game(draft.game)
     # Each row: its label and, given the row's index, what OK does there.
     rows: list[tuple[str, Callable[[int], Outcome]]] = []
 
     def changes(label: str, change: Callable[[], Draft]) -> None:
         rows.append((label, lambda row: Outcome(replace(ui, draft=change(), cursor=row))))
 
-    games = list(GAMES)
+    games = list(ctx.catalog)
     following = games[(games.index(draft.game) + 1) % len(games)]
     changes(f"Game: {game.title}", lambda: default_draft(following, ctx))
     low, high = game.seats
@@ -422,7 +441,7 @@ def _unchanged(draft: Draft) -> Draft:
     return draft
 
 
-def _next_name(draft: Draft, seat: int, ctx: Context) -> Draft:
+def _next_name(draft: Draft, seat: int, ctx: Ctx) -> Draft:
     """The draft with seat ``seat``'s next name on the ring of names not taken by another
     seat: the seat's own configured name ("Player 1"), recent players (newest first), then
     the other configured names. The seat's own name leads, so the first OK on a fresh
@@ -438,7 +457,7 @@ def _next_name(draft: Draft, seat: int, ctx: Context) -> Draft:
     return replace(draft, players=tuple(players))
 
 
-def _seat_count(draft: Draft, ctx: Context, low: int, high: int) -> Draft:
+def _seat_count(draft: Draft, ctx: Ctx, low: int, high: int) -> Draft:
     count = len(draft.players) + 1
     if count > high:
         count = low
@@ -471,7 +490,8 @@ def _same_match_unfinished(snapshot: Mapping[str, Any]) -> Hashable:
     return None if match is None else (match["id"], match["status"])
 
 
-#: Every screen of the panel, by name. The board never closes (it is what a
+#: The panel's own screens, by name (companion/ui/base.py PANEL_SCREENS: no game's
+#: screen may be named as one of them). The board never closes (it is what a
 #: closed screen goes back to); the menu is a draft (its entries follow undo
 #: and redo, so a cursor must not slide onto another one); the setup screen
 #: and its jersey editor stand on which match is on the table (a phone that
@@ -486,3 +506,5 @@ SCREENS: dict[str, ScreenSpec] = screens({
     "code": ScreenSpec(_code, premise=independent),
     "setup": ScreenSpec(_setup, premise=by_match),
 })
+if set(SCREENS) != set(PANEL_SCREENS):  # the names kits are kept from (companion/kit.py)
+    raise AssertionError(f"companion/ui/base.py PANEL_SCREENS must name {sorted(SCREENS)}")

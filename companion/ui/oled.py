@@ -2,41 +2,45 @@
 
 :func:`render` is a pure function of the panel state (and the context for
 the info screen's address): the same state always gives the same pixels.
-A game's board and its own screens are drawn by its kit's OLED face
-(:mod:`companion.catalog`); a game that brings none gets :func:`generic_board`.
+A game's board and its own screens are drawn by its kit's OLED face (its kit
+in the context's catalog, :mod:`companion.catalog`); a game that brings none
+gets :func:`generic_board`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from companion import catalog
+from companion.catalog import Catalog
 from companion.headline import headline
-from companion.kit import STATUS_TOP
+from companion.kit import STATUS_TOP, Kit
 from companion.panel import PanelState
 from companion.ui import canvas, menus
 from companion.ui.base import Context, Screen
+from companion.ui.controls import screen_game
 
 #: Where the generic board's rows begin, and its status line.
 _GENERIC_ROWS, _GENERIC_STATUS = 10, STATUS_TOP
 
 
-def render(state: PanelState, ctx: Context) -> Image.Image:
+def render(state: PanelState, ctx: Context[Catalog]) -> Image.Image:
     """The frame for ``state``."""
     image, draw = canvas.blank()
     ui, screen = state.ui, state.screen
     match = state.snapshot.match
+    kit = ctx.catalog.kit(match["game"]) if match is not None else None
     if ui.screen == "board":
         if screen.offer is not None:
             menus.offer(draw, screen.offer[1])
         elif match is None:
             menus.welcome(draw)
         else:
-            _board(match)(draw, match)
-    elif (drawn := _drawn(ui.screen, match)) is not None:
+            _board(kit, ctx.catalog)(draw, match)
+    elif (drawn := _drawn(ui.screen, ctx.catalog.kit(screen_game(ui, match)))) is not None:
         drawn(draw, ui, screen, match)
     elif ui.screen == "info":
         menus.info(image, draw, screen, ctx)
@@ -51,35 +55,33 @@ def render(state: PanelState, ctx: Context) -> Image.Image:
     if ui.message:
         # On a board a short message is a strip over its status line; a longer one
         # (a refusal to read whole) or one over a menu is a box.
-        top = notice_top(match["game"]) if ui.screen == "board" and match else None
+        top = notice_top(kit) if ui.screen == "board" and match else None
         if top is None or not canvas.strip(draw, ui.message, top):
             canvas.banner(draw, ui.message, page=ui.page)
     return image
 
 
-def notice_top(game_id: str) -> int:
+def notice_top(kit: Kit | None) -> int:
     """Where the game's board's last status line begins (the generic board's for a
     game whose kit brings no OLED)."""
-    kit = catalog.kit(game_id)
     return kit.oled.status_top if kit and kit.oled else _GENERIC_STATUS
 
 
-def _board(match: Mapping[str, Any]) -> Callable[..., None]:
-    kit = catalog.kit(match["game"])
-    return kit.oled.board if kit and kit.oled else generic_board
+def _board(kit: Kit | None, catalog: Catalog) -> Callable[..., None]:
+    return kit.oled.board if kit and kit.oled else partial(generic_board, catalog=catalog)
 
 
-def _drawn(name: str, match: Mapping[str, Any] | None) -> Callable[..., None] | None:
+def _drawn(name: str, kit: Kit | None) -> Callable[..., None] | None:
     """The game's own drawing of screen ``name``, if it brings one."""
-    kit = catalog.kit(match["game"]) if match is not None else None
     return kit.oled.drawn.get(name) if kit and kit.oled else None
 
 
-def generic_board(draw: ImageDraw.ImageDraw, match: Mapping[str, Any]) -> None:
-    """The board of a game whose kit brings no OLED: its title, a row per side of
-    its hall card (name and score, whose turn marked, the winner's row
+def generic_board(draw: ImageDraw.ImageDraw, match: Mapping[str, Any], *,
+                  catalog: Catalog) -> None:
+    """The board of a game whose kit in ``catalog`` brings no OLED: its title, a row per
+    side of its hall card (name and score, whose turn marked, the winner's row
     inverted) and the card's score line as the status line."""
-    card = headline({"match": match})
+    card = headline({"match": match}, catalog)
     canvas.write_centred(draw, 0, canvas.fit(card["title"], canvas.SMALL, canvas.WIDTH),
                          canvas.SMALL)
     for i, side in enumerate(card["sides"][:4]):

@@ -31,6 +31,7 @@ import web.api
 from app.server import WebServer
 from companion.store import Store
 from companion.table import Table, TableRunner
+from tests.support import CATALOG
 from web.app import create_app
 from web.services import Services
 
@@ -92,7 +93,7 @@ def main() -> None:
           f"--clients {args.clients} --sync {args.sync} --timeout {args.timeout}")
     with tempfile.TemporaryDirectory() as tmp, \
             SlowStore(Path(tmp) / "companion.db") as store, \
-            TableRunner(Table(store, rng=random.Random(1))) as runner:
+            TableRunner(Table(store, CATALOG, rng=random.Random(1))) as runner:
         app = create_app(Services(runner=runner, pin=PIN, secret_key=b"k" * 32))
         server = WebServer(app, "127.0.0.1", 0, max_streams=args.clients)
         try:

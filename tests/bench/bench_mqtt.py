@@ -53,6 +53,7 @@ from companion.topics import TableInfo
 from drivers.mqtt import MqttConfig, TablePublisher
 from tests.bench.bench_web import percentile
 from tests.mqtt_support import Mosquitto
+from tests.support import CATALOG
 from tests.web.sse import SseClient
 
 START = {"game": "center-court", "players": ["Ann", "Bob"],
@@ -193,10 +194,10 @@ def play_tables(conn: Connection, url: str, folder: str, first: int, count: int,
         for i in range(first, first + count):
             table_id = f"table-{i + 1:02d}"
             store = stack.enter_context(Store(Path(folder) / f"{table_id}.db"))
-            table = Table(store, rng=random.Random(i))
+            table = Table(store, CATALOG, rng=random.Random(i))
             publisher = TablePublisher(
                 MqttConfig(url=url, table=table_id, name=f"Table {i + 1}"),
-                TableInfo(table_id, f"Table {i + 1}", None), password=None, data=None)
+                TableInfo(table_id, f"Table {i + 1}", None), CATALOG, password=None, data=None)
             stack.callback(publisher.close)
             table.subscribe(publisher.show)
             table.start(START)

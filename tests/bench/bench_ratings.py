@@ -33,6 +33,7 @@ from companion.ratings import KeptRatings, finished_mark, kept_table_ratings, ta
 from companion.store import ABANDONED, FINISHED, Store
 from companion.table import Table, TableRunner
 from tests.players_support import alakaslam
+from tests.support import CATALOG
 
 #: Each shape: game, teams (player indexes) and how the places fall.
 SHAPES = [
@@ -91,7 +92,7 @@ def main(argv: list[str] | None = None) -> None:
         runs, cpu = [], []
         for _ in range(3):
             began, used = time.perf_counter(), time.process_time()
-            ratings = table_ratings(store)
+            ratings = table_ratings(store, CATALOG)
             runs.append(time.perf_counter() - began)
             cpu.append(time.process_time() - used)
         rated = sum(len(board) for board in ratings.games.values())
@@ -118,7 +119,7 @@ def bench_kept(store: Store) -> None:
     kept = KeptRatings()
     marks = [finished_mark(m) for m in store.finished()]
     context = (store.epoch, store.roster)
-    wall, cpu = timed(lambda: kept_table_ratings(kept, store, marks, context))
+    wall, cpu = timed(lambda: kept_table_ratings(kept, store, CATALOG, marks, context))
     print(f"kept ratings, first computation (in slices of {kept.slice}, the interpreter left "
           f"between them): {wall:.2f} s wall, {cpu:.2f} s processor time")
     # After the history's last match (a minute ago), before the matches the reads below
@@ -136,16 +137,16 @@ def bench_kept(store: Store) -> None:
     for i in range(kept.slice // 2):
         finish(i)
     marks = [finished_mark(m) for m in store.finished()]
-    kept_table_ratings(kept, store, marks, context)
+    kept_table_ratings(kept, store, CATALOG, marks, context)
     appended, undone = [], []
     for i in range(kept.slice // 2, kept.slice // 2 + 20):
         match_id = finish(i)
         grown = [*marks, *map(finished_mark, store.finished(after=marks[-1][:2]))]
-        appended.append(timed(lambda g=grown: kept_table_ratings(kept, store, g, context)))
+        appended.append(timed(lambda g=grown: kept_table_ratings(kept, store, CATALOG, g, context)))
         assert kept.rated == 1
         # The newest result undone: its match no longer finished, from the last checkpoint.
         store.set_status(match_id, ABANDONED)
-        undone.append(timed(lambda: kept_table_ratings(kept, store, marks, context)))
+        undone.append(timed(lambda: kept_table_ratings(kept, store, CATALOG, marks, context)))
         assert kept.rated == len(marks) % kept.slice
     for name, samples in (("one more finished match", appended),
                           (f"the newest result undone ({len(marks) % kept.slice} matches "
@@ -172,7 +173,7 @@ def bench_http(store: Store, requests: int) -> None:
     from web.app import create_app
     from web.services import Services
 
-    with TableRunner(Table(store, rng=random.Random(2))) as runner:
+    with TableRunner(Table(store, CATALOG, rng=random.Random(2))) as runner:
         services = Services(runner=runner, pin="2468", secret_key=b"k" * 32)
         app = create_app(services)
         # One client asking again and again: this times the answers, not the readers' budget

@@ -47,6 +47,7 @@ from companion.data_folder import DB_NAME
 from companion.match import Match, StartRecord
 from companion.store import Store
 from tests.bench.bench_web import PIN, START, Process, percentile
+from tests.support import CATALOG
 from tests.web.sse import SseClient
 
 #: The budgets of issue 22, in milliseconds.
@@ -62,7 +63,7 @@ def seed(path: Path, count: int) -> None:
     for sets in (1, 3):
         for _ in range(4):
             start = {"game": "center-court", "players": ["A", "B"], "options": {"sets": sets}}
-            match = Match(StartRecord.create(start, rng))
+            match = Match(StartRecord.create(start, rng, CATALOG), CATALOG)
             while match.game.winner(match.state) is None:
                 match.push(*match.resolve({"type": "point", "winner": int(rng.random() < 0.45)},
                                           rng))

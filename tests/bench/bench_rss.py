@@ -30,6 +30,7 @@ from pathlib import Path
 
 from companion.store import Store
 from companion.table import Table
+from tests.support import CATALOG
 
 START = {"game": "center-court", "players": ["Ann", "Bob"], "options": {"sets": 1}}
 
@@ -46,7 +47,7 @@ def evening(actions: int, warmup: int, cache_kib: int | None) -> None:
     with tempfile.TemporaryDirectory() as folder, Store(Path(folder) / "companion.db") as store:
         if cache_kib is not None:
             store._db.execute(f"PRAGMA cache_size = -{cache_kib}")  # the bench's only knob
-        table, rng = Table(store, random.Random(1)), random.Random(2)
+        table, rng = Table(store, CATALOG, random.Random(1)), random.Random(2)
         done = 0
 
         def play(n: int) -> None:
@@ -73,7 +74,7 @@ def evening(actions: int, warmup: int, cache_kib: int | None) -> None:
 
 def one_long_match(actions: int) -> None:
     with tempfile.TemporaryDirectory() as folder, Store(Path(folder) / "companion.db") as store:
-        table = Table(store, random.Random(1))
+        table = Table(store, CATALOG, random.Random(1))
         table.start(START | {"options": {"sets": 5}})
         for i in range(200):  # alternating points: deuce for ever, the match never ends
             table.act({"type": "point", "winner": i % 2})

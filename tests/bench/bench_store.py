@@ -26,6 +26,7 @@ from companion.data_folder import DB_NAME
 from companion.recovery import open_table
 from companion.store import Store
 from companion.table import Table
+from tests.support import CATALOG
 
 COMPANION = str(Path(sys.executable).parent / "companion")
 START = {"game": "center-court", "players": ["Ann", "Bob"],
@@ -53,7 +54,7 @@ def endless_actions(rng: random.Random):
 def bench_commit(folder: Path, events: int) -> None:
     rng = random.Random(1)
     with Store(folder / "commit.db") as store:
-        table = Table(store, rng=random.Random(2))
+        table = Table(store, CATALOG, rng=random.Random(2))
         table.start(START)
         actions = endless_actions(rng)
         samples = []
@@ -76,7 +77,7 @@ def bench_resume(folder: Path, events: int) -> None:
     with Store(path) as store, Store(":memory:") as memory:
         # Resolve through a table without a store round trip per event, then
         # store the journal in one go: only the resume is being measured.
-        scratch = Table(memory, rng=random.Random(4))
+        scratch = Table(memory, CATALOG, rng=random.Random(4))
         scratch.start(START)
         actions = endless_actions(rng)
         for _ in range(events):
@@ -88,7 +89,7 @@ def bench_resume(folder: Path, events: int) -> None:
     for _ in range(5):
         t0 = time.perf_counter()
         with Store(path) as store:
-            table = Table(store)
+            table = Table(store, CATALOG)
         times.append(time.perf_counter() - t0)
         assert table.match is not None and len(table.match.events) == events
     print(f"resume of a {events}-event match (open store, replay journal; 5 runs):")
@@ -99,7 +100,7 @@ def bench_resume(folder: Path, events: int) -> None:
 def finished_match(rng: random.Random) -> tuple[dict, list[dict], object, str]:
     """A one-set match played to its end with random serves, returns and points."""
     with Store(":memory:") as memory:
-        table = Table(memory, rng=random.Random(6))
+        table = Table(memory, CATALOG, rng=random.Random(6))
         table.start(START | {"options": {"sets": 3}})
         match = table.match
         while not match.is_over:
@@ -127,10 +128,10 @@ def bench_start(folder: Path, matches: int) -> None:
     for _ in range(3):
         t0 = time.perf_counter()
         with Store(path) as store:
-            Table(store)
+            Table(store, CATALOG)
         plain.append(time.perf_counter() - t0)
         t0 = time.perf_counter()
-        opened = open_table(path)
+        opened = open_table(path, CATALOG)
         checked.append(time.perf_counter() - t0)
         opened.store.close()
         assert opened.notice is None

@@ -8,12 +8,13 @@ from gpiozero.pins.mock import MockFactory
 
 from companion.table import Table
 from drivers.leds import SeatLeds
+from tests.support import CATALOG
 
 
 def test_the_seat_to_move_is_lit(memory_store):
     factory = MockFactory()
     leds = SeatLeds([23, 12], factory)
-    table = Table(memory_store, rng=random.Random(0))
+    table = Table(memory_store, CATALOG, rng=random.Random(0))
     table.subscribe(leds.show)
     try:
         table.start({"game": "center-court", "players": ["Ann", "Bob"],

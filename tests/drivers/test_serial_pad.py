@@ -23,6 +23,7 @@ from companion.inputs import Input
 from companion.store import Store
 from companion.table import Snapshot, Table
 from drivers.serial_pad import SerialPad, parse
+from tests.support import CATALOG
 
 SNAPSHOT = Snapshot(7, {"id": 1, "game": "center-court", "players": ["Ann", "Bob"],
                         "options": {}, "status": "active", "can_undo": False,
@@ -351,7 +352,7 @@ def test_an_alakaslam_doubles_match_names_both_seats_of_the_side_to_play(link):
     """The pad follows a real table: each change sends the match's view and the side's seats."""
     end = Pty(link)
     store = Store(":memory:")
-    table = Table(store, rng=random.Random(0))
+    table = Table(store, CATALOG, rng=random.Random(0))
     pad = SerialPad(str(link), queue.Queue().put, snapshot=table.snapshot)
     table.subscribe(pad.show)
     try:
@@ -385,7 +386,7 @@ def test_an_alakaslam_doubles_match_names_both_seats_of_the_side_to_play(link):
 def test_an_alakaslam_canadian_match_names_the_single_player_alone(link):
     end = Pty(link)
     store = Store(":memory:")
-    table = Table(store, rng=random.Random(0))
+    table = Table(store, CATALOG, rng=random.Random(0))
     table.start({"game": "alakaslam", "players": ["Ann", "Bob", "Cid"],
                  "options": {"characters": ["wendolyn", "laurie", "simon"], "target": 1}})
     pad = SerialPad(str(link), queue.Queue().put, snapshot=table.snapshot)
@@ -411,7 +412,7 @@ def test_an_alakazoo_match_lights_the_current_players_seat(link, size):
     """One seat at a time from the first player on, a forced pass skipped, none at the end."""
     end = Pty(link)
     store = Store(":memory:")
-    table = Table(store, rng=random.Random(0))
+    table = Table(store, CATALOG, rng=random.Random(0))
     table.start({"game": "alakazoo", "players": ["Ann", "Bob", "Cleo", "Dan"][:size],
                  "options": {"first_player": size - 1, "creatures": [
                      "Drache", "Greif", "Einhorn", "Phönix", "Krake", "Hydra"]}})

@@ -39,9 +39,9 @@ def browser(playwright):
 
 
 @pytest.fixture
-def companion(tmp_path):
+def companion(tmp_path, catalog):
     web = WebOptions(host="127.0.0.1", port=0, pin=PIN, keepalive=1.0)
-    with Companion(Config(), sim=True, data=tmp_path, web=web) as c:
+    with Companion(Config(), sim=True, data=tmp_path, web=web, catalog=catalog) as c:
         yield c
 
 

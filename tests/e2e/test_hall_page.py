@@ -22,6 +22,7 @@ from tests.e2e.test_spectator_boards import boxes
 from tests.hall.conftest import hall, sender  # noqa: F401 (fixtures)
 from tests.hall.hall_support import Sender, Watch
 from tests.mqtt_support import mosquitto  # noqa: F401 (a fixture)
+from tests.support import CATALOG
 
 expect = require_chromium().expect
 
@@ -266,7 +267,7 @@ def test_what_the_broker_refuses_a_table_is_on_its_card(hall, sender, browser,  
     info = TableInfo("table-2", "Table 2", "http://192.0.2.2:8080/")
     state = {"version": 3, "epoch": 1, "match": None}
     sender.send(Topics(PREFIX, "table-2").availability, "online")
-    sender.send(Topics(PREFIX, "table-2").summary, summary_payload(state, info, refused))
+    sender.send(Topics(PREFIX, "table-2").summary, summary_payload(state, info, CATALOG, refused))
     page = page_at(browser, {"width": width, "height": 800})
     page.goto(hall.urls[0])
     card = page.locator(".tcard[data-id='table-2']")
@@ -283,6 +284,6 @@ def test_what_the_broker_refuses_a_table_is_on_its_card(hall, sender, browser,  
     shot(page, f"hall-refused-{width}")
     assert accessibility_problems(page) == []
     # Nothing refused any more: the card says nothing of it.
-    sender.send(Topics(PREFIX, "table-2").summary, summary_payload(state, info, []))
+    sender.send(Topics(PREFIX, "table-2").summary, summary_payload(state, info, CATALOG, []))
     expect(card.locator(".refused")).to_have_count(0)
     page.context.close()

@@ -21,6 +21,7 @@ from tests.e2e.browser_support import (
 )
 from tests.mqtt_support import free_port
 from tests.players_support import alakaslam, alakazoo, center_court, random_match
+from tests.support import CATALOG
 
 expect = require_chromium().expect
 
@@ -96,7 +97,7 @@ def test_the_scoreboard_shows_each_player_s_rating_and_the_form_suggests(compani
 
 def test_the_hall_shows_the_club_leaderboard_with_no_table_and_no_broker(tmp_path, browser):
     """What the hall kept is on its page at once: no broker answers, no table is online."""
-    kept = ClubResults(tmp_path / "hall")
+    kept = ClubResults(tmp_path / "hall", CATALOG)
     kept.receive("a", json.dumps({"table": "a", "epoch": 1, "results": [
         {"match": i, "game": "alakazoo", "players": LONG[:3],
          "standing": {"teams": [[0], [1], [2]], "places": [0, 0, 2]}, "started_at": i}

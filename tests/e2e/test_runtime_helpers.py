@@ -8,9 +8,10 @@ import stat
 import pytest
 
 from app.config import Config
-from app.runtime import PIN_FILE, HostPin, host_pin, ipv6_warning, secret_key
+from app.runtime import PIN_FILE, host_banner, host_pin, ipv6_warning
 from app.server import lan_addresses, page_urls
 from companion.config import ConfigError, WebConfig
+from web.pins import Pin, secret_key
 
 
 def args(pin=None, new_pin=False):
@@ -20,14 +21,14 @@ def args(pin=None, new_pin=False):
 def test_the_pin_comes_from_the_flag_then_the_config_then_the_environment(monkeypatch, tmp_path):
     monkeypatch.setenv("COMPANION_PIN", "3333")
     cfg = Config(web=WebConfig(pin="2222"))
-    assert host_pin(args("1111"), cfg, tmp_path) == HostPin("1111", "chosen")
-    assert host_pin(args(), cfg, tmp_path) == HostPin("2222", "chosen")
-    assert host_pin(args(), Config(), tmp_path) == HostPin("3333", "chosen")
+    assert host_pin(args("1111"), cfg, tmp_path) == Pin("1111", "chosen")
+    assert host_pin(args(), cfg, tmp_path) == Pin("2222", "chosen")
+    assert host_pin(args(), Config(), tmp_path) == Pin("3333", "chosen")
     assert not (tmp_path / PIN_FILE).exists()  # a chosen PIN is never written down
     monkeypatch.delenv("COMPANION_PIN")
     made = host_pin(args(), Config(), tmp_path)
     assert made.source == "new" and made.pin.isdigit() and len(made.pin) == 6
-    assert "kept for the next starts" in made.banner()
+    assert "kept for the next starts" in host_banner(made)
 
 
 def test_a_made_up_pin_is_kept_for_the_next_start_until_a_new_one_is_asked_for(
@@ -37,13 +38,13 @@ def test_a_made_up_pin_is_kept_for_the_next_start_until_a_new_one_is_asked_for(
     path = tmp_path / "data" / PIN_FILE
     assert stat.S_IMODE(path.stat().st_mode) == 0o600  # the service's own
     again = host_pin(args(), Config(), tmp_path / "data")
-    assert again == HostPin(first.pin, "kept")
-    assert "as at the last start" in again.banner()
+    assert again == Pin(first.pin, "kept")
+    assert "as at the last start" in host_banner(again)
     fresh = host_pin(args(new_pin=True), Config(), tmp_path / "data")
     assert fresh.source == "new"
-    assert host_pin(args(), Config(), tmp_path / "data") == HostPin(fresh.pin, "kept")
+    assert host_pin(args(), Config(), tmp_path / "data") == Pin(fresh.pin, "kept")
     # A chosen PIN wins over the kept one and leaves it as it is.
-    assert host_pin(args("5555"), Config(), tmp_path / "data") == HostPin("5555", "chosen")
+    assert host_pin(args("5555"), Config(), tmp_path / "data") == Pin("5555", "chosen")
     assert path.read_text().strip() == fresh.pin
 
 
@@ -97,4 +98,4 @@ def test_a_pin_that_cannot_be_kept_still_serves_this_start(monkeypatch, tmp_path
     (tmp_path / "data").write_text("a file where the folder should be")
     made = host_pin(args(), Config(), tmp_path / "data")
     assert made.source == "unkept" and len(made.pin) == 6
-    assert "see the log" in made.banner() and "could not be kept" in caplog.text
+    assert "see the log" in host_banner(made) and "could not be kept" in caplog.text

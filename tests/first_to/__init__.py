@@ -3,9 +3,13 @@
 It is the proof that a game is a folder and a catalog line: nothing else in the
 project is written for it. It brings only its rules (no ``kit.py``: no panel, no
 OLED, no card, no page scripts), so every output shows it through the generic
-faces. The tests register it as the catalog registers each folder it lists:
-``catalog.register(catalog.load("tests.first_to"))`` (the ``first_to_game``
-fixture).
+faces, and it leaves out of its ``Game`` all that ``Game`` gives by default (no
+turn order, no rematch choices, the options read from their menu, the score line
+and the timeline from its view's players and scores): the smallest complete game,
+as README's "How to add a game" shows it. The tests load it as the catalog loads
+each folder it lists, into a catalog of their own:
+``build().plus(load("tests.first_to"))`` (tests/support.py ``with_first_to``; the
+``first_to_game`` fixture puts it in a test's ``catalog``).
 """
 
 from __future__ import annotations
@@ -22,12 +26,9 @@ from companion.games.base import (
     OptionSpec,
     action_type,
     check_fields,
-    check_option_keys,
-    check_players,
     integer,
     with_item,
 )
-from companion.games.chart import Chart, Mark, Series, Step
 
 GAME_ID = "first-to"
 SEATS = (2, 2)
@@ -39,12 +40,6 @@ class State:
     players: tuple[str, str]
     target: int
     scores: tuple[int, int] = (0, 0)
-
-
-def prepare(players: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> JSON:
-    check_players(players, SEATS)
-    options = check_option_keys(options, [o.key for o in OPTIONS])
-    return {o.key: o.read(options) for o in OPTIONS}
 
 
 def setup(players: Sequence[str], options: Mapping[str, Any]) -> State:
@@ -78,27 +73,5 @@ def view(state: State) -> JSON:
             "target": state.target, "winner": winner(state)}
 
 
-def summary(state: State) -> str:
-    return "-".join(str(s) for s in state.scores)
-
-
-def timeline(steps: Sequence[Step]) -> Chart:
-    names = steps[0].view["players"]
-    lines = [Series(name, f"player-{i}", [(0, 0)]) for i, name in enumerate(names)]
-    for step in steps[1:]:
-        for i, line in enumerate(lines):
-            line.add(step.number, step.view["scores"][i])
-    last = steps[-1].view
-    marks = [] if last["winner"] is None else [
-        Mark(len(steps) - 1, "win", f"{names[last['winner']]} wins",
-             f"player-{last['winner']}")]
-    return Chart("Points", "point", "points", lines,
-                 f"Points: {names[0]} {last['scores'][0]}, {names[1]} {last['scores'][1]}.",
-                 marks)
-
-
-GAME = Game(
-    id=GAME_ID, title="First to N", seats=SEATS, options=OPTIONS, prepare=prepare,
-    setup=setup, legal=legal, resolve=resolve, apply=apply, view=view, winner=winner,
-    summary=summary, turn=lambda state: (), again=dict, timeline=timeline,
-)
+GAME = Game(id=GAME_ID, title="First to N", seats=SEATS, options=OPTIONS, setup=setup,
+            legal=legal, resolve=resolve, apply=apply, view=view, winner=winner)

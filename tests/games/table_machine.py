@@ -12,6 +12,7 @@ from companion.errors import IllegalAction, InvalidAction
 from companion.match import EVENT, Match
 from companion.store import Store
 from companion.table import Table
+from tests.support import CATALOG
 
 
 class TableMachine(RuleBasedStateMachine):
@@ -25,7 +26,7 @@ class TableMachine(RuleBasedStateMachine):
 
     def open_table(self, record: dict, seed: int) -> None:
         self.store = Store(":memory:")
-        self.table = Table(self.store, rng=random.Random(seed))
+        self.table = Table(self.store, CATALOG, rng=random.Random(seed))
         self.table.start(record)
 
     def teardown(self):
@@ -76,13 +77,13 @@ class TableMachine(RuleBasedStateMachine):
     @invariant()
     def replay_equals_live_state(self):
         match = self.table.match
-        replayed = Match(match.start)
+        replayed = Match(match.start, CATALOG)
         replayed.replay((EVENT, e) for e in match.events)
         assert replayed.state == match.state
 
     @invariant()
     def resume_from_the_store_equals_live_state(self):
-        resumed = Table(self.store)
+        resumed = Table(self.store, CATALOG)
         assert resumed.match.state == self.table.match.state
         assert resumed.match.can_redo == self.table.match.can_redo
         assert resumed.snapshot == self.table.snapshot

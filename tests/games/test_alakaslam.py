@@ -11,6 +11,7 @@ from companion.games.alakaslam import GAME
 from companion.games.alakaslam.court import judge, judge_serve, land, serve_start
 from companion.store import Store
 from companion.table import Table
+from tests.support import CATALOG
 
 NAMES = ["Ann", "Bob", "Cid", "Dee"]
 
@@ -448,7 +449,7 @@ def test_draw_reminders_follow_the_format_and_characters():
 def test_after_the_win_only_undo_works_on_a_table():
     store = Store(":memory:")
     try:
-        table = Table(store, rng=random.Random(0))
+        table = Table(store, CATALOG, rng=random.Random(0))
         table.start({"game": "alakaslam", "players": ["Ann", "Bob"],
                      "options": {"characters": ["austin", "rich"], "target": 1}})
         table.act({"type": "serve", "player": 0, "corner": "red", "cards": ["B0"]})

@@ -13,7 +13,7 @@ from companion.games.alakazoo import GAME
 from companion.games.alakazoo.state import jury
 from companion.store import Store
 from companion.table import Table
-from tests.support import NoDice
+from tests.support import CATALOG, NoDice
 
 NAMES = ["Ann", "Bob", "Cleo", "Dan"]
 ALL_SPACES = range(1, 10)
@@ -670,7 +670,7 @@ def test_five_players_are_refused():
 
 def test_device_rolls_are_logged_and_undo_then_redo_never_rolls_again():
     with Store(":memory:") as store:
-        table = Table(store, rng=random.Random(7))
+        table = Table(store, CATALOG, rng=random.Random(7))
         table.start({"game": "alakazoo", "players": ["Ann", "Bob"]})
         table.act({"type": "roll", "dice": 3})
         event = table.match.events[-1]
@@ -684,24 +684,24 @@ def test_device_rolls_are_logged_and_undo_then_redo_never_rolls_again():
         assert table.match.events[-1] == event
         assert table.snapshot.match["view"]["roll"]["faces"] == faces
         # Resumed from the store, it is the same roll.
-        assert Table(store).snapshot.match["view"]["roll"]["faces"] == faces
+        assert Table(store, CATALOG).snapshot.match["view"]["roll"]["faces"] == faces
 
 
 def test_a_rolled_first_player_is_in_the_stored_start_record():
     with Store(":memory:") as store:
-        table = Table(store, rng=random.Random(3))
+        table = Table(store, CATALOG, rng=random.Random(3))
         table.start({"game": "alakazoo", "players": ["Ann", "Bob", "Cleo"],
                      "options": {"first_player": "roll"}})
         options = table.snapshot.match["options"]
         assert options["first_player"] == options["first_roll"]
         assert table.snapshot.match["view"]["current"] == options["first_roll"]
         assert table.snapshot.match["turn"] == [options["first_roll"]]
-        assert Table(store).snapshot == table.snapshot
+        assert Table(store, CATALOG).snapshot == table.snapshot
 
 
 def test_a_finished_match_is_stored_with_its_shared_winners_and_summary():
     with Store(":memory:") as store:
-        table = Table(store, rng=NoDice())
+        table = Table(store, CATALOG, rng=NoDice())
         table.start({"game": "alakazoo", "players": ["Ann", "Bob"],
                      "options": {"dark_power_reset": False}})
         for _ in range(2):

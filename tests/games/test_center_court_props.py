@@ -19,6 +19,7 @@ from companion.match import Match, StartRecord
 from companion.store import Store
 from companion.table import Table
 from tests.games.table_machine import TableMachine
+from tests.support import CATALOG
 
 ROLLS = st.one_of(st.none(), st.sampled_from([1, 2, 5, 6]))
 
@@ -95,7 +96,8 @@ class CenterCourtTable(TableMachine):
         view, cards, returns = self.view, [None, None], None
         # The server of each serve is in the view only for the latest one, so
         # replay the log to attribute every serve to its player.
-        replay = Match(StartRecord.create(self.table.match.start.to_json(), random.Random(0)))
+        replay = Match(StartRecord.create(self.table.match.start.to_json(), random.Random(0),
+                                          CATALOG), CATALOG)
         for e in self.table.match.events:
             if e["type"] == "serve":
                 cards[replay.view()["server"]] = e["card"]
@@ -128,7 +130,7 @@ TestCenterCourtTable = pytest.mark.slow(CenterCourtTable.TestCase)
        sets=st.sampled_from([1, 3, 5]), closer=st.sampled_from([0, 1]))
 def test_no_action_is_accepted_after_the_match_ends(winners, sets, closer):
     with Store(":memory:") as store:
-        table = Table(store, rng=random.Random(0))
+        table = Table(store, CATALOG, rng=random.Random(0))
         table.start({"game": "center-court", "players": ["A", "B"], "options": {"sets": sets}})
         # Random points, then one player wins every point until the match ends
         # (at most 3 sets of 13 games of a few points each).
@@ -165,7 +167,7 @@ ACTIONS = st.one_of(
 def test_a_finished_match_shows_nothing_in_play(actions, sets, final_set, no_ad, first_server,
                                                closer, match_point):
     with Store(":memory:") as store:
-        finish_match(Table(store, rng=random.Random(0)), actions, sets, final_set, no_ad,
+        finish_match(Table(store, CATALOG, rng=random.Random(0)), actions, sets, final_set, no_ad,
                      first_server, closer, match_point)
 
 

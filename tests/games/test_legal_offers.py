@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 from companion.errors import IllegalAction, InvalidAction
 from companion.match import Match, StartRecord
+from tests.support import CATALOG
 
 STARTS = {
     "center-court": {"game": "center-court", "players": ["Ann", "Bob"],
@@ -120,7 +121,7 @@ def check_offers(match: Match) -> None:
 @given(seed=st.integers(0, 2**32), steps=st.integers(1, 40))
 def test_every_offered_value_is_accepted(game, seed, steps):
     rng = random.Random(seed)
-    match = Match(StartRecord.create(STARTS[game], rng))
+    match = Match(StartRecord.create(STARTS[game], rng, CATALOG), CATALOG)
     for _ in range(steps):
         check_offers(match)
         shapes = match.game.legal(match.state)
@@ -142,7 +143,7 @@ def test_every_offered_value_is_accepted(game, seed, steps):
 
 
 def test_center_court_takes_its_shapes_back_with_the_player():
-    match = Match(StartRecord.create(STARTS["center-court"], random.Random(1)))
+    match = Match(StartRecord.create(STARTS["center-court"], random.Random(1), CATALOG), CATALOG)
     serve = match.game.legal(match.state)[0]
     assert serve["type"] == "serve" and serve["player"] == 0
     match.push(*match.resolve({**serve, "card": 3}, random.Random(1)))
@@ -160,7 +161,7 @@ def test_center_court_takes_its_shapes_back_with_the_player():
 
 def test_alakazoo_swap_offers_only_creatures_it_takes():
     match = Match(StartRecord.create({"game": "alakazoo", "players": ["Ann", "Bob"],
-                                      "options": {}}, random.Random(0)))
+                                      "options": {}}, random.Random(0), CATALOG), CATALOG)
     for action in ({"type": "display", "space": 1, "creature": 1}, {"type": "end_turn"},
                    {"type": "end_turn"}):
         match.push(*match.resolve(action, random.Random(0)))

@@ -9,12 +9,13 @@ from companion import matchfile
 from companion.games.chart import MAX_MARKS, MAX_POINTS, Chart, Mark, Series, thin
 from companion.timeline import timeline
 from tests.games.zoo_matches import COMPLETED, FINISH, FOUR
+from tests.support import CATALOG
 
 
 def drawn(*lines: object) -> dict:
     """The timeline of the match file made of ``lines`` (a start record, then actions)."""
     text = [json.dumps(line) if not isinstance(line, str) else line for line in lines]
-    return timeline(matchfile.replay(text, random.Random(1)))
+    return timeline(matchfile.replay(text, random.Random(1), CATALOG))
 
 
 def points(series: dict) -> list[list[int]]:

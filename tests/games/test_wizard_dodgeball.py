@@ -9,6 +9,7 @@ import pytest
 from companion.errors import IllegalAction, InvalidAction
 from companion.match import Match, StartRecord
 from companion.matchfile import dump, replay
+from tests.support import CATALOG
 
 GAME = "wizard-dodgeball"
 ROSTERS = [[21, 58, 12, 33, 7], [45, 30, 10, 41, 25]]
@@ -27,7 +28,7 @@ ADVANCED = {"turn": "advanced",
 def start(seed: int = 0, players=("Owls", "Newts"), **options) -> Match:
     options.setdefault("rosters", ROSTERS)
     record = {"game": GAME, "players": list(players), "options": options}
-    return Match(StartRecord.create(record, random.Random(seed)))
+    return Match(StartRecord.create(record, random.Random(seed), CATALOG), CATALOG)
 
 
 def act(match: Match, seed: int = 0, **action) -> dict:
@@ -96,7 +97,7 @@ def test_roll_off_decides_the_first_side_rerolling_ties_and_is_kept_for_replay()
             break
     else:
         pytest.fail("no seed gave a tie to re-roll")
-    again = Match(StartRecord.create(m.start.to_json(), random.Random(999)))
+    again = Match(StartRecord.create(m.start.to_json(), random.Random(999), CATALOG), CATALOG)
     assert again.start.options == m.start.options
     assert m.game.again(m.start.options)["first_side"] == "roll"
 
@@ -589,7 +590,7 @@ def test_every_roll_is_logged_and_undo_never_rerolls():
         m.redo()
     assert m.events == events
     lines = dump(m.start, m.events).splitlines()
-    copy = replay(lines, random.Random(12345))
+    copy = replay(lines, random.Random(12345), CATALOG)
     assert copy.view() == m.view()
 
 
@@ -978,7 +979,7 @@ def test_passes_replay_and_export_exactly():
     act(m, type="pass", thrower=45, to=30)
     lines = dump(m.start, m.events).splitlines()
     assert '{"type": "pass", "thrower": 21, "to": 58, "fireball": true}' in lines
-    copy = replay(lines, random.Random(1))
+    copy = replay(lines, random.Random(1), CATALOG)
     assert copy.state == m.state and copy.view() == m.view()
     m.undo()
     m.undo()

@@ -12,6 +12,7 @@ import pytest
 from companion.errors import InvalidAction
 from companion.matchfile import dump, replay
 from tests.games.test_wizard_dodgeball import act, end, refused, start, wizard
+from tests.support import CATALOG
 
 EVERY = ["dispel", "fireball", "freeze", "shield", "teleport", "butter_fingers", "magic_drain",
          "shrink", "slow", "weak"]
@@ -271,7 +272,7 @@ def test_a_match_file_without_the_fireball_field_throws_the_holders():
     lines.append('{"type": "throw", "thrower": 21, "target": 45, "range": 3, '
                  '"target_holding_ball": false, "rolls": {"throw": [], "dodge": [4, 5]}, '
                  '"result": "hit"}')
-    copy = replay(lines, random.Random(1))
+    copy = replay(lines, random.Random(1), CATALOG)
     assert copy.view()["last"]["attack"] == 10
 
 
@@ -281,7 +282,7 @@ def test_fireball_throws_replay_and_undo_exactly():
         fireball=True)
     lines = dump(m.start, m.events).splitlines()
     assert '"fireball": true' in lines[-1]
-    copy = replay(lines, random.Random(9))
+    copy = replay(lines, random.Random(9), CATALOG)
     assert copy.state == m.state
     m.undo()
     assert m.view()["loose_fireballs"] == [0]
@@ -326,7 +327,8 @@ def test_a_basic_turn_with_bought_spells():
 def test_old_match_files_replay_with_the_spell_list_they_meant(options, spell_list):
     record = {"game": "wizard-dodgeball", "players": ["Owls", "Newts"],
               "options": {"rosters": [[21, 58, 12, 33, 7], [45, 30, 10, 41, 25]], **options}}
-    copy = replay([json.dumps(record), '{"type": "end_activation"}'], random.Random(0))
+    copy = replay([json.dumps(record), '{"type": "end_activation"}'], random.Random(0),
+                  CATALOG)
     assert copy.view()["spell_list"] == spell_list
     assert copy.start.options["spell_list"] == spell_list
 

@@ -10,9 +10,9 @@ from tests.mqtt_support import mosquitto  # noqa: F401 (a fixture)
 
 
 @pytest.fixture
-def hall(mosquitto):  # noqa: F811
+def hall(mosquitto, catalog):  # noqa: F811
     with Hall(mosquitto.url, host="127.0.0.1", port=0, prefix="table-companion",
-              keepalive=1.0) as h:
+              keepalive=1.0, catalog=catalog) as h:
         yield h
 
 

@@ -30,6 +30,7 @@ from companion.store import Store
 from companion.table import Snapshot, Table
 from companion.topics import DEFAULT_PREFIX, ONLINE, TableInfo, Topics, summary_payload
 from drivers.broker import release
+from tests.support import CATALOG
 from tests.web.sse import SseClient
 
 COMPANION = str(Path(sys.executable).parent / "companion")
@@ -55,12 +56,13 @@ class Sender:
         """A fresh table whose every snapshot is published as ``info``'s summary."""
         store = Store(":memory:")
         self._stores.append(store)  # closed with the sender
-        table = Table(store, rng=random.Random(7))
+        table = Table(store, CATALOG, rng=random.Random(7))
         topics = Topics(prefix, info.id)
         self.send(topics.availability, ONLINE)
 
         def show(snapshot: Snapshot) -> None:
-            self.send(topics.summary, summary_payload(json.loads(snapshot.json_text), info))
+            self.send(topics.summary,
+                      summary_payload(json.loads(snapshot.json_text), info, CATALOG))
 
         table.subscribe(show)
         show(table.snapshot)

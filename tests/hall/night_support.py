@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 from companion.topics import dumps, results_payload
+from tests.support import CATALOG
 
 PIN = "2468"
 PREFIX = "table-companion"
@@ -105,7 +106,7 @@ class SimTable:
         self.sender, self.id = sender, table_id
         self.topics = Topics(PREFIX, table_id)
         self.store = Store(":memory:")
-        self.table = Table(self.store, rng=random.Random(7))
+        self.table = Table(self.store, CATALOG, rng=random.Random(7))
         self.events: dict[int, dict[str, Any]] = {}  # match id -> its event
         self.event: dict[str, Any] | None = None
         sender.send(self.topics.availability, ONLINE)
@@ -114,7 +115,7 @@ class SimTable:
         from companion.topics import SUMMARY, TableInfo, summary_payload
 
         body = json.loads(summary_payload(json.loads(self.table.snapshot.json_text),
-                                          TableInfo(self.id, self.id)))
+                                          TableInfo(self.id, self.id), CATALOG))
         self.sender.send(self.topics.leaf(SUMMARY), dumps({**body, "event": self.event}))
 
     def publish_results(self) -> None:
@@ -273,9 +274,9 @@ class ClubHall:
         from web.auth import Sessions
 
         self.outbox = Outbox()
-        self.results = ClubResults(folder, lambda: self.night.club_rows())
+        self.results = ClubResults(folder, CATALOG, lambda: self.night.club_rows())
         self.night = Night(folder, PREFIX, self.outbox, self._ratings,
-                           clock=clock or time.time)
+                           clock=clock or time.time, catalog=CATALOG)
         self.board = Board(PREFIX)
         self.broker = hall_broker(self.board.first, 4, 1.0, 2)
         self.app = create_hall_app(self.board, self.broker, results=self.results,
@@ -333,8 +334,8 @@ class PlayedTable:
         self.hall, self.id = hall, table_id
         self.topics = Topics(PREFIX, table_id)
         self.store = Store(":memory:")
-        self.table = Table(self.store, rng=random.Random(7))
-        self.offers = Offers()
+        self.table = Table(self.store, CATALOG, rng=random.Random(7))
+        self.offers = Offers(CATALOG)
         self._results: tuple = ()
         self.table.subscribe(self._changed)
         hall.send(self.topics.availability, ONLINE)
@@ -350,7 +351,7 @@ class PlayedTable:
 
         state = json.loads(snapshot.json_text)
         self.hall.send(self.topics.leaf(SUMMARY),
-                       summary_payload(state, TableInfo(self.id, self.id)))
+                       summary_payload(state, TableInfo(self.id, self.id), CATALOG))
         if snapshot.results is not self._results:
             self._results = snapshot.results
             self.hall.send(self.topics.leaf(RESULTS), results_payload(

@@ -20,6 +20,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from companion.store import Store
 from companion.table import Table
 from companion.topics import OFFLINE, ONLINE, TableInfo, Topics, summary_payload
+from tests.support import CATALOG
 
 
 def main(port: int, table_id: str, name: str) -> None:
@@ -32,11 +33,12 @@ def main(port: int, table_id: str, name: str) -> None:
     client.loop_start()
     if not up.wait(10):
         sys.exit("no broker")
-    table = Table(Store(":memory:"), rng=random.Random(3))
+    table = Table(Store(":memory:"), CATALOG, rng=random.Random(3))
     table.start({"game": "center-court", "players": ["Cat", "Dog"]})
     table.act({"type": "point", "winner": 1})
     client.publish(topics.availability, ONLINE, qos=1, retain=True).wait_for_publish(10)
-    summary = summary_payload(json.loads(table.snapshot.json_text), TableInfo(table_id, name))
+    summary = summary_payload(json.loads(table.snapshot.json_text), TableInfo(table_id, name),
+                              CATALOG)
     client.publish(topics.summary, summary, qos=1, retain=True).wait_for_publish(10)
     print("ready", flush=True)
     sys.stdin.read()  # until killed (or the test closes the pipe)

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hall.results import BadResults, ClubResults
+from tests.support import CATALOG
 from tests.test_players import whole
 
 
@@ -31,7 +32,7 @@ def board(results: ClubResults) -> dict[str, tuple[int, int]]:
 
 
 def test_each_match_counts_once_and_an_undone_one_is_dropped(tmp_path):
-    results = ClubResults(tmp_path)
+    results = ClubResults(tmp_path, CATALOG)
     first = message("a", 7, (1, ["Ann", "Bob"], 0), (2, ["Bob", "Ann"], 0))
     assert results.receive("a", first)
     assert not results.receive("a", first)  # the broker sends it again: nothing changes
@@ -44,7 +45,7 @@ def test_each_match_counts_once_and_an_undone_one_is_dropped(tmp_path):
     assert results.receive("a", message("a", 8, (1, ["Ann", "Bob"], 1)))
     assert results.count() == 3
     results.close()
-    again = ClubResults(tmp_path)
+    again = ClubResults(tmp_path, CATALOG)
     assert again.count() == 3 and board(again)["Ann"] == (3, 1)
     again.close()
 
@@ -67,7 +68,7 @@ def test_each_match_counts_once_and_an_undone_one_is_dropped(tmp_path):
          "standing": {"teams": [[0], [1]], "places": [0, 9]}, "started_at": "x"}]}).encode(),
 ])
 def test_anything_else_is_refused_whole(tmp_path, payload):
-    results = ClubResults(tmp_path)
+    results = ClubResults(tmp_path, CATALOG)
     results.receive("a", message("a", 1, (1, ["Ann", "Bob"], 0)))
     with pytest.raises(BadResults):
         results.receive("a", payload)
@@ -88,14 +89,14 @@ def test_ratings_kept_up_to_date_equal_a_fresh_computation(messages):
     # ones (started earlier), sent again, or left out (undone): the ratings the hall keeps
     # up to date are those a hall started afresh on its file computes.
     with tempfile.TemporaryDirectory() as folder:
-        results = ClubResults(Path(folder))
+        results = ClubResults(Path(folder), CATALOG)
         for table, matches in messages:
             listed = sorted({m: (players[:2], w, at) for m, players, w, at in matches}.items())
             payload = json.loads(message(table, 1, *[(m, p, w) for m, (p, w, _) in listed]))
             for r, (_, (_, _, at)) in zip(payload["results"], listed, strict=True):
                 r["started_at"] = 1000.0 + at  # the order played is not the ids' order
             results.receive(table, json.dumps(payload).encode())
-            fresh = ClubResults(Path(folder))
+            fresh = ClubResults(Path(folder), CATALOG)
             assert whole(results.ratings()[1]) == whole(fresh.ratings()[1])
             fresh.close()
         results.close()

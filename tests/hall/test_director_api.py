@@ -22,6 +22,7 @@ from tests.hall.night_support import (
     results_message,
     summary_message,
 )
+from tests.support import CATALOG
 
 EIGHT = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
@@ -29,9 +30,9 @@ EIGHT = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 class Hall:
     """A hall app over a night in ``folder``, publishing to an :class:`Outbox`."""
 
-    def __init__(self, folder, ratings=None) -> None:
+    def __init__(self, folder, ratings=None, catalog=CATALOG) -> None:
         self.outbox = Outbox()
-        self.night = Night(folder, PREFIX, self.outbox, ratings)
+        self.night = Night(folder, PREFIX, self.outbox, ratings, catalog=catalog)
         #: Each table's finished matches, as its retained ``results`` list them.
         self.played: dict[str, list] = {}
         board = Board(PREFIX)
@@ -49,8 +50,8 @@ class Hall:
 
 
 @pytest.fixture
-def hall(tmp_path):
-    h = Hall(tmp_path)
+def hall(tmp_path, catalog):
+    h = Hall(tmp_path, catalog=catalog)
     yield h
     h.close()
 
@@ -455,7 +456,7 @@ def test_the_night_resumes_exactly_from_its_database(tmp_path):
     before = director.event(eid)
     pending = hall.night.pending()
     # No close(): the connection is dropped as a killed process would.
-    again = Night(tmp_path, PREFIX, Outbox())
+    again = Night(tmp_path, PREFIX, Outbox(), catalog=CATALOG)
     try:
         assert again.state(eid) == before
         assert sorted(again.pending()) == sorted(pending)
@@ -473,7 +474,7 @@ def test_an_offer_made_while_the_hall_reconnects_is_not_overwritten(tmp_path):
     before: the stale empty payload computed before the round must not be the last word
     on a table's retained topic (the table would never see its game)."""
     outbox = Outbox()
-    night = Night(tmp_path, PREFIX, outbox)
+    night = Night(tmp_path, PREFIX, outbox, catalog=CATALOG)
     try:
         event = night.create({"name": "N", "game": "center-court", "format": "swiss",
                               "rounds": 1, "players": ["Ann", "Bob", "Cy", "Dee"],

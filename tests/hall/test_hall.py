@@ -12,6 +12,7 @@ from companion.headline import headline
 from companion.topics import OFFLINE, TableInfo, Topics, dumps
 from hall.run import Hall
 from tests.hall.hall_support import Watch, get, score
+from tests.support import CATALOG
 
 ANN_BOB = {"game": "center-court", "players": ["Ann", "Bob"]}
 
@@ -34,7 +35,7 @@ def test_a_match_played_on_a_table_shows_on_the_json_and_the_stream(hall, sender
         for winner in (0, 0, 1):
             table.act({"type": "point", "winner": winner})
         # The card's fields, and what the broker refuses the table: nothing.
-        want = {**headline(json.loads(table.snapshot.json_text)), "refused": []}
+        want = {**headline(json.loads(table.snapshot.json_text), CATALOG), "refused": []}
         # The availability and the summaries come on two topics, in either order.
         watch.until(lambda w: score(w.cards.get("t1", {})) == want["score"]
                     and w.cards["t1"]["online"])

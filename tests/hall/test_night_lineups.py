@@ -15,13 +15,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import catalog
 from companion.games.base import name_key
 from companion.kit import Lineups
 from hall.lineups import lineup_of, options_for
 from hall.night import Night
 from tests.hall.night_support import PREFIX, DirectorClient, Outbox, results_message
 from tests.hall.test_director_api import Hall
+from tests.support import CATALOG
 
 EIGHT = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 RATING = {"Ann": 1900, "Bob": 1800, "Cy": 1700, "Dee": 1500, "Eve": 1400, "Fay": 1200,
@@ -31,8 +31,9 @@ CANADIAN = {"characters": ["austin", "laurie", "rich"], "teams": [1, 0, 1]}
 
 
 @pytest.fixture
-def hall(tmp_path):
-    h = Hall(tmp_path, ratings=lambda game: {name_key(n): r for n, r in RATING.items()})
+def hall(tmp_path, catalog):
+    h = Hall(tmp_path, ratings=lambda game: {name_key(n): r for n, r in RATING.items()},
+             catalog=catalog)
     yield h
     h.close()
 
@@ -211,20 +212,20 @@ def test_a_lineup_the_game_cannot_play_is_refused(hall, director, body, words):
     assert director.get("/api/events").get_json()["events"] == []
 
 
-def test_a_game_plays_the_lineups_its_kit_allows(first_to_game):
+def test_a_game_plays_the_lineups_its_kit_allows(catalog, first_to_game):
     """The hall names no game: what a game can be played as at a club night, and how its
     options fit a table, are its kit's (one against one when it says nothing)."""
-    assert lineup_of("first-to", {}, None) == "singles"
+    assert lineup_of(catalog, "first-to", {}, None) == "singles"
     with pytest.raises(ValueError, match="first-to plays singles, not tables"):
-        lineup_of("first-to", {}, "tables")
-    catalog.unregister(first_to_game.id)
-    catalog.register(replace(first_to_game, lineups=Lineups(
+        lineup_of(catalog, "first-to", {}, "tables")
+    seated = CATALOG.plus(replace(first_to_game, lineups=Lineups(
         ("singles", "tables"), seated=lambda options, seats: {**options, "seats": seats})))
-    assert lineup_of("first-to", {}, "tables") == "tables"
-    assert options_for("first-to", {"target": 3}, 3) == {"target": 3, "seats": 3}
-    assert options_for("center-court", {"sets": 1}, 2) == {"sets": 1}
+    assert lineup_of(seated, "first-to", {}, "tables") == "tables"
+    assert options_for(seated, "first-to", {"target": 3}, 3) == {"target": 3, "seats": 3}
+    assert options_for(seated, "center-court", {"sets": 1}, 2) == {"sets": 1}
     with pytest.raises(ValueError, match="AlakaSLAM with these options is doubles, not"):
-        lineup_of("alakaslam", {"characters": ["austin", "laurie", "rich", "toots"]}, "singles")
+        lineup_of(CATALOG, "alakaslam", {"characters": ["austin", "laurie", "rich", "toots"]},
+                  "singles")
 
 
 def test_the_director_s_form_offers_each_game_what_it_can_be_played_as(first_to_game, hall):
@@ -319,7 +320,7 @@ def test_every_round_seats_every_player_once_and_byes_go_round(count, ratings, l
                      else ("alakaslam", CANADIAN))
     rounds = 3
     with tempfile.TemporaryDirectory() as folder:
-        night = Night(Path(folder), PREFIX, Outbox(), lambda g: rating)
+        night = Night(Path(folder), PREFIX, Outbox(), lambda g: rating, catalog=CATALOG)
         body = {"name": "N", "game": game, "options": options, "format": "swiss",
                 "rounds": rounds, "players": names, "tables": [], "lineup": lineup}
         state = night.create(body)
@@ -375,7 +376,7 @@ def test_offers_are_json_the_table_starts(hall, director):
     start(director, create(director, "alakaslam", DOUBLES, EIGHT, ["t1", "t2"]))
     start(director, create(director, "alakazoo", {}, EIGHT[:7], ["t3", "t4"], lineup="tables"))
     for table, offer in hall.outbox.offers().items():
-        parsed = parse_offer(json.dumps(offer).encode())
+        parsed = parse_offer(json.dumps(offer).encode(), CATALOG)
         assert parsed.players == tuple(offer["players"]), table
     assert len(hall.outbox.offers()) == 4
 
@@ -385,13 +386,13 @@ def test_a_hall_restarted_mid_round_keeps_the_teams_and_counts_the_sides(tmp_pat
     that arrives after the restart counts by side."""
     rating = {name_key(n): r for n, r in RATING.items()}
     outbox = Outbox()
-    night = Night(tmp_path, PREFIX, outbox, lambda g: rating)
+    night = Night(tmp_path, PREFIX, outbox, lambda g: rating, catalog=CATALOG)
     state = night.create({"name": "N", "game": "alakaslam", "options": DOUBLES,
                           "format": "swiss", "rounds": 2, "players": EIGHT[:4],
                           "tables": ["t1"]})
     state = night.start_round(state["id"], {"version": state["version"]})
     night.close()
-    night = Night(tmp_path, PREFIX, outbox, lambda g: rating)
+    night = Night(tmp_path, PREFIX, outbox, lambda g: rating, catalog=CATALOG)
     again = night.state(state["id"])
     assert again["teams"] == state["teams"] and again["pairings"] == state["pairings"]
     offer = outbox.offers()["t1"]

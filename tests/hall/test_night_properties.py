@@ -17,6 +17,7 @@ from hall.director.model import Player, Result
 from hall.director.standings import effective, standings
 from hall.night import Night, Refusal
 from tests.hall.night_support import PREFIX, Outbox, finished, results_message
+from tests.support import CATALOG
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus"]
 
@@ -40,7 +41,7 @@ def test_results_count_once_and_the_night_resumes_exactly(plan):
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         outbox = Outbox()
-        night = Night(folder, PREFIX, outbox, clock=still)
+        night = Night(folder, PREFIX, outbox, clock=still, catalog=CATALOG)
         try:
             eid = night.create({"name": "Prop", "game": "center-court", "format": "swiss",
                                 "rounds": 3, "players": PLAYERS,
@@ -93,7 +94,7 @@ def test_results_count_once_and_the_night_resumes_exactly(plan):
                 assert holder[0]["status"] in ("offered", "playing")
             # Reopened as after a crash: the same event, the same offers.
             pending = night.pending()
-            reopened = Night(folder, PREFIX, Outbox(), clock=still)
+            reopened = Night(folder, PREFIX, Outbox(), clock=still, catalog=CATALOG)
             try:
                 assert reopened.state(eid) == state
                 assert sorted(reopened.pending()) == sorted(pending)

@@ -29,8 +29,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import catalog, matchfile
-from companion.catalog import GAMES
+from companion import matchfile
 from companion.errors import IllegalAction, InvalidAction, MatchFileError
 from companion.match import EVENT_FIELDS, Match, StartRecord
 from companion.offers import Offers, parse_offer
@@ -43,6 +42,7 @@ from hall.lineups import SEATS
 from hall.night import Night
 from tests.hall.night_support import PIN as DIRECTOR_PIN
 from tests.hall.night_support import PREFIX, DirectorClient, Outbox
+from tests.support import CATALOG
 from tests.test_docs import ALL as DOC_BLOCKS
 from tests.web.conftest import PIN
 from web.auth import Lockout, Sessions
@@ -130,7 +130,7 @@ def doc_matches() -> list[list[dict[str, Any]]]:
     for block in DOC_BLOCKS:
         if block.tag == "jsonl":
             lines = [json.loads(line) for line in block.text.splitlines() if line.strip()]
-            if lines and lines[0].get("game") in GAMES:
+            if lines and lines[0].get("game") in CATALOG.games:
                 found.append(lines)
     return found
 
@@ -140,7 +140,7 @@ def sample_starts(game_id: str) -> list[dict[str, Any]]:
     (fitted by its panel, as its setup screen starts them), each choice of each option,
     the docs' own; each as sent and as prepared (every option the game fills in), and with
     a hall's event."""
-    game, kit = GAMES[game_id], catalog.kit(game_id)
+    game, kit = CATALOG.games[game_id], CATALOG.kit(game_id)
     fit = kit.panel.fit_draft if kit and kit.panel and kit.panel.fit_draft else None
     defaults = {**{s.key: s.default for s in game.options}, **game.extras.get("defaults", {})}
     drafts = [Draft(game_id, NAMES[:n], tuple(defaults.items()))
@@ -160,7 +160,7 @@ def sample_starts(game_id: str) -> list[dict[str, Any]]:
     return starts
 
 
-GAME_IDS = list(GAMES)
+GAME_IDS = list(CATALOG.games)
 STARTS = {g: sample_starts(g) for g in GAME_IDS}
 SCRIPTS = {g: [m[1:] for m in doc_matches() if m[0]["game"] == g] for g in GAME_IDS}
 
@@ -169,7 +169,7 @@ def known_fields(game_id: str) -> list[str]:
     """The fields the game's records and actions are known to have (what "add" draws
     first): its starts' keys at every depth, the fields its ``legal`` shapes offer from
     each sample start, and its docs' actions' keys."""
-    game, found = GAMES[game_id], set()
+    game, found = CATALOG.games[game_id], set()
     for start in STARTS[game_id]:
         found |= keys_of(start)
         for shape in game.legal(Match(StartRecord.create(start, random.Random(0))).state):
@@ -247,7 +247,7 @@ def test_any_json_in_any_field_of_any_action_at_a_state_that_offers_it(host, dat
     in) with one field given any value. Accepted, it is undone; the step is then played."""
     end_any_match(host)
     game_id = data.draw(st.sampled_from(GAME_IDS), label="game")
-    game = GAMES[game_id]
+    game = CATALOG.games[game_id]
     start = data.draw(st.sampled_from([s for s in STARTS[game_id] if "event" not in s]),
                       label="start")
     script = data.draw(st.sampled_from([None, *SCRIPTS[game_id]]), label="script")
@@ -288,7 +288,7 @@ def test_every_action_type_of_every_game_is_reached():
     """The walks above reach every action type the rules offer (a new game's too): each
     type ``legal`` offers in a random match of each sample start, or a docs' match plays."""
     for game_id in GAME_IDS:
-        game, reached = GAMES[game_id], set()
+        game, reached = CATALOG.games[game_id], set()
         for start in STARTS[game_id]:
             match = Match(StartRecord.create(start, random.Random(0)))
             rng = random.Random(1)
@@ -331,7 +331,7 @@ def test_any_json_in_a_match_file_is_a_line_and_a_reason(data):
     n = data.draw(st.integers(0, len(lines) - 1), label="line")
     lines = [*lines[:n], mutated(data, lines[n], FIELDS[game_id]), *lines[n + 1:]]
     try:
-        matchfile.read([json.dumps(line) for line in lines], random.Random(0))
+        matchfile.read([json.dumps(line) for line in lines], random.Random(0), CATALOG)
     except MatchFileError as err:
         assert err.line >= 1 and err.reason
 
@@ -352,7 +352,7 @@ def test_an_offer_with_a_list_inside_its_characters_is_one_warning(caplog):
     """The traceback of issue #34: the table reading such an offer logs one clear line."""
     offer = offer_of({"game": "alakaslam", "players": ["Ann", "Bob"],
                       "options": {"characters": [[], "wendolyn"]}})
-    kept = Offers()
+    kept = Offers(CATALOG)
     with caplog.at_level(logging.INFO, logger="companion.offers"):
         kept.receive(json.dumps(offer).encode())
     assert [(r.levelname, r.exc_info) for r in caplog.records] == [("WARNING", None)]
@@ -381,7 +381,7 @@ def test_any_json_in_any_field_of_an_offer_is_one_line_never_a_traceback(data, c
     except InvalidAction as err:
         usable = False
         assert str(err)
-    offers_kept = Offers()
+    offers_kept = Offers(CATALOG)
     caplog.clear()
     with caplog.at_level(logging.INFO, logger="companion.offers"):
         offers_kept.receive(payload)
@@ -404,7 +404,7 @@ class HallApp:
     director."""
 
     def __init__(self, folder) -> None:
-        self.night = Night(folder, PREFIX, Outbox())
+        self.night = Night(folder, PREFIX, Outbox(), catalog=CATALOG)
         self.broker = hall_broker(Board(PREFIX).first, 4, 1.0, 2)
         self.app = create_hall_app(Board(PREFIX), self.broker, night=self.night,
                                    director=Director(DIRECTOR_PIN, Sessions(DIRECTOR_PIN)),
@@ -428,7 +428,7 @@ def event_bodies() -> list[dict[str, Any]]:
     options of that game as a start takes them, and players as names or as objects."""
     bodies = []
     for game_id in GAME_IDS:
-        kit = catalog.kit(game_id)
+        kit = CATALOG.kit(game_id)
         for lineup in kit.lineups.allowed if kit else ("singles",):
             seats = max(SEATS[lineup])
             options = next((s.get("options", {}) for s in STARTS[game_id]

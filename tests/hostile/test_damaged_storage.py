@@ -37,6 +37,7 @@ from companion.recovery import open_table
 from companion.store import Store
 from companion.table import Table, TableRunner
 from companion.ui.oled import render
+from tests.support import CATALOG
 from tests.test_salvage import assert_back, journal_pages, journals, statuses
 from web.app import create_app
 from web.services import Services
@@ -60,7 +61,7 @@ def crash_image(folder: Path, points: int = 60) -> int:
     """
     live = folder.with_name(folder.name + "-live")
     with Store(live / DB) as store:
-        table = Table(store, random.Random(1))
+        table = Table(store, CATALOG, random.Random(1))
         table.start(START)
         for i in range(points):
             table.act(point(i % 2))
@@ -88,7 +89,7 @@ def played_database(folder: Path, matches: int = 40) -> Path:
     """A cleanly closed database of abandoned matches and a current one with a point."""
     folder.mkdir(exist_ok=True)
     with Store(folder / DB) as store:
-        table = Table(store, random.Random(1))
+        table = Table(store, CATALOG, random.Random(1))
         for _ in range(matches):
             table.start(START)
             for i in range(30):
@@ -263,7 +264,7 @@ def test_a_torn_wal_tail_after_a_power_cut_is_no_alarm(tmp_path):
         f.truncate(32 + (count - 1) * size + 100)
         f.seek(0, os.SEEK_END)
         f.write(bytes(2 * size))
-    opened = open_table(data / DB)
+    opened = open_table(data / DB, CATALOG)
     with closing(opened.store):
         assert opened.notice is None
         assert opened.store.version == version - 1   # only the torn change is gone
@@ -277,7 +278,7 @@ def test_a_wal_header_torn_as_the_log_restarted_is_no_alarm(tmp_path):
     # holds. A power cut tearing that header loses nothing.
     live, data = tmp_path / "live", tmp_path / "data"
     with Store(live / DB) as store:
-        table = Table(store, random.Random(1))
+        table = Table(store, CATALOG, random.Random(1))
         table.start(START)
         for i in range(20):
             table.act(point(i % 2))
@@ -402,7 +403,7 @@ def assert_brought_back(data: Path, out: str, err: str, rc: int, original: Path,
 def finished_database(folder: Path, matches: int = 40) -> Path:
     """A cleanly closed database of matches Ann won 6-0 and a current one with a point."""
     with Store(folder / DB) as store:
-        table = Table(store, random.Random(1))
+        table = Table(store, CATALOG, random.Random(1))
         for _ in range(matches):
             table.start(START | {"options": {"sets": 1}})
             for _ in range(24):
@@ -485,7 +486,7 @@ def test_an_entry_the_rules_refuse_is_named_and_the_entries_before_it_come_back(
         tmp_path, entry):
     db = tmp_path / DB
     with Store(db) as store:
-        table = Table(store, random.Random(1))
+        table = Table(store, CATALOG, random.Random(1))
         table.start(START)
         for i in range(3):
             table.act(point(i % 2))
@@ -524,7 +525,7 @@ def test_a_stored_event_that_changes_the_result_is_named(tmp_path):
     # A legal event, but not the one the stored result was made from.
     db = tmp_path / DB
     with Store(db) as store:
-        table = Table(store, random.Random(1))
+        table = Table(store, CATALOG, random.Random(1))
         table.start(START | {"options": {"sets": 1}})
         for _ in range(24):
             table.act(point(0))   # 6-0: Ann won
@@ -532,7 +533,7 @@ def test_a_stored_event_that_changes_the_result_is_named(tmp_path):
     sql(db, "UPDATE journal SET event = ? WHERE match_id = 1 AND seq = 24",
         json.dumps(point(1)))
     with Store(db) as store, pytest.raises(StoreDamaged) as err:
-        Table(store)
+        Table(store, CATALOG)
     assert str(err.value) == (
         f"{db} is damaged: match 1, its result: the stored winner is 0, the replay gives "
         "null; the rules cannot replay what is stored")
@@ -635,7 +636,7 @@ def test_the_web_export_of_a_damaged_match_names_the_damage(tmp_path):
     db = played_database(tmp_path)
     sql(db, "UPDATE journal SET event = ? WHERE match_id = 3 AND seq = 4",
         json.dumps({"type": "serve", "card": 9}))
-    with Store(db) as store, TableRunner(Table(store)) as runner:
+    with Store(db) as store, TableRunner(Table(store, CATALOG)) as runner:
         app = create_app(Services(runner=runner, pin="2468", secret_key=b"k" * 32,
                                   max_streams=3, keepalive=0.2))
         try:
@@ -667,7 +668,7 @@ def test_any_flipped_bit_in_the_log_loses_only_the_changes_after_it(
     wal = data / (DB + "-wal")
     # Past the header (its own test above): anywhere in the frames.
     flip(wal, 32 + int(where * (wal.stat().st_size - 32)), 1 << bit)
-    opened = open_table(data / DB, random.Random(1))
+    opened = open_table(data / DB, CATALOG, random.Random(1))
     with closing(opened.store) as store:
         if opened.notice is None:
             # Only the last transaction's frames: taken for a write torn by a power cut.

@@ -22,6 +22,7 @@ import web.api
 from app.server import WebServer
 from companion.store import Store
 from companion.table import Table, TableRunner
+from tests.support import CATALOG
 from tests.web.conftest import PIN, START
 from tests.web.test_server import HttpHost
 from web.app import create_app
@@ -41,7 +42,7 @@ class SlowStore(Store):
 @pytest.fixture
 def table(tmp_path):
     with SlowStore(tmp_path / "companion.db") as store, \
-            TableRunner(Table(store, rng=random.Random(5))) as runner:
+            TableRunner(Table(store, CATALOG, rng=random.Random(5))) as runner:
         app = create_app(Services(runner=runner, pin=PIN, secret_key=b"k" * 32))
         server = WebServer(app, "127.0.0.1", 0, max_streams=3)
         try:

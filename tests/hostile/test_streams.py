@@ -28,6 +28,7 @@ from waitress import wasyncore
 from app.server import WebServer
 from companion.store import Store
 from companion.table import Table, TableRunner
+from tests.support import CATALOG
 from tests.web.conftest import PIN, START
 from tests.web.sse import SseClient
 from tests.web.test_server import HttpHost, wait_until
@@ -62,7 +63,7 @@ class Served:
 def served(db: Path, max_streams: int = 3, keepalive: float = 0.3,
            per_address: int = 8) -> Iterator[Served]:
     """The companion's web app over the database ``db``, on a free loopback port."""
-    with Store(db) as store, TableRunner(Table(store, rng=random.Random(5))) as runner:
+    with Store(db) as store, TableRunner(Table(store, CATALOG, rng=random.Random(5))) as runner:
         app = create_app(Services(runner=runner, pin=PIN, secret_key=b"k" * 32,
                                   max_streams=max_streams, keepalive=keepalive,
                                   streams_per_address=per_address))

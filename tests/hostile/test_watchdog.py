@@ -15,6 +15,7 @@ import sdnotify
 from app.runtime import feed_watchdog
 from companion.store import Store
 from companion.table import Table, TableRunner
+from tests.support import CATALOG
 
 
 @pytest.fixture
@@ -34,7 +35,7 @@ def systemd(tmp_path, monkeypatch):
 @pytest.fixture
 def runner(tmp_path):
     with Store(tmp_path / "companion.db") as store, \
-            TableRunner(Table(store, rng=random.Random(1))) as r:
+            TableRunner(Table(store, CATALOG, rng=random.Random(1))) as r:
         yield r
 
 

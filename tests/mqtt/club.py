@@ -41,6 +41,7 @@ from companion.store import Store
 from companion.table import Table
 from companion.topics import TableInfo
 from tests.mqtt_support import Mosquitto, free_port
+from tests.support import CATALOG
 
 #: How long any one step may take (connect, subscribe, a message to arrive).
 WAIT = 10.0
@@ -346,8 +347,8 @@ def check_hall(club: Club, doc: DocBlocks) -> None:
                 f"table-companion/{cfg.table}/availability", "offline", retain=True)
         finally:
             other.close()
-        table = Table(store)
-        publisher = TablePublisher(cfg, TableInfo(cfg.table, cfg.display_name, None),
+        table = Table(store, CATALOG)
+        publisher = TablePublisher(cfg, TableInfo(cfg.table, cfg.display_name, None), CATALOG,
                                    password=password(cfg.username), data=None)
         try:
             table.subscribe(publisher.show)
@@ -404,8 +405,8 @@ def check_retire(club: Club, doc: DocBlocks, steps: str) -> None:
     node = discovery_node(table_id)
     with Store(":memory:") as store, HomeAssistant(
             as_home_assistant, ("table-companion/#", "homeassistant/#")) as ha:
-        table = Table(store)
-        publisher = TablePublisher(cfg, TableInfo(table_id, table_id, None),
+        table = Table(store, CATALOG)
+        publisher = TablePublisher(cfg, TableInfo(table_id, table_id, None), CATALOG,
                                    password=password(table_id), data=None)
         try:
             table.subscribe(publisher.show)

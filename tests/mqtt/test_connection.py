@@ -22,12 +22,13 @@ from companion.ui.oled import render
 from drivers.mqtt import MqttConfig, TablePublisher
 from tests.mqtt.support import START, TIMEOUT, companion, on_broker
 from tests.mqtt_support import Mosquitto, free_port
+from tests.support import CATALOG
 
 
 def publisher(url: str, table: str = "a", **keys) -> TablePublisher:
     """A publisher on its own (no table, nothing remembered) for connection errors."""
     return TablePublisher(MqttConfig(url=url, table=table, **keys), TableInfo(table, table),
-                          password=None, data=None)
+                          CATALOG, password=None, data=None)
 
 
 def warnings(caplog) -> list[str]:

@@ -14,6 +14,7 @@ from companion.topics import TableInfo, Topics
 from drivers.mqtt import MqttConfig, TablePublisher
 from tests.mqtt.support import TIMEOUT, Listener
 from tests.mqtt_support import Mosquitto
+from tests.support import CATALOG
 
 #: The keep-alive the test gives the table (the real one is drivers.mqtt.KEEPALIVE).
 KEEPALIVE = 2
@@ -83,7 +84,7 @@ def test_the_last_will_comes_one_and_a_half_keep_alives_after_the_last_packet(
             as seen:
         cable = Cable(broker.port)
         cfg = MqttConfig(url=f"mqtt://127.0.0.1:{cable.port}", table="a")
-        publisher = TablePublisher(cfg, TableInfo("a", "a"), password=None, data=None)
+        publisher = TablePublisher(cfg, TableInfo("a", "a"), CATALOG, password=None, data=None)
         try:
             availability = Topics("table-companion", "a").availability
             seen.wait_payload(availability, b"online")

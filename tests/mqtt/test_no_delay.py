@@ -20,6 +20,7 @@ from companion.store import Store
 from companion.table import Table
 from companion.topics import TableInfo, Topics
 from drivers.mqtt import MqttConfig, TablePublisher
+from tests.support import CATALOG
 
 START = {"game": "center-court", "players": ["Ann", "Bob"],
          "options": {"sets": 5, "final_set": "advantage"}}
@@ -45,9 +46,9 @@ def test_each_summary_arrives_well_within_a_delayed_ack(mosquitto, tmp_path):
     reader.loop_start()
     assert subscribed.wait(10)
     with Store(tmp_path / "t.db") as store:
-        table = Table(store, rng=random.Random(0))
+        table = Table(store, CATALOG, rng=random.Random(0))
         publisher = TablePublisher(MqttConfig(url=mosquitto.url, table="t1"),
-                                   TableInfo("t1", "T1", None), password=None, data=None)
+                                   TableInfo("t1", "T1", None), CATALOG, password=None, data=None)
         try:
             table.subscribe(publisher.show)
             table.start(START)

@@ -9,6 +9,7 @@ import time
 
 from companion.topics import RESULTS, Topics, discovery, discovery_topics, summary_payload
 from tests.mqtt.support import START, TIMEOUT, Listener, companion, on_broker
+from tests.support import CATALOG
 from tests.web.test_server import HttpHost
 
 A = Topics("table-companion", "a")
@@ -51,7 +52,7 @@ def test_a_match_shows_up_retained_with_one_event_per_action(tmp_path, mosquitto
                        and fresh.last(A.availability), "the retained topics")
         api = HttpHost(c.server.port).request("GET", "/api/state")[2]
         assert fresh.json(A.state) == api == last.to_json()
-        assert fresh.json(A.summary) == json.loads(summary_payload(api, c.mqtt_info))
+        assert fresh.json(A.summary) == json.loads(summary_payload(api, c.mqtt_info, CATALOG))
         assert fresh.json(A.summary)["table"] == {"id": "a", "name": "Window table",
                                                   "url": c.urls[0]}
         assert fresh.last(A.availability) == b"online"

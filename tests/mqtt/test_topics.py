@@ -53,7 +53,7 @@ from companion.topics import (
     valid_table_id,
     value_template,
 )
-from tests.support import ONE_OF_EACH
+from tests.support import CATALOG, ONE_OF_EACH
 from web.app import create_app
 from web.services import Services
 
@@ -170,7 +170,7 @@ def played(tmp_path):
     yields ``(texts, secrets)``: every payload a table would publish for each
     state reached, and the secrets that were in play (PIN, CSRF token, cookie)."""
     with Store(tmp_path / "companion.db") as store, \
-            TableRunner(Table(store, rng=random.Random(3))) as runner:
+            TableRunner(Table(store, CATALOG, rng=random.Random(3))) as runner:
         app = create_app(Services(runner=runner, pin=PIN, secret_key=SECRET_KEY))
         try:
             client = app.test_client()
@@ -186,7 +186,7 @@ def played(tmp_path):
                 snapshot = runner.table.snapshot
                 state = snapshot.to_json()
                 texts.append(snapshot.json_text)
-                texts.append(summary_payload(state, info))
+                texts.append(summary_payload(state, info, CATALOG))
                 if snapshot.change is not None:
                     texts.append(event_payload(state, snapshot.change, at=0))
 
@@ -222,12 +222,12 @@ def test_no_payload_of_any_game_holds_a_pin_a_session_or_a_csrf_token(played):
 
 def test_a_summary_is_the_card_with_the_tables_name_and_page():
     with Store(":memory:") as store:
-        table = Table(store, rng=random.Random(0))
+        table = Table(store, CATALOG, rng=random.Random(0))
         table.start(ONE_OF_EACH[0])
         table.act({"type": "point", "winner": 1})
         state = table.snapshot.to_json()
     info = TableInfo("t1", "Table 1", "http://192.0.2.7:8080/")
-    summary = json.loads(summary_payload(state, info))
+    summary = json.loads(summary_payload(state, info, CATALOG))
     assert summary["table"] == {"id": "t1", "name": "Table 1", "url": "http://192.0.2.7:8080/"}
     assert summary["version"] == state["version"] and summary["epoch"] == state["epoch"]
     assert summary["game"] == "center-court" and summary["score"] == "0-0 (0-15)"
@@ -236,7 +236,7 @@ def test_a_summary_is_the_card_with_the_tables_name_and_page():
 
 def test_an_event_says_what_changed_and_when():
     with Store(":memory:") as store:
-        table = Table(store, rng=random.Random(0))
+        table = Table(store, CATALOG, rng=random.Random(0))
         table.start(ONE_OF_EACH[0])
         started = table.snapshot
         table.act({"type": "point", "winner": 0})
@@ -379,9 +379,10 @@ def test_every_sensor_of_a_table_is_a_valid_discovery_payload(url):
 
 def test_each_sensor_reads_a_field_the_summary_has():
     with Store(":memory:") as store:
-        table = Table(store)
+        table = Table(store, CATALOG)
         table.start(ONE_OF_EACH[3])
-        summary = json.loads(summary_payload(table.snapshot.to_json(), TableInfo("t", "T")))
+        summary = json.loads(summary_payload(table.snapshot.to_json(), TableInfo("t", "T"),
+                                             CATALOG))
     for _, payload in discovery(TableInfo("t", "T"), Topics(DEFAULT_PREFIX, "t")):
         field = re.match(r"\{% set v = value_json\.(\w+) %\}",
                          json.loads(payload)["value_template"])[1]

@@ -25,6 +25,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from companion.errors import IllegalAction, InvalidAction
 from companion.store import Store
 from companion.table import Table
+from tests.support import CATALOG
 
 
 class Model(Protocol):
@@ -53,7 +54,7 @@ class DifferentialMachine(RuleBasedStateMachine):
 
     def open(self, record: dict, model: Model, seed: int) -> None:
         self.store = Store(":memory:")
-        self.table = Table(self.store, rng=random.Random(seed))
+        self.table = Table(self.store, CATALOG, rng=random.Random(seed))
         self.table.start(record)
         self.model = model
         self.past: list[Model] = []      # the model before each accepted event

@@ -1,10 +1,11 @@
 """The generic faces on the OLED: a game that brings no board of its own (the test-only
-First to N, registered for these tests) is drawn as names and scores from its card,
+First to N, in these tests' catalog) is drawn as names and scores from its card,
 its actions listed from its legal offers."""
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -15,6 +16,7 @@ from companion.ui.controls import GENERIC_SCREENS, offer_label
 from companion.ui.oled import render
 from tests.panel_support import press
 from tests.screens.test_golden import CTX, assert_golden
+from tests.support import with_first_to
 
 START = {"game": "first-to", "players": ["Ann", "Bob"], "options": {"target": 3}}
 
@@ -27,16 +29,11 @@ SCENES = {
 }
 
 
-@pytest.fixture(autouse=True)
-def registered(first_to_game):
-    """First to N in the catalog for every test here."""
-
-
 @pytest.mark.parametrize("scene", SCENES)
 def test_generic_face_matches_its_golden_image(scene):
     with Store(":memory:") as store:
-        table = Table(store, rng=random.Random(0))
-        panel = Panel(table, CTX)
+        table = Table(store, with_first_to(), rng=random.Random(0))
+        panel = Panel(table, replace(CTX, catalog=table.catalog))
         SCENES[scene](table, panel)
         assert_golden(render(panel.state, panel.ctx), scene)
 

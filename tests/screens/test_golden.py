@@ -23,9 +23,10 @@ from companion.store import Store
 from companion.table import Table
 from companion.ui.controls import Context
 from companion.ui.oled import render
+from tests.support import CATALOG
 
 GOLDEN = Path(__file__).parent / "golden"
-CTX = Context(names=("Ann", "Bob", "Cy", "Di"), address="http://192.168.1.23:8080/")
+CTX = Context(CATALOG, names=("Ann", "Bob", "Cy", "Di"), address="http://192.168.1.23:8080/")
 START = {"game": "center-court", "players": ["Ann", "Bob"], "options": {"sets": 3}}
 
 
@@ -452,7 +453,7 @@ SCENES.update(NOTICE_SCENES)
 
 def frame(scene: str) -> Image.Image:
     with Store(":memory:") as store:
-        table = Table(store, rng=random.Random(0))
+        table = Table(store, CATALOG, rng=random.Random(0))
         panel = Panel(table, CTX, codes=LoginCodes(draw=lambda: "K7QM3XPA"))
         SCENES[scene](table, panel)
         return render(panel.state, panel.ctx)
@@ -481,8 +482,8 @@ def assert_golden(image: Image.Image, scene: str) -> None:
 def test_every_screen_has_a_scene():
     """Each screen of the panel has a golden image; the generic panel's (for a game that
     brings no panel of its own) have theirs in tests/screens/test_generic_faces.py."""
-    from companion.ui.controls import GENERIC_SCREENS, all_screens
+    from companion.ui.controls import SCREENS
 
-    own = set(all_screens()) - set(GENERIC_SCREENS)
+    own = {*SCREENS, *(name for kit in CATALOG.kits.values() for name in kit.screens)}
     shown = {s for s in own if any(n == s or n.startswith(f"{s}-") for n in SCENES)}
     assert own == shown

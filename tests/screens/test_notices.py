@@ -24,6 +24,7 @@ from companion.ui.canvas import SMALL, WIDTH, char_width
 from companion.ui.controls import CHANGED
 from companion.ui.oled import notice_top, render
 from tests.screens.test_golden import CTX, SCENES, points, press, started
+from tests.support import CATALOG
 
 BOARDS = [name for name in SCENES if name.startswith("board-")]
 
@@ -33,13 +34,13 @@ BOARDS = [name for name in SCENES if name.startswith("board-")]
                                      "Undone: #21 hit #45: out"])  # NOTICE_CHARS long
 def test_a_short_message_leaves_every_row_above_the_status_line_as_it_was(scene, message):
     with Store(":memory:") as store:
-        table = Table(store, rng=random.Random(0))
+        table = Table(store, CATALOG, rng=random.Random(0))
         panel = Panel(table, CTX)
         SCENES[scene](table, panel)
         plain = render(panel.state, panel.ctx)
         panel.notify(message)
         shown = render(panel.state, panel.ctx)
-        top = notice_top(table.snapshot.match["game"])
+        top = notice_top(CATALOG.kit(table.snapshot.match["game"]))
     changed = ImageChops.difference(plain.convert("L"), shown.convert("L")).getbbox()
     assert changed is not None, "the message is not drawn"
     assert changed[1] >= top, f"the message covers row {changed[1]} (the board's rows < {top})"
@@ -47,7 +48,7 @@ def test_a_short_message_leaves_every_row_above_the_status_line_as_it_was(scene,
 
 @pytest.fixture
 def panel(store):
-    table = Table(store, rng=random.Random(0))
+    table = Table(store, CATALOG, rng=random.Random(0))
     panel = Panel(table, CTX)
     started(table, panel)
     return panel
@@ -81,7 +82,7 @@ class Clock:
 @pytest.fixture
 def timed(store):
     clock = Clock()
-    table = Table(store, rng=random.Random(0))
+    table = Table(store, CATALOG, rng=random.Random(0))
     panel = Panel(table, CTX, clock=clock)
     started(table, panel)
     return panel, clock
@@ -162,7 +163,7 @@ def test_an_undo_on_the_panel_says_what_it_took_back(panel, play, said):
 
 
 def test_an_undo_too_long_to_say_in_the_strip_says_undone(store):
-    table = Table(store, rng=random.Random(0))
+    table = Table(store, CATALOG, rng=random.Random(0))
     panel = Panel(table, CTX)
     table.start({"game": "wizard-dodgeball", "players": ["Owls", "Newts"],
                  "options": {"rosters": [[21, 58, 12, 33, 7], [45, 30, 10, 41, 25]]}})

@@ -14,6 +14,7 @@ from companion.table import Table
 from companion.ui.controls import offer_lines
 from companion.ui.oled import render
 from tests.screens.test_golden import CTX, assert_golden, press
+from tests.support import CATALOG
 
 
 def offer_payload(players: list[str], *, game: str = "center-court", name: str = "Tuesday Swiss",
@@ -44,8 +45,8 @@ SCENES = {
 def frame(scene: str):
     payload, how = SCENES[scene]
     with Store(":memory:") as store:
-        table = Table(store, rng=random.Random(0))
-        offers = Offers()
+        table = Table(store, CATALOG, rng=random.Random(0))
+        offers = Offers(CATALOG)
         panel = Panel(table, CTX, offers=offers)
         if how == "finished":
             table.start({"game": "center-court", "players": ["Cy", "Di"],
@@ -88,8 +89,8 @@ def test_long_names_and_event_names_fit_the_screen_lines():
 
 def test_the_offer_board_says_what_ok_does():
     with Store(":memory:") as store:
-        offers = Offers()
-        panel = Panel(Table(store, rng=random.Random(0)), CTX, offers=offers)
+        offers = Offers(CATALOG)
+        panel = Panel(Table(store, CATALOG, rng=random.Random(0)), CTX, offers=offers)
         offers.receive(offer_payload(["Ann", "Bob"]))
         panel.show_offer()
         keys = [panel.state.screen.label(b) for b in ("prev", "next", "ok", "back")]

@@ -23,6 +23,7 @@ from companion.ui import canvas
 from companion.ui.controls import Context
 from companion.ui.oled import render
 from tests.screens.test_golden import GOLDEN, assert_golden
+from tests.support import CATALOG
 
 #: The widest names a phone accepts: 16 capitals (W is the widest letter).
 WIDE = [f"{'W' * 15}{c}" for c in "ABCD"]
@@ -128,9 +129,9 @@ def longest() -> list[tuple[str, str]]:
 
 def panel_with(game: str) -> tuple[Table, Panel, Store]:
     store = Store(":memory:")
-    table = Table(store, rng=random.Random(0))
+    table = Table(store, CATALOG, rng=random.Random(0))
     table.start(STARTS[game])
-    return table, Panel(table, Context(names=tuple(WIDE))), store
+    return table, Panel(table, Context(CATALOG, names=tuple(WIDE))), store
 
 
 LONGEST = longest()

@@ -25,6 +25,7 @@ from companion.ui import canvas, text
 from companion.ui.controls import Context
 from companion.ui.oled import render
 from tests.screens.test_golden import GOLDEN, assert_golden
+from tests.support import CATALOG
 
 #: One name per script the phones accept, and the widest Latin name (16 capitals).
 SCRIPTS = {
@@ -38,7 +39,7 @@ SCRIPTS = {
     "arabic": "محمد علي",
     "capitals": "WWWWWWWWWWWWWWWW",
 }
-CTX = Context(names=("Ann", "Bob", "Cy", "Di"))
+CTX = Context(CATALOG, names=("Ann", "Bob", "Cy", "Di"))
 
 Start = Callable[[Table, str], None]
 
@@ -81,7 +82,7 @@ BOARDS: dict[str, Start] = {
 
 def frame(start: Start, name: str, *presses: str) -> Image.Image:
     with Store(":memory:") as store:
-        table = Table(store, rng=random.Random(0))
+        table = Table(store, CATALOG, rng=random.Random(0))
         panel = Panel(table, CTX)
         start(table, name)
         for button in presses:
@@ -143,7 +144,7 @@ def test_a_name_of_emoji_alone_is_refused_with_a_reason(name):
     from companion.errors import InvalidAction
 
     with Store(":memory:") as store, pytest.raises(InvalidAction, match="letter or a digit"):
-        Table(store).start({"game": "center-court", "players": [name, "Bob"]})
+        Table(store, CATALOG).start({"game": "center-court", "players": [name, "Bob"]})
 
 
 def test_a_name_with_an_emoji_is_drawn_with_a_replacement_mark():

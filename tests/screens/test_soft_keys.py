@@ -12,6 +12,7 @@ from companion.store import Store
 from companion.table import Table
 from companion.ui import canvas
 from companion.ui.controls import SOFT_KEY_CHARS, SOFT_KEYS, Binding, Context, Outcome, Screen, Ui
+from tests.support import CATALOG
 
 
 def test_a_label_longer_than_its_cell_is_refused_where_it_is_made():
@@ -35,9 +36,9 @@ def test_the_widest_labels_leave_a_clear_pixel_beside_each_divider(label):
 @pytest.mark.parametrize("players", [["Player 1", "Player 2"], ["Alexandra", "Alexander"]])
 def test_the_point_keys_name_each_player_differently(players):
     store = Store(":memory:")
-    table = Table(store, rng=random.Random(1))
+    table = Table(store, CATALOG, rng=random.Random(1))
     table.start({"game": "center-court", "players": players})
-    panel = Panel(table, Context())
+    panel = Panel(table, Context(CATALOG))
     prev, next_ = panel.state.screen.label("prev"), panel.state.screen.label("next")
     assert prev != next_ and prev.startswith("+") and next_.startswith("+")
     store.close()

@@ -24,9 +24,9 @@ def clock():
 
 
 @pytest.fixture
-def runner(tmp_path):
+def runner(tmp_path, catalog):
     with Store(tmp_path / "companion.db") as store, \
-            TableRunner(Table(store, rng=random.Random(5))) as r:
+            TableRunner(Table(store, catalog, rng=random.Random(5))) as r:
         yield r
 
 

@@ -564,7 +564,8 @@ def test_a_stored_match_is_replayed_once_however_often_phones_ask(client, host, 
 
     replays = []
     real = web.reads.replay_stored
-    monkeypatch.setattr(web.reads, "replay_stored", lambda s: replays.append(s.id) or real(s))
+    monkeypatch.setattr(web.reads, "replay_stored",
+                        lambda s, catalog: replays.append(s.id) or real(s, catalog))
     host.post("/api/match", START)
     host.post("/api/action", {"type": "point", "winner": 0})
     for _ in range(5):

@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from companion.catalog import GAMES
 from companion.games.base import MAX_NAME
+from tests.support import CATALOG
 
 STATIC = Path(__file__).resolve().parents[2] / "web" / "static"
 HOST = (STATIC / "host.js").read_text(encoding="utf-8")
@@ -21,7 +21,7 @@ NAMESPACES = sorted(set(re.findall(r"^TC\.(\w+) = \{\};", "\n".join(
 
 def game_words() -> set[str]:
     words: set[str] = set(NAMESPACES)
-    for game in GAMES.values():
+    for game in CATALOG.games.values():
         words |= {game.id, game.title}
         words |= {w for w in re.split(r"[-_ ]", game.id) if len(w) > 3}
     return words
@@ -36,7 +36,7 @@ def test_host_js_names_no_game():
 
 def test_every_host_script_registers_under_its_game():
     scripts = sorted(STATIC.glob("*-host.js"))
-    assert {p.name.removesuffix("-host.js") for p in scripts} <= set(GAMES)
+    assert {p.name.removesuffix("-host.js") for p in scripts} <= set(CATALOG)
     for path in scripts:
         game = path.name.removesuffix("-host.js")
         text = path.read_text(encoding="utf-8")

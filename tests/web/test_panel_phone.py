@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 
@@ -18,8 +19,9 @@ from companion.login_code import LoginCodes
 from companion.panel import Panel, history_line
 from companion.store import Store
 from companion.table import Table, TableRunner
-from companion.ui.controls import CHANGED, GENERIC_SCREENS, Ui, all_screens
+from companion.ui.controls import CHANGED, GENERIC_SCREENS, SCREENS, Ui
 from tests.screens.test_golden import CTX, SCENES
+from tests.support import CATALOG
 from tests.web.conftest import START as CC_START
 
 WD_START = {"game": "wizard-dodgeball", "players": ["Owls", "Newts"],
@@ -41,7 +43,7 @@ def end_screen(scene: str) -> tuple[str, bool]:
     """The screen a golden scene ends on, and whether a match is on the table then."""
     store = Store(":memory:")
     try:
-        table = Table(store, rng=random.Random(0))
+        table = Table(store, CATALOG, rng=random.Random(0))
         panel = Panel(table, CTX, codes=LoginCodes())
         SCENES[scene](table, panel)
         return panel.state.ui.screen, table.snapshot.match is not None
@@ -56,7 +58,8 @@ SUB_SCREENS = [scene for scene, (screen, _) in ENDS.items() if screen != "board"
 
 @pytest.fixture
 def panel(runner) -> Panel:
-    return runner.call(lambda table: Panel(table, CTX, codes=LoginCodes()))
+    ctx = replace(CTX, catalog=runner.table.catalog)
+    return runner.call(lambda table: Panel(table, ctx, codes=LoginCodes()))
 
 
 def press(runner: TableRunner, panel: Panel, *buttons: str) -> None:
@@ -95,7 +98,8 @@ def phone_new_match(host, runner: TableRunner) -> None:
 def test_every_screen_is_reached_by_a_scene():
     """The generic panel's screens (a game without a panel of its own) have their own test
     below, with the test-only game."""
-    assert set(all_screens()) - set(GENERIC_SCREENS) <= {screen for screen, _ in ENDS.values()}
+    own = {*SCREENS, *(name for kit in CATALOG.kits.values() for name in kit.screens)}
+    assert own <= {screen for screen, _ in ENDS.values()}
     assert set(GENERIC_SCREENS) == {"play"}
 
 

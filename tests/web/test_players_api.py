@@ -5,8 +5,8 @@ from __future__ import annotations
 import gzip
 import random
 
-from companion.catalog import GAMES
 from tests.players_support import alakaslam, alakazoo, center_court, random_match
+from tests.support import CATALOG
 from tests.web.conftest import Host
 
 
@@ -17,7 +17,7 @@ def seed(runner, *plays) -> None:
 
 def test_no_finished_match_no_ratings(client):
     body = client.get("/api/players").json
-    assert [g["game"] for g in body["games"]] == list(GAMES)  # every game, in the catalog's order
+    assert [g["game"] for g in body["games"]] == list(CATALOG)  # every game, in the catalog's order
     assert all(g["players"] == [] and g["total"] == 0 for g in body["games"])
     assert body["names"] == []
 

@@ -206,10 +206,10 @@ def test_readers_past_their_bound_are_refused_at_once_while_the_host_plays(serve
     entered, release = threading.Event(), threading.Event()
     real = web.reads.replay_stored
 
-    def slow(stored):
+    def slow(stored, catalog):
         entered.set()
         release.wait(20)
-        return real(stored)
+        return real(stored, catalog)
 
     monkeypatch.setattr(web.reads, "replay_stored", slow)
     with ThreadPoolExecutor(1) as pool:

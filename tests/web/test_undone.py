@@ -13,6 +13,7 @@ from companion.errors import IllegalAction, InvalidAction
 from companion.match import Match, StartRecord
 from companion.undone import undone_words
 from tests.e2e.browser_support import EACH_GAME
+from tests.support import CATALOG
 
 
 @pytest.mark.parametrize(("setup", "action", "words"), [
@@ -59,7 +60,7 @@ def test_every_event_of_every_game_has_words(game, seed, moves):
     """Whatever was played, the words for taking back the last event are a short line
     naming only players of the match (or none), never an error."""
     rng = random.Random(seed)
-    match = Match(StartRecord.create(EACH_GAME[game], rng))
+    match = Match(StartRecord.create(EACH_GAME[game], rng, CATALOG), CATALOG)
     for _ in range(moves):
         event = play_one(match, rng)
         if event is None:
