@@ -321,10 +321,11 @@ def test_shared_page_files_name_no_game():
 def test_the_hall_takes_nothing_from_the_table_s_composition_root():
     """What the hall and a table share (the kept PINs and session key, web/pins.py) lives
     below both: no hall module imports app/runtime.py, and app/ reaches the hall only
-    from its command line (``companion hall``). (The web server, app/server.py, is the
-    one thing the hall still takes from app/: its move below both is the web edge's.)"""
+    from its command line (``companion hall``). (The web server, app/server.py, and how
+    a process waits for its stop, app/stopping.py, are what the hall still takes from
+    app/: both serve ``companion run`` and ``companion hall`` alike.)"""
     edges = import_edges(project_modules())
     assert {(a, b) for a, b in edges if a.startswith("hall") and b.startswith("app")} <= {
-        ("hall.run", "app.server")}
+        ("hall.run", "app.server"), ("hall.run", "app.stopping")}
     assert {a for a, b in edges if a.startswith("app") and b.startswith("hall")} == {"app.cli"}
     assert ("hall.run", "web.pins") in edges and ("app.runtime", "web.pins") in edges

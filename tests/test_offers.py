@@ -352,7 +352,7 @@ def test_a_withdrawal_notice_says_why_and_is_no_offer():
 def test_a_doubles_offer_says_its_sides_on_the_board_and_the_host_card():
     payload = offer_payload(["Ann", "Bob", "Hal", "Zoë"], game="alakaslam", options={
         "characters": ["austin", "laurie", "rich", "toots"]})
-    offer = parse_offer(payload)
+    offer = parse_offer(payload, CATALOG)
     assert offer.sides == (0, 0, 1, 1) and offer.label == "Ann & Bob v Hal & Zoë"
     assert offer.to_json()["label"] == "Ann & Bob v Hal & Zoë"
     with Store(":memory:") as store:
@@ -364,6 +364,6 @@ def test_a_doubles_offer_says_its_sides_on_the_board_and_the_host_card():
         assert panel.state.screen.offer == ("o-1", ("Next: Ann&Bob v Hal&Zoë",
                                                     "R2 · Tuesday Swiss"))
     canadian = parse_offer(offer_payload(["Ann", "Bob", "Cy"], game="alakaslam", options={
-        "characters": ["austin", "laurie", "rich"]}))
+        "characters": ["austin", "laurie", "rich"]}), CATALOG)
     assert canadian.label == "Ann v Bob & Cy"
-    assert parse_offer(offer_payload(["Ann", "Bob"])).label == "Ann v Bob"
+    assert parse_offer(offer_payload(["Ann", "Bob"]), CATALOG).label == "Ann v Bob"

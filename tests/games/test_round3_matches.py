@@ -18,6 +18,7 @@ import pytest
 
 from companion.errors import CompanionError
 from companion.matchfile import replay
+from tests.support import CATALOG
 
 HERE = Path(__file__).parent / "round3"
 #: The installed command, as tests/test_cli.py runs it.
@@ -28,7 +29,7 @@ def run(name: str) -> tuple[dict[str, Any] | None, str]:
     """The final view of ``name``'s match, or None and the refusal (``line N: ...``)."""
     try:
         match = replay((HERE / name).read_text(encoding="utf-8").splitlines(),
-                       random.Random(1))
+                       random.Random(1), CATALOG)
     except CompanionError as err:
         return None, str(err)
     return match.view(), ""
@@ -170,7 +171,7 @@ def test_the_alakazoo_timeline_counts_forced_passes_as_turns():
               *['{"type": "end_turn"}'],
               *['{"type": "dark_power", "reason": "hand"}'] * 3,
               '{"type": "end_turn"}', '{"type": "end_turn"}', '{"type": "end_turn"}']]
-    match = replay([json.dumps(x) for x in lines], random.Random(1))
+    match = replay([json.dumps(x) for x in lines], random.Random(1), CATALOG)
     state = match.game.setup(match.start.players, match.start.options)
     steps = [Step(0, None, match.game.view(state))]
     for number, event in enumerate(match.events, 1):
@@ -216,15 +217,15 @@ def test_the_faces_say_the_obligation_the_engine_enforces(name, face):
     lines = (HERE / name).read_text().splitlines()
     cards = ["R1", "E1", "R0"] if "enchantments" in name else ["R1", "E1"]
     shot = json.dumps({"type": "shot", "player": 0, "cards": cards, "enchant": 1})
-    replay([*lines, shot], random.Random(1))
+    replay([*lines, shot], random.Random(1), CATALOG)
 
 
 def test_simon_is_reminded_to_copy_before_each_serve():
     from companion.games.alakaslam.oled import lines
     start = {"game": "alakaslam", "players": ["Ann", "Bob"],
              "options": {"characters": ["simon", "rich"]}}
-    match = replay([json.dumps(start)], random.Random(1))
+    match = replay([json.dumps(start)], random.Random(1), CATALOG)
     assert "Ann: Simon, copy whom?" in lines(match.view(), match.start.options)
     copied = replay([json.dumps(start), '{"type": "copy", "player": 0, "character": "rich"}'],
-                    random.Random(1))
+                    random.Random(1), CATALOG)
     assert not any("copy whom" in x for x in lines(copied.view(), copied.start.options))

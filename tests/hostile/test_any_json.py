@@ -152,7 +152,7 @@ def sample_starts(game_id: str) -> list[dict[str, Any]]:
     starts = []
     for record in records:
         try:
-            prepared = StartRecord.create(record, random.Random(0)).to_json()
+            prepared = StartRecord.create(record, random.Random(0), CATALOG).to_json()
         except InvalidAction:
             continue  # a choice the fewest seats cannot take (a fourth player first)
         starts += [record, prepared, {**prepared, "event": dict(EVENT)}]
@@ -172,7 +172,8 @@ def known_fields(game_id: str) -> list[str]:
     game, found = CATALOG.games[game_id], set()
     for start in STARTS[game_id]:
         found |= keys_of(start)
-        for shape in game.legal(Match(StartRecord.create(start, random.Random(0))).state):
+        match = Match(StartRecord.create(start, random.Random(0), CATALOG), CATALOG)
+        for shape in game.legal(match.state):
             found |= set(shape)
     for script in SCRIPTS[game_id]:
         found |= keys_of(script)
@@ -253,8 +254,8 @@ def test_any_json_in_any_field_of_any_action_at_a_state_that_offers_it(host, dat
     script = data.draw(st.sampled_from([None, *SCRIPTS[game_id]]), label="script")
     if script is not None:
         start = StartRecord.create(doc_matches()[[m[1:] for m in doc_matches()].index(
-            script)][0], random.Random(0)).to_json()
-    replica = Match(StartRecord.create(start, random.Random(0)))
+            script)][0], random.Random(0), CATALOG).to_json()
+    replica = Match(StartRecord.create(start, random.Random(0), CATALOG), CATALOG)
     started = host.post("/api/match", replica.start.to_json())
     assert started.status_code == 200, started.get_json()
     rng = random.Random(data.draw(st.integers(0, 2**32), label="seed"))
@@ -290,7 +291,7 @@ def test_every_action_type_of_every_game_is_reached():
     for game_id in GAME_IDS:
         game, reached = CATALOG.games[game_id], set()
         for start in STARTS[game_id]:
-            match = Match(StartRecord.create(start, random.Random(0)))
+            match = Match(StartRecord.create(start, random.Random(0), CATALOG), CATALOG)
             rng = random.Random(1)
             for _ in range(120):
                 offered = offers(game.legal(match.state))
@@ -365,7 +366,7 @@ def test_an_offer_sent_at_no_clock_says_is_refused_by_name(sent_at):
     """A 400-digit ``sent_at`` overflowed the float it was checked as (a traceback)."""
     offer = {**offer_of(STARTS["center-court"][0]), "sent_at": sent_at}
     with pytest.raises(InvalidAction, match="the offer's 'sent_at' must be a Unix time"):
-        parse_offer(json.dumps(offer).encode())
+        parse_offer(json.dumps(offer).encode(), CATALOG)
 
 
 @fuzz(300)
@@ -376,7 +377,7 @@ def test_any_json_in_any_field_of_an_offer_is_one_line_never_a_traceback(data, c
                                        | set(FIELDS[base["game"]])))
     payload = json.dumps(offer).encode()
     try:
-        parse_offer(payload)
+        parse_offer(payload, CATALOG)
         usable = True
     except InvalidAction as err:
         usable = False

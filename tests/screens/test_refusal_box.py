@@ -74,7 +74,7 @@ def mutations(match: Match, rng: random.Random, types: set[str]) -> Iterator[dic
 def refusals(start: dict, seed: int, steps: int = 40) -> set[str]:
     """The messages the rules refused with over a match played at random from ``seed``."""
     rng = random.Random(seed)
-    match = Match(StartRecord.create(start, rng))
+    match = Match(StartRecord.create(start, rng, CATALOG), CATALOG)
     said: set[str] = set()
     types: set[str] = set()
     for _ in range(steps):
