@@ -224,6 +224,10 @@ def test_the_faces_say_the_obligation_the_engine_enforces(name, face):
     from companion.games.alakaslam.panel import obligation
     view, _ = run(name)
     assert view is not None and obligation(view, 0) == face
+    # Nor does the view say "no Enchantment" for the whole obligation (an audit found
+    # `no_enchant: true` where an Enchantment with the other count is taken).
+    ann = next(o for o in view["obligations"] if o["player"] == 0)
+    assert ann["no_enchant"] is False
     # The engine takes what the face says: an Enchantment with 3 cards, or with 2
     # when another's Enchant-2 binds Ann too.
     lines = (HERE / name).read_text().splitlines()
