@@ -135,6 +135,14 @@ def test_a_wizard_carrying_the_effect_takes_no_marker():
         assert "speed" in wizard(view, jersey)["effects"], wizard(view, jersey)
 
 
+def test_a_dispelled_speed_is_not_reminded_of():
+    """#58 used its Speed's action, then dispelled the Speed: the turn still counts it,
+    but the reminder no longer says "Speed: +1 throw or cast" (an audit found it)."""
+    view, error = run("wd-speed-dispelled-no-reminder.jsonl")
+    assert view is not None, error
+    assert view["reminder"] is None
+
+
 def test_a_dispel_names_the_spell_in_full():
     view, _ = run("wd-dispelled-says-the-spell.jsonl")
     assert view is not None and view["last"]["text"] == "#58 dispelled Slow on #58"

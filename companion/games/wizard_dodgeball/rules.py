@@ -174,9 +174,9 @@ def target_bounds(state: State, caster: int, spell: str, kind: str) -> tuple[int
         low, high = (0, 0) if kind == "cast" else (1, 1)
     if spell not in NO_TOKEN:
         # Each wizard the spell takes holds one of the team's markers of its kind.
-        # (a wizard carrying the effect already takes none: it may be named besides).
-        room = markers_left(state, state.setup.side_of(caster), spell) + sum(
-            has(state, j, spell) for j in on_court(state, 0) + on_court(state, 1))
+        # (A wizard carrying the effect already takes none and may be named besides;
+        # `legal` offers a count any choice of wizards within it makes good.)
+        room = markers_left(state, state.setup.side_of(caster), spell)
         high = room if high is None else min(high, room)
     return low, high
 
