@@ -126,6 +126,24 @@ def test_a_cast_on_a_teammate_shows_no_cast_total():
     assert view["last"]["text"] == "#21 Shield: on #58" and view["last"]["cast"] is None
 
 
+def test_a_wizard_carrying_the_effect_takes_no_marker():
+    """A Speed on four wizards, one of whom carries the Newts' Speed already, needs
+    three Owls markers: "an effect counts once", so it is taken (an audit found it
+    refused as needing four)."""
+    view, error = run("wd-markers-speed-on-one-carrying-it.jsonl")
+    assert view is not None, error
+    for jersey in (58, 12, 33, 7):
+        assert "speed" in wizard(view, jersey)["effects"], wizard(view, jersey)
+
+
+def test_a_dispelled_speed_is_not_reminded_of():
+    """#58 used its Speed's action, then dispelled the Speed: the turn still counts it,
+    but the reminder no longer says "Speed: +1 throw or cast" (an audit found it)."""
+    view, error = run("wd-speed-dispelled-no-reminder.jsonl")
+    assert view is not None, error
+    assert view["reminder"] is None
+
+
 def test_a_dispel_names_the_spell_in_full():
     view, _ = run("wd-dispelled-says-the-spell.jsonl")
     assert view is not None and view["last"]["text"] == "#58 dispelled Slow on #58"
@@ -186,6 +204,9 @@ SLAM_REFUSED = {
     "slam-serve-of-more-cards-than-the-hand.jsonl": (
         9, ["Ann holds 1 card (the hand after mulligans): 3 cannot be played; play 1 to 1"]),
     "slam-support-of-more-cards-than-the-hand.jsonl": (9, ["Bob holds 1 card"]),
+    # Ann (1 card) served it and drew 2: she may play 2, not 3.
+    "slam-more-than-drawn-since-the-serve.jsonl": (
+        11, ["Ann holds at most 2 cards", "play 1 to 2"]),
     "slam-first-server-against-coin-flip.jsonl": (
         1, ["the device's flip chose side 1, but 'first_server' is 0: they must agree"]),
     "slam-coin-flip-alone.jsonl": (
@@ -212,6 +233,10 @@ def test_the_faces_say_the_obligation_the_engine_enforces(name, face):
     from companion.games.alakaslam.panel import obligation
     view, _ = run(name)
     assert view is not None and obligation(view, 0) == face
+    # Nor does the view say "no Enchantment" for the whole obligation (an audit found
+    # `no_enchant: true` where an Enchantment with the other count is taken).
+    ann = next(o for o in view["obligations"] if o["player"] == 0)
+    assert ann["no_enchant"] is False
     # The engine takes what the face says: an Enchantment with 3 cards, or with 2
     # when another's Enchant-2 binds Ann too.
     lines = (HERE / name).read_text().splitlines()
@@ -229,3 +254,14 @@ def test_simon_is_reminded_to_copy_before_each_serve():
     copied = replay([json.dumps(start), '{"type": "copy", "player": 0, "character": "rich"}'],
                     random.Random(1), CATALOG)
     assert not any("copy whom" in x for x in lines(copied.view(), copied.start.options))
+
+
+@pytest.mark.parametrize("name", ["slam-lone-player-plays-what-it-drew.jsonl",
+                                  "slam-receiver-plays-what-it-drew.jsonl"])
+def test_a_player_plays_the_cards_drawn_since_the_serve(name):
+    """The hand shown is the one at the serve; a player alone on a side draws 2 after
+    each of its shots ("Draw 2 ... There is no maximum hand size"), so with 1 card at
+    the serve it may play 2 on its next shot, with 2 it may play 3 (an audit found both
+    refused)."""
+    view, error = run(name)
+    assert view is not None, error

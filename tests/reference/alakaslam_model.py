@@ -73,12 +73,14 @@ class SlamModel:
         self.hand = [self._refill(p) for p in range(n)]
         self.bound: list[tuple[int, int, bool]] = []  # (player, N, Rich's E2)
         self.shot_in_point = False
+        self.side_hits = [0, 0]  # each side's serve and shots this point
 
     def clone(self) -> SlamModel:
         """An independent copy (by hand: the tests clone on every step). The
         dicts last_shot and last_point are replaced, never changed in place."""
         twin = copy.copy(self)
-        for name in ("score", "abilities", "used", "copy", "mulligans", "hand", "bound"):
+        for name in ("score", "abilities", "used", "copy", "mulligans", "hand", "bound",
+                     "side_hits"):
             setattr(twin, name, list(getattr(self, name)))
         twin.by_reason = [dict(d) for d in self.by_reason]
         return twin
@@ -235,7 +237,11 @@ class SlamModel:
             return "C: an unknown card string"
         if not 1 <= len(cards) <= 3:
             return "RB: play 1-3 cards"
-        if len(cards) > self.hand[p]:
+        # R3: no play of more cards than the hand holds. `hand` is the hand at the serve;
+        # RB The Turn: "4. Draw 2 (unless a point was scored). There is no maximum hand
+        # size" (Doubles: each player draws 1), and a player alone played 1 card at
+        # least of each of its side's hits: so each of them adds at most 1.
+        if len(cards) > self.hand[p] + self.side_hits[self.teams[p]]:
             return "R3: no play of more cards than the player's hand holds"
         if sum(c in ENCHANTS for c in cards) > 1:
             return "RB: only 1 may be an Enchantment"
@@ -370,6 +376,7 @@ class SlamModel:
         # R "Enchantments bind a player": the hitting side's bonds lapse with
         # this shot; the new ones bind for the opponents' next shot.
         self.bound = [b for b in self.bound if self.teams[b[0]] != side] + binds
+        self.side_hits[side] += 1
         self.due_serve = False
         self.hitting = 1 - side
         self.ball = to

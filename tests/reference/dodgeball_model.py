@@ -562,7 +562,10 @@ class DodgeModel:
                                                       for t in self.tokens[j]))
             if card == "fireball":
                 lying = int(side in self.fireball)
-            if lying + len(targets) > MARKERS:
+            # R3: a wizard holds one effect of a kind, so naming one that holds it
+            # already places no marker there ("counts once").
+            placed = [j for j in targets if not self._harmless(j, spell)]
+            if lying + len(placed) > MARKERS:
                 return "R3: three markers of each kind per team"
         return None
 

@@ -21,6 +21,7 @@ from companion.games.alakaslam.state import (
     acts_as,
     hand_size,
     has_point_ability,
+    held_at_most,
 )
 from companion.games.base import JSON, action_type, check_fields, choice, integer
 
@@ -421,12 +422,16 @@ def _check_hand(state: State, who: int, cards: list[str], enchant: object, key: 
     name = _name(state, who)
     if not 1 <= len(cards) <= MAX_CARDS:
         raise IllegalAction(f"{name} plays 1 to {MAX_CARDS} cards in a shot; got {len(cards)}")
-    held = hand_size(state, who)
+    held = held_at_most(state, who)
     if len(cards) > held:
-        # The hand shown is the cards held at the serve: no play can be bigger.
-        raise IllegalAction(f"{name} holds {held} card{'s' * (held != 1)} (the hand after "
-                            f"{'mulligans' if state.mulligans[who] else 'the refill'}): "
-                            f"{len(cards)} cannot be played; play 1 to {min(held, MAX_CARDS)}")
+        at_serve = hand_size(state, who)
+        cards_word = f"card{'s' * (held != 1)}"
+        what = (f"{held} {cards_word} (the hand after "
+                f"{'mulligans' if state.mulligans[who] else 'the refill'})" if held == at_serve
+                else f"at most {held} {cards_word} (the hand at the serve, {at_serve}, and "
+                     f"what was drawn since, less what was played)")
+        raise IllegalAction(f"{name} holds {what}: {len(cards)} cannot be played; "
+                            f"play 1 to {min(held, MAX_CARDS)}")
     if ability and len(cards) != 1:
         raise IllegalAction(f"{name} uses Laurie's ability: play exactly 1 card")
     if STRAIGHT in cards and acts_as(state, who) != "austin":

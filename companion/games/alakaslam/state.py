@@ -141,6 +141,27 @@ def draws(state: State, player: int) -> dict[str, Any]:
             "from_discard": who == "josephias" and not spent}
 
 
+def held_at_most(state: State, player: int) -> int:
+    """The most cards ``player`` can hold for their side's shot now.
+
+    The companion knows the hand at the serve (:func:`hand_size`), and each of the
+    side's shots since: after each, the player drew (:func:`draws`: 2 alone, 1 in a pair,
+    Wendolyn discarding 1 first; Josephias's card from the discard is instead of his
+    draw), and a player alone on a side played at least 1 card of it. The draws are not
+    recorded card by card, so this is the bound the record allows: a play the table
+    could make is never refused (a lone player with 1 card serves it, draws 2 and may
+    play 2).
+    """
+    side = state.setup.teams[player]
+    # The rally counts the point's shots so far, the serve first: the serving side hit
+    # the even ones, the other side the odd ones.
+    turns = (state.rally + 1) // 2 if side == state.serving_side else state.rally // 2
+    d = draws(state, player)
+    gained = d["draw"] - d["discard_first"]
+    alone = state.setup.teammate(player) is None
+    return hand_size(state, player) + turns * (gained - int(alone))
+
+
 def end_point(state: State, winner: int, reason: str, shot: Shot | None = None) -> State:
     """The state after ``winner`` takes a point: the loser serves next; all resets."""
     score = list(state.score)

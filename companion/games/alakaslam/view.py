@@ -18,7 +18,9 @@ def view(state: State) -> JSON:
         mine = [b for b in state.bindings if b.player == p]
         if mine:
             obligations.append({"player": p, "cards": [b.cards for b in mine],
-                                "no_enchant": any(b.no_enchant for b in mine),
+                                # No count lets an Enchantment in (the engine takes
+                                # any count whose binding allows what is played).
+                                "no_enchant": all(b.no_enchant for b in mine),
                                 # Which of the counts is Rich's (forbids an Enchantment).
                                 "no_enchant_each": [b.no_enchant for b in mine],
                                 "by": [b.by for b in mine]})

@@ -174,6 +174,8 @@ def target_bounds(state: State, caster: int, spell: str, kind: str) -> tuple[int
         low, high = (0, 0) if kind == "cast" else (1, 1)
     if spell not in NO_TOKEN:
         # Each wizard the spell takes holds one of the team's markers of its kind.
+        # (A wizard carrying the effect already takes none and may be named besides;
+        # `legal` offers a count any choice of wizards within it makes good.)
         room = markers_left(state, state.setup.side_of(caster), spell)
         high = room if high is None else min(high, room)
     return low, high
@@ -541,7 +543,10 @@ def _require_markers(state: State, side: int, spell: str, targets: list[int]) ->
         return
     card = CARD_OF[spell]
     lying = markers(state, side, card.id)
-    if len(lying) + len(targets) <= MARKERS:
+    # A wizard carrying the effect already (from either side) takes no second marker:
+    # an effect counts once, and a second cast of it places nothing.
+    needed = [t for t in targets if not has(state, t, spell)]
+    if len(lying) + len(needed) <= MARKERS:
         return
     kind = "/".join(TITLES[f] for f in card.faces)
     team = state.setup.sides[side]
@@ -552,8 +557,12 @@ def _require_markers(state: State, side: int, spell: str, targets: list[int]) ->
     room = MARKERS - len(lying)
     most = f"name at most {room} wizard{'s' if room != 1 else ''}" if room else \
         "none is free"
+    carried = len(targets) - len(needed)
+    free = (f" ({carried} of them carr{'ies' if carried == 1 else 'y'} it already and "
+            f"take{'s' if carried == 1 else ''} none)" if carried else "")
     raise IllegalAction(f"{team} have {MARKERS} {kind} markers{where}: a {TITLES[spell]} on "
-                        f"{len(targets)} wizards needs {len(targets)}; {most}")
+                        f"{len(targets)} wizards{free} needs {len(needed)}; {most}"
+                        + (" besides those" if carried and room else ""))
 
 
 def _require_ready(state: State, side: int, spell: str) -> None:

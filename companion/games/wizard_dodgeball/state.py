@@ -330,7 +330,9 @@ def reminder(state: State) -> str | None:
         return f"back: {count} action{'s' if count != 1 else ''}, no move"
     if state.setup.turn == "basic":
         extra = basic_extra(state)
-        if extra > 0:
+        # Only while the wizard carries it: a Speed dispelled after its action was used
+        # still counts for the turn, but there is no Speed left to remind of.
+        if extra > 0 and has(state, j, "speed"):
             return "Speed: +1 throw or cast"
         if extra < 0:
             return "Slow: throw or cast"

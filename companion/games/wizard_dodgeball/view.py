@@ -71,7 +71,7 @@ def view(state: State) -> JSON:
         "reminder": reminder(state),
         "recharging": recharging,
         "order": [{"side": s.side_of(w), "jersey": w} for w in state.order.order],
-        "loose_fireballs": [t.side for t in loose_fireballs(state)],
+        "loose_fireballs": sorted(t.side for t in loose_fireballs(state)),
         "last": dict(state.last) if state.last is not None else None,
     }
 
