@@ -11,9 +11,10 @@
   const games = JSON.parse(document.getElementById("games").textContent);
   const won = (m, i) => (Array.isArray(m.winner) ? m.winner.includes(i) : m.winner === i);
   const shared = (m) => games[m.game]?.shared_wins && Array.isArray(m.winner) && m.winner.length > 1;
-  // The winners in bold: the result line says who won in words ("Ann won"), once.
-  const names = (m) => m.players.flatMap((p, i) => [i ? " v " : null,
-    won(m, i) ? TC.el("strong", {class: "won"}, p) : p]);
+  // The players by side ("Ann & Cy v Bob & Dee"), the winners in bold: the result line
+  // says who won in words ("Ann won"), once.
+  const names = (m) => TC.sides(m, (i) => (won(m, i) ? TC.el("strong", {class: "won"}, m.players[i]) : m.players[i]))
+    .flatMap((side, s) => [s ? " v " : null, ...side.flatMap((p, k) => [k ? " & " : null, p])]);
   const clock = new Intl.DateTimeFormat(undefined, {dateStyle: "medium", timeStyle: "short"});
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   document.getElementById("zone").textContent = zone ? `Times are this phone's local time (${zone}).`
