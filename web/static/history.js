@@ -36,7 +36,9 @@
     const winners = m.players.filter((_, i) => won(m, i));
     const head = m.status === "active" ? "In play" : m.status === "abandoned" ? "Abandoned"
       : shared(m) ? `Shared win: ${winners.join(" & ")}` : `${winners.join(" & ")} won`;
-    return m.summary ? `${head} · ${m.summary}` : head;
+    // The outcome in bold, the game's summary (a free-for-all's totals and stats run
+    // long) in the body's weight after it.
+    return [TC.el("span", {class: "outcome"}, head), m.summary ? ` · ${m.summary}` : null];
   };
   const file = (m) => TC.el("a", {class: "file", href: `/api/matches/${m.id}/export`,
     download: `match-${m.id}.jsonl`}, "Match file");
