@@ -32,7 +32,8 @@ def overflow(page) -> list[str]:
       const out = [...document.querySelectorAll("body *")]
         .filter((e) => e.getBoundingClientRect().right > width + 0.5)
         .map((e) => `${e.tagName}.${e.className}: ${Math.round(e.getBoundingClientRect().right)}`);
-      if (document.documentElement.scrollWidth > width) out.push(`page ${document.documentElement.scrollWidth}`);
+      const page = document.documentElement.scrollWidth;
+      if (page > width) out.push(`page ${page}`);
       return out;
     }""")
 
