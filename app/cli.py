@@ -26,6 +26,7 @@ from companion.errors import CompanionError
 from companion.salvage import salvage
 from companion.standings import standing
 from companion.store import ACTIVE, FINISHED, Store
+from companion.teams import label
 from companion.topics import DEFAULT_PREFIX
 
 
@@ -201,7 +202,7 @@ def _history(args: argparse.Namespace) -> int:
     print(f"{'ID':>4}  {'STARTED (UTC)':16}  {'GAME':16}  {'STATUS':9}  PLAYERS / RESULT")
     for r in rows:
         started = time.strftime("%Y-%m-%d %H:%M", time.gmtime(r.started_at))
-        result = " v ".join(r.players)
+        result = label(r.players, r.teams)
         won = [r.players[p] for p in r.winners]
         game = args.catalog.kit(r.game)
         if len(won) > 1 and game is not None and game.game.shared_wins:

@@ -52,6 +52,7 @@ from companion.errors import (
     UnknownPlayer,
 )
 from companion.games.base import JSON, clean_name, name_key
+from companion.teams import teams
 
 log = logging.getLogger(__name__)
 
@@ -204,6 +205,9 @@ class MatchSummary:
     #: status and ``updated_at`` it tells whether anything drawn from the match is current.
     #: Not part of the JSON.
     entries: int = 0
+    #: Each side's player indexes, every player in one (companion/teams.py): ``[[0, 2],
+    #: [1, 3]]`` for doubles, ``[[0], [1], [2]]`` where everyone plays for themselves.
+    teams: tuple[tuple[int, ...], ...] = ()
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -217,7 +221,7 @@ class MatchSummary:
             "id": self.id, "game": self.game, "players": list(self.players),
             "status": self.status, "winner": self.winner, "summary": self.summary,
             "started_at": iso_utc(self.started_at), "updated_at": iso_utc(self.updated_at),
-            "plays": self.plays,
+            "plays": self.plays, "teams": [list(t) for t in self.teams],
         }
 
 
@@ -1029,14 +1033,16 @@ class Store:
 
     def _summaries(self, rows: list[tuple[Any, ...]]) -> list[MatchSummary]:
         with _decoding(self.path, "the match history"):
-            return [
-                MatchSummary(id=r[0], game=r[1],
-                             players=tuple(json.loads(r[2])["players"]),
-                             status=r[3], winner=None if r[4] is None else json.loads(r[4]),
-                             summary=r[5], started_at=r[6], updated_at=r[7], plays=r[8],
-                             entries=r[9])
-                for r in rows
-            ]
+            return [self._summary(r, json.loads(r[2])) for r in rows]
+
+    @staticmethod
+    def _summary(r: tuple[Any, ...], start: JSON) -> MatchSummary:
+        players = tuple(start["players"])
+        return MatchSummary(id=r[0], game=r[1], players=players,
+                            status=r[3], winner=None if r[4] is None else json.loads(r[4]),
+                            summary=r[5], started_at=r[6], updated_at=r[7], plays=r[8],
+                            entries=r[9],
+                            teams=teams(r[1], players, start.get("options") or {}))
 
     @_named_errors
     def start_of(self, match_id: int) -> JSON:

@@ -147,9 +147,9 @@ def test_history_names_both_winners_of_a_team(tmp_path):
     f = write(tmp_path / "m.jsonl", slam, {"type": "point", "winner": 1})
     assert companion("import", str(f), "--data", str(tmp_path)).returncode == 0
     line = companion("history", "--data", str(tmp_path)).stdout.splitlines()[1]
-    assert "AlakaSLAM" in line and "Ann v Bea v Cid v Dan: Cid/Dan won 0-1" in line
+    assert "AlakaSLAM" in line and "Ann & Bea v Cid & Dan: Cid/Dan won 0-1" in line
     rows = json.loads(companion("history", "--json", "--data", str(tmp_path)).stdout)
-    assert rows[0]["winner"] == [2, 3]
+    assert rows[0]["winner"] == [2, 3] and rows[0]["teams"] == [[0, 1], [2, 3]]
 
 
 def test_history_uses_the_data_folder_from_the_environment(tmp_path):
@@ -383,7 +383,7 @@ def test_an_alakaslam_match_file_goes_through_every_command(tmp_path):
     imported = companion("import", str(f), "--seed", "5", "--data", data)
     assert imported.returncode == 0 and "unfinished" in imported.stdout, imported.stderr
     listed = companion("history", "--data", data)
-    assert "AlakaSLAM" in listed.stdout and "Ann v Bob v Cid 1-0 · Ann: 1 declined" in listed.stdout
+    assert "AlakaSLAM" in listed.stdout and "Ann v Bob & Cid 1-0 · Ann: 1 declined" in listed.stdout
     rows = json.loads(companion("history", "--json", "--data", data).stdout)
     assert (rows[0]["game"], rows[0]["status"]) == ("alakaslam", "active")
     exported = companion("export", str(rows[0]["id"]), "--data", data)

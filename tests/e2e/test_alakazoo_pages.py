@@ -78,7 +78,10 @@ def test_spectator_final_round_and_the_jury(companion, phone):
     above_the_fold(phone, "#board .banner")
     shot(phone, "zoo-spectator-final-round")
     play(companion, *FINISH[COMPLETED:])
-    expect(board.locator(".head")).to_have_text("Annabelle wins with 18")
+    # The end in a short list: place, name, total a row, the winner's row marked.
+    expect(board.locator(".places li")).to_have_text(
+        ["1st Annabelle 18", "2nd Bartholomew 4", "=3rd Cleo 1", "=3rd Dimitri 1"])
+    expect(board.locator(".places li.won")).to_have_text("1st Annabelle 18")
     expect(board.locator(".banner")).to_have_count(0)
     expect(board.locator(".last")).to_contain_text("the final round is over: the Magic Jury scores")
     ann = board.locator(".zp[data-player='0']")
@@ -229,9 +232,11 @@ def test_host_plays_a_match_to_the_end_and_the_spectator_follows(companion, brow
         shown = phone.locator(f"#board .zp[data-player='{who}']") if board else form
         expect(shown.locator(f"[data-space='{space}']")).to_have_class(done)
 
-    def end_turn(then: str) -> None:
+    def end_turn(then: str | list[str]) -> None:
+        """End the turn; the board's head then says ``then`` (the places once over)."""
         phone.locator("#bar [data-action=end_turn]").click()
-        expect(phone.locator("#board .head")).to_have_text(then)
+        expect(phone.locator("#board .head" if isinstance(then, str) else
+                             "#board .head li")).to_have_text(then)
 
     errors: list[str] = []
     phone.on("pageerror", lambda e: errors.append(str(e)))
@@ -312,9 +317,9 @@ def test_host_plays_a_match_to_the_end_and_the_spectator_follows(companion, brow
     actions.locator("[data-reason=no_rune]").click()
     expect(phone.locator("#board .zp[data-player='1'] .pips .pip.on")).to_have_count(1)
     expect(actions.locator("[data-reason=no_rune]")).to_have_count(0)
-    end_turn("Ann wins with 17")
+    end_turn(["1st Ann 17", "2nd Bob 2"])
     expect(phone.locator("#actions fieldset, [data-action=end_turn]")).to_have_count(0)
-    expect(head).to_have_text("Ann wins with 17")
+    expect(head.locator("li.won")).to_have_text("1st Ann 17")
     # Over: the controls say so (no TypeError on a game with no current player).
     expect(actions.locator(".zoo-over")).to_contain_text("The game is over")
     assert errors == []
@@ -364,7 +369,8 @@ def test_a_shared_win_on_the_board_and_in_the_history(companion, phone):
     play(companion, *displays((1, 1)), *three, END, *displays((2, 2)), *three, END)
     assert view(companion)["ended"] == "stuck"
     phone.goto(url(companion))
-    expect(phone.locator("#board .head")).to_have_text("Shared win: Ann & Bob with 2")
+    # Level on 2: both first, the place marked shared, both rows the winners'.
+    expect(phone.locator("#board .places li.won")).to_have_text(["=1st Ann 2", "=1st Bob 2"])
     expect(phone.locator("#board .zp .chip.won")).to_have_text(["shared win", "shared win"])
     expect(phone.locator("#board .last")).to_have_text(
         "Bob ended the turn · Ann passes: 3 Dark Power · Bob passes: 3 Dark Power"

@@ -405,7 +405,7 @@ def test_history_page_marks_every_winner_of_a_team(companion, phone):
     companion.runner.call(lambda t: t.act({"type": "point", "winner": 1}))
     phone.goto(url(companion, "/history"))
     sync_api.expect(phone.locator("#history .who")).to_have_text(
-        "Ann v Bea v Cid v Dan")
+        "Ann & Bea v Cid & Dan")
     sync_api.expect(phone.locator("#history .who strong")).to_have_text(["Cid", "Dan"])
     sync_api.expect(phone.locator("#history .result")).to_have_text(
         "Cid & Dan won · 0-1 · Cid/Dan: 1 no return")

@@ -193,7 +193,7 @@ def test_the_host_runs_an_alakazoo_match_with_one_thumb(companion, phone):
     thumb.tap(phone.locator("#bar [data-action=end_turn]"))
     put(1, 2)
     thumb.tap(phone.locator("#bar [data-action=end_turn]"))
-    expect(phone.locator("#board .head")).to_contain_text("Ann wins")
+    expect(phone.locator("#board .places li.won")).to_contain_text("1st Ann")
     won(phone, thumb, "zoo")
 
 

@@ -272,8 +272,9 @@ def test_alakazoo_title_colours_and_the_winner(companion, phone):
     start(companion, FOUR)
     play(companion, *FINISH)
     head = phone.locator("#board .head")
-    expect(head).to_have_text("Annabelle wins with 18")
-    expect(head).to_have_class("head over")
+    expect(head.locator("li")).to_have_text(
+        ["1st Annabelle 18", "2nd Bartholomew 4", "=3rd Cleo 1", "=3rd Dimitri 1"])
+    expect(head).to_have_class("head over places")
     title_is(phone, "Annabelle wins with 18")
     for s in ["#board .head", "#board .zp.winner .chip.won", "#board .zp .pts"]:
         above_the_fold(phone, s)

@@ -194,6 +194,46 @@ def test_history_and_export(client, host):
     assert client.get("/api/matches/99/export").status_code == 404
 
 
+@pytest.mark.parametrize(("game", "players", "options", "teams"), [
+    ("alakaslam", ["Ann", "Bea", "Cid", "Dan"],
+     {"characters": ["austin", "rich", "toots", "simon"], "teams": [0, 1, 0, 1]},
+     [[0, 2], [1, 3]]),
+    ("alakaslam", ["Ann", "Bea", "Cid"], {"characters": ["austin", "rich", "toots"]},
+     [[0], [1, 2]]),
+    ("alakaslam", ["Ann", "Bea"], {"characters": ["austin", "rich"]}, [[0], [1]]),
+    ("alakazoo", ["Ann", "Bea", "Cid"], {}, [[0], [1], [2]]),
+    ("center-court", ["Ann", "Bea"], {}, [[0], [1]]),
+])
+def test_history_rows_carry_each_sides_players(client, host, game, players, options, teams):
+    """``teams``: each side's player indexes as the game seats them (doubles by the
+    ``teams`` option, Canadian one against two, everyone alone in Alakazoo), for an
+    active match and an ended one alike, and in the command line's JSON shape."""
+    answer = host.post("/api/match", {"game": game, "players": players, "options": options})
+    assert answer.status_code == 200, answer.json
+    assert client.get("/api/history").json[0]["teams"] == teams
+    assert host.post("/api/match/end", {}).status_code == 200
+    row = client.get("/api/history").json[0]
+    assert row["status"] == "abandoned" and row["teams"] == teams
+
+
+def test_a_history_row_from_a_start_its_game_cannot_read_has_every_player_alone(caplog):
+    import random
+
+    from companion.match import StartRecord
+    from companion.teams import teams
+
+    # Characters the game does not know: its setup refuses; logged, each player alone.
+    assert teams("alakaslam", ["Ann", "Bea"], {"characters": ["nobody"]}) == ((0,), (1,))
+    assert "alakaslam's sides could not be read" in caplog.text
+    assert teams("no-such-game", ["Ann", "Bea", "Cid"], {}) == ((0,), (1,), (2,))
+    # Kept by options (not names): the same four seated otherwise are other sides.
+    for seated, sides in [([0, 0, 1, 1], ((0, 1), (2, 3))), ([1, 0, 0, 1], ((1, 2), (0, 3)))]:
+        start = StartRecord.create({"game": "alakaslam", "players": ["Ann", "Bea", "Cid", "Dan"],
+                                    "options": {"characters": ["austin", "rich", "toots", "simon"],
+                                                "teams": seated}}, random.Random(1))
+        assert teams(start.game, start.players, start.options) == sides
+
+
 def test_games_lists_options_for_the_start_form(client):
     games = client.get("/api/games").json
     cc = next(g for g in games if g["id"] == "center-court")

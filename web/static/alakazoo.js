@@ -123,7 +123,8 @@ TC.boards.alakazoo = function (match) {
   const el = TC.el;
   const over = v.winner !== null;
   const won = (p) => over && v.winner.includes(p);
-  const head = over ? TC.boards.alakazoo.title(match) : `Round ${v.round} · ${v.players[v.current].name}'s turn`;
+  const head = over ? TC.zoo.placesList(v)
+    : el("p", {class: "head"}, `Round ${v.round} · ${v.players[v.current].name}'s turn`);
   const banner = !over && v.final_round ? el("p", {class: "banner"},
     `Final round: ${v.players[v.ender].name} completed the portal`) : null;
   const players = v.players.map((pl, p) => el("section", {class: `zp${!over && v.current === p ? " now" : ""}${won(p) ? " winner" : ""}`,
@@ -141,7 +142,7 @@ TC.boards.alakazoo = function (match) {
   if (!over && v.acted && !v.roll) now.push("the turn's action is spent");
   const firsts = Object.entries(v.firsts);
   return el("div", {class: "zoo"},
-    el("p", {class: `head${over ? " over" : ""}`}, head),
+    head,
     banner,
     el("p", {class: "status last"}, v.last ? TC.zoo.lastText(v) : `${v.players[v.first_player].name} starts` +
       (match.options.first_roll !== null && match.options.first_roll !== undefined ? " (the device rolled)" : "")),
@@ -157,6 +158,33 @@ TC.boards.alakazoo = function (match) {
     el("p", {class: "legend", "aria-label": "Creatures"}, v.creatures.map((_, i) => TC.zoo.chip(v, i + 1))),
     TC.zoo.stats(v),
     !over ? el("p", {class: "reminders"}, v.reminders.map((r, i) => [i ? el("br") : null, r.text])) : null);
+};
+
+/** The final places, best first: each player's seat and place (1 for first), placed by
+ *  total with equal totals sharing a place, as the game's standing places them
+ *  (companion/games/alakazoo/card.py). */
+TC.zoo.places = (v) => v.players.map((pl, p) => ({p, total: pl.total,
+  place: 1 + v.players.filter((q) => q.total > pl.total).length}))
+  .sort((a, b) => a.place - b.place || a.p - b.p);
+
+/** "1st", "2nd", "3rd", "4th"; "=1st" for a place two players share. */
+TC.zoo.ordinal = (place, shared) => `${shared ? "=" : ""}${place}${["st", "nd", "rd"][place - 1] || "th"}`;
+
+/** The end of a match as a short list, a row a player: place, name, total; the winners'
+ *  rows marked. Names wrap inside their own column, so a 16-letter name never pushes the
+ *  totals off a 320 px screen. */
+TC.zoo.placesList = function (v) {
+  const el = TC.el;
+  const rows = TC.zoo.places(v);
+  const shared = (place) => rows.filter((r) => r.place === place).length > 1;
+  return el("ol", {class: "head over places", "aria-label": "Final places"}, rows.map(({p, place, total}) => {
+    const rank = TC.zoo.ordinal(place, shared(place));
+    // Spaces between the cells (a grid does not draw them): read and copied as "1st Ann 18".
+    return el("li", {class: v.winner.includes(p) ? "won" : null, "data-player": p},
+      el("span", {class: "place"}, rank), " ",
+      el("span", {class: "who"}, TC.swatch(p, "player"), el("span", {class: "name"}, v.players[p].name)), " ",
+      el("span", {class: "total"}, total));
+  }));
 };
 
 TC.boards.alakazoo.title = function (match) {

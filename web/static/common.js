@@ -305,6 +305,18 @@ TC.hosts = {};
  *  none was played yet, once the history answers (GET /api/history), unless a newer state
  *  was drawn meanwhile. A match ended with nothing played (a rematch started, then
  *  ended) is passed over: the match before it is the one people want to see. */
+/** A stored match's players by side, from its history row's `teams` (each side's player
+ *  indexes; companion/teams.py): [[names of side 1], [names of side 2], ...]. `name(i)`
+ *  makes each player's node or text. A row without `teams` (an older table) has every
+ *  player alone. */
+TC.sides = (m, name = (i) => m.players[i]) =>
+  (Array.isArray(m.teams) && m.teams.length ? m.teams : m.players.map((_, i) => [i]))
+    .map((side) => side.map(name));
+
+/** A stored match's players in words by side: "Ann & Cy v Bob & Dee", "Ann v Bob & Cy"
+ *  (Canadian doubles), "Ann v Bob v Cy" (everyone for themselves). */
+TC.sidesText = (m) => TC.sides(m).map((side) => side.join(" & ")).join(" v ");
+
 TC.noMatch = function (container, state) {
   const line = TC.el("p", {class: "empty"}, "No match in play.");
   const last = TC.el("div", {class: "last-match"});
@@ -314,7 +326,7 @@ TC.noMatch = function (container, state) {
     if (!m) { line.textContent = "No match played yet."; return; }
     const winners = m.players.filter((_, i) => (Array.isArray(m.winner) ? m.winner.includes(i) : m.winner === i));
     const came = m.status === "abandoned" ? "ended unfinished" : winners.length ? `${winners.join(" & ")} won` : "";
-    line.append(` Last: ${m.players.join(" v ")}: ${[came, m.summary].filter(Boolean).join(" · ")}`);
+    line.append(` Last: ${TC.sidesText(m)}: ${[came, m.summary].filter(Boolean).join(" · ")}`);
     if (m.status !== "finished") return;
     return fetch(`/api/matches/${m.id}`, {cache: "no-store"}).then((r) => (r.ok ? r.json() : null)).then((match) => {
       if (match && container.tcState === state) TC.renderBoard(last, {match});

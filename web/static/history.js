@@ -11,9 +11,10 @@
   const games = JSON.parse(document.getElementById("games").textContent);
   const won = (m, i) => (Array.isArray(m.winner) ? m.winner.includes(i) : m.winner === i);
   const shared = (m) => games[m.game]?.shared_wins && Array.isArray(m.winner) && m.winner.length > 1;
-  // The winners in bold: the result line says who won in words ("Ann won"), once.
-  const names = (m) => m.players.flatMap((p, i) => [i ? " v " : null,
-    won(m, i) ? TC.el("strong", {class: "won"}, p) : p]);
+  // The players by side ("Ann & Cy v Bob & Dee"), the winners in bold: the result line
+  // says who won in words ("Ann won"), once.
+  const names = (m) => TC.sides(m, (i) => (won(m, i) ? TC.el("strong", {class: "won"}, m.players[i]) : m.players[i]))
+    .flatMap((side, s) => [s ? " v " : null, ...side.flatMap((p, k) => [k ? " & " : null, p])]);
   const clock = new Intl.DateTimeFormat(undefined, {dateStyle: "medium", timeStyle: "short"});
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   document.getElementById("zone").textContent = zone ? `Times are this phone's local time (${zone}).`
@@ -35,7 +36,9 @@
     const winners = m.players.filter((_, i) => won(m, i));
     const head = m.status === "active" ? "In play" : m.status === "abandoned" ? "Abandoned"
       : shared(m) ? `Shared win: ${winners.join(" & ")}` : `${winners.join(" & ")} won`;
-    return m.summary ? `${head} · ${m.summary}` : head;
+    // The outcome in bold, the game's summary (a free-for-all's totals and stats run
+    // long) in the body's weight after it.
+    return [TC.el("span", {class: "outcome"}, head), m.summary ? ` · ${m.summary}` : null];
   };
   const file = (m) => TC.el("a", {class: "file", href: `/api/matches/${m.id}/export`,
     download: `match-${m.id}.jsonl`}, "Match file");
