@@ -30,13 +30,14 @@ from companion.teams import label
 from companion.topics import DEFAULT_PREFIX
 
 
-def open_store(data: Path | None, *, create: bool = True) -> Store:
-    """The store in ``data`` (or the default folder).
+def open_store(data: Path | None, *, create: bool = True,
+               catalog: Catalog | None = None) -> Store:
+    """The store in ``data`` (or the default folder), reading the games of ``catalog``.
 
     Without ``create`` (commands that only read) a missing database is a
     StoreError naming the folder, and no folder or file is made.
     """
-    return Store((data or default_data_dir()) / DB_NAME, create=create)
+    return Store((data or default_data_dir()) / DB_NAME, create=create, catalog=catalog)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -190,7 +191,7 @@ def _history(args: argparse.Namespace) -> int:
         # error (a typo must not look like an empty history).
         rows = []
     else:
-        with open_store(args.data, create=False) as store:
+        with open_store(args.data, create=False, catalog=args.catalog) as store:
             rows = store.history()
     if args.json:
         json.dump([r.to_json() for r in rows], sys.stdout, indent=2, ensure_ascii=False)

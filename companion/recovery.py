@@ -201,7 +201,7 @@ def _rescue(path: Path, damaged: Path, catalog: Catalog, rng: random.Random | No
 
 def _checked(path: Path, catalog: Catalog, rng: random.Random | None
              ) -> tuple[Store, Table]:
-    store = Store(path)  # checks the write-ahead log before SQLite reads it
+    store = Store(path, catalog=catalog)  # checks the write-ahead log before SQLite reads it
     try:
         found = store.integrity_check()
         if found != "ok":

@@ -40,7 +40,7 @@ from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion import wal
 from companion.errors import (
@@ -53,6 +53,9 @@ from companion.errors import (
 )
 from companion.games.base import JSON, clean_name, name_key
 from companion.teams import teams
+
+if TYPE_CHECKING:
+    from companion.catalog import Catalog
 
 log = logging.getLogger(__name__)
 
@@ -495,8 +498,12 @@ class Store:
     error.
     """
 
-    def __init__(self, path: str | Path, *, create: bool = True) -> None:
+    def __init__(self, path: str | Path, *, create: bool = True,
+                 catalog: Catalog | None = None) -> None:
         self.path = str(path)
+        #: The games, for what the history derives from a match's start (its sides,
+        #: companion/teams.py); without it every player is a side alone.
+        self.catalog = catalog
         self._lock = threading.Lock()
         #: Readers' connections not in use now, and all of them (closed with the store).
         self._idle_readers: list[sqlite3.Connection] = []
@@ -1035,14 +1042,14 @@ class Store:
         with _decoding(self.path, "the match history"):
             return [self._summary(r, json.loads(r[2])) for r in rows]
 
-    @staticmethod
-    def _summary(r: tuple[Any, ...], start: JSON) -> MatchSummary:
+    def _summary(self, r: tuple[Any, ...], start: JSON) -> MatchSummary:
         players = tuple(start["players"])
         return MatchSummary(id=r[0], game=r[1], players=players,
                             status=r[3], winner=None if r[4] is None else json.loads(r[4]),
                             summary=r[5], started_at=r[6], updated_at=r[7], plays=r[8],
                             entries=r[9],
-                            teams=teams(r[1], players, start.get("options") or {}))
+                            teams=teams(self.catalog, r[1], players,
+                                        start.get("options") or {}))
 
     @_named_errors
     def start_of(self, match_id: int) -> JSON:

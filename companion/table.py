@@ -96,6 +96,10 @@ class Table:
         self._store = store
         #: The games this table plays.
         self.catalog = catalog
+        if store.catalog is None:
+            # The history of this table's store is read with the games it plays (each
+            # stored match's sides, companion/teams.py).
+            store.catalog = catalog
         self._rng = rng if rng is not None else random.SystemRandom()
         self._subscribers: Subscribers[Snapshot] = Subscribers()
         self._troubles: Subscribers[StoreUnavailable] = Subscribers()

@@ -16,9 +16,10 @@ import functools
 import json
 import logging
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from companion import catalog
+if TYPE_CHECKING:
+    from companion.catalog import Catalog
 
 log = logging.getLogger(__name__)
 
@@ -30,15 +31,19 @@ def alone(count: int) -> Teams:
     return tuple((i,) for i in range(count))
 
 
-def teams(game: str, players: Sequence[str], options: Mapping[str, Any]) -> Teams:
+def teams(catalog: Catalog | None, game: str, players: Sequence[str],
+          options: Mapping[str, Any]) -> Teams:
     """Each side's seats (player indexes) in the card's order, every seat in exactly one
-    side; every player alone when the game's kit brings no card, or its card does not
-    part the seats (logged: a card that groups seats wrongly is a bug of its game)."""
-    return _teams(game, len(players), json.dumps(options, sort_keys=True))
+    side; every player alone when the game's kit brings no card (or no catalog is
+    given), or its card does not part the seats (logged: a card that groups seats
+    wrongly is a bug of its game)."""
+    if catalog is None:
+        return alone(len(players))
+    return _teams(catalog, game, len(players), json.dumps(options, sort_keys=True))
 
 
 @functools.lru_cache(maxsize=512)
-def _teams(game: str, count: int, options: str) -> Teams:
+def _teams(catalog: Catalog, game: str, count: int, options: str) -> Teams:
     # Cached by game, number of players and options, not by names: who sits on which side
     # is the options' doing (a side's name is its players', and plays no part), so a
     # club's matches of the same options share one answer. The history reads every

@@ -18,20 +18,21 @@ import time
 from companion.match import StartRecord
 from companion.teams import _teams, teams
 from tests.e2e.browser_support import EACH_GAME
+from tests.support import CATALOG
 
 
 def bench(matches: int) -> None:
     for game, record in EACH_GAME.items():
-        start = StartRecord.create(record, random.Random(1))
+        start = StartRecord.create(record, random.Random(1), CATALOG)
         options = json.dumps(start.options, sort_keys=True)
         began = time.perf_counter()
         for _ in range(matches):
             _teams.cache_clear()
-            _teams(start.game, len(start.players), options)
+            _teams(CATALOG, start.game, len(start.players), options)
         uncached = (time.perf_counter() - began) / matches
         began = time.perf_counter()
         for i in range(matches):
-            teams(start.game, [f"{p}{i}" for p in start.players], start.options)
+            teams(CATALOG, start.game, [f"{p}{i}" for p in start.players], start.options)
         cached = (time.perf_counter() - began) / matches
         print(f"{game:18} uncached {uncached * 1e6:6.0f} us/match ({uncached * 5000:.2f} s for"
               f" 5,000)  cached {cached * 1e6:5.1f} us/match")

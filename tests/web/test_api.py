@@ -221,17 +221,20 @@ def test_a_history_row_from_a_start_its_game_cannot_read_has_every_player_alone(
 
     from companion.match import StartRecord
     from companion.teams import teams
+    from tests.support import CATALOG
 
     # Characters the game does not know: its setup refuses; logged, each player alone.
-    assert teams("alakaslam", ["Ann", "Bea"], {"characters": ["nobody"]}) == ((0,), (1,))
+    assert teams(CATALOG, "alakaslam", ["Ann", "Bea"], {"characters": ["nobody"]}) \
+        == ((0,), (1,))
     assert "alakaslam's sides could not be read" in caplog.text
-    assert teams("no-such-game", ["Ann", "Bea", "Cid"], {}) == ((0,), (1,), (2,))
+    assert teams(CATALOG, "no-such-game", ["Ann", "Bea", "Cid"], {}) == ((0,), (1,), (2,))
     # Kept by options (not names): the same four seated otherwise are other sides.
     for seated, sides in [([0, 0, 1, 1], ((0, 1), (2, 3))), ([1, 0, 0, 1], ((1, 2), (0, 3)))]:
         start = StartRecord.create({"game": "alakaslam", "players": ["Ann", "Bea", "Cid", "Dan"],
                                     "options": {"characters": ["austin", "rich", "toots", "simon"],
-                                                "teams": seated}}, random.Random(1))
-        assert teams(start.game, start.players, start.options) == sides
+                                                "teams": seated}}, random.Random(1),
+                                   CATALOG)
+        assert teams(CATALOG, start.game, start.players, start.options) == sides
 
 
 def test_games_lists_options_for_the_start_form(client):
