@@ -141,6 +141,25 @@ def counted(folder: Path, eid: str) -> dict[str, tuple[dict, str, str | None]]:
         db.close()
 
 
+def declined_since_applied(folder: Path, eid: str) -> set[str]:
+    """The games whose table result changed after the one that counts, and the director
+    kept the counted one ("keep"): the event keeps a result the table's history no
+    longer shows, by the director's choice (a hypothesis run on 3.13 found the check
+    comparing them)."""
+    db = sqlite3.connect(folder / "hall.db")
+    try:
+        last: dict[str, str] = {}
+        for pairing, state in db.execute(
+                "SELECT pairing, state FROM event_results WHERE event = ? ORDER BY seq", (eid,)):
+            if state == "applied":
+                last[pairing] = "applied"
+            elif state == "declined" and last.get(pairing) == "applied":
+                last[pairing] = "declined"
+        return {p for p, state in last.items() if state == "declined"}
+    finally:
+        db.close()
+
+
 def check(hall: ClubHall, eid: str, tables: dict[str, PlayedTable], folder: Path) -> None:
     state = hall.director.event(eid)
     games = counted(folder, eid)
@@ -155,8 +174,9 @@ def check(hall: ClubHall, eid: str, tables: dict[str, PlayedTable], folder: Path
     # Each copy of a table's result: the table's history places the seats as the event
     # does, unless the director corrected it or kept another result.
     by_origin = {m_key(t, m): m for t in tables.values() for m in t.store.finished()}
+    kept_apart = declined_since_applied(folder, eid)
     for pairing, (result, source, origin) in games.items():
-        if result is None or source != "table" or origin is None:
+        if result is None or source != "table" or origin is None or pairing in kept_apart:
             continue
         kept = by_origin.get(origin)
         if kept is None:
