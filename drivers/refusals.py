@@ -27,6 +27,7 @@ kept the same way by :class:`HallRefusals`: one scope, the hall's topics
 
 from __future__ import annotations
 
+import abc
 import threading
 from dataclasses import dataclass
 
@@ -59,7 +60,7 @@ class Change:
     topic: str
 
 
-class Episodes:
+class Episodes(abc.ABC):
     """Each topic's latest answer from the broker, and the episodes of the scopes they
     fall in (:meth:`scope`, given by the subclass). Thread-safe."""
 
@@ -69,9 +70,9 @@ class Episodes:
         #: topic -> (scope, reason) of each topic whose latest answer was a refusal.
         self._refused: dict[str, tuple[Scope, str]] = {}
 
+    @abc.abstractmethod
     def scope(self, topic: str) -> Scope:
-        """The scope (the ACL line) that grants ``topic``."""
-        raise NotImplementedError
+        """The scope (the ACL line) that grants ``topic``: each client's own ACL lines."""
 
     def _who(self) -> str:
         """Whom the ACL line must name."""
