@@ -22,13 +22,20 @@
   // A press that got no answer is said in words (never the browser's "Failed to fetch"),
   // until the companion is heard again.
   let unanswered = false;
+  let wasOnline = true;  // what the stream said last
   TC.follow((state) => {
     const players = state.match ? state.match.players : [];
     for (const seat of panel.querySelectorAll("button[data-seat]")) {
       const name = players[Number(seat.dataset.seat) - 1];
       seat.textContent = name ? `Seat ${seat.dataset.seat} · ${name}` : `Seat ${seat.dataset.seat}`;
     }
-  }, (online) => { if (online && unanswered) { unanswered = false; message.textContent = ""; } });
+  }, (online) => {
+    // Back after being away: the press that got no answer is said no more. Only on the
+    // way back (the stream says online at every message, and a press refused by a
+    // broken route must stay said while the stream still runs).
+    if (online && !wasOnline && unanswered) { unanswered = false; message.textContent = ""; }
+    wasOnline = online;
+  });
   TC.login(document.getElementById("login"), () => { panel.hidden = false; message.textContent = ""; },
     () => { panel.hidden = true; });
   const press = (button, hold) => {
