@@ -1,75 +1,80 @@
-"""Serving the web app with waitress inside ``companion run``, and the addresses to print."""
+"""Serving the web app (Flask, as WSGI) with Tornado, and the addresses to print.
+
+Tornado (its documented ``TCPServer``, ``HTTP1ServerConnection`` and
+``HTTPMessageDelegate``) parses every request on one asyncio loop thread and
+keeps each connection within app/connections.py's bounds; the Flask app runs
+on two small pools of worker threads, one for play (every change, the
+phones' state and streams: :func:`plays_first`) and one for the reads that
+can wait, so no queue of readers is ever ahead of the host's point. A live
+stream's connection leaves the server once its first message is written:
+the fan-out (web/fanout.py) writes every later message to its socket.
+
+What the server adds to the WSGI environ is its own (PEP 3333 allows a
+server's keys): ``companion.connection``, a live stream's connection ready
+for the fan-out (:func:`web.fanout.connection_of`), and ``companion.rest``,
+which leaves the connection's next request unanswered for a while after a
+429 or 503 with ``Retry-After`` (web/reads.py).
+"""
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import contextlib
+import email.utils
 import errno
 import fcntl
 import ipaddress
+import json
 import logging
+import os
+import re
 import resource
 import socket
 import struct
 import threading
 import time
+from collections.abc import Callable, Coroutine, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
+from typing import Any, TypeVar
 
 from flask import Flask
-from waitress import wasyncore
-from waitress.channel import HTTPChannel
-from waitress.server import create_server
-from waitress.task import Task, ThreadedTaskDispatcher
+from tornado import gen, httputil, iostream
+from tornado.http1connection import HTTP1ConnectionParameters, HTTP1ServerConnection
+from tornado.netutil import bind_sockets
+from tornado.tcpserver import TCPServer
+from tornado.wsgi import WSGIContainer
 
-from app.connections import DEFAULT_LIMITS, ConnectionLimits, guard_connections
+from app.connections import DEFAULT_LIMITS, Book, Client, ConnectionLimits
 from companion.config import ConfigError
 from companion.errors import CompanionError
+from web.fanout import Connection
 from web.reads import plays_first
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
-#: Requests besides the live streams that may run at once (API calls, pages).
+#: Worker threads for play (twice as many for the reads that can wait). A live
+#: stream holds one only while it writes its first message.
 SPARE_THREADS = 8
-#: waitress's worker threads, whatever ``max_streams``: a live stream holds one
-#: only while it hands its first message over to the fan-out (web/fanout.py).
-THREADS = 2 * SPARE_THREADS
 #: Descriptors the process needs besides connections: the database and its
 #: WAL, pipes, selectors, GPIO, the serial pad, logs.
 OTHER_FILES = 64
-#: The serving loop turns at least this often while it is alive (its poll
-#: waits ``asyncore_loop_timeout``, 1 s); longer means it is stuck.
+#: The serving loop turns at least every second while it is alive; longer than
+#: this means it is stuck.
 STUCK_AFTER = 10.0
 SIOCGIFADDR = 0x8915
-
-
-class PlayFirst(ThreadedTaskDispatcher):
-    """waitress's worker pool, with play ahead of the queue.
-
-    waitress serves requests first come, first served: behind a hundred
-    readers' requests (8 addresses' 16 connections each) the host's point
-    would wait for all of them. Here a request that :func:`plays_first` is
-    queued at the front instead, so it waits for the next free worker only.
-    """
-
-    def add_task(self, task: Task) -> None:
-        if not _is_play(task):
-            super().add_task(task)
-            return
-        with self.lock:
-            # Behind the play already queued (first come, first served among play), ahead
-            # of every read; handler_thread takes tasks from the left.
-            ahead = 0
-            for queued in self.queue:
-                if not _is_play(queued):
-                    break
-                ahead += 1
-            self.queue.insert(ahead, task)
-            self.queue_cv.notify()
-
-
-def _is_play(task: Task) -> bool:
-    # A request waitress could not parse (an error task) has no command or path.
-    request = getattr(task, "request", None)
-    method, path = getattr(request, "command", None), getattr(request, "path", None)
-    return bool(method) and plays_first(method, path or "")
+#: Bytes of a chunked body read past the limit before the connection is dropped:
+#: the 413 is sent as soon as the body grows past ``max_body``, and Tornado
+#: reads (and throws away) at most this much more before it closes.
+BODY_SLACK = 64 * 1024
+#: Request headers Tornado reads, in multiples of ``max_headers``: those past the
+#: bound are answered 431 with a message; past this many times it, the connection
+#: is closed without a word (Tornado's own refusal).
+HEADER_SLACK = 4
+#: A request target as RFC 3986 allows it: printable ASCII.
+_URI = re.compile(r"[!-~]+")
 
 
 class ServeError(CompanionError):
@@ -77,14 +82,12 @@ class ServeError(CompanionError):
 
 
 class WebServer:
-    """waitress on its own thread, sized so ``max_streams`` SSE streams fit.
+    """The app served on its own thread, sized so ``max_streams`` SSE streams fit.
 
     A live stream holds a worker only while it writes its first message:
-    then the fan-out takes its connection over (web/fanout.py), so the pool
-    is a small constant. waitress polls its sockets with ``poll()``, not
-    ``select()``, which fails for a descriptor above 1023; the process's
-    open-file limit is checked against ``max_streams`` at start (ConfigError
-    when it cannot be raised far enough).
+    then the fan-out takes its connection over (web/fanout.py), so the pools
+    are small and constant. The process's open-file limit is checked against
+    ``max_streams`` at start (ConfigError when it cannot be raised far enough).
 
     What each client may hold (request sizes, connections per address, time
     to send a request) is bounded by ``limits``: see app/connections.py.
@@ -93,94 +96,420 @@ class WebServer:
     def __init__(self, app: Flask, host: str, port: int, max_streams: int,
                  limits: ConnectionLimits = DEFAULT_LIMITS) -> None:
         """Listen on ``host``:``port`` and serve; ServeError naming the address if it cannot."""
-        connection_limit = max_streams + 4 * SPARE_THREADS
-        # Each stream keeps one descriptor in the fan-out; waitress holds up
-        # to connection_limit more (a stream being handed over has both).
-        ensure_open_files(max_streams + connection_limit + OTHER_FILES, max_streams)
-        sockets: dict = {}  # waitress's socket map: closed here if the start fails
-        dispatcher = PlayFirst()
-        dispatcher.set_thread_count(THREADS)
+        capacity = max_streams + 4 * SPARE_THREADS
+        # Each stream keeps one descriptor in the fan-out; the server holds up
+        # to ``capacity`` more (a stream being handed over has both).
+        ensure_open_files(max_streams + capacity + OTHER_FILES, max_streams)
         try:
-            self._server = create_server(
-                app, map=sockets, _dispatcher=dispatcher, host=host, port=port, threads=THREADS,
-                asyncore_use_poll=True, connection_limit=connection_limit,
-                ident="TableCompanion", clear_untrusted_proxy_headers=True,
-                **limits.adjustments(),
-            )
-        except (OSError, ValueError) as err:
-            wasyncore.close_all(sockets)
-            dispatcher.shutdown(timeout=1)
+            sockets = bind_sockets(port, host or None, backlog=1024)
+        except OSError as err:
             raise ServeError(_cannot_serve(host, port, err)) from None
-        guard_connections(self._server, limits)
-        self.port = int(self._server.effective_port)  # waitress gives it as text
+        self.port = int(sockets[0].getsockname()[1])
         self.host = host
-        self._stop = threading.Event()
+        self._app = app
+        self._limits = limits
+        self._book = Book(limits, capacity)
+        self._play = ThreadPoolExecutor(SPARE_THREADS, thread_name_prefix="web-play")
+        # As many as waitress had in all before: web/reads.py's ReadGate keeps one
+        # answering and up to ten waiting, and refuses the rest with 503.
+        self._reads = ThreadPoolExecutor(2 * SPARE_THREADS, thread_name_prefix="web-read")
+        self._container = WSGIContainer(app, executor=self._play)
         self._turned = time.monotonic()
-        #: Held while the connections (waitress's wake-up pipe too) are closed.
-        self._closing = threading.Lock()
-        self._closed = False
-        self._thread = threading.Thread(target=self._serve, name="waitress", daemon=True)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stopping: asyncio.Event | None = None
+        self._ready = threading.Event()
+        self._stopped = False
+        self._thread = threading.Thread(target=self._run, args=(sockets,), name="web-server",
+                                        daemon=True)
         self._thread.start()
+        self._ready.wait(30)
 
-    def _serve(self) -> None:
-        # waitress's own run() only ends when its socket map is empty; closing
-        # that map from another thread races with the poll. Loop here instead
-        # and close everything on this thread once asked to stop.
-        server = self._server
+    # --- the loop thread -------------------------------------------------------------
+
+    def _run(self, sockets: list[socket.socket]) -> None:
         try:
-            while not self._stop.is_set():
-                self._turned = time.monotonic()
-                wasyncore.loop(timeout=server.adj.asyncore_loop_timeout, map=server._map,
-                               use_poll=server.adj.asyncore_use_poll, count=1)
+            asyncio.run(self._serve(sockets))
         except Exception:
-            # Nothing can be served any more: say so, close the connections so
-            # clients see an error instead of hanging, and let healthy() tell
-            # the watchdog.
+            # Nothing can be served any more: say so, and let healthy() tell the watchdog.
             log.exception("the web server's loop failed; no request is served")
-        server.task_dispatcher.shutdown(timeout=5)
-        with self._closing:
-            _close_all(server._map)
-            self._closed = True
+        finally:
+            self._ready.set()
+            for sock in sockets:
+                sock.close()
+
+    async def _serve(self, sockets: list[socket.socket]) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._stopping = asyncio.Event()
+        limits = self._limits
+        params = HTTP1ConnectionParameters(
+            # Tornado reads up to HEADER_SLACK times the bound, so that headers past it
+            # are answered 431 (headers_received); past that it closes the connection.
+            max_header_size=HEADER_SLACK * limits.max_headers,
+            header_timeout=limits.idle_timeout,
+            body_timeout=limits.request_timeout,
+            max_body_size=limits.max_body + BODY_SLACK,
+        )
+        server = _Listener(self, params, max_buffer_size=HEADER_SLACK * limits.max_headers
+                           + limits.max_body + BODY_SLACK + 65536)
+        server.add_sockets(sockets)
+        self._ready.set()
+        while not self._stopping.is_set():
+            self._turned = time.monotonic()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stopping.wait(), 1.0)
+        server.stop()
+        await server.close_all()
+        self._play.shutdown(wait=False, cancel_futures=True)
+        self._reads.shutdown(wait=False, cancel_futures=True)
 
     def healthy(self) -> bool:
         """Whether the server is serving: its thread alive and its loop turning."""
-        return (self._thread.is_alive() and not self._stop.is_set()
+        return (self._thread.is_alive() and not self._stopped
                 and time.monotonic() - self._turned < STUCK_AFTER)
 
     def close(self) -> None:
-        """Stop accepting, end the workers, close every connection. Idempotent."""
-        if self._stop.is_set():
+        """Stop accepting, close every connection, end the loop. Idempotent."""
+        if self._stopped:
             return
-        self._stop.set()
-        with self._closing:
-            # Wake the poll now rather than at its timeout; never once the
-            # pipe is closed (its number may belong to another file by then).
-            if not self._closed:
-                self._server.pull_trigger()
+        self._stopped = True
+        loop, stopping = self._loop, self._stopping
+        if loop is not None and stopping is not None:
+            with contextlib.suppress(RuntimeError):  # the loop has ended already
+                loop.call_soon_threadsafe(stopping.set)
         self._thread.join(10)
+        # A worker still in the app (a read waiting its turn) ends on its own; its
+        # answer has nowhere to go.
+        self._play.shutdown(wait=False, cancel_futures=True)
+        self._reads.shutdown(wait=False, cancel_futures=True)
 
 
-def _close_all(sockets: dict) -> None:
-    """Close every connection and socket in waitress's map, and what each connection
-    was still sending: ``wasyncore.close_all`` closes only the sockets, so a static file
-    cut off mid-answer stayed open until the collector found it (a ResourceWarning)."""
-    for channel in list(sockets.values()):
-        if isinstance(channel, HTTPChannel):
-            with contextlib.suppress(OSError):
-                channel.handle_close()  # its answers' buffers (open files) too
-    wasyncore.close_all(sockets)
+class _Listener(TCPServer):
+    """Tornado's TCP server, each connection admitted by the book and served as HTTP/1.1."""
+
+    def __init__(self, owner: WebServer, params: HTTP1ConnectionParameters,
+                 max_buffer_size: int) -> None:
+        # Reads of 8 KB, as a request is ~1 KB: a thousand phones connecting at once
+        # each had a 64 KB buffer (Tornado's default) in RSS that stayed.
+        super().__init__(max_buffer_size=max_buffer_size, read_chunk_size=8192)
+        self.owner = owner
+        self.params = params
+        self.connections: set[HTTP1ServerConnection] = set()
+
+    def handle_stream(self, stream: iostream.IOStream, address: Any) -> None:
+        host = address[0] if isinstance(address, tuple) else str(address)
+        client = Client(host, close=stream.close)
+        if not self.owner._book.admit(client):
+            stream.close()  # every connection of its address is being answered
+            return
+        connection = HTTP1ServerConnection(stream, self.params, client)
+        self.connections.add(connection)
+        connection.start_serving(_Exchanges(self.owner, client, connection, self))
+
+    async def close_all(self) -> None:
+        for connection in list(self.connections):
+            await connection.close()
 
 
-def _cannot_serve(host: str, port: int, err: OSError | ValueError) -> str:
-    """Why waitress could not listen, and what to change, as one line."""
+class _Exchanges(httputil.HTTPServerConnectionDelegate):
+    """One connection's requests, one after another."""
+
+    def __init__(self, owner: WebServer, client: Client, connection: HTTP1ServerConnection,
+                 listener: _Listener) -> None:
+        self.owner, self.client = owner, client
+        self.connection, self.listener = connection, listener
+
+    def start_request(self, server_conn: object,
+                      request_conn: httputil.HTTPConnection) -> httputil.HTTPMessageDelegate:
+        return _Exchange(self.owner, self.client, request_conn)
+
+    def on_close(self, server_conn: object) -> None:
+        self.listener.connections.discard(self.connection)
+        self.owner._book.gone(self.client)
+
+
+class _Exchange(httputil.HTTPMessageDelegate):
+    """One request: its bounds checked as it arrives, then the app's answer written.
+
+    The app runs on a worker thread; each piece of its answer is written by
+    the loop, the worker waiting until the client has taken it (at most
+    ``answer_timeout``), so a client that stops reading holds a worker and
+    its answer only that long.
+    """
+
+    def __init__(self, owner: WebServer, client: Client,
+                 conn: httputil.HTTPConnection) -> None:
+        self.owner, self.client, self.conn = owner, client, conn
+        self.start_line: httputil.RequestStartLine | None = None
+        self.headers: httputil.HTTPHeaders | None = None
+        self.body: list[bytes] = []
+        self.size = 0
+        #: Answered by the server itself (a refusal): the app never sees the request.
+        self.refused = False
+        self.gone = False
+        self.handed_over = False
+        #: The app's answer and the piece of it held back (see _run_app), on the worker.
+        self._held: tuple[list[Any], bytes] | None = None
+
+    # --- the request arriving (loop thread) -------------------------------------------
+
+    def headers_received(self, start_line: httputil.RequestStartLine | httputil.ResponseStartLine,
+                         headers: httputil.HTTPHeaders) -> Any:
+        assert isinstance(start_line, httputil.RequestStartLine)
+        self.start_line, self.headers = start_line, headers
+        self.client.since = None  # being answered: the server's turn, not the client's
+        limits = self.owner._limits
+        size = len(start_line.method) + len(start_line.path) + len(start_line.version) + 4 \
+            + sum(len(name) + len(value) + 4 for name, value in headers.get_all())
+        if size > limits.max_headers:
+            return self._refuse_now(431, f"request headers too large: send at most "
+                                         f"{limits.max_headers} bytes of request line and "
+                                         "headers")
+        if not _URI.fullmatch(start_line.path):
+            # Tornado reads the request line as Latin-1: a byte past ASCII would reach
+            # the app as text no URL decodes (RFC 3986: a URI is printable ASCII).
+            return self._refuse_now(400, "the request target is not a URI: send only "
+                                         "printable ASCII, percent-encoding the rest")
+        coding = headers.get("Transfer-Encoding")
+        if coding is not None and coding.strip().lower() != "chunked":
+            return self._refuse_now(400, "unsupported Transfer-Encoding: send the body with a "
+                                         "Content-Length or as Transfer-Encoding: chunked")
+        if coding is not None and ("Content-Length" in headers
+                                   or start_line.version != "HTTP/1.1"):
+            # Framed two ways, or chunked in HTTP/1.0: what follows on this connection
+            # could be a smuggled request (RFC 9112 6.1); Tornado refuses such a body.
+            return self._refuse_now(400, "a request may have a Content-Length or "
+                                         "Transfer-Encoding: chunked, not both")
+        length = headers.get("Content-Length")
+        if length is not None:
+            if not length.strip().isdigit():
+                return self._refuse_now(400, "Content-Length must be a whole number of bytes")
+            if int(length) > limits.max_body:
+                # Never 100 Continue: the answer comes before any of the body.
+                return self._refuse_now(413, f"request body too large: send at most "
+                                             f"{limits.max_body} bytes")
+        rest = self.client.rest_left()
+        if rest > 0:
+            return asyncio.sleep(rest)
+        return None
+
+    def data_received(self, chunk: bytes) -> None:
+        if self.refused:
+            return
+        self.size += len(chunk)
+        if self.size > self.owner._limits.max_body:
+            # Tornado reads what is left (up to BODY_SLACK more) and then closes.
+            self.refused = True
+            self.body = []
+            self._write_refusal(413, f"request body too large: send at most "
+                                     f"{self.owner._limits.max_body} bytes")
+            return
+        self.body.append(chunk)
+
+    def finish(self) -> None:
+        if self.refused:
+            return
+        asyncio.get_running_loop().create_task(self._answer())
+
+    def on_connection_close(self) -> None:
+        self.gone = True
+
+    # --- refusals by the server itself (loop thread) ----------------------------------
+
+    def _write_refusal(self, status: int, message: str) -> None:
+        body = json.dumps({"error": message}).encode()
+        headers = httputil.HTTPHeaders({"Content-Type": "application/json",
+                                        "Content-Length": str(len(body)),
+                                        "Connection": "close"})
+        self.conn.write_headers(httputil.ResponseStartLine("HTTP/1.1", status,
+                                                           httputil.responses[status]),
+                                headers, body)
+        self.conn.finish()
+
+    def _refuse_now(self, status: int, message: str) -> None:
+        """Answer from the headers alone and close, reading none of the body."""
+        self.refused = True
+        self._write_refusal(status, message)
+        # Tornado would go on to read (or refuse again) the body: the connection is
+        # taken from it instead (detach, documented for use here) and closed once the
+        # answer is out.
+        stream = self.conn.detach()  # type: ignore[attr-defined]
+        self.owner._book.gone(self.client)
+        try:
+            flushed = stream.write(b"")  # done once everything written before is out
+        except iostream.StreamClosedError:
+            return  # the client left already
+        flushed.add_done_callback(lambda _: stream.close())
+
+    # --- the app's answer ---------------------------------------------------------------
+
+    async def _answer(self) -> None:
+        assert self.start_line is not None and self.headers is not None
+        loop = asyncio.get_running_loop()
+        request = httputil.HTTPServerRequest(connection=self.conn, start_line=self.start_line,
+                                             headers=self.headers, body=b"".join(self.body))
+        self.body = []
+        try:
+            environ = self.owner._container.environ(request)
+        except ValueError:  # a Host header with a port that is no number
+            self.refused = True
+            self._write_refusal(400, "malformed Host header: send the server's name or "
+                                     "address, and a port as digits")
+            self.client.since = time.monotonic()
+            return
+        client = self.client
+        environ["companion.connection"] = lambda: self._hand_over_from(loop)
+        environ["companion.rest"] = \
+            lambda seconds: loop.call_soon_threadsafe(client.rest, seconds)
+        pool = (self.owner._play if plays_first(request.method or "", request.path)
+                else self.owner._reads)
+        try:
+            await loop.run_in_executor(pool, self._run_app, environ, loop)
+        except iostream.StreamClosedError:
+            return
+        except Exception:
+            log.exception("answering %s %s failed", request.method, request.path)
+            self._close()
+            return
+        if not self.handed_over:
+            self.client.since = time.monotonic()
+
+    def _run_app(self, environ: dict[str, Any], loop: asyncio.AbstractEventLoop) -> None:
+        """On a worker thread: call the app and write its answer through the loop."""
+        answer: list[Any] = []
+
+        def start_response(status: str, headers: list[tuple[str, str]],
+                           exc_info: Any = None) -> Callable[[bytes], None]:
+            if exc_info is not None and answer and answer[0] is None:
+                raise exc_info[1].with_traceback(exc_info[2])
+            answer[:] = [status, headers]
+            return lambda data: self._send(loop, answer, data)
+
+        body: Iterable[bytes] = self.owner._app(environ, start_response)
+        try:
+            for data in body:
+                if self.handed_over:
+                    break
+                if data:
+                    # One piece held back, so that the last goes out with the answer's
+                    # end in one turn of the loop (most answers are one piece).
+                    self._flush(loop)
+                    self._held = (answer, data)
+            if not self.handed_over:
+                held, self._held = self._held, None
+                self._send(loop, *(held or (answer, b"")), last=True)
+        finally:
+            close = getattr(body, "close", None)
+            if close is not None:
+                close()
+
+    def _flush(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Send the piece held back, if any."""
+        held, self._held = self._held, None
+        if held is not None:
+            self._send(loop, *held)
+
+    def _send(self, loop: asyncio.AbstractEventLoop, answer: list[Any], data: bytes,
+              last: bool = False) -> None:
+        """Write ``data`` (with the headers first), waiting until the client took it."""
+        start: Any = None
+        if answer and answer[0] is not None:
+            status, headers = answer
+            code, _, reason = status.partition(" ")
+            fields = httputil.HTTPHeaders(headers)
+            if "Date" not in fields:  # RFC 9110 6.6.1: a server with a clock sends one
+                fields["Date"] = email.utils.formatdate(usegmt=True)
+            start = (httputil.ResponseStartLine("HTTP/1.1", int(code), reason), fields)
+            answer[0] = None  # sent
+        self._on_loop(loop, lambda: self._write(start, data, last))
+
+    async def _write(self, start: Any, data: bytes, last: bool) -> None:
+        if self.gone:
+            raise iostream.StreamClosedError()
+        if start is not None:
+            written = self.conn.write_headers(*start, data or None)
+        elif data:
+            written = self.conn.write(data)
+        else:
+            written = None
+        if last:
+            self.conn.finish()
+        if written is None:
+            return
+        try:
+            await gen.with_timeout(timedelta(seconds=self.owner._limits.answer_timeout),
+                                   written, quiet_exceptions=iostream.StreamClosedError)
+        except TimeoutError:
+            # The client stopped taking its answer: drop it and the connection.
+            self._close()
+            raise iostream.StreamClosedError() from None
+
+    def _close(self) -> None:
+        self.gone = True
+        self.client.since = None
+        self.owner._book.gone(self.client)
+        self.client.close()
+
+    # --- a live stream leaving the server ---------------------------------------------
+
+    def _hand_over_from(self, loop: asyncio.AbstractEventLoop) -> Connection | None:
+        """On the worker thread: the stream's connection, taken from Tornado for the
+        fan-out once what was written is out (None: the client left meanwhile)."""
+        self._flush(loop)  # the stream's first message
+        return self._on_loop(loop, self._hand_over)
+
+    def _on_loop(self, loop: asyncio.AbstractEventLoop,
+                 make: Callable[[], Coroutine[Any, Any, T]]) -> T:
+        """On a worker thread: run ``make()`` on the loop and wait for its result;
+        StreamClosedError once the server is closing (nowhere to answer)."""
+        if self.owner._stopped or loop.is_closed():
+            raise iostream.StreamClosedError()
+        work = make()
+        try:
+            done = asyncio.run_coroutine_threadsafe(work, loop)
+        except RuntimeError:  # the loop closed meanwhile
+            work.close()
+            raise iostream.StreamClosedError() from None
+        try:
+            # Every write ends within answer_timeout; a loop that stopped never answers.
+            return done.result(timeout=self.owner._limits.answer_timeout + STUCK_AFTER)
+        except (concurrent.futures.TimeoutError, concurrent.futures.CancelledError):
+            raise iostream.StreamClosedError() from None
+
+    async def _hand_over(self) -> Connection | None:
+        assert self.start_line is not None
+        chunked = self.start_line.version == "HTTP/1.1"
+        # detach() is Tornado's documented way to take a connection from HTTP (as its
+        # websockets do): from here the fan-out writes the response's next chunks.
+        stream = self.conn.detach()  # type: ignore[attr-defined]
+        self.handed_over = True
+        self.owner._book.gone(self.client)
+        held = None if stream is None or stream.closed() else stream.fileno()
+        try:
+            # An IOStream's fileno() is its socket object itself.
+            sock = held.dup() if isinstance(held, socket.socket) \
+                else socket.socket(fileno=os.dup(int(held)))  # type: ignore[arg-type]
+        except (OSError, TypeError):
+            # The client left meanwhile: a closed socket, which the fan-out finds
+            # closed and ends the stream with (its place is free at once).
+            sock = socket.socket()
+            sock.close()
+        if stream is not None:
+            stream.close()  # its descriptor only: the duplicate keeps the connection
+
+        def release() -> bytes:
+            sock.close()
+            return b""
+
+        return Connection(sock, chunked, release)
+
+
+def _cannot_serve(host: str, port: int, err: OSError) -> str:
+    """Why the server could not listen, and what to change, as one line."""
     address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     where = "--host or [web] host; 0.0.0.0 serves on every address"
-    if isinstance(err, ValueError):
-        # waitress turns a failed name lookup into "Invalid host/port specified."
-        cause = err.__context__
-        why = cause.strerror if isinstance(cause, OSError) and cause.strerror else str(err)
+    if isinstance(err, socket.gaierror):
         return (f"cannot serve on {address}: {host!r} is not an address of this machine "
-                f"({why}); use one of its addresses or names ({where})")
+                f"({err.strerror or err}); use one of its addresses or names ({where})")
     if err.errno == errno.EADDRINUSE:
         return (f"cannot serve on {address}: the port is already in use (another companion "
                 "running?); stop that program or choose another port (--port or [web] port)")

@@ -17,7 +17,7 @@ from tests.support import CATALOG
 
 #: What the core may not import: I/O libraries, and the layers built on it (the
 #: drivers, the web, the composition root with its command line, the hall board).
-FORBIDDEN = {"drivers", "web", "flask", "gpiozero", "luma", "serial", "waitress", "paho",
+FORBIDDEN = {"drivers", "web", "flask", "gpiozero", "luma", "serial", "tornado", "paho",
              "app", "hall"}
 CORE = Path(companion.__file__).parent
 ROOT = Path(__file__).resolve().parent.parent

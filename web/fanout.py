@@ -1,10 +1,11 @@
 """Every live stream's socket, written in one pass for each new message.
 
-Sending each message through waitress, from each stream's own worker
-thread, costs 50-100 us per stream under the GIL: 200 phones would wait
-10-20 ms and more for the last one. So once a stream's response headers and
-first message have gone out through waitress, the stream hands a duplicate
-of its connection's socket to this :class:`Fanout`.
+Sending each message through the server, from each stream's own worker
+thread or as a coroutine on its loop, costs 50-100 us per stream under the
+GIL: 200 phones would wait 10-20 ms and more for the last one. So once a
+stream's response headers and first message have gone out through the
+server (app/server.py), the stream hands a duplicate of its connection's
+socket to this :class:`Fanout`.
 
 :meth:`Fanout.publish` writes a new message to every stream at once, on the
 publishing thread (the table's writer), before the OLED, the host's HTTP
@@ -15,11 +16,11 @@ with tests/bench/bench_web.py). What a full socket cannot take at once
 waits for the fan-out's own selector thread, which also sends the
 keep-alives, takes in new streams and notices closed ones.
 
-Then the stream lets waitress go of the connection (:class:`Connection`):
-waitress ends the request without writing another byte and closes its own
+Then the stream lets the server go of the connection (:class:`Connection`):
+the server has taken it from HTTP (Tornado's ``detach``) and closes its own
 descriptor, while the fan-out's duplicate keeps the connection open. The
-worker thread is free again, and waitress's loop no longer walks 200 idle
-connections on every request. The fan-out watches each socket for reading
+worker thread is free again, and the server no longer counts 200 idle
+connections against its bounds. The fan-out watches each socket for reading
 too, so a phone that closes its page frees its stream at once.
 
 A stream's place must come back even from a phone that stops reading or
@@ -100,49 +101,17 @@ class Connection:
     release: Callable[[], bytes]
 
 
-class _HandedOver(logging.Filter):
-    """Drops waitress's note about a released stream: it reads as a client that left."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.notes: set[str] = set()
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return record.getMessage() not in self.notes
-
-
-_HANDED_OVER = _HandedOver()
-
-
 def connection_of(environ: dict[str, Any]) -> Connection | None:
-    """The connection behind a waitress request, ready to hand over at once.
+    """The connection behind a request, ready to hand over at once; from the worker thread
+    that answers it, once the stream's first message is written.
 
-    waitress puts its channel's ``check_client_disconnected`` in the environ;
-    the channel keeps its socket as ``socket`` and what it has not sent yet
-    in ``outbufs`` (``total_outbufs_len`` bytes, under ``outbuf_lock``).
-    None under any other server: the stream then keeps sending through it.
+    The server (app/server.py) puts ``companion.connection`` in the environ:
+    it takes the connection from HTTP once what was written is out, and gives
+    its socket. None under any other server, or when the client left: the
+    stream then keeps sending through the server.
     """
-    channel = getattr(environ.get("waitress.client_disconnected"), "__self__", None)
-    sock = getattr(channel, "socket", None)
-    if not isinstance(sock, socket.socket) or not hasattr(channel, "outbuf_lock"):
-        return None
-
-    def release() -> bytes:
-        # waitress now treats the client as gone: it writes nothing more (not
-        # even the closing chunk), ends the request, frees the worker and
-        # closes its descriptor. The fan-out's duplicate keeps the connection.
-        # What waitress still held unsent (a phone slow to read its first
-        # message) is taken out of its buffers under their lock, so it is
-        # sent once, by the fan-out, and the worker never waits for a phone.
-        _HANDED_OVER.notes.add(f"Client disconnected while serving {environ.get('PATH_INFO')}")
-        logging.getLogger("waitress").addFilter(_HANDED_OVER)
-        with channel.outbuf_lock:
-            unsent = b"".join(buf.get(-1, True) for buf in channel.outbufs)
-            channel.total_outbufs_len = 0
-            channel.connected = False
-        return unsent
-
-    return Connection(sock, environ.get("SERVER_PROTOCOL") == "HTTP/1.1", release)
+    take = environ.get("companion.connection")
+    return take() if callable(take) else None
 
 
 class Fanout:

@@ -86,8 +86,8 @@ class ReadGate:
     address with ``per_address`` reads waiting or being answered gets 429 for
     its next; when ``waiting`` reads wait in all, or one has waited ``wait``
     seconds, the answer is 503; both at once, with ``Retry-After``, so
-    waiting reads never hold all of the server's threads (waitress has 16: 1
-    answering and 10 waiting leave 5 for play), and the refused connection's
+    waiting reads never hold all of the server's threads for reads (app/server.py
+    has 8 for them, and 8 more for play), and the refused connection's
     next request is left unread that long. One at a time: a second reader
     thread busy in the interpreter beside the first only makes the writer
     wait longer for its turn (tests/bench/bench_reads.py). Safe from any thread.
@@ -158,14 +158,13 @@ class ReadGate:
 
 
 def refusal(environ: dict[str, Any], status: int, message: str, retry_after: int) -> Response:
-    """``{"error": message}`` with ``status`` and ``Retry-After``; and under waitress
-    (app/connections.py) the connection's next request is read only after that time, so a
+    """``{"error": message}`` with ``status`` and ``Retry-After``; and under the server
+    (app/server.py) the connection's next request is answered only after that time, so a
     client that asks again at once anyway costs nothing meanwhile."""
     response = Response(json.dumps({"error": message}), status=status,
                         mimetype="application/json", headers={"Retry-After": str(retry_after)})
-    channel = getattr(environ.get("waitress.client_disconnected"), "__self__", None)
-    rest = getattr(channel, "rest", None)
-    if rest is not None:
+    rest = environ.get("companion.rest")
+    if callable(rest):
         rest(retry_after)
     return response
 

@@ -1,4 +1,4 @@
-"""Fixtures of the hall tests: a real Mosquitto, a hall serving on waitress, a sender."""
+"""Fixtures of the hall tests: a real Mosquitto, a hall served by app/server.py, a sender."""
 
 from __future__ import annotations
 

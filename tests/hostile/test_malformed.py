@@ -1,7 +1,7 @@
 """Malformed requests of the kinds a hostile phone sent: each a 4xx with an error, never a 500.
 
 Through Flask's test client and, where header decoding matters, through a
-real waitress server (it hands headers to the app as latin-1 text).
+the real server (it hands headers to the app as latin-1 text).
 """
 
 from __future__ import annotations

@@ -66,7 +66,7 @@ def test_json_non_values_are_refused(host, constant):
     assert response.status_code == 400 and constant.lstrip("-") in response.json["error"]
 
 
-def test_encoded_surrogates_in_raw_bytes_through_waitress(server):
+def test_encoded_surrogates_in_raw_bytes_through_the_server(server):
     """UTF-8 bytes ED A0 80 (a surrogate encoded, which Python's JSON decoder passes)."""
     body = b'{"pin": "\xed\xa0\x80"}'
     with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:

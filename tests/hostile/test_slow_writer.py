@@ -3,7 +3,7 @@
 A 503 means nothing was applied; a change the writer had begun is answered
 with its real outcome; and where nothing can be promised, a retry with the
 same Idempotency-Key learns what became of the first attempt instead of
-applying it twice. Real waitress, real SQLite, real HTTP.
+applying it twice. The real server, real SQLite, real HTTP.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Live streams against phones that misbehave, on a real waitress server and real sockets.
+"""Live streams against phones that misbehave, on the real server and real sockets.
 
 A phone that stops reading, a reconnect from a database that was moved
 aside, a body the server never reads, hundreds of phones at once, descriptor
@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from flask import Flask
-from waitress import wasyncore
 
 from app.server import WebServer
 from companion.store import Store
@@ -191,13 +190,13 @@ def test_a_phone_that_stops_reading_loses_its_place(tmp_path):
 # --- item 9: more phones than the server once held ---------------------------------
 
 
-def waitress_workers() -> int:
-    return sum(t.name.startswith("waitress-") for t in threading.enumerate())
+def server_workers() -> int:
+    return sum(t.name.startswith("web-") for t in threading.enumerate())
 
 
 def test_hundreds_of_phones_need_no_thread_each(tmp_path):
     count = 300
-    before = waitress_workers()
+    before = server_workers()
     with served(tmp_path / "companion.db", max_streams=count, keepalive=15) as s:
         phones = []
         try:
@@ -205,7 +204,7 @@ def test_hundreds_of_phones_need_no_thread_each(tmp_path):
                 # A phone each, as on the Wi-Fi (one address may hold only a few).
                 phones.append(s.phone(timeout=10, source=f"127.0.{1 + i // 250}.{1 + i % 250}"))
                 phones[-1].next_state()
-            assert waitress_workers() - before <= 32  # a small pool, whatever max_streams
+            assert server_workers() - before <= 32  # a small pool, whatever max_streams
             state = play(s.port, 0)
             for phone in phones:
                 assert phone.next_state().json() == state
@@ -242,7 +241,7 @@ def test_one_address_cannot_take_every_stream_place(tmp_path):
 
 
 def test_descriptors_past_1024_are_served(tmp_path):
-    """waitress's select() loop raised "filedescriptor out of range" for these:
+    """waitress's select() loop once raised "filedescriptor out of range" for these:
     its thread ended and every request hung while the process stayed up."""
     fillers = []
     try:
@@ -264,22 +263,31 @@ def test_descriptors_past_1024_are_served(tmp_path):
             os.close(fd)
 
 
-class Broken(wasyncore.dispatcher):
-    """A channel that fails where waitress does not catch it: the loop ends."""
-
-    def readable(self) -> bool:
-        raise RuntimeError("broken channel")
-
-
 def test_a_dead_web_server_is_not_healthy(tmp_path, caplog):
-    with served(tmp_path / "companion.db") as s, contextlib.ExitStack() as done:
+    with served(tmp_path / "companion.db") as s:
         assert s.server.healthy()
         caplog.set_level(logging.ERROR, logger="app.server")
-        ours, _ = (done.enter_context(x) for x in socket.socketpair())
-        Broken(ours, map=s.server._server._map)  # the injected fault
-        s.server._server.pull_trigger()
+        loop = s.server._loop
+        loop.call_soon_threadsafe(loop.stop)  # the injected fault: the serving loop ends
         wait_until(lambda: not s.server.healthy())
         assert "the web server's loop failed" in caplog.text
+
+
+def test_a_stuck_web_server_is_not_healthy(tmp_path, monkeypatch):
+    """A loop that stops turning (a request's work run on it by mistake, a hung call)
+    serves nobody although its thread is alive: the watchdog must hear of it."""
+    import app.server
+
+    monkeypatch.setattr(app.server, "STUCK_AFTER", 1.0)
+    with served(tmp_path / "companion.db") as s:
+        assert s.server.healthy()
+        unstick = threading.Event()
+        s.server._loop.call_soon_threadsafe(unstick.wait, 20)  # the injected fault
+        try:
+            wait_until(lambda: not s.server.healthy(), timeout=10)
+        finally:
+            unstick.set()
+        wait_until(s.server.healthy, timeout=10)
 
 
 def limited_start(soft: int, hard: int, max_streams: int) -> subprocess.CompletedProcess:

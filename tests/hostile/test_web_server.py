@@ -1,4 +1,4 @@
-"""A hostile phone on the Wi-Fi against a real waitress server (app/connections.py).
+"""A hostile phone on the Wi-Fi against the real server (app/server.py, app/connections.py).
 
 Oversize bodies and headers are refused before they are buffered; slow and
 idle connections, from one address or from many, never lock out the host,
@@ -26,7 +26,6 @@ from app.server import WebServer
 from tests.web.conftest import START, app, clock, runner, services  # noqa: F401 (fixtures)
 from tests.web.sse import SseClient
 from tests.web.test_server import HttpHost
-from tests.web.test_waitress_contract import wait_for
 
 LIMITS = ConnectionLimits(per_address=4, request_timeout=1.0, idle_timeout=2.0)
 #: Timeouts that never strike within a test: only the connection bounds act.
@@ -36,7 +35,7 @@ ATTACKER = "127.0.0.9"
 
 
 def serve(app, limits: ConnectionLimits):  # noqa: F811 (the fixture imported above)
-    # max_streams=3: waitress's connection_limit is 35, so 33 connections.
+    # max_streams=3: the server holds 35 connections at most.
     s = WebServer(app, "127.0.0.1", 0, max_streams=3, limits=limits)
     yield s
     app.extensions["companion.broker"].close()
@@ -87,7 +86,7 @@ def json_error(status: int, headers: dict[str, str], body: bytes) -> str:
 
 
 def spooled(folder: Path) -> list[str]:
-    """This process's open files in ``folder`` (waitress's spooled bodies)."""
+    """This process's open files in ``folder`` (a spooled body would be one)."""
     found = []
     for fd in os.listdir("/proc/self/fd"):
         try:
@@ -101,7 +100,7 @@ def spooled(folder: Path) -> list[str]:
 
 @pytest.fixture
 def spool(tmp_path, monkeypatch):
-    """Where temporary files go during the test (waitress spools bodies there)."""
+    """Where temporary files go during the test (a server spooling bodies puts them there)."""
     folder = tmp_path / "spool"
     folder.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(folder))
@@ -122,8 +121,8 @@ def test_an_oversize_content_length_is_refused_before_its_body(server):
 
 
 def test_an_oversize_chunked_body_is_refused_as_it_arrives(patient_server, spool):
-    # The patient server: the body arrives at once but is read 8 KB a turn of waitress's
-    # loop, and under load those turns can be more than LIMITS' 1 s request time apart;
+    # The patient server: the body arrives at once but is read a piece a turn of the loop,
+    # and under load those turns can be more than LIMITS' 1 s request time apart;
     # that timeout would then close the connection unanswered. The bound under test
     # is the size.
     with connect(patient_server.port) as sock:
@@ -182,16 +181,27 @@ def test_oversize_headers_get_a_json_431(server):
     assert "at most 16384 bytes" in json_error(status, headers, body)
 
 
-def test_a_request_waitress_cannot_parse_gets_a_json_400(server):
+def test_a_request_the_server_cannot_parse_gets_a_400_and_is_closed(server):
+    """Tornado answers a header line it cannot parse itself: 400, with no message
+    (its own refusal; docs/design.md, The web edge), and closes the connection."""
     with connect(server.port) as sock:
         sock.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\n\r\n")
-        status, headers, body = answer(sock)
-    assert status == 400
-    assert "invalid header" in json_error(status, headers, body).lower()
+        status, _, _ = answer(sock)
+        assert status == 400
+        assert closed_by_server(sock)
+
+
+def test_headers_far_past_the_bound_end_the_connection(server):
+    """Headers of more than four times the bound are not read: the connection ends."""
+    with connect(server.port) as sock:
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            sock.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: "
+                         + b"a" * 80_000 + b"\r\n\r\n")
+        assert closed_by_server(sock)
 
 
 def test_an_unknown_transfer_encoding_is_a_json_400(server):
-    """waitress answered 501 (a 5xx, as if the server failed) to a client's odd framing."""
+    """waitress once answered 501 (a 5xx, as if the server failed) to a client's odd framing."""
     with connect(server.port) as sock:
         sock.sendall(b"POST /api/login HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                      b"Transfer-Encoding: xchunked\r\nContent-Length: 2\r\n\r\n{}")
@@ -287,7 +297,7 @@ def test_one_address_cannot_lock_the_others_out(patient_server, crowds, idle):
     phone = SseClient("127.0.0.1", server.port)
     try:
         phone.next_state()
-        # More connections than waitress holds at all (33).
+        # More connections than the server holds at all (35).
         crowds.append(Crowd(server.port, [ATTACKER], 60, idle=idle))
         status, _, body = served_within(5, lambda: host.post("/api/match", START))
         assert status == 200
@@ -307,7 +317,7 @@ def test_one_address_cannot_lock_the_others_out(patient_server, crowds, idle):
 def test_many_addresses_cannot_lock_the_host_out(patient_server, crowds, idle):
     server = patient_server
     host = HttpHost(server.port)
-    # 12 addresses x 4: more than waitress holds, each address within its own bound.
+    # 12 addresses x 4: more than the server holds, each address within its own bound.
     crowds.append(Crowd(server.port, [f"127.0.0.{20 + i}" for i in range(12)], 48, idle=idle))
     for _ in range(3):
         status, _, _ = served_within(5, lambda: host.request("GET", "/api/state"))
@@ -371,7 +381,7 @@ def test_one_address_holds_at_most_its_bound(patient_server):
 
 def test_an_answer_the_client_never_takes_is_dropped(app):  # noqa: F811
     """A client that asks for a large answer and stops reading held it (in
-    memory, or a temporary file past 1 MB) for waitress's 120 s."""
+    memory, or a temporary file past 1 MB) for waitress's 120 s once."""
     size = 8 * 1024 * 1024  # more than the kernel's socket buffers take
 
     @app.get("/big")
@@ -397,34 +407,43 @@ def test_an_answer_the_client_never_takes_is_dropped(app):  # noqa: F811
         next(served, None)
 
 
-def test_a_request_waiting_to_be_read_is_answered_when_the_bound_is_reached(patient_server):
-    # A browser sends its next request on a kept-alive connection just as another of
-    # its connections arrives past the bound. The request's bytes wait in the socket,
-    # unread (here the connection rests, as after a 429; on a busy Pi the loop has
-    # not got to it yet): that connection is not idle, and closing it would reset a
-    # request the browser may not send again. The oldest really idle one goes.
-    port = patient_server.port
-    waitress = patient_server._server
+def test_a_connection_being_answered_is_never_closed_for_a_newcomer(app):  # noqa: F811
+    # A browser's request is being answered on one connection (here a slow one) just as
+    # another of its connections arrives past the bound: the oldest idle one goes, and
+    # the request still gets its answer.
+    release, entered = threading.Event(), threading.Event()
+
+    @app.post("/slow")
+    def slow():
+        entered.set()
+        release.wait(20)
+        return {"ok": True}
+
+    served = serve(app, PATIENT)
+    server = next(served)
+    port = server.port
     busy = connect(port, ATTACKER, timeout=10)
-    mine = busy.getsockname()
-    channel = wait_for(lambda: next((c for c in list(waitress.active_channels.values())
-                                     if c.addr[:2] == mine), None), "the connection's channel")
-    channel.rest(1.0)
-    # Let the loop turn once, so that it no longer polls the resting connection.
-    rested = time.monotonic()
-    waitress.pull_trigger()
-    wait_for(lambda: patient_server._turned > rested or None, "a turn of the loop")
-    busy.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-    idle = [connect(port, ATTACKER, timeout=3) for _ in range(3)]
-    wait_for(lambda: len(waitress.active_channels) >= 4 or None, "the connections")
-    newcomer = connect(port, ATTACKER, timeout=3)
+    idle: list[socket.socket] = []
+    newcomer = None
     try:
+        busy.sendall(b"POST /slow HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n")
+        assert entered.wait(10)
+        for _ in range(3):
+            idle.append(connect(port, ATTACKER, timeout=3))
+        deadline = time.monotonic() + 10
+        while len(server._book) < 4 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert len(server._book) == 4
+        newcomer = connect(port, ATTACKER, timeout=3)
         assert closed_by_server(idle[0])
+        release.set()
         status, _, _ = answer(busy)
         assert status == 200
         for sock in (*idle[1:], newcomer):
             sock.settimeout(0.3)
             assert not closed_by_server(sock)
     finally:
-        for sock in (busy, *idle, newcomer):
+        release.set()
+        for sock in (busy, *idle, *([newcomer] if newcomer else [])):
             sock.close()
+        next(served, None)

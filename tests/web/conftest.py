@@ -45,7 +45,7 @@ def app(services):
 
 @pytest.fixture
 def server(app):
-    """The app served by a real waitress on a free loopback port (3 streams)."""
+    """The app served by the real server on a free loopback port (3 streams)."""
     s = WebServer(app, "127.0.0.1", 0, max_streams=3)
     yield s
     app.extensions["companion.broker"].close()

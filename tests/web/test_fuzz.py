@@ -3,8 +3,8 @@
 Every route of the app (read from its URL map, so a new route is fuzzed
 without a word here) with any method, odd headers, odd path parameters and
 bodies of any shape, deeply nested JSON included: through Flask's test client
-and, since waitress decodes headers differently (as latin-1 bytes), as raw
-bytes through a real waitress server.
+and, since the server decodes headers differently (as latin-1 bytes), as raw
+bytes through the real server.
 """
 
 from __future__ import annotations
@@ -117,7 +117,7 @@ def test_reads_with_odd_headers_never_fail(app, headers, path):
 @pytest.fixture(scope="module")
 def companion(tmp_path_factory):
     """The whole companion with simulated hardware (so the simulator's routes exist too),
-    served by waitress on a free port."""
+    served by the real server on a free port."""
     with Companion(Config(), sim=True, data=tmp_path_factory.mktemp("fuzz"),
                    web=WebOptions(host="127.0.0.1", port=0, pin=PIN)) as c:
         yield c
@@ -241,7 +241,7 @@ def test_the_fuzz_reaches_every_route(companion):
 
 
 def raw_status(port: int, request: bytes) -> tuple[int, bytes, bytes]:
-    """Send raw bytes to waitress; the status, the head and the body (up to 64 KB, 5 s)."""
+    """Send raw bytes to the server; the status, the head and the body (up to 64 KB, 5 s)."""
     with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
         s.sendall(request)
         data = b""
@@ -249,7 +249,7 @@ def raw_status(port: int, request: bytes) -> tuple[int, bytes, bytes]:
             try:
                 chunk = s.recv(65536)
             except (TimeoutError, ConnectionResetError):
-                # A reset: waitress answered before reading a body the route did not
+                # A reset: the server answered before reading a body the route did not
                 # want, and closed with it unread; what arrived before is the answer.
                 break
             if not chunk:
@@ -272,7 +272,7 @@ RAW_VALUE = st.binary(max_size=30).filter(lambda b: not set(b) & set(b"\r\n\0"))
 @settings(max_examples=200, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())
-def test_raw_bytes_through_waitress_no_5xx(companion, data):
+def test_raw_bytes_through_the_server_no_5xx(companion, data):
     rule = data.draw(st.sampled_from(routes(companion.app)))
     method = data.draw(METHODS).encode()
     headers = data.draw(st.dictionaries(

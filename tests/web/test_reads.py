@@ -1,6 +1,6 @@
 """Reads never stall play, and every read is bounded and cheap (issue 22).
 
-Through the real app (and the real waitress server where several clients
+Through the real app (and the real server where several clients
 or a stuck commit are the point): reads answer while a commit waits for the
 database, the history pages with cursors that stay put when matches are
 added, searches on the server, answers 304 to an unchanged ETag and gzip to
@@ -260,19 +260,54 @@ def test_making_answers_is_bounded_per_address_and_in_all_while_kept_ones_are_se
     assert get(server.port, "/api/state", source="127.0.0.2")[0] == 200
 
 
-def test_play_goes_ahead_of_the_reads_waiting_for_a_worker():
-    from types import SimpleNamespace
+def test_play_is_answered_while_every_reader_worker_is_busy():
+    """Play has workers of its own: however many reads are being answered (here each
+    holds its worker until released), the host's point and the phones' state are
+    answered at once, never queued behind them."""
+    from flask import Flask
 
-    from app.server import PlayFirst
+    from app.server import SPARE_THREADS, WebServer
 
-    queued = PlayFirst()  # no worker threads: what is added stays queued, in order
-    for method, path in [("GET", "/api/history"), ("GET", "/api/matches/1/timeline"),
-                         ("POST", "/api/action"), ("GET", "/history"), ("GET", "/api/state"),
-                         ("HEAD", "/api/events"), (None, None)]:
-        queued.add_task(SimpleNamespace(request=SimpleNamespace(command=method, path=path)))
-    assert [t.request.path for t in queued.queue] == [
-        "/api/action", "/api/state", "/api/events",  # play, in turn
-        "/api/history", "/api/matches/1/timeline", "/history", None]  # reads, in turn
+    app = Flask("readers")
+    release = threading.Event()
+    holding = threading.Semaphore(0)
+
+    @app.get("/api/history")
+    def history():
+        holding.release()
+        release.wait(20)
+        return {"matches": []}
+
+    @app.post("/api/action")
+    def action():
+        return {"version": 1}
+
+    @app.get("/api/state")
+    def state():
+        return {"version": 1}
+
+    server = WebServer(app, "127.0.0.1", 0, max_streams=3)
+    readers = ThreadPoolExecutor(3 * SPARE_THREADS)
+    try:
+        # More reads than the server has workers for them: some wait for one.
+        asked = [readers.submit(get, server.port, "/api/history", f"127.0.1.{i + 1}")
+                 for i in range(3 * SPARE_THREADS)]
+        for _ in range(2 * SPARE_THREADS):
+            assert holding.acquire(timeout=20), "the reads did not all start"
+        started = time.monotonic()
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        conn.request("POST", "/api/action", body=b"{}",
+                     headers={"Content-Type": "application/json"})
+        assert conn.getresponse().status == 200
+        conn.close()
+        assert get(server.port, "/api/state")[0] == 200
+        assert time.monotonic() - started < 5
+        release.set()
+        assert {f.result(timeout=30)[0] for f in asked} == {200}
+    finally:
+        release.set()
+        readers.shutdown()
+        server.close()
 
 
 def test_a_burst_of_phones_opening_the_pages_is_not_refused(tmp_path):
