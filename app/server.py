@@ -73,6 +73,8 @@ BODY_SLACK = 64 * 1024
 #: bound are answered 431 with a message; past this many times it, the connection
 #: is closed without a word (Tornado's own refusal).
 HEADER_SLACK = 4
+#: Bytes of an answer held back before they are written (see _Exchange._run_app).
+HOLD = 64 * 1024
 #: A request target as RFC 3986 allows it: printable ASCII.
 _URI = re.compile(r"[!-~]+")
 
@@ -247,8 +249,11 @@ class _Exchange(httputil.HTTPMessageDelegate):
         self.refused = False
         self.gone = False
         self.handed_over = False
-        #: The app's answer and the piece of it held back (see _run_app), on the worker.
-        self._held: tuple[list[Any], bytes] | None = None
+        #: The app's status and headers (None once sent), and the pieces of its body
+        #: held back (see _run_app): the worker's.
+        self._answer_of: list[Any] = []
+        self._held: list[bytes] = []
+        self._held_size = 0
 
     # --- the request arriving (loop thread) -------------------------------------------
 
@@ -308,7 +313,18 @@ class _Exchange(httputil.HTTPMessageDelegate):
     def finish(self) -> None:
         if self.refused:
             return
-        asyncio.get_running_loop().create_task(self._answer())
+        assert self.start_line is not None and self.headers is not None
+        request = httputil.HTTPServerRequest(connection=self.conn, start_line=self.start_line,
+                                             headers=self.headers, body=b"".join(self.body))
+        self.body = []
+        pool = (self.owner._play if plays_first(request.method or "", request.path)
+                else self.owner._reads)
+        # The worker makes the environ: a burst of a thousand phones opening their
+        # streams at once queues only the parsed requests (RSS keeps its high-water mark).
+        try:
+            pool.submit(self._work, request, asyncio.get_running_loop())
+        except RuntimeError:  # the server is closing
+            self._close()
 
     def on_connection_close(self) -> None:
         self.gone = True
@@ -342,47 +358,64 @@ class _Exchange(httputil.HTTPMessageDelegate):
 
     # --- the app's answer ---------------------------------------------------------------
 
-    async def _answer(self) -> None:
-        assert self.start_line is not None and self.headers is not None
-        loop = asyncio.get_running_loop()
-        request = httputil.HTTPServerRequest(connection=self.conn, start_line=self.start_line,
-                                             headers=self.headers, body=b"".join(self.body))
-        self.body = []
+    def _work(self, request: httputil.HTTPServerRequest,
+              loop: asyncio.AbstractEventLoop) -> None:
+        """On a worker thread: the app's answer to ``request``, written through the loop."""
+        try:
+            self._answer(request, loop)
+        except iostream.StreamClosedError:
+            return  # the client left, or the server is closing
+        except Exception:
+            log.exception("answering %s %s failed", request.method, request.path)
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._close)
+            return
+        if not self.handed_over:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._waiting)
+
+    def _waiting(self) -> None:
+        """The answer is out: the connection waits for its client's next request."""
+        self.client.since = time.monotonic()
+
+    def _answer(self, request: httputil.HTTPServerRequest,
+                loop: asyncio.AbstractEventLoop) -> None:
         try:
             environ = self.owner._container.environ(request)
         except ValueError:  # a Host header with a port that is no number
-            self.refused = True
-            self._write_refusal(400, "malformed Host header: send the server's name or "
-                                     "address, and a port as digits")
-            self.client.since = time.monotonic()
+            body = json.dumps({"error": "malformed Host header: send the server's name or "
+                                        "address, and a port as digits"}).encode()
+            self._answer_of = ["400 Bad Request", [("Content-Type", "application/json"),
+                                                   ("Content-Length", str(len(body))),
+                                                   ("Connection", "close")]]
+            self._held = [body]
+            self._send(loop, last=True)
             return
         client = self.client
         environ["companion.connection"] = lambda: self._hand_over_from(loop)
         environ["companion.rest"] = \
             lambda seconds: loop.call_soon_threadsafe(client.rest, seconds)
-        pool = (self.owner._play if plays_first(request.method or "", request.path)
-                else self.owner._reads)
-        try:
-            await loop.run_in_executor(pool, self._run_app, environ, loop)
-        except iostream.StreamClosedError:
-            return
-        except Exception:
-            log.exception("answering %s %s failed", request.method, request.path)
-            self._close()
-            return
-        if not self.handed_over:
-            self.client.since = time.monotonic()
+        self._run_app(environ, loop)
 
     def _run_app(self, environ: dict[str, Any], loop: asyncio.AbstractEventLoop) -> None:
-        """On a worker thread: call the app and write its answer through the loop."""
-        answer: list[Any] = []
+        """On a worker thread: call the app and write its answer through the loop.
+
+        Pieces of the answer are held back up to HOLD bytes and written together, so
+        that most answers (one piece) and a stream's start (its retry line and first
+        message, written as it is handed over) take one turn of the loop.
+        """
+        answer = self._answer_of = []
 
         def start_response(status: str, headers: list[tuple[str, str]],
                            exc_info: Any = None) -> Callable[[bytes], None]:
             if exc_info is not None and answer and answer[0] is None:
                 raise exc_info[1].with_traceback(exc_info[2])
             answer[:] = [status, headers]
-            return lambda data: self._send(loop, answer, data)
+
+            def write(data: bytes) -> None:
+                self._held.append(data)
+                self._send(loop)
+            return write
 
         body: Iterable[bytes] = self.owner._app(environ, start_response)
         try:
@@ -390,28 +423,21 @@ class _Exchange(httputil.HTTPMessageDelegate):
                 if self.handed_over:
                     break
                 if data:
-                    # One piece held back, so that the last goes out with the answer's
-                    # end in one turn of the loop (most answers are one piece).
-                    self._flush(loop)
-                    self._held = (answer, data)
+                    self._held.append(data)
+                    self._held_size += len(data)
+                    if self._held_size >= HOLD:
+                        self._send(loop)
             if not self.handed_over:
-                held, self._held = self._held, None
-                self._send(loop, *(held or (answer, b"")), last=True)
+                self._send(loop, last=True)
         finally:
             close = getattr(body, "close", None)
             if close is not None:
                 close()
 
-    def _flush(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Send the piece held back, if any."""
-        held, self._held = self._held, None
-        if held is not None:
-            self._send(loop, *held)
-
-    def _send(self, loop: asyncio.AbstractEventLoop, answer: list[Any], data: bytes,
-              last: bool = False) -> None:
-        """Write ``data`` (with the headers first), waiting until the client took it."""
+    def _take(self) -> tuple[Any, bytes]:
+        """The headers (None once sent) and the pieces held back, to write now."""
         start: Any = None
+        answer = self._answer_of
         if answer and answer[0] is not None:
             status, headers = answer
             code, _, reason = status.partition(" ")
@@ -420,6 +446,14 @@ class _Exchange(httputil.HTTPMessageDelegate):
                 fields["Date"] = email.utils.formatdate(usegmt=True)
             start = (httputil.ResponseStartLine("HTTP/1.1", int(code), reason), fields)
             answer[0] = None  # sent
+        data = b"".join(self._held)
+        self._held, self._held_size = [], 0
+        return start, data
+
+    def _send(self, loop: asyncio.AbstractEventLoop, last: bool = False) -> None:
+        """Write what is held back (with the headers first), waiting until the client
+        took it."""
+        start, data = self._take()
         self._on_loop(loop, lambda: self._write(start, data, last))
 
     async def _write(self, start: Any, data: bytes, last: bool) -> None:
@@ -454,8 +488,8 @@ class _Exchange(httputil.HTTPMessageDelegate):
     def _hand_over_from(self, loop: asyncio.AbstractEventLoop) -> Connection | None:
         """On the worker thread: the stream's connection, taken from Tornado for the
         fan-out once what was written is out (None: the client left meanwhile)."""
-        self._flush(loop)  # the stream's first message
-        return self._on_loop(loop, self._hand_over)
+        start, data = self._take()  # the stream's start: headers, retry, first message
+        return self._on_loop(loop, lambda: self._hand_over(start, data))
 
     def _on_loop(self, loop: asyncio.AbstractEventLoop,
                  make: Callable[[], Coroutine[Any, Any, T]]) -> T:
@@ -475,8 +509,10 @@ class _Exchange(httputil.HTTPMessageDelegate):
         except (concurrent.futures.TimeoutError, concurrent.futures.CancelledError):
             raise iostream.StreamClosedError() from None
 
-    async def _hand_over(self) -> Connection | None:
+    async def _hand_over(self, start: Any, data: bytes) -> Connection | None:
         assert self.start_line is not None
+        if start is not None or data:
+            await self._write(start, data, last=False)
         chunked = self.start_line.version == "HTTP/1.1"
         # detach() is Tornado's documented way to take a connection from HTTP (as its
         # websockets do): from here the fan-out writes the response's next chunks.
