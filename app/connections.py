@@ -143,10 +143,10 @@ class Book:
 
     def _close_longest_waiting(self, clients: list[Client]) -> bool:
         """Close the connection among ``clients`` that waited longest for its client."""
-        waiting = [c for c in clients if c.since is not None]
+        waiting = [(c.since, c) for c in clients if c.since is not None]
         if not waiting:
             return False
-        oldest = min(waiting, key=lambda c: c.since)
+        oldest = min(waiting, key=lambda pair: pair[0])[1]
         self.gone(oldest)
         oldest.close()
         return True

@@ -460,7 +460,8 @@ class _Exchange(httputil.HTTPMessageDelegate):
         if self.gone:
             raise iostream.StreamClosedError()
         if start is not None:
-            written = self.conn.write_headers(*start, data or None)
+            line, fields = start
+            written = self.conn.write_headers(line, fields, data or None)
         elif data:
             written = self.conn.write(data)
         else:
