@@ -172,8 +172,9 @@ class Ratings:
                                             r.wins, list(r.played), r.model)
                     own.add((m.game, key))
                 r.name = names.get(key, shown)  # else as last written in a match
+            ranks: list[float] = list(places)   # openskill's ranks are floats; places whole
             after = MODEL.rate([[board[keys[i]].model for i in team] for team in teams],
-                               ranks=places)
+                               ranks=ranks)
             firsts = places.count(0)
             count = len(teams)
             for team, place, rated in zip(teams, places, after, strict=True):

@@ -942,7 +942,8 @@ class Store:
                  else _dumps(match.standing)))
             match_id = int(cur.lastrowid)  # type: ignore[arg-type]
             _register(db, match.start["players"])
-            rows = [(match_id, 0, "start", _dumps(match.start), match.started_at)]
+            rows: list[tuple[int, int, str, str | None, float]] = [
+                (match_id, 0, "start", _dumps(match.start), match.started_at)]
             rows += [(match_id, seq, op, None if event is None else _dumps(event), at)
                      for seq, (op, event, at) in enumerate(match.journal, start=1)]
             if status == ABANDONED:

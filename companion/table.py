@@ -67,7 +67,7 @@ class Snapshot:
     redone: str | None = field(default=None, compare=False)
 
     def to_json(self) -> JSON:
-        state = {"version": self.version, "epoch": self.epoch, "match": self.match}
+        state: JSON = {"version": self.version, "epoch": self.epoch, "match": self.match}
         if self.undone is not None:
             state["undone"] = self.undone
         if self.redone is not None:

@@ -117,6 +117,14 @@ class State:
         return self.ended is not None
 
     @property
+    def mover(self) -> int:
+        """``current`` for the rules that only run while the game is on (``resolve``
+        refuses every action once it is over); ValueError after the end."""
+        if self.current is None:
+            raise ValueError("the game is over: nobody's turn")
+        return self.current
+
+    @property
     def final_round(self) -> bool:
         return self.ender is not None and not self.over
 
