@@ -192,8 +192,13 @@ class Companion:
         self.oled.update(self.panel.state)
         self.leds = SeatLeds(cfg.leds.seats, self.factory)
         self._closers.append(self.leds.close)
-        self.runner.call(lambda table: (table.subscribe(self.leds.show),
-                                        self.leds.show(table.snapshot)))
+        leds = self.leds
+
+        def light(table: Table) -> None:
+            table.subscribe(leds.show)
+            leds.show(table.snapshot)
+
+        self.runner.call(light)
         self.buttons = ButtonPanel(cfg.buttons, cfg.encoder, self.factory, self.input)
         self._closers.append(self.buttons.close)
         self.finger: Finger | None = None
@@ -204,10 +209,10 @@ class Companion:
                 self.simulator.buttons = tuple(self.buttons.pins)
         self.pad: SerialPad | None = None
         if cfg.serial.url is not None:
-            self.pad = SerialPad(cfg.serial.url, self.input, cfg.serial.baudrate,
-                                 snapshot=self.table.snapshot)
-            self._closers.append(self.pad.close)
-            self.runner.call(lambda table: table.subscribe(self.pad.show))
+            pad = self.pad = SerialPad(cfg.serial.url, self.input, cfg.serial.baudrate,
+                                       snapshot=self.table.snapshot)
+            self._closers.append(pad.close)
+            self.runner.call(lambda table: table.subscribe(pad.show))
         self.publisher: TablePublisher | None = None
         if cfg.mqtt.url is not None:
             self._start_mqtt(data, mqtt_password)

@@ -613,6 +613,8 @@ class Store:
         with self._lock:
             if self._db is not None:
                 self._db.close()
+                # Typed as the open connection its many uses hold; a closed store is
+                # told by None, which the ways in check first (StoreError).
                 self._db = None  # type: ignore[assignment]
 
     def __enter__(self) -> Store:
@@ -833,7 +835,7 @@ class Store:
                     db.execute("INSERT INTO journal (match_id, seq, op, event, at)"
                                " VALUES (?, 0, 'start', ?, ?)", (cur.lastrowid, _dumps(start), now))
                     _register(db, start["players"])
-                    return int(cur.lastrowid), self._bump_version()  # type: ignore[arg-type]
+                    return _inserted(cur), self._bump_version()
             except sqlite3.IntegrityError:
                 raise MatchInProgress(
                     "a match is still unfinished: finish or end it before starting another"
@@ -902,7 +904,7 @@ class Store:
                          None if standing is None or status != FINISHED
                          else _dumps(standing)),
                     )
-                    match_id = int(cur.lastrowid)  # type: ignore[arg-type]
+                    match_id = _inserted(cur)
                     _register(db, start["players"])
                     db.execute("INSERT INTO journal (match_id, seq, op, event, at)"
                                " VALUES (?, 0, 'start', ?, ?)",
@@ -940,7 +942,7 @@ class Store:
                  _dumps(match.winner), match.summary, match.started_at, match.updated_at,
                  None if match.standing is None or status != FINISHED
                  else _dumps(match.standing)))
-            match_id = int(cur.lastrowid)  # type: ignore[arg-type]
+            match_id = _inserted(cur)
             _register(db, match.start["players"])
             rows: list[tuple[int, int, str, str | None, float]] = [
                 (match_id, 0, "start", _dumps(match.start), match.started_at)]
@@ -1276,6 +1278,12 @@ def _register(db: sqlite3.Connection, names: list[str]) -> None:
     """Make each of ``names`` a player if it is not one yet (a known one keeps its name)."""
     db.executemany("INSERT INTO players (key, name) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
                    [(name_key(n), n) for n in names])
+
+
+def _inserted(cur: sqlite3.Cursor) -> int:
+    """The id of the row the INSERT just run on ``cur`` added (SQLite sets it on each)."""
+    assert cur.lastrowid is not None, "no row was inserted"
+    return cur.lastrowid
 
 
 def _dumps(obj: Any) -> str:

@@ -138,7 +138,8 @@ class Listener:
             self._complain("a topic that is not UTF-8")
             return
         try:
-            self._on_message(topic, message.payload)
+            # bytes as paho hands it over (no copy); typed bytes | bytearray.
+            self._on_message(topic, bytes(message.payload))
         except Exception as err:  # said and dropped: the thread goes on
             self._complain("%s on %r: %s", type(err).__name__, topic[:200], err)
 

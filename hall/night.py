@@ -317,9 +317,10 @@ class Night:
             for row in self._db.execute(
                     "SELECT id, round, board, players, why, table_id, offer, status, offered"
                     " FROM event_pairings WHERE event = ? ORDER BY round, board", (eid,)):
-                event.pairings[row[0]] = _Pairing(
-                    row[0], row[1], row[2], tuple(json.loads(row[3])), *row[4:8],
-                    None if row[8] is None else tuple(json.loads(row[8])))
+                pid, number, board, players, why, table, offer, status, offered = row
+                event.pairings[pid] = _Pairing(
+                    pid, number, board, tuple(json.loads(players)), why, table, offer, status,
+                    None if offered is None else tuple(json.loads(offered)))
             for seq, pid, result, source, at, state, origin, names, started in \
                     self._db.execute(
                         "SELECT seq, pairing, result, source, at, state, origin, names,"
@@ -1320,14 +1321,14 @@ class Night:
             p = e.pairings.get(pid)
             if p is None or len(p.players) < 2:
                 continue
-            origin = origins.get(pid)
+            counted = origins.get(pid)
             for x in entries:
-                if origin is not None and x.origin == origin:
+                if counted is not None and x.origin == counted:
                     continue  # its revisions: above
                 what = label(p.players, e.sides(p))
-                if origin is None and x.offer == p.offer and table == p.table \
+                if counted is None and x.offer == p.offer and table == p.table \
                         and len(x.names) == len(p.players):
-                    origin = x.origin
+                    counted = x.origin
                     work.append((p, x))
                 elif x.offer == p.offer and table == p.table:
                     notes.append((f"again:{x.origin.key}", (
@@ -1341,7 +1342,8 @@ class Night:
                     notes.append((f"moved:{x.origin.key}", (
                         f"{table}: {what} was finished there from an offer since moved or "
                         f"replaced (match {x.origin.match}): not counted")))
-        steps = [step for p, x in work if (step := self._revision_of(e, p, x)) is not None]
+        steps = [step for p, entry in work
+                 if (step := self._revision_of(e, p, entry)) is not None]
         fresh = [(k, t) for k, t in notes
                  if not any(n["key"] == k for n in e.doc.get("notes", []))]
         if not steps and not fresh:
@@ -1350,8 +1352,8 @@ class Night:
         with self._change(e):
             for key, text in fresh:
                 self._note(e, key, text)
-            for p, x, result in steps:
-                changed += self._take(e, p, x, result)
+            for p, entry, result in steps:
+                changed += self._take(e, p, entry, result)
         return changed
 
     def _revision_of(self, e: _Event, p: _Pairing, x: Entry | None

@@ -119,6 +119,8 @@ class Game:
     view: Callable[[Any], JSON]
     winner: Callable[[Any], int | tuple[int, ...] | None]
     options: tuple[OptionSpec, ...] = ()
+    # None: left out, and __post_init__ puts the default in, so every Game has each
+    # face (typed as the callable its callers get; hence the ignores [assignment]).
     prepare: Callable[[Sequence[str], Mapping[str, Any], random.Random], JSON] = None  # type: ignore[assignment]
     summary: Callable[[Any], str] = None  # type: ignore[assignment]
     turn: Callable[[Any], tuple[int, ...]] = None  # type: ignore[assignment]
