@@ -47,6 +47,7 @@ from typing import Any
 from companion.catalog import Catalog
 from companion.errors import InvalidAction
 from companion.names import clean_name, name_key, name_problem
+from companion.rulings import CORRECTED, KEPT, MAX_RULINGS
 from companion.topics import dumps, valid_table_id
 from hall.director.formats import elimination, round_robin
 from hall.director.groups import tables as seat_tables
@@ -1035,6 +1036,44 @@ class Night:
                     out[p.table] = self._offer_payload(e, p)
         for t, notice in self._notices.items():
             out.setdefault(t, notice)
+        for t, rulings in self._rulings().items():
+            out[t] = _with_rulings(out.get(t, b""), rulings)
+        return out
+
+    def _rulings(self) -> dict[str, list[dict[str, Any]]]:
+        """By table, the director's word on the matches it played that its ``results``
+        do not say yet (oldest first): a correction of the game's result, or the result
+        the director kept over the table's change of it. Each goes to the table with its
+        offers (companion/rulings.py) until the table's results show it taken (then the
+        table's revision says what counts, and is only noted). Nothing is sent while the
+        table's newest revision waits for the director or its match is played again."""
+        out: dict[str, list[dict[str, Any]]] = {}
+        for e in self._events.values():
+            counted: dict[str, Revision] = {}
+            last: dict[str, Revision] = {}
+            origins: dict[str, Origin] = {}
+            for r in e.results:
+                if r.state == APPLIED:
+                    counted[r.pairing] = r
+                if r.source == TABLE:
+                    last[r.pairing] = r
+                if r.origin is not None:
+                    origins.setdefault(r.pairing, r.origin)
+            for pid, where in origins.items():
+                now, told = counted.get(pid), last.get(pid)
+                if now is None or now.result is None or told is None or told.result is None \
+                        or told.state == HELD or told.same_outcome(now.result):
+                    continue
+                if told.state == DECLINED:
+                    kind, seq, reason = KEPT, told.seq, ""
+                elif now.source == DIRECTOR:
+                    kind, seq, reason = CORRECTED, now.seq, now.result.reason
+                else:
+                    continue
+                out.setdefault(where.table, []).append({
+                    "id": f"{e.id}-{seq}", "epoch": where.epoch, "match": where.match,
+                    "event": e.id, "pairing": pid, "kind": kind, "reason": reason,
+                    "standing": standing_of(now.result)})
         return out
 
     def _offers_changed(self) -> list[tuple[str, bytes]]:
@@ -1043,8 +1082,9 @@ class Night:
         changed = [(t, payload) for t, payload in wanted.items()
                    if self._published.get(t, b"") != payload]  # never sent: nothing there
         self._published.update(changed)
-        kept = set(wanted.values())
-        self._payloads = {o: pl for o, pl in self._payloads.items() if pl in kept}
+        live = {p.offer for e in self._events.values() for p in e.pairings.values()
+                if p.status in (OFFERED, PLAYING)}  # the offers _wanted may send again
+        self._payloads = {o: pl for o, pl in self._payloads.items() if o in live}
         return [(self.offer_topic(t), payload) for t, payload in changed]
 
     def pending(self) -> list[tuple[str, bytes]]:
@@ -1489,6 +1529,19 @@ def _named(e: _Event, name: Any) -> Player | None:
         return None
     key = name_key(name)
     return next((p for p in e.players if name_key(p.name) == key), None)
+
+
+def _with_rulings(payload: bytes, rulings: list[dict[str, Any]]) -> bytes:
+    """The offer topic's ``payload`` (an offer, a notice, or empty) carrying as many of
+    ``rulings`` as fit in an offer's 8 KiB (the oldest first; the rest once these are
+    taken)."""
+    body = json.loads(payload) if payload else {}
+    fit: list[dict[str, Any]] = []
+    for r in rulings[:MAX_RULINGS]:
+        if len(dumps({**body, "rulings": [*fit, r]}).encode()) > MAX_OFFER:
+            break
+        fit.append(r)
+    return dumps({**body, "rulings": fit}).encode() if fit else payload
 
 
 def _object(body: Any) -> dict[str, Any]:

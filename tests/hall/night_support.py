@@ -369,6 +369,13 @@ class PlayedTable:
         self.offers.start(self.table, payload["offer"])
         return payload
 
+    def hear(self) -> None:
+        """The hall's message on this table's offer topic, taken as the runtime takes it
+        (app/runtime.py): its rulings laid on the table's history."""
+        payload = self.hall.outbox.offers().get(self.id)
+        self.offers.receive(b"" if payload is None else json.dumps(payload).encode())
+        self.table.apply_rulings(self.offers.rulings)
+
     def win(self, seat: int) -> None:
         """Points to ``seat`` until the match is over."""
         for _ in range(500):
