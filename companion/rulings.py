@@ -60,6 +60,14 @@ class Ruling:
         return {"id": self.id, "kind": self.kind, "reason": self.reason}
 
 
+def ruling_words(ruling: Mapping[str, Any]) -> str:
+    """A ruling in force (MatchSummary.ruling) in words, for a history line:
+    ``corrected by the hall's director: the score sheet``, ``kept by the hall's director``."""
+    said = "corrected" if ruling.get("kind") == CORRECTED else "kept"
+    reason = ruling.get("reason") or ""
+    return f"{said} by the hall's director" + (f": {reason}" if reason else "")
+
+
 def parse_rulings(value: Any) -> tuple[list[Ruling], list[str]]:
     """The usable rulings of an offer message's ``rulings`` (a list), and why each
     other one cannot be used. Never raises, whatever ``value`` holds."""
