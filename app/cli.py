@@ -23,8 +23,8 @@ from companion.catalog import Catalog, build
 from companion.config import valid_host
 from companion.data_folder import DB_NAME, default_data_dir
 from companion.errors import CompanionError
-from companion.salvage import salvage
 from companion.rulings import ruling_words
+from companion.salvage import salvage
 from companion.standings import standing
 from companion.store import ACTIVE, FINISHED, Store
 from companion.teams import label

@@ -9,7 +9,7 @@ import pytest
 
 from companion.rulings import Ruling
 from tests.e2e.browser_support import PHONE, play, require_chromium, shot, start, url
-from tests.e2e.test_history_sides import A, B, C, D, DOUBLES, SMALL, overflow
+from tests.e2e.test_history_sides import DOUBLES, SMALL, A, B, C, D, overflow
 
 expect = require_chromium().expect
 
