@@ -1051,12 +1051,15 @@ class Night:
         for e in self._events.values():
             counted: dict[str, Revision] = {}
             last: dict[str, Revision] = {}
+            declined: dict[str, int] = {}
             origins: dict[str, Origin] = {}
             for r in e.results:
                 if r.state == APPLIED:
                     counted[r.pairing] = r
                 if r.source == TABLE:
                     last[r.pairing] = r
+                if r.state == DECLINED:
+                    declined[r.pairing] = r.seq
                 if r.origin is not None:
                     origins.setdefault(r.pairing, r.origin)
             for pid, where in origins.items():
@@ -1064,12 +1067,13 @@ class Night:
                 if now is None or now.result is None or told is None or told.result is None \
                         or told.state == HELD or told.same_outcome(now.result):
                     continue
-                if told.state == DECLINED:
-                    kind, seq, reason = KEPT, told.seq, ""
-                elif now.source == DIRECTOR:
-                    kind, seq, reason = CORRECTED, now.seq, now.result.reason
-                else:
+                # Named by the director's newest word on the game (a correction, or a
+                # keep since): a table that played over an older ruling takes the new one.
+                seq = max(now.seq if now.source == DIRECTOR else 0, declined.get(pid, 0))
+                if not seq:
                     continue
+                kind, reason = ((CORRECTED, now.result.reason) if now.source == DIRECTOR
+                                else (KEPT, ""))
                 out.setdefault(where.table, []).append({
                     "id": f"{e.id}-{seq}", "epoch": where.epoch, "match": where.match,
                     "event": e.id, "pairing": pid, "kind": kind, "reason": reason,
