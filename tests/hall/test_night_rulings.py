@@ -121,8 +121,18 @@ def test_play_at_the_table_after_a_ruling_is_the_tables_result_again_and_held(cl
     assert line["winner"] == 0 and line["ruling"] is None
     [held] = hall.director.event(eid)["held"]
     assert held["pairing"] == game["id"]
-    t1.hear()  # the old ruling again: taken before, not laid on the new play
+    t1.hear()  # nothing new while the director has not chosen
     assert history_of(t1, game["id"])["winner"] == 0
+    # The director keeps the correction: a new word, so a new ruling the table takes.
+    answer = hall.director.post(f"/api/events/{eid}/pairings/{game['id']}/revision",
+                                {"choice": "keep"}, eid=eid)
+    assert answer.status_code == 200
+    [ruling] = rulings_to(hall, "t1")
+    assert ruling["kind"] == "corrected" and ruling["reason"] == "sheet"
+    t1.hear()
+    line = history_of(t1, game["id"])
+    assert line["winner"] == 1 and line["ruling"]["id"] == ruling["id"]
+    assert rulings_to(hall, "t1") == []
 
 
 def test_a_ruling_the_hall_may_not_give_changes_nothing_and_is_logged_once(tmp_path, caplog):
