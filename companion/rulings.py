@@ -131,12 +131,12 @@ def ruled_standing(ruling: Ruling, start: Mapping[str, Any], status: str,
     if standing is None:
         raise InvalidAction(f"{what}: the match has no standing to correct")
     mine = [tuple(t) for t in standing["teams"]]
-    try:
-        teams = [tuple(t) for t in ruling.standing["teams"]]
-        places = list(ruling.standing["places"])
-        values = ruling.standing.get("tiebreaks")
-    except (KeyError, TypeError):
-        raise InvalidAction(f"{what}: its standing is not teams and places") from None
+    teams_in, places_in = ruling.standing.get("teams"), ruling.standing.get("places")
+    if not isinstance(teams_in, list) or not isinstance(places_in, list) or not all(
+            isinstance(t, list) and all(type(i) is int for i in t) for t in teams_in):
+        raise InvalidAction(f"{what}: its standing is not teams of seats and places")
+    teams = [tuple(t) for t in teams_in]
+    places, values = list(places_in), ruling.standing.get("tiebreaks")
     if sorted(map(sorted, teams)) != sorted(map(sorted, mine)) or len(places) != len(teams) \
             or not all(type(p) is int and 0 <= p < len(teams) for p in places) \
             or 0 not in places:

@@ -233,3 +233,48 @@ def test_a_second_correction_back_to_the_tables_own_result_is_laid_on_the_first(
     line = history_of(t1, game["id"])
     assert line["winner"] == 0 and line["ruling"]["reason"] == "the sheet was wrong"
     assert rulings_to(hall, "t1") == []
+
+
+@pytest.mark.parametrize("standing", [
+    {"teams": [["a", 1], [0]], "places": [0, 1]},
+    {"teams": [[[0]], [[1]]], "places": [0, 1]},
+    {"teams": "01", "places": [0, 1]},
+    {"teams": [[0], [1]], "places": [0, "1"]},
+    {"teams": [[0], [1]], "places": [1, 1]},
+    {"teams": [[0, 1]], "places": [0]},
+    {"teams": [[0], [1]], "places": [0, 1], "tiebreaks": [float("inf"), 0]},
+    {"teams": [[0], [1]], "places": [0, 1], "tiebreaks": [True, 0]},
+    {"places": [0, 1]},
+    {},
+])
+def test_a_ruling_of_any_shape_is_refused_with_a_reason_never_an_error(standing):
+    from companion.errors import InvalidAction
+    from companion.rulings import Ruling, ruled_standing
+
+    start = {"players": ["Ann", "Bob"], "event": {"id": "e-1", "pairing": "r1-1"}}
+    ruling = Ruling("e-1-2", 1, 1, "e-1", "r1-1", "corrected", "", standing)
+    with pytest.raises(InvalidAction, match="ruling e-1-2 on match 1: its"):
+        ruled_standing(ruling, start, "finished", {"teams": [[0], [1]], "places": [0, 1]})
+
+
+@pytest.mark.parametrize("item", [
+    None, [], "x", {"id": "e-1-2"}, {"id": "../x", "epoch": 1, "match": 1, "event": "e-1",
+                                     "pairing": "r1-1", "kind": "corrected",
+                                     "standing": {}},
+    {"id": "e-1-2", "epoch": 1, "match": 1, "event": "e-1", "pairing": "r1-1",
+     "kind": "won", "standing": {}},
+    {"id": "e-1-2", "epoch": 1, "match": 0, "event": "e-1", "pairing": "r1-1",
+     "kind": "kept", "standing": {}},
+    {"id": "e-1-2", "epoch": 1, "match": 1, "event": "e-1", "pairing": "r1-1",
+     "kind": "kept", "standing": {}, "reason": "x" * 201},
+    {"id": "e-1-2", "epoch": 1, "match": 1, "event": "e-1", "pairing": "r1-1",
+     "kind": "kept", "standing": {}, "more": 1},
+])
+def test_an_unusable_ruling_is_said_and_the_others_taken(item):
+    from companion.rulings import parse_rulings
+
+    good = {"id": "e-1-3", "epoch": 1, "match": 2, "event": "e-1", "pairing": "r1-2",
+            "kind": "kept", "standing": {"teams": [[0], [1]], "places": [0, 1]}}
+    found, problems = parse_rulings([item, good])
+    assert [r.id for r in found] == ["e-1-3"] and len(problems) == 1
+    assert parse_rulings({"not": "a list"}) == ([], ["'rulings' must be a list"])
