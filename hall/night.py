@@ -566,9 +566,14 @@ class Night:
                 **({"played_as": list(names)} if names and names != result.players else {})}
 
     def _corrections(self, e: _Event) -> list[dict[str, Any]]:
-        """Every change of a counted result, in order: what it was, what it is now, why."""
+        """Every change of a counted result, in order: what it was, what it is now, why,
+        and for the director's that counts now, whether the table that played the match
+        shows it yet (``at_table``)."""
         out = []
         before: dict[str, Revision] = {}
+        waiting = {r["pairing"] for rs in self._rulings().values() for r in rs
+                   if r["event"] == e.id}
+        counted = {r.pairing: r for r in e.results if r.state == APPLIED}
         for r in e.results:
             if r.state != APPLIED:
                 continue
@@ -585,8 +590,19 @@ class Night:
                         "players": list(p.players if p is not None else shown.players),
                         "was": None if old.result is None else list(old.result.ranks),
                         "now": None if r.result is None else list(r.result.ranks),
-                        "reason": why, "source": r.source})
+                        "reason": why, "source": r.source,
+                        "at_table": self._at_table(e, r, counted, waiting)})
         return out
+
+    @staticmethod
+    def _at_table(e: _Event, r: Revision, counted: dict[str, Revision],
+                  waiting: set[str]) -> dict[str, Any] | None:
+        """``{"table", "taken"}`` for the director's result ``r`` while it counts and its
+        game was played at a table (its ruling sent, and taken or not yet), else None."""
+        origin = e.origin(r.pairing)
+        if r.source != DIRECTOR or counted.get(r.pairing) is not r or origin is None:
+            return None
+        return {"table": origin.table, "taken": r.pairing not in waiting}
 
     def _held_json(self, e: _Event, r: Revision) -> dict[str, Any]:
         p = e.pairings[r.pairing]

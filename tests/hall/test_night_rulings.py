@@ -51,6 +51,8 @@ def test_a_correction_at_the_hall_is_a_revision_in_the_tables_history(club):
     assert answer.status_code == 200
     [ruling] = rulings_to(hall, "t1")
     assert ruling["kind"] == "corrected" and ruling["match"] == t1.table.match_id
+    [fix] = answer.get_json()["corrections"]
+    assert fix["at_table"] == {"table": "t1", "taken": False}  # the director is told
     t1.hear()
     line = history_of(t1, game["id"])
     assert line["winner"] == 1 and line["players"] == [pia, quo]
@@ -62,6 +64,7 @@ def test_a_correction_at_the_hall_is_a_revision_in_the_tables_history(club):
     assert rulings_to(hall, "t1") == []
     state = hall.director.event(eid)
     assert winner_line(state, quo) == 1 and state["held"] == []
+    assert state["corrections"][0]["at_table"] == {"table": "t1", "taken": True}
     assert hall.leaderboard()[quo] == (1, 1) and hall.leaderboard()[pia] == (1, 0)
     # The table's own ratings follow too: Quo leads its board.
     from companion.ratings import table_ratings
