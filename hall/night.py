@@ -296,6 +296,9 @@ class Night:
         #: payload as made when it was offered (its ``sent_at`` kept).
         self._published: dict[str, bytes] = {}
         self._payloads: dict[str, bytes] = {}
+        #: Each table's database epoch, as its latest ``results`` said (rulings go only to
+        #: the database that played the match; unknown until it speaks: all are sent).
+        self._epochs: dict[str, int] = {}
         #: A table told that the game it plays was moved: its notice, until its next offer.
         self._notices: dict[str, bytes] = {}
         #: ``(version, rows, events)`` of :meth:`club_rows`, replaced whole at each change.
@@ -571,8 +574,6 @@ class Night:
         shows it yet (``at_table``)."""
         out = []
         before: dict[str, Revision] = {}
-        waiting = {r["pairing"] for rs in self._rulings().values() for r in rs
-                   if r["event"] == e.id}
         counted = {r.pairing: r for r in e.results if r.state == APPLIED}
         for r in e.results:
             if r.state != APPLIED:
@@ -591,18 +592,22 @@ class Night:
                         "was": None if old.result is None else list(old.result.ranks),
                         "now": None if r.result is None else list(r.result.ranks),
                         "reason": why, "source": r.source,
-                        "at_table": self._at_table(e, r, counted, waiting)})
+                        "at_table": self._at_table(e, r, counted)})
         return out
 
-    @staticmethod
-    def _at_table(e: _Event, r: Revision, counted: dict[str, Revision],
-                  waiting: set[str]) -> dict[str, Any] | None:
-        """``{"table", "taken"}`` for the director's result ``r`` while it counts and its
-        game was played at a table (its ruling sent, and taken or not yet), else None."""
+    def _at_table(self, e: _Event, r: Revision, counted: dict[str, Revision]
+                  ) -> dict[str, Any] | None:
+        """``{"table", "taken", "gone"}`` for the director's result ``r`` while it counts
+        and its game was played at a table: whether the table's results show it
+        (``taken``), or the table has another database since (``gone``: it cannot);
+        else None."""
         origin = e.origin(r.pairing)
         if r.source != DIRECTOR or counted.get(r.pairing) is not r or origin is None:
             return None
-        return {"table": origin.table, "taken": r.pairing not in waiting}
+        told = e.last_from_table(r.pairing)
+        return {"table": origin.table,
+                "taken": told is not None and told.same_outcome(r.result),
+                "gone": self._epochs.get(origin.table, origin.epoch) != origin.epoch}
 
     def _held_json(self, e: _Event, r: Revision) -> dict[str, Any]:
         p = e.pairings[r.pairing]
@@ -1079,6 +1084,8 @@ class Night:
                 if r.origin is not None:
                     origins.setdefault(r.pairing, r.origin)
             for pid, where in origins.items():
+                if self._epochs.get(where.table, where.epoch) != where.epoch:
+                    continue  # the table has another database now: it cannot take it
                 now, told = counted.get(pid), last.get(pid)
                 if now is None or now.result is None or told is None or told.result is None \
                         or told.state == HELD or told.same_outcome(now.result):
@@ -1351,9 +1358,14 @@ class Night:
         epoch, listed, entries = read
         changed = 0
         with self._lock:
+            moved_on = self._epochs.get(table, epoch) != epoch
+            self._epochs[table] = epoch
             for e in list(self._events.values()):
                 changed += self._from_table(e, table, epoch, listed,
                                             [x for x in entries if x.event == e.id])
+            if moved_on:  # its rulings of the database it had are sent no more
+                for topic, payload in self._offers_changed():
+                    self._publish(topic, payload)
         return changed
 
     def _from_table(self, e: _Event, table: str, epoch: int, listed: list[int],

@@ -52,7 +52,7 @@ def test_a_correction_at_the_hall_is_a_revision_in_the_tables_history(club):
     [ruling] = rulings_to(hall, "t1")
     assert ruling["kind"] == "corrected" and ruling["match"] == t1.table.match_id
     [fix] = answer.get_json()["corrections"]
-    assert fix["at_table"] == {"table": "t1", "taken": False}  # the director is told
+    assert fix["at_table"] == {"table": "t1", "taken": False, "gone": False}  # told
     t1.hear()
     line = history_of(t1, game["id"])
     assert line["winner"] == 1 and line["players"] == [pia, quo]
@@ -64,7 +64,8 @@ def test_a_correction_at_the_hall_is_a_revision_in_the_tables_history(club):
     assert rulings_to(hall, "t1") == []
     state = hall.director.event(eid)
     assert winner_line(state, quo) == 1 and state["held"] == []
-    assert state["corrections"][0]["at_table"] == {"table": "t1", "taken": True}
+    assert state["corrections"][0]["at_table"] == {"table": "t1", "taken": True,
+                                                   "gone": False}
     assert hall.leaderboard()[quo] == (1, 1) and hall.leaderboard()[pia] == (1, 0)
     # The table's own ratings follow too: Quo leads its board.
     from companion.ratings import table_ratings
@@ -281,3 +282,22 @@ def test_an_unusable_ruling_is_said_and_the_others_taken(item):
     found, problems = parse_rulings([item, good])
     assert [r.id for r in found] == ["e-1-3"] and len(problems) == 1
     assert parse_rulings({"not": "a list"}) == ([], ["'rulings' must be a list"])
+
+
+def test_a_table_with_a_new_database_is_sent_no_rulings_of_its_old_one(club):
+    """A table whose database was set aside (a new epoch) cannot take a ruling on a match
+    of the old one: the hall stops sending it, so it never blocks newer ones."""
+    from tests.hall.night_support import results_message
+
+    hall, tables = club
+    eid = create(hall)
+    game = game_at(start(hall, eid), "t1")
+    tables["t1"].start()
+    tables["t1"].win(0)
+    hall.director.post(f"/api/events/{eid}/pairings/{game['id']}/result",
+                       {"ranks": [2, 1], "reason": "sheet"}, eid=eid)
+    assert len(rulings_to(hall, "t1")) == 1
+    hall.feed("table-companion/t1/results", results_message("t1", [], epoch=99))
+    assert rulings_to(hall, "t1") == []
+    assert hall.director.event(eid)["corrections"][0]["at_table"] == {
+        "table": "t1", "taken": False, "gone": True}
