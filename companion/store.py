@@ -1155,6 +1155,14 @@ class Store:
             return self._bump_version()
 
     @_named_errors
+    def rulings_taken(self, last: int) -> list[str]:
+        """The ids of the hall's last ``last`` rulings this database took, newest first
+        (in force or since played over): what the hall need not send again."""
+        with self._reading() as db:
+            return [r[0] for r in db.execute(
+                "SELECT id FROM rulings ORDER BY rowid DESC LIMIT ?", (last,))]
+
+    @_named_errors
     def finished(self, last: int | None = None,
                  after: tuple[float, int] | None = None) -> list[Finished]:
         """Every finished match, in the order they were played (start time, then id); with

@@ -69,6 +69,9 @@ class Snapshot:
     undone: str | None = field(default=None, compare=False)
     #: After a redo, what it put back, in the same words: the state JSON's ``redone``.
     redone: str | None = field(default=None, compare=False)
+    #: The ids of the hall's rulings this table took lately (Store.rulings_taken), sent
+    #: with ``results``: the hall sends them no more. Not part of the state JSON.
+    rulings: tuple[str, ...] = field(default=(), compare=False)
 
     def to_json(self) -> JSON:
         state = {"version": self.version, "epoch": self.epoch, "match": self.match}
@@ -113,6 +116,7 @@ class Table:
         if stored is not None:
             self._match, self._match_id = replay_stored(stored, catalog), stored.id
         self._results: tuple[JSON, ...] = ()
+        self._rulings: tuple[str, ...] = ()
         #: The hall's rulings refused here (logged once each).
         self._refused_rulings: set[str] = set()
         self._read_results()
@@ -219,6 +223,7 @@ class Table:
              # The hall's event it was played for: only when it had one.
              **({} if m.event is None else {"event": m.event})}
             for m in self._store.finished(last=RESULTS_KEPT))
+        self._rulings = tuple(self._store.rulings_taken(RESULTS_KEPT))
 
     def _known_names(self, record: object) -> object:
         """``record`` with each name a known player goes by in that player's own form
@@ -333,11 +338,13 @@ class Table:
                   undone: str | None = None, redone: str | None = None) -> Snapshot:
         match = self._match
         if match is None:
-            return Snapshot(version, None, self._store.epoch, change, self._results)
+            return Snapshot(version, None, self._store.epoch, change, self._results,
+                            rulings=self._rulings)
         return Snapshot(version, match_json(match, self._match_id,
                                             FINISHED if match.is_over else ACTIVE,
                                             self.catalog),
-                        self._store.epoch, change, self._results, undone, redone)
+                        self._store.epoch, change, self._results, undone, redone,
+                        self._rulings)
 
 
 def summary_of(stored: StoredMatch, catalog: Catalog) -> str:

@@ -510,7 +510,8 @@ class TablePublisher:
             self._sent_results = snapshot.results
             self._publish(self.topics.leaf(RESULTS),
                           results_payload(self.info.id, snapshot.epoch,
-                                          list(snapshot.results)), qos=1, retain=True)
+                                          list(snapshot.results), snapshot.rulings),
+                          qos=1, retain=True)
         with self._cond:
             self._pending_state = info
 

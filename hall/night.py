@@ -299,6 +299,8 @@ class Night:
         #: Each table's database epoch, as its latest ``results`` said (rulings go only to
         #: the database that played the match; unknown until it speaks: all are sent).
         self._epochs: dict[str, int] = {}
+        #: The ids of the rulings each table's latest ``results`` says it took.
+        self._taken: dict[str, frozenset[str]] = {}
         #: A table told that the game it plays was moved: its notice, until its next offer.
         self._notices: dict[str, bytes] = {}
         #: ``(version, rows, events)`` of :meth:`club_rows`, replaced whole at each change.
@@ -1095,6 +1097,8 @@ class Night:
                 seq = max(now.seq if now.source == DIRECTOR else 0, declined.get(pid, 0))
                 if not seq:
                     continue
+                if f"{e.id}-{seq}" in self._taken.get(where.table, ()):
+                    continue  # taken, on a match older than the table's list of results
                 kind, reason = ((CORRECTED, now.result.reason) if now.source == DIRECTOR
                                 else (KEPT, ""))
                 out.setdefault(where.table, []).append({
@@ -1355,15 +1359,18 @@ class Night:
         read = read_results(table, payload)
         if read is None:
             return 0
-        epoch, listed, entries = read
+        epoch, listed, entries = read.epoch, read.listed, read.entries
         changed = 0
         with self._lock:
             moved_on = self._epochs.get(table, epoch) != epoch
             self._epochs[table] = epoch
+            taken = self._taken.get(table, frozenset())
+            self._taken[table] = read.rulings
+            moved_on = moved_on or bool(read.rulings - taken)
             for e in list(self._events.values()):
                 changed += self._from_table(e, table, epoch, listed,
                                             [x for x in entries if x.event == e.id])
-            if moved_on:  # its rulings of the database it had are sent no more
+            if moved_on:  # rulings it took, or of the database it had, are sent no more
                 for topic, payload in self._offers_changed():
                     self._publish(topic, payload)
         return changed

@@ -355,7 +355,7 @@ class PlayedTable:
         if snapshot.results is not self._results:
             self._results = snapshot.results
             self.hall.send(self.topics.leaf(RESULTS), results_payload(
-                self.id, snapshot.epoch, list(snapshot.results)))
+                self.id, snapshot.epoch, list(snapshot.results), snapshot.rulings))
 
     def offer(self) -> dict[str, Any] | None:
         """The hall's offer to this table now (its retained topic)."""

@@ -301,3 +301,30 @@ def test_a_table_with_a_new_database_is_sent_no_rulings_of_its_old_one(club):
     assert rulings_to(hall, "t1") == []
     assert hall.director.event(eid)["corrections"][0]["at_table"] == {
         "table": "t1", "taken": False, "gone": True}
+
+
+def test_a_ruling_on_a_match_older_than_the_tables_results_is_taken_and_not_sent_again(
+        club):
+    """The table's results list its last 50 matches: a ruling on an older one is answered
+    by the ids of the rulings it took, sent with them."""
+    from companion.topics import RESULTS_KEPT
+
+    hall, tables = club
+    eid = create(hall)
+    game = game_at(start(hall, eid), "t1")
+    t1 = tables["t1"]
+    t1.start()
+    t1.win(0)
+    played = t1.table.match_id
+    for _ in range(RESULTS_KEPT):  # friendlies push it out of the list
+        t1.table.start({"game": "center-court", "players": ["Zed", "Yan"],
+                        "options": {"sets": 1}})
+        t1.win(0)
+    assert all(r["match"] != played for r in t1.table.snapshot.results)
+    hall.director.post(f"/api/events/{eid}/pairings/{game['id']}/result",
+                       {"ranks": [2, 1], "reason": "sheet"}, eid=eid)
+    [ruling] = rulings_to(hall, "t1")
+    t1.hear()
+    assert next(m for m in t1.store.history() if m.id == played).winner == 1
+    assert ruling["id"] in t1.table.snapshot.rulings
+    assert rulings_to(hall, "t1") == []
