@@ -40,6 +40,8 @@ from companion.topics import RESULTS_KEPT
 from companion.undone import undone_words
 
 log = logging.getLogger(__name__)
+#: The most refused rulings remembered (so each is logged once).
+MAX_REFUSED = 256
 
 T = TypeVar("T")
 Subscriber = Callable[["Snapshot"], None]
@@ -254,12 +256,14 @@ class Table:
         database (``epoch``), or one the hall may not give, is left, logged once."""
         version = None
         for ruling in rulings:
-            if ruling.epoch != self._store.epoch:
-                continue  # the hall heard of a database this table no longer has
+            if ruling.epoch != self._store.epoch or ruling.id in self._rulings:
+                continue  # another database's (the hall heard of it), or taken lately
             try:
                 done = self._commit(lambda r=ruling: self._store.apply_ruling(r))
             except InvalidAction as err:
                 if ruling.id not in self._refused_rulings:
+                    if len(self._refused_rulings) >= MAX_REFUSED:
+                        self._refused_rulings.clear()  # bounded: at worst said again
                     self._refused_rulings.add(ruling.id)
                     log.warning("the hall's ruling cannot be taken: %s", err)
                 continue
