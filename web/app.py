@@ -14,10 +14,12 @@ import logging
 from flask import Flask, Response, request
 
 from companion.errors import StoreDamaged, StoreUnavailable
+from companion.i18n import message
 from web import api, pages, players, sim
 from web.door import signed_sessions
 from web.fanout import Fanout
 from web.guard import guard
+from web.i18n import setup as languages
 from web.reads import ReadGate, Reads, Refused, refusal
 from web.services import STORAGE_STATUS, BoundedJSON, Services, error
 from web.stream import Broker
@@ -51,6 +53,8 @@ def create_app(services: Services) -> Flask:
     # The host's signed session, lapsing by services.sessions' steady clock, and the
     # cross-site refusal of every change (web/door.py, shared with the hall's director).
     signed_sessions(app, services.secret_key, "companion_host", MAX_BODY)
+    # Each request in its reader's language: ?lang, the page's choice, Accept-Language.
+    languages(app)
 
     @app.errorhandler(StoreDamaged)
     def damaged(err: StoreDamaged) -> Response:
@@ -66,7 +70,7 @@ def create_app(services: Services) -> Flask:
     @app.errorhandler(StoreUnavailable)
     def unavailable(err: StoreUnavailable) -> Response:
         # The store logged it, once per episode: no traceback per request.
-        return error(STORAGE_STATUS[err.kind], str(err))
+        return error(STORAGE_STATUS[err.kind], message(err))
 
     # Reads one at a time, so no number of readers starves the writer (web/reads.py).
     app.wsgi_app = ReadGate(app.wsgi_app)  # type: ignore[method-assign]

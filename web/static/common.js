@@ -28,6 +28,19 @@ TC.el = function (tag, attrs, ...children) {
   return node;
 };
 
+/** TC.t("{name} won", {name}): the English words in the page's language (#words,
+ * web/i18n.py), placeholders filled; a message not translated stays English. */
+TC.words = JSON.parse(document.getElementById("words")?.textContent || "{}");
+TC.lang = document.documentElement.lang || "en";
+TC.t = (message, params) => (TC.words[message] || message).replace(
+  /\{(\w+)\}/g, (whole, key) => (params && key in params ? String(params[key]) : whole));
+
+/* The page's language picker: kept in a cookie, the page loaded again in it. */
+document.getElementById("language")?.addEventListener("change", (event) => {
+  document.cookie = `lang=${encodeURIComponent(event.target.value)}; path=/; max-age=31536000; samesite=lax`;
+  location.reload();
+});
+
 /** The state the page was served with, so it shows at once. */
 TC.initial = JSON.parse(document.getElementById("state").textContent);
 
