@@ -28,7 +28,7 @@ from __future__ import annotations
 import io
 import logging
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
@@ -61,29 +61,33 @@ log = logging.getLogger(__name__)
 class Text(str):
     """A message in English that can be said in another language (see the module).
 
-    ``msgid`` (and ``plural`` with its count ``n``) name the message in the catalog;
-    ``params`` fill its placeholders. Equal to, and hashed as, its English words.
+    ``msgid`` (and ``plural`` with its count ``n``) name the message in the catalog,
+    with ``context`` where the same English words need other words in another language
+    (a navigation bar's "History" is shorter than a menu's); ``params`` fill its
+    placeholders. Equal to, and hashed as, its English words.
     """
 
-    __slots__ = ("msgid", "n", "params", "plural")
+    __slots__ = ("context", "msgid", "n", "params", "plural")
     msgid: str
     plural: str | None
     n: int | None
     params: tuple[tuple[str, Any], ...]
+    context: str | None
 
     def __new__(cls, msgid: str, params: Mapping[str, Any] | None = None,
-                plural: str | None = None, n: int | None = None) -> Text:
+                plural: str | None = None, n: int | None = None,
+                context: str | None = None) -> Text:
         values = dict(params or {})
         if plural is not None:
             values.setdefault("n", n)
         english = plural if plural is not None and n != 1 else msgid
         self = super().__new__(cls, english.format(**values) if values else english)
-        self.msgid, self.plural, self.n = msgid, plural, n
+        self.msgid, self.plural, self.n, self.context = msgid, plural, n, context
         self.params = tuple(values.items())
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Text, (self.msgid, dict(self.params), self.plural, self.n))
+        return (Text, (self.msgid, dict(self.params), self.plural, self.n, self.context))
 
     def __repr__(self) -> str:
         return f"_({str.__repr__(self)})"
@@ -98,6 +102,12 @@ def _(msgid: str, /, **params: Any) -> Text:
 def N_(singular: str, plural: str, n: int, /, **params: Any) -> Text:
     """The message with a count ``n`` (``{n}`` in it): each language picks its form."""
     return Text(singular, params, plural, n)
+
+
+def C_(context: str, msgid: str, /, **params: Any) -> Text:
+    """The message ``msgid`` where ``context`` says (``C_("nav", "History")``): a
+    catalog entry of its own, for the same English words said otherwise there."""
+    return Text(msgid, params, context=context)
 
 
 @cache
@@ -120,15 +130,19 @@ def translations(language: str, domain: str = DOMAIN) -> NullTranslations:
 
 
 @cache
-def words(language: str, domain: str = SCRIPTS) -> Mapping[str, str]:
+def words(language: str, domain: str = SCRIPTS,
+          used: Callable[[str], bool] | None = None) -> Mapping[str, str]:
     """Each translated message of ``domain`` in ``language`` by its English words (none
-    for English): what a page hands its scripts (web/i18n.py). Fuzzy and empty
-    entries are left out, as from the compiled catalog."""
+    for English): what a page hands its scripts (web/i18n.py). ``used``: only the
+    messages of a file it says yes to (the catalog's locations; None: all). Fuzzy and
+    empty entries are left out, as from the compiled catalog; so are messages with a
+    context or a count (a script takes none)."""
     if language == ENGLISH or language not in LANGUAGES:
         return {}
     return {m.id: m.string for m in _read(language, domain)
             if m.id and isinstance(m.id, str) and isinstance(m.string, str) and m.string
-            and not m.fuzzy}
+            and not m.fuzzy and not m.context
+            and (used is None or any(used(path) for path, _line in m.locations))}
 
 
 def translate(text: object, language: str | None = None) -> str:
@@ -145,6 +159,8 @@ def translate(text: object, language: str | None = None) -> str:
     catalog = translations(language)
     if text.plural is not None:
         said = catalog.ngettext(text.msgid, text.plural, text.n or 0)
+    elif text.context is not None:
+        said = catalog.pgettext(text.context, text.msgid)
     else:
         said = catalog.gettext(text.msgid)
     if not text.params:
@@ -218,6 +234,7 @@ def message(err: BaseException) -> str:
 
 
 __all__ = [
+    "C_",
     "DOMAIN",
     "ENGLISH",
     "LANGUAGES",

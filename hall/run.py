@@ -91,7 +91,8 @@ class Hall:
         self.broker = hall_broker(self.board.first, max_streams, keepalive, streams_per_address)
         self.answers = TableAnswers(self.board)
         #: The hall's own language (its pages', unless a browser chose another): one
-        #: not shipped is said once in the log, and the browsers' languages are spoken.
+        #: not shipped is said once in the log, and English is spoken (None: none set,
+        #: each browser's Accept-Language).
         self.language = chosen_language(language, "--language")
         self.app = create_hall_app(self.board, self.broker, answers=self.answers,
                                    results=self.results, night=self.night,

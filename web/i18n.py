@@ -24,6 +24,8 @@ copy); :func:`error_text` says a JSON error in the request's language.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from flask import Flask, Response, g, has_request_context, request
@@ -32,6 +34,7 @@ from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
 from companion.i18n import (
+    C_,
     ENGLISH,
     LANGUAGES,
     N_,
@@ -93,12 +96,31 @@ def error_text(message: object) -> str:
     return say(message)
 
 
-def script_words(lang: str) -> Markup:
-    """The scripts' words in ``lang`` as a JSON block for ``<script id="words">``:
-    English has none (each script's message id is its English words)."""
-    text = json.dumps(dict(words(lang, SCRIPTS)), ensure_ascii=False, separators=(",", ":"))
+#: The scripts of one page each (a page hands its scripts the words of these that it
+#: loads, of common.js and timeline.js, and of every game's, which load on demand).
+PAGE_SCRIPTS = frozenset({"host.js", "session.js", "spectator.js", "history.js",
+                          "players.js", "hall.js", "night.js", "night-next.js",
+                          "night-tv.js", "night-director.js", "sim.js"})
+
+
+def script_words(lang: str, page: tuple[str, ...] = ()) -> Markup:
+    """The words of the scripts a page loads (``page``: its own, :data:`PAGE_SCRIPTS`)
+    in ``lang`` as a JSON block for ``<script id="words">``: English has none (each
+    script's message id is its English words). Only a page's own: each page stays in
+    its weight budget (tests/web/test_api.py LIGHT) in every language."""
+    text = json.dumps(dict(words(lang, SCRIPTS, _user_of(frozenset(page)))),
+                      ensure_ascii=False, separators=(",", ":"))
     return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e")
                   .replace("&", "\\u0026"))
+
+
+@cache
+def _user_of(page: frozenset[str]) -> Callable[[str], bool]:
+    """Whether a script (its path in the catalog) is one a page of ``page``'s loads."""
+    def used(path: str) -> bool:
+        name = path.rsplit("/", 1)[-1]
+        return name in page or name not in PAGE_SCRIPTS
+    return used
 
 
 def setup(app: Flask, own: str | None = None) -> None:
@@ -112,12 +134,15 @@ def setup(app: Flask, own: str | None = None) -> None:
     def ngettext(singular: str, plural: str, n: int, /, **params: Any) -> str:
         return say(N_(singular, plural, n, **params))
 
+    def pgettext(context: str, msgid: str, /, **params: Any) -> str:
+        return say(C_(context, msgid, **params))
+
     @app.context_processor
     def page_words() -> dict[str, Any]:
         lang = current()
-        return {"_": gettext, "N_": ngettext, "lang": lang,
+        return {"_": gettext, "N_": ngettext, "C_": pgettext, "lang": lang,
                 "languages": [(code, NAMES[code]) for code in LANGUAGES],
-                "script_words": script_words(lang)}
+                "script_words": lambda page=(): script_words(lang, tuple(page))}
 
     @app.after_request
     def keep(response: Response) -> Response:

@@ -32,6 +32,24 @@ def templates(tmp_path_factory) -> dict[str, object]:
     return found
 
 
+def test_a_new_language_starts_with_every_message_to_translate(templates, tmp_path):
+    """README "Languages", step 1: ``tools/catalogs new it`` (written elsewhere here)."""
+    pybabel = Path(sys.executable).with_name("pybabel")
+    subprocess.run([str(ROOT / "tools" / "catalogs"), "new", "it"], check=True, cwd=ROOT,
+                   env={"PYBABEL": str(pybabel), "PATH": "/usr/bin:/bin",
+                        "CATALOGS_OUT": str(tmp_path)}, timeout=120)
+    for domain in (DOMAIN, SCRIPTS):
+        with (tmp_path / "it" / "LC_MESSAGES" / f"{domain}.po").open("rb") as file:
+            started = read_po(file, locale="it")
+        assert {key(m) for m in started if m.id} == {key(m) for m in templates[domain] if m.id}
+        assert all(not m.string for m in started if m.id)
+
+
+def key(message) -> tuple:
+    """A catalog entry's identity: its context and its id (both forms of a plural)."""
+    return (message.context, message.id if isinstance(message.id, str) else tuple(message.id))
+
+
 def catalog(lang: str, domain: str):
     with (LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po").open("rb") as file:
         return read_po(file, locale=lang)
@@ -45,9 +63,8 @@ def test_every_language_has_both_catalogs_and_no_other_is_there():
 @pytest.mark.parametrize("domain", [DOMAIN, SCRIPTS])
 @pytest.mark.parametrize("lang", OTHERS)
 def test_each_catalog_holds_exactly_the_marked_messages(templates, lang, domain):
-    marked = {m.id if isinstance(m.id, str) else tuple(m.id)
-              for m in templates[domain] if m.id}
-    held = {m.id if isinstance(m.id, str) else tuple(m.id) for m in catalog(lang, domain) if m.id}
+    marked = {key(m) for m in templates[domain] if m.id}
+    held = {key(m) for m in catalog(lang, domain) if m.id}
     assert not marked - held, f"{lang} {domain}.po misses (run tools/catalogs): " \
                               f"{sorted(map(str, marked - held))}"
     assert not held - marked, f"{lang} {domain}.po holds what nothing marks: " \
