@@ -28,7 +28,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from flask import Flask, Response, g, has_request_context, request
+from flask import Flask, Response, current_app, g, has_request_context, request
 from markupsafe import Markup
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
@@ -73,17 +73,10 @@ def current() -> str:
     if not has_request_context():
         return ENGLISH
     if "language" not in g:
-        own = None
-        if request.blueprint is not None or request.endpoint is not None:
-            own = _own_language()
-        g.language = choose(request.args.get("lang"), request.cookies.get(COOKIE), own,
+        g.language = choose(request.args.get("lang"), request.cookies.get(COOKIE),
+                            current_app.config.get("COMPANION_LANGUAGE"),
                             request.headers.get("Accept-Language"))
     return str(g.language)
-
-
-def _own_language() -> str | None:
-    from flask import current_app
-    return current_app.config.get("COMPANION_LANGUAGE")
 
 
 def say(text: object) -> str:

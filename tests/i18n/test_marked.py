@@ -22,7 +22,7 @@ PYTHON = ["companion/ui/base.py", "companion/ui/controls.py", "companion/ui/menu
           "companion/panel.py"]
 TEMPLATES = ["base.html", "host.html", "spectator.html", "history.html", "players.html",
              "player.html", "hall.html", "night_base.html", "night_tv.html",
-             "night_next.html"]
+             "night_next.html", "_language.html"]
 SCRIPTS = ["common.js", "spectator.js", "host.js", "history.js", "players.js", "hall.js",
            "night.js", "night-next.js", "night-tv.js"]
 #: Strings that read as words but are not said to a person in a language (with why).

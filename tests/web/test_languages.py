@@ -73,7 +73,7 @@ def test_the_page_hands_its_scripts_their_words_in_its_language(client):
     assert b'<script id="words" type="application/json">{}</script>' in english
     german = client.get("/", headers={"Accept-Language": "de"}).data
     words = re.search(rb'<script id="words" type="application/json">(.*?)</script>', german)
-    assert words is not None and "Gewonnen".encode() in words.group(1)  # "Won"
+    assert words is not None and b"Gewonnen" in words.group(1)  # "Won"
     assert b"</" not in words.group(1)  # a word cannot end the block early
 
 
