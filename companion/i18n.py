@@ -157,12 +157,13 @@ def translate(text: object, language: str | None = None) -> str:
     if language == ENGLISH:
         return str.__str__(text)
     catalog = translations(language)
+    said: str
     if text.plural is not None:
-        said = catalog.ngettext(text.msgid, text.plural, text.n or 0)
+        said = str(catalog.ngettext(text.msgid, text.plural, text.n or 0))
     elif text.context is not None:
-        said = catalog.pgettext(text.context, text.msgid)
+        said = str(catalog.pgettext(text.context, text.msgid))
     else:
-        said = catalog.gettext(text.msgid)
+        said = str(catalog.gettext(text.msgid))
     if not text.params:
         return said
     values = {k: translate(v, language) for k, v in text.params}

@@ -254,7 +254,8 @@ class Panel:
                 self._own = False
             return ui
         if kind == "language":
-            return self._language(*args, ui=ui)
+            (chosen,) = args
+            return self._language(chosen, ui)
         if kind not in TABLE_COMMANDS:
             raise ValueError(f"unknown panel command {kind!r}")
         # The table publishes on this thread before it returns: _table_changed

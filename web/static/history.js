@@ -39,7 +39,17 @@
       : shared(m) ? TC.t("Shared win: {names}", {names: winners.join(" & ")}) : TC.t("{names} won", {names: winners.join(" & ")});
     // The outcome in bold, the game's summary (a free-for-all's totals and stats run
     // long) in the body's weight after it.
-    return [TC.el("span", {class: "outcome"}, head), m.summary ? ` · ${m.summary}` : null];
+    return [TC.el("span", {class: "outcome"}, head), m.summary ? ` · ${m.summary}` : null,
+      ruling(m)];
+  };
+  // The hall's director's word on a match played for a club night: the result shown is
+  // theirs (corrected, or kept over the table's change), the table's own play named.
+  const ruling = (m) => {
+    if (!m.ruling) return null;
+    const was = m.players.filter((_, i) => (Array.isArray(m.ruling.was) ? m.ruling.was.includes(i) : m.ruling.was === i));
+    const said = m.ruling.kind === "corrected" ? TC.t("Corrected by the hall's director") : TC.t("Kept by the hall's director");
+    return TC.el("span", {class: "ruling"}, ` · ${said}${m.ruling.reason ? `: ${m.ruling.reason}` : ""}`
+      + (was.length ? " " + TC.t("(played: {names} won)", {names: was.join(" & ")}) : ""));
   };
   const file = (m) => TC.el("a", {class: "file", href: `/api/matches/${m.id}/export`,
     download: `match-${m.id}.jsonl`}, TC.t("Match file"));
