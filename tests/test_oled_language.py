@@ -19,9 +19,20 @@ from companion.ui.controls import Context
 from companion.ui.oled import render
 from tests.support import CATALOG
 
+#: The stores the panels of a test stand on, closed after it.
+STORES: list[Store] = []
+
+
+@pytest.fixture(autouse=True)
+def _closed_stores():
+    yield
+    while STORES:
+        STORES.pop().close()
+
 
 def panel_speaking(language: str, kept: list[str] | None = None) -> Panel:
     store = Store(":memory:")
+    STORES.append(store)
     table = Table(store, CATALOG, rng=random.Random(0))
     return Panel(table, Context(CATALOG, language=language),
                  on_language=None if kept is None else kept.append)
