@@ -96,6 +96,9 @@ def _parser(catalog: Catalog) -> argparse.ArgumentParser:
                       help="the club night director's PIN, 4-12 digits (else "
                            "$COMPANION_DIRECTOR_PIN, else the one kept in --data, else a "
                            "new one, kept there and printed)")
+    hall.add_argument("--language", metavar="LANG",
+                      help="the hall's pages' language: en, de, fr, es or pl (a browser "
+                           "may choose another on the page; default: each browser's)")
     hall.set_defaults(handler=_hall)
 
     replay = sub.add_parser("replay", help="replay a match file and print its final view")

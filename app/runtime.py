@@ -31,6 +31,7 @@ from PIL import Image
 from app.config import Config
 from app.config import load as load_config
 from app.notices import NoticeClock
+from app.oled_language import keep_language, starting_language
 from app.server import WebServer, page_urls
 from app.stopping import block_stop_signals, serve_until_stopped, watchdog_every
 from companion import config as config_module
@@ -163,10 +164,11 @@ class Companion:
         if web is not None:
             self._start_web(data, web)
         self.ctx = Context(self.catalog, names=cfg.table.names,
-                           address=self.urls[0] if self.urls else None)
-        self.panel: Panel = self.runner.call(lambda table: Panel(table, self.ctx,
-                                                                 codes=self.login_codes,
-                                                                 offers=self.offers))
+                           address=self.urls[0] if self.urls else None,
+                           language=starting_language(data, cfg.table.language))
+        self.panel: Panel = self.runner.call(lambda table: Panel(
+            table, self.ctx, codes=self.login_codes, offers=self.offers,
+            on_language=lambda chosen: keep_language(data, chosen)))
 
         def offer_changed(offers: Offers) -> None:  # paho's thread: hand it to the writer
             with contextlib.suppress(RuntimeError):  # the runner closed: shutting down

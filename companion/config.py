@@ -171,6 +171,8 @@ def _section(spec: Section[Any], table: Mapping[str, Any]) -> Any:
 
 
 def _convert(where: str, value: Any, default: Any, annotation: str) -> Any:
+    if annotation == "object":  # checked where it is used (see the field's comment)
+        return value
     if annotation == "Path":
         if not isinstance(value, str) or not value:
             raise ConfigError(f"{where}: must be a folder path (a string)")
@@ -243,6 +245,10 @@ class TableConfig:
 
     data: Path = Path("/var/lib/companion")
     names: tuple[str, ...] = ("Player 1", "Player 2", "Player 3", "Player 4")
+    #: The OLED's language ("de"; companion/i18n.py LANGUAGES), until one is chosen on
+    #: its Language menu. Any value is taken here: one naming no shipped language is
+    #: said once in the log and English spoken (i18n.chosen_language), never refused.
+    language: object = "en"
 
 
 def _check_table(table: TableConfig) -> None:

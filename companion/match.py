@@ -20,6 +20,7 @@ from companion.catalog import Catalog
 from companion.errors import IllegalAction, InvalidAction
 from companion.games import Game
 from companion.games.base import JSON, check_players
+from companion.i18n import _
 
 #: Table-level operations in a journal, besides game events.
 UNDO, REDO, EVENT = "undo", "redo", "event"
@@ -189,7 +190,7 @@ class Match:
     def undo(self) -> JSON:
         """Take back the last event and return it; IllegalAction if none."""
         if not self._events:
-            raise IllegalAction("nothing to undo: no action has been recorded in this match")
+            raise IllegalAction(_("nothing to undo: no action has been recorded in this match"))
         self._states.pop()
         event = self._events.pop()
         self._undone.append(event)
@@ -198,7 +199,7 @@ class Match:
     def redo(self) -> JSON:
         """Put back the last undone event, exactly as it was resolved."""
         if not self._undone:
-            raise IllegalAction("nothing to redo: no action was undone since the last one")
+            raise IllegalAction(_("nothing to redo: no action was undone since the last one"))
         event = self._undone.pop()
         self._states.append(self.game.apply(self.state, event))
         self._events.append(event)

@@ -21,9 +21,11 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 
 from companion.errors import CompanionError, StoreUnavailable
+from companion.i18n import ENGLISH, LANGUAGES, _, message, speaking, translate
 from companion.inputs import Input
 from companion.login_code import LoginCodes
 from companion.names import MIN_WIDTH, short_names
@@ -43,19 +45,23 @@ HISTORY_NAME_CHARS = 6
 #: Table methods a control may call, with the command's arguments.
 TABLE_COMMANDS = frozenset({"act", "start", "undo", "redo", "abandon"})
 #: What the panel says when a phone logged in with the code it showed.
-CODE_TAKEN = "Phone logged in as host"
+CODE_TAKEN = _("Phone logged in as host")
 #: What the panel says after its own undo or redo (until the next press), with what it
 #: took back or put back ("Undone: point to Ann", companion/undone.py), names shortened.
-UNDONE = {"undo": "Undone", "redo": "Redone"}
+UNDONE = {"undo": _("Undone"), "redo": _("Redone")}
+#: The same with what it took back or put back.
+UNDONE_WHAT: dict[str, Callable[[str], str]] = {
+    "undo": lambda what: _("Undone: {what}", what=what),
+    "redo": lambda what: _("Redone: {what}", what=what)}
 #: The longest notice the board's one-line strip holds (companion/screens/canvas.py,
 #: strip; a test holds the two equal): a longer "Undone: …" would cover the score.
 NOTICE_CHARS = 24
 #: What the OLED says when handling a press failed on a fault of the companion's own.
-FAULT = "Press failed: see log"
+FAULT = _("Press failed: see log")
 #: The notice when the hall's offer on the board was withdrawn or replaced.
-OFFER_CHANGED = "Hall's offer changed"
+OFFER_CHANGED = _("Hall's offer changed")
 #: The notice when the hall withdrew the game played here (moved to another table).
-HALL_MOVED = "Hall moved this match"
+HALL_MOVED = _("Hall moved this match")
 #: How long a message that ends on its own stays (see :meth:`Panel.expire`).
 MESSAGE_SECONDS = 4.0
 
@@ -69,6 +75,9 @@ class PanelState:
     ui: Ui
     snapshot: Snapshot
     screen: Screen
+    #: The language the OLED speaks (companion/i18n.py): the frame says the screen's
+    #: words in it (companion/ui/oled.py).
+    language: str = ENGLISH
 
 
 class Panel:
@@ -76,12 +85,14 @@ class Panel:
 
     def __init__(self, table: Table, ctx: Ctx | None = None,
                  clock: Callable[[], float] = time.monotonic, *,
-                 codes: LoginCodes | None = None, offers: Offers | None = None) -> None:
+                 codes: LoginCodes | None = None, offers: Offers | None = None,
+                 on_language: Callable[[str], None] | None = None) -> None:
         """``codes``: where the Host login screen draws its one-time codes (None: no
         phone pages are served, so the menu has no such entry); ``offers``: the hall's
         offer of the next match, shown on the board when no match is in play (call
         :meth:`show_offer` when it changes). ``ctx`` (None: the defaults) plays the
-        table's games: ValueError for a context with another catalog."""
+        table's games: ValueError for a context with another catalog. ``on_language``
+        is called with the language chosen on the Language menu (to keep it)."""
         if ctx is not None and ctx.catalog != table.catalog:
             raise ValueError("the panel's context has another catalog than its table")
         self.table = table
@@ -92,8 +103,10 @@ class Panel:
         #: When the message on the screen appeared (the clock's time; None: none).
         self._since: float | None = None
         self.ctx: Ctx = ctx or Context(table.catalog)
+        self._on_language = on_language
         if offers is not None:
-            self.ctx = replace(self.ctx, offer=shown(offers))
+            with self._speaking():
+                self.ctx = replace(self.ctx, offer=shown(offers))
         self.codes = codes
         #: How many changes from elsewhere the panel has seen. An input source
         #: reads it when a press happens and hands it to :meth:`handle`.
@@ -131,8 +144,9 @@ class Panel:
         then), or None when there is none that ends on its own. For a clock.
         """
         ui = self._ui
-        if ui.message is None or ui.lasting or self._since is None \
-                or controls.more_to_read(ui):
+        with self._speaking():
+            unread = ui.message is not None and controls.more_to_read(ui)
+        if ui.message is None or ui.lasting or self._since is None or unread:
             # A long message waits on its page until a press shows the next one.
             return None
         left = self._since + MESSAGE_SECONDS - self._clock()
@@ -155,7 +169,8 @@ class Panel:
         before now is not acted on (:attr:`epoch`): a press only ever starts the
         offer its player saw. Publishes if the screen changed.
         """
-        offer = shown(self.offers) if self.offers is not None else None
+        with self._speaking():
+            offer = shown(self.offers) if self.offers is not None else None
         told = self.offers.notice if self.offers is not None else None
         before = self.state.screen.offer
         self.ctx = replace(self.ctx, offer=offer)
@@ -208,7 +223,8 @@ class Panel:
             # (the log has the whole message).
             ui = replace(before, message=err.screen, lasting=True, page=0)
         except CompanionError as err:
-            ui = replace(before, message=str(err), page=0)
+            # Its words as made (companion/i18n.py): said in the OLED's language.
+            ui = replace(before, message=message(err), page=0)
         self._ui = self._stamped(ui)
         return self._publish()
 
@@ -226,17 +242,20 @@ class Panel:
             return self._history(ui)
         if kind == "login-code":
             if self.codes is None:
-                raise CompanionError("phone pages are not served: no login code")
+                raise CompanionError(_("phone pages are not served: no login code"))
             return replace(ui, code=self.codes.issue())
         if kind == "offer":
             if self.offers is None:
-                raise CompanionError("no offers are read: no broker")
+                raise CompanionError(_("no offers are read: no broker"))
             self._own = True
             try:
                 self.offers.start(self.table, *args)
             finally:
                 self._own = False
             return ui
+        if kind == "language":
+            (chosen,) = args
+            return self._language(chosen, ui)
         if kind not in TABLE_COMMANDS:
             raise ValueError(f"unknown panel command {kind!r}")
         # The table publishes on this thread before it returns: _table_changed
@@ -261,22 +280,41 @@ class Panel:
         words = snapshot.undone if kind == "undo" else snapshot.redone
         if words is None:
             return UNDONE[kind]
-        said = f"{UNDONE[kind]}: {words}"
         players = (snapshot.match or {}).get("players") or []
-        names = sorted({n for n in players if isinstance(n, str) and n in said},
+        names = sorted({n for n in players if isinstance(n, str) and n in words},
                        key=len, reverse=True)
+        said = UNDONE_WHAT[kind](words)
         width = max((len(n) for n in names), default=0)
-        while len(said) > NOTICE_CHARS and width > MIN_WIDTH:
-            width -= 1
-            said = f"{UNDONE[kind]}: {words}"
-            for name, short in zip(names, short_names(names, width), strict=True):
-                said = said.replace(name, short)
-        return said if len(said) <= NOTICE_CHARS else UNDONE[kind]
+        with self._speaking():
+            while len(translate(said)) > NOTICE_CHARS and width > MIN_WIDTH:
+                width -= 1
+                shortened = words
+                for name, short in zip(names, short_names(names, width), strict=True):
+                    shortened = shortened.replace(name, short)
+                said = UNDONE_WHAT[kind](shortened)
+            return said if len(translate(said)) <= NOTICE_CHARS else UNDONE[kind]
+
+    def _language(self, language: str, ui: Ui) -> Ui:
+        """Speak ``language`` on the OLED from now on (the Language menu's choice), and
+        have it kept (``on_language``)."""
+        if language not in LANGUAGES:
+            raise ValueError(f"not a shipped language: {language!r}")
+        self.ctx = replace(self.ctx, language=language)
+        if self.offers is not None:
+            with self._speaking():  # the offer's lines are measured in the new words
+                self.ctx = replace(self.ctx, offer=shown(self.offers))
+        if self._on_language is not None:
+            self._on_language(language)
+        return ui
+
+    def _speaking(self) -> AbstractContextManager[None]:
+        """Within it, the panel's words are measured in the OLED's language."""
+        return speaking(self.ctx.language)
 
     def _history(self, ui: Ui) -> Ui:
         """``ui`` with the history rows (re)loaded, the cursor kept on the same match."""
         rows = tuple((s.id, history_line(s)) for s in self.table.history(HISTORY_ROWS))
-        ids = [match_id for match_id, _ in rows]
+        ids = [match_id for match_id, _line in rows]
         shown = ui.rows[ui.cursor][0] if ui.cursor < len(ui.rows) else None
         cursor = ids.index(shown) if shown in ids else min(ui.cursor, max(0, len(rows) - 1))
         return replace(ui, rows=rows, cursor=cursor)
@@ -333,8 +371,9 @@ class Panel:
 
     def _build(self) -> PanelState:
         snapshot = self.table.snapshot
-        screen = controls.build(self._ui, snapshot.to_json(), self.ctx)
-        return PanelState(self._ui, snapshot, screen)
+        with self._speaking():
+            screen = controls.build(self._ui, snapshot.to_json(), self.ctx)
+        return PanelState(self._ui, snapshot, screen, self.ctx.language)
 
     def _publish(self) -> PanelState:
         if self.codes is not None and self._ui.code is None:
@@ -366,6 +405,6 @@ def history_line(summary: MatchSummary) -> str:
     """
     short = short_names(summary.players, HISTORY_NAME_CHARS)
     names = [f"{n}*" if i in summary.winners else n for i, n in enumerate(short)]
-    status = {"abandoned": "(ended)", "active": "(live)"}.get(summary.status, "")
+    status = {"abandoned": _("(ended)"), "active": _("(live)")}.get(summary.status, "")
     score = summary.summary.split(" · ")[0]
     return " ".join(part for part in (" v ".join(names), score, status) if part)

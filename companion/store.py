@@ -53,6 +53,7 @@ from companion.errors import (
     UnknownPlayer,
 )
 from companion.games.base import JSON, clean_name, name_key
+from companion.i18n import _
 from companion.rulings import Ruling, ruled_standing
 from companion.teams import teams
 
@@ -802,7 +803,7 @@ class Store:
                      "any, aside), and start it again")
         self._gone = StoreUnavailable(
             "gone", f"{what}: this change was refused, and every change is until the "
-            f"companion restarts; {saved}", "Not saved: database file gone. See the log")
+            f"companion restarts; {saved}", _("Not saved: database file gone. See the log"))
         return self._episode(self._gone)
 
     def _unavailable(self, err: sqlite3.DatabaseError) -> StoreUnavailable | None:
@@ -813,7 +814,7 @@ class Store:
             return StoreUnavailable(
                 "gone", f"{self.path} was moved or deleted while the companion ran (SQLite "
                 f"reports: {err}); this change was refused: restart the companion",
-                "Not saved: database file gone. See the log")
+                _("Not saved: database file gone. See the log"))
         full = name.startswith("SQLITE_FULL")
         read_only = name.startswith("SQLITE_READONLY")
         if name.startswith("SQLITE_IOERR") and self.path != ":memory:":
@@ -826,7 +827,7 @@ class Store:
             return StoreUnavailable(
                 "read-only", f"the data folder is read-only: {read_only_message(folder)}; "
                 f"this change was not saved (SQLite reports: {err})",
-                "Not saved: data folder is read-only. See the log")
+                _("Not saved: data folder is read-only. See the log"))
         if full:
             return StoreUnavailable(
                 "full", f"the disk is full: free space on the file system holding {folder} "
@@ -834,7 +835,7 @@ class Store:
                 "is kept. Delete what is not needed there (old logs: `sudo journalctl "
                 "--vacuum-size=50M`; old damaged-* folders once copied elsewhere), then try "
                 f"again (SQLite reports: {err})",
-                "Not saved: the disk is full. See the log")
+                _("Not saved: the disk is full. See the log"))
         return None
 
     def _episode(self, trouble: StoreUnavailable) -> StoreUnavailable:
@@ -879,7 +880,7 @@ class Store:
                     return _inserted(cur), self._bump_version()
             except sqlite3.IntegrityError:
                 raise MatchInProgress(
-                    "a match is still unfinished: finish or end it before starting another"
+                    _("a match is still unfinished: finish or end it before starting another")
                 ) from None
 
     @_named_errors
@@ -960,8 +961,8 @@ class Store:
                     return match_id
             except sqlite3.IntegrityError:
                 raise MatchInProgress(
-                    "this match is unfinished and another one is in progress: "
-                    "finish or end that one first"
+                    _("this match is unfinished and another one is in progress: "
+                      "finish or end that one first")
                 ) from None
 
     @_named_errors
@@ -1282,7 +1283,7 @@ class Store:
         key = name_key(name) if isinstance(name, str) else ""
         if not key or db.execute("SELECT 1 FROM players WHERE key = ?", (key,)).fetchone() \
                 is None:
-            raise UnknownPlayer(f"there is no player {name!r} at this table")
+            raise UnknownPlayer(_("there is no player {name} at this table", name=repr(name)))
         return key
 
     def _rewrite(self, db: sqlite3.Connection, key: str, name: str,

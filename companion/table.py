@@ -31,6 +31,7 @@ from companion.catalog import Catalog
 from companion.errors import IllegalAction, InvalidAction, NoMatch, StoreUnavailable
 from companion.games.base import JSON, name_key
 from companion.headline import score_card
+from companion.i18n import _
 from companion.integrity import replay_stored
 from companion.match import EVENT, REDO, UNDO, Match, StartRecord
 from companion.rulings import CORRECTED, Ruling
@@ -176,7 +177,7 @@ class Table:
         """End the unfinished match without a result; the table is then empty."""
         match, match_id = self._require_match()
         if match.is_over:
-            raise IllegalAction("this match is over and kept in the history; start a new one")
+            raise IllegalAction(_("this match is over and kept in the history; start a new one"))
         version = self._commit(lambda: self._store.set_status(
             match_id, ABANDONED, summary=match.game.summary(match.state)))
         self._match = self._match_id = None
@@ -301,7 +302,7 @@ class Table:
 
     def _require_match(self) -> tuple[Match, int]:
         if self._match is None or self._match_id is None:
-            raise NoMatch("no match is running: start one first")
+            raise NoMatch(_("no match is running: start one first"))
         return self._match, self._match_id
 
     @property

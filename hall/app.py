@@ -25,6 +25,7 @@ from flask import Flask, Response, render_template, request
 from werkzeug.datastructures import MultiDict
 
 import web
+from companion.i18n import message
 from companion.topics import valid_table_id
 from hall import director_api, night_pages
 from hall.answers import TableAnswers
@@ -36,6 +37,7 @@ from web.api import whole_number
 from web.door import signed_sessions
 from web.fanout import Fanout
 from web.guard import guard
+from web.i18n import setup as languages
 from web.pages import json_block
 from web.reads import Refused, refusal
 from web.services import error, stream_response
@@ -63,16 +65,19 @@ def create_hall_app(board: Board, broker: Broker, *, extra_host_names: tuple[str
                     answers: TableAnswers | None = None,
                     results: ClubResults | None = None,
                     night: Night | None = None, director: Director | None = None,
-                    secret_key: bytes | None = None) -> Flask:
+                    secret_key: bytes | None = None, language: str | None = None) -> Flask:
     """The hall's app over ``board``, streaming what ``broker`` is given; ``/api/tables``
     answered by ``answers`` (by default its own over ``board``); ``/api/players`` (the
     club leaderboard) by ``results``, when given; the club night's pages and API
     (hall/director_api.py) over ``night`` when given, changed by ``director`` (whose
-    sessions are signed with ``secret_key``)."""
+    sessions are signed with ``secret_key``). ``language``: the hall's own (a shipped
+    one, companion/i18n.py), spoken by its pages unless a browser chose another
+    (web/i18n.py); None: each browser's Accept-Language."""
     answers = answers if answers is not None else TableAnswers(board)
     app = Flask(__name__, template_folder=WEB / "templates", static_folder=WEB / "static")
     app.config.update(DEBUG=False, PROPAGATE_EXCEPTIONS=False)
     guard(app, extra_host_names)
+    languages(app, language)
     if night is not None and director is not None:
         signed_sessions(app, secret_key or secrets.token_bytes(32), "companion_director",
                         MAX_BODY)
@@ -92,7 +97,7 @@ def create_hall_app(board: Board, broker: Broker, *, extra_host_names: tuple[str
         try:
             after, limit = page_args(request.args)
         except ValueError as err:
-            return error(400, str(err))
+            return error(400, message(err))
         try:
             return answers.tables(after, limit).response()
         except Refused as refused:

@@ -15,6 +15,7 @@ from flask import Blueprint, Response, current_app, render_template, request
 
 from companion.catalog import Catalog
 from companion.games.base import OptionSpec
+from companion.i18n import message
 from hall.lineups import SEATS, allowed
 from hall.night import FORMATS, Night, Refusal
 from web.pages import json_block
@@ -74,7 +75,7 @@ def printable() -> Response:
     try:
         state = night.state(eid)
     except Refusal as err:
-        return error(err.status, str(err))
+        return error(err.status, message(err))
     html = render_template("night_print.html", state=json_block("{}"),
                            modules=json_block("{}"), event=state)
     return Response(html, headers={"Cache-Control": "no-store"})

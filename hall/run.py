@@ -14,6 +14,7 @@ from app.stopping import block_stop_signals, serve_until_stopped
 from companion.catalog import Catalog, build
 from companion.config import ConfigError, valid_pin
 from companion.data_folder import default_data_dir
+from companion.i18n import chosen_language
 from companion.topics import RESULTS, SUMMARY, Topics, prefix_problem
 from drivers.broker import MQTT_PASSWORD_ENV, BrokerAddress, ca_file_problem
 from hall.answers import TableAnswers
@@ -52,7 +53,7 @@ class Hall:
                  ca_file: Path | None = None, max_streams: int = 200,
                  streams_per_address: int = 8, keepalive: float = 15.0,
                  data: Path | None = None, director_pin: str | None = None,
-                 catalog: Catalog | None = None) -> None:
+                 catalog: Catalog | None = None, language: str | None = None) -> None:
         try:
             address = BrokerAddress.parse(url)
         except ConfigError as err:
@@ -89,9 +90,14 @@ class Hall:
         self.listener: Listener | None = None
         self.broker = hall_broker(self.board.first, max_streams, keepalive, streams_per_address)
         self.answers = TableAnswers(self.board)
+        #: The hall's own language (its pages', unless a browser chose another): one
+        #: not shipped is said once in the log, and English is spoken (None: none set,
+        #: each browser's Accept-Language).
+        self.language = chosen_language(language, "--language")
         self.app = create_hall_app(self.board, self.broker, answers=self.answers,
                                    results=self.results, night=self.night,
-                                   director=self.director, secret_key=secret_key(folder))
+                                   director=self.director, secret_key=secret_key(folder),
+                                   language=self.language)
         try:
             self.server = WebServer(self.app, host, port, max_streams)
             self._closers.callback(self.server.close)
@@ -180,7 +186,8 @@ def run(args: argparse.Namespace) -> int:
               ca_file=args.ca_file, data=args.data,
               director_pin=getattr(args, "director_pin", None)
               or os.environ.get(DIRECTOR_PIN_ENV) or None,
-              catalog=getattr(args, "catalog", None)) as hall:
+              catalog=getattr(args, "catalog", None),
+              language=getattr(args, "language", None)) as hall:
         assert hall.listener is not None
         print(f"Table Companion hall board; tables from {hall.listener.address} "
               f"under {args.prefix}/")

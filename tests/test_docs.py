@@ -71,6 +71,7 @@ ELSEWHERE: dict[str, tuple[str, str]] = {
     "./run": ("tests/e2e/test_run.py", 'run_companion("--sim"'),
     "./test": (".ci/run", "./test"),
     "sudo systemd/install.sh": ("tests/test_systemd.py", '"install.sh"), "--dry-run"'),
+    "tools/catalogs new it": ("tests/i18n/test_catalogs.py", '"new", "it"'),
 }
 #: Benchmarks, run for real with these (small) arguments added.
 SMALL: dict[str, list[str]] = {

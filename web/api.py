@@ -20,11 +20,13 @@ from companion.errors import (
     UnknownGame,
     UnknownPlayer,
 )
+from companion.i18n import _, message, translate
 from companion.json_input import parse as parse_json
 from companion.offers import played_offers
 from companion.table import Snapshot, Table
 from web import door
 from web.door import logged_in, login_body, pin_login
+from web.i18n import current
 from web.idempotency import Answer, check_key
 from web.reads import MAX_PAGE, MAX_QUERY, Body, Reads
 from web.services import (
@@ -70,7 +72,7 @@ def events() -> Response:
         # a new database at the same version number still sends the state.
         epoch = whole_number(request.args.get("epoch"), "epoch must be the state's epoch")
     except ValueError as err:
-        return error(400, str(err))
+        return error(400, message(err))
     return stream_response(broker(), last_seen, epoch)
 
 
@@ -149,7 +151,7 @@ def history() -> Response:
         if len(q) > MAX_QUERY:
             raise ValueError(f"q must be at most {MAX_QUERY} characters")
     except ValueError as err:
-        return error(400, str(err))
+        return error(400, message(err))
     return reads().history_page(before, after, q.strip(), limit).response()
 
 
@@ -187,7 +189,7 @@ def drawn(draw: Callable[[int], Body], match_id: int) -> Response:
     except StoreError as err:
         if isinstance(err, StoreDamaged):
             raise  # a 500 naming the file (web/app.py)
-        return error(404, str(err))
+        return error(404, message(err))
 
 
 # --- the host's session ----------------------------------------------------------------
@@ -270,9 +272,10 @@ def change(work: Callable[[Table], Snapshot]) -> Response:
         premise = whole_number(request.headers.get("X-Table-Version"),
                                "X-Table-Version must be the version the page shows")
     except ValueError as err:
-        return error(400, str(err))
+        return error(400, message(err))
     asked = f"{request.path}\n{request.get_data(as_text=True)}"
     answers = services().answers
+    lang = current()  # the refusal is made on the writer thread, said in the asker's words
 
     def attempt(table: Table) -> Answer:
         if key is not None and (known := answers.recall(key, asked)) is not None:
@@ -282,23 +285,25 @@ def change(work: Callable[[Table], Snapshot]) -> Response:
                 # "stale": the page can say so in its own words (nothing of the rules);
                 # "version": the table's now, the state this refusal is about.
                 answer = Answer.refusal(
-                    409, f"the table changed since this page showed it (version {premise}, "
-                    f"now {table.version}): look at it again, then act", stale=True,
-                    version=table.version)
+                    409, translate(_("the table changed since this page showed it (version "
+                                     "{premise}, now {version}): look at it again, then act",
+                                     premise=premise, version=table.version), lang),
+                    stale=True, version=table.version)
             else:
                 answer = Answer(200, work(table).json_text)
         except UnknownGame as err:  # a thing named that is not there: 404, as a player
-            answer = Answer.refusal(404, str(err))
+            answer = Answer.refusal(404, translate(message(err), lang))
         except InvalidAction as err:
-            answer = Answer.refusal(400, str(err))
+            answer = Answer.refusal(400, translate(message(err), lang))
         except UnknownPlayer as err:
-            answer = Answer.refusal(404, str(err))
+            answer = Answer.refusal(404, translate(message(err), lang))
         except IllegalAction as err:
-            answer = Answer.refusal(409, str(err))
+            answer = Answer.refusal(409, translate(message(err), lang))
         except StoreUnavailable as err:
             # Not remembered under the key: nothing was applied, and a retry once the
             # storage is back should be applied. The store logged it, once per episode.
-            return Answer.refusal(STORAGE_STATUS[err.kind], str(err), storage=err.kind)
+            return Answer.refusal(STORAGE_STATUS[err.kind], translate(message(err), lang),
+                                  storage=err.kind)
         if key is not None:
             answers.remember(key, asked, answer)
         return answer
@@ -334,7 +339,7 @@ def change_with_body(work: Callable[[Table, Any], Any]) -> Response:
     try:
         body = json_body()
     except InvalidAction as err:
-        return error(400, str(err))
+        return error(400, message(err))
     return change(lambda table: work(table, body))
 
 

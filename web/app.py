@@ -14,11 +14,13 @@ import logging
 from flask import Flask, Response, request
 
 from companion.errors import StoreDamaged, StoreUnavailable
+from companion.i18n import message
 from companion.table import Table
 from web import api, pages, players, sim
 from web.door import signed_sessions
 from web.fanout import Fanout
 from web.guard import guard
+from web.i18n import setup as languages
 from web.reads import ReadGate, Reads, Refused, refusal
 from web.services import STORAGE_STATUS, BoundedJSON, Services, error
 from web.stream import Broker
@@ -53,6 +55,8 @@ def create_app(services: Services) -> Flask:
     # The host's signed session, lapsing by services.sessions' steady clock, and the
     # cross-site refusal of every change (web/door.py, shared with the hall's director).
     signed_sessions(app, services.secret_key, "companion_host", MAX_BODY)
+    # Each request in its reader's language: ?lang, the page's choice, Accept-Language.
+    languages(app)
 
     @app.errorhandler(StoreDamaged)
     def damaged(err: StoreDamaged) -> Response:
@@ -68,7 +72,7 @@ def create_app(services: Services) -> Flask:
     @app.errorhandler(StoreUnavailable)
     def unavailable(err: StoreUnavailable) -> Response:
         # The store logged it, once per episode: no traceback per request.
-        return error(STORAGE_STATUS[err.kind], str(err))
+        return error(STORAGE_STATUS[err.kind], message(err))
 
     # Reads one at a time, so no number of readers starves the writer (web/reads.py).
     # Wrapping wsgi_app is Flask's documented way to add WSGI middleware; mypy sees

@@ -11,6 +11,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, request
 
 from companion.errors import InvalidAction, UnknownPlayer
+from companion.i18n import message
 from web.api import MAX_ID, change_with_body, host_only, reads, whole_number
 from web.pages import page
 from web.reads import MAX_PAGE
@@ -42,7 +43,7 @@ def leaderboards() -> Response:
         if len(names) > 8:
             raise ValueError("at most 8 names at once")
     except ValueError as err:
-        return error(400, str(err))
+        return error(400, message(err))
     if names and game is not None:   # names without a game were refused above
         return reads().ratings_of(game, names).response()
     return reads().players_page(game, offset, limit).response()
@@ -54,7 +55,7 @@ def player(name: str) -> Response:
     try:
         return reads().player(name).response()
     except UnknownPlayer as err:
-        return error(404, str(err))
+        return error(404, message(err))
 
 
 def _names(body: object, *keys: str) -> list[str]:

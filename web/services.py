@@ -22,6 +22,7 @@ from companion.offers import Offers
 from companion.table import Snapshot, TableRunner
 from web.auth import Lockout, Sessions
 from web.fanout import connection_of
+from web.i18n import say
 from web.idempotency import Answers
 from web.stream import Broker, TooManyStreams
 
@@ -86,8 +87,9 @@ def services() -> Services:
 
 
 def error(status: int, message: str) -> Response:
-    """``{"error": message}`` with ``status``."""
-    response = jsonify(error=message)
+    """``{"error": message}`` with ``status``, the message said in the request's language
+    (web/i18n.py; a message made with companion/i18n.py's ``_``, else as it is)."""
+    response = jsonify(error=say(message))
     response.status_code = status
     return response
 

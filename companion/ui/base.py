@@ -6,6 +6,7 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
+from companion.i18n import _
 from companion.inputs import PANEL, Input
 
 #: The hall's offer as the panel shows it: its id, and its lines ("Next: Ann v Bob",
@@ -21,13 +22,14 @@ Command = tuple[Any, ...]
 #: The buttons the OLED labels, left to right: the panel's four.
 SOFT_KEYS = PANEL
 #: The most characters a soft-key label may have: what fits its cell on the
-#: OLED without touching the dividers (the renderer checks its cells hold it).
+#: OLED without touching the dividers (the renderer checks its cells hold it), in
+#: every language (tests/i18n).
 SOFT_KEY_CHARS = 6
 #: The panel's own screens (companion/ui/controls.py ``SCREENS``): a game names its
 #: screens as it likes (they are looked up in its own kit) but never as one of these.
-PANEL_SCREENS = ("board", "menu", "confirm", "history", "info", "code", "setup")
+PANEL_SCREENS = ("board", "menu", "confirm", "history", "info", "code", "setup", "language")
 #: The notice shown when a change from elsewhere closed the open screen.
-CHANGED = "Changed from a phone"
+CHANGED = _("Changed from a phone")
 
 
 @dataclass(frozen=True)
@@ -110,6 +112,9 @@ class Context(Generic[C]):
     offer: ShownOffer | None = None
     #: The hall's offers this table finished a match of: never offered again.
     played: frozenset[str] = frozenset()
+    #: The language the OLED speaks (companion/i18n.py LANGUAGES): the table's config
+    #: chose it, the Language menu changes it (companion/panel.py).
+    language: str = "en"
 
     @property
     def choices(self) -> tuple[str, ...]:
@@ -214,17 +219,17 @@ def choice_row(ui: Ui, n: int, confirm: Binding, back: Binding, **screen: Any) -
 
 
 def listing(ui: Ui, title: str, entries: list[tuple[str, Outcome]], back: Outcome,
-          ok_label: str = "OK") -> Screen:
+          ok_label: str = _("OK")) -> Screen:
     n = len(entries)
     cursor = min(ui.cursor, n - 1)
     return Screen(
         keys={
-            Input("prev"): Binding("Up", Outcome(replace(ui, cursor=(cursor - 1) % n))),
-            Input("next"): Binding("Down", Outcome(replace(ui, cursor=(cursor + 1) % n))),
+            Input("prev"): Binding(_("Up"), Outcome(replace(ui, cursor=(cursor - 1) % n))),
+            Input("next"): Binding(_("Down"), Outcome(replace(ui, cursor=(cursor + 1) % n))),
             Input("ok"): Binding(ok_label, entries[cursor][1]),
-            Input("back"): Binding("Back", back),
+            Input("back"): Binding(_("Back"), back),
         },
-        title=title, items=tuple(label for label, _ in entries),
+        title=title, items=tuple(label for label, _outcome in entries),
     )
 
 

@@ -4,6 +4,11 @@ Pillow only, with the fonts shipped in ``fonts/`` (:mod:`companion.ui.text` draw
 every script with them), so a frame is the same pixels on every machine. Text is
 measured by its drawn width, never by its count of characters: a name in wide
 characters (李小龙) is shortened more than one in Latin letters.
+
+Every helper here that takes text says a marked message (companion/i18n.py) in the
+language being drawn (``i18n.speaking``, set by companion/ui/oled.py's render and
+the panel's build) before it measures, cuts or draws it: the OLED's words are
+translated at this one output step.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from collections.abc import Callable, Sequence
 
 from PIL import Image, ImageDraw
 
+from companion.i18n import _, translate
 from companion.names import MIN_WIDTH, short_names
 from companion.ui import text as _text
 from companion.ui.base import SOFT_KEY_CHARS, SOFT_KEYS, Screen
@@ -31,7 +37,7 @@ def char_width(name: str) -> int:
 
 def text_width(text: str, name: str = BODY) -> int:
     """The pixels ``text`` takes drawn in font ``name``."""
-    return _text.width(text, name)
+    return _text.width(translate(text), name)
 
 
 def blank() -> tuple[Image.Image, ImageDraw.ImageDraw]:
@@ -41,6 +47,7 @@ def blank() -> tuple[Image.Image, ImageDraw.ImageDraw]:
 
 def fit(text: str, name: str, width: int) -> str:
     """``text`` cut to ``width`` pixels of font ``name`` (with a dot if cut)."""
+    text = translate(text)
     if text_width(text, name) <= width:
         return text
     for end in range(len(text) - 1, 0, -1):
@@ -94,7 +101,7 @@ def write(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, name: str =
           fill: int = 1) -> None:
     """``text`` with its top left corner at ``xy``, in any script (see
     :mod:`companion.ui.text`)."""
-    _text.draw(draw, xy, text, name, fill)
+    _text.draw(draw, xy, translate(text), name, fill)
 
 
 def write_right(draw: ImageDraw.ImageDraw, right: int, y: int, text: str,
@@ -173,7 +180,7 @@ def wrap(message: str, width: int, name: str = SMALL) -> list[str]:
     Every character of ``message`` but the spaces where it breaks is kept."""
     lines: list[str] = []
     line = ""
-    for word in message.split():
+    for word in translate(message).split():
         joined = f"{line} {word}" if line else word
         if text_width(joined, name) <= width:
             line = joined
@@ -220,8 +227,9 @@ def banner(draw: ImageDraw.ImageDraw, message: str, top: int = 22, page: int = 0
     if len(shown) > 1:
         y = top + 3 + 9 * (rows - 1)  # a blank row between the text and the band
         draw.rectangle((1, y, WIDTH - 2, top + height - 1), fill=1)
-        more = " more" if page < len(shown) - 1 else ""
-        write_centred(draw, y + 1, f"{page + 1}/{len(shown)}{more}", SMALL, fill=0)
+        said = (_("{page}/{pages} more", page=page + 1, pages=len(shown))
+                if page < len(shown) - 1 else f"{page + 1}/{len(shown)}")
+        write_centred(draw, y + 1, said, SMALL, fill=0)
 
 
 def strip(draw: ImageDraw.ImageDraw, message: str, top: int) -> bool:

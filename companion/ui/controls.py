@@ -29,6 +29,7 @@ from functools import partial
 from typing import Any
 
 from companion.catalog import Catalog
+from companion.i18n import LANGUAGES, NAMES, _
 from companion.inputs import BUTTONS, HOLDABLE, Input
 from companion.kit import Panel
 from companion.names import MIN_WIDTH, short_names
@@ -104,7 +105,7 @@ def build(ui: Ui, snapshot: Mapping[str, Any], ctx: Ctx) -> Screen:
     if ui.notice or more_to_read(ui):
         seen = Outcome(replace(ui, message=None, notice=False, page=0) if ui.notice
                        else replace(ui, page=ui.page + 1))
-        label = "OK" if ui.notice else "More"
+        label = _("OK") if ui.notice else _("More")
         return replace(screen, keys={
             inp: Binding(label if inp.button in SOFT_KEYS and not inp.hold else "", seen)
             for inp in _INPUTS})
@@ -163,22 +164,22 @@ def spec(ui: Ui, match: Mapping[str, Any] | None, catalog: Catalog) -> ScreenSpe
 
 
 def _board(ui: Ui, match: Mapping[str, Any] | None, ctx: Ctx) -> Screen:
-    menu = Binding("Menu", Outcome(Ui(screen="menu")))
+    menu = Binding(_("Menu"), Outcome(Ui(screen="menu")))
     if ctx.offer is not None and not in_play(match, ctx.offer[0]) \
             and ctx.offer[0] not in ctx.played:
         # No match in play: the hall's offer is the board, one OK starts it (the
         # command names the offer shown: a replaced one is refused, never started).
         return Screen(keys={
-            Input("prev"): Binding("Hist", Outcome(Ui(screen="history"), ("history",))),
-            Input("next"): Binding("New", Outcome(setup(match, ctx))),
-            Input("ok"): Binding("Start", Outcome(Ui(), ("offer", ctx.offer[0]))),
+            Input("prev"): Binding(_("Hist"), Outcome(Ui(screen="history"), ("history",))),
+            Input("next"): Binding(_("New"), Outcome(setup(match, ctx))),
+            Input("ok"): Binding(_("Start"), Outcome(Ui(), ("offer", ctx.offer[0]))),
             Input("back"): menu,
         }, offer=ctx.offer)
     if match is None:
         return Screen(keys={
-            Input("prev"): Binding("Hist", Outcome(Ui(screen="history"), ("history",))),
-            Input("next"): Binding("Info", Outcome(Ui(screen="info"))),
-            Input("ok"): Binding("New", Outcome(setup(None, ctx))),
+            Input("prev"): Binding(_("Hist"), Outcome(Ui(screen="history"), ("history",))),
+            Input("next"): Binding(_("Info"), Outcome(Ui(screen="info"))),
+            Input("ok"): Binding(_("New"), Outcome(setup(None, ctx))),
             Input("back"): menu,
         })
     if match["status"] == "finished":
@@ -186,8 +187,8 @@ def _board(ui: Ui, match: Mapping[str, Any] | None, ctx: Ctx) -> Screen:
         extra = panel.finished if panel else None
         return Screen(keys={
             **(extra(match) if extra else {}),
-            Input("next"): Binding("New", Outcome(setup(match, ctx))),
-            Input("ok"): Binding("Again",
+            Input("next"): Binding(_("New"), Outcome(setup(match, ctx))),
+            Input("ok"): Binding(_("Again"),
                                  Outcome(Ui(), ("start", ctx.catalog.rematch(match)))),
             Input("back"): menu,
         })
@@ -223,20 +224,22 @@ def offer_lines(players: Sequence[str], event: Mapping[str, Any],
         if order:
             teams = [[n for n, s in zip(names, sides, strict=True) if s == side]
                      for side in order]
-            one = f"Next: {' v '.join('&'.join(t) for t in teams)}"
-            two = (f"Next: {' & '.join(teams[0])}",
+            one = _("Next: {players}", players=' v '.join('&'.join(t) for t in teams))
+            two = (_("Next: {players}", players=' & '.join(teams[0])),
                    f"v {' v '.join(' & '.join(t) for t in teams[1:])}")
         else:
             half = (len(players) + 1) // 2
-            one = f"Next: {' v '.join(names)}"
-            two = (f"Next: {' v '.join(names[:half])}", f"v {' v '.join(names[half:])}")
+            one = _("Next: {players}", players=' v '.join(names))
+            two = (_("Next: {players}", players=' v '.join(names[:half])),
+                   f"v {' v '.join(names[half:])}")
         if fits(one):
             who: tuple[str, ...] = (one,)
             break
         who = two
         if all(fits(w) for w in who):
             break
-    where = canvas.fit(f"R{event['round']} · {event['name']}", small, line)
+    where = canvas.fit(_("R{round} · {event}", round=event["round"], event=event["name"]),
+                       small, line)
     return (*who, where)
 
 
@@ -252,7 +255,7 @@ def generic_board(match: Mapping[str, Any]) -> dict[Input, Binding]:
     """A board for a game without a panel: OK lists every action its ``legal`` offers."""
     if not offers(match["legal"]):
         return {}
-    return {Input("ok"): Binding("Play", Outcome(Ui(screen="play")))}
+    return {Input("ok"): Binding(_("Play"), Outcome(Ui(screen="play")))}
 
 
 #: The most actions the generic list offers (a shape's fields multiplied out).
@@ -279,7 +282,7 @@ def offer_label(action: Mapping[str, Any], players: Sequence[str] = ()) -> str:
     said = {k: v for k, v in action.items() if k != "type"}
     (value,) = said.values() if len(said) == 1 else (None,)
     if action["type"] == "point" and type(value) is int and 0 <= value < len(players):
-        return f"Point {players[value]}"
+        return _("Point {name}", name=players[value])
     words = [action["type"], *(f"{k} {v}" for k, v in said.items())]
     return " ".join(words).replace("_", " ")
 
@@ -288,9 +291,9 @@ def _play(ui: Ui, match: Mapping[str, Any] | None, ctx: Ctx) -> Screen:
     entries = ([(offer_label(a, match["players"]), Outcome(Ui(), ("act", a)))
                 for a in offers(match["legal"])] if match else [])
     if not entries:
-        return Screen(keys={Input("back"): Binding("Back", Outcome(Ui()))}, title="Play",
-                      hint="Nothing to play now")
-    return listing(ui, "Play", entries, back=Outcome(Ui()))
+        return Screen(keys={Input("back"): Binding(_("Back"), Outcome(Ui()))}, title=_("Play"),
+                      hint=_("Nothing to play now"))
+    return listing(ui, _("Play"), entries, back=Outcome(Ui()))
 
 
 #: The generic panel's screens (a draft: any change from elsewhere closes it).
@@ -301,21 +304,24 @@ GENERIC_SCREENS: dict[str, ScreenSpec] = screens({"play": _play})
 
 
 def _menu(ui: Ui, match: Mapping[str, Any] | None, ctx: Ctx) -> Screen:
-    entries: list[tuple[str, Outcome]] = [("New match", Outcome(setup(match, ctx)))]
+    entries: list[tuple[str, Outcome]] = [(_("New match"), Outcome(setup(match, ctx)))]
     if match is not None:
         if match["status"] == "finished":
-            entries.append(("Rematch", Outcome(Ui(), ("start", ctx.catalog.rematch(match)))))
+            entries.append((_("Rematch"), Outcome(Ui(), ("start", ctx.catalog.rematch(match)))))
         if match["can_undo"]:
-            entries.append(("Undo", Outcome(Ui(), ("undo",))))
+            entries.append((_("Undo"), Outcome(Ui(), ("undo",))))
         if match["can_redo"]:
-            entries.append(("Redo", Outcome(Ui(), ("redo",))))
+            entries.append((_("Redo"), Outcome(Ui(), ("redo",))))
         if match["status"] == "active":
-            entries.append(("End match", Outcome(Ui(screen="confirm"))))
-    entries.append(("History", Outcome(Ui(screen="history"), ("history",))))
-    entries.append(("Phone page", Outcome(Ui(screen="info"))))
+            entries.append((_("End match"), Outcome(Ui(screen="confirm"))))
+    entries.append((_("History"), Outcome(Ui(screen="history"), ("history",))))
+    entries.append((_("Phone page"), Outcome(Ui(screen="info"))))
     if ctx.address is not None:
-        entries.append(("Host login", Outcome(Ui(screen="code"), ("login-code",))))
-    return listing(ui, "Menu", entries, back=Outcome(Ui()))
+        entries.append((_("Host login"), Outcome(Ui(screen="code"), ("login-code",))))
+    # Opens on the language spoken now (each is listed by its own name).
+    spoken = LANGUAGES.index(ctx.language) if ctx.language in LANGUAGES else 0
+    entries.append((_("Language"), Outcome(Ui(screen="language", cursor=spoken))))
+    return listing(ui, _("Menu"), entries, back=Outcome(Ui()))
 
 
 def _confirm(ui: Ui, match: Mapping[str, Any] | None, ctx: Ctx) -> Screen:
@@ -325,11 +331,11 @@ def _confirm(ui: Ui, match: Mapping[str, Any] | None, ctx: Ctx) -> Screen:
         Ui(screen="setup", draft=ui.draft, cursor=ui.cursor)
     return Screen(
         keys={
-            Input("ok"): Binding("End", Outcome(back if ui.draft else Ui(), ("abandon",))),
-            Input("back"): Binding("Keep", Outcome(back)),
+            Input("ok"): Binding(_("End"), Outcome(back if ui.draft else Ui(), ("abandon",))),
+            Input("back"): Binding(_("Keep"), Outcome(back)),
         },
-        title="End this match?" if ui.draft is None else "End this match first?",
-        hint="It stays in the history",
+        title=_("End this match?") if ui.draft is None else _("End this match first?"),
+        hint=_("It stays in the history"),
     )
 
 
@@ -337,18 +343,18 @@ def _history(ui: Ui, match: Mapping[str, Any] | None, ctx: Ctx) -> Screen:
     n = max(1, len(ui.rows))
     return Screen(
         keys={
-            Input("prev"): Binding("Up", Outcome(replace(ui, cursor=(ui.cursor - 1) % n))),
-            Input("next"): Binding("Down", Outcome(replace(ui, cursor=(ui.cursor + 1) % n))),
-            Input("back"): Binding("Back", Outcome(Ui(screen="menu"))),
+            Input("prev"): Binding(_("Up"), Outcome(replace(ui, cursor=(ui.cursor - 1) % n))),
+            Input("next"): Binding(_("Down"), Outcome(replace(ui, cursor=(ui.cursor + 1) % n))),
+            Input("back"): Binding(_("Back"), Outcome(Ui(screen="menu"))),
         },
-        title="History", items=tuple(line for _, line in ui.rows) or ("No matches yet",),
+        title=_("History"), items=tuple(line for _i, line in ui.rows) or (_("No matches yet"),),
     )
 
 
 def _info(ui: Ui, match: Mapping[str, Any] | None, ctx: Ctx) -> Screen:
     """The page's address; with a broker configured, its connection's status as the line."""
-    return Screen(keys={Input("back"): Binding("Back", Outcome(Ui()))},
-                  title="Phone page", hint=ctx.address or "not served",
+    return Screen(keys={Input("back"): Binding(_("Back"), Outcome(Ui()))},
+                  title=_("Phone page"), hint=ctx.address or _("not served"),
                   items=() if ctx.broker is None else (f"MQTT: {ctx.broker}",))
 
 
@@ -356,10 +362,17 @@ def _code(ui: Ui, match: Mapping[str, Any] | None, ctx: Ctx) -> Screen:
     """A one-time code that logs a phone in as the host, past any wrong-PIN wait (the
     screen's one item; drawn by the panel as it opens, void once it closes)."""
     return Screen(keys={
-        Input("ok"): Binding("New", Outcome(Ui(screen="code"), ("login-code",))),
-        Input("back"): Binding("Back", Outcome(Ui(screen="menu"))),
-    }, title="Host login", items=(ui.code,) if ui.code else (),
-        hint="Type it on the phone")
+        Input("ok"): Binding(_("New"), Outcome(Ui(screen="code"), ("login-code",))),
+        Input("back"): Binding(_("Back"), Outcome(Ui(screen="menu"))),
+    }, title=_("Host login"), items=(ui.code,) if ui.code else (),
+        hint=_("Type it on the phone"))
+
+
+def _language(ui: Ui, match: Mapping[str, Any] | None, ctx: Ctx) -> Screen:
+    """The OLED's language, each by its own name (the table's config chose the first;
+    a choice here is kept, companion/panel.py)."""
+    entries = [(NAMES[code], Outcome(Ui(), ("language", code))) for code in LANGUAGES]
+    return listing(ui, _("Language"), entries, back=Outcome(Ui(screen="menu")))
 
 
 # --- setting up a match -------------------------------------------------------------------
@@ -408,10 +421,11 @@ def _setup(ui: Ui, match: Mapping[str, Any] | None, ctx: Ctx) -> Screen:
 
     games = list(ctx.catalog)
     following = games[(games.index(draft.game) + 1) % len(games)]
-    changes(f"Game: {game.title}", lambda: default_draft(following, ctx))
+    changes(_("Game: {game}", game=game.title), lambda: default_draft(following, ctx))
     low, high = game.seats
     if low != high:
-        changes(f"Players: {len(draft.players)}", lambda: _seat_count(draft, ctx, low, high))
+        changes(_("Players: {count}", count=len(draft.players)),
+                lambda: _seat_count(draft, ctx, low, high))
     for seat, name in enumerate(draft.players):
         changes(f"P{seat + 1}: {name}", partial(_next_name, draft, seat, ctx))
     for spec in game.options:
@@ -427,19 +441,19 @@ def _setup(ui: Ui, match: Mapping[str, Any] | None, ctx: Ctx) -> Screen:
     if cursor == n - 1 and match is not None and match["status"] == "active":
         # One match at a time: ask to end the unfinished one, the draft kept
         # (after End the setup comes back as it was, Start on the cursor).
-        ok = Binding("Start", Outcome(Ui(screen="confirm", draft=draft, cursor=cursor)))
+        ok = Binding(_("Start"), Outcome(Ui(screen="confirm", draft=draft, cursor=cursor)))
     elif cursor == n - 1:
-        ok = Binding("Start", Outcome(Ui(), ("start", draft.record())))
+        ok = Binding(_("Start"), Outcome(Ui(), ("start", draft.record())))
     else:
-        ok = Binding("Change", rows[cursor][1](cursor))
+        ok = Binding(_("Change"), rows[cursor][1](cursor))
     return Screen(
         keys={
-            Input("prev"): Binding("Up", Outcome(replace(ui, cursor=(cursor - 1) % n))),
-            Input("next"): Binding("Down", Outcome(replace(ui, cursor=(cursor + 1) % n))),
+            Input("prev"): Binding(_("Up"), Outcome(replace(ui, cursor=(cursor - 1) % n))),
+            Input("next"): Binding(_("Down"), Outcome(replace(ui, cursor=(cursor + 1) % n))),
             Input("ok"): ok,
-            Input("back"): Binding("Back", Outcome(Ui(screen="menu"))),
+            Input("back"): Binding(_("Back"), Outcome(Ui(screen="menu"))),
         },
-        title="New match", items=(*(label for label, _ in rows), "Start"),
+        title=_("New match"), items=(*(label for label, _o in rows), _("Start")),
     )
 
 
@@ -511,6 +525,7 @@ SCREENS: dict[str, ScreenSpec] = screens({
     "info": ScreenSpec(_info, premise=independent),
     "code": ScreenSpec(_code, premise=independent),
     "setup": ScreenSpec(_setup, premise=by_match),
+    "language": ScreenSpec(_language, premise=independent),
 })
 if set(SCREENS) != set(PANEL_SCREENS):  # the names kits are kept from (companion/kit.py)
     raise AssertionError(f"companion/ui/base.py PANEL_SCREENS must name {sorted(SCREENS)}")

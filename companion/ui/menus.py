@@ -5,6 +5,7 @@ from __future__ import annotations
 import segno
 from PIL import Image, ImageDraw
 
+from companion.i18n import _
 from companion.ui.base import Context, Screen
 from companion.ui.canvas import (
     BIG,
@@ -26,7 +27,7 @@ def welcome(draw: ImageDraw.ImageDraw) -> None:
     """No match on the table."""
     write_centred(draw, 8, "Table", BODY)
     write_centred(draw, 19, "Companion", BODY)
-    write_centred(draw, 38, "OK: set up a match", SMALL)
+    write_centred(draw, 38, _("OK: set up a match"), SMALL)
 
 
 def offer(draw: ImageDraw.ImageDraw, lines: tuple[str, ...]) -> None:
@@ -40,7 +41,7 @@ def offer(draw: ImageDraw.ImageDraw, lines: tuple[str, ...]) -> None:
         write_centred(draw, y, line, font)
         y += step
     write_centred(draw, y + 3, where, SMALL)
-    write_centred(draw, KEYS_TOP - 10, "OK to start", SMALL)
+    write_centred(draw, KEYS_TOP - 10, _("OK to start"), SMALL)
 
 
 def listing(draw: ImageDraw.ImageDraw, screen: Screen, cursor: int | None) -> None:
@@ -78,8 +79,8 @@ def info(image: Image.Image, draw: ImageDraw.ImageDraw, screen: Screen, ctx: Con
     broker = screen.items[0] if screen.items else None
     if not address:
         top = title_bar(draw, screen.title)
-        write_centred(draw, top + 10, "Phone pages are", SMALL)
-        write_centred(draw, top + 19, "not being served", SMALL)
+        write_centred(draw, top + 10, _("Phone pages are"), SMALL)
+        write_centred(draw, top + 19, _("not being served"), SMALL)
         if broker:
             write_centred(draw, top + 32, broker, SMALL)
         return
@@ -96,18 +97,18 @@ def info(image: Image.Image, draw: ImageDraw.ImageDraw, screen: Screen, ctx: Con
                 image.putpixel((col, row), 0)
     left = side + 3
     width = WIDTH - left
-    host, _, port = address.split("://", 1)[-1].rstrip("/").partition(":")
+    host, _colon, port = address.split("://", 1)[-1].rstrip("/").partition(":")
     if broker:
         # Tighter, so the status has three lines under the address.
-        write(draw, (left, 1), fit("Scan to watch:", SMALL, width), SMALL)
+        write(draw, (left, 1), fit(_("Scan to watch:"), SMALL, width), SMALL)
         write(draw, (left, 10), fit(host, SMALL, width), SMALL)
         if port:
             write(draw, (left, 18), fit(f":{port}", SMALL, width), SMALL)
         for i, line in enumerate(wrap(broker, width)[:3]):
             write(draw, (left, 28 + 8 * i), fit(line, SMALL, width), SMALL)
         return
-    write(draw, (left, 1), "Scan to", SMALL)
-    write(draw, (left, 10), "watch:", SMALL)
+    write(draw, (left, 1), _("Scan to"), SMALL)
+    write(draw, (left, 10), _("watch:"), SMALL)
     # Host and port on lines of their own: an IP address is read, not wrapped.
     write(draw, (left, 26), fit(host, SMALL, width), SMALL)
     if port:

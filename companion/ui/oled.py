@@ -17,6 +17,7 @@ from PIL import Image, ImageDraw
 
 from companion.catalog import Catalog
 from companion.headline import headline
+from companion.i18n import speaking
 from companion.kit import STATUS_TOP, Kit
 from companion.panel import PanelState
 from companion.ui import canvas, menus
@@ -28,7 +29,12 @@ _GENERIC_ROWS, _GENERIC_STATUS = 10, STATUS_TOP
 
 
 def render(state: PanelState, ctx: Context[Catalog]) -> Image.Image:
-    """The frame for ``state``."""
+    """The frame for ``state``, its words in the panel's language (``state.language``)."""
+    with speaking(state.language):
+        return _render(state, ctx)
+
+
+def _render(state: PanelState, ctx: Context[Catalog]) -> Image.Image:
     image, draw = canvas.blank()
     ui, screen = state.ui, state.screen
     match = state.snapshot.match

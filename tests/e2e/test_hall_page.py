@@ -78,7 +78,7 @@ def test_tables_appear_and_change_live(hall, sender, browser):  # noqa: F811
     expect(first.locator("tr.winner th")).to_contain_text("Ann")
     expect(first.locator("tr.winner .chip.won")).to_have_text("Won")
     expect(first.locator("h2 a")).to_have_count(0)  # no page of its own: no link
-    expect(page.locator("#count")).to_have_text("2 tables · 1 live")
+    expect(page.locator("#count")).to_have_text("Tables: 2 · live: 1")
     # Offline: greyed and said in words.
     sender.send(Topics(PREFIX, "t1").availability, OFFLINE)
     expect(card.locator(".badge")).to_have_text("Offline")

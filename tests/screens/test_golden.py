@@ -108,6 +108,8 @@ SCENES: dict[str, Callable[[Table, Panel], None]] = {
     "board-default-names": lambda t, p: t.start({**START, "players": ["Player 1", "Player 2"]}),
     "info": lambda t, p: press(p, "next"),
     "code": lambda t, p: press(p, "back", *["next"] * 3, "ok"),
+    # The Language menu (last in the menu), the cursor on the language spoken.
+    "language": lambda t, p: press(p, "back", "prev", "ok"),
     # A broker configured: its status under the address, the QR code as it was.
     "info-mqtt-connected": lambda t, p: (p.show_broker("connected"), press(p, "next")),
     "info-mqtt-refused": lambda t, p: (press(p, "next"),

@@ -34,9 +34,9 @@ MOVES = {"center-court": {"type": "point", "winner": 1},
 #: Screens that stand on the match, not the table version: a move inside the
 #: match leaves them open. Every other screen (a new one too) must close.
 KEPT_ON_A_MOVE = {"board", "info", "code", "history", "setup", "wd-jersey", "wd-cards",
-                  "confirm"}
+                  "confirm", "language"}
 #: Screens that do not depend on the match: another match leaves them open.
-KEPT_ON_A_NEW_MATCH = {"board", "info", "code", "history"}
+KEPT_ON_A_NEW_MATCH = {"board", "info", "code", "history", "language"}
 
 
 def end_screen(scene: str) -> tuple[str, bool]:

@@ -28,6 +28,22 @@ TC.el = function (tag, attrs, ...children) {
   return node;
 };
 
+/** TC.t("{name} won", {name}): the English words in the page's language (#words,
+ * web/i18n.py), placeholders filled; a message not translated stays English. */
+TC.words = JSON.parse(document.getElementById("words")?.textContent || "{}");
+TC.lang = document.documentElement.lang || "en";
+TC.t = (message, params) => (TC.words[message] || message).replace(
+  /\{(\w+)\}/g, (whole, key) => (params && key in params ? String(params[key]) : whole));
+
+/** A rating (one decimal) the page's language's way: 1,5 in German, 1.5 in English. */
+TC.number = (x) => x.toLocaleString(TC.lang, {minimumFractionDigits: 1, maximumFractionDigits: 1});
+
+/* The page's language picker: kept in a cookie, the page loaded again in it. */
+document.getElementById("language")?.addEventListener("change", (event) => {
+  document.cookie = `lang=${encodeURIComponent(event.target.value)}; path=/; max-age=31536000; samesite=lax`;
+  location.reload();
+});
+
 /** The state the page was served with, so it shows at once. */
 TC.initial = JSON.parse(document.getElementById("state").textContent);
 
@@ -209,7 +225,7 @@ TC.style = function (href) {
       : new Promise((resolve, reject) => {
         document.head.append(TC.el("link", {rel: "stylesheet", href, onload: resolve, onerror: () => {
           delete TC.loading[href];
-          reject(new Error(`could not load ${href}: reload the page`));
+          reject(new Error(TC.t("could not load {what}: reload the page", {what: href})));
         }}));
       });
   }
@@ -224,7 +240,7 @@ TC.script = function (src) {
       : new Promise((resolve, reject) => {
         const script = TC.el("script", {src, onload: resolve, onerror: () => {
           delete TC.loading[src];
-          reject(new Error(`could not load ${src}: reload the page`));
+          reject(new Error(TC.t("could not load {what}: reload the page", {what: src})));
         }});
         script.async = false;  // run in order: a game's host script builds on its board's
         document.body.append(script);
@@ -262,7 +278,7 @@ TC.renderBoard = function (container, state, drawn) {
       : [(TC.boards[match.game] || TC.boards.generic)(match)]));
     // A match of the hall's tournament says which: "R2 · Tuesday Swiss" above the board.
     if (match && match.event) {
-      container.prepend(TC.el("p", {class: "hint event"}, `R${match.event.round} · ${match.event.name}`));
+      container.prepend(TC.el("p", {class: "hint event"}, TC.t("R{round} · {event}", {round: match.event.round, event: match.event.name})));
     }
     TC.steady(container, match ? `${state.epoch}/${match.id}` : "none");
     if (drawn) drawn(state);
@@ -318,15 +334,17 @@ TC.sides = (m, name = (i) => m.players[i]) =>
 TC.sidesText = (m) => TC.sides(m).map((side) => side.join(" & ")).join(" v ");
 
 TC.noMatch = function (container, state) {
-  const line = TC.el("p", {class: "empty"}, "No match in play.");
+  const line = TC.el("p", {class: "empty"}, TC.t("No match in play."));
   const last = TC.el("div", {class: "last-match"});
   fetch("/api/history?limit=5", {cache: "no-store"}).then((r) => (r.ok ? r.json() : [])).then((rows) => {
     if (container.tcState !== state) return;
     const m = rows.find((row) => !(row.status === "abandoned" && !row.plays)) || rows[0];
-    if (!m) { line.textContent = "No match played yet."; return; }
+    if (!m) { line.textContent = TC.t("No match played yet."); return; }
     const winners = m.players.filter((_, i) => (Array.isArray(m.winner) ? m.winner.includes(i) : m.winner === i));
-    const came = m.status === "abandoned" ? "ended unfinished" : winners.length ? `${winners.join(" & ")} won` : "";
-    line.append(` Last: ${TC.sidesText(m)}: ${[came, m.summary].filter(Boolean).join(" · ")}`);
+    const came = m.status === "abandoned" ? TC.t("ended unfinished")
+      : winners.length ? TC.t("{names} won", {names: winners.join(" & ")}) : "";
+    line.append(" ", TC.t("Last: {match}: {outcome}",
+      {match: TC.sidesText(m), outcome: [came, m.summary].filter(Boolean).join(" · ")}));
     if (m.status !== "finished") return;
     return fetch(`/api/matches/${m.id}`, {cache: "no-store"}).then((r) => (r.ok ? r.json() : null)).then((match) => {
       if (match && container.tcState === state) TC.renderBoard(last, {match});
@@ -354,8 +372,8 @@ TC.cardTable = function (card, cls) {
       el("th", {scope: "row", class: `name player-${i % 4}`},
         side.turn ? el("span", {class: "mark", "aria-hidden": "true"}, "▶ ") : null,
         side.name,
-        side.turn ? el("span", {class: "sr-only"}, " (to play)") : null,
-        side.winner ? [" ", el("span", {class: "chip won"}, "Won")] : null),
+        side.turn ? el("span", {class: "sr-only"}, " " + TC.t("(to play)")) : null,
+        side.winner ? [" ", el("span", {class: "chip won"}, TC.t("Won"))] : null),
       side.score.map((cell, j) => el("td", {class: j === side.score.length - 1 ? "last" : null}, cell))))));
 };
 
@@ -366,8 +384,8 @@ TC.boards.generic = function (match) {
   const card = match.card;
   const names = (pick) => card.sides.filter(pick).map((s) => s.name).join(" & ");
   const over = match.status !== "active";
-  const head = over ? (names((s) => s.winner) ? `${names((s) => s.winner)} won` : "Finished")
-    : names((s) => s.turn) ? `${names((s) => s.turn)} to play` : "";
+  const head = over ? (names((s) => s.winner) ? TC.t("{names} won", {names: names((s) => s.winner)})
+    : TC.t("Finished")) : names((s) => s.turn) ? TC.t("{names} to play", {names: names((s) => s.turn)}) : "";
   return el("div", {class: `generic${over ? " over" : ""}`},
     el("p", {class: `head${over ? " over" : ""}`}, head),
     card.sides.length ? TC.cardTable(card, "score card") : null);

@@ -11,12 +11,12 @@ const empty = document.getElementById("empty");
 const offline = document.getElementById("offline");
 const brokerBanner = document.getElementById("broker");
 const count = document.getElementById("count");
-const STATUS = {active: "Live", finished: "Finished", idle: "No match"};
+const STATUS = {active: TC.t("Live"), finished: TC.t("Finished"), idle: TC.t("No match")};
 
 function seenText(seen) {
-  if (!seen) return "No news yet";
+  if (!seen) return TC.t("No news yet");
   const at = new Date(seen * 1000);
-  return `Updated ${at.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit", second: "2-digit"})}`;
+  return TC.t("Updated {time}", {time: at.toLocaleTimeString(TC.lang, {hour: "2-digit", minute: "2-digit", second: "2-digit"})});
 }
 
 /** One table's card: its name (a link to its own page when it has one), game, status,
@@ -28,38 +28,40 @@ function card(t) {
   const off = t.online === false;
   // Last known: the hall lost the broker, or has it back but not yet this table.
   const stale = !hall.connected || t.fresh === false;
-  const status = off ? "Offline" : s ? (STATUS[s.status] || s.status) : "Waiting";
+  const status = off ? TC.t("Offline") : s ? (STATUS[s.status] || s.status) : TC.t("Waiting");
   const name = t.url ? el("a", {href: t.url, class: "open"}, t.name) : t.name;
   const classes = ["tcard", off ? "off" : "", stale ? "stale" : "", s ? `st-${s.status}` : ""];
   return el("article", {class: classes.filter(Boolean).join(" "), "data-id": t.id, "data-name": t.name, "aria-labelledby": `t-${t.id}`},
     el("div", {class: "top"},
       el("h2", {id: `t-${t.id}`}, name),
       el("span", {class: `badge ${off ? "off" : s ? s.status : ""}`}, status)),
-    el("p", {class: "game"}, !s ? "Waiting for the table's first score" : s.game ? s.title : "No match on the table"),
+    el("p", {class: "game"}, !s ? TC.t("Waiting for the table's first score") : s.game ? s.title : TC.t("No match on the table")),
     s && s.sides.length ? TC.cardTable(s, "hscore") : el("p", {class: "noscore"}),
     // What the broker refuses this table (its ACL lacks a line): said for whoever keeps it.
-    s && s.refused && s.refused.length ? el("ul", {class: "refused", "aria-label": "Broker refusals"},
-      s.refused.map((r) => el("li", {}, `The broker refuses ${r.what} (${r.reason}): its ACL needs `,
-        el("code", {}, r.acl), " for this table's user."))) : null,
+    s && s.refused && s.refused.length ? el("ul", {class: "refused", "aria-label": TC.t("Broker refusals")},
+      s.refused.map((r) => el("li", {}, TC.t("The broker refuses {what} ({reason}): its ACL needs", {what: r.what, reason: r.reason}) + " ",
+        el("code", {}, r.acl), " " + TC.t("for this table's user.")))) : null,
     el("p", {class: "foot"},
-      s && s.turn && s.status === "active" ? el("span", {class: "turn"}, `▶ ${s.turn} to play`) : null,
-      s && s.winner ? el("span", {class: "win"}, `${s.winner} won`) : null,
-      el("span", {class: "seen"}, `${stale ? "Last known · " : ""}${seenText(t.seen)}`)));
+      s && s.turn && s.status === "active" ? el("span", {class: "turn"}, "▶ " + TC.t("{names} to play", {names: s.turn})) : null,
+      s && s.winner ? el("span", {class: "win"}, TC.t("{names} won", {names: s.winner})) : null,
+      el("span", {class: "seen"}, `${stale ? TC.t("Last known") + " · " : ""}${seenText(t.seen)}`)));
 }
 
-const order = (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+/* Cards by their tables' names as the page's language sorts them (Ł after L in Polish). */
+const collator = new Intl.Collator(TC.lang);
+const order = (a, b) => collator.compare(a.name, b.name) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 function summaryLine() {
   const all = [...hall.cards.values()];
   const live = all.filter((t) => t.online !== false && t.summary && t.summary.status === "active").length;
-  count.textContent = all.length ? `${all.length} table${all.length === 1 ? "" : "s"} · ${live} live` : "";
+  count.textContent = all.length ? TC.t("Tables: {count} · live: {live}", {count: all.length, live}) : "";
   empty.hidden = all.length > 0;
   // Connected, the status may still say what the broker refuses the hall (its offers).
   const refused = hall.connected && hall.broker !== "connected";
   brokerBanner.hidden = hall.connected && !refused;
   brokerBanner.textContent = !hall.connected
-    ? `Not connected to the broker (${hall.broker}): showing the last scores known.`
-    : refused ? `The broker ${hall.broker.replace(/^offers refused/, "refuses the hall's offers")}.` : "";
+    ? TC.t("Not connected to the broker ({status}): showing the last scores known.", {status: hall.broker})
+    : refused ? TC.t("The broker {status}.", {status: hall.broker.replace(/^offers refused/, TC.t("refuses the hall's offers"))}) : "";
 }
 
 /* Drawing is coalesced: a message only changes hall.cards and notes what to draw again;
@@ -189,7 +191,7 @@ document.addEventListener("visibilitychange", () => {
       TC.el("h3", {}, g.title),
       TC.el("ol", {class: "club-list"}, g.players.slice(0, SHOWN).map((p) => TC.el("li", {},
         TC.el("span", {class: "who"}, p.name),
-        TC.el("span", {class: "fig"}, `${p.rating.toFixed(1)}${p.provisional ? "*" : ""} · ${p.matches} played`)))))));
+        TC.el("span", {class: "fig"}, `${TC.number(p.rating)}${p.provisional ? "*" : ""} · ${TC.t("played: {count}", {count: p.matches})}`)))))));
   }).catch(() => null);
   pull();
   setInterval(pull, 30000);

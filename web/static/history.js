@@ -15,10 +15,10 @@
   // says who won in words ("Ann won"), once.
   const names = (m) => TC.sides(m, (i) => (won(m, i) ? TC.el("strong", {class: "won"}, m.players[i]) : m.players[i]))
     .flatMap((side, s) => [s ? " v " : null, ...side.flatMap((p, k) => [k ? " & " : null, p])]);
-  const clock = new Intl.DateTimeFormat(undefined, {dateStyle: "medium", timeStyle: "short"});
+  const clock = new Intl.DateTimeFormat(TC.lang, {dateStyle: "medium", timeStyle: "short"});
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  document.getElementById("zone").textContent = zone ? `Times are this phone's local time (${zone}).`
-    : "Times are this phone's local time.";
+  document.getElementById("zone").textContent = zone ? TC.t("Times are this phone's local time ({zone}).", {zone})
+    : TC.t("Times are this phone's local time.");
 
   /** "42 min", "1 h 05 min", "under a minute": from the start to the match's last change.
       The times are the table's wall clock: a Pi with no clock battery that sets its time
@@ -27,15 +27,16 @@
   const duration = (m) => {
     const minutes = Math.floor((Date.parse(m.updated_at) - Date.parse(m.started_at)) / 60000);
     if (!Number.isFinite(minutes) || minutes < 0 || minutes > 24 * 60) {
-      return "length unknown (the table's clock was set meanwhile)";
+      return TC.t("length unknown (the table's clock was set meanwhile)");
     }
-    if (minutes < 1) return "under a minute";
-    return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
+    if (minutes < 1) return TC.t("under a minute");
+    return minutes < 60 ? TC.t("{minutes} min", {minutes})
+      : TC.t("{hours} h {minutes} min", {hours: Math.floor(minutes / 60), minutes: String(minutes % 60).padStart(2, "0")});
   };
   const result = (m) => {
     const winners = m.players.filter((_, i) => won(m, i));
-    const head = m.status === "active" ? "In play" : m.status === "abandoned" ? "Abandoned"
-      : shared(m) ? `Shared win: ${winners.join(" & ")}` : `${winners.join(" & ")} won`;
+    const head = m.status === "active" ? TC.t("In play") : m.status === "abandoned" ? TC.t("Abandoned")
+      : shared(m) ? TC.t("Shared win: {names}", {names: winners.join(" & ")}) : TC.t("{names} won", {names: winners.join(" & ")});
     // The outcome in bold, the game's summary (a free-for-all's totals and stats run
     // long) in the body's weight after it.
     return [TC.el("span", {class: "outcome"}, head), m.summary ? ` · ${m.summary}` : null,
@@ -46,20 +47,20 @@
   const ruling = (m) => {
     if (!m.ruling) return null;
     const was = m.players.filter((_, i) => (Array.isArray(m.ruling.was) ? m.ruling.was.includes(i) : m.ruling.was === i));
-    const said = m.ruling.kind === "corrected" ? "Corrected by the hall's director" : "Kept by the hall's director";
+    const said = m.ruling.kind === "corrected" ? TC.t("Corrected by the hall's director") : TC.t("Kept by the hall's director");
     return TC.el("span", {class: "ruling"}, ` · ${said}${m.ruling.reason ? `: ${m.ruling.reason}` : ""}`
-      + (was.length ? ` (played: ${was.join(" & ")} won)` : ""));
+      + (was.length ? " " + TC.t("(played: {names} won)", {names: was.join(" & ")}) : ""));
   };
   const file = (m) => TC.el("a", {class: "file", href: `/api/matches/${m.id}/export`,
-    download: `match-${m.id}.jsonl`}, "Match file");
+    download: `match-${m.id}.jsonl`}, TC.t("Match file"));
 
   /** What a finished match opens to: its final board (with the game's stats), its
    *  timeline and its match file; fetched the first time it is opened. */
   const details = (m) => {
-    const board = TC.el("div", {class: "board", "aria-live": "polite"}, TC.el("p", {class: "empty"}, "Loading…"));
+    const board = TC.el("div", {class: "board", "aria-live": "polite"}, TC.el("p", {class: "empty"}, TC.t("Loading…")));
     const chart = TC.el("div", {class: "timeline"});
     const box = TC.el("details", {class: "more"},
-      TC.el("summary", {}, "Stats, timeline and match file"), board, chart, file(m));
+      TC.el("summary", {}, TC.t("Stats, timeline and match file")), board, chart, file(m));
     box.addEventListener("toggle", () => {
       if (!box.open || box.dataset.loaded) return;
       box.dataset.loaded = "1";
@@ -130,9 +131,9 @@
     const shown = all.filter((m) => !folded(m));
     const hidden = all.filter(folded);
     list.replaceChildren(...shown.map(keep));
-    if (!all.length) list.append(TC.el("li", {class: "empty"}, query ? "No match found." : "No matches yet."));
+    if (!all.length) list.append(TC.el("li", {class: "empty"}, query ? TC.t("No match found.") : TC.t("No matches yet.")));
     idle.hidden = !hidden.length;
-    idle.querySelector("summary").textContent = `${hidden.length} abandoned before anything was played`;
+    idle.querySelector("summary").textContent = TC.t("Abandoned before anything was played: {count}", {count: hidden.length});
     idleList.replaceChildren(...hidden.map(keep));
     more.hidden = !next;
   };

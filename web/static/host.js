@@ -17,9 +17,9 @@ TC.scoreHeader = function (box, state) {
     {class: [`side player-${i % 4}`, side.turn && "turn", side.winner && "winner"].filter(Boolean).join(" ")},
     el("span", {class: "mark", "aria-hidden": "true"}, side.turn ? "▶" : ""),
     el("span", {class: "who", title: side.name}, side.name),
-    side.turn ? el("span", {class: "sr-only"}, " (to play)") : null,
+    side.turn ? el("span", {class: "sr-only"}, " " + TC.t("(to play)")) : null,
     // Past two sides the line is short: the winner's is marked by its colour alone.
-    side.winner ? el("span", {class: card.sides.length > 2 ? "sr-only" : "chip won"}, card.sides.length > 2 ? " (won)" : "Won") : null,
+    side.winner ? el("span", {class: card.sides.length > 2 ? "sr-only" : "chip won"}, card.sides.length > 2 ? " " + TC.t("(won)") : TC.t("Won")) : null,
     el("span", {class: "cells"}, side.score.map((cell, j) => el("span",
       {class: j === side.score.length - 1 ? "cell last" : "cell"},
       card.columns[j] ? el("span", {class: "sr-only"}, ` ${card.columns[j]} `) : null, cell)))))));
@@ -89,8 +89,7 @@ TC.tellApart = function (box) {
     message.className = news ? "note" : "error";
     about = text ? of || key(state) : null;
   };
-  const STALE = "Someone else changed the table just before your tap: nothing was recorded. " +
-    "Here is the table now.";
+  const STALE = TC.t("Someone else changed the table just before your tap: nothing was recorded. Here is the table now.");
 
   /* Every change carries its own Idempotency-Key and the version it was made on. While
      the table is busy (503) or no answer came (the Wi-Fi dropped it), it is sent again
@@ -103,10 +102,8 @@ TC.tellApart = function (box) {
      arrived: it was not recorded. If the table went away while it was on its way, it may
      have arrived before: the page says it does not know, and once the table is back reads
      the state and says which it was. Either way the message goes when the table is back. */
-  const NOT_RECORDED = "The table is not answering (is it off?): this tap was not recorded. " +
-    "Tap again once it is back.";
-  const UNKNOWN = "The table stopped answering: this tap may not have been recorded: check the board " +
-    "once the table is back.";
+  const NOT_RECORDED = TC.t("The table is not answering (is it off?): this tap was not recorded. Tap again once it is back.");
+  const UNKNOWN = TC.t("The table stopped answering: this tap may not have been recorded: check the board once the table is back.");
   let unanswered = null;  // {epoch, version, sure}: the tap unanswered, its premise, whether surely lost
   const away = () => !$("offline").hidden;
   const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -134,7 +131,7 @@ TC.tellApart = function (box) {
     const attempt = (left) => TC.post(path, body, {key: idempotency, version}).catch((err) => {
       const lost = err.status === undefined;
       if (left > 0 && (err.status === 503 || (lost && !gone))) {
-        say(lost ? "No answer from the table; trying again…" : "The table is busy; trying again…");
+        say(lost ? TC.t("No answer from the table; trying again…") : TC.t("The table is busy; trying again…"));
         return pause(1000).then(() => attempt(left - 1));
       }
       throw err;
@@ -194,7 +191,7 @@ TC.tellApart = function (box) {
   /** How a match ended, in words, from its card: "Ann won", "Ann & Bob won", "Ended". */
   const overText = (card) => {
     const won = card.sides.filter((s) => s.winner).map((s) => s.name);
-    return won.length ? `${won.join(" & ")} won` : "Over";
+    return won.length ? TC.t("{names} won", {names: won.join(" & ")}) : TC.t("Over");
   };
 
   new ResizeObserver(() => TC.tellApart($("quick"))).observe($("quick"));
@@ -222,7 +219,7 @@ TC.tellApart = function (box) {
    *  own, cut with an ellipsis where it is too wide: the bar stays two lines tall), else the
    *  action and its value. */
   TC.legalLabel = (match, shape, value) => (shape.type === "point" && match.players[value] !== undefined
-    ? ["Point ", TC.el("span", {class: "who"}, match.players[value])]
+    ? [TC.t("Point") + " ", TC.el("span", {class: "who"}, match.players[value])]
     : `${shape.type.replace(/_/g, " ")} ${value ?? ""}`.trim());
 
   /* The match's own actions, at the top of the page whatever the game's controls below:
@@ -235,11 +232,11 @@ TC.tellApart = function (box) {
     const again = !active && rematch && rematchFor === folded ? rematch : null;
     $("rematch").hidden = !again;
     if (again) {
-      $("rematch").setAttribute("aria-label", `Rematch: ${again.players.join(", ")}, same options`);
+      $("rematch").setAttribute("aria-label", TC.t("Rematch: {players}, same options", {players: again.players.join(", ")}));
       // Above a form set to another game, it names its own (it does not play the form's).
       const game = games.find((g) => g.id === again.game);
       $("rematch").textContent = game && $("game").value && $("game").value !== again.game
-        ? `Rematch: ${game.title}` : "Rematch";
+        ? TC.t("Rematch: {game}", {game: game.title}) : TC.t("Rematch");
     }
     $("to-start").hidden = active;
   }
@@ -270,18 +267,18 @@ TC.tellApart = function (box) {
       const e = o.event;
       const who = o.label || o.players.join(" v ");
       const own = !!(state.match && state.match.event && state.match.event.offer === o.offer);
-      $("offer-title").textContent = own ? "This match, from the hall"
-        : played ? "Played here already" : active ? "Next, after this match" : "Next match from the hall";
-      $("offer-text").textContent = TC.isolate(`${who} · R${e.round} · ${e.name}` + (played && !own
-        ? ` · its result (match ${offer.played}) waits for the hall: it is not played again` : ""));
-      $("offer-start").setAttribute("aria-label", `Start ${who}, round ${e.round} of ${e.name}`);
+      $("offer-title").textContent = own ? TC.t("This match, from the hall")
+        : played ? TC.t("Played here already") : active ? TC.t("Next, after this match") : TC.t("Next match from the hall");
+      $("offer-text").textContent = TC.isolate(`${who} · ${TC.t("R{round} · {event}", {round: e.round, event: e.name})}` + (played && !own
+        ? " · " + TC.t("its result (match {match}) waits for the hall: it is not played again", {match: offer.played}) : ""));
+      $("offer-start").setAttribute("aria-label", TC.t("Start {players}, round {round} of {event}", {players: who, round: e.round, event: e.name}));
       $("offer-start").dataset.offer = o.offer;
     } else if (offer.notice) {
-      $("offer-title").textContent = "From the hall";
-      $("offer-text").textContent = TC.isolate(`The hall says: ${offer.notice}`);
+      $("offer-title").textContent = TC.t("From the hall");
+      $("offer-text").textContent = TC.isolate(TC.t("The hall says: {notice}", {notice: offer.notice}));
     } else if (offer.problem) {
-      $("offer-title").textContent = "Next match from the hall";
-      $("offer-text").textContent = `The hall's offer could not be used: ${offer.problem}`;
+      $("offer-title").textContent = TC.t("Next match from the hall");
+      $("offer-text").textContent = TC.t("The hall's offer could not be used: {problem}", {problem: offer.problem});
     }
   }
   const readOffer = () => fetch("/api/offer", {cache: "no-store"}).then((r) => (r.ok ? r.json() : null))
@@ -323,7 +320,7 @@ TC.tellApart = function (box) {
     const input = TC.el("input", {name: "player", value, maxlength: MAX_NAME, required,
       "aria-describedby": note.id, autocomplete: "off"});
     let cut = false;
-    const show = () => { note.textContent = cut ? `${MAX_NAME} characters at most: the rest is cut` : ""; };
+    const show = () => { note.textContent = cut ? TC.t("{count} characters at most: the rest is cut", {count: MAX_NAME}) : ""; };
     // Before the field takes the text: what it would hold without its maxlength. The
     // browser drops what goes past it (typed keys fire no input event then).
     input.addEventListener("beforeinput", (e) => {
@@ -337,7 +334,7 @@ TC.tellApart = function (box) {
     const premise = () => $("start").dataset.premise || "";
     if (typed) input.dataset.typed = premise();
     input.addEventListener("input", () => { input.dataset.typed = premise(); shorter(); });
-    return TC.el("label", {class: "player-name"}, `Player ${i + 1} `, input, note);
+    return TC.el("label", {class: "player-name"}, TC.t("Player {number}", {number: i + 1}) + " ", input, note);
   }
 
   function drawStart(game, typed) {
@@ -347,10 +344,10 @@ TC.tellApart = function (box) {
     for (let i = 0; i < game.seats[1]; i++) {
       const mine = typed && typed[i] != null;  // kept: typed, or the menu changed (keep)
       const name = mine ? typed[i] : current && current.players[i] ? current.players[i] : "";
-      players.append(nameField(i, name || (i < game.seats[0] ? `Player ${i + 1}` : ""), i < game.seats[0],
+      players.append(nameField(i, name || (i < game.seats[0] ? TC.t("Player {number}", {number: i + 1}) : ""), i < game.seats[0],
         mine && !!typed[i]));
     }
-    players.append(TC.el("p", {class: "hint"}, `Names: up to ${MAX_NAME} characters.`));
+    players.append(TC.el("p", {class: "hint"}, TC.t("Names: up to {count} characters.", {count: MAX_NAME})));
     const options = $("options");
     options.replaceChildren();
     for (const o of game.options) {
@@ -399,14 +396,14 @@ TC.tellApart = function (box) {
   $("game").addEventListener("change", () => { renderStart(true); renderMatchRow(); });
   // The table says what the undo took back (the answer's `undone`): said in the bar, by Undo.
   $("undo").addEventListener("click", () => act("/api/undo").then((s) => {
-    if (s && s.undone) say(`Undone: ${s.undone}`, undefined, true);
+    if (s && s.undone) say(TC.t("Undone: {what}", {what: s.undone}), undefined, true);
   }));
   // And what a redo put back (`redone`).
   $("redo").addEventListener("click", () => act("/api/redo").then((s) => {
-    if (s && s.redone) say(`Redone: ${s.redone}`, undefined, true);
+    if (s && s.redone) say(TC.t("Redone: {what}", {what: s.redone}), undefined, true);
   }));
   $("end").addEventListener("click", () => {
-    if (confirm("End this match? It stays in the history, without a result.")) act("/api/match/end");
+    if (confirm(TC.t("End this match? It stays in the history, without a result."))) act("/api/match/end");
   });
   $("logout").addEventListener("click", () => TC.post("/api/logout")
     .then(() => location.reload(), (err) => say(err.message)));
@@ -468,8 +465,8 @@ TC.tellApart = function (box) {
     fetch("/api/state", {cache: "no-store"}).then((r) => r.json()).then((s) => {
       stream.show(s);
       const same = s.epoch === tap.epoch && s.version === tap.version;
-      say(same ? "Your tap was not recorded: the table is as it was before it."
-        : "The table changed around your tap: the board shows what was recorded.", key(s));
+      say(same ? TC.t("Your tap was not recorded: the table is as it was before it.")
+        : TC.t("The table changed around your tap: the board shows what was recorded."), key(s));
     }, () => { unanswered = tap; });  // away again: told when it is back
   };
 
@@ -532,7 +529,7 @@ TC.tellApart = function (box) {
     const pair = board && closest(board.players);
     fair.hidden = !pair;
     if (!pair) return;
-    const seat = TC.el("button", {type: "button", class: "quiet"}, "Seat them");
+    const seat = TC.el("button", {type: "button", class: "quiet"}, TC.t("Seat them"));
     seat.addEventListener("click", () => {
       const inputs = fields.querySelectorAll("input");
       if (inputs.length >= 2) {
@@ -540,7 +537,8 @@ TC.tellApart = function (box) {
         inputs[0].dataset.typed = inputs[1].dataset.typed = document.getElementById("start").dataset.premise || "";
       }
     });
-    fair.replaceChildren(`Fair pairing: ${pair.a.name} (${pair.a.rating.toFixed(1)}) v ${pair.b.name} (${pair.b.rating.toFixed(1)}) `, seat);
+    fair.replaceChildren(TC.t("Fair pairing: {first} v {second}", {
+      first: `${pair.a.name} (${TC.number(pair.a.rating)})`, second: `${pair.b.name} (${TC.number(pair.b.rating)})`}) + " ", seat);
   };
   const form = document.getElementById("new-match");
   const load = () => {

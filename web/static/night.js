@@ -19,7 +19,7 @@ NIGHT.event = (id) => fetch(`/api/events/${encodeURIComponent(id)}`, {cache: "no
 NIGHT.link = {connected: true, broker: "", since: null};
 
 /** "21:14": a Unix time as the phone's clock says it. */
-NIGHT.clock = (t) => new Date(t * 1000).toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
+NIGHT.clock = (t) => new Date(t * 1000).toLocaleTimeString(TC.lang, {hour: "2-digit", minute: "2-digit"});
 
 /** Each table's card (GET /api/tables) by id: its live score line. The hall's link to the
  *  broker is kept (NIGHT.link) and said on every night page while it is lost. */
@@ -31,8 +31,8 @@ NIGHT.cards = () => fetch("/api/tables", {cache: "no-cache"}).then((r) => r.json
     const lost = document.getElementById("broker-lost");
     if (lost) {
       lost.hidden = d.connected;
-      lost.textContent = d.connected ? "" : `The hall has lost the broker since ${NIGHT.clock(NIGHT.link.since)}: `
-        + "scores are the last known, results wait on the tables";
+      lost.textContent = d.connected ? "" : TC.t("The hall has lost the broker since {time}: scores are the last known, results wait on the tables",
+        {time: NIGHT.clock(NIGHT.link.since)});
     }
     return Object.fromEntries(d.tables.map((c) => [c.id, c]));
   });
@@ -42,7 +42,8 @@ NIGHT.cards = () => fetch("/api/tables", {cache: "no-cache"}).then((r) => r.json
 NIGHT.linkProblem = function () {
   const link = NIGHT.link;
   if (!link || !link.connected || link.broker === "connected") return "";
-  return `The broker ${link.broker.replace(/^offers refused/, "refuses the hall's offers")}: the tables do not get their games until it takes them.`;
+  return TC.t("The broker {status}: the tables do not get their games until it takes them.",
+    {status: link.broker.replace(/^offers refused/, TC.t("refuses the hall's offers"))});
 };
 
 /** Call show(event, cards) with the newest event now and every `every` ms (and when the
@@ -67,8 +68,8 @@ NIGHT.follow = function (show, every = 2000) {
 NIGHT.points = (p) => (Number.isInteger(p) ? String(p) : (p === 0.5 ? "½" : `${Math.floor(p) || ""}½`));
 
 /** "Round 2 of 3" / "Before round 1" / "Finished". */
-NIGHT.roundLine = (e) => (e.finished ? `Finished after ${e.round} round${e.round === 1 ? "" : "s"}`
-  : e.round === 0 ? "Players checking in" : `Round ${e.round} of ${e.rounds_planned}`);
+NIGHT.roundLine = (e) => (e.finished ? TC.t("Finished (rounds played: {count})", {count: e.round})
+  : e.round === 0 ? TC.t("Players checking in") : TC.t("Round {round} of {rounds}", {round: e.round, rounds: e.rounds_planned}));
 
 NIGHT.tableName = (cards, id) => (cards[id] && cards[id].name) || id;
 
@@ -81,30 +82,31 @@ NIGHT.teams = (g) => [...new Set(g.sides)].sort().map((s) => g.players.filter((_
 /** What a game is doing, in words: "Live: 1-0 (15-0)", "Waiting for a table", "Ann won",
  *  "Ann & Cy won", "Places: Ann 1, Bob 1, Cy 3". */
 NIGHT.gameLine = function (g, cards) {
-  if (g.bye) return "Bye: a point without playing";
+  if (g.bye) return TC.t("Bye: a point without playing");
   if (g.result) {
     const r = g.result.ranks;
-    const fixed = g.result.reason ? ` (corrected: ${g.result.reason})` : "";
-    if (r.every((x) => x === r[0])) return "Drawn" + fixed;
-    if (g.sides && g.sides.length) return `${g.players.filter((_, i) => r[i] === 1).join(" & ")} won` + fixed;
-    if (g.players.length > 2) return `Places: ${g.players.map((n, i) => `${n} ${r[i]}`).join(", ")}` + fixed;
-    return `${g.players[r[0] < r[1] ? 0 : 1]} won` + fixed;
+    const fixed = g.result.reason ? " " + TC.t("(corrected: {reason})", {reason: g.result.reason}) : "";
+    if (r.every((x) => x === r[0])) return TC.t("Drawn") + fixed;
+    if (g.sides && g.sides.length) return TC.t("{names} won", {names: g.players.filter((_, i) => r[i] === 1).join(" & ")}) + fixed;
+    if (g.players.length > 2) return TC.t("Places: {places}", {places: g.players.map((n, i) => `${n} ${r[i]}`).join(", ")}) + fixed;
+    return TC.t("{names} won", {names: g.players[r[0] < r[1] ? 0 : 1]}) + fixed;
   }
-  if (g.status === "waiting") return "Waiting for a table";
-  if (g.status === "elsewhere") return "Played on a table without a companion";
+  if (g.status === "waiting") return TC.t("Waiting for a table");
+  if (g.status === "elsewhere") return TC.t("Played on a table without a companion");
   const card = cards[g.table];
   const summary = card && card.summary;
   const score = summary && summary.score;
   // The truth about the table: offline since when, or only last known (the hall or the
   // table not heard from since a reconnection), else live.
   if (card && card.online === false) {
-    return `Table offline since ${NIGHT.clock(card.seen)}` + (score && g.status === "playing" ? ` · last known ${score}` : "");
+    return TC.t("Table offline since {time}", {time: NIGHT.clock(card.seen)})
+      + (score && g.status === "playing" ? " · " + TC.t("last known {score}", {score}) : "");
   }
-  const known = card && card.fresh && NIGHT.link.connected ? "Live" : "Last known";
-  if (g.status === "playing") return score ? `${known}: ${score}` : "Playing";
+  const known = card && card.fresh && NIGHT.link.connected ? TC.t("Live") : TC.t("Last known");
+  if (g.status === "playing") return score ? `${known}: ${score}` : TC.t("Playing");
   // Offered while the table plays another match (a friendly): not ready yet.
-  if (summary && summary.status === "active") return "Offered: the table is finishing another match";
-  return "Ready: press OK on the table to start";
+  if (summary && summary.status === "active") return TC.t("Offered: the table is finishing another match");
+  return TC.t("Ready: press OK on the table to start");
 };
 
 NIGHT.standingsRows = function (tbody, standings, limit) {

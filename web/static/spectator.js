@@ -14,10 +14,10 @@ const showRatings = (state) => {
   const query = new URLSearchParams([["game", m.game], ...m.players.map((n) => ["name", n])]);
   fetch(`/api/players?${query}`).then((r) => (r.ok ? r.json() : null)).then((body) => {
     if (!body || rated !== asked) return;
-    ratings.replaceChildren(TC.el("span", {class: "hint"}, "Ratings "), ...m.players.map((n, i) => {
+    ratings.replaceChildren(TC.el("span", {class: "hint"}, TC.t("Ratings") + " "), ...m.players.map((n, i) => {
       const r = body.players[i];
       return TC.el("a", {href: `/players/${encodeURIComponent(n)}`, class: "rating"}, `${n} `,
-        TC.el("b", {}, r ? `${r.rating.toFixed(1)}${r.provisional ? "*" : ""}` : "new"));
+        TC.el("b", {}, r ? `${TC.number(r.rating)}${r.provisional ? "*" : ""}` : TC.t("new")));
     }));
   }).catch(() => null);
 };
@@ -33,7 +33,7 @@ const sayUndone = (state) => {
   const news = !opened && typeof state.undone === "string";
   opened = false;
   undone.hidden = !news;
-  undone.textContent = news ? `Undone: ${state.undone}` : "";
+  undone.textContent = news ? TC.t("Undone: {what}", {what: state.undone}) : "";
   if (news) undoneEnds = setTimeout(() => { undone.hidden = true; undone.textContent = ""; }, UNDONE_MS);
 };
 TC.follow((state) => {
