@@ -370,9 +370,10 @@ class Reads:
     What is kept is let go once no one has read for ``forget_after`` seconds
     (the history, its pages, the answers drawn from stored matches and from
     the ratings, the players' names), and its memory given back to the
-    system (web/memory.py): a burst of readers leaves the table's RSS where
-    it was before them, and the next reader makes the history again (about
-    0.2 s of a core for 5,000 matches). The ratings themselves are kept:
+    system (web/memory.py): what a burst of readers made does not stay with
+    the table once they are gone (docs/design.md, "Reads and play"), and the
+    next reader makes the history again (about 0.2 s of a core for 5,000
+    matches). The ratings themselves are kept:
     rating every match again costs far more than they hold.
     """
 
