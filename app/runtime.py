@@ -56,6 +56,7 @@ from drivers.serial_pad import SerialPad
 from web.app import create_app
 from web.auth import Sessions
 from web.fanout import Fanout
+from web.memory import limit_arenas
 from web.pins import Pin, kept_pin, new_pin, secret_key
 from web.services import Services, Simulator
 from web.stream import Broker
@@ -484,6 +485,9 @@ def run(args: argparse.Namespace) -> int:
     # SIGTERM and SIGINT are blocked (in every thread started from here on) and taken by
     # serve_until_stopped below, synchronously; a stop and continue is not one of them.
     block_stop_signals()
+    # Before any thread starts: what a burst of readers made is given back to the system
+    # once they are gone, not kept in an arena per thread (web/memory.py).
+    limit_arenas()
     # `kill -USR1` writes every thread's stack to stderr (the journal on the Pi): what a
     # table that seems stuck is doing, without stopping it.
     faulthandler.register(signal.SIGUSR1, all_threads=True)

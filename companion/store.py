@@ -715,6 +715,17 @@ class Store:
                 if reader in self._readers:  # not closed with the store meanwhile
                     self._idle_readers.append(reader)
 
+    def close_idle_readers(self) -> int:
+        """Close the readers' connections no read is using, and with them their page
+        caches (up to 2 MB each); a later read opens one again. How many were closed."""
+        with self._readers_lock:
+            idle, self._idle_readers = self._idle_readers, []
+            for reader in idle:
+                self._readers.remove(reader)
+        for reader in idle:
+            reader.close()
+        return len(idle)
+
     def _drop_reader(self, reader: sqlite3.Connection) -> None:
         with self._readers_lock:
             if reader in self._readers:

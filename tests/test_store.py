@@ -56,6 +56,19 @@ def test_history_is_newest_first(store):
     assert [r.id for r in store.history(limit=1)] == [second]
 
 
+def test_idle_reader_connections_are_closed_and_the_reads_go_on(store, memory_store):
+    # After a load of readers the table lets go of their connections and page caches.
+    first, _ = store.begin_match(START)
+    assert [r.id for r in store.history()] == [first]
+    assert store.close_idle_readers() == 1
+    assert store.close_idle_readers() == 0
+    store.set_status(first, "finished", winner=0, summary="6-0")
+    assert store.history()[0].winner == 0  # a new reader sees every commit
+    assert store.close_idle_readers() == 1
+    memory_store.begin_match(START)
+    assert memory_store.close_idle_readers() == 0 and len(memory_store.history()) == 1
+
+
 def test_version_and_matches_survive_reopening(tmp_path):
     path = tmp_path / "deep" / "folder" / "companion.db"
     with Store(path) as store:

@@ -52,6 +52,7 @@ from companion.ratings import KeptRatings, Rating, Ratings, kept_table_ratings
 from companion.store import FINISHED, MatchSummary, StoredMatch, iso_utc
 from companion.table import Table, match_json
 from companion.timeline import timeline
+from web.memory import give_back
 
 #: Bodies this big or bigger are sent gzip-compressed to a client that accepts it.
 GZIP_FROM = 1024
@@ -63,6 +64,8 @@ MAX_QUERY = 100
 #: things drawn from stored matches (each while its match is unchanged).
 PAGES_KEPT = 64
 DRAWN_KEPT = 64
+#: Seconds without a read after which what is kept is let go (Reads.forget).
+FORGET_AFTER = 10.0
 
 
 #: Reads that are play, not looking back: the state a phone shows and its streams, and
@@ -361,10 +364,27 @@ class History:
 
 
 class Reads:
-    """The costly reads of one table's store, each made once per change. Safe from any thread."""
+    """The costly reads of one table's store, each made once per change. Safe from any thread.
 
-    def __init__(self, table: Table, budget: CostBudget | None = None) -> None:
+    What is kept is let go once no one has read for ``forget_after`` seconds
+    (the history, its pages, the answers drawn from stored matches and from
+    the ratings, the players' names), and its memory given back to the
+    system (web/memory.py): what a burst of readers made does not stay with
+    the table once they are gone (docs/design.md, "Reads and play"), and the
+    next reader makes the history again (about 0.2 s of a core for 5,000
+    matches). The ratings themselves are kept:
+    rating every match again costs far more than they hold.
+    """
+
+    def __init__(self, table: Table, budget: CostBudget | None = None,
+                 forget_after: float = FORGET_AFTER) -> None:
         self.table = table
+        self.forget_after = forget_after
+        #: When a read last came (time.monotonic()).
+        self._asked = time.monotonic()
+        #: Whether a thread waits to let go of what is kept (:meth:`_forget_when_idle`).
+        self._watching = False
+        self._watch_lock = threading.Lock()
         #: The table's games (its catalog): what the history and leaderboards name.
         self.catalog = table.catalog
         self.budget = budget if budget is not None else CostBudget()
@@ -379,7 +399,7 @@ class Reads:
         self._kept_ratings = KeptRatings()
         #: The ratings last made, the history they are of (the same history needs no
         #: check), and their serial number.
-        self._ratings: tuple[Ratings, History, int] | None = None
+        self._ratings: tuple[Ratings, History | None, int] | None = None
         self._ratings_lock = threading.Lock()
         #: The players' names, and the history they are of (epoch, roster, newest id).
         self._names: tuple[tuple[int, int, int], list[str]] | None = None
@@ -395,6 +415,7 @@ class Reads:
         are read again: new ids, the matches the history holds as active, its
         newest, and the table's match then and now (companion/table.py).
         """
+        self._asked = time.monotonic()
         snapshot = self.table.snapshot
         known = self._history
         if known is not None and known.epoch == snapshot.epoch and \
@@ -434,9 +455,11 @@ class Reads:
                     finished = finished_marks(rows)  # the past changed: sorted again
                 elif came:  # results played after the others: at the end
                     finished += came
-            self._history = History(snapshot.epoch, version, rows,
-                                    {r.id: r for r in rows}, current, roster, finished)
-            return self._history
+            made = History(snapshot.epoch, version, rows, {r.id: r for r in rows}, current,
+                           roster, finished)
+            self._history = made
+        self._watch()
+        return made
 
     def history_page(self, before: int | None, after: int | None, q: str,
                      limit: int | None) -> Body:
@@ -620,7 +643,53 @@ class Reads:
             kept.move_to_end(key)
             while len(kept) > size:
                 kept.popitem(last=False)
-            return known
+        self._watch()
+        return known
+
+    # --- letting go -------------------------------------------------------------------
+
+    def _watch(self) -> None:
+        """Make sure a thread will let go of what is kept once the reads stop."""
+        with self._watch_lock:
+            if self._watching:
+                return
+            self._watching = True
+        threading.Thread(target=self._forget_when_idle, name="reads-forget",
+                         daemon=True).start()
+
+    def _forget_when_idle(self) -> None:
+        """Wait until no read came for ``forget_after`` seconds, then :meth:`forget`."""
+        while True:
+            quiet = time.monotonic() - self._asked
+            if quiet >= self.forget_after:
+                break
+            time.sleep(self.forget_after - quiet)
+        with self._watch_lock:  # a keep from now on starts a new watch
+            self.forget()
+            self._watching = False
+        # The store's reader connections hold pages of what was read (SQLite's cache).
+        self.table.store.close_idle_readers()
+        give_back()
+
+    def holds(self) -> bool:
+        """Whether anything is kept: the history, an answer or the players' names."""
+        with self._lock:
+            return bool(self._history is not None or self._names is not None or self._pages
+                        or self._drawn or self._boards)
+
+    def forget(self) -> None:
+        """Let go of every answer kept, the history and the players' names (not the
+        ratings); the next read makes what it needs again."""
+        with self._lock:
+            self._pages.clear()
+            self._pages_of = ()
+            self._drawn.clear()
+            self._boards.clear()
+            self._history = None
+            self._names = None
+        with self._ratings_lock:  # the ratings stay; the history they were checked against goes
+            if self._ratings is not None:
+                self._ratings = (self._ratings[0], None, self._ratings[2])
 
 
 #: A player's page shows this many of their latest results per game, and of the players met.

@@ -1,7 +1,7 @@
 """Benchmark: readers hammering a table with many stored matches, while the host plays.
 
 Run: .venv/bin/python -m tests.bench.bench_reads [--matches 5000] [--addresses 8]
-     [--connections 16] [--seconds 20] [--seeded FILE] [--readers-nice N]
+     [--connections 16] [--seconds 20] [--settle 30] [--seeded FILE] [--readers-nice N]
 
 A real ``companion run --sim`` over a database of ``--matches`` stored
 matches (Center Court, a few score lines each imported many times under
@@ -14,15 +14,19 @@ export, the state, and a live stream opened and closed again. Half of them
 accept gzip and send back the ETag they got. They do not honour
 ``Retry-After``: a stranger's script would not.
 
-Meanwhile, and one after the other so each is measured alone: the host
+Timing begins once every reading address has had an answer (a run whose
+readers got nothing says NOT LOADED rather than print quiet figures as
+loaded ones). Meanwhile, and one after the other so each is measured alone: the host
 sends a point (``POST /api/action``, timed to its answer), then the pad
 sends ``TAP next``/``TAP prev`` (timed to the new frame's message on
 ``/api/sim/events``); a phone at 127.0.0.200 follows ``/api/events`` (timed
 from the action to the new version's arrival) and polls ``/api/state``.
 Printed against the budgets (issue 22): host action p99 <= 50 ms, press to
 OLED frame p99 <= 50 ms, the phones' state p99 <= 100 ms; the companion's
-RSS at rest, at its highest under the load and after it; what the readers
-got (statuses, megabytes). Prints numbers; asserts nothing.
+RSS at rest, at its highest under the load, and after it: watched until it is
+back within 10% of its rest or ``--settle`` seconds have passed, and the
+time it took; what the readers got (statuses, megabytes). Prints numbers;
+asserts nothing.
 """
 
 from __future__ import annotations
@@ -54,6 +58,8 @@ from tests.web.sse import SseClient
 BUDGETS = {"host action": 50.0, "press to OLED frame": 50.0, "phone's state (stream)": 100.0,
            "phone's GET /api/state": 100.0}
 PHONE = "127.0.0.200"
+#: RSS after the load, as a share of its rest, that the budget allows.
+RSS_BACK = 1.10
 
 
 def seed(path: Path, count: int) -> None:
@@ -91,16 +97,27 @@ class Readers:
                  niceness: int = 0) -> None:
         self.statuses: collections.Counter[int | str] = collections.Counter()
         self.bytes = 0
+        self.addresses = addresses
         context = multiprocessing.get_context("spawn")
         self._stop = context.Event()
         self._results = context.Queue()
+        #: Answers (any HTTP status) each address has had so far.
+        self.answered = context.Array("i", len(addresses))
         self._processes = [
             context.Process(target=_read_from, daemon=True,
                             args=(port, address, per_address, matches, niceness,
-                                  self._stop, self._results))
-            for address in addresses]
+                                  self._stop, self._results, self.answered, n))
+            for n, address in enumerate(addresses)]
         for p in self._processes:
             p.start()
+
+    def ready(self, timeout: float) -> list[str]:
+        """Wait (up to ``timeout`` s) until every address has had an answer; the
+        addresses that had none by then."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and not all(self.answered[:]):
+            time.sleep(0.05)
+        return [a for a, n in zip(self.addresses, self.answered[:], strict=True) if not n]
 
     def close(self) -> None:
         """Stop every reader and add up what they got (once; later calls do nothing)."""
@@ -129,7 +146,7 @@ def _paths(rng: random.Random, matches: int) -> list[str]:
 
 
 def _read_from(port: int, address: str, per_address: int, matches: int, niceness: int,
-               stop, results) -> None:
+               stop, results, answered, slot: int) -> None:
     """One reading address (a process): its threads ask until ``stop``, then report."""
     os.nice(niceness)
     statuses: collections.Counter[int | str] = collections.Counter()
@@ -163,6 +180,8 @@ def _read_from(port: int, address: str, per_address: int, matches: int, niceness
                         if response.getheader("ETag"):
                             etags[path] = response.getheader("ETag")
                     status: int | str = response.status
+                    with answered.get_lock():
+                        answered[slot] += 1
                 except (OSError, http.client.HTTPException) as err:
                     status, got = type(err).__name__, 0
                     if conn is not None:
@@ -321,6 +340,11 @@ def bench(args: argparse.Namespace) -> None:
             addresses = [f"127.0.0.{11 + i}" for i in range(args.addresses)]
             readers = Readers(companion.port, addresses, args.connections, args.matches,
                               args.readers_nice)
+            # Timed only once every reader is reading: a run whose readers got nothing
+            # would otherwise print quiet figures as loaded ones.
+            t_ready = time.monotonic()
+            unanswered = readers.ready(120)
+            ready_after = time.monotonic() - t_ready
             poller = threading.Thread(target=poll_state, daemon=True)
             poller.start()
             actions: list[float] = []
@@ -364,8 +388,15 @@ def bench(args: argparse.Namespace) -> None:
             phone_times = [(phone.arrived[v] - t) * 1000 for v, t in sent.items()
                            if v in phone.arrived]
             missing = len(sent) - len(phone_times)
-            rss_after = companion.rss_mb()
             threads = companion.threads()
+            # What the load took is given back: RSS watched once the readers are gone,
+            # until it is within the budget of its rest or --settle seconds have passed.
+            t_after = time.monotonic()
+            rss_after = companion.rss_mb()
+            while rss_after > rss_rest * RSS_BACK and time.monotonic() - t_after < args.settle:
+                time.sleep(0.5)
+                rss_after = companion.rss_mb()
+            settled_after = time.monotonic() - t_after
         finally:
             if readers is not None:
                 readers.close()
@@ -373,6 +404,13 @@ def bench(args: argparse.Namespace) -> None:
             pad.close()
     print(f"--- {args.matches} stored matches; {args.addresses} reading addresses x "
           f"{args.connections} connections for {args.seconds:g} s")
+    if unanswered:
+        print(f"  NOT LOADED: {len(unanswered)} of {args.addresses} reading addresses had no "
+              f"answer in {ready_after:.0f} s ({', '.join(unanswered)}); the figures below "
+              "are not under the full load")
+    else:
+        print(f"  every reading address answered {ready_after:.1f} s after it began; timed "
+              "from then")
     print(line("host action", actions, BUDGETS["host action"]))
     print(line("press to OLED frame", presses, BUDGETS["press to OLED frame"]))
     print(line("phone's state (stream)", phone_times, BUDGETS["phone's state (stream)"])
@@ -384,8 +422,13 @@ def bench(args: argparse.Namespace) -> None:
     statuses = dict(sorted(readers.statuses.items(), key=str))
     print(f"  readers: {total} answers ({total / args.seconds:.0f}/s), "
           f"{readers.bytes / 1e6:.1f} MB; by status {statuses}")
+    if not readers.bytes:
+        print("  NOT LOADED: the readers got nothing; these are not loaded figures")
+    back = 100 * (rss_after / rss_rest - 1)
     print(f"  RSS at rest {rss_rest:.1f} MB, highest under load {rss_high:.1f} MB, "
-          f"after {rss_after:.1f} MB; {threads} threads")
+          f"{settled_after:.0f} s after it {rss_after:.1f} MB ({back:+.0f}% of rest; budget "
+          f"+{100 * (RSS_BACK - 1):.0f}% within {args.settle:g} s: "
+          f"{'met' if rss_after <= rss_rest * RSS_BACK else 'MISSED'}); {threads} threads")
 
 
 def main() -> None:
@@ -394,6 +437,10 @@ def main() -> None:
     parser.add_argument("--addresses", type=int, default=8)
     parser.add_argument("--connections", type=int, default=16, help="per address")
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--settle", type=float, default=30.0, metavar="S",
+                        help="seconds to wait after the load for the companion's RSS to come "
+                        "back within 10%% of its rest (it lets go of what it kept after "
+                        "web/reads.py's FORGET_AFTER seconds without a read)")
     parser.add_argument("--seeded", type=Path, default=None,
                         help="a database file to start from, made by this bench if missing "
                         "(seeding 5,000 matches takes most of a minute)")

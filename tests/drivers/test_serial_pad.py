@@ -30,6 +30,11 @@ SNAPSHOT = Snapshot(7, {"id": 1, "game": "center-court", "players": ["Ann", "Bob
                         "can_redo": False, "legal": [], "turn": [1], "view": {"x": "é"}})
 
 
+#: How long a test waits for what must come: a bound for a hung thread, not for its speed
+#: (on a busy machine a line may take seconds); a passing test never waits it out.
+WAIT = 30.0
+
+
 class Pty:
     """A pty pair whose device end is reached through a link, like a USB port's name."""
 
@@ -43,7 +48,7 @@ class Pty:
     def write(self, data: bytes) -> None:
         os.write(self.controller, data)
 
-    def read_line(self, timeout: float = 3.0) -> bytes:
+    def read_line(self, timeout: float = WAIT) -> bytes:
         deadline = time.monotonic() + timeout
         while b"\n" not in self.buffer:
             left = deadline - time.monotonic()
@@ -64,7 +69,7 @@ def link(tmp_path):
     return tmp_path / "ttyPAD"
 
 
-def wait_for(predicate, timeout: float = 3.0) -> None:
+def wait_for(predicate, timeout: float = WAIT) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():
         assert time.monotonic() < deadline, "condition not met in time"
@@ -96,13 +101,13 @@ def test_taps_in_and_state_out_over_a_pty(link):
     inputs = queue.Queue()
     pad = SerialPad(str(link), inputs.put, snapshot=SNAPSHOT)
     try:
-        assert pad.connected.wait(3)
+        assert pad.connected.wait(WAIT)
         first = end.read_line()
         assert first.startswith(b"STATE 7 {") and b'"x":"\\u00e9"' in first
         assert end.read_line() == b"TURN 2"
         end.write(b"TAP ok\nS1\n")
-        assert inputs.get(timeout=3) == Input("ok")
-        assert inputs.get(timeout=3) == Input("seat1")
+        assert inputs.get(timeout=WAIT) == Input("ok")
+        assert inputs.get(timeout=WAIT) == Input("seat1")
         end.write(b"PING\n")
         assert end.read_line() == b"PONG"
         pad.show(Snapshot(8, None))
@@ -119,10 +124,10 @@ def test_garbage_is_counted_and_ignored(link):
     inputs = queue.Queue()
     pad = SerialPad(str(link), inputs.put)
     try:
-        assert pad.connected.wait(3)
+        assert pad.connected.wait(WAIT)
         end.write(b"\xff\xfe\xfd\nFOO\n" + b"A" * 300 + b"\nTAP sideways\n\n")
         end.write(b"TAP next\n")
-        assert inputs.get(timeout=3) == Input("next")
+        assert inputs.get(timeout=WAIT) == Input("next")
         assert pad.garbage == 4
         assert inputs.empty()
     finally:
@@ -135,16 +140,16 @@ def test_unplug_and_replug_reconnects_and_resends_the_state(link):
     inputs = queue.Queue()
     pad = SerialPad(str(link), inputs.put, snapshot=SNAPSHOT)
     try:
-        assert pad.connected.wait(3)
+        assert pad.connected.wait(WAIT)
         assert end.read_line().startswith(b"STATE 7")
         end.unplug()
         wait_for(lambda: not pad.connected.is_set())
         pad.show(Snapshot(9, None))  # changes while unplugged are not lost
         end = Pty(link)
-        wait_for(lambda: pad.connections == 2, timeout=5)
+        wait_for(lambda: pad.connections == 2)
         assert end.read_line() == b'STATE 9 {"version":9,"epoch":0,"match":null}'
         end.write(b"S4\n")
-        assert inputs.get(timeout=3) == Input("seat4")
+        assert inputs.get(timeout=WAIT) == Input("seat4")
     finally:
         pad.close()
         end.unplug()
@@ -183,7 +188,7 @@ def test_an_unplug_while_the_writer_is_inside_a_write_loses_no_thread_and_no_sta
     try:
         # A new thread reads the hook only once it runs, maybe after start() has
         # returned: the hook stays set until the writer has shown it took it.
-        assert held.wait(3)  # STATE 7 is written; the writer is still inside that write
+        assert held.wait(WAIT)  # STATE 7 is written; the writer is still inside that write
         threading.settrace(previous)
         assert end.read_line().startswith(b"STATE 7")
         end.unplug()
@@ -192,11 +197,11 @@ def test_an_unplug_while_the_writer_is_inside_a_write_loses_no_thread_and_no_sta
         end = Pty(link)
         # The reader has dropped the old port and opened the new one, all while the
         # writer was in the middle of its write to the old one.
-        wait_for(lambda: pad.connections == 2, timeout=5)
+        wait_for(lambda: pad.connections == 2)
         release.set()
         assert end.read_line() == b'STATE 9 {"version":9,"epoch":0,"match":null}'
         end.write(b"S4\n")
-        assert inputs.get(timeout=3) == Input("seat4")
+        assert inputs.get(timeout=WAIT) == Input("seat4")
     finally:
         threading.settrace(previous)
         release.set()
@@ -210,7 +215,7 @@ def test_closing_while_a_write_is_stuck_on_a_pad_that_reads_nothing_ends_both_th
     pad = SerialPad(str(link), queue.Queue().put)
     threads = set(threading.enumerate()) - before
     try:
-        assert pad.connected.wait(3)
+        assert pad.connected.wait(WAIT)
         # Far more than the pty holds: the writer waits inside its write for the pad
         # to read, and the pad reads nothing.
         big = dataclasses.replace(SNAPSHOT, match={**SNAPSHOT.match, "view": {"x": "y" * 2**20}})
@@ -230,7 +235,7 @@ def test_loop_url_reads_back_what_it_writes():
     inputs = queue.Queue()
     pad = SerialPad("loop://", inputs.put, snapshot=SNAPSHOT)
     try:
-        assert pad.connected.wait(3)
+        assert pad.connected.wait(WAIT)
         wait_for(lambda: pad.garbage >= 2)
         assert inputs.empty()
     finally:
@@ -257,7 +262,7 @@ def pad_on_pty(link):
     inputs = queue.Queue()
     pad = SerialPad(str(link), inputs.put)
     try:
-        assert pad.connected.wait(3)
+        assert pad.connected.wait(WAIT)
         yield end, pad, inputs
     finally:
         pad.close()
@@ -275,7 +280,7 @@ def test_a_line_split_by_a_pause_is_taken_whole(pad_on_pty):
     end.write(b"TAP ")
     pause(0.8)  # longer than a read waits
     end.write(b"ok\n")
-    assert inputs.get(timeout=3) == Input("ok")
+    assert inputs.get(timeout=WAIT) == Input("ok")
     assert pad.garbage == 0
 
 
@@ -285,7 +290,7 @@ def test_the_end_of_a_line_after_a_pause_is_never_a_command(pad_on_pty, caplog):
     pause(0.8)
     end.write(b"S1\n")  # was read as a line of its own: a tap on seat 1
     end.write(b"TAP next\n")
-    assert inputs.get(timeout=3) == Input("next")
+    assert inputs.get(timeout=WAIT) == Input("next")
     assert inputs.empty() and pad.garbage == 1
     assert garbage_logs(caplog) == [
         f"serial pad {pad.url}: ignored b'NOISE S1\\n' (not a command); more garbage is "
@@ -298,7 +303,7 @@ def test_a_line_left_unfinished_is_dropped_with_its_end(pad_on_pty, monkeypatch,
     end.write(b"TAP ")  # the pad restarts mid-line...
     wait_for(lambda: pad.garbage == 1)  # counted without waiting for the rest
     end.write(b"ok\nS2\n")  # ...and its end, whenever it comes, is no command
-    assert inputs.get(timeout=3) == Input("seat2")
+    assert inputs.get(timeout=WAIT) == Input("seat2")
     assert inputs.empty() and pad.garbage == 1
     assert "ignored b'TAP ' (a line unfinished after 0.3 s)" in garbage_logs(caplog)[0]
 
@@ -309,7 +314,7 @@ def test_an_over_long_line_is_garbage_to_its_end_even_after_a_pause(pad_on_pty):
     pause(1.2)  # more than two reads' wait
     end.write(b"S1\n")  # still the long line
     end.write(b"S3\n")
-    assert inputs.get(timeout=3) == Input("seat3")
+    assert inputs.get(timeout=WAIT) == Input("seat3")
     assert inputs.empty() and pad.garbage == 1
 
 
@@ -319,7 +324,7 @@ def test_a_babbling_pad_is_counted_and_logged_once(pad_on_pty, caplog):
     for at in range(0, len(noise), 4096):
         end.write(noise[at:at + 4096])
     end.write(b"\nTAP next\n")
-    assert inputs.get(timeout=10) == Input("next")
+    assert inputs.get(timeout=WAIT) == Input("next")
     assert inputs.empty()
     assert pad.garbage > 1000
     logged = garbage_logs(caplog)
@@ -356,7 +361,7 @@ def test_an_alakaslam_doubles_match_names_both_seats_of_the_side_to_play(link):
     pad = SerialPad(str(link), queue.Queue().put, snapshot=table.snapshot)
     table.subscribe(pad.show)
     try:
-        assert pad.connected.wait(3)
+        assert pad.connected.wait(WAIT)
         assert state_and_turn(end) == ({"version": 0, "epoch": store.epoch, "match": None},
                                        b"TURN -")
         table.start({"game": "alakaslam", "players": ["Ann", "Bob", "Cid", "Dee"],
@@ -392,7 +397,7 @@ def test_an_alakaslam_canadian_match_names_the_single_player_alone(link):
     pad = SerialPad(str(link), queue.Queue().put, snapshot=table.snapshot)
     table.subscribe(pad.show)
     try:
-        assert pad.connected.wait(3)
+        assert pad.connected.wait(WAIT)
         assert state_and_turn(end)[1] == b"TURN 1"
         table.act({"type": "serve", "player": 0, "corner": "red", "cards": ["B3"]})
         assert state_and_turn(end)[1] == b"TURN 2,3"
@@ -425,7 +430,7 @@ def test_an_alakazoo_match_lights_the_current_players_seat(link, size):
         return state["match"]["view"], turn
 
     try:
-        assert pad.connected.wait(3)
+        assert pad.connected.wait(WAIT)
         state, turn = state_and_turn(end)
         assert turn == f"TURN {size}".encode()  # the last seat plays first
         assert state["match"]["view"]["creatures"][3] == "Phönix"  # escaped to ASCII

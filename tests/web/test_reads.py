@@ -173,16 +173,19 @@ def test_answers_are_gzip_compressed_for_a_client_that_accepts_it(client, host):
     assert "Content-Encoding" not in small.headers  # not worth it under 1 KB
 
 
-OPS = st.lists(st.sampled_from(["start", "point", "undo", "redo", "end"]), max_size=14)
+OPS = st.lists(st.sampled_from(["start", "point", "undo", "redo", "end", "forget"]),
+               max_size=14)
 
 
 @settings(max_examples=20, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(ops=OPS)
 def test_the_history_kept_in_memory_is_the_stored_history_after_any_changes(client, host,
-                                                                             runner, ops):
+                                                                             runner, app, ops):
     for op in ops:
-        if op == "start":
+        if op == "forget":  # what was kept let go (no read for a while): made again alike
+            app.extensions["companion.reads"].forget()
+        elif op == "start":
             host.post("/api/match", START)
         elif op == "point":
             host.post("/api/action", {"type": "point", "winner": 0})
@@ -191,6 +194,27 @@ def test_the_history_kept_in_memory_is_the_stored_history_after_any_changes(clie
         stored = [m.to_json() for m in runner.table.history()]
         assert client.get("/api/history").json == stored
         assert client.get("/api/history?limit=2").json == stored[:2]
+
+
+def test_what_is_kept_is_let_go_once_the_reads_stop_and_made_again_alike(client, host, app):
+    # A burst of readers leaves the table's memory as it was: once no one has read for a
+    # while, the history and the answers kept are let go; the next reader gets the same.
+    reads = app.extensions["companion.reads"]
+    reads.forget_after = 0.3
+    matches(host, ("Łukasz", "Σοφία"), ("Ольга", "李小龙"), points=5)
+    paths = ("/api/history", "/api/history?limit=1", "/api/history?q=ольга", "/api/rematch",
+             "/api/matches/1", "/api/matches/2/timeline", "/api/matches/1/export")
+    before = {p: client.get(p, headers={"Accept-Encoding": "gzip"}) for p in paths}
+    assert all(r.status_code == 200 for r in before.values()) and reads.holds()
+    wait_until(lambda: not reads.holds(), timeout=60)
+    for p in paths:
+        again = client.get(p, headers={"Accept-Encoding": "gzip"})
+        assert (again.status_code, again.data, again.headers["ETag"]) == (
+            200, before[p].data, before[p].headers["ETag"]), p
+    assert reads.holds()
+    # Made again from the store, it is brought up to date as before.
+    matches(host, ("דוד", "Ann"))
+    assert ids(client.get("/api/history")) == [3, 2, 1]
 
 
 # --- bounded ------------------------------------------------------------------------------
