@@ -139,7 +139,7 @@ CREATE TABLE IF NOT EXISTS event_results (
 _ADDED = {
     "event_results": (("state", "TEXT NOT NULL DEFAULT 'applied'"), ("origin", "TEXT"),
                       ("names", "TEXT"), ("started", "REAL")),
-    "event_pairings": (("offered", "TEXT"),),
+    "event_pairings": (("offered", "TEXT"), ("offered_at", "REAL")),
 }
 
 #: A pairing's status: waiting for a table, offered to one, in play there, played
@@ -173,6 +173,9 @@ class _Pairing:
     #: The players' names as the current offer gave them (a rename at a table is read
     #: against them); None before an offer, or in a hall.db older than this column.
     offered: tuple[str, ...] | None = None
+    #: When the current offer was made (its ``sent_at``, the same after a restart);
+    #: None before an offer, or in a hall.db older than this column.
+    offered_at: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "round": self.round, "board": self.board,
@@ -321,12 +324,13 @@ class Night:
                 event.players.append(Player(name, rating, start))
                 event.present[name] = bool(present)
             for row in self._db.execute(
-                    "SELECT id, round, board, players, why, table_id, offer, status, offered"
-                    " FROM event_pairings WHERE event = ? ORDER BY round, board", (eid,)):
-                pid, number, board, players, why, table, offer, status, offered = row
+                    "SELECT id, round, board, players, why, table_id, offer, status, offered,"
+                    " offered_at FROM event_pairings WHERE event = ? ORDER BY round, board",
+                    (eid,)):
+                pid, number, board, players, why, table, offer, status, offered, at = row
                 event.pairings[pid] = _Pairing(
                     pid, number, board, tuple(json.loads(players)), why, table, offer, status,
-                    None if offered is None else tuple(json.loads(offered)))
+                    None if offered is None else tuple(json.loads(offered)), at)
             for seq, pid, result, source, at, state, origin, names, started in \
                     self._db.execute(
                         "SELECT seq, pairing, result, source, at, state, origin, names,"
@@ -365,12 +369,13 @@ class Night:
     def _save_pairing(self, event: _Event, p: _Pairing) -> None:
         self._db.execute(
             "INSERT INTO event_pairings (event, id, round, board, players, why, table_id,"
-            " offer, status, offered) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO"
-            " UPDATE SET table_id = excluded.table_id, offer = excluded.offer,"
+            " offer, status, offered, offered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT DO UPDATE SET table_id = excluded.table_id, offer = excluded.offer,"
             " status = excluded.status, players = excluded.players,"
-            " offered = excluded.offered",
+            " offered = excluded.offered, offered_at = excluded.offered_at",
             (event.id, p.id, p.round, p.board, dumps(list(p.players)), p.why, p.table,
-             p.offer, p.status, None if p.offered is None else dumps(list(p.offered))))
+             p.offer, p.status, None if p.offered is None else dumps(list(p.offered)),
+             p.offered_at))
 
     def _save_result(self, event: _Event, pairing: str, result: Result | None, source: str,
                      *, state: str = APPLIED, entry: Entry | None = None,
@@ -1015,7 +1020,7 @@ class Night:
             "options": options_for(self.catalog, e.doc["game"], e.doc["options"],
                                    len(players)),
             "players": list(players),
-            "sent_at": int(self._clock())}).encode()
+            "sent_at": int(self._clock() if p.offered_at is None else p.offered_at)}).encode()
         if len(payload) > MAX_OFFER:  # options are bounded by the request's size
             raise _bad("the event's options make an offer larger than 8 KiB")
         self._payloads[p.offer] = payload
@@ -1037,7 +1042,7 @@ class Night:
 
     def _offer(self, e: _Event, p: _Pairing, table: str) -> None:
         p.table, p.offer, p.status = table, f"o-{secrets.token_hex(4)}", OFFERED
-        p.offered = p.players
+        p.offered, p.offered_at = p.players, self._clock()
         self._notices.pop(table, None)  # its new offer says all
         self._save_pairing(e, p)
 
