@@ -64,6 +64,30 @@ REFUSED = {
     "wd-rolled-fireball-at-magic-0.jsonl": (
         2, ["#21's Magic is 0", "record it as a 'cast' with targets [21]"]),
     "wd-die-refusal-no-python.jsonl": (2, ["cannot show true;"]),
+    # What a refusal allows now (issue 36, "refusals that say only the problem"):
+    "wd-returning-on-the-court.jsonl": (
+        4, ["#10 cannot come back: it is on the court",
+            "Newts may bring back #45, or nobody ('returning': null)"]),
+    "wd-returning-with-nobody-off.jsonl": (
+        2, ["#58 cannot come back: it plays for Owls", "nobody of Newts is off the court",
+            "leave 'returning' out"]),
+    "wd-butter-fingers-target-holding.jsonl": (
+        3, ["#45 has Butter Fingers and cannot be holding a ball",
+            "say 'target_holding_ball': false"]),
+    "wd-dispel-no-speed-to-cancel.jsonl": (
+        4, ["#45 has no Speed to cancel", "Dispel can cancel its Slow"]),
+    "wd-dispel-with-no-effect-anywhere.jsonl": (
+        2, ["#45 has no Speed to cancel, nor any effect",
+            "a Dispel that cancels nothing is a 'cast' with no targets"]),
+    "wd-cast-target-off-the-court.jsonl": (
+        3, ["#45 is off the court: spells reach only wizards on it", "leave #45 out",
+            "on the court: Owls #21 #58 #12 #33 #7, Newts #30 #10 #41 #25"]),
+    "wd-recharging-says-what-is-ready.jsonl": (
+        5, ["Speed is recharging (its Slow face was cast)", "ready now: Dispel, Fireball",
+            "Butter Fingers/Sticky Fingers"]),
+    "wd-not-the-active-wizard.jsonl": (
+        2, ["it is #21's activation (Owls): #45 cannot cast now",
+            "#21 may still throw or cast, or end the activation"]),
     "wd-back-from-elimination-no-move-kept.jsonl": (
         6, ["(basic turn with Slow: a throw or a cast, not both (no move: back from "
             "elimination))"]),
@@ -265,3 +289,44 @@ def test_a_player_plays_the_cards_drawn_since_the_serve(name):
     refused)."""
     view, error = run(name)
     assert view is not None, error
+
+
+def test_a_pair_is_named_as_the_history_names_it_and_takes_the_plural():
+    """The board wrote "Bob/Cid" where the history writes "Bob & Cid" (issue 36); a pair
+    takes plural verbs on every face ("Bob & Cid score", "Ann & Bob win")."""
+    from companion.games.alakaslam.oled import lines, status
+    from companion.teams import label
+    start = {"game": "alakaslam", "players": ["Ann", "Bob", "Cid", "Dee"],
+             "options": {"characters": ["toots", "laurie", "rich", "austin"], "target": 1}}
+    point = {"type": "point", "winner": 0, "reason": "net"}
+    match = replay([json.dumps(start), json.dumps(point)], random.Random(1), CATALOG)
+    view = match.view()
+    assert [s["name"] for s in view["sides"]] == ["Ann & Bob", "Cid & Dee"]
+    assert label(start["players"], ((0, 1), (2, 3))) == "Ann & Bob v Cid & Dee"
+    assert "Ann & Bob score: net" in lines(view, match.start.options)
+    assert status(view) == "Ann&Bob win" or status(view) == "Ann & Bob win"
+    try:
+        replay([json.dumps(start), json.dumps(point), json.dumps(point)], random.Random(1),
+               CATALOG)
+    except CompanionError as err:
+        assert "the match is won by Ann & Bob" in str(err)
+    else:
+        raise AssertionError("a point after the match was taken")
+
+
+def test_refusals_name_players_and_characters_not_ids_alone():
+    """'enchant': 1 or 2, or a list of character ids, said nothing to a player: each id
+    comes with the name it stands for (issue 36)."""
+    canadian = {"game": "alakaslam", "players": ["Ann", "Bob", "Cid"],
+                "options": {"characters": ["austin", "rich", "simon"]}}
+    serve = {"type": "serve", "player": 0, "corner": "red", "cards": ["E2", "B3"]}
+    with pytest.raises(CompanionError, match=r"'enchant': 1 \(Bob\) or 2 \(Cid\)$"):
+        replay([json.dumps(canadian), json.dumps(serve)], random.Random(1), CATALOG)
+    copy = {"type": "copy", "player": 2}
+    with pytest.raises(CompanionError, match=r"whom Simon copies, \"austin\" \(Austin\) or "
+                                             r"\"rich\" \(Rich\)$"):
+        replay([json.dumps(canadian), json.dumps(copy)], random.Random(1), CATALOG)
+    with pytest.raises(CompanionError, match=r"Toots is not: 'character' \"austin\" "
+                                             r"\(Austin\) or \"rich\" \(Rich\)$"):
+        replay([json.dumps(canadian), json.dumps(copy | {"character": "toots"})],
+               random.Random(1), CATALOG)

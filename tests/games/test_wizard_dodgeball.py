@@ -266,7 +266,7 @@ def test_a_catch_brings_back_a_wizard_of_the_catchers_choice():
     end(m, 2)
     act(m, type="hit", thrower=30, target=7)
     end(m, 2)
-    assert "#21 cannot come back: of Owls, off the court is #33, #7" in refused(
+    assert "#21 cannot come back: it is on the court; Owls may bring back #33 or #7" in refused(
         m, type="catch", thrower=10, catcher=12, returning=21)
     v = act(m, type="catch", thrower=10, catcher=12, returning=7)
     assert wizard(v, 7)["on_court"] and not wizard(v, 33)["on_court"]
@@ -410,7 +410,7 @@ def test_dispel_removes_one_effect_and_its_card_recharges():
     m = start()
     act(m, type="cast", caster=21, spell="slow", targets=[30])
     end(m, 2)
-    assert "#30 has no Shield to cancel; it has Slow" in refused(
+    assert "#30 has no Shield to cancel; Dispel can cancel its Slow" in refused(
         m, type="dispel", caster=58, target=30, spell="shield")
 
 

@@ -112,7 +112,7 @@ def test_josephias_takes_from_the_discard_only_in_his_sides_draw_phase(host, run
     refused(host, runner, {"type": "ability", "player": 1},
             "Bob can use Josephias's ability (a card from the discard instead of the draw) "
             "only in their side's draw phase, after their side's serve or shot is recorded "
-            "and until the other side's shot: Bob/Cid are to hit now")
+            "and until the other side's shot: Bob & Cid are to hit now")
     match = ok(host, {"type": "shot", "player": 1, "cards": ["R2"],
                       "support": {"player": 2, "cards": ["B0"]}})
     assert abilities(match) == [1, 2]
@@ -145,7 +145,7 @@ def test_the_supports_enchantment_is_offered_only_the_opponent_left(host, runner
     serve = {"type": "serve", "player": 0, "corner": "red", "cards": ["B3", "E2"],
              "enchant": 2, "support": {"player": 1, "cards": ["B0", "E3"], "enchant": 2}}
     refused(host, runner, serve, "two teammates cannot enchant the same opponent: Cid is "
-            "enchanted already; 'support.enchant': 3")
+            "enchanted already; 'support.enchant': 3 (Dee)")
     del serve["support"]["enchant"]  # only Dee is left: inferred
     match = ok(host, serve)
     assert {(o["player"], o["by"][0]) for o in match["view"]["obligations"]} == {(2, 0), (3, 1)}

@@ -194,9 +194,9 @@ TC.slam.court = function ({cols, ball, path, label, names, faded, unjudged}) {
     const wide = (text) => TC.textWidth(text, `${font.weight} ${font.size}px system-ui, sans-serif`);
     const lines = (name) => {
       const text = String(name);
-      const cut = text.indexOf("/");
+      const cut = text.indexOf(" & ");
       return wide(text) <= room || cut < 0 ? [text]
-        : [text.slice(0, cut + 1), text.slice(cut + 1)];
+        : [text.slice(0, cut + 2), text.slice(cut + 3)];
     };
     const fit = (line) => TC.fitText(line, room, font);
     const side = (name, last) => lines(name).forEach((line, i, all) => parts.push(
@@ -283,8 +283,12 @@ TC.boards.alakaslam = function (match) {
     const l = v.last_shot;
     last.push(`Last shot (${sideName(l.side)}): ${TC.slam.cell(l.from)} → ${TC.slam.cell(l.to)}, ${TC.slam.RESULTS[l.result]}`);
   }
-  // In the words of every output (rules.point_said): "Ann scores: no return".
-  if (v.last_point) last.push(`Last point: ${sideName(v.last_point.winner)} scores: ${TC.slam.REASONS[v.last_point.reason]}`);
+  // In the words of every output (rules.point_said): "Ann scores: no return", a pair
+  // in the plural ("Ann & Bea score: net").
+  if (v.last_point) {
+    const w = v.last_point.winner;
+    last.push(`Last point: ${sideName(w)} score${v.sides[w].players.length > 1 ? "" : "s"}: ${TC.slam.REASONS[v.last_point.reason]}`);
+  }
   const reminders = [];
   if (!over && v.draws && v.draws.length) reminders.push(`Draw: ${v.draws.map((d) => TC.slam.drawText(v, d)).join("; ")}`);
   if (!over && v.refill && v.refill.length) {

@@ -8,7 +8,7 @@ every default filled in and each Enchantment's bound player named, so
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.errors import IllegalAction, InvalidAction
@@ -24,6 +24,7 @@ from companion.games.alakaslam.state import (
     held_at_most,
 )
 from companion.games.base import JSON, action_type, check_fields, choice, integer
+from companion.names import TEAM_JOIN
 
 ACTIONS = ("serve", "shot", "point", "mulligan", "ability", "copy")
 CORNERS = ("red", "blue")
@@ -97,8 +98,8 @@ def resolve(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON
 
 
 def side_name(state: State, side: int) -> str:
-    """The side's players' names joined, e.g. ``Ann/Bea``."""
-    return "/".join(state.setup.names[p] for p in state.setup.side_players(side))
+    """The side's players' names joined as the history joins them, ``Ann & Bea``."""
+    return TEAM_JOIN.join(state.setup.names[p] for p in state.setup.side_players(side))
 
 
 #: How a point's reason reads, on every output.
@@ -106,12 +107,14 @@ REASON_WORDS = {"no_return": "no return", "declined": "declined", "out": "out",
                 "net": "net", "bad_serve": "bad serve"}
 
 
-def point_said(side: str, reason: str, number: int | None = None) -> str:
+def point_said(side: str, reason: str, number: int | None = None, *,
+               pair: bool = False) -> str:
     """Who won a point and why, as every output says it (the OLED, the phones' board in
-    alakaslam.js, the chart): ``"Ann/Bea scores: no return"``; with its ``number``:
-    ``"Ann scores point 3: net"``. The side named is the one that won it."""
+    alakaslam.js, the chart): ``"Ann scores: no return"``, a ``pair`` taking the plural
+    (``"Ann & Bea score: net"``); with its ``number``: ``"Ann scores point 3: net"``.
+    The side named is the one that won it."""
     point = "" if number is None else f" point {number}"
-    return f"{side} scores{point}: {REASON_WORDS.get(reason, reason)}"
+    return f"{side} score{'' if pair else 's'}{point}: {REASON_WORDS.get(reason, reason)}"
 
 
 def _name(state: State, player: int) -> str:
@@ -172,20 +175,21 @@ def _mulligan(state: State, action: Mapping[str, Any]) -> JSON:
 def _copy(state: State, action: Mapping[str, Any]) -> JSON:
     check_fields(action, ("player", "character"))
     p = _player(state, action)
+    s = state.setup
+    in_play = [c for c in s.characters if c != "simon"]
     character = choice(action, "character", tuple(CHARACTERS), None, "field")
     if character is None:
-        raise InvalidAction(f"missing field 'character' (one of: {', '.join(CHARACTERS)})")
-    s = state.setup
+        raise InvalidAction(f"missing field 'character': whom Simon copies, "
+                            f"{_character_choices(in_play)}")
     if s.characters[p] != "simon":
         raise IllegalAction(f"{_name(state, p)} plays {CHARACTERS[s.characters[p]]}: only "
                             "Simon copies a character")
     why = _copy_refusal(state, p)
     if why is not None:
         raise IllegalAction(why)
-    in_play = [c for c in s.characters if c != "simon"]
     if character not in in_play:
-        raise IllegalAction(f"Simon copies a character in play: one of "
-                            f"{', '.join(CHARACTERS[c] for c in in_play)}")
+        raise IllegalAction(f"Simon copies a character in play, and {CHARACTERS[character]} "
+                            f"is not: 'character' {_character_choices(in_play)}")
     return {"type": "copy", "player": p, "character": character}
 
 
@@ -468,8 +472,15 @@ def _check_hand(state: State, who: int, cards: list[str], enchant: object, key: 
 
 
 def _choices(state: State, players: list[int]) -> str:
-    """Players as the field takes them: ``2 or 3``."""
-    return " or ".join(str(o) for o in players)
+    """Players as the field takes them, each with the name a player reads:
+    ``2 (Cid) or 3 (Dee)``."""
+    return " or ".join(f"{o} ({_name(state, o)})" for o in players)
+
+
+def _character_choices(characters: Sequence[str]) -> str:
+    """Characters as the field takes them, each with its name: ``"rich" (Rich) or
+    "austin" (Austin)``."""
+    return " or ".join(f'"{c}" ({CHARACTERS[c]})' for c in characters)
 
 
 def _obey(state: State, who: int, cards: list[str], spells: list[str]) -> None:

@@ -221,6 +221,13 @@ def _jersey(state: State, action: Mapping[str, Any], key: str) -> int:
     return j
 
 
+def _court_text(state: State) -> str:
+    """Who is on the court, by side: ``"Owls #21 #58, Newts #45"``."""
+    return ", ".join(f"{state.setup.sides[side]} "
+                     + (" ".join(f"#{j}" for j in on_court(state, side)) or "nobody")
+                     for side in (0, 1))
+
+
 def _roster_text(state: State, side: int) -> str:
     jerseys = " ".join(f"#{j}" for j in state.setup.rosters[side])
     return f"{state.setup.sides[side]} ({jerseys})"
@@ -248,7 +255,8 @@ def _require_active(state: State, j: int, doing: str) -> None:
     now = active(state)
     if j != now:
         side = state.setup.sides[state.setup.side_of(now)]
-        raise IllegalAction(f"it is #{now}'s activation ({side}): #{j} cannot {doing} now")
+        raise IllegalAction(f"it is #{now}'s activation ({side}): #{j} cannot {doing} now; "
+                            f"{allowed_now(state)}")
     if j in state.off:
         raise IllegalAction(f"#{j} is off the court and cannot {doing}: "
                             f"{allowed_now(state)}")
@@ -321,9 +329,15 @@ def _returning(state: State, action: Mapping[str, Any], catcher: int) -> int | N
         return None
     j = _jersey(state, action, "returning")
     if j not in back:
-        who = ", ".join(f"#{w}" for w in back) or "nobody"
-        raise IllegalAction(f"#{j} cannot come back: of {state.setup.sides[side]}, "
-                            f"off the court is {who}")
+        team = state.setup.sides[side]
+        why = (f"it plays for {state.setup.sides[1 - side]}" if state.setup.side_of(j) != side
+               else "it is on the court")
+        if not back:
+            raise IllegalAction(f"#{j} cannot come back: {why}, and nobody of {team} is off "
+                                "the court; leave 'returning' out")
+        raise IllegalAction(f"#{j} cannot come back: {why}; {team} may bring back "
+                            f"{' or '.join(f'#{w}' for w in back)}, or nobody "
+                            "('returning': null)")
     return j
 
 
@@ -361,7 +375,9 @@ def _resolve_throw(state: State, action: Mapping[str, Any], rng: random.Random) 
     assert zones is not None
     holding = _flag(action, "target_holding_ball")
     if holding and has(state, target, "butter_fingers"):
-        raise IllegalAction(f"#{target} has Butter Fingers and cannot be holding a ball")
+        raise IllegalAction(f"#{target} has Butter Fingers and cannot be holding a ball: "
+                            "say 'target_holding_ball': false (a wizard with Butter "
+                            "Fingers holds no ball)")
     rolls = action.get("rolls")
     if rolls is not None and (not isinstance(rolls, Mapping) or set(rolls) - {"throw", "dodge"}):
         raise InvalidAction("field 'rolls' must be {\"throw\": [...], \"dodge\": [...]}")
@@ -565,11 +581,24 @@ def _require_markers(state: State, side: int, spell: str, targets: list[int]) ->
                         + (" besides those" if carried and room else ""))
 
 
+def _ready_text(state: State, side: int) -> str:
+    """What ``side`` may cast now, for a refusal to end with: ``"ready now: Dispel,
+    Freeze, Slow/Speed"`` (a paired card by its two faces), or that none is."""
+    cards = [c for c in state.setup.cards[side] if card_status(state, side, c) is None]
+    if not cards:
+        return f"none of {state.setup.sides[side]}'s cards is ready now"
+    return "ready now: " + ", ".join("/".join(TITLES[f] for f in CARD_OF[c].faces)
+                                     for c in cards)
+
+
 def _require_ready(state: State, side: int, spell: str) -> None:
     card = CARD_OF[spell]
     name = TITLES[spell]
     if card.id not in state.setup.cards[side]:
-        raise IllegalAction(f"{state.setup.sides[side]} did not buy the {name} card")
+        bought = ", ".join("/".join(TITLES[f] for f in CARD_OF[c].faces)
+                           for c in state.setup.cards[side]) or "none"
+        raise IllegalAction(f"{state.setup.sides[side]} did not buy the {name} card; their "
+                            f"cards: {bought} ({_ready_text(state, side)})")
     cast = card_status(state, side, card.id)
     if cast is not None:
         end = returns_after(state, cast)
@@ -578,17 +607,38 @@ def _require_ready(state: State, side: int, spell: str) -> None:
             f"when activation {end} ends ({to_go} more after this one)"
         face = "" if cast.spell == spell else f" (its {TITLES[cast.spell]} face was cast)"
         raise IllegalAction(f"{name} is recharging{face}: cast by #{cast.caster}, it returns "
-                            f"{when}")
+                            f"{when}; {_ready_text(state, side)}")
 
 
 def _require_effect(state: State, target: int, effect: str | None) -> None:
     if effect is None:
         raise InvalidAction("say which effect to cancel (a spell id)")
     if target in state.off:
-        raise IllegalAction(f"#{target} is off the court")
+        raise IllegalAction(f"#{target} is off the court: Dispel reaches only wizards on "
+                            f"it; {_dispellable_text(state)}")
     if not has(state, target, effect):
-        on = ", ".join(TITLES[s] for s in effects(state, target)) or "no effect"
-        raise IllegalAction(f"#{target} has no {TITLES[effect]} to cancel; it has {on}")
+        on = _effects_text(state, target)
+        if on:
+            raise IllegalAction(f"#{target} has no {TITLES[effect]} to cancel; Dispel can "
+                                f"cancel its {on}")
+        raise IllegalAction(f"#{target} has no {TITLES[effect]} to cancel, nor any effect; "
+                            f"{_dispellable_text(state)}")
+
+
+def _effects_text(state: State, jersey: int) -> str:
+    """``jersey``'s effects in card order, ``"Slow and Shield"``; empty when none."""
+    on = [TITLES[s] for s in sorted(set(effects(state, jersey)), key=SPELLS.index)]
+    return " and ".join(on)
+
+
+def _dispellable_text(state: State) -> str:
+    """The effects a Dispel may cancel now, wizard by wizard, or what to record instead."""
+    carrying = [f"#{w} {on}" for side in (0, 1) for w in on_court(state, side)
+                if (on := _effects_text(state, w))]
+    if not carrying:
+        return ("no wizard on the court carries an effect (a Dispel that cancels nothing "
+                "is a 'cast' with no targets)")
+    return "effects to cancel: " + ", ".join(carrying)
 
 
 def _echo_bounds(state: State, action: Mapping[str, Any], caster: int, spell: str,
@@ -653,7 +703,8 @@ def _targets(state: State, value: object, spell: str) -> list[int]:
         if j in targets:
             raise InvalidAction(f"#{j} is in 'targets' twice")
         if j in state.off:
-            raise IllegalAction(f"#{j} is off the court: spells reach only wizards on it")
+            raise IllegalAction(f"#{j} is off the court: spells reach only wizards on it; "
+                                f"leave #{j} out (on the court: {_court_text(state)})")
         targets.append(j)
     if spell == "fireball" and len(targets) > 1:
         raise IllegalAction("Fireball goes on one held ball: give the one wizard holding it")
