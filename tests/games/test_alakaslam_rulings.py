@@ -224,7 +224,7 @@ def test_a_bad_serve_point_goes_to_the_receivers():
     s = start("austin", "rich")  # Ann serves
     refused(s, point(0, "bad_serve"),
             match="^a bad serve gives the point to the receivers, Bob; Ann serves this point: "
-                  "give them the point for another reason$")
+                  r"give Ann the point for another reason \(no return, declined, out or net\)$")
     assert {"type": "point", "winner": [0], "reason": ["no_return", "declined", "out", "net"]} \
         in GAME.legal(s)
     assert {"type": "point", "winner": [1],

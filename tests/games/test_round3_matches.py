@@ -88,6 +88,14 @@ REFUSED = {
     "wd-not-the-active-wizard.jsonl": (
         2, ["it is #21's activation (Owls): #45 cannot cast now",
             "#21 may still throw or cast, or end the activation"]),
+    "wd-card-not-bought.jsonl": (
+        2, ["Owls did not buy the Freeze card; their cards: Dispel (ready now: Dispel)"]),
+    "wd-hand-cast-at-magic-0.jsonl": (
+        2, ["#21's Magic is 0: its spells reach no wizard, only a ball",
+            "record the cast with 'targets': []"]),
+    "wd-dispelled-speed-not-said-to-give.jsonl": (
+        4, ["left: throw", "the extra throw or cast a Speed gave, used before the Speed was "
+                           "dispelled"]),
     "wd-back-from-elimination-no-move-kept.jsonl": (
         6, ["(basic turn with Slow: a throw or a cast, not both (no move: back from "
             "elimination))"]),
@@ -231,6 +239,14 @@ SLAM_REFUSED = {
     # Ann (1 card) served it and drew 2: she may play 2, not 3.
     "slam-more-than-drawn-since-the-serve.jsonl": (
         11, ["Ann holds at most 2 cards", "play 1 to 2"]),
+    # Bob (2 cards after six mulligans) under Ann's Enchant-3: no shot can obey it, and
+    # the refusal says whose point it is instead (it sent him to play 3, then refused 3).
+    "slam-enchantment-beyond-the-hand.jsonl": (
+        9, ["Bob is under Enchant-3 and holds at most 2 cards: no shot can obey it",
+            "give Ann the point (no return)"]),
+    "slam-bad-serve-names-whom-to-give.jsonl": (
+        2, ["the receivers, Bob & Cid; Ann serves this point: give Ann the point for "
+            "another reason (no return, declined, out or net)"]),
     "slam-first-server-against-coin-flip.jsonl": (
         1, ["the device's flip chose side 1, but 'first_server' is 0: they must agree"]),
     "slam-coin-flip-alone.jsonl": (
@@ -330,3 +346,16 @@ def test_refusals_name_players_and_characters_not_ids_alone():
                                              r"\(Austin\) or \"rich\" \(Rich\)$"):
         replay([json.dumps(canadian), json.dumps(copy | {"character": "toots"})],
                random.Random(1), CATALOG)
+
+
+def test_legal_offers_no_shot_that_no_hand_can_make():
+    """With Bob's 2 cards under Enchant-3, `legal` offered a shot no card list satisfies
+    (an audit found it): now only Ann's point, and that point is taken."""
+    lines = (HERE / "slam-enchantment-beyond-the-hand.jsonl").read_text().splitlines()[:-1]
+    match = replay(lines, random.Random(1), CATALOG)
+    shapes = match.game.legal(match.state)
+    assert [s["type"] for s in shapes] == ["point"]
+    assert shapes[0]["winner"] == [0] and "no_return" in shapes[0]["reason"]
+    point = {"type": "point", "winner": 0, "reason": "no_return"}
+    assert replay([*lines, json.dumps(point)], random.Random(1), CATALOG).view()["sides"][0][
+        "score"] == 1

@@ -903,8 +903,9 @@ def test_a_caught_throw_was_the_throw_and_the_returning_wizard_keeps_its_move():
 def test_spell_targets_are_capped_by_the_casters_magic():
     m = advanced(_21={"magic": 1}, _58={"magic": 5})
     msg = refused(m, type="cast_roll", caster=21, spell="freeze", targets=[45, 30])
-    assert msg == ("#21's Magic is 1: its spells reach at most 1 wizard (one connected space "
-                   "each, the caster counted when named); 2 named")
+    assert msg == ("#21's Magic is 1: its spells reach at most 1 wizard (the Magic is the "
+                   "number of connected spaces a spell covers, the caster counted when "
+                   "named); 2 named: name at most 1")
     refused(m, type="cast", caster=21, spell="freeze", targets=[45, 30])
     casts = [s for s in m.game.legal(m.state) if s["type"] in ("cast", "cast_roll")
              and s["spell"] != ["dispel"]]  # a failed Dispel names nobody: max 0

@@ -105,8 +105,9 @@ def test_the_advanced_turn_counts_speed_and_slow_as_before():
 def test_a_recorded_cast_names_at_most_magic_wizards_the_caster_counted():
     m = start(wizards={"21": {"magic": 1}})
     msg = refused(m, type="cast", caster=21, spell="speed", targets=[21, 58])
-    assert msg == ("#21's Magic is 1: its spells reach at most 1 wizard (one connected space "
-                   "each, the caster counted when named); 2 named")
+    assert msg == ("#21's Magic is 1: its spells reach at most 1 wizard (the Magic is the "
+                   "number of connected spaces a spell covers, the caster counted when "
+                   "named); 2 named: name at most 1")
     refused(m, type="cast_roll", caster=21, spell="speed", targets=[21, 58])
     v = act(m, type="cast", caster=21, spell="speed", targets=[58])
     assert wizard(v, 58)["effects"] == ["speed"]

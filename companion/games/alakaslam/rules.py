@@ -17,6 +17,7 @@ from companion.games.alakaslam.options import CHARACTERS
 from companion.games.alakaslam.state import (
     REASONS,
     SHOT_ABILITY,
+    Binding,
     State,
     acts_as,
     hand_size,
@@ -55,7 +56,9 @@ def legal(state: State) -> list[JSON]:
         if simons:
             shapes.append({"type": "copy", "player": simons,
                            "character": [c for c in s.characters if c != "simon"]})
-    else:
+    elif not any(_stuck(state, p) for p in s.side_players(state.hitting_side)):
+        # A side whose player cannot obey an Enchantment with the cards it can hold
+        # has no shot: the point is the other side's (no return).
         shapes.append({"type": "shot", "player": list(s.side_players(state.hitting_side))})
     able = [p for p in everyone if has_point_ability(state, p) and not state.ability_used[p]
             and _ability_turn(state, p) is None]
@@ -142,8 +145,8 @@ def _point_refusal(state: State, winner: int, reason: str) -> str:
         receivers = 1 - state.serving_side
         return (f"a bad serve gives the point to the receivers, "
                 f"{side_name(state, receivers)}; {side_name(state, winner)} "
-                f"{_serves(state, winner)} this "
-                f"point: give them the point for another reason")
+                f"{_serves(state, winner)} this point: give {side_name(state, winner)} the "
+                "point for another reason (no return, declined, out or net)")
     last = 1 - state.hitting_side
     if winner == state.hitting_side and reason != "bad_serve":
         return (f"{side_name(state, last)} hit last and the ball landed in: a point "
@@ -424,6 +427,9 @@ def _check_hand(state: State, who: int, cards: list[str], enchant: object, key: 
     """
     s = state.setup
     name = _name(state, who)
+    stuck = None if ability else _stuck(state, who)
+    if stuck:
+        raise IllegalAction(stuck)
     if not 1 <= len(cards) <= MAX_CARDS:
         raise IllegalAction(f"{name} plays 1 to {MAX_CARDS} cards in a shot; got {len(cards)}")
     held = held_at_most(state, who)
@@ -434,8 +440,11 @@ def _check_hand(state: State, who: int, cards: list[str], enchant: object, key: 
                 f"{'mulligans' if state.mulligans[who] else 'the refill'})" if held == at_serve
                 else f"at most {held} {cards_word} (the hand at the serve, {at_serve}, and "
                      f"what was drawn since, less what was played)")
-        raise IllegalAction(f"{name} holds {what}: {len(cards)} cannot be played; "
-                            f"play 1 to {min(held, MAX_CARDS)}")
+        counts = sorted({b.cards for b in state.bindings if b.player == who
+                         and b.cards <= held} if not ability else ())
+        play = (f"play exactly {' or '.join(map(str, counts))}" if counts else
+                f"play 1 to {min(held, MAX_CARDS)}")
+        raise IllegalAction(f"{name} holds {what}: {len(cards)} cannot be played; {play}")
     if ability and len(cards) != 1:
         raise IllegalAction(f"{name} uses Laurie's ability: play exactly 1 card")
     if STRAIGHT in cards and acts_as(state, who) != "austin":
@@ -483,6 +492,28 @@ def _character_choices(characters: Sequence[str]) -> str:
     return " or ".join(f'"{c}" ({CHARACTERS[c]})' for c in characters)
 
 
+def _stuck(state: State, who: int) -> str | None:
+    """Why no shot of ``who``'s can obey the Enchantments binding them, or None: each asks
+    for more cards than the record lets them hold (:func:`held_at_most`), so the point is
+    the other side's. Laurie's ability, unused, plays 1 card whatever binds her."""
+    mine = [b for b in state.bindings if b.player == who]
+    if not mine or (acts_as(state, who) == SHOT_ABILITY and not state.ability_used[who]):
+        return None
+    held = min(held_at_most(state, who), MAX_CARDS)
+    if any(b.cards <= held for b in mine):
+        return None
+    other = 1 - state.setup.teams[who]
+    return (f"{_name(state, who)} is under {_under(mine)} and holds at most {held} "
+            f"card{'s' * (held != 1)}: no shot can obey it; give {side_name(state, other)} "
+            "the point (no return)")
+
+
+def _under(bindings: Sequence[Binding]) -> str:
+    """The Enchantments on a player in words: ``Rich's Enchant-2 and Enchant-3``."""
+    return " and ".join(("Rich's " if b.no_enchant else "") + f"Enchant-{b.cards}"
+                        for b in bindings)
+
+
 def _obey(state: State, who: int, cards: list[str], spells: list[str]) -> None:
     """Refuse cards that break every Enchantment on ``who`` (any one may be obeyed)."""
     mine = [b for b in state.bindings if b.player == who]
@@ -491,8 +522,7 @@ def _obey(state: State, who: int, cards: list[str], spells: list[str]) -> None:
     if any(len(cards) == b.cards and not (b.no_enchant and spells) for b in mine):
         return
     name = _name(state, who)
-    under = " and ".join(("Rich's " if b.no_enchant else "") + f"Enchant-{b.cards}"
-                         for b in mine)
+    under = _under(mine)
     # Each count that satisfies, once; Rich's "no Enchantment" only where every
     # binding with that count is his (another's same count allows one).
     counts: dict[int, bool] = {}

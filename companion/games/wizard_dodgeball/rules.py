@@ -685,11 +685,18 @@ def _require_reach(state: State, caster: int, targets: list[int], spell: str) ->
     if spell == "fireball" and magic == 0 and targets and targets != [caster]:
         raise IllegalAction(f"#{caster}'s Magic is 0: its Fireball reaches only its own "
                             f"ball (name #{caster})")
+    if magic == 0 and targets:
+        ball = (f"a Fireball on its own ball names #{caster}" if spell == "fireball" else
+                "a Teleport of a ball alone names nobody" if spell == "teleport" else
+                "a spell that reached nobody names nobody")
+        raise IllegalAction(f"#{caster}'s Magic is 0: its spells reach no wizard, only a "
+                            f"ball; {len(targets)} named: record the cast with 'targets': [] "
+                            f"({ball})")
     if magic is not None and len(targets) > magic:
-        most = f"at most {magic} wizard{'s' if magic != 1 else ''}" if magic else "no wizard"
-        raise IllegalAction(f"#{caster}'s Magic is {magic}: its spells reach {most} "
-                            f"(one connected space each, the caster counted when named); "
-                            f"{len(targets)} named")
+        raise IllegalAction(f"#{caster}'s Magic is {magic}: its spells reach at most {magic} "
+                            f"wizard{'s' if magic != 1 else ''} (the Magic is the number of "
+                            f"connected spaces a spell covers, the caster counted when "
+                            f"named); {len(targets)} named: name at most {magic}")
 
 
 def _targets(state: State, value: object, spell: str) -> list[int]:
