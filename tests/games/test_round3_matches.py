@@ -359,3 +359,26 @@ def test_legal_offers_no_shot_that_no_hand_can_make():
     point = {"type": "point", "winner": 0, "reason": "no_return"}
     assert replay([*lines, json.dumps(point)], random.Random(1), CATALOG).view()["sides"][0][
         "score"] == 1
+
+
+def test_legal_offers_a_fireball_by_its_side_and_the_pickers_show_each_ball_once():
+    """`"fireball": 0` for a loose Owls' Fireball, or for the holder's own, is taken
+    (docs/api.md: a side names a loose one at any time) but was not offered (an audit
+    found it): `legal` offers the side too, and the panel's picker shows each ball once."""
+    from companion.games.wizard_dodgeball.panel import ball_choices
+    lines = (HERE / "wd-loose-fireball-named-by-its-side.jsonl").read_text().splitlines()
+    start = json.loads(lines[0])
+    held = replay([json.dumps(start),
+                   '{"type": "cast", "caster": 21, "spell": "fireball", "targets": [21]}'],
+                  random.Random(1), CATALOG)
+    throw = next(s for s in held.game.legal(held.state) if s["type"] == "hit")
+    assert throw["fireball"] == [True, False, 0]
+    assert ball_choices(throw["fireball"], []) == [True, False]
+    hit = {"type": "hit", "thrower": 21, "target": 45, "fireball": 0}
+    assert replay([json.dumps(start),
+                   '{"type": "cast", "caster": 21, "spell": "fireball", "targets": [21]}',
+                   json.dumps(hit)], random.Random(1), CATALOG).events[-1]["fireball"] is True
+    assert ball_choices([False, True, 1], [1]) == [False, True]
+    assert ball_choices([False, 0, 1], [0, 1]) == [False, 0, 1]
+    # The holder of Owls' Fireball beside the Newts' loose one may have thrown either.
+    assert ball_choices([True, False, 0, 1], [1]) == [True, False, 1]

@@ -73,15 +73,21 @@ def _throw_shapes(state: State, j: int) -> list[JSON]:
     foes = on_court(state, 1 - side)
     # Whether the ball thrown is a Fireball: the holder's is (unless it threw
     # another ball); a loose one only if the host says this wizard picked it up.
+    # Every value `_fireball` takes is offered, the likelier first: besides true and
+    # false, the side of each Fireball this wizard may have thrown (its own, or a loose
+    # one), which names it (a picker leaves out the one that only names again what
+    # true does: see panel.ball_choices).
     fire: JSON = {}
     loose = loose_fireballs(state)
-    if has(state, j, "fireball"):
-        fire = {"fireball": [True, False]}
+    held = next((t for t in state.tokens if t.jersey == j and t.spell == "fireball"), None)
+    sides = sorted({t.side for t in loose} | ({held.side} if held else set()))
+    if held is not None:
+        fire = {"fireball": [True, False, *sides]}
     elif len(loose) == 1:
-        fire = {"fireball": [False, True]}
+        fire = {"fireball": [False, True, *sides]}
     elif loose:
-        # Both sides' Fireballs are loose: a thrown one is named by its side.
-        fire = {"fireball": [False, *sorted(t.side for t in loose)]}
+        # Both sides' Fireballs are loose: true could be either; a side names one.
+        fire = {"fireball": [False, *sides]}
     shapes: list[JSON] = []
     if foes:
         # A wizard with Butter Fingers holds no ball: its throw shape offers only false.
