@@ -56,10 +56,13 @@ def legal(state: State) -> list[JSON]:
         if simons:
             shapes.append({"type": "copy", "player": simons,
                            "character": [c for c in s.characters if c != "simon"]})
-    elif not any(_stuck(state, p) for p in s.side_players(state.hitting_side)):
+    else:
+        assert state.hitting_side is not None  # a rally is under way
+        hitters = list(s.side_players(state.hitting_side))
         # A side whose player cannot obey an Enchantment with the cards it can hold
         # has no shot: the point is the other side's (no return).
-        shapes.append({"type": "shot", "player": list(s.side_players(state.hitting_side))})
+        if not any(_stuck(state, p) for p in hitters):
+            shapes.append({"type": "shot", "player": hitters})
     able = [p for p in everyone if has_point_ability(state, p) and not state.ability_used[p]
             and _ability_turn(state, p) is None]
     if able:
