@@ -194,9 +194,11 @@ TC.slam.court = function ({cols, ball, path, label, names, faded, unjudged}) {
     const wide = (text) => TC.textWidth(text, `${font.weight} ${font.size}px system-ui, sans-serif`);
     const lines = (name) => {
       const text = String(name);
+      // The first line keeps the pair's " &" when it still fits unsqueezed.
       const cut = text.indexOf(" & ");
-      return wide(text) <= room || cut < 0 ? [text]
-        : [text.slice(0, cut + 2), text.slice(cut + 3)];
+      if (wide(text) <= room || cut < 0) return [text];
+      const first = wide(text.slice(0, cut + 2)) <= room ? text.slice(0, cut + 2) : text.slice(0, cut);
+      return [first, text.slice(cut + 3)];
     };
     const fit = (line) => TC.fitText(line, room, font);
     const side = (name, last) => lines(name).forEach((line, i, all) => parts.push(
