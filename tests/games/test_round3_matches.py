@@ -96,6 +96,14 @@ REFUSED = {
     "wd-dispelled-speed-not-said-to-give.jsonl": (
         4, ["left: throw", "the extra throw or cast a Speed gave, used before the Speed was "
                            "dispelled"]),
+    "wd-throw-at-itself.jsonl": (
+        2, ["#21 cannot throw at itself: a throw goes at an opponent on the court: "
+            "#45 #30 #10 #41 #25"]),
+    "wd-fireball-side-not-about.jsonl": (
+        3, ["#21 cannot have thrown Newts' Fireball: Owls' Fireball is on the ball #21 holds; "
+            "say 'fireball' true, false or 0"]),
+    "wd-dispel-without-its-effect.jsonl": (
+        4, ["say which effect Dispel cancels, by its spell id: #45 carries \"slow\""]),
     "wd-back-from-elimination-no-move-kept.jsonl": (
         6, ["(basic turn with Slow: a throw or a cast, not both (no move: back from "
             "elimination))"]),

@@ -68,6 +68,30 @@ def legal(state: State) -> list[JSON]:
     return shapes
 
 
+def fireball_values(state: State, j: int) -> list[bool | int]:
+    """The ``fireball`` values a throw by ``j`` takes, the likelier first; empty when no
+    Fireball is about (the field is then left out)."""
+    loose = loose_fireballs(state)
+    held = next((t for t in state.tokens if t.jersey == j and t.spell == "fireball"), None)
+    sides: list[bool | int] = sorted({t.side for t in loose} | ({held.side} if held else set()))
+    if held is not None:
+        return [True, False, *sides]
+    if len(loose) == 1:
+        return [False, True, *sides]
+    # Both sides' Fireballs are loose: true could be either; a side names one.
+    return [False, *sides] if loose else []
+
+
+def _fireball_choices_text(state: State, j: int) -> str:
+    """What ``j``'s throw may say of its ball, for a refusal: ``"say 'fireball' true,
+    false or 0"``, or that no Fireball is about."""
+    values = fireball_values(state, j)
+    if not values:
+        return "say 'fireball': false, or leave it out"
+    return "say 'fireball' " + ", ".join(json_text(v) for v in values[:-1]) + \
+        f" or {json_text(values[-1])}"
+
+
 def _throw_shapes(state: State, j: int) -> list[JSON]:
     side = state.setup.side_of(j)
     foes = on_court(state, 1 - side)
@@ -77,17 +101,8 @@ def _throw_shapes(state: State, j: int) -> list[JSON]:
     # false, the side of each Fireball this wizard may have thrown (its own, or a loose
     # one), which names it (a picker leaves out the one that only names again what
     # true does: see panel.ball_choices).
-    fire: JSON = {}
-    loose = loose_fireballs(state)
-    held = next((t for t in state.tokens if t.jersey == j and t.spell == "fireball"), None)
-    sides = sorted({t.side for t in loose} | ({held.side} if held else set()))
-    if held is not None:
-        fire = {"fireball": [True, False, *sides]}
-    elif len(loose) == 1:
-        fire = {"fireball": [False, True, *sides]}
-    elif loose:
-        # Both sides' Fireballs are loose: true could be either; a side names one.
-        fire = {"fireball": [False, *sides]}
+    values = fireball_values(state, j)
+    fire: JSON = {"fireball": values} if values else {}
     shapes: list[JSON] = []
     if foes:
         # A wizard with Butter Fingers holds no ball: its throw shape offers only false.
@@ -282,6 +297,10 @@ def _thrower_and_target(state: State, action: Mapping[str, Any],
                         target_key: str) -> tuple[int, int]:
     thrower = _thrower(state, action)
     target = _jersey(state, action, target_key)
+    if target == thrower:
+        foes = " ".join(f"#{f}" for f in on_court(state, 1 - state.setup.side_of(thrower)))
+        raise IllegalAction(f"#{thrower} cannot throw at itself: a throw goes at an opponent "
+                            f"on the court: {foes or 'none'}")
     if state.setup.side_of(target) == state.setup.side_of(thrower):
         raise IllegalAction(f"#{target} is #{thrower}'s teammate: a throw to a teammate "
                             "is a 'pass'")
@@ -464,7 +483,7 @@ def _fireball(state: State, action: Mapping[str, Any], thrower: int) -> JSON:
     name = state.setup.sides[said]
     if token is None or token.jersey not in (None, thrower):
         raise IllegalAction(f"#{thrower} cannot have thrown {_of(name)} Fireball: "
-                            f"{_fireballs_text(state)}")
+                            f"{_fireballs_text(state)}; {_fireball_choices_text(state, thrower)}")
     if token.jersey == thrower:
         return {"fireball": True}
     return {"fireball": True, "fireball_side": said}
@@ -618,7 +637,10 @@ def _require_ready(state: State, side: int, spell: str) -> None:
 
 def _require_effect(state: State, target: int, effect: str | None) -> None:
     if effect is None:
-        raise InvalidAction("say which effect to cancel (a spell id)")
+        on = sorted(set(effects(state, target)), key=SPELLS.index)
+        which = (f"#{target} carries " + " or ".join(f'"{s}"' for s in on) if on else
+                 _dispellable_text(state))
+        raise InvalidAction(f"say which effect Dispel cancels, by its spell id: {which}")
     if target in state.off:
         raise IllegalAction(f"#{target} is off the court: Dispel reaches only wizards on "
                             f"it; {_dispellable_text(state)}")
