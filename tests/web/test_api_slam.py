@@ -58,8 +58,8 @@ def test_laurie_on_the_serve_counts_when_the_serve_is_bad(host, runner):
 
 @pytest.mark.parametrize("action, message", [
     ({"type": "point", "winner": 0, "reason": "bad_serve"},
-     "a bad serve gives the point to the receivers, Bob; Ann serves this point: give them "
-     "the point for another reason"),
+     "a bad serve gives the point to the receivers, Bob; Ann serves this point: give Ann "
+     "the point for another reason (no return, declined, out or net)"),
 ])
 def test_a_bad_serve_point_for_the_server_is_refused(host, runner, action, message):
     match = start(host, ["austin", "rich"])["match"]

@@ -194,11 +194,8 @@ TC.slam.court = function ({cols, ball, path, label, names, faded, unjudged}) {
     const wide = (text) => TC.textWidth(text, `${font.weight} ${font.size}px system-ui, sans-serif`);
     const lines = (name) => {
       const text = String(name);
-      // The first line keeps the pair's " &" when it still fits unsqueezed.
-      const cut = text.indexOf(" & ");
-      if (wide(text) <= room || cut < 0) return [text];
-      const first = wide(text.slice(0, cut + 2)) <= room ? text.slice(0, cut + 2) : text.slice(0, cut);
-      return [first, text.slice(cut + 3)];
+      const cut = text.indexOf(" & "), a = text.slice(0, cut + 2);  // " &" kept if it fits
+      return wide(text) <= room || cut < 0 ? [text] : [wide(a) <= room ? a : a.slice(0, -2), text.slice(cut + 3)];
     };
     const fit = (line) => TC.fitText(line, room, font);
     const side = (name, last) => lines(name).forEach((line, i, all) => parts.push(
@@ -285,12 +282,9 @@ TC.boards.alakaslam = function (match) {
     const l = v.last_shot;
     last.push(`Last shot (${sideName(l.side)}): ${TC.slam.cell(l.from)} → ${TC.slam.cell(l.to)}, ${TC.slam.RESULTS[l.result]}`);
   }
-  // In the words of every output (rules.point_said): "Ann scores: no return", a pair
-  // in the plural ("Ann & Bea score: net").
-  if (v.last_point) {
-    const w = v.last_point.winner;
-    last.push(`Last point: ${sideName(w)} score${v.sides[w].players.length > 1 ? "" : "s"}: ${TC.slam.REASONS[v.last_point.reason]}`);
-  }
+  // As rules.point_said (a pair: "score")
+  const w = v.last_point && v.last_point.winner;
+  if (v.last_point) last.push(`Last point: ${sideName(w)} score${v.sides[w].players.length > 1 ? "" : "s"}: ${TC.slam.REASONS[v.last_point.reason]}`);
   const reminders = [];
   if (!over && v.draws && v.draws.length) reminders.push(`Draw: ${v.draws.map((d) => TC.slam.drawText(v, d)).join("; ")}`);
   if (!over && v.refill && v.refill.length) {
