@@ -185,10 +185,8 @@ TC.slam.court = function ({cols, ball, path, label, names, faded, unjudged}) {
   }
   for (let r = 1; r <= rows; r++) parts.push(s("text", {class: "coord", x: S + 6, y: cy(r) + 4}, r));
   if (names) {
-    // A drawing cannot wrap: a pair too wide for the court (two 16-capital names) is
-    // written a name a line, in the margin beyond the court's end; a line still too wide
-    // (measured in the side's 13px semibold: 16 capitals W are) is squeezed to the court's
-    // width.
+    // A drawing cannot wrap: a pair too wide for the court is written a name a line in
+    // the margin beyond its end; a line still too wide (13px semibold) is squeezed.
     const room = W - 8;
     const font = {size: 13, weight: 600};
     const wide = (text) => TC.textWidth(text, `${font.weight} ${font.size}px system-ui, sans-serif`);
