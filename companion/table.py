@@ -14,6 +14,7 @@ immutable value replaced whole on every change.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import queue
@@ -259,7 +260,7 @@ class Table:
             if ruling.epoch != self._store.epoch or ruling.id in self._rulings:
                 continue  # another database's (the hall heard of it), or taken lately
             try:
-                done = self._commit(lambda r=ruling: self._store.apply_ruling(r))
+                done = self._commit(functools.partial(self._store.apply_ruling, ruling))
             except InvalidAction as err:
                 if ruling.id not in self._refused_rulings:
                     if len(self._refused_rulings) >= MAX_REFUSED:
