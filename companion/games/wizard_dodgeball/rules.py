@@ -20,7 +20,7 @@ from companion.games.wizard_dodgeball.dice import (
     throw_outcome,
     throw_pool,
 )
-from companion.games.wizard_dodgeball.options import JERSEY_MAX
+from companion.games.wizard_dodgeball.options import JERSEY_MAX, owner
 from companion.games.wizard_dodgeball.state import (
     MARKERS,
     State,
@@ -470,7 +470,7 @@ def _fireball(state: State, action: Mapping[str, Any], thrower: int) -> JSON:
         if not said:
             return {}
         if len(loose) > 1:
-            names = " or ".join(f"{t.side} ({_of(state.setup.sides[t.side])})" for t in loose)
+            names = " or ".join(f"{t.side} ({owner(state.setup.sides[t.side])})" for t in loose)
             raise IllegalAction(f"both sides' Fireballs are on loose balls: say which one "
                                 f"#{thrower} threw with 'fireball' {names}, or false for "
                                 "another ball")
@@ -482,21 +482,16 @@ def _fireball(state: State, action: Mapping[str, Any], thrower: int) -> JSON:
     token = next((t for t in state.tokens if t.spell == "fireball" and t.side == said), None)
     name = state.setup.sides[said]
     if token is None or token.jersey not in (None, thrower):
-        raise IllegalAction(f"#{thrower} cannot have thrown {_of(name)} Fireball: "
+        raise IllegalAction(f"#{thrower} cannot have thrown {owner(name)} Fireball: "
                             f"{_fireballs_text(state)}; {_fireball_choices_text(state, thrower)}")
     if token.jersey == thrower:
         return {"fireball": True}
     return {"fireball": True, "fireball_side": said}
 
 
-def _of(name: str) -> str:
-    """``"Owls'"``, ``"Ann's"``: a side's name as an owner."""
-    return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"
-
-
 def _fireballs_text(state: State) -> str:
     """Where the Fireballs are: ``"Owls' Fireball is on the ball #21 holds"``."""
-    where = [f"{_of(state.setup.sides[t.side])} Fireball is "
+    where = [f"{owner(state.setup.sides[t.side])} Fireball is "
              + (f"on the ball #{t.jersey} holds" if t.jersey is not None else "on a loose ball")
              for t in state.tokens if t.spell == "fireball"]
     return "; ".join(where) or "no Fireball is on a ball now"
@@ -637,9 +632,9 @@ def _require_ready(state: State, side: int, spell: str) -> None:
 
 def _require_effect(state: State, target: int, effect: str | None) -> None:
     if effect is None:
-        on = sorted(set(effects(state, target)), key=SPELLS.index)
-        which = (f"#{target} carries " + " or ".join(f'"{s}"' for s in on) if on else
-                 _dispellable_text(state))
+        carried = sorted(set(effects(state, target)), key=SPELLS.index)
+        which = (f"#{target} carries " + " or ".join(f'"{s}"' for s in carried) if carried
+                 else _dispellable_text(state))
         raise InvalidAction(f"say which effect Dispel cancels, by its spell id: {which}")
     if target in state.off:
         raise IllegalAction(f"#{target} is off the court: Dispel reaches only wizards on "
@@ -749,7 +744,7 @@ def _targets(state: State, value: object, spell: str) -> list[int]:
     if spell == "fireball" and targets and has(state, targets[0], "fireball"):
         holder = targets[0]
         on = next(t for t in state.tokens if t.jersey == holder and t.spell == "fireball")
-        raise IllegalAction(f"the ball #{holder} holds carries {_of(state.setup.sides[on.side])} "
+        raise IllegalAction(f"the ball #{holder} holds carries {owner(state.setup.sides[on.side])} "
                             "Fireball already, and a ball carries one Fireball: cast it on "
                             "another held ball")
     return targets
