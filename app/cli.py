@@ -23,6 +23,7 @@ from companion.catalog import Catalog, build
 from companion.config import valid_host
 from companion.data_folder import DB_NAME, default_data_dir
 from companion.errors import CompanionError
+from companion.names import TEAM_JOIN
 from companion.rulings import ruling_words
 from companion.salvage import salvage
 from companion.standings import standing
@@ -213,7 +214,7 @@ def _history(args: argparse.Namespace) -> int:
         if len(won) > 1 and game is not None and game.game.shared_wins:
             result += f": {' and '.join(won)} share the win"
         elif won:
-            result += f": {'/'.join(won)} won"
+            result += f": {TEAM_JOIN.join(won)} won"
         if r.summary:
             result += f" {r.summary}"
         if r.ruling is not None:

@@ -30,6 +30,9 @@ MAX_NAME = 16
 #: Unifont covers the Basic Multilingual Plane; a test holds every letter and digit
 #: up to here drawn).
 DRAWN_UP_TO = 0xFFFF
+#: How the players of one side are joined wherever they are named together: the
+#: history's "Ann & Cy v Bob & Dee", a game's board and messages ("Ann & Cy serve").
+TEAM_JOIN = " & "
 
 def fold(text: str) -> str:
     """``text`` as compared without regard to case or to how its accents were typed

@@ -40,6 +40,7 @@ from companion.errors import IllegalAction, InvalidAction
 from companion.games.base import JSON
 from companion.json_input import NotText, not_text
 from companion.match import ID_PATTERN, StartRecord
+from companion.names import TEAM_JOIN
 from companion.rulings import Ruling, parse_rulings
 from companion.subscribers import Subscribers
 from companion.table import Snapshot, Table
@@ -62,7 +63,7 @@ FIELDS = frozenset({"offer", "event", "game", "options", "players", "sent_at"})
 #: The longest withdrawal notice kept (characters).
 MAX_NOTICE = 200
 #: How a team's players are joined where a game is said in words.
-JOIN = " & "
+JOIN = TEAM_JOIN
 
 
 def label(players: Sequence[str], sides: Sequence[int] = ()) -> str:

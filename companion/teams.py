@@ -18,6 +18,8 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from companion.names import TEAM_JOIN
+
 if TYPE_CHECKING:
     from companion.catalog import Catalog
 
@@ -70,4 +72,4 @@ def _teams(catalog: Catalog, game: str, count: int, options: str) -> Teams:
 def label(players: Sequence[str], sides: Teams) -> str:
     """The players in words by side: ``Ann v Bob``, ``Ann & Cy v Bob & Dee``, ``Ann v
     Bob & Cy`` (Canadian doubles), ``Ann v Bob v Cy`` (everyone for themselves)."""
-    return " v ".join(" & ".join(players[i] for i in side) for side in sides)
+    return " v ".join(TEAM_JOIN.join(players[i] for i in side) for side in sides)

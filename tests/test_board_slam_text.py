@@ -51,14 +51,15 @@ def test_a_doubles_point_line_names_the_winners_and_the_reason(memory_store):
     table.act({"type": "shot", "player": 2, "cards": ["R0"], "support": {"player": 3,
                                                                         "cards": ["R0"]}})
     assert table.snapshot.match["view"]["last_point"]["reason"] == "net"
-    assert board_lines(table) == ["Ann/Bob scores: net"]
+    assert board_lines(table) == ["Ann & Bob score: net"]
 
 
 def test_long_doubles_names_are_shortened_so_no_return_still_shows(memory_store):
     table = table_of(memory_store, LONG, ["toots", "laurie", "rich", "austin"])
     table.act({"type": "point", "winner": 1, "reason": "no_return"})
     [line] = board_lines(table)
-    assert " scores: " in line and line.endswith(": no return")
+    # A pair takes the plural (RULINGS, third round), its names joined as everywhere.
+    assert "&" in line and " score: " in line and line.endswith(": no return")
 
 
 def test_the_coin_flip_line_fits(memory_store):

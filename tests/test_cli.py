@@ -147,7 +147,7 @@ def test_history_names_both_winners_of_a_team(tmp_path):
     f = write(tmp_path / "m.jsonl", slam, {"type": "point", "winner": 1})
     assert companion("import", str(f), "--data", str(tmp_path)).returncode == 0
     line = companion("history", "--data", str(tmp_path)).stdout.splitlines()[1]
-    assert "AlakaSLAM" in line and "Ann & Bea v Cid & Dan: Cid/Dan won 0-1" in line
+    assert "AlakaSLAM" in line and "Ann & Bea v Cid & Dan: Cid & Dan won 0-1" in line
     rows = json.loads(companion("history", "--json", "--data", str(tmp_path)).stdout)
     assert rows[0]["winner"] == [2, 3] and rows[0]["teams"] == [[0, 1], [2, 3]]
 

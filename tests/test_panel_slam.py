@@ -162,7 +162,7 @@ def test_laurie_chooses_her_ability_and_plays_one_card(memory_store):
 def test_the_more_menu_mulligan_ability_copy_and_a_point_with_its_reason(memory_store):
     panel = start(memory_store, 3, ["toots", "josephias", "simon"])
     press(panel, "prev")
-    assert panel.state.screen.items == ("Point Ann", "Point Bob/Cy", "Mulligan", "Ability",
+    assert panel.state.screen.items == ("Point Ann", "Point Bob & Cy", "Mulligan", "Ability",
                                         "Cy copies")
     Presses(panel).to("Mulligan")
     Presses(panel).to("Bob: 8 > 7")
@@ -179,7 +179,7 @@ def test_the_more_menu_mulligan_ability_copy_and_a_point_with_its_reason(memory_
     Presses(panel).to("Ann")
     assert events(panel)[-1] == {"type": "ability", "player": 0}
     press(panel, "prev")
-    Presses(panel).to("Point Bob/Cy")
+    Presses(panel).to("Point Bob & Cy")
     Presses(panel).to("Declined")
     assert events(panel)[-1] == {"type": "point", "winner": 1, "reason": "declined"}
 
@@ -311,7 +311,7 @@ def test_josephias_ability_is_offered_only_in_his_sides_draw_phase(memory_store)
     press(panel, "back")
     panel.table.act({"type": "serve", "player": 0, "corner": "red", "cards": ["B3"]})
     press(panel, "prev")
-    Presses(panel).to("Ability")  # Bob/Cid to hit: Cy's Toots, not yet Bob's draw
+    Presses(panel).to("Ability")  # Bob & Cid to hit: Cy's Toots, not yet Bob's draw
     assert panel.state.screen.items == ("Cy (Toots)",)
     press(panel, "back", "back")
     panel.table.act({"type": "shot", "player": 1, "cards": ["R2"],

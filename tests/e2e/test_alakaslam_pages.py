@@ -97,14 +97,14 @@ def test_spectator_board_shows_the_winner_abilities_and_copies(companion, phone)
           "support": {"player": 1, "cards": ["B0"]}})
     expect(players.nth(0)).to_contain_text("ability used")
     play(companion, {"type": "point", "winner": 0})
-    expect(phone.locator("#board .head")).to_have_text("Ann/Bea win 1-0")
+    expect(phone.locator("#board .head")).to_have_text("Ann & Bea win 1-0")
     expect(phone.locator("#board .status.now")).to_have_count(0)
-    expect(phone.locator("#board .score tr.winner .name")).to_have_text("Ann/Bea winner")
+    expect(phone.locator("#board .score tr.winner .name")).to_have_text("Ann & Bea winner")
     # The match's stats: Laurie's ability counted, points by reason, the longest rally.
     expect(players.nth(0)).to_contain_text("1 ability this match")
     stats = phone.locator("#board table.stats")
     expect(stats.locator("caption")).to_have_text("Points won by reason · longest rally 3")
-    expect(stats.locator("thead th")).to_have_text(["Ann/Bea", "Cy/Di"])
+    expect(stats.locator("thead th")).to_have_text(["Ann & Bea", "Cy & Di"])
     expect(stats.locator("tbody th")).to_have_text(
         ["no return", "declined", "out", "net", "bad serve"])
     expect(stats.locator("tbody tr").nth(0)).to_have_text("no return10")
@@ -132,10 +132,10 @@ def test_host_starts_canadian_doubles_with_characters_and_sides(companion, phone
     rows.nth(1).locator("[name=character]").select_option("josephias")
     rows.nth(2).locator("[name=character]").select_option("simon")
     # Bea plays alone against Ann and Cy.
-    expect(setup.locator(".sides")).to_have_text("Side 1: Ann · Side 2: Bea/Cy")
+    expect(setup.locator(".sides")).to_have_text("Side 1: Ann · Side 2: Bea & Cy")
     rows.nth(0).locator("[name=side]").select_option("1")
     rows.nth(1).locator("[name=side]").select_option("0")
-    expect(setup.locator(".sides")).to_have_text("Side 1: Bea · Side 2: Ann/Cy")
+    expect(setup.locator(".sides")).to_have_text("Side 1: Bea · Side 2: Ann & Cy")
     phone.locator("#options select[name=first_server]").select_option(label="Side 2")
     phone.locator("#options select[name=target]").select_option(label="5 points")
     shot(phone, "slam-host-start-form")
@@ -163,7 +163,7 @@ def test_host_card_picker_previews_then_sends_the_exact_serve(companion, phone):
     ann = serve.locator(".picker[data-player='0']")
     bea.locator("[data-card=R1]").click()
     bea.locator("[data-card=E2]").click()
-    expect(serve.locator(".landing")).to_have_text("Lands c3 r2: bad serve — point to Cy/Di")
+    expect(serve.locator(".landing")).to_have_text("Lands c3 r2: bad serve — point to Cy & Di")
     # Doubles: no Enchant-1; Bea is not Austin: no straight Hit-2.
     expect(bea.locator("[data-card=E1]")).to_have_count(0)
     expect(bea.locator("[data-card=S2]")).to_have_count(0)
@@ -410,7 +410,7 @@ def test_host_preview_says_a_row_breaking_an_enchantment_is_refused(companion, p
     expect(hit.locator(".landing")).to_contain_text("Lands")
     expect(hit.locator(".send")).to_be_enabled()
     hit.locator(".send").click()
-    expect(phone.locator("#board .status.now")).to_contain_text("Ann/Bea to hit")
+    expect(phone.locator("#board .status.now")).to_contain_text("Ann & Bea to hit")
     assert events(companion)[-1]["cards"] == ["R1", "B0"]
 
 
@@ -489,7 +489,7 @@ def test_host_refusal_stays_with_its_table_and_clears_when_the_table_moves_on(co
     serve = phone.locator("fieldset[data-action=serve]")
     ann = serve.locator(".picker[data-player='0']")
     bea = serve.locator(".picker[data-player='1']")
-    # Both of Ann/Bea's Enchantments on Cy: the page never offers it (Bea's can only
+    # Both of Ann & Bea's Enchantments on Cy: the page never offers it (Bea's can only
     # bind Di), so the request is rewritten on its way for the rules to refuse it.
     ann.locator("[data-card=B1]").click()
     ann.locator("[data-card=E2]").click()
@@ -591,8 +591,9 @@ def test_a_pair_of_the_longest_names_is_written_a_name_a_line_beside_the_court(c
     phone.goto(url(companion))
     court_svg = phone.locator("#board svg.court")
     names = court_svg.locator(".sidename")
-    expect(names).to_have_text(["WWWWWWWWWWWWWWWA/", "MMMMMMMMMMMMMMMB",
-                                "WWWWWWWWWWWWWWWC/", "MMMMMMMMMMMMMMMD"])
+    # (the pair's " &" goes where it would squeeze the line: two lines read as a pair)
+    expect(names).to_have_text(["WWWWWWWWWWWWWWWA", "MMMMMMMMMMMMMMMB",
+                                "WWWWWWWWWWWWWWWC", "MMMMMMMMMMMMMMMD"])
     court = court_svg.locator("rect.lines").bounding_box()
     svg = court_svg.bounding_box()
     for i in range(4):
@@ -714,7 +715,7 @@ def test_host_offers_josephias_s_ability_only_in_his_sides_draw_phase(companion,
     expect(ability).to_have_count(0)  # before the serve: no draw phase
     play(companion, {"type": "serve", "player": 0, "corner": "red", "cards": ["B3"]})
     expect(phone.locator("fieldset[data-action=shot]")).to_be_visible()
-    expect(ability).to_have_count(0)  # Bob/Cid to hit: not yet their draw
+    expect(ability).to_have_count(0)  # Bob & Cid to hit: not yet their draw
     play(companion, {"type": "shot", "player": 1, "cards": ["R2"],
                      "support": {"player": 2, "cards": ["B0"]}})
     expect(ability.locator("button")).to_have_text(["Bob's ability (Josephias)"])

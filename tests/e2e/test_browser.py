@@ -408,7 +408,7 @@ def test_history_page_marks_every_winner_of_a_team(companion, phone):
         "Ann & Bea v Cid & Dan")
     sync_api.expect(phone.locator("#history .who strong")).to_have_text(["Cid", "Dan"])
     sync_api.expect(phone.locator("#history .result")).to_have_text(
-        "Cid & Dan won · 0-1 · Cid/Dan: 1 no return")
+        "Cid & Dan won · 0-1 · Cid & Dan: 1 no return")
 
 
 def test_no_page_asks_for_anything_that_fails(companion, phone):

@@ -88,7 +88,7 @@ NAMES_OUTSIDE = """() => {
   document.body.append(host);
   const W16 = 'WWWWWWWWWWWWWWW';
   for (const [cols, names] of [[3, [W16 + 'A', W16 + 'B']],
-                               [4, [`${W16}A/${W16}C`, `${W16}B/MMMMMMMMMMMMMMMD`]],
+                               [4, [`${W16}A & ${W16}C`, `${W16}B & MMMMMMMMMMMMMMMD`]],
                                [3, ['Ann', 'Bob']]]) {
     const svg = TC.slam.court({cols, ball: null, label: 'test', names});
     host.replaceChildren(svg);

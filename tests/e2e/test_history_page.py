@@ -50,7 +50,7 @@ def test_rows_say_game_result_local_time_and_duration(companion, browser, tmp_pa
         expect(rows).to_have_count(2)
         slam, court = rows.nth(0), rows.nth(1)
         expect(slam.locator(".game")).to_have_text("AlakaSLAM")
-        expect(slam.locator(".result")).to_have_text("Cid & Dan won · 0-1 · Cid/Dan: 1 no return")
+        expect(slam.locator(".result")).to_have_text("Cid & Dan won · 0-1 · Cid & Dan: 1 no return")
         expect(slam.locator(".who")).to_have_text("Ann & Bea v Cid & Dan")
         expect(slam.locator(".who strong")).to_have_text(["Cid", "Dan"])
         expect(slam.locator(".duration")).to_have_text(" · under a minute")

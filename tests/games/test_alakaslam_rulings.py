@@ -224,7 +224,7 @@ def test_a_bad_serve_point_goes_to_the_receivers():
     s = start("austin", "rich")  # Ann serves
     refused(s, point(0, "bad_serve"),
             match="^a bad serve gives the point to the receivers, Bob; Ann serves this point: "
-                  "give them the point for another reason$")
+                  r"give Ann the point for another reason \(no return, declined, out or net\)$")
     assert {"type": "point", "winner": [0], "reason": ["no_return", "declined", "out", "net"]} \
         in GAME.legal(s)
     assert {"type": "point", "winner": [1],
@@ -293,8 +293,8 @@ def test_toots_on_the_receiving_side_waits_for_the_serve():
 
 def test_a_bad_serve_point_in_a_rally_is_refused_for_either_side():
     s = play(start("austin", "rich", "toots", "sarissia"),
-             serve(0, "red", ["B1"], support={"player": 1, "cards": ["B1"]}))  # Cid/Dee to hit
+             serve(0, "red", ["B1"], support={"player": 1, "cards": ["B1"]}))  # Cid & Dee to hit
     for winner in (0, 1):
         refused(s, point(winner, "bad_serve"), match="^the serve of this point was recorded")
     refused(start("austin", "rich", "toots", "sarissia"), point(0, "bad_serve"),
-            match="Ann/Bob serve this point")
+            match="Ann & Bob serve this point")

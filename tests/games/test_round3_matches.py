@@ -64,6 +64,46 @@ REFUSED = {
     "wd-rolled-fireball-at-magic-0.jsonl": (
         2, ["#21's Magic is 0", "record it as a 'cast' with targets [21]"]),
     "wd-die-refusal-no-python.jsonl": (2, ["cannot show true;"]),
+    # What a refusal allows now (issue 36, "refusals that say only the problem"):
+    "wd-returning-on-the-court.jsonl": (
+        4, ["#10 cannot come back: it is on the court",
+            "Newts may bring back #45, or nobody ('returning': null)"]),
+    "wd-returning-with-nobody-off.jsonl": (
+        2, ["#58 cannot come back: it plays for Owls", "nobody of Newts is off the court",
+            "leave 'returning' out"]),
+    "wd-butter-fingers-target-holding.jsonl": (
+        3, ["#45 has Butter Fingers and cannot be holding a ball",
+            "say 'target_holding_ball': false"]),
+    "wd-dispel-no-speed-to-cancel.jsonl": (
+        4, ["#45 has no Speed to cancel", "Dispel can cancel its Slow"]),
+    "wd-dispel-with-no-effect-anywhere.jsonl": (
+        2, ["#45 has no Speed to cancel, nor any effect",
+            "a Dispel that cancels nothing is a 'cast' with no targets"]),
+    "wd-cast-target-off-the-court.jsonl": (
+        3, ["#45 is off the court: spells reach only wizards on it", "leave #45 out",
+            "on the court: Owls #21 #58 #12 #33 #7, Newts #30 #10 #41 #25"]),
+    "wd-recharging-says-what-is-ready.jsonl": (
+        5, ["Speed is recharging (its Slow face was cast)", "ready now: Dispel, Fireball",
+            "Butter Fingers/Sticky Fingers"]),
+    "wd-not-the-active-wizard.jsonl": (
+        2, ["it is #21's activation (Owls): #45 cannot cast now",
+            "#21 may still throw or cast, or end the activation"]),
+    "wd-card-not-bought.jsonl": (
+        2, ["Owls did not buy the Freeze card; their cards: Dispel (ready now: Dispel)"]),
+    "wd-hand-cast-at-magic-0.jsonl": (
+        2, ["#21's Magic is 0: its spells reach no wizard, only a ball",
+            "record the cast with 'targets': []"]),
+    "wd-dispelled-speed-not-said-to-give.jsonl": (
+        4, ["left: throw", "the extra throw or cast a Speed gave, used before the Speed was "
+                           "dispelled"]),
+    "wd-throw-at-itself.jsonl": (
+        2, ["#21 cannot throw at itself: a throw goes at an opponent on the court: "
+            "#45 #30 #10 #41 #25"]),
+    "wd-fireball-side-not-about.jsonl": (
+        3, ["#21 cannot have thrown Newts' Fireball: Owls' Fireball is on the ball #21 holds; "
+            "say 'fireball' true, false or 0"]),
+    "wd-dispel-without-its-effect.jsonl": (
+        4, ["say which effect Dispel cancels, by its spell id: #45 carries \"slow\""]),
     "wd-back-from-elimination-no-move-kept.jsonl": (
         6, ["(basic turn with Slow: a throw or a cast, not both (no move: back from "
             "elimination))"]),
@@ -207,6 +247,14 @@ SLAM_REFUSED = {
     # Ann (1 card) served it and drew 2: she may play 2, not 3.
     "slam-more-than-drawn-since-the-serve.jsonl": (
         11, ["Ann holds at most 2 cards", "play 1 to 2"]),
+    # Bob (2 cards after six mulligans) under Ann's Enchant-3: no shot can obey it, and
+    # the refusal says whose point it is instead (it sent him to play 3, then refused 3).
+    "slam-enchantment-beyond-the-hand.jsonl": (
+        9, ["Bob is under Enchant-3 and holds at most 2 cards: no shot can obey it",
+            "give Ann the point (no return)"]),
+    "slam-bad-serve-names-whom-to-give.jsonl": (
+        2, ["the receivers, Bob & Cid; Ann serves this point: give Ann the point for "
+            "another reason (no return, declined, out or net)"]),
     "slam-first-server-against-coin-flip.jsonl": (
         1, ["the device's flip chose side 1, but 'first_server' is 0: they must agree"]),
     "slam-coin-flip-alone.jsonl": (
@@ -265,3 +313,80 @@ def test_a_player_plays_the_cards_drawn_since_the_serve(name):
     refused)."""
     view, error = run(name)
     assert view is not None, error
+
+
+def test_a_pair_is_named_as_the_history_names_it_and_takes_the_plural():
+    """The board wrote "Bob/Cid" where the history writes "Bob & Cid" (issue 36); a pair
+    takes plural verbs on every face ("Bob & Cid score", "Ann & Bob win")."""
+    from companion.games.alakaslam.oled import lines, status
+    from companion.teams import label
+    start = {"game": "alakaslam", "players": ["Ann", "Bob", "Cid", "Dee"],
+             "options": {"characters": ["toots", "laurie", "rich", "austin"], "target": 1}}
+    point = {"type": "point", "winner": 0, "reason": "net"}
+    match = replay([json.dumps(start), json.dumps(point)], random.Random(1), CATALOG)
+    view = match.view()
+    assert [s["name"] for s in view["sides"]] == ["Ann & Bob", "Cid & Dee"]
+    assert label(start["players"], ((0, 1), (2, 3))) == "Ann & Bob v Cid & Dee"
+    assert "Ann & Bob score: net" in lines(view, match.start.options)
+    assert status(view) == "Ann&Bob win" or status(view) == "Ann & Bob win"
+    try:
+        replay([json.dumps(start), json.dumps(point), json.dumps(point)], random.Random(1),
+               CATALOG)
+    except CompanionError as err:
+        assert "the match is won by Ann & Bob" in str(err)
+    else:
+        raise AssertionError("a point after the match was taken")
+
+
+def test_refusals_name_players_and_characters_not_ids_alone():
+    """'enchant': 1 or 2, or a list of character ids, said nothing to a player: each id
+    comes with the name it stands for (issue 36)."""
+    canadian = {"game": "alakaslam", "players": ["Ann", "Bob", "Cid"],
+                "options": {"characters": ["austin", "rich", "simon"]}}
+    serve = {"type": "serve", "player": 0, "corner": "red", "cards": ["E2", "B3"]}
+    with pytest.raises(CompanionError, match=r"'enchant': 1 \(Bob\) or 2 \(Cid\)$"):
+        replay([json.dumps(canadian), json.dumps(serve)], random.Random(1), CATALOG)
+    copy = {"type": "copy", "player": 2}
+    with pytest.raises(CompanionError, match=r"whom Simon copies, \"austin\" \(Austin\) or "
+                                             r"\"rich\" \(Rich\)$"):
+        replay([json.dumps(canadian), json.dumps(copy)], random.Random(1), CATALOG)
+    with pytest.raises(CompanionError, match=r"Toots is not: 'character' \"austin\" "
+                                             r"\(Austin\) or \"rich\" \(Rich\)$"):
+        replay([json.dumps(canadian), json.dumps(copy | {"character": "toots"})],
+               random.Random(1), CATALOG)
+
+
+def test_legal_offers_no_shot_that_no_hand_can_make():
+    """With Bob's 2 cards under Enchant-3, `legal` offered a shot no card list satisfies
+    (an audit found it): now only Ann's point, and that point is taken."""
+    lines = (HERE / "slam-enchantment-beyond-the-hand.jsonl").read_text().splitlines()[:-1]
+    match = replay(lines, random.Random(1), CATALOG)
+    shapes = match.game.legal(match.state)
+    assert [s["type"] for s in shapes] == ["point"]
+    assert shapes[0]["winner"] == [0] and "no_return" in shapes[0]["reason"]
+    point = {"type": "point", "winner": 0, "reason": "no_return"}
+    assert replay([*lines, json.dumps(point)], random.Random(1), CATALOG).view()["sides"][0][
+        "score"] == 1
+
+
+def test_legal_offers_a_fireball_by_its_side_and_the_pickers_show_each_ball_once():
+    """`"fireball": 0` for a loose Owls' Fireball, or for the holder's own, is taken
+    (docs/api.md: a side names a loose one at any time) but was not offered (an audit
+    found it): `legal` offers the side too, and the panel's picker shows each ball once."""
+    from companion.games.wizard_dodgeball.panel import ball_choices
+    lines = (HERE / "wd-loose-fireball-named-by-its-side.jsonl").read_text().splitlines()
+    start = json.loads(lines[0])
+    held = replay([json.dumps(start),
+                   '{"type": "cast", "caster": 21, "spell": "fireball", "targets": [21]}'],
+                  random.Random(1), CATALOG)
+    throw = next(s for s in held.game.legal(held.state) if s["type"] == "hit")
+    assert throw["fireball"] == [True, False, 0]
+    assert ball_choices(throw["fireball"], []) == [True, False]
+    hit = {"type": "hit", "thrower": 21, "target": 45, "fireball": 0}
+    assert replay([json.dumps(start),
+                   '{"type": "cast", "caster": 21, "spell": "fireball", "targets": [21]}',
+                   json.dumps(hit)], random.Random(1), CATALOG).events[-1]["fireball"] is True
+    assert ball_choices([False, True, 1], [1]) == [False, True]
+    assert ball_choices([False, 0, 1], [0, 1]) == [False, 0, 1]
+    # The holder of Owls' Fireball beside the Newts' loose one may have thrown either.
+    assert ball_choices([True, False, 0, 1], [1]) == [True, False, 1]

@@ -266,7 +266,7 @@ def test_a_catch_brings_back_a_wizard_of_the_catchers_choice():
     end(m, 2)
     act(m, type="hit", thrower=30, target=7)
     end(m, 2)
-    assert "#21 cannot come back: of Owls, off the court is #33, #7" in refused(
+    assert "#21 cannot come back: it is on the court; Owls may bring back #33 or #7" in refused(
         m, type="catch", thrower=10, catcher=12, returning=21)
     v = act(m, type="catch", thrower=10, catcher=12, returning=7)
     assert wizard(v, 7)["on_court"] and not wizard(v, 33)["on_court"]
@@ -410,7 +410,7 @@ def test_dispel_removes_one_effect_and_its_card_recharges():
     m = start()
     act(m, type="cast", caster=21, spell="slow", targets=[30])
     end(m, 2)
-    assert "#30 has no Shield to cancel; it has Slow" in refused(
+    assert "#30 has no Shield to cancel; Dispel can cancel its Slow" in refused(
         m, type="dispel", caster=58, target=30, spell="shield")
 
 
@@ -622,7 +622,7 @@ def test_rolls_that_contradict_the_result_are_refused():
     ({"turn": "advanced", "spells": [[], []]}, "give wizard #21 a 'magic' stat"),
     ({**ADVANCED, "spells": [["freeze", "sticky_fingers", "magic_boost", "shrink", "slow",
                               "weak"], []]},
-     "Owls's spells cost 11 but its Magic budget is 10 (2+2+2+2+2)"),
+     "Owls' spells cost 11 but its Magic budget is 10 (2+2+2+2+2)"),
     ({**ADVANCED, "spells": [["slow", "speed"], []]}, "the slow/speed card twice"),
     ({**ADVANCED, "spells": [["haste"], []]}, "unknown spell 'haste'"),
     ({"first_side": 2}, "'first_side' must be one of 0, 1, \"roll\""),
@@ -903,8 +903,9 @@ def test_a_caught_throw_was_the_throw_and_the_returning_wizard_keeps_its_move():
 def test_spell_targets_are_capped_by_the_casters_magic():
     m = advanced(_21={"magic": 1}, _58={"magic": 5})
     msg = refused(m, type="cast_roll", caster=21, spell="freeze", targets=[45, 30])
-    assert msg == ("#21's Magic is 1: its spells reach at most 1 wizard (one connected space "
-                   "each, the caster counted when named); 2 named")
+    assert msg == ("#21's Magic is 1: its spells reach at most 1 wizard (the Magic is the "
+                   "number of connected spaces a spell covers, the caster counted when "
+                   "named); 2 named: name at most 1")
     refused(m, type="cast", caster=21, spell="freeze", targets=[45, 30])
     casts = [s for s in m.game.legal(m.state) if s["type"] in ("cast", "cast_roll")
              and s["spell"] != ["dispel"]]  # a failed Dispel names nobody: max 0

@@ -27,7 +27,8 @@ def test_holding_a_ball_is_offered_per_target_butter_fingers_only_false():
         ([30, 10, 41, 25], [False, True]), ([45], [False])]
     assert refused(m, type="throw", thrower=58, target=45, range=2,
                    target_holding_ball=True) == \
-        "#45 has Butter Fingers and cannot be holding a ball"
+        "#45 has Butter Fingers and cannot be holding a ball: say 'target_holding_ball': " \
+        "false (a wizard with Butter Fingers holds no ball)"
     all_taken(m)
 
 

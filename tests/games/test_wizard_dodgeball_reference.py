@@ -404,3 +404,98 @@ def test_a_rolled_cast_at_magic_zero_is_refused(magic):
                    magic=magic)
     assert machine.model.casts == 0
     play([cast(21, "fireball", 21)], magic=magic)
+
+
+# --- every spell's rule, each pinned where random play seldom goes ------------------------
+# A line tracer over the machine's random play (200 examples of 50 steps) found these
+# branches of the model never run: each is pinned here, the engine and the model agreeing
+# at every step (accepted alike, the same view), and the outcome checked against the
+# rulebook.
+
+HIT = "hit"
+
+
+def test_sticky_fingers_cannot_throw_or_pass_but_casts():
+    # RB Sticky Fingers: "Unable to throw pass or drop."
+    machine = play([cast(21, "sticky_fingers", 58), END, END,
+                    {"type": HIT, "thrower": 58, "target": 45},
+                    {"type": "pass", "thrower": 58, "to": 12},
+                    cast(58, "slow", 45)])
+    assert machine.model.score == [0, 0] and machine.model.effects(45) == ["slow"]
+
+
+def test_butter_fingers_holds_no_ball_takes_no_pass_and_catches_nothing():
+    # RB Butter Fingers: "Drop ball if holding one. Unable to pick up or catch."
+    machine = play([cast(21, "butter_fingers", 45), END,
+                    {"type": HIT, "thrower": 45, "target": 21}, END,
+                    {"type": "throw", "thrower": 58, "target": 45, "range": 1,
+                     "target_holding_ball": True},
+                    {"type": "catch", "thrower": 58, "catcher": 45},
+                    cast(58, "fireball", 45),
+                    cast(58, "butter_fingers", 12), END, END,
+                    {"type": "pass", "thrower": 12, "to": 33}])
+    model = machine.model
+    assert model.on_court[21] and model.on_court[58] and model.score == [0, 0]
+
+
+def test_fireball_goes_on_exactly_one_held_ball():
+    # RB Fireball: "Cast on a held ball"; C: at Magic 0 only the caster's own.
+    machine = play([cast(21, "fireball", 45), cast(21, "fireball", 58, 12),
+                    cast(21, "fireball"), cast(21, "fireball", 21)], magic={21: 0})
+    assert machine.model.fireball == {0: 21}
+
+
+def test_a_shield_takes_a_hit_instead_of_its_wizard():
+    # RB Shield: "Target can ignore the first failed dodge ... dispels when hit once."
+    machine = play([cast(21, "shield", 58), END, {"type": HIT, "thrower": 45, "target": 58},
+                    END, END, {"type": HIT, "thrower": 30, "target": 58}])
+    model = machine.model
+    assert not model.on_court[58] and model.score == [0, 1]
+
+
+def test_a_shield_on_the_effects_caster_stops_a_dispel():
+    # RB Dispel: "If cast on an opponent's spell, Dispel is treated as an attack": the
+    # effect's caster resists, and its Shield ignores the failed resist.
+    machine = play([cast(21, "shield", 21), cast(21, "slow", 45), END,
+                    {"type": "cast_roll", "caster": 45, "spell": "dispel", "targets": [45],
+                     "effect": "slow", "rolls": {"cast": [6, 5], "resist": {"21": [1, 2]}}}],
+                   turn="advanced")
+    assert machine.model.effects(45) == ["slow"] and machine.model.effects(21) == []
+
+
+def test_doubles_resist_a_teleport_without_a_rebound():
+    # RB: doubles are an automatic resist to Teleport (no rebound roll is taken).
+    play([{"type": "cast_roll", "caster": 21, "spell": "teleport", "targets": [45],
+           "rolls": {"cast": [6, 6], "resist": {"45": [3, 3]}}}])
+    play([{"type": "cast_roll", "caster": 21, "spell": "teleport", "targets": [45],
+           "rolls": {"cast": [6, 6], "resist": {"45": [3, 3]}, "rebound": [1, 2]}}])
+
+
+def test_two_loose_fireballs_are_named_by_their_side():
+    # R3: "Two loose Fireballs are told apart by their side."
+    machine = play([cast(21, "fireball", 21), END, cast(45, "fireball", 45), END,
+                    cast(58, "butter_fingers", 45), END, cast(30, "butter_fingers", 21), END,
+                    {"type": HIT, "thrower": 12, "target": 10, "fireball": True},
+                    {"type": HIT, "thrower": 12, "target": 10, "fireball": 1}])
+    assert machine.model.fireball == {0: "loose"} and not machine.model.on_court[10]
+
+
+def test_the_elimination_variant_is_won_with_the_last_wizard_off():
+    # RB Elimination: no points; the winner is the last team left on the court.
+    machine = DodgeAgainstModel()
+    machine.open(record({"variant": "elimination"}), DodgeModel(ROSTERS, "elimination"), 0)
+    try:
+        for _ in range(200):
+            model = machine.model
+            if model.winner is not None:
+                break
+            side, j = model.active
+            foes = [f for f in ROSTERS[1 - side] if model.on_court[f]]
+            if side == 0 and model.on_court[j] and foes:
+                machine.act({"type": HIT, "thrower": j, "target": foes[0]})
+                machine.views_agree()
+            machine.act(END)
+            machine.views_agree()
+        assert machine.model.winner == 0 and machine.view["winner"] == 0
+    finally:
+        machine.teardown()

@@ -105,8 +105,9 @@ def test_the_advanced_turn_counts_speed_and_slow_as_before():
 def test_a_recorded_cast_names_at_most_magic_wizards_the_caster_counted():
     m = start(wizards={"21": {"magic": 1}})
     msg = refused(m, type="cast", caster=21, spell="speed", targets=[21, 58])
-    assert msg == ("#21's Magic is 1: its spells reach at most 1 wizard (one connected space "
-                   "each, the caster counted when named); 2 named")
+    assert msg == ("#21's Magic is 1: its spells reach at most 1 wizard (the Magic is the "
+                   "number of connected spaces a spell covers, the caster counted when "
+                   "named); 2 named: name at most 1")
     refused(m, type="cast_roll", caster=21, spell="speed", targets=[21, 58])
     v = act(m, type="cast", caster=21, spell="speed", targets=[58])
     assert wizard(v, 58)["effects"] == ["speed"]
@@ -151,7 +152,9 @@ def fireball_dropped():
 def test_butter_fingers_drops_the_fireball_with_the_ball_and_its_next_throw_attacks_10():
     m = fireball_dropped()
     shape = legal(m, "throw")
-    assert shape["fireball"] == [False, True]
+    # Owls' Fireball is loose: true names it, and so does its side (issue 36: legal
+    # offers every value taken; an audit found 0 taken and not offered).
+    assert shape["fireball"] == [False, True, 0]
     v = act(m, type="throw", thrower=58, target=30, range=3, target_holding_ball=False,
             fireball=True, rolls={"throw": [], "dodge": [4, 5]})
     assert v["last"]["attack"] == 10 and v["last"]["fireball"] and v["last"]["result"] == "hit"
@@ -246,7 +249,7 @@ def test_a_fireball_holder_said_to_hold_no_ball_had_dropped_it():
 def test_the_holder_may_throw_another_ball_dropping_the_fireball():
     m = start()
     act(m, type="cast", caster=21, spell="fireball", targets=[21])
-    assert legal(m, "throw")["fireball"] == [True, False]
+    assert legal(m, "throw")["fireball"] == [True, False, 0]  # 0: its own, by side
     v = act(m, type="catch", thrower=21, catcher=45, fireball=False)
     assert v["loose_fireballs"] == [0] and not v["sides"][0]["wizards"][0]["on_court"]
 

@@ -58,8 +58,8 @@ def test_laurie_on_the_serve_counts_when_the_serve_is_bad(host, runner):
 
 @pytest.mark.parametrize("action, message", [
     ({"type": "point", "winner": 0, "reason": "bad_serve"},
-     "a bad serve gives the point to the receivers, Bob; Ann serves this point: give them "
-     "the point for another reason"),
+     "a bad serve gives the point to the receivers, Bob; Ann serves this point: give Ann "
+     "the point for another reason (no return, declined, out or net)"),
 ])
 def test_a_bad_serve_point_for_the_server_is_refused(host, runner, action, message):
     match = start(host, ["austin", "rich"])["match"]
@@ -112,7 +112,7 @@ def test_josephias_takes_from_the_discard_only_in_his_sides_draw_phase(host, run
     refused(host, runner, {"type": "ability", "player": 1},
             "Bob can use Josephias's ability (a card from the discard instead of the draw) "
             "only in their side's draw phase, after their side's serve or shot is recorded "
-            "and until the other side's shot: Bob/Cid are to hit now")
+            "and until the other side's shot: Bob & Cid are to hit now")
     match = ok(host, {"type": "shot", "player": 1, "cards": ["R2"],
                       "support": {"player": 2, "cards": ["B0"]}})
     assert abilities(match) == [1, 2]
@@ -145,7 +145,7 @@ def test_the_supports_enchantment_is_offered_only_the_opponent_left(host, runner
     serve = {"type": "serve", "player": 0, "corner": "red", "cards": ["B3", "E2"],
              "enchant": 2, "support": {"player": 1, "cards": ["B0", "E3"], "enchant": 2}}
     refused(host, runner, serve, "two teammates cannot enchant the same opponent: Cid is "
-            "enchanted already; 'support.enchant': 3")
+            "enchanted already; 'support.enchant': 3 (Dee)")
     del serve["support"]["enchant"]  # only Dee is left: inferred
     match = ok(host, serve)
     assert {(o["player"], o["by"][0]) for o in match["view"]["obligations"]} == {(2, 0), (3, 1)}

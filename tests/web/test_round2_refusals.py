@@ -39,8 +39,9 @@ CASES = {
     "magic 1 names two wizards": (
         wd(wizards={"21": {"magic": 1}}), [],
         {"type": "cast", "caster": 21, "spell": "speed", "targets": [21, 58]}, 409,
-        "#21's Magic is 1: its spells reach at most 1 wizard (one connected space each, the "
-        "caster counted when named); 2 named"),
+        "#21's Magic is 1: its spells reach at most 1 wizard (the Magic is the number of "
+        "connected spaces a spell covers, the caster counted when named); 2 named: name at "
+        "most 1"),
     "a fireball throw with no fireball about": (
         wd(), [],
         {"type": "throw", "thrower": 21, "target": 45, "range": 2,

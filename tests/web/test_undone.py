@@ -23,7 +23,7 @@ from tests.support import CATALOG
      "#21 hit #45: out"),
     (EACH_GAME["wizard-dodgeball"], {"type": "end_activation"}, "end activation"),
     (EACH_GAME["alakaslam"], {"type": "point", "winner": 1, "reason": "no_return"},
-     "point to Cid/Dan"),
+     "point to Cid & Dan"),
     (EACH_GAME["alakaslam"], {"type": "mulligan", "player": 1}, "mulligan by Bea"),
     (EACH_GAME["alakazoo"], {"type": "display", "by": 0, "space": 1, "creature": 1},
      "display by Ann"),

@@ -66,7 +66,7 @@ TC.slam.startForm = function (box, game, current) {
     if (formats[active.length]) {
       const sideOf = (r, k) => (active.length > 2 ? Number(r.side.value) : k);
       const members = [0, 1].map((x) => active.filter((r, k) => sideOf(r, k) === x)
-        .map((r) => r.name.textContent).join("/") || "nobody");
+        .map((r) => r.name.textContent).join(" & ") || "nobody");
       sides.textContent = `Side 1: ${members[0]} · Side 2: ${members[1]}`;
     } else sides.textContent = "";
   };

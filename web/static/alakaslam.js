@@ -185,18 +185,15 @@ TC.slam.court = function ({cols, ball, path, label, names, faded, unjudged}) {
   }
   for (let r = 1; r <= rows; r++) parts.push(s("text", {class: "coord", x: S + 6, y: cy(r) + 4}, r));
   if (names) {
-    // A drawing cannot wrap: a pair too wide for the court (two 16-capital names) is
-    // written a name a line, in the margin beyond the court's end; a line still too wide
-    // (measured in the side's 13px semibold: 16 capitals W are) is squeezed to the court's
-    // width.
+    // A drawing cannot wrap: a pair too wide for the court is written a name a line in
+    // the margin beyond its end; a line still too wide (13px semibold) is squeezed.
     const room = W - 8;
     const font = {size: 13, weight: 600};
     const wide = (text) => TC.textWidth(text, `${font.weight} ${font.size}px system-ui, sans-serif`);
     const lines = (name) => {
       const text = String(name);
-      const cut = text.indexOf("/");
-      return wide(text) <= room || cut < 0 ? [text]
-        : [text.slice(0, cut + 1), text.slice(cut + 1)];
+      const cut = text.indexOf(" & "), a = text.slice(0, cut + 2);  // " &" kept if it fits
+      return wide(text) <= room || cut < 0 ? [text] : [wide(a) <= room ? a : a.slice(0, -2), text.slice(cut + 3)];
     };
     const fit = (line) => TC.fitText(line, room, font);
     const side = (name, last) => lines(name).forEach((line, i, all) => parts.push(
@@ -283,8 +280,9 @@ TC.boards.alakaslam = function (match) {
     const l = v.last_shot;
     last.push(`Last shot (${sideName(l.side)}): ${TC.slam.cell(l.from)} → ${TC.slam.cell(l.to)}, ${TC.slam.RESULTS[l.result]}`);
   }
-  // In the words of every output (rules.point_said): "Ann scores: no return".
-  if (v.last_point) last.push(`Last point: ${sideName(v.last_point.winner)} scores: ${TC.slam.REASONS[v.last_point.reason]}`);
+  // As rules.point_said (a pair: "score")
+  const w = v.last_point && v.last_point.winner;
+  if (v.last_point) last.push(`Last point: ${sideName(w)} score${v.sides[w].players.length > 1 ? "" : "s"}: ${TC.slam.REASONS[v.last_point.reason]}`);
   const reminders = [];
   if (!over && v.draws && v.draws.length) reminders.push(`Draw: ${v.draws.map((d) => TC.slam.drawText(v, d)).join("; ")}`);
   if (!over && v.refill && v.refill.length) {

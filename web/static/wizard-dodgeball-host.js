@@ -40,7 +40,12 @@
     // With both sides' Fireballs loose, each is named by its side (0 or 1).
     const ballName = (f) => (f === true ? "the Fireball" : f === false ? "another ball" :
       `${v.sides[f].name}'s Fireball`);
-    const fireball = (s) => (s.fireball ? select("fireball", s.fireball, ballName, "Which ball") : null);
+    // legal offers every value taken; a side number naming again the ball `true` names
+    // is left out, as the panel's ball_choices does.
+    const balls = (values) => (!values.includes(true) ? values
+      : values[0] === true ? values.filter((f) => typeof f === "boolean" || v.loose_fireballs.includes(f))
+        : values.filter((f) => typeof f === "boolean"));
+    const fireball = (s) => (s.fireball ? select("fireball", balls(s.fireball), ballName, "Which ball") : null);
     const withBall = (menu) => (menu ? {fireball: value(menu)} : {});
     const throwing = shape("throw");
     if (throwing) {

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from companion.games.base import JSON, Card, name_text, won
+from companion.names import TEAM_JOIN
 
 
 def card(view: JSON) -> Card:
     """One row per side (a doubles side is its two players), its points."""
     names = [name_text(p["name"]) for p in view["players"]]
-    sides = [(" & ".join(names[p] for p in side["players"]), [str(side["score"])],
+    sides = [(TEAM_JOIN.join(names[p] for p in side["players"]), [str(side["score"])],
               tuple(side["players"]), won(view["winner"], i))
              for i, side in enumerate(view["sides"])]
     score = "-".join(cells[0] for _, cells, _, _ in sides)

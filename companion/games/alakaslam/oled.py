@@ -17,6 +17,7 @@ from companion.games.alakaslam import CHARACTERS
 from companion.games.alakaslam.court import NET, ROWS, Cell
 from companion.games.alakaslam.panel import GO, obligation, preview
 from companion.games.alakaslam.rules import point_said
+from companion.names import TEAM_JOIN
 from companion.ui.base import Screen, Ui
 from companion.ui.canvas import (
     BODY,
@@ -93,14 +94,22 @@ def court(draw: ImageDraw.ImageDraw, cols: int, ball: list[int] | Cell | None = 
         draw.line((x0 + 2, y1 - 2, x1 - 2, y0 + 2), fill=1)
 
 
+#: A pair's names joined on a line too narrow for :data:`TEAM_JOIN`'s spaces.
+TIGHT_JOIN = TEAM_JOIN.strip()
+
 def side_names(view: Mapping[str, Any], room: int) -> list[str]:
-    """Each side's players' names joined with ``/``, shortened to ``room`` pixels of
-    the bold font."""
+    """Each side's players' names joined as everywhere (``Ann & Bea``), shortened to
+    ``room`` pixels of the bold font; where the spaces would cost a pair letters of
+    its names, joined without them (``Ann&Bea``)."""
     out = []
     for side in view["sides"]:
         names = [view["players"][p]["name"] for p in side["players"]]
-        each = (room - (len(names) - 1) * text_width("/", BOLD)) // len(names)
-        out.append("/".join(short(names, each, BOLD)))
+        for join in (TEAM_JOIN, TIGHT_JOIN):
+            each = (room - (len(names) - 1) * text_width(join, BOLD)) // len(names)
+            shortened = short(names, each, BOLD)
+            if shortened == names:
+                break
+        out.append(join.join(shortened))
     return out
 
 
@@ -129,7 +138,8 @@ def status(view: Mapping[str, Any]) -> str:
     """What is due and the match's target: ``"Serve · goal 3"``, ``"Rally 3 · goal 3"``,
     ``"Ann wins"``; within :data:`STATUS` pixels."""
     if view["winner"] is not None:
-        return _fitted(view, lambda n: f"{_side(view, view['winner'], n)} wins", STATUS)
+        win = "win" if _pair(view, view["winner"]) else "wins"
+        return _fitted(view, lambda n: f"{_side(view, view['winner'], n)} {win}", STATUS)
     due = "Serve" if view["due"] == "serve" else f"Rally {view['rally']}"
     text = f"{due} · goal {view['target']}"
     # A rally of ten shots or more: the dot alone keeps the two apart.
@@ -174,7 +184,7 @@ def lines(view: Mapping[str, Any], options: Mapping[str, Any]) -> list[str]:
         out.append(_fitted(view, lambda n: _point(view, point, n)))
     elif options.get("coin_flip") is not None:
         side = options["coin_flip"]
-        verb = "serves" if len(view["sides"][side]["players"]) == 1 else "serve"
+        verb = "serve" if _pair(view, side) else "serves"
         out.append(_fitted(view, lambda n: f"Coin flip: {_side(view, side, n)} {verb}"))
     return out + simon + copies + mulligans + abilities
 
@@ -182,24 +192,32 @@ def lines(view: Mapping[str, Any], options: Mapping[str, Any]) -> list[str]:
 def _fitted(view: Mapping[str, Any], line: Callable[[list[str]], str],
             room: int = LINE) -> str:
     """``line(names)`` with the players' names shortened just enough to fit ``room``
-    pixels (see :func:`~companion.ui.canvas.fit_names`)."""
-    return fit_names([p["name"] for p in view["players"]], line, width=room)
+    pixels (see :func:`~companion.ui.canvas.fit_names`); a pair joined without the
+    spaces (``Ann&Bea``) before its names lose a letter."""
+    return fit_names([p["name"] for p in view["players"]], line,
+                     lambda n: line(n).replace(TEAM_JOIN, TIGHT_JOIN), width=room)
 
 
 def _side(view: Mapping[str, Any], side: int, names: list[str]) -> str:
-    """A side's name from its players' (shortened) ``names``: ``"Ann/Bob"``."""
-    return "/".join(names[p] for p in view["sides"][side]["players"])
+    """A side's name from its players' (shortened) ``names``: ``"Ann & Bob"``."""
+    return TEAM_JOIN.join(names[p] for p in view["sides"][side]["players"])
 
 
 def _hitters(view: Mapping[str, Any], shot: Mapping[str, Any], names: list[str]) -> str:
-    who = "/".join(names[p] for p in shot.get("players", []))
+    who = TEAM_JOIN.join(names[p] for p in shot.get("players", []))
     return who or _side(view, shot["side"], names)
 
 
 def _point(view: Mapping[str, Any], point: Mapping[str, Any], names: list[str]) -> str:
     """``"Ann scores: net"``: who won the last point and why, in the words of every
     output (the loser goes without saying)."""
-    return point_said(_side(view, point["winner"], names), point["reason"])
+    return point_said(_side(view, point["winner"], names), point["reason"],
+                      pair=_pair(view, point["winner"]))
+
+
+def _pair(view: Mapping[str, Any], side: int) -> bool:
+    """Whether ``side`` is two players (its verbs take the plural: "Ann & Bea win")."""
+    return len(view["sides"][side]["players"]) > 1
 
 
 # --- the card picker -------------------------------------------------------------------

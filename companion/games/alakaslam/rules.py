@@ -8,7 +8,7 @@ every default filled in and each Enchantment's bound player named, so
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.errors import IllegalAction, InvalidAction
@@ -17,6 +17,7 @@ from companion.games.alakaslam.options import CHARACTERS
 from companion.games.alakaslam.state import (
     REASONS,
     SHOT_ABILITY,
+    Binding,
     State,
     acts_as,
     hand_size,
@@ -24,6 +25,7 @@ from companion.games.alakaslam.state import (
     held_at_most,
 )
 from companion.games.base import JSON, action_type, check_fields, choice, integer
+from companion.names import TEAM_JOIN
 
 ACTIONS = ("serve", "shot", "point", "mulligan", "ability", "copy")
 CORNERS = ("red", "blue")
@@ -55,7 +57,11 @@ def legal(state: State) -> list[JSON]:
             shapes.append({"type": "copy", "player": simons,
                            "character": [c for c in s.characters if c != "simon"]})
     else:
-        shapes.append({"type": "shot", "player": list(s.side_players(state.hitter))})
+        hitters = list(s.side_players(state.hitter))
+        # A side whose player cannot obey an Enchantment with the cards it can hold
+        # has no shot: the point is the other side's (no return).
+        if not any(_stuck(state, p) for p in hitters):
+            shapes.append({"type": "shot", "player": hitters})
     able = [p for p in everyone if has_point_ability(state, p) and not state.ability_used[p]
             and _ability_turn(state, p) is None]
     if able:
@@ -97,8 +103,8 @@ def resolve(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON
 
 
 def side_name(state: State, side: int) -> str:
-    """The side's players' names joined, e.g. ``Ann/Bea``."""
-    return "/".join(state.setup.names[p] for p in state.setup.side_players(side))
+    """The side's players' names joined as the history joins them, ``Ann & Bea``."""
+    return TEAM_JOIN.join(state.setup.names[p] for p in state.setup.side_players(side))
 
 
 #: How a point's reason reads, on every output.
@@ -106,12 +112,14 @@ REASON_WORDS = {"no_return": "no return", "declined": "declined", "out": "out",
                 "net": "net", "bad_serve": "bad serve"}
 
 
-def point_said(side: str, reason: str, number: int | None = None) -> str:
+def point_said(side: str, reason: str, number: int | None = None, *,
+               pair: bool = False) -> str:
     """Who won a point and why, as every output says it (the OLED, the phones' board in
-    alakaslam.js, the chart): ``"Ann/Bea scores: no return"``; with its ``number``:
-    ``"Ann scores point 3: net"``. The side named is the one that won it."""
+    alakaslam.js, the chart): ``"Ann scores: no return"``, a ``pair`` taking the plural
+    (``"Ann & Bea score: net"``); with its ``number``: ``"Ann scores point 3: net"``.
+    The side named is the one that won it."""
     point = "" if number is None else f" point {number}"
-    return f"{side} scores{point}: {REASON_WORDS.get(reason, reason)}"
+    return f"{side} score{'' if pair else 's'}{point}: {REASON_WORDS.get(reason, reason)}"
 
 
 def _name(state: State, player: int) -> str:
@@ -139,8 +147,8 @@ def _point_refusal(state: State, winner: int, reason: str) -> str:
         receivers = 1 - state.serving_side
         return (f"a bad serve gives the point to the receivers, "
                 f"{side_name(state, receivers)}; {side_name(state, winner)} "
-                f"{_serves(state, winner)} this "
-                f"point: give them the point for another reason")
+                f"{_serves(state, winner)} this point: give {side_name(state, winner)} the "
+                "point for another reason (no return, declined, out or net)")
     last = 1 - state.hitter
     if winner == state.hitting_side and reason != "bad_serve":
         return (f"{side_name(state, last)} hit last and the ball landed in: a point "
@@ -172,20 +180,21 @@ def _mulligan(state: State, action: Mapping[str, Any]) -> JSON:
 def _copy(state: State, action: Mapping[str, Any]) -> JSON:
     check_fields(action, ("player", "character"))
     p = _player(state, action)
+    s = state.setup
+    in_play = [c for c in s.characters if c != "simon"]
     character = choice(action, "character", tuple(CHARACTERS), None, "field")
     if character is None:
-        raise InvalidAction(f"missing field 'character' (one of: {', '.join(CHARACTERS)})")
-    s = state.setup
+        raise InvalidAction(f"missing field 'character': whom Simon copies, "
+                            f"{_character_choices(in_play)}")
     if s.characters[p] != "simon":
         raise IllegalAction(f"{_name(state, p)} plays {CHARACTERS[s.characters[p]]}: only "
                             "Simon copies a character")
     why = _copy_refusal(state, p)
     if why is not None:
         raise IllegalAction(why)
-    in_play = [c for c in s.characters if c != "simon"]
     if character not in in_play:
-        raise IllegalAction(f"Simon copies a character in play: one of "
-                            f"{', '.join(CHARACTERS[c] for c in in_play)}")
+        raise IllegalAction(f"Simon copies a character in play, and {CHARACTERS[character]} "
+                            f"is not: 'character' {_character_choices(in_play)}")
     return {"type": "copy", "player": p, "character": character}
 
 
@@ -420,6 +429,9 @@ def _check_hand(state: State, who: int, cards: list[str], enchant: object, key: 
     """
     s = state.setup
     name = _name(state, who)
+    stuck = None if ability else _stuck(state, who)
+    if stuck:
+        raise IllegalAction(stuck)
     if not 1 <= len(cards) <= MAX_CARDS:
         raise IllegalAction(f"{name} plays 1 to {MAX_CARDS} cards in a shot; got {len(cards)}")
     held = held_at_most(state, who)
@@ -430,8 +442,11 @@ def _check_hand(state: State, who: int, cards: list[str], enchant: object, key: 
                 f"{'mulligans' if state.mulligans[who] else 'the refill'})" if held == at_serve
                 else f"at most {held} {cards_word} (the hand at the serve, {at_serve}, and "
                      f"what was drawn since, less what was played)")
-        raise IllegalAction(f"{name} holds {what}: {len(cards)} cannot be played; "
-                            f"play 1 to {min(held, MAX_CARDS)}")
+        counts = sorted({b.cards for b in state.bindings if b.player == who
+                         and b.cards <= held} if not ability else ())
+        play = (f"play exactly {' or '.join(map(str, counts))}" if counts else
+                f"play 1 to {min(held, MAX_CARDS)}")
+        raise IllegalAction(f"{name} holds {what}: {len(cards)} cannot be played; {play}")
     if ability and len(cards) != 1:
         raise IllegalAction(f"{name} uses Laurie's ability: play exactly 1 card")
     if STRAIGHT in cards and acts_as(state, who) != "austin":
@@ -468,8 +483,37 @@ def _check_hand(state: State, who: int, cards: list[str], enchant: object, key: 
 
 
 def _choices(state: State, players: list[int]) -> str:
-    """Players as the field takes them: ``2 or 3``."""
-    return " or ".join(str(o) for o in players)
+    """Players as the field takes them, each with the name a player reads:
+    ``2 (Cid) or 3 (Dee)``."""
+    return " or ".join(f"{o} ({_name(state, o)})" for o in players)
+
+
+def _character_choices(characters: Sequence[str]) -> str:
+    """Characters as the field takes them, each with its name: ``"rich" (Rich) or
+    "austin" (Austin)``."""
+    return " or ".join(f'"{c}" ({CHARACTERS[c]})' for c in characters)
+
+
+def _stuck(state: State, who: int) -> str | None:
+    """Why no shot of ``who``'s can obey the Enchantments binding them, or None: each asks
+    for more cards than the record lets them hold (:func:`held_at_most`), so the point is
+    the other side's. Laurie's ability, unused, plays 1 card whatever binds her."""
+    mine = [b for b in state.bindings if b.player == who]
+    if not mine or (acts_as(state, who) == SHOT_ABILITY and not state.ability_used[who]):
+        return None
+    held = min(held_at_most(state, who), MAX_CARDS)
+    if any(b.cards <= held for b in mine):
+        return None
+    other = 1 - state.setup.teams[who]
+    return (f"{_name(state, who)} is under {_under(mine)} and holds at most {held} "
+            f"card{'s' * (held != 1)}: no shot can obey it; give {side_name(state, other)} "
+            "the point (no return)")
+
+
+def _under(bindings: Sequence[Binding]) -> str:
+    """The Enchantments on a player in words: ``Rich's Enchant-2 and Enchant-3``."""
+    return " and ".join(("Rich's " if b.no_enchant else "") + f"Enchant-{b.cards}"
+                        for b in bindings)
 
 
 def _obey(state: State, who: int, cards: list[str], spells: list[str]) -> None:
@@ -480,8 +524,7 @@ def _obey(state: State, who: int, cards: list[str], spells: list[str]) -> None:
     if any(len(cards) == b.cards and not (b.no_enchant and spells) for b in mine):
         return
     name = _name(state, who)
-    under = " and ".join(("Rich's " if b.no_enchant else "") + f"Enchant-{b.cards}"
-                         for b in mine)
+    under = _under(mine)
     # Each count that satisfies, once; Rich's "no Enchantment" only where every
     # binding with that count is his (another's same count allows one).
     counts: dict[int, bool] = {}

@@ -26,7 +26,8 @@ def timeline(steps: Sequence[Step]) -> Chart:
             line.add(played, score)
         won = view["last_point"]
         marks.append(Mark(played, won["reason"],
-                          point_said(sides[won['winner']]['name'], won["reason"], played),
+                          point_said(sides[won['winner']]['name'], won["reason"], played,
+                                     pair=len(sides[won['winner']]["players"]) > 1),
                           f"side-{won['winner']}"))
     by_reason = tuple(tuple(side[r] for r in REASONS)
                       for side in steps[-1].view["stats"]["points"])

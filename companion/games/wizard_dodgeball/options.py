@@ -290,10 +290,15 @@ def _spells(value: object, spell_list: str, players: Sequence[str],
         if cost > budget:
             sums = "+".join(str(m) for m in magic)
             raise InvalidAction(
-                f"{players[side]}'s spells cost {cost} but its Magic budget is {budget} "
+                f"{owner(players[side])} spells cost {cost} but its Magic budget is {budget} "
                 f"({sums}): leave out cards worth {cost - budget} or more")
         bought.append([c for c in every if c in ids])
     return bought
+
+
+def owner(name: str) -> str:
+    """``"Owls'"``, ``"Ann's"``: a side's name as an owner."""
+    return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"
 
 
 def _two(value: object) -> list[Any]:

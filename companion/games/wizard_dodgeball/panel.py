@@ -13,7 +13,7 @@ and the shapes it was offered are still there.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -200,8 +200,21 @@ def _fireball(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     shape = _shape(match, action["type"])
     assert match is not None and shape is not None
     entries = [(ball_label(match["view"], f), _act({**action, "fireball": f}))
-               for f in shape["fireball"]]
+               for f in ball_choices(shape["fireball"], match["view"]["loose_fireballs"])]
     return listing(ui, f"#{action['thrower']} threw which?", entries, back=MENU)
+
+
+def ball_choices(values: Sequence[bool | int], loose: Sequence[int]) -> list[bool | int]:
+    """The balls a picker shows of a shape's ``fireball`` values: ``legal`` offers
+    every value taken, and a side number that names again the ball ``true`` names is
+    left out (the holder's own Fireball, led by ``true``; the one loose Fireball,
+    where ``true`` follows ``false``). A loose one beside the holder's stays, and with
+    both loose (no ``true``) each side names its own. The host page does the same."""
+    if not any(v is True for v in values):
+        return list(values)
+    if values[0] is True:
+        return [v for v in values if isinstance(v, bool) or v in loose]
+    return [v for v in values if isinstance(v, bool)]
 
 
 def ball_label(view: Mapping[str, Any], fireball: bool | int) -> str:

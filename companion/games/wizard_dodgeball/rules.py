@@ -20,7 +20,7 @@ from companion.games.wizard_dodgeball.dice import (
     throw_outcome,
     throw_pool,
 )
-from companion.games.wizard_dodgeball.options import JERSEY_MAX
+from companion.games.wizard_dodgeball.options import JERSEY_MAX, owner
 from companion.games.wizard_dodgeball.state import (
     MARKERS,
     State,
@@ -68,20 +68,41 @@ def legal(state: State) -> list[JSON]:
     return shapes
 
 
+def fireball_values(state: State, j: int) -> list[bool | int]:
+    """The ``fireball`` values a throw by ``j`` takes, the likelier first; empty when no
+    Fireball is about (the field is then left out)."""
+    loose = loose_fireballs(state)
+    held = next((t for t in state.tokens if t.jersey == j and t.spell == "fireball"), None)
+    sides: list[bool | int] = sorted({t.side for t in loose} | ({held.side} if held else set()))
+    if held is not None:
+        return [True, False, *sides]
+    if len(loose) == 1:
+        return [False, True, *sides]
+    # Both sides' Fireballs are loose: true could be either; a side names one.
+    return [False, *sides] if loose else []
+
+
+def _fireball_choices_text(state: State, j: int) -> str:
+    """What ``j``'s throw may say of its ball, for a refusal: ``"say 'fireball' true,
+    false or 0"``, or that no Fireball is about."""
+    values = fireball_values(state, j)
+    if not values:
+        return "say 'fireball': false, or leave it out"
+    return "say 'fireball' " + ", ".join(json_text(v) for v in values[:-1]) + \
+        f" or {json_text(values[-1])}"
+
+
 def _throw_shapes(state: State, j: int) -> list[JSON]:
     side = state.setup.side_of(j)
     foes = on_court(state, 1 - side)
     # Whether the ball thrown is a Fireball: the holder's is (unless it threw
     # another ball); a loose one only if the host says this wizard picked it up.
-    fire: JSON = {}
-    loose = loose_fireballs(state)
-    if has(state, j, "fireball"):
-        fire = {"fireball": [True, False]}
-    elif len(loose) == 1:
-        fire = {"fireball": [False, True]}
-    elif loose:
-        # Both sides' Fireballs are loose: a thrown one is named by its side.
-        fire = {"fireball": [False, *sorted(t.side for t in loose)]}
+    # Every value `_fireball` takes is offered, the likelier first: besides true and
+    # false, the side of each Fireball this wizard may have thrown (its own, or a loose
+    # one), which names it (a picker leaves out the one that only names again what
+    # true does: see panel.ball_choices).
+    values = fireball_values(state, j)
+    fire: JSON = {"fireball": values} if values else {}
     shapes: list[JSON] = []
     if foes:
         # A wizard with Butter Fingers holds no ball: its throw shape offers only false.
@@ -221,6 +242,13 @@ def _jersey(state: State, action: Mapping[str, Any], key: str) -> int:
     return j
 
 
+def _court_text(state: State) -> str:
+    """Who is on the court, by side: ``"Owls #21 #58, Newts #45"``."""
+    return ", ".join(f"{state.setup.sides[side]} "
+                     + (" ".join(f"#{j}" for j in on_court(state, side)) or "nobody")
+                     for side in (0, 1))
+
+
 def _roster_text(state: State, side: int) -> str:
     jerseys = " ".join(f"#{j}" for j in state.setup.rosters[side])
     return f"{state.setup.sides[side]} ({jerseys})"
@@ -248,7 +276,8 @@ def _require_active(state: State, j: int, doing: str) -> None:
     now = active(state)
     if j != now:
         side = state.setup.sides[state.setup.side_of(now)]
-        raise IllegalAction(f"it is #{now}'s activation ({side}): #{j} cannot {doing} now")
+        raise IllegalAction(f"it is #{now}'s activation ({side}): #{j} cannot {doing} now; "
+                            f"{allowed_now(state)}")
     if j in state.off:
         raise IllegalAction(f"#{j} is off the court and cannot {doing}: "
                             f"{allowed_now(state)}")
@@ -268,6 +297,10 @@ def _thrower_and_target(state: State, action: Mapping[str, Any],
                         target_key: str) -> tuple[int, int]:
     thrower = _thrower(state, action)
     target = _jersey(state, action, target_key)
+    if target == thrower:
+        foes = " ".join(f"#{f}" for f in on_court(state, 1 - state.setup.side_of(thrower)))
+        raise IllegalAction(f"#{thrower} cannot throw at itself: a throw goes at an opponent "
+                            f"on the court: {foes or 'none'}")
     if state.setup.side_of(target) == state.setup.side_of(thrower):
         raise IllegalAction(f"#{target} is #{thrower}'s teammate: a throw to a teammate "
                             "is a 'pass'")
@@ -321,9 +354,15 @@ def _returning(state: State, action: Mapping[str, Any], catcher: int) -> int | N
         return None
     j = _jersey(state, action, "returning")
     if j not in back:
-        who = ", ".join(f"#{w}" for w in back) or "nobody"
-        raise IllegalAction(f"#{j} cannot come back: of {state.setup.sides[side]}, "
-                            f"off the court is {who}")
+        team = state.setup.sides[side]
+        why = (f"it plays for {state.setup.sides[1 - side]}" if state.setup.side_of(j) != side
+               else "it is on the court")
+        if not back:
+            raise IllegalAction(f"#{j} cannot come back: {why}, and nobody of {team} is off "
+                                "the court; leave 'returning' out")
+        raise IllegalAction(f"#{j} cannot come back: {why}; {team} may bring back "
+                            f"{' or '.join(f'#{w}' for w in back)}, or nobody "
+                            "('returning': null)")
     return j
 
 
@@ -361,7 +400,9 @@ def _resolve_throw(state: State, action: Mapping[str, Any], rng: random.Random) 
     assert zones is not None
     holding = _flag(action, "target_holding_ball")
     if holding and has(state, target, "butter_fingers"):
-        raise IllegalAction(f"#{target} has Butter Fingers and cannot be holding a ball")
+        raise IllegalAction(f"#{target} has Butter Fingers and cannot be holding a ball: "
+                            "say 'target_holding_ball': false (a wizard with Butter "
+                            "Fingers holds no ball)")
     rolls = action.get("rolls")
     if rolls is not None and (not isinstance(rolls, Mapping) or set(rolls) - {"throw", "dodge"}):
         raise InvalidAction("field 'rolls' must be {\"throw\": [...], \"dodge\": [...]}")
@@ -429,7 +470,7 @@ def _fireball(state: State, action: Mapping[str, Any], thrower: int) -> JSON:
         if not said:
             return {}
         if len(loose) > 1:
-            names = " or ".join(f"{t.side} ({_of(state.setup.sides[t.side])})" for t in loose)
+            names = " or ".join(f"{t.side} ({owner(state.setup.sides[t.side])})" for t in loose)
             raise IllegalAction(f"both sides' Fireballs are on loose balls: say which one "
                                 f"#{thrower} threw with 'fireball' {names}, or false for "
                                 "another ball")
@@ -441,21 +482,16 @@ def _fireball(state: State, action: Mapping[str, Any], thrower: int) -> JSON:
     token = next((t for t in state.tokens if t.spell == "fireball" and t.side == said), None)
     name = state.setup.sides[said]
     if token is None or token.jersey not in (None, thrower):
-        raise IllegalAction(f"#{thrower} cannot have thrown {_of(name)} Fireball: "
-                            f"{_fireballs_text(state)}")
+        raise IllegalAction(f"#{thrower} cannot have thrown {owner(name)} Fireball: "
+                            f"{_fireballs_text(state)}; {_fireball_choices_text(state, thrower)}")
     if token.jersey == thrower:
         return {"fireball": True}
     return {"fireball": True, "fireball_side": said}
 
 
-def _of(name: str) -> str:
-    """``"Owls'"``, ``"Ann's"``: a side's name as an owner."""
-    return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"
-
-
 def _fireballs_text(state: State) -> str:
     """Where the Fireballs are: ``"Owls' Fireball is on the ball #21 holds"``."""
-    where = [f"{_of(state.setup.sides[t.side])} Fireball is "
+    where = [f"{owner(state.setup.sides[t.side])} Fireball is "
              + (f"on the ball #{t.jersey} holds" if t.jersey is not None else "on a loose ball")
              for t in state.tokens if t.spell == "fireball"]
     return "; ".join(where) or "no Fireball is on a ball now"
@@ -565,11 +601,24 @@ def _require_markers(state: State, side: int, spell: str, targets: list[int]) ->
                         + (" besides those" if carried and room else ""))
 
 
+def _ready_text(state: State, side: int) -> str:
+    """What ``side`` may cast now, for a refusal to end with: ``"ready now: Dispel,
+    Freeze, Slow/Speed"`` (a paired card by its two faces), or that none is."""
+    cards = [c for c in state.setup.cards[side] if card_status(state, side, c) is None]
+    if not cards:
+        return f"none of {state.setup.sides[side]}'s cards is ready now"
+    return "ready now: " + ", ".join("/".join(TITLES[f] for f in CARD_OF[c].faces)
+                                     for c in cards)
+
+
 def _require_ready(state: State, side: int, spell: str) -> None:
     card = CARD_OF[spell]
     name = TITLES[spell]
     if card.id not in state.setup.cards[side]:
-        raise IllegalAction(f"{state.setup.sides[side]} did not buy the {name} card")
+        bought = ", ".join("/".join(TITLES[f] for f in CARD_OF[c].faces)
+                           for c in state.setup.cards[side]) or "none"
+        raise IllegalAction(f"{state.setup.sides[side]} did not buy the {name} card; their "
+                            f"cards: {bought} ({_ready_text(state, side)})")
     cast = card_status(state, side, card.id)
     if cast is not None:
         end = returns_after(state, cast)
@@ -578,17 +627,41 @@ def _require_ready(state: State, side: int, spell: str) -> None:
             f"when activation {end} ends ({to_go} more after this one)"
         face = "" if cast.spell == spell else f" (its {TITLES[cast.spell]} face was cast)"
         raise IllegalAction(f"{name} is recharging{face}: cast by #{cast.caster}, it returns "
-                            f"{when}")
+                            f"{when}; {_ready_text(state, side)}")
 
 
 def _require_effect(state: State, target: int, effect: str | None) -> None:
     if effect is None:
-        raise InvalidAction("say which effect to cancel (a spell id)")
+        carried = sorted(set(effects(state, target)), key=SPELLS.index)
+        which = (f"#{target} carries " + " or ".join(f'"{s}"' for s in carried) if carried
+                 else _dispellable_text(state))
+        raise InvalidAction(f"say which effect Dispel cancels, by its spell id: {which}")
     if target in state.off:
-        raise IllegalAction(f"#{target} is off the court")
+        raise IllegalAction(f"#{target} is off the court: Dispel reaches only wizards on "
+                            f"it; {_dispellable_text(state)}")
     if not has(state, target, effect):
-        on = ", ".join(TITLES[s] for s in effects(state, target)) or "no effect"
-        raise IllegalAction(f"#{target} has no {TITLES[effect]} to cancel; it has {on}")
+        on = _effects_text(state, target)
+        if on:
+            raise IllegalAction(f"#{target} has no {TITLES[effect]} to cancel; Dispel can "
+                                f"cancel its {on}")
+        raise IllegalAction(f"#{target} has no {TITLES[effect]} to cancel, nor any effect; "
+                            f"{_dispellable_text(state)}")
+
+
+def _effects_text(state: State, jersey: int) -> str:
+    """``jersey``'s effects in card order, ``"Slow and Shield"``; empty when none."""
+    on = [TITLES[s] for s in sorted(set(effects(state, jersey)), key=SPELLS.index)]
+    return " and ".join(on)
+
+
+def _dispellable_text(state: State) -> str:
+    """The effects a Dispel may cancel now, wizard by wizard, or what to record instead."""
+    carrying = [f"#{w} {on}" for side in (0, 1) for w in on_court(state, side)
+                if (on := _effects_text(state, w))]
+    if not carrying:
+        return ("no wizard on the court carries an effect (a Dispel that cancels nothing "
+                "is a 'cast' with no targets)")
+    return "effects to cancel: " + ", ".join(carrying)
 
 
 def _echo_bounds(state: State, action: Mapping[str, Any], caster: int, spell: str,
@@ -635,11 +708,18 @@ def _require_reach(state: State, caster: int, targets: list[int], spell: str) ->
     if spell == "fireball" and magic == 0 and targets and targets != [caster]:
         raise IllegalAction(f"#{caster}'s Magic is 0: its Fireball reaches only its own "
                             f"ball (name #{caster})")
+    if magic == 0 and targets:
+        ball = (f"a Fireball on its own ball names #{caster}" if spell == "fireball" else
+                "a Teleport of a ball alone names nobody" if spell == "teleport" else
+                "a spell that reached nobody names nobody")
+        raise IllegalAction(f"#{caster}'s Magic is 0: its spells reach no wizard, only a "
+                            f"ball; {len(targets)} named: record the cast with 'targets': [] "
+                            f"({ball})")
     if magic is not None and len(targets) > magic:
-        most = f"at most {magic} wizard{'s' if magic != 1 else ''}" if magic else "no wizard"
-        raise IllegalAction(f"#{caster}'s Magic is {magic}: its spells reach {most} "
-                            f"(one connected space each, the caster counted when named); "
-                            f"{len(targets)} named")
+        raise IllegalAction(f"#{caster}'s Magic is {magic}: its spells reach at most {magic} "
+                            f"wizard{'s' if magic != 1 else ''} (the Magic is the number of "
+                            f"connected spaces a spell covers, the caster counted when "
+                            f"named); {len(targets)} named: name at most {magic}")
 
 
 def _targets(state: State, value: object, spell: str) -> list[int]:
@@ -653,7 +733,8 @@ def _targets(state: State, value: object, spell: str) -> list[int]:
         if j in targets:
             raise InvalidAction(f"#{j} is in 'targets' twice")
         if j in state.off:
-            raise IllegalAction(f"#{j} is off the court: spells reach only wizards on it")
+            raise IllegalAction(f"#{j} is off the court: spells reach only wizards on it; "
+                                f"leave #{j} out (on the court: {_court_text(state)})")
         targets.append(j)
     if spell == "fireball" and len(targets) > 1:
         raise IllegalAction("Fireball goes on one held ball: give the one wizard holding it")
@@ -663,7 +744,7 @@ def _targets(state: State, value: object, spell: str) -> list[int]:
     if spell == "fireball" and targets and has(state, targets[0], "fireball"):
         holder = targets[0]
         on = next(t for t in state.tokens if t.jersey == holder and t.spell == "fireball")
-        raise IllegalAction(f"the ball #{holder} holds carries {_of(state.setup.sides[on.side])} "
+        raise IllegalAction(f"the ball #{holder} holds carries {owner(state.setup.sides[on.side])} "
                             "Fireball already, and a ball carries one Fireball: cast it on "
                             "another held ball")
     return targets

@@ -265,6 +265,9 @@ def actions_left(state: State) -> int:
 def basic_rule(state: State) -> str:
     """The basic turn as it stands for the active wizard, in words."""
     extra = basic_extra(state)
+    if extra > 0 and not has(state, active(state), "speed"):
+        return (f"{BASIC_RULE}, and the extra throw or cast a Speed gave, used before the "
+                "Speed was dispelled")
     if extra > 0:
         return f"{BASIC_RULE}, and Speed gives one more throw or cast"
     if extra < 0:
@@ -304,7 +307,8 @@ def budget_refusal(state: State, use: str) -> str | None:
     assert count is not None
     why = ["advanced turn: 2 actions"]
     if sped(state):
-        why.append("+1 for Speed")
+        why.append("+1 for Speed" if has(state, j, "speed") else
+                   "+1 for a Speed used before it was dispelled")
     if has(state, j, "slow"):
         why.append("-1 for Slow")
     if state.returned:
