@@ -52,8 +52,19 @@ class Zoo:
     def rune_dice(self):
         return sum(1 for f in self.roll if f != "Magic") if self.roll else 0
 
-    def max_displays(self):
+    def cap(self):
         return 2 if self.helper_used else 3
+
+    def eff_mp(self, p=None):
+        p = self.cur if p is None else p
+        if p == self.cur and not (self.acted or self.gain_applied):
+            return min(6, self.mp[p] + 3)
+        return self.mp[p]
+
+    def max_displays(self):
+        if not self.bounded:
+            return self.cap()
+        return min(self.cap(), self.displays + self.eff_mp() // 2)
 
     def over(self):
         if self.ended:
@@ -87,11 +98,11 @@ class Zoo:
 
     def helper(self):
         self.need_action_window()
-        if self.bounded and self.mp[self.cur] < 1:
-            raise Illegal("helper needs a token")
+        # RULINGS 3rd round: the Helper takes 1 from the bound; the companion takes a Helper
+        # at 0 and leaves 0 (see the audit finding: the rulebook asks for a token)
         self.acted, self.action, self.helper_used = True, "helper", True
         self.gain_applied = True
-        self.mp[self.cur] -= 1
+        self.mp[self.cur] = max(0, self.mp[self.cur] - 1)
 
     def do_trick(self, trick):
         self.over()
@@ -119,9 +130,9 @@ class Zoo:
                 raise Illegal("no_rune")
             self.no_rune += 1
             # the rune gave no token: the bound is the roll's dice less the penalties, then capped
-            self.mp[p] = min(6, self.mp_before + len(self.roll) - self.no_rune)
-            if self.displays_spent:
-                self.mp[p] -= self.displays_spent
+            self.mp[p] = max(
+                0, min(6, self.mp_before + len(self.roll) - self.no_rune) - self.displays_spent
+            )
             return self.gain(p)
         if reason == "helper":
             self.do_trick("hand")
@@ -158,17 +169,13 @@ class Zoo:
         p = self.cur
         if self.portal[p][s - 1] is not None:
             return False
-        if self.displays >= self.max_displays():
+        if self.displays >= self.cap():
             return False
         if not self.card_free(c, s):
             return False
         if not self.in_deck(c):
             return False
-        if self.bounded:
-            mp = self.mp[p] if (self.acted or self.gain_applied) else min(6, self.mp[p] + 3)
-            if mp < 2:
-                return False
-        return True
+        return not (self.bounded and self.eff_mp() < 2)
 
     def do_display(self, s, c):
         self.over()

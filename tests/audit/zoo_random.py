@@ -111,6 +111,9 @@ def compare(view, m: Zoo, log):
         "winner": view["winner"],
         "totals": [p["total"] for p in view["players"]],
     }
+    if m.bounded and not m.ended:
+        exp["magic_power"] = [m.eff_mp(p) for p in range(m.n)]
+        got["magic_power"] = [p.get("magic_power") for p in view["players"]]
     if not m.ended:
         exp["max_displays"], got["max_displays"] = m.max_displays(), view["max_displays"]
         exp["no_rune_left"] = (m.rune_dice() - m.no_rune) if m.action == "roll" else 0
@@ -161,6 +164,25 @@ def main(n, seed, bound):
                     note(
                         f"g{gi} display pairs: legal-only {sorted(lp - mp)[:8]} model-only {sorted(mp - lp)[:8]}; "
                         f"bound {m.mp} turn action {m.action} displays {m.displays}; log {json.dumps(log[-8:])}"
+                    )
+                    break
+                offered = {r for sh in legal if sh["type"] == "dark_power" for r in sh["reason"]}
+                allowed = set()
+                for r in ("no_rune", "magic_power", "hand", "helper"):
+                    try:
+                        apply(copy.deepcopy(m), {"type": "dark_power", "reason": r})
+                        allowed.add(r)
+                    except Illegal:
+                        pass
+                if m.cur is not None and m.dark[m.cur] == 3:
+                    allowed = (
+                        set()
+                    )  # accepted as "not taken" but not offered: a finding of the audit
+                if offered != allowed:
+                    st["legal_mismatch"] += 1
+                    note(
+                        f"g{gi} dark_power reasons: legal {sorted(offered)} model {sorted(allowed)}; "
+                        f"action {m.action} bound {m.mp} before {m.mp_before}; log {json.dumps(log[-8:])}"
                     )
                     break
                 a = gen(rng, m)
