@@ -39,6 +39,7 @@ class Table:
         self.pin = "482913"
         self.url = f"http://127.0.0.1:{self.port}"
         env = dict(os.environ)
+        self.log = open(os.path.join(self.dir.name, "companion.log"), "wb")  # noqa: SIM115
         self.proc = subprocess.Popen(
             [
                 str(COMPANION),
@@ -53,7 +54,7 @@ class Table:
                 "--pin",
                 self.pin,
             ],
-            stdout=subprocess.PIPE,
+            stdout=self.log,
             stderr=subprocess.STDOUT,
             env=env,
             start_new_session=True,
@@ -61,13 +62,15 @@ class Table:
         deadline = time.monotonic() + 60
         while True:
             try:
-                urllib.request.urlopen(self.url + "/api/state", timeout=2).read()
+                with urllib.request.urlopen(self.url + "/api/state", timeout=2) as r:
+                    r.read()
                 break
             except Exception:
                 if self.proc.poll() is not None or time.monotonic() > deadline:
-                    out = (
-                        self.proc.stdout.read().decode(errors="replace") if self.proc.stdout else ""
-                    )
+                    self.log.flush()
+                    with open(self.log.name, "rb") as f:
+                        out = f.read().decode(errors="replace")
+                    self.close()
                     raise RuntimeError("companion did not start: " + out)
                 time.sleep(0.2)
         # a driver stopped with SIGTERM still stops its server (see close)
@@ -89,7 +92,8 @@ class Table:
             with urllib.request.urlopen(req, timeout=60) as r:
                 return r.status, json.loads(r.read() or b"null"), r.headers
         except urllib.error.HTTPError as e:
-            raw = e.read()
+            with e:
+                raw = e.read()
             try:
                 return e.code, json.loads(raw), e.headers
             except Exception:
@@ -111,7 +115,8 @@ class Table:
         return self._req("POST", "/api/undo", {})
 
     def close(self):
-        signal.signal(signal.SIGTERM, self._old_term)
+        if hasattr(self, "_old_term"):
+            signal.signal(signal.SIGTERM, self._old_term)
         if self.proc.poll() is None:
             os.killpg(self.proc.pid, signal.SIGTERM)
             try:
@@ -119,6 +124,7 @@ class Table:
             except subprocess.TimeoutExpired:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait()
+        self.log.close()
         self.dir.cleanup()
 
     def __enter__(self):
