@@ -1,4 +1,4 @@
-# ruff: noqa: SIM102, SIM110
+# ruff: noqa: SIM110
 """Alakazoo from the rulebook and RULINGS.md (rounds 1-3) alone: turns, Dark Power,
 displays and their points, cards once, the deck, the Magic Power bound, the jury (audit model)."""
 
@@ -48,9 +48,19 @@ class Zoo:
         self.no_rune = 0
         self.gain_applied = False
         self.mp_before = self.mp[self.cur] if self.cur is not None else None
+        self.pen_mp = 0  # 'magic_power' penalties recorded this turn
+        self.pen_hand = 0
 
     def rune_dice(self):
         return sum(1 for f in self.roll if f != "Magic") if self.roll else 0
+
+    def no_rune_left(self):
+        if self.action != "roll":
+            return 0
+        left = self.rune_dice() - self.no_rune
+        if self.bounded and self.pen_mp:
+            left = min(left, self.mp_before + len(self.roll) - self.no_rune - 7)
+        return max(0, left)
 
     def cap(self):
         return 2 if self.helper_used else 3
@@ -86,6 +96,10 @@ class Zoo:
     def do_roll(self, faces):
         self.over()
         self.need_action_window()
+        if self.bounded and self.pen_hand:
+            raise Illegal("roll after a hand penalty")
+        if self.bounded and self.pen_mp and self.mp_before + len(faces) <= 6:
+            raise Illegal("roll too small for the magic_power penalty")
         self.acted, self.action, self.roll = True, "roll", list(faces)
         self.mp[self.cur] = min(6, self.mp[self.cur] + len(faces))
         self.gain_applied = True
@@ -93,11 +107,15 @@ class Zoo:
     def do_column(self):
         self.over()
         self.need_action_window()
+        if self.bounded and self.pen_mp:
+            raise Illegal("column after a magic_power penalty")
         self.acted, self.action = True, "column"
         self.gain_applied = True
 
     def helper(self):
         self.need_action_window()
+        if self.bounded and self.pen_mp:
+            raise Illegal("helper after a magic_power penalty")
         # RULINGS 3rd round: the Helper takes 1 from the bound; the companion takes a Helper
         # at 0 and leaves 0 (see the audit finding: the rulebook asks for a token)
         self.acted, self.action, self.helper_used = True, "helper", True
@@ -128,6 +146,12 @@ class Zoo:
         if reason == "no_rune":
             if self.action != "roll" or self.no_rune >= self.rune_dice():
                 raise Illegal("no_rune")
+            if (
+                self.bounded
+                and self.pen_mp
+                and self.mp_before + len(self.roll) - (self.no_rune + 1) <= 6
+            ):
+                raise Illegal("no_rune would undo the magic_power penalty")
             self.no_rune += 1
             # the rune gave no token: the bound is the roll's dice less the penalties, then capped
             self.mp[p] = max(
@@ -144,9 +168,11 @@ class Zoo:
                 add = len(self.roll) - self.no_rune if self.action == "roll" else 3
                 if self.mp_before + add <= 6:
                     raise Illegal("magic_power: bound cannot pass 6")
+                self.pen_mp += 1
             if reason == "hand":
                 if self.action == "roll":
                     raise Illegal("hand after roll")
+                self.pen_hand += 1
         return self.gain(p)
 
     @property

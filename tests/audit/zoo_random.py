@@ -116,7 +116,7 @@ def compare(view, m: Zoo, log):
         got["magic_power"] = [p.get("magic_power") for p in view["players"]]
     if not m.ended:
         exp["max_displays"], got["max_displays"] = m.max_displays(), view["max_displays"]
-        exp["no_rune_left"] = (m.rune_dice() - m.no_rune) if m.action == "roll" else 0
+        exp["no_rune_left"] = m.no_rune_left()
         got["no_rune_left"] = view["no_rune_left"]
     diff = {k: (got[k], exp[k]) for k in exp if got[k] != exp[k]}
     if diff:
