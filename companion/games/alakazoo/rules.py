@@ -39,7 +39,7 @@ def legal(state: State) -> list[JSON]:
     """
     if state.current is None:
         return []
-    p = state.current
+    p = state.mover
     mine = state.portals[p]
     shapes: list[JSON] = []
     if state.displays < state.max_displays:
@@ -105,7 +105,7 @@ def resolve(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON
     check_fields(action, (*fields, "by"))
     by = integer(action, "by", 0, len(state.setup.names) - 1, required=False)
     if by is not None and by != state.current:
-        raise IllegalAction(f"it is {name(state, state.current)}'s turn, not "
+        raise IllegalAction(f"it is {name(state, state.mover)}'s turn, not "
                             f"{name(state, by)}'s")
     event: JSON = {"type": kind, "by": state.current}
     if kind == "display":
@@ -147,13 +147,14 @@ def _creature(action: Mapping[str, Any]) -> int:
 
 def _display(state: State, action: Mapping[str, Any]) -> JSON:
     s, c = _space(action), _creature(action)
-    p = state.current
+    p = state.mover
     mine = state.portals[p]
-    if mine[s - 1] is not None:
+    shown = mine[s - 1]
+    if shown is not None:
         empty = [i + 1 for i, x in enumerate(mine) if x is None]
         where = (f"empty spaces: {space_list(empty)}" if empty else "the portal is full")
         raise IllegalAction(f"{name(state, p)}'s space {s} already shows "
-                            f"{state.setup.creature(mine[s - 1])}; {where}")
+                            f"{state.setup.creature(shown)}; {where}")
     if state.displays >= state.max_displays:
         most, n = state.max_displays, state.displays
         helper, turn = ((", of which the Magic Helper spent 1 this turn", "this")
@@ -170,7 +171,7 @@ def _check_card(state: State, space: int, creature: int, what: str) -> None:
     (``what``: display, swap in) when it cannot be in a hand: it lies on a portal (each
     card exists once), or its creature is out of the deck."""
     which = state.setup.creature(creature)
-    who = name(state, state.current)
+    who = name(state, state.mover)
     holder = state.shown_on(space - 1, creature)
     if holder is not None:
         free = ", ".join(map(state.setup.creature, _in_hand(state, space - 1)))
@@ -200,7 +201,7 @@ def _dark_power(state: State, action: Mapping[str, Any]) -> JSON:
 
 def _check_no_rune(state: State) -> None:
     """A ``no_rune`` penalty follows this turn's roll: one per die that showed a rune."""
-    who = name(state, state.current)
+    who = name(state, state.mover)
     if state.roll is None:
         raise IllegalAction(f"no 'no_rune' Dark Power now: {who} has not rolled the Spell "
                             "Dice this turn, and the penalty comes from a rolled rune; record "
@@ -236,7 +237,7 @@ def _check_hand_trick(state: State) -> None:
     one incomplete the companion cannot know whose hand was taken from: the table keeps it.)"""
     if not state.others_complete():
         return
-    p = state.current
+    p = state.mover
     others = [name(state, o) for o in range(len(state.portals)) if o != p]
     whose = (f"{others[0]}'s portal is" if len(others) == 1 else
              f"every other portal ({', '.join(others)}) is")
@@ -249,7 +250,7 @@ def _check_hand_trick(state: State) -> None:
 
 def _action_done(state: State) -> str | None:
     """Why the turn's one action (roll, column or Magic Helper) is no longer possible."""
-    who = name(state, state.current)
+    who = name(state, state.mover)
     if state.action is not None:
         return (f"{who} has {DONE[state.action]} this turn: one action per turn (roll the "
                 "Spell Dice, take a column or discard, or the Magic Helper); display or end "
@@ -293,7 +294,7 @@ def _swap(state: State, action: Mapping[str, Any]) -> JSON:
     # Malformed fields are refused first, whatever the state.
     o = integer(action, "player", 0, len(state.setup.names) - 1) if has_player else None
     c = None if has_player else _creature(action)
-    p = state.current
+    p = state.mover
     mine = state.portals[p]
     _check_action_free(state, "Magic Helper swap")
     if mine[s - 1] is None:
@@ -303,7 +304,9 @@ def _swap(state: State, action: Mapping[str, Any]) -> JSON:
                             + (f"swap one of the filled spaces ({space_list(filled)}) instead"
                                if filled else f"{name(state, p)} has none yet: display first, "
                                "or use a Helper trick with a hand card"))
-    own = state.setup.creature(mine[s - 1])
+    shown = mine[s - 1]
+    assert shown is not None   # refused just above when the space is empty
+    own = state.setup.creature(shown)
     if o is not None:
         why = _swap_refusal(state, o, s)
         if why is not None:
@@ -311,7 +314,8 @@ def _swap(state: State, action: Mapping[str, Any]) -> JSON:
         if state.portals[o][s - 1] == mine[s - 1]:
             raise IllegalAction(f"both spaces {s} show {own}: the swap would change nothing")
         return {"space": s, "player": o}
-    if c == mine[s - 1]:
+    assert c is not None   # read above whenever "player" is not given
+    if c == shown:
         raise IllegalAction(f"{name(state, p)}'s space {s} already shows {own}: the swap "
                             "needs a card of another creature")
     _check_card(state, s, c, "swap in")
