@@ -116,8 +116,9 @@ class Zoo:
         self.need_action_window()
         if self.bounded and self.pen_mp:
             raise Illegal("helper after a magic_power penalty")
-        # RULINGS 3rd round: the Helper takes 1 from the bound; the companion takes a Helper
-        # at 0 and leaves 0 (see the audit finding: the rulebook asks for a token)
+        # the rulebook's Action 3 spends a token: with the bound at 0 the record shows none
+        if self.bounded and self.mp[self.cur] < 1:
+            raise Illegal("the Helper needs a Magic Power token")
         self.acted, self.action, self.helper_used = True, "helper", True
         self.gain_applied = True
         self.mp[self.cur] = max(0, self.mp[self.cur] - 1)

@@ -174,7 +174,7 @@ def main(n, seed, bound):
                         allowed.add(r)
                     except Illegal:
                         pass
-                if m.cur is not None and m.dark[m.cur] == 3:
+                if not m.bounded and m.cur is not None and m.dark[m.cur] == 3:
                     allowed = (
                         set()
                     )  # accepted as "not taken" but not offered: a finding of the audit
