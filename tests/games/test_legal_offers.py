@@ -139,7 +139,10 @@ def check_offers(match: Match) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game_id", list(GAMES))
-@settings(max_examples=25, deadline=None)
+# Fewer than the corners' below: every game's sample start, its breadth; the corners
+# go deep (a sample Wizard Dodgeball, ten wizards with no Magic limit, offers the most
+# target sets: 25 examples took 511 s on the shared machine, where the suite took 35 min).
+@settings(max_examples=6, deadline=None)
 @given(seed=st.integers(0, 2**32), steps=st.integers(1, 40))
 def test_every_offered_value_is_accepted(game_id, seed, steps):
     rng = random.Random(seed)

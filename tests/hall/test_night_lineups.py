@@ -228,15 +228,20 @@ def test_a_game_plays_the_lineups_its_kit_allows(catalog, first_to_game):
                   "singles")
 
 
-def test_the_director_s_form_offers_each_game_what_it_can_be_played_as(first_to_game, hall):
-    """The game menu of the new event's form carries each game's lineups from its kit,
-    which the page offers when the game is chosen (a browser test plays it): the
-    rulebooks seat AlakaSLAM two to four, Alakazoo two to four each for themselves."""
+def test_the_director_s_form_offers_each_game_what_it_can_be_played_as(
+        catalog, first_to_game, hall):
+    """The game menu of the new event's form carries each game of the catalog with its
+    lineups from its kit, which the page offers when the game is chosen (a browser test
+    plays it): the rulebooks seat AlakaSLAM two to four, Alakazoo two to four each for
+    themselves; a game whose kit names none is played one against one."""
     page = hall.client().get("/director").get_data(as_text=True)
     offered = dict(re.findall(r'<option value="([\w-]+)" data-lineups="([\w ]*)"', page))
-    assert offered == {"center-court": "singles", "wizard-dodgeball": "singles",
-                       "alakaslam": "singles doubles canadian", "alakazoo": "singles tables",
-                       "first-to": "singles"}
+    assert list(offered) == list(catalog)
+    assert {g: offered[g] for g in ("center-court", "wizard-dodgeball", "alakaslam",
+                                    "alakazoo", first_to_game.id)} == {
+        "center-court": "singles", "wizard-dodgeball": "singles",
+        "alakaslam": "singles doubles canadian", "alakazoo": "singles tables",
+        "first-to": "singles"}
 
 
 # --- Canadian doubles ------------------------------------------------------------------------
