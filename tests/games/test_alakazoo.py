@@ -58,14 +58,26 @@ def fill(creatures, skip=()) -> list[dict]:
     return [show(s, c) for s, c in zip(ALL_SPACES, creatures, strict=True) if s not in skip]
 
 
+#: A roll of three dice that all show the Magic Power symbol: three tokens.
+MAGIC3 = {"type": "roll", "faces": ["Magic"] * 3}
+
+
 def three_a_turn(state, *displays: dict):
-    """The current player's ``displays``, three a turn at most: between two batches the
-    turn goes round the table (the others end theirs at once)."""
+    """The current player's ``displays``, as many a turn as the Magic Power the record
+    allows pays for (RULINGS, third round): each turn rolls three Magic Power symbols
+    first, then displays; between two batches the turn goes round the table (the others
+    end theirs at once)."""
     p = state.current
-    for i in range(0, len(displays), 3):
-        if i:
+    todo = list(displays)
+    first = True
+    while todo:
+        if not first:
             state = to_turn_of(play(state, END), p)
-        state = play(state, *displays[i:i + 3])
+        first = False
+        state = play(state, MAGIC3)
+        room = state.max_displays - state.displays
+        state = play(state, *todo[:room])
+        todo = todo[room:]
     return state
 
 

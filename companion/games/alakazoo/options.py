@@ -32,6 +32,10 @@ SPACES = 9
 MAX_MAGIC = 6
 DISPLAY_COST = 2
 HELPER_COST = 1
+#: A player starts with 1 Magic Power token; a turn whose action the table did not
+#: record may have been a roll of three dice (RULINGS, third round).
+START_MAGIC = 1
+UNRECORDED_GAIN = 3
 #: The most displays in one turn: 6 tokens at 2 each (2 after the Helper spent one).
 MAX_DISPLAYS = MAX_MAGIC // DISPLAY_COST
 
@@ -91,6 +95,11 @@ def prepare(players: Sequence[str], options: Mapping[str, Any], rng: random.Rand
     if rolled is not None and not (type(rolled) is int and 0 <= rolled < n):
         raise InvalidAction(f"option {ROLL!r} must be a player index 0-{n - 1}")
     if first == "roll":
+        if rolled is not None:
+            raise InvalidAction(f"option {ROLL!r} records the device's roll, which "
+                                "'first_player': \"roll\" asks for now: give 'first_player' "
+                                f"\"roll\" alone for a new roll, or 'first_player' {rolled} "
+                                "with it to keep that one")
         rolled = rng.randrange(n)
         first = rolled
     elif rolled is not None and rolled != first:

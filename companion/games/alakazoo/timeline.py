@@ -8,9 +8,10 @@ from companion.games.chart import Bars, Chart, Mark, Series, Step
 
 
 def timeline(steps: Sequence[Step]) -> Chart:
-    """Per player, the points won in play after each turn (x: the turn, from 1), then the
-    total with the jury's points once the game is over; a mark where the final round
-    began; and, at the end, the jury's points per player: rows, columns, pure."""
+    """Per player, the points won in play after each turn (x: the turn, from 1; a forced
+    pass at 3 Dark Power is a turn too), then the total with the jury's points once the
+    game is over; a mark where the final round began; and, at the end, the jury's points
+    per player: rows, columns, pure."""
     players = steps[0].view["players"]
     lines = [Series(p["name"], f"player-{i}", [(0, 0)]) for i, p in enumerate(players)]
     marks: list[Mark] = []
@@ -18,7 +19,8 @@ def timeline(steps: Sequence[Step]) -> Chart:
     for step in steps[1:]:
         view, x = step.view, turns + 1  # the turn this event belongs to
         if (step.event or {}).get("type") == "end_turn":
-            turns += 1
+            # The turn ended, and each forced pass on the way was a turn of its own.
+            turns += 1 + len(view["passes"])
         for line, player in zip(lines, view["players"], strict=True):
             line.add(x, player["total"])
         if view["final_round"] and not final:
