@@ -31,7 +31,7 @@ def test_spectator_shows_four_portals_dark_power_and_the_last_event(companion, p
     play(companion, *MIDGAME[:-1])
     phone.goto(url(companion))
     board = phone.locator("#board")
-    expect(board.locator(".head")).to_have_text("Round 2 · Bartholomew's turn")
+    expect(board.locator(".head")).to_have_text("Round 4 · Bartholomew's turn")
     portals = board.locator(".zp")
     expect(portals).to_have_count(4)
     # Annabelle's portal: her Dragon on 1 (first there), Bartholomew's Kraken on 5 by the swap.
