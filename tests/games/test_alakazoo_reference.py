@@ -324,7 +324,7 @@ def test_no_hand_trick_when_every_other_portal_is_complete(trick):
     for count in (2, 1, 2, 1, 2, 1):
         ann += [roll, *({"type": "display", "space": next(spaces), "creature": 1}
                         for _ in range(count)), END, roll, END]
-    machine = play(2, [*ann[:-1], trick])
+    machine = play(2, [*ann[:-2], trick])  # Bob's final turn, before his roll
     assert machine.model.players[1].dark_power == 0 and not machine.model.acted
 
 

@@ -81,8 +81,9 @@ def legal(state: State) -> list[JSON]:
         shapes += _by_creatures("swap", state, [s - 1 for s in filled])
     else:
         reasons.remove("helper")
-    # At the cap a gain is accepted but changes nothing: not offered.
-    if state.dark[p] < DARK_MAX:
+    # At the cap a gain is accepted but changes nothing: not offered; nor when the
+    # record leaves no penalty possible (after a roll whose runes are all recorded).
+    if state.dark[p] < DARK_MAX and reasons:
         shapes.append({"type": "dark_power", "reason": reasons})
     shapes.append({"type": "end_turn"})
     return shapes
