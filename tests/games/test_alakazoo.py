@@ -1010,3 +1010,32 @@ def test_a_swap_with_a_portal_is_offered_per_player_only_where_it_exchanges_some
         {"type": "swap", "space": [5], "player": [1]},
         {"type": "swap", "space": [1, 5], "player": [2]}]
     refused(state, {"type": "swap", "space": 1, "player": 1}, match="Bob's space 1 is empty")
+
+
+# --- the Magic Power bound's two readings (RULINGS, third round) -------------------------
+
+
+def test_a_no_rune_recorded_after_the_displays_still_lowers_the_bound():
+    # "a recorded roll of n dice adds n less the no_rune penalties recorded for it":
+    # recorded for it whenever it comes, so a late one takes a token back, this turn
+    # and the next.
+    state = play(start(), {"type": "roll", "faces": ["Fire", "Magic", "Magic"]}, show(1, 1))
+    assert view(state)["players"][0]["magic_power"] == 2  # 1 + 3, less 2 for the display
+    state = play(state, dark("no_rune"))
+    assert view(state)["players"][0]["magic_power"] == 1 and view(state)["max_displays"] == 1
+    refused(state, show(2, 1), match=re.escape(
+        "Ann can hold at most 1 Magic Power token now (1 kept from earlier turns, a roll of "
+        "3 dice less 1 'no_rune', 2 spent on displays) and a display spends 2: no display "
+        "now; end the turn"))
+    assert view(play(state, END))["players"][0]["magic_power"] == 1
+
+
+def test_the_helper_at_bound_0_is_recorded_and_leaves_no_display():
+    # The rulings refuse a display the bound cannot pay for; the Helper (the turn's
+    # action, with any Dark Power it brings) is taken from the bound, not refused.
+    state = play(start(), {"type": "roll", "faces": ["Magic"]}, show(1, 1), END, END)
+    assert view(state)["players"][0]["magic_power"] == 3  # 0 kept, 3 if a roll not entered
+    state = play(state, {"type": "helper", "trick": "column"})
+    assert view(state)["action"] == "helper" and view(state)["max_displays"] == 0
+    assert not shapes_of(state, "display")
+    refused(state, show(2, 1), match="Ann can hold at most 0 Magic Power tokens now")
