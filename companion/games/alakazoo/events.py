@@ -149,7 +149,11 @@ def _end_turn(state: State, p: int) -> State:
         elif len(passes) >= n:
             ended = "stuck"
             break
+    # The Magic Power the record allows the player is carried to their next turn.
+    tokens = list(state.tokens)
+    tokens[p] = state.magic_power(p)
     return replace(state, current=None if ended else nxt, round=rounds, dark=tuple(dark),
+                   tokens=tuple(tokens),
                    ended=ended, action=None, displays=0, roll=None, no_runes=0,
                    passes=tuple(passes), stats=tuple(stats),
                    last={"type": "end_turn", "player": p,

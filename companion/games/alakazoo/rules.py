@@ -13,7 +13,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.errors import IllegalAction, InvalidAction
-from companion.games.alakazoo.options import CREATURES, MAX_DICE, SPACES
+from companion.games.alakazoo.options import (
+    CREATURES,
+    DISPLAY_COST,
+    HELPER_COST,
+    MAX_DICE,
+    MAX_MAGIC,
+    SPACES,
+)
 from companion.games.alakazoo.state import (
     DARK_MAX,
     DARK_REASONS,
@@ -48,6 +55,12 @@ def legal(state: State) -> list[JSON]:
     reasons = list(DARK_REASONS)
     if state.no_runes >= state.rune_dice():
         reasons.remove("no_rune")
+    # The penalties the record leaves possible: more than 6 Magic Power after a roll
+    # (or an action not recorded) that could pass 6; more than 4 cards not after a roll.
+    if state.action not in (None, "roll") or state.tokens[p] + state.gain() <= MAX_MAGIC:
+        reasons.remove("magic_power")
+    if state.action == "roll":
+        reasons.remove("hand")
     if _action_done(state) is None:
         shapes.append({"type": "roll", "dice": list(range(1, MAX_DICE + 1))})
         shapes.append({"type": "column"})
@@ -68,8 +81,9 @@ def legal(state: State) -> list[JSON]:
         shapes += _by_creatures("swap", state, [s - 1 for s in filled])
     else:
         reasons.remove("helper")
-    # At the cap a gain is accepted but changes nothing: not offered.
-    if state.dark[p] < DARK_MAX:
+    # At the cap a gain is accepted but changes nothing: not offered; nor when the
+    # record leaves no penalty possible (after a roll whose runes are all recorded).
+    if state.dark[p] < DARK_MAX and reasons:
         shapes.append({"type": "dark_power", "reason": reasons})
     shapes.append({"type": "end_turn"})
     return shapes
@@ -155,14 +169,50 @@ def _display(state: State, action: Mapping[str, Any]) -> JSON:
         raise IllegalAction(f"{name(state, p)}'s space {s} already shows "
                             f"{state.setup.creature(mine[s - 1])}; {where}")
     if state.displays >= state.max_displays:
-        most, n = state.max_displays, state.displays
-        helper, turn = ((", of which the Magic Helper spent 1 this turn", "this")
-                        if state.action == "helper" else ("", "one"))
-        raise IllegalAction(f"{name(state, p)} has displayed {n} element{'s' * (n > 1)} this "
-                            "turn: each display spends 2 Magic Power and a player holds at "
-                            f"most 6{helper}, so {most} is the most in {turn} turn; end the turn")
+        raise IllegalAction(_no_display(state))
     _check_card(state, s, c, "display")
     return {"space": s, "creature": c}
+
+
+def _no_display(state: State) -> str:
+    """Why the current player can display no more this turn, and what they may do."""
+    p = state.current
+    assert p is not None
+    most, n = state.max_displays, state.displays
+    helper, turn = ((", of which the Magic Helper spent 1 this turn", "this")
+                    if state.action == "helper" else ("", "one"))
+    cap = (MAX_MAGIC - (HELPER_COST if state.action == "helper" else 0)) // DISPLAY_COST
+    if most >= cap:
+        return (f"{name(state, p)} has displayed {n} element{'s' * (n > 1)} this turn: each "
+                f"display spends 2 Magic Power and a player holds at most 6{helper}, so {most} "
+                f"is the most in {turn} turn; end the turn")
+    held = max(0, state.magic_power())
+    return (f"{name(state, p)} can hold at most {held} Magic Power token{'s' * (held != 1)} "
+            f"now ({magic_power_text(state)}) and a display spends 2: no display now; "
+            + ("end the turn" if state.acted or state.displayed else
+               "record the turn's Spell Dice roll first if there was one, or end the turn"))
+
+
+def magic_power_text(state: State) -> str:
+    """How the record bounds the current player's Magic Power, in words."""
+    p = state.current
+    assert p is not None
+    start = state.tokens[p]
+    if state.action == "roll" and state.roll is not None:
+        dice = len(state.roll[0])
+        gain = f"a roll of {dice} {'die' if dice == 1 else 'dice'}"
+        if state.no_runes:
+            gain += f" less {state.no_runes} 'no_rune'"
+    elif state.action is None:
+        gain = "3 if the turn's action was a roll not entered"
+    else:
+        gain = f"nothing from the {'Magic Helper' if state.action == 'helper' else 'column'}"
+    parts = [f"{start} kept from earlier turns", gain]
+    if state.displays:
+        parts.append(f"{state.displays * DISPLAY_COST} spent on displays")
+    if state.action == "helper":
+        parts.append("1 on the Helper")
+    return ", ".join(parts)
 
 
 def _check_card(state: State, space: int, creature: int, what: str) -> None:
@@ -195,7 +245,31 @@ def _dark_power(state: State, action: Mapping[str, Any]) -> JSON:
         _check_hand_trick(state)
     if reason == "no_rune":
         _check_no_rune(state)
+    if reason == "magic_power":
+        _check_too_much_magic(state)
+    if reason == "hand" and state.action == "roll":
+        raise IllegalAction(f"no 'hand' Dark Power now: {name(state, state.current)}'s action "
+                            "this turn is a Spell Dice roll, which brings no card into the "
+                            "hand; more than 4 cards follows a column or the Magic Helper")
     return {"reason": reason}
+
+
+def _check_too_much_magic(state: State) -> None:
+    """More than 6 Magic Power only where the record leaves it possible: in a turn
+    whose action is a roll (or not recorded) that could take the bound past 6."""
+    p = state.current
+    assert p is not None
+    who = name(state, p)
+    if state.action not in (None, "roll"):
+        doing = "the Magic Helper" if state.action == "helper" else "a column"
+        raise IllegalAction(f"no 'magic_power' Dark Power now: {who}'s action this turn is "
+                            f"{doing}, which brings no Magic Power; more than 6 tokens "
+                            "follows a Spell Dice roll")
+    could = state.tokens[p] + state.gain()
+    if could <= MAX_MAGIC:
+        raise IllegalAction(f"no 'magic_power' Dark Power now: {who} can hold at most {could} "
+                            f"Magic Power tokens this turn ({state.tokens[p]} kept from earlier "
+                            "turns, and what this turn's roll could give), never more than 6")
 
 
 def _check_no_rune(state: State) -> None:

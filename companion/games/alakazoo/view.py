@@ -38,6 +38,8 @@ def view(state: State) -> JSON:
                 "total": verdict.total,
                 "kinds": {"rows": list(verdict.row_kinds), "cols": list(verdict.col_kinds)}},
             "total": total[p],
+            # The most Magic Power tokens the record allows the player now.
+            "magic_power": state.magic_power(p) if not state.over else state.tokens[p],
         })
     won = winners(state)
     return {
