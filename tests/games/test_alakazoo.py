@@ -1039,3 +1039,22 @@ def test_the_helper_at_bound_0_is_recorded_and_leaves_no_display():
     assert view(state)["action"] == "helper" and view(state)["max_displays"] == 0
     assert not shapes_of(state, "display")
     refused(state, show(2, 1), match="Ann can hold at most 0 Magic Power tokens now")
+
+
+def test_a_helper_the_bound_could_not_pay_for_leaves_none_not_a_debt():
+    # "The most Magic Power tokens the record allows" is a count of tokens: never below
+    # 0. A Helper recorded with none kept (accepted: the rulings refuse displays) leaves
+    # 0, and the next turn whose roll the table did not enter pays a display again. (A
+    # debt carried on sank by 1 with each such Helper, so no display was ever possible
+    # again: random play from legal never ended.)
+    helper = {"type": "helper", "trick": "column"}
+    state = play(start(), {"type": "roll", "faces": ["Magic"]}, show(1, 1), END, END)
+    for _ in range(3):
+        state = play(state, helper)
+        assert view(state)["players"][0]["magic_power"] == 0
+        state = play(state, END, END)
+        assert view(state)["players"][0]["magic_power"] == 3
+    assert view(state)["max_displays"] == 1
+    assert shapes_of(state, "display")
+    state = play(state, show(2, 1))
+    assert view(state)["players"][0]["portal"][1] == 1

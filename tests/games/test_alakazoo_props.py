@@ -183,7 +183,9 @@ class ZooTable(TableMachine):
         if self.view["current"] is not None:
             # And no more than the Magic Power the record allows pays for, 2 a display.
             held = self.view["players"][self.view["current"]]["magic_power"]
-            assert self.view["max_displays"] == min(most, len(displays) + max(0, held) // 2)
+            assert self.view["max_displays"] == min(most, len(displays) + held // 2)
+        # A count of tokens: never below none, never above 6.
+        assert all(0 <= p["magic_power"] <= 6 for p in self.view["players"])
         assert not actions or not displays or actions[0] < displays[0]
         assert self.view["displays"] == len(displays)
         rolls = [e for e in turn if e["type"] == "roll"]

@@ -98,9 +98,10 @@ class ZooModel:
         return 0
 
     def tokens_now(self) -> int:
-        """R3: the bound now: never more than 6, less what this turn spent."""
+        """R3: the bound now: never more than 6, less what this turn spent; a count of
+        tokens, so never below 0 (RB: the tokens come from and go to the common pool)."""
         me = self.players[self.current]
-        return min(TOKENS_MAX, me.tokens + self._gain()) - self.spent
+        return max(0, min(TOKENS_MAX, me.tokens + self._gain()) - self.spent)
 
     def _no(self, why: str) -> bool:
         """Refuse, keeping the rule that refused for the test's message."""

@@ -155,7 +155,7 @@ TC.zoo.controls = function (box, match, send) {
     // The most a turn allows (3, 2 after the Helper), or fewer: the Magic Power the
     // record allows the player pays for no more (RULINGS, third round).
     const cap = v.action === "helper" ? 2 : 3;
-    const held = Math.max(0, me.magic_power);
+    const held = me.magic_power;
     box.append(el("p", {class: "hint", "data-note": "displays"},
       v.max_displays < cap
         ? `${me.name} can hold at most ${held} Magic Power token${held === 1 ? "" : "s"} now, as the table recorded it, and a display spends 2: no display now.`

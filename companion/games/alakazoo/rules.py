@@ -186,7 +186,7 @@ def _no_display(state: State) -> str:
         return (f"{name(state, p)} has displayed {n} element{'s' * (n > 1)} this turn: each "
                 f"display spends 2 Magic Power and a player holds at most 6{helper}, so {most} "
                 f"is the most in {turn} turn; end the turn")
-    held = max(0, state.magic_power())
+    held = state.magic_power()
     return (f"{name(state, p)} can hold at most {held} Magic Power token{'s' * (held != 1)} "
             f"now ({magic_power_text(state)}) and a display spends 2: no display now; "
             + ("end the turn" if state.acted or state.displayed else

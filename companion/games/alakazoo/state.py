@@ -140,7 +140,7 @@ class State:
         and no more than the Magic Power the record allows pays for."""
         spent = HELPER_COST if self.action == "helper" else 0
         most = (MAX_MAGIC - spent) // DISPLAY_COST
-        return min(most, self.displays + max(0, self.magic_power()) // DISPLAY_COST)
+        return min(most, self.displays + self.magic_power() // DISPLAY_COST)
 
     def gain(self) -> int:
         """What this turn's action could add to the Magic Power the player holds: a
@@ -154,13 +154,16 @@ class State:
     def magic_power(self, player: int | None = None) -> int:
         """The most Magic Power tokens the record allows ``player`` (the current
         player by default) now: the turn's gain added (never over 6), the turn's
-        displays (2 each) and the Helper (1) taken. Below 0 only when the table
-        recorded a penalty after spending what it could not then have held."""
+        displays (2 each) and the Helper (1) taken; never below 0, since a player
+        holds no fewer than none. (The record spends more than it allowed only
+        through what is not refused: the Helper, or a ``no_rune`` recorded after the
+        displays; a bound carried below 0 would sink with every such Helper and
+        refuse the player's displays for ever.)"""
         p = self.current if player is None else player
         if p is None or p != self.current:
             return self.tokens[p] if p is not None else 0
         spent = self.displays * DISPLAY_COST + (HELPER_COST if self.action == "helper" else 0)
-        return min(MAX_MAGIC, self.tokens[p] + self.gain()) - spent
+        return max(0, min(MAX_MAGIC, self.tokens[p] + self.gain()) - spent)
 
     def others_complete(self) -> bool:
         """In the final round, every other player's portal is complete: the Helper can be
