@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from gpiozero.pins.mock import MockFactory
 
+from companion.errors import IllegalAction
 from companion.games.alakazoo.oled import event, labels
 from companion.panel import Panel
 from companion.table import Table
@@ -334,7 +336,9 @@ def test_after_three_displays_ok_offers_no_fourth(memory_store):
     before = events(panel)
     press(panel, "ok")
     assert events(panel) == before
-    assert panel.state.ui.message == "Ann: 3 shown, the most in a turn"
+    assert panel.state.ui.message == api_refusal(panel) == (
+        "Ann has displayed 3 elements this turn: each display spends 2 Magic Power and a "
+        "player holds at most 6, so 3 is the most in one turn; end the turn")
 
 
 def test_after_the_helper_ok_offers_two_displays_and_no_third(memory_store):
@@ -351,7 +355,32 @@ def test_after_the_helper_ok_offers_two_displays_and_no_third(memory_store):
     before = events(panel)
     press(panel, "ok")
     assert events(panel) == before
-    assert panel.state.ui.message == "Ann: 2 shown, the most after the Helper"
+    assert panel.state.ui.message == api_refusal(panel)
+    assert "of which the Magic Helper spent 1 this turn, so 2 is the most in this turn; " \
+        "end the turn" in panel.state.ui.message
+
+
+def test_ok_says_what_the_api_says_when_the_magic_power_pays_for_no_display(memory_store):
+    """RULINGS third round: a display the bound cannot pay for is refused naming the
+    bound; the panel's OK says the same words and what to do (it said "Ann: 0 shown,
+    the most in a turn", as if three had been shown)."""
+    panel = start(memory_store, 2)
+    panel.table.act({"type": "column"})  # 1 token, a column gives none
+    assert panel.state.screen.label("ok") in (None, "")
+    before = events(panel)
+    press(panel, "ok")
+    assert events(panel) == before
+    assert panel.state.ui.message == api_refusal(panel) == (
+        "Ann can hold at most 1 Magic Power token now (1 kept from earlier turns, nothing "
+        "from the column) and a display spends 2: no display now; end the turn")
+
+
+def api_refusal(panel: Panel) -> str:
+    """What the table answers a display on the first empty space now."""
+    portal = view(panel)["players"][view(panel)["current"]]["portal"]
+    with pytest.raises(IllegalAction) as refused:
+        panel.table.act({"type": "display", "space": portal.index(None) + 1, "creature": 6})
+    return str(refused.value)
 
 
 def test_no_hand_swap_in_the_final_round_against_complete_portals(memory_store):

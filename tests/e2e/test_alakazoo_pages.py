@@ -264,9 +264,10 @@ def test_host_plays_a_match_to_the_end_and_the_spectator_follows(companion, brow
     expect(actions.locator("[data-reason=helper]")).to_have_count(0)
     # 1 Magic Power token and two dice pay for one display: the form goes, a note says why.
     display(1, 1, board=True)
+    # The words the API refuses a display with (what is wrong, and what to do).
     expect(actions.locator("[data-note=displays]")).to_have_text(
-        "Ann can hold at most 1 Magic Power token now, as the table recorded it, and a "
-        "display spends 2: no display now.")
+        "Ann can hold at most 1 Magic Power token now (1 kept from earlier turns, a roll of 2 "
+        "dice, 2 spent on displays) and a display spends 2: no display now; end the turn")
     expect(head).to_have_text("Round 1 · Ann's turn")
     expect(spectator.locator("#board .zp[data-player='0'] .pts")).to_have_text("2")
     end_turn("Round 1 · Bob's turn")
@@ -494,8 +495,9 @@ def test_the_host_offers_two_displays_after_the_helper_and_no_hand_trick_against
                ).to_have_class("sp cr1 first")
     expect(display).to_have_count(0)
     expect(actions.locator("[data-note=displays]")).to_have_text(
-        "Ann has displayed 2 elements this turn, the most after the Magic Helper (2 Magic "
-        "Power each, 6 at most, 1 spent on the Helper).")
+        "Ann has displayed 2 elements this turn: each display spends 2 Magic Power and a "
+        "player holds at most 6, of which the Magic Helper spent 1 this turn, so 2 is the "
+        "most in this turn; end the turn")
     # Actions not recorded: each of Ann's turns displays what 3 more tokens pay for.
     play(companion, END, END, *displays((3, 1), (4, 1)), END, END, *displays((5, 1)), END,
          END, *displays((6, 1), (7, 1)), END, END, *displays((8, 1)), END, END,

@@ -151,18 +151,10 @@ TC.zoo.controls = function (box, match, send) {
     };
     redraw();
     box.append(fs);
-  } else if (v.displays >= v.max_displays) {
+  } else if (v.no_display) {
     // The most a turn allows (3, 2 after the Helper), or fewer: the Magic Power the
-    // record allows the player pays for no more (RULINGS, third round).
-    const cap = v.action === "helper" ? 2 : 3;
-    const held = me.magic_power;
-    box.append(el("p", {class: "hint", "data-note": "displays"},
-      v.max_displays < cap
-        ? `${me.name} can hold at most ${held} Magic Power token${held === 1 ? "" : "s"} now, as the table recorded it, and a display spends 2: no display now.`
-        : v.action === "helper"
-        // The Helper spent 1 of the 6 Magic Power tokens: two displays of 2 are left.
-        ? `${me.name} has displayed ${v.max_displays} elements this turn, the most after the Magic Helper (2 Magic Power each, 6 at most, 1 spent on the Helper).`
-        : `${me.name} has displayed ${v.max_displays} elements this turn, the most one turn allows (2 Magic Power each, 6 at most).`));
+    // record allows the player pays for no more. The engine's words, as it refuses.
+    box.append(el("p", {class: "hint", "data-note": "displays"}, v.no_display));
   }
 
   const [roll] = shapes("roll");

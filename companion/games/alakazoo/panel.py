@@ -68,12 +68,9 @@ def board(ui: Ui, match: Mapping[str, Any]) -> dict[Input, Binding]:
     keys = {Input("prev"): Binding("More", MORE)}
     if _shape(match, "display", "space") is not None:
         keys[Input("ok")] = Binding("Show", spaces(("type", "display"),))
-    elif view["displays"] >= view["max_displays"]:
-        # No label: nothing to offer; a press says why rather than nothing.
-        # After the Helper (1 of the 6 Magic Power tokens) the most is 2, not 3.
-        most = "after the Helper" if view["action"] == "helper" else "in a turn"
-        said = f"{_name(view, current)}: {view['max_displays']} shown, the most {most}"
-        keys[Input("ok")] = Binding("", Outcome(Ui(message=said)))
+    elif view["no_display"]:
+        # No label: nothing to offer; a press says why and what to do, as the API does.
+        keys[Input("ok")] = Binding("", Outcome(Ui(message=view["no_display"])))
     if _shape(match, "roll") is not None:
         keys[Input("next")] = Binding("Roll", ROLL)
     else:

@@ -168,17 +168,22 @@ def _display(state: State, action: Mapping[str, Any]) -> JSON:
         where = (f"empty spaces: {space_list(empty)}" if empty else "the portal is full")
         raise IllegalAction(f"{name(state, p)}'s space {s} already shows "
                             f"{state.setup.creature(mine[s - 1])}; {where}")
-    if state.displays >= state.max_displays:
-        raise IllegalAction(_no_display(state))
+    refusal = no_display(state)
+    if refusal is not None:
+        raise IllegalAction(refusal)
     _check_card(state, s, c, "display")
     return {"space": s, "creature": c}
 
 
-def _no_display(state: State) -> str:
-    """Why the current player can display no more this turn, and what they may do."""
+def no_display(state: State) -> str | None:
+    """Why the current player can display no more this turn, and what they may do; None
+    while a display is still paid for (or the game is over). The API's refusal of a
+    display, and the words the panel and the host page show in its place (the view's
+    ``no_display``)."""
     p = state.current
-    assert p is not None
     most, n = state.max_displays, state.displays
+    if p is None or n < most:
+        return None
     helper, turn = ((", of which the Magic Helper spent 1 this turn", "this")
                     if state.action == "helper" else ("", "one"))
     cap = (MAX_MAGIC - (HELPER_COST if state.action == "helper" else 0)) // DISPLAY_COST
@@ -186,11 +191,12 @@ def _no_display(state: State) -> str:
         return (f"{name(state, p)} has displayed {n} element{'s' * (n > 1)} this turn: each "
                 f"display spends 2 Magic Power and a player holds at most 6{helper}, so {most} "
                 f"is the most in {turn} turn; end the turn")
+    # Below the turn's most only after its action or a display: with neither, the
+    # bound holds at least the 3 a roll not entered could give.
     held = state.magic_power()
     return (f"{name(state, p)} can hold at most {held} Magic Power token{'s' * (held != 1)} "
             f"now ({magic_power_text(state)}) and a display spends 2: no display now; "
-            + ("end the turn" if state.acted or state.displayed else
-               "record the turn's Spell Dice roll first if there was one, or end the turn"))
+            "end the turn")
 
 
 def magic_power_text(state: State) -> str:
