@@ -313,6 +313,20 @@ def test_too_many_cards_only_after_a_column_the_helper_or_no_recorded_roll(turn,
     assert machine.model.players[0].dark_power == (1 if accepted else 0)
 
 
+def test_a_helper_with_no_token_kept_leaves_none_not_a_debt():
+    # R3: the bound is a count of tokens (RB: taken from and put back to the common
+    # pool), never below none. Ann spends her 2 (1 + a Magic face) on a display, then
+    # twice uses the Helper with none kept; a turn whose action is not recorded may
+    # still have rolled 3: one display.
+    helper = {"type": "helper", "trick": "column"}
+    machine = play(2, [{"type": "roll", "faces": ["Magic"]},
+                       {"type": "display", "space": 1, "creature": 1}, END, END,
+                       helper, END, END, helper, END, END,
+                       {"type": "display", "space": 2, "creature": 1}])
+    assert machine.model.players[0].portal[:2] == [1, 1]
+    assert machine.model.view()["players"][0]["magic_power"] == 1
+
+
 @pytest.mark.parametrize("trick", [{"type": "helper", "trick": "hand"},
                                    {"type": "dark_power", "reason": "helper"}])
 def test_no_hand_trick_when_every_other_portal_is_complete(trick):
