@@ -1058,3 +1058,54 @@ def test_a_helper_the_bound_could_not_pay_for_leaves_none_not_a_debt():
     assert shapes_of(state, "display")
     state = play(state, show(2, 1))
     assert view(state)["players"][0]["portal"][1] == 1
+
+
+# --- a penalty recorded before the turn's action binds the action (RULINGS, third round) --
+
+
+def test_a_hand_penalty_before_the_action_leaves_no_roll():
+    # "Too many cards only in a turn whose action is a column or the Magic Helper, or not
+    # recorded": a roll recorded after it would make the turn's record impossible (RB: a
+    # roll brings no card; a column or a Helper trick does).
+    state = play(start(), dark("hand"))
+    refused(state, {"type": "roll", "faces": ["Magic"]}, match=re.escape(
+        "no Spell Dice roll now: Ann took a 'hand' Dark Power this turn, and more than 4 "
+        "cards follows a column or the Magic Helper (a roll brings no card); record the "
+        "column or the Helper, or undo the penalty"))
+    refused(state, {"type": "roll", "dice": 2}, match="no Spell Dice roll now")
+    assert not [s for s in GAME.legal(state) if s["type"] == "roll"]
+    assert view(play(state, {"type": "column"}))["action"] == "column"
+    assert view(play(state, {"type": "helper", "trick": "column"}))["action"] == "helper"
+
+
+def saved_four():
+    """Ann's turn with 4 Magic Power kept (1 + three Magic faces, nothing spent)."""
+    return play(start(), {"type": "roll", "faces": ["Magic"] * 3}, END, END)
+
+
+def test_a_magic_power_penalty_before_the_action_needs_a_roll_past_six():
+    # "Too much Magic Power only in a turn whose action is a roll or not recorded, and
+    # only when the bound could pass 6": 4 kept, so a roll of 3 dice, not a column, the
+    # Helper, or a roll of 2 (RB: "no more than 6 tokens of Magic Power").
+    state = play(saved_four(), dark("magic_power"))
+    refused(state, {"type": "column"}, match=re.escape(
+        "no column now: Ann took a 'magic_power' Dark Power this turn, and more than 6 "
+        "tokens follows a Spell Dice roll (a column brings no Magic Power); record the "
+        "roll, or undo the penalty"))
+    refused(state, {"type": "helper", "trick": "column"}, match="no Magic Helper now")
+    refused(state, {"type": "swap", "space": 1, "creature": 2}, match="no Magic Helper now")
+    refused(state, {"type": "roll", "faces": ["Magic", "Magic"]}, match=re.escape(
+        "no roll of 2 dice now: Ann took a 'magic_power' Dark Power this turn, and with 4 "
+        "tokens kept from earlier turns only a roll of 3 dice or more takes the Magic Power "
+        "past 6; roll 3 dice, or undo the penalty"))
+    assert [s for s in GAME.legal(state) if s["type"] in ("roll", "column", "helper", "swap")
+            ] == [{"type": "roll", "dice": [3]}]
+    state = play(state, {"type": "roll", "faces": ["Fire", "Magic", "Magic"]})
+    # The roll's three tokens took 4 past 6 only if none of its dice gave no rune.
+    assert view(state)["no_rune_left"] == 0
+    refused(state, dark("no_rune"), match=re.escape(
+        "no more 'no_rune' Dark Power: Ann took a 'magic_power' Dark Power this turn, so the "
+        "roll took the Magic Power past 6: with 4 tokens kept from earlier turns and 3 dice, "
+        "at most 0 dice gave no token; undo the 'magic_power' penalty if it was wrong"))
+    assert "no_rune" not in next(s["reason"] for s in GAME.legal(state)
+                                 if s["type"] == "dark_power")

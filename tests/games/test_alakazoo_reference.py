@@ -313,6 +313,24 @@ def test_too_many_cards_only_after_a_column_the_helper_or_no_recorded_roll(turn,
     assert machine.model.players[0].dark_power == (1 if accepted else 0)
 
 
+FOUR = [{"type": "roll", "faces": ["Magic"] * 3}, END, END]
+"""Ann keeps four Magic Power tokens (1 + 3; R3)."""
+MAGIC = {"type": "dark_power", "reason": "magic_power"}
+
+
+@pytest.mark.parametrize("turn, taken", [
+    # R3 read over the turn as recorded: the action after a penalty must leave it possible.
+    ([{"type": "dark_power", "reason": "hand"}, {"type": "roll", "faces": ["Magic"]}], False),
+    ([{"type": "dark_power", "reason": "hand"}, {"type": "column"}], True),
+    ([*FOUR, MAGIC, {"type": "column"}], False),
+    ([*FOUR, MAGIC, {"type": "roll", "faces": ["Magic"] * 2}], False),  # 4 + 2, not past 6
+    ([*FOUR, MAGIC, {"type": "roll", "faces": ["Magic"] * 3}], True),
+])
+def test_a_penalty_before_the_action_binds_the_action(turn, taken):
+    machine = play(2, turn)
+    assert machine.model.acted is taken
+
+
 def test_a_helper_with_no_token_kept_leaves_none_not_a_debt():
     # R3: the bound is a count of tokens (RB: taken from and put back to the common
     # pool), never below none. Ann spends her 2 (1 + a Magic face) on a display, then

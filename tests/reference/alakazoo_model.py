@@ -85,6 +85,7 @@ class ZooModel:
         self.action: str | None = None  # "roll", "column", "helper" (R2 the one action)
         self.dice = 0             # dice of this turn's recorded roll
         self.spent = 0            # tokens spent this turn: 2 a display, 1 the Helper
+        self.penalties: set[str] = set()  # "magic_power", "hand" recorded this turn (R3)
 
     # --- R3 "Magic Power is bounded" ----------------------------------------------------
 
@@ -115,6 +116,7 @@ class ZooModel:
                                copy.deepcopy(p.jury), p.tokens) for p in self.players]
         twin.firsts = dict(self.firsts)
         twin.deck = list(self.deck)
+        twin.penalties = set(self.penalties)
         return twin
 
     # --- what the contract's view names ----------------------------------------------
@@ -165,7 +167,27 @@ class ZooModel:
         if handler is None:
             return False
         fields = {k: v for k, v in action.items() if k not in ("type", "by")}
-        return handler(fields, faces)
+        before = self.clone()
+        if not handler(fields, faces):
+            return False
+        if kind != "end_turn" and not self._penalties_possible():
+            self.__dict__.update(before.__dict__)
+            return self._no('R3: "accepted only where the record leaves it possible": '
+                            "the turn's record no longer leaves a penalty possible")
+        return True
+
+    def _penalties_possible(self) -> bool:
+        """R3, read over the whole turn as recorded (in whatever order): too much Magic
+        Power only in a turn whose action is a roll or not recorded, with a bound that
+        could pass 6; too many cards only in a turn whose action is not a roll."""
+        if "hand" in self.penalties and self.action == "roll":
+            return False
+        if "magic_power" in self.penalties:
+            if self.action not in (None, "roll"):
+                return False
+            if self.players[self.current].tokens + self._gain() <= TOKENS_MAX:
+                return False
+        return True
 
     def _is_int(self, value: Any, low: int, high: int) -> bool:
         return type(value) is int and low <= value <= high
@@ -266,6 +288,8 @@ class ZooModel:
         elif reason == "hand" and self.action == "roll":
             # R3: too many cards only after a column, the Helper, or no recorded action.
             return self._no('R3: too many cards cannot follow a roll')
+        if reason in ("magic_power", "hand"):
+            self.penalties.add(reason)
         self._gain_dark(self.players[self.current])
         return True
 

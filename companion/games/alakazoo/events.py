@@ -28,8 +28,10 @@ def apply(state: State, event: Mapping[str, Any]) -> State:
         reason = event["reason"]
         state, gained = _gain(state, p, reason)
         # The Helper's hand trick recorded by its Dark Power is the turn's action.
+        kept = (reason,) if reason in ("magic_power", "hand") else ()
         return replace(state, action="helper" if reason == "helper" else state.action,
                        no_runes=state.no_runes + (reason == "no_rune"),
+                       penalties=state.penalties + kept,
                        last={"type": "dark_power", "player": p, "reason": reason,
                              "gained": gained})
     if kind == "swap":
@@ -154,7 +156,7 @@ def _end_turn(state: State, p: int) -> State:
     tokens[p] = state.magic_power(p)
     return replace(state, current=None if ended else nxt, round=rounds, dark=tuple(dark),
                    tokens=tuple(tokens),
-                   ended=ended, action=None, displays=0, roll=None, no_runes=0,
+                   ended=ended, action=None, displays=0, roll=None, no_runes=0, penalties=(),
                    passes=tuple(passes), stats=tuple(stats),
                    last={"type": "end_turn", "player": p,
                          "passes": [{"player": x.player, "reset": x.reset} for x in passes],

@@ -53,7 +53,7 @@ def legal(state: State) -> list[JSON]:
         empty = [s for s, c in enumerate(mine) if c is None]
         shapes += _by_creatures("display", state, empty)
     reasons = list(DARK_REASONS)
-    if state.no_runes >= state.rune_dice():
+    if no_runes_left(state) == 0:
         reasons.remove("no_rune")
     # The penalties the record leaves possible: more than 6 Magic Power after a roll
     # (or an action not recorded) that could pass 6; more than 4 cards not after a roll.
@@ -61,9 +61,15 @@ def legal(state: State) -> list[JSON]:
         reasons.remove("magic_power")
     if state.action == "roll":
         reasons.remove("hand")
-    if _action_done(state) is None:
-        shapes.append({"type": "roll", "dice": list(range(1, MAX_DICE + 1))})
+    # The turn's action, where it leaves this turn's penalties possible.
+    free = _action_done(state) is None
+    dice = [n for n in range(1, MAX_DICE + 1) if free and _penalties_refusal(state, "roll", n)
+            is None]
+    if dice:
+        shapes.append({"type": "roll", "dice": dice})
+    if free and _penalties_refusal(state, "column") is None:
         shapes.append({"type": "column"})
+    if free and _penalties_refusal(state, "helper") is None:
         tricks = list(TRICKS)
         if state.others_complete():
             # The hand trick is against another player: none may be its target.
@@ -132,6 +138,7 @@ def resolve(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON
         event.update(_roll(state, action, rng))
     elif kind == "column":
         _check_action_free(state, "column or discard")
+        _check_penalties_allow(state, "column")
     elif kind == "helper":
         event.update(_helper(state, action))
     return event
@@ -248,6 +255,7 @@ def _dark_power(state: State, action: Mapping[str, Any]) -> JSON:
         raise InvalidAction(f"missing field 'reason' (one of: {', '.join(DARK_REASONS)})")
     if reason == "helper":
         _check_action_free(state, "Magic Helper trick")
+        _check_penalties_allow(state, "helper")
         _check_hand_trick(state)
     if reason == "no_rune":
         _check_no_rune(state)
@@ -296,6 +304,16 @@ def _check_no_rune(state: State) -> None:
                             f"{runes} rune{'s' if runes > 1 else ''} and {state.no_runes} "
                             f"{'has' if state.no_runes == 1 else 'have'} been recorded, one "
                             "per rune die at most")
+    if no_runes_left(state) == 0:
+        p = state.current
+        assert p is not None
+        most = state.tokens[p] + len(state.roll[0]) - (MAX_MAGIC + 1)
+        raise IllegalAction(
+            f"no more 'no_rune' Dark Power: {who} took a 'magic_power' Dark Power this turn, "
+            f"so the roll took the Magic Power past 6: with {state.tokens[p]} tokens kept "
+            f"from earlier turns and {len(state.roll[0])} dice, at most {max(0, most)} "
+            f"{'die' if most == 1 else 'dice'} gave no token; undo the 'magic_power' "
+            "penalty if it was wrong")
 
 
 def _helper(state: State, action: Mapping[str, Any]) -> JSON:
@@ -305,6 +323,7 @@ def _helper(state: State, action: Mapping[str, Any]) -> JSON:
                             "another player's hand, +1 Dark Power) or \"column\" (a hand "
                             "card discarded for one from a column)")
     _check_action_free(state, "Magic Helper trick")
+    _check_penalties_allow(state, "helper")
     if trick == "hand":
         _check_hand_trick(state)
     return {"trick": trick}
@@ -346,6 +365,54 @@ def _check_action_free(state: State, what: str) -> None:
         raise IllegalAction(f"no {what} now: {why}")
 
 
+def _check_penalties_allow(state: State, action: str, dice: int = 0) -> None:
+    why = _penalties_refusal(state, action, dice)
+    if why is not None:
+        raise IllegalAction(why)
+
+
+def _penalties_refusal(state: State, action: str, dice: int = 0) -> str | None:
+    """Why the turn's action (``action``: a roll of ``dice``, "column", "helper") would
+    leave a penalty already recorded this turn impossible (RULINGS, third round: more
+    than 4 cards follows a column or the Helper, more than 6 Magic Power a roll that
+    could take the bound past 6), or None."""
+    p = state.current
+    assert p is not None
+    who = name(state, p)
+    if "hand" in state.penalties and action == "roll":
+        return (f"no Spell Dice roll now: {who} took a 'hand' Dark Power this turn, and more "
+                "than 4 cards follows a column or the Magic Helper (a roll brings no card); "
+                "record the column or the Helper, or undo the penalty")
+    if "magic_power" not in state.penalties:
+        return None
+    if action != "roll":
+        doing = "the Magic Helper" if action == "helper" else "a column"
+        return (f"no {'Magic Helper' if action == 'helper' else 'column'} now: {who} took a "
+                "'magic_power' Dark Power this turn, and more than 6 tokens follows a Spell "
+                f"Dice roll ({doing} brings no Magic Power); record the roll, or undo the "
+                "penalty")
+    kept = state.tokens[p]
+    if kept + dice > MAX_MAGIC:
+        return None
+    need = MAX_MAGIC + 1 - kept
+    return (f"no roll of {dice} {'die' if dice == 1 else 'dice'} now: {who} took a "
+            f"'magic_power' Dark Power this turn, and with {kept} tokens kept from earlier "
+            f"turns only a roll of {need} dice or more takes the Magic Power past 6; roll "
+            f"{need}{'' if need >= MAX_DICE else f' to {MAX_DICE}'} dice, or undo the penalty")
+
+
+def no_runes_left(state: State) -> int:
+    """The ``no_rune`` penalties this turn's roll still allows: one per rune die, and,
+    after a 'magic_power' penalty, no more than leave its tokens past 6."""
+    left = state.rune_dice() - state.no_runes
+    if "magic_power" in state.penalties and state.roll is not None:
+        p = state.current
+        assert p is not None
+        left = min(left, state.tokens[p] + len(state.roll[0]) - (MAX_MAGIC + 1)
+                   - state.no_runes)
+    return max(0, left)
+
+
 def _swap_refusal(state: State, other: int, space: int | None) -> str | None:
     """Why the Helper cannot exchange with ``other`` (on ``space``, if given), or None."""
     if other == state.current:
@@ -376,6 +443,7 @@ def _swap(state: State, action: Mapping[str, Any]) -> JSON:
     p = state.current
     mine = state.portals[p]
     _check_action_free(state, "Magic Helper swap")
+    _check_penalties_allow(state, "helper")
     if mine[s - 1] is None:
         filled = [i + 1 for i, x in enumerate(mine) if x is not None]
         raise IllegalAction(f"{name(state, p)}'s space {s} is empty: the Helper exchanges an "
@@ -415,10 +483,12 @@ def _roll(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON:
                 raise InvalidAction(f"a Spell Die has no face {f!r}; its faces: "
                                     f"{', '.join(faces)}")
         _check_action_free(state, "Spell Dice roll")
+        _check_penalties_allow(state, "roll", len(given))
         return {"faces": list(given), "device": device}
     if not device:
         raise InvalidAction("with \"dice\" the device rolls; a roll of the table's own dice "
                             "gives \"faces\" instead")
     n = integer(action, "dice", 1, MAX_DICE)
     _check_action_free(state, "Spell Dice roll")  # before rolling: a refusal rolls nothing
+    _check_penalties_allow(state, "roll", n)
     return {"faces": [rng.choice(faces) for _ in range(n)], "device": True}

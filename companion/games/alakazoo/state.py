@@ -116,6 +116,9 @@ class State:
     #: Per player, the most Magic Power tokens the record allows at the start of
     #: their turn (RULINGS, third round): 1 at the start, never over 6.
     tokens: tuple[int, ...] = ()
+    #: The penalties of this turn that its action must make possible ("magic_power"
+    #: needs a roll that could pass 6, "hand" a column or the Helper), as recorded.
+    penalties: tuple[str, ...] = ()
 
     @property
     def over(self) -> bool:

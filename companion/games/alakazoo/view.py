@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.games.alakazoo.rules import no_display
+from companion.games.alakazoo.rules import no_display, no_runes_left
 from companion.games.alakazoo.state import (
     DARK_MAX,
     DARK_REASONS,
@@ -67,7 +67,7 @@ def view(state: State) -> JSON:
         "max_displays": state.max_displays,
         # Why no display is possible now and what to do, as the API refuses one.
         "no_display": no_display(state),
-        "no_rune_left": max(0, state.rune_dice() - state.no_runes),
+        "no_rune_left": no_runes_left(state) if state.current is not None else 0,
         # The deck: its size by player count, the creatures known to be in it.
         "deck_size": s.deck_size,
         "deck": sorted(state.deck),
