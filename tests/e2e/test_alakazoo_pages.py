@@ -128,8 +128,9 @@ def test_alakazoo_pages_pass_axe(companion, phones, scheme):
     host.locator("[data-reason=hand]").click()
     expect(host.locator("#board .zp[data-player='1'] .pips .pip.on")).to_have_count(2)
     host.locator("[data-reason=hand]").click()
-    # At 3 a gain would change nothing: Dark Power is no longer offered.
-    expect(host.locator("fieldset[data-action=dark_power]")).to_have_count(0)
+    # At 3 the token is not taken, but a penalty is still recorded: still offered.
+    expect(host.locator("#board .zp[data-player='1'] .pips .pip.on")).to_have_count(3)
+    expect(host.locator("fieldset[data-action=dark_power]")).to_have_count(1)
     expect(host.locator("#board .last")).to_contain_text("+1 Dark Power")
     assert accessibility_problems(host) == []
     shot(host, f"zoo-host-{scheme}")
@@ -455,8 +456,9 @@ def test_the_hosts_swaps_offer_only_what_exchanges_something(companion, phone):
     """A swap with a portal lists the space and player pairs where both show different
     creatures; a hand card, the cards that can be in a hand for the space chosen."""
     start(companion, {"game": "alakazoo", "players": ["Ann", "Bob", "Cleo"]})
+    # Ann rolls a Magic face in round 2 and keeps it: the Helper spends a token kept.
     play(companion, *displays((1, 1), (5, 1)), END, *displays((5, 2)), END,
-         *displays((1, 3), (5, 3)), END)
+         *displays((1, 3), (5, 3)), END, magic(1), END, END, END)
     log_in(phone, companion, "host", "#host")
     swap = phone.locator("#actions fieldset[data-action=swap]")
     expect(swap.locator("[name=pair] option")).to_have_text([

@@ -214,13 +214,18 @@ def test_dark_power_stops_at_three_and_the_excess_is_neither_taken_nor_counted()
                                               "helper": 0}
 
 
-def test_dark_power_is_not_offered_at_three_though_a_gain_there_is_accepted():
-    # Ann kept 6 Magic Power: more than 6 is possible this turn (its action not recorded).
+def test_dark_power_at_three_is_offered_and_recorded_as_not_taken():
+    # RB: at 3 "they simply do not take" the fourth token, but the penalty happened: it
+    # is recorded (a no_rune still lowers the Magic Power bound, a penalty still binds
+    # the turn's action), so legal offers what is accepted (an audit found it accepted
+    # and not offered). Ann kept 6 Magic Power: more than 6 is possible this turn.
     full = charged(start(), 0)
-    assert "dark_power" in kinds(GAME.legal(play(full, dark("hand"), dark("hand"))))
     state = play(full, dark("hand"), dark("hand"), dark("hand"))
-    assert "dark_power" not in kinds(GAME.legal(state))
-    assert view(play(state, dark("magic_power")))["players"][0]["dark_power"] == 3
+    assert next(s["reason"] for s in GAME.legal(state) if s["type"] == "dark_power") == [
+        "magic_power", "hand", "helper"]
+    state = play(state, dark("magic_power"))
+    assert view(state)["players"][0]["dark_power"] == 3
+    assert view(state)["last"]["gained"] is False
 
 
 def test_a_swap_at_three_dark_power_gains_nothing_but_still_swaps():
@@ -855,7 +860,7 @@ def test_the_deck_holds_four_five_or_six_creatures_by_player_count(n, size):
 
 
 def test_six_creatures_in_a_two_player_game_are_refused_through_a_hand_swap_too():
-    state = play(start(), show(1, 5), show(2, 6), END, show(1, 1), END)
+    state = charged(play(start(), show(1, 5), show(2, 6), END, show(1, 1), END), 0)
     refused(state, {"type": "swap", "space": 1, "creature": 3},
             match="no Unicorn card is in this game: a 2-player deck holds 4 creatures; the "
                   "creatures in play: Dragon, Griffin, Kraken, Hydra")
@@ -1004,8 +1009,8 @@ def test_every_legal_shape_is_accepted_in_every_combination():
 
 def test_a_swap_with_a_portal_is_offered_per_player_only_where_it_exchanges_something():
     # Ann shows 1 and 5; Bob only 5; Cleo both: Bob is offered for space 5 alone.
-    state = play(start(3), show(1, 1), show(5, 1), END, show(5, 2), END, show(1, 3),
-                 show(5, 3), END)
+    state = charged(play(start(3), show(1, 1), show(5, 1), END, show(5, 2), END, show(1, 3),
+                         show(5, 3), END), 0)
     assert shapes_of(state, "swap", "player") == [
         {"type": "swap", "space": [5], "player": [1]},
         {"type": "swap", "space": [1, 5], "player": [2]}]
@@ -1030,34 +1035,44 @@ def test_a_no_rune_recorded_after_the_displays_still_lowers_the_bound():
     assert view(play(state, END))["players"][0]["magic_power"] == 1
 
 
-def test_the_helper_at_bound_0_is_recorded_and_leaves_no_display():
-    # The rulings refuse a display the bound cannot pay for; the Helper (the turn's
-    # action, with any Dark Power it brings) is taken from the bound, not refused.
+def test_the_helper_needs_a_token_the_record_lets_the_player_keep():
+    # RB action 3: the Helper is paid by discarding "one Magic Power token owned"; as the
+    # turn's action it rolls none, so the token is one kept from earlier turns. Ann spent
+    # her 2 (1 + a Magic face) on a display: none kept (an audit found it accepted).
     state = play(start(), {"type": "roll", "faces": ["Magic"]}, show(1, 1), END, END)
     assert view(state)["players"][0]["magic_power"] == 3  # 0 kept, 3 if a roll not entered
+    message = re.escape(
+        "no Magic Helper now: it spends 1 Magic Power token, and Ann can hold none now (none "
+        "kept from earlier turns, as the table recorded them, and a turn whose action is the "
+        "Helper rolls none); roll the Spell Dice, take a column, display or end the turn")
+    for helper in ({"type": "helper", "trick": "column"}, {"type": "helper", "trick": "hand"},
+                   dark("helper"), {"type": "swap", "space": 1, "creature": 2}):
+        refused(state, helper, match=message)
+    kinds = {s["type"] for s in GAME.legal(state)}
+    assert kinds == {"display", "roll", "column", "dark_power", "end_turn"}
+    assert "helper" not in next(s["reason"] for s in GAME.legal(state)
+                                if s["type"] == "dark_power")
+    # One token kept pays for it (and leaves none for a display).
+    state = play(state, {"type": "roll", "faces": ["Magic"]}, END, END)
+    assert view(state)["players"][0]["magic_power"] == 1 + 3
     state = play(state, {"type": "helper", "trick": "column"})
-    assert view(state)["action"] == "helper" and view(state)["max_displays"] == 0
-    assert not shapes_of(state, "display")
-    refused(state, show(2, 1), match="Ann can hold at most 0 Magic Power tokens now")
+    assert view(state)["players"][0]["magic_power"] == 0 and view(state)["max_displays"] == 0
 
 
-def test_a_helper_the_bound_could_not_pay_for_leaves_none_not_a_debt():
+def test_a_bound_spent_past_none_leaves_none_not_a_debt():
     # "The most Magic Power tokens the record allows" is a count of tokens: never below
-    # 0. A Helper recorded with none kept (accepted: the rulings refuse displays) leaves
-    # 0, and the next turn whose roll the table did not enter pays a display again. (A
-    # debt carried on sank by 1 with each such Helper, so no display was ever possible
-    # again: random play from legal never ended.)
-    helper = {"type": "helper", "trick": "column"}
-    state = play(start(), {"type": "roll", "faces": ["Magic"]}, show(1, 1), END, END)
-    for _ in range(3):
-        state = play(state, helper)
-        assert view(state)["players"][0]["magic_power"] == 0
-        state = play(state, END, END)
-        assert view(state)["players"][0]["magic_power"] == 3
-    assert view(state)["max_displays"] == 1
-    assert shapes_of(state, "display")
-    state = play(state, show(2, 1))
-    assert view(state)["players"][0]["portal"][1] == 1
+    # 0. Ann's two displays spent the 4 her roll allowed; two no_rune recorded after them
+    # take 2 from the roll: the record spent 2 more than it allowed. She keeps none, and
+    # her next turn, its action not entered, pays a display again. (A debt carried on
+    # left her 1: no display; repeated, it refused her displays for ever.)
+    state = play(start(), {"type": "roll", "faces": ["Fire", "Water", "Magic"]}, show(1, 1),
+                 show(2, 1), dark("no_rune"), dark("no_rune"))
+    assert view(state)["players"][0]["magic_power"] == 0
+    state = play(state, END, END)
+    assert view(state)["players"][0]["magic_power"] == 3
+    assert view(state)["max_displays"] == 1 and shapes_of(state, "display")
+    state = play(state, show(3, 1))
+    assert view(state)["players"][0]["portal"][2] == 1
 
 
 # --- a penalty recorded before the turn's action binds the action (RULINGS, third round) --

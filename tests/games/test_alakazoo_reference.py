@@ -331,18 +331,25 @@ def test_a_penalty_before_the_action_binds_the_action(turn, taken):
     assert machine.model.acted is taken
 
 
-def test_a_helper_with_no_token_kept_leaves_none_not_a_debt():
-    # R3: the bound is a count of tokens (RB: taken from and put back to the common
-    # pool), never below none. Ann spends her 2 (1 + a Magic face) on a display, then
-    # twice uses the Helper with none kept; a turn whose action is not recorded may
-    # still have rolled 3: one display.
+def test_the_helper_needs_a_token_kept():
+    # RB action 3: the Helper discards "one Magic Power token owned"; R3: Ann's 2 tokens
+    # (1 + a Magic face) went on a display, and a Helper turn rolls none.
     helper = {"type": "helper", "trick": "column"}
     machine = play(2, [{"type": "roll", "faces": ["Magic"]},
-                       {"type": "display", "space": 1, "creature": 1}, END, END,
-                       helper, END, END, helper, END, END,
-                       {"type": "display", "space": 2, "creature": 1}])
-    assert machine.model.players[0].portal[:2] == [1, 1]
-    assert machine.model.view()["players"][0]["magic_power"] == 1
+                       {"type": "display", "space": 1, "creature": 1}, END, END, helper])
+    assert not machine.model.acted
+
+
+def test_a_bound_spent_past_none_leaves_none_not_a_debt():
+    # R3: a count of tokens, never below none. Two no_rune after the displays take the
+    # roll's gain below what was spent; the next turn (not entered) still pays one display.
+    machine = play(2, [{"type": "roll", "faces": ["Fire", "Water", "Magic"]},
+                       {"type": "display", "space": 1, "creature": 1},
+                       {"type": "display", "space": 2, "creature": 1},
+                       {"type": "dark_power", "reason": "no_rune"},
+                       {"type": "dark_power", "reason": "no_rune"}, END, END,
+                       {"type": "display", "space": 3, "creature": 1}])
+    assert machine.model.players[0].portal[:3] == [1, 1, 1]
 
 
 @pytest.mark.parametrize("trick", [{"type": "helper", "trick": "hand"},

@@ -247,6 +247,10 @@ class ZooModel:
             return self._no('R2 "The turn\'s one action": a second action in the turn')
         if self.displays:
             return self._no('R2 "The turn\'s one action": before any display')
+        if kind == "helper" and self.players[self.current].tokens < 1:
+            # RB action 3: "discard to the common pool one Magic Power token owned"; a
+            # Helper turn rolls none, so it must be kept from earlier turns (R3 bound).
+            return self._no("RB action 3: the Helper spends a token the bound allows")
         self.acted = True
         self.action = kind
         if kind == "helper":
@@ -309,9 +313,12 @@ class ZooModel:
             return False
         if not self._take_action("roll"):
             return self._no('RB: roll the dice is one of the three actions')
-        assert faces is not None, "a device roll needs the faces it showed"
+        if faces is None:
+            # The engine refused the device roll (no faces shown): the model decides
+            # without them; if it takes the roll, the views disagree as they should.
+            faces = [MAGIC] * f["dice"]
         self.runes = sum(1 for x in faces if x != MAGIC)
-        self.dice = len(faces)
+        self.dice = f["dice"] if "dice" in f else len(faces)
         return True
 
     def _column(self, f: dict, _faces: Any) -> bool:

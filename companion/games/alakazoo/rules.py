@@ -22,7 +22,6 @@ from companion.games.alakazoo.options import (
     SPACES,
 )
 from companion.games.alakazoo.state import (
-    DARK_MAX,
     DARK_REASONS,
     TRICKS,
     State,
@@ -69,7 +68,7 @@ def legal(state: State) -> list[JSON]:
         shapes.append({"type": "roll", "dice": dice})
     if free and _penalties_refusal(state, "column") is None:
         shapes.append({"type": "column"})
-    if free and _penalties_refusal(state, "helper") is None:
+    if free and _penalties_refusal(state, "helper") is None and _helper_refusal(state) is None:
         tricks = list(TRICKS)
         if state.others_complete():
             # The hand trick is against another player: none may be its target.
@@ -87,9 +86,11 @@ def legal(state: State) -> list[JSON]:
         shapes += _by_creatures("swap", state, [s - 1 for s in filled])
     else:
         reasons.remove("helper")
-    # At the cap a gain is accepted but changes nothing: not offered; nor when the
-    # record leaves no penalty possible (after a roll whose runes are all recorded).
-    if state.dark[p] < DARK_MAX and reasons:
+    # At 3 a penalty is still recorded (the token is not taken, RB): a no_rune still
+    # lowers the Magic Power bound, a penalty still binds the turn's action, the
+    # Helper's hand trick is still the action. None when the record leaves no penalty
+    # possible (after a roll whose runes are all recorded).
+    if reasons:
         shapes.append({"type": "dark_power", "reason": reasons})
     shapes.append({"type": "end_turn"})
     return shapes
@@ -255,6 +256,7 @@ def _dark_power(state: State, action: Mapping[str, Any]) -> JSON:
         raise InvalidAction(f"missing field 'reason' (one of: {', '.join(DARK_REASONS)})")
     if reason == "helper":
         _check_action_free(state, "Magic Helper trick")
+        _check_helper_paid(state)
         _check_penalties_allow(state, "helper")
         _check_hand_trick(state)
     if reason == "no_rune":
@@ -323,6 +325,7 @@ def _helper(state: State, action: Mapping[str, Any]) -> JSON:
                             "another player's hand, +1 Dark Power) or \"column\" (a hand "
                             "card discarded for one from a column)")
     _check_action_free(state, "Magic Helper trick")
+    _check_helper_paid(state)
     _check_penalties_allow(state, "helper")
     if trick == "hand":
         _check_hand_trick(state)
@@ -363,6 +366,26 @@ def _check_action_free(state: State, what: str) -> None:
     why = _action_done(state)
     if why is not None:
         raise IllegalAction(f"no {what} now: {why}")
+
+
+def _helper_refusal(state: State) -> str | None:
+    """Why the Magic Helper cannot be paid for now, or None: it spends one Magic Power
+    token the player owns (RB, action 3), and as the turn's action it rolls none, so
+    the token must be one the record lets them keep from earlier turns."""
+    p = state.current
+    assert p is not None
+    if state.tokens[p] >= HELPER_COST:
+        return None
+    return (f"no Magic Helper now: it spends 1 Magic Power token, and {name(state, p)} can "
+            "hold none now (none kept from earlier turns, as the table recorded them, and a "
+            "turn whose action is the Helper rolls none); roll the Spell Dice, take a "
+            "column, display or end the turn")
+
+
+def _check_helper_paid(state: State) -> None:
+    why = _helper_refusal(state)
+    if why is not None:
+        raise IllegalAction(why)
 
 
 def _check_penalties_allow(state: State, action: str, dice: int = 0) -> None:
@@ -443,6 +466,7 @@ def _swap(state: State, action: Mapping[str, Any]) -> JSON:
     p = state.current
     mine = state.portals[p]
     _check_action_free(state, "Magic Helper swap")
+    _check_helper_paid(state)
     _check_penalties_allow(state, "helper")
     if mine[s - 1] is None:
         filled = [i + 1 for i, x in enumerate(mine) if x is not None]
