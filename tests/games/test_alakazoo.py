@@ -1124,3 +1124,23 @@ def test_a_magic_power_penalty_before_the_action_needs_a_roll_past_six():
         "at most 0 dice gave no token; undo the 'magic_power' penalty if it was wrong"))
     assert "no_rune" not in next(s["reason"] for s in GAME.legal(state)
                                  if s["type"] == "dark_power")
+
+
+def test_no_rune_and_full_portal_refusals_say_what_is_allowed():
+    # Issue 36: a refusal names what is wrong and what is allowed now (an audit found
+    # these two saying only the first).
+    state = play(start(), {"type": "roll", "faces": ["Magic", "Magic"]})
+    refused(state, dark("no_rune"), match=re.escape(
+        "no 'no_rune' Dark Power: Ann's roll (Magic Magic) showed only Magic, the Magic "
+        "Power symbol, and no rune; display or end the turn"))
+    state = play(start(), {"type": "roll", "faces": ["Fire", "Magic"]}, dark("no_rune"))
+    refused(state, dark("no_rune"), match="one per rune die at most; display or end the turn")
+    # Ann fills her portal, three displays a turn from 6 Magic Power rolled before.
+    state = start()
+    for first in (1, 4, 7):
+        state = play(charged(state, 0), show(first, 1), show(first + 1, 1), show(first + 2, 1))
+        if first < 7:
+            state = play(state, END)
+    refused(state, show(6, 1), match=re.escape(
+        "Ann's space 6 already shows Dragon; the portal is full: nothing more to display; "
+        "end the turn"))

@@ -173,7 +173,8 @@ def _display(state: State, action: Mapping[str, Any]) -> JSON:
     mine = state.portals[p]
     if mine[s - 1] is not None:
         empty = [i + 1 for i, x in enumerate(mine) if x is None]
-        where = (f"empty spaces: {space_list(empty)}" if empty else "the portal is full")
+        where = (f"empty spaces: {space_list(empty)}" if empty else
+                 "the portal is full: nothing more to display; end the turn")
         raise IllegalAction(f"{name(state, p)}'s space {s} already shows "
                             f"{state.setup.creature(mine[s - 1])}; {where}")
     refusal = no_display(state)
@@ -300,12 +301,13 @@ def _check_no_rune(state: State) -> None:
     magic = state.setup.faces[0]
     if runes == 0:
         raise IllegalAction(f"no 'no_rune' Dark Power: {who}'s roll ({faces}) showed only "
-                            f"{magic}, the Magic Power symbol, and no rune")
+                            f"{magic}, the Magic Power symbol, and no rune; display or end "
+                            "the turn")
     if state.no_runes >= runes:
         raise IllegalAction(f"no more 'no_rune' Dark Power: {who}'s roll ({faces}) showed "
                             f"{runes} rune{'s' if runes > 1 else ''} and {state.no_runes} "
                             f"{'has' if state.no_runes == 1 else 'have'} been recorded, one "
-                            "per rune die at most")
+                            "per rune die at most; display or end the turn")
     if no_runes_left(state) == 0:
         p = state.current
         assert p is not None
