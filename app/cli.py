@@ -23,6 +23,7 @@ from companion.catalog import Catalog, build
 from companion.config import valid_host
 from companion.data_folder import DB_NAME, default_data_dir
 from companion.errors import CompanionError
+from companion.rulings import ruling_words
 from companion.salvage import salvage
 from companion.standings import standing
 from companion.store import ACTIVE, FINISHED, Store
@@ -212,6 +213,8 @@ def _history(args: argparse.Namespace) -> int:
             result += f": {'/'.join(won)} won"
         if r.summary:
             result += f" {r.summary}"
+        if r.ruling is not None:
+            result += f" ({ruling_words(r.ruling)})"
         title = args.catalog.title(r.game)
         print(f"{r.id:>4}  {started:16}  {title:16}  {r.status:9}  {result}")
     return 0

@@ -206,6 +206,8 @@ class GuardedChannel(HTTPChannel):
         super().__init__(server, sock, addr, adj, map=map)
         self._make_room()
 
+    #: waitress's own flag: the connection closes once what it holds is sent.
+    will_close: bool
     #: Until when (monotonic) the next request on this connection is left unread.
     _rest_until = 0.0
     #: How many times in a row the connection was refused as soon as a rest ended.

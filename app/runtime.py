@@ -170,7 +170,7 @@ class Companion:
 
         def offer_changed(offers: Offers) -> None:  # paho's thread: hand it to the writer
             with contextlib.suppress(RuntimeError):  # the runner closed: shutting down
-                self.runner.submit(lambda _: self.panel.show_offer())
+                self.runner.submit(lambda table: self._hall_said(table, offers))
         self.offers.subscribe(offer_changed)
         if self.login_codes is not None:
             def code_taken() -> None:  # a web thread: the panel is the writer's
@@ -192,8 +192,13 @@ class Companion:
         self.oled.update(self.panel.state)
         self.leds = SeatLeds(cfg.leds.seats, self.factory)
         self._closers.append(self.leds.close)
-        self.runner.call(lambda table: (table.subscribe(self.leds.show),
-                                        self.leds.show(table.snapshot)))
+        leds = self.leds
+
+        def light(table: Table) -> None:
+            table.subscribe(leds.show)
+            leds.show(table.snapshot)
+
+        self.runner.call(light)
         self.buttons = ButtonPanel(cfg.buttons, cfg.encoder, self.factory, self.input)
         self._closers.append(self.buttons.close)
         self.finger: Finger | None = None
@@ -204,13 +209,22 @@ class Companion:
                 self.simulator.buttons = tuple(self.buttons.pins)
         self.pad: SerialPad | None = None
         if cfg.serial.url is not None:
-            self.pad = SerialPad(cfg.serial.url, self.input, cfg.serial.baudrate,
-                                 snapshot=self.table.snapshot)
-            self._closers.append(self.pad.close)
-            self.runner.call(lambda table: table.subscribe(self.pad.show))
+            pad = self.pad = SerialPad(cfg.serial.url, self.input, cfg.serial.baudrate,
+                                       snapshot=self.table.snapshot)
+            self._closers.append(pad.close)
+            self.runner.call(lambda table: table.subscribe(pad.show))
         self.publisher: TablePublisher | None = None
         if cfg.mqtt.url is not None:
             self._start_mqtt(data, mqtt_password)
+
+    def _hall_said(self, table: Table, offers: Offers) -> None:
+        """On the writer: the offer topic changed. The panel shows the offer; the hall's
+        rulings are laid on the history, each once (a store that cannot take them now
+        said so through the table's trouble: they come again with the next message)."""
+        try:
+            table.apply_rulings(offers.rulings)
+        finally:
+            self.panel.show_offer()
 
     def _start_mqtt(self, data: Path, password: str | None) -> None:
         """Publish the table to the broker; its status goes to the info screen."""

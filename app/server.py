@@ -69,7 +69,7 @@ def _is_play(task: Task) -> bool:
     # A request waitress could not parse (an error task) has no command or path.
     request = getattr(task, "request", None)
     method, path = getattr(request, "command", None), getattr(request, "path", None)
-    return bool(method) and plays_first(method, path or "")
+    return isinstance(method, str) and method != "" and plays_first(method, path or "")
 
 
 class ServeError(CompanionError):

@@ -100,8 +100,11 @@ def sections(config_type: type) -> list[Section[Any]]:
     found = []
     for f in fields(config_type):
         spec = f.metadata.get("section")
-        assert isinstance(spec, Section) and (f.name, f.default_factory) == (
-            spec.name, spec.type), f"{f.name}: not a field of section(...)"
+        # A section's field makes its default with the section's class (typeshed types
+        # default_factory as a protocol a class does not structurally match).
+        factory: object = f.default_factory
+        assert isinstance(spec, Section) and f.name == spec.name \
+            and factory is spec.type, f"{f.name}: not a field of section(...)"
         found.append(spec)
     return found
 

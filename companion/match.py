@@ -168,8 +168,12 @@ class Match:
         """The event ``action`` resolves to and the state it would lead to.
 
         Changes nothing, so the caller can commit the event first and only
-        then :meth:`push` it. Raises InvalidAction or IllegalAction.
+        then :meth:`push` it. Raises InvalidAction or IllegalAction. ``action``
+        is untrusted JSON of any shape: the game's ``resolve`` is only asked about
+        an object.
         """
+        if not isinstance(action, Mapping):
+            raise InvalidAction("an action must be a JSON object with a 'type'")
         event = self.game.resolve(self.state, action, rng)
         return event, self.game.apply(self.state, event)
 

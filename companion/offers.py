@@ -14,6 +14,11 @@ refused (:class:`OfferChanged`), and nothing starts. An offer is played once:
 one the table finished a match of (its store says so) is refused too, whether
 the hall is there to withdraw it or not (:data:`PLAYED`).
 
+Any of these messages may carry the hall's ``rulings`` (companion/rulings.py):
+its director's word on matches this table finished for its events, which
+:attr:`Offers.rulings` holds for the table to lay on its history (they never
+start anything, nor change an offer).
+
 The hall may also tell the table that the game it plays was moved elsewhere
 (a *withdrawal notice*, ``{"withdrawn": offer id, "reason": text}``): no offer
 then, and :attr:`Offers.notice` says why, for the host page and the OLED.
@@ -35,6 +40,7 @@ from companion.errors import IllegalAction, InvalidAction
 from companion.games.base import JSON
 from companion.json_input import NotText, not_text
 from companion.match import ID_PATTERN, StartRecord
+from companion.rulings import Ruling, parse_rulings
 from companion.subscribers import Subscribers
 from companion.table import Snapshot, Table
 
@@ -209,6 +215,8 @@ class Offers:
         self._problem: str | None = None
         self._notice: str | None = None
         self._unusable: bytes | None = None  # the last unusable payload logged
+        self._rulings: tuple[Ruling, ...] = ()
+        self._bad_rulings: bytes | None = None  # the last payload whose rulings were logged
         self._subscribers: Subscribers[Offers] = Subscribers()
 
     @property
@@ -230,6 +238,13 @@ class Offers:
         with self._lock:
             return self._notice
 
+    @property
+    def rulings(self) -> tuple[Ruling, ...]:
+        """The hall's rulings its latest message carried (kept while the broker is away:
+        they stand until the hall sends others)."""
+        with self._lock:
+            return self._rulings
+
     def subscribe(self, subscriber: Callable[[Offers], None]) -> Callable[[], None]:
         """Call ``subscriber(self)`` after every change; returns the unsubscriber."""
         return self._subscribers.add(subscriber)
@@ -240,13 +255,21 @@ class Offers:
         offer: Offer | None = None
         problem: str | None = None
         fault: Exception | None = None
+        whole = payload
+        payload, rulings, bad = split_rulings(payload)
+        with self._lock:
+            ruled = tuple(rulings) != self._rulings
+            self._rulings = tuple(rulings)
+            if bad and whole != self._bad_rulings:
+                self._bad_rulings = whole
+                log.warning("the hall's rulings cannot all be taken: %s", "; ".join(bad))
         notice = _notice(payload)
         if notice is not None:
             with self._lock:
                 changed = (self._offer, self._problem, self._notice) != (None, None, notice)
                 self._offer = self._problem = None
                 self._notice = notice
-            if changed:
+            if changed or ruled:
                 log.info("the hall says: %s", notice)
                 self._subscribers.notify(self)
             return
@@ -268,9 +291,9 @@ class Offers:
                 self._unusable = None
             changed = (offer, problem, None) != (self._offer, self._problem, self._notice)
             self._offer, self._problem, self._notice = offer, problem, None
-        if changed:
-            if offer is not None:
-                log.info("the hall offers %s (offer %s)", " v ".join(offer.players), offer.id)
+        if changed and offer is not None:
+            log.info("the hall offers %s (offer %s)", " v ".join(offer.players), offer.id)
+        if changed or ruled:
             self._subscribers.notify(self)
 
     def forget(self) -> None:
@@ -319,6 +342,23 @@ def played_offers(results: Sequence[Mapping[str, Any]]) -> dict[str, int]:
         if isinstance(offer, str):
             out.setdefault(offer, r["match"])
     return out
+
+
+def split_rulings(payload: bytes) -> tuple[bytes, list[Ruling], list[str]]:
+    """``(the message without its rulings, the usable rulings, why others are not)`` of
+    an offer topic's message: ``{"rulings": [...]}`` alone is no offer (``b""``), and
+    a message without rulings is returned as it is, for the offer's own checks."""
+    if not payload or len(payload) > MAX_OFFER or b'"rulings"' not in payload:
+        return payload, [], []
+    try:
+        body = json.loads(payload.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return payload, [], []
+    if not isinstance(body, dict) or "rulings" not in body:
+        return payload, [], []
+    rulings, problems = parse_rulings(body.pop("rulings"))
+    rest = json.dumps(body, ensure_ascii=False).encode() if body else b""
+    return rest, rulings, problems
 
 
 def _notice(payload: bytes) -> str | None:

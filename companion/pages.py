@@ -62,11 +62,12 @@ def _record(payload: bytes) -> tuple[Any, ...]:
     size, at = _varint(payload, 0)
     if not 0 < size <= len(payload):
         raise ValueError("record header out of bounds")
-    types = []
+    types: list[int] = []
     while at < size:
         kind, at = _varint(payload, at)
         types.append(kind)
-    body, values = size, []
+    body = size
+    values: list[Any] = []
     for kind in types:
         if kind == 0:
             values.append(None)

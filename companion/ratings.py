@@ -148,7 +148,7 @@ class Ratings:
         updates and a copy of each rating they change (its player's list of matches)."""
         names = self.names
         games = dict(self.games)
-        copied: set[str] = set()  # the games whose boards are new here, changed in place
+        copied: dict[str, dict[str, Rating]] = {}  # the boards new here, changed in place
         own: set[tuple[str, str]] = set()  # the ratings new here, changed in place
         keyed: dict[str, str] = {}  # name_key of each spelling, worked out once
         for m in finished:
@@ -156,10 +156,10 @@ class Ratings:
                 continue
             teams, places = teams_and_places(m.standing)
             keys = [keyed.get(n) or keyed.setdefault(n, name_key(n)) for n in m.players]
-            if m.game not in copied:
-                copied.add(m.game)
-                games[m.game] = dict(games.get(m.game, {}))
-            board: dict[str, Rating] = games[m.game]  # type: ignore[assignment]
+            board = copied.get(m.game)
+            if board is None:
+                board = copied[m.game] = dict(games.get(m.game, {}))
+                games[m.game] = board
             for key, shown in zip(keys, m.players, strict=True):
                 r = board.get(key)
                 if r is None:
@@ -172,8 +172,9 @@ class Ratings:
                                             r.wins, list(r.played), r.model)
                     own.add((m.game, key))
                 r.name = names.get(key, shown)  # else as last written in a match
+            ranks: list[float] = list(places)   # openskill's ranks are floats; places whole
             after = MODEL.rate([[board[keys[i]].model for i in team] for team in teams],
-                               ranks=places)
+                               ranks=ranks)
             firsts = places.count(0)
             count = len(teams)
             for team, place, rated in zip(teams, places, after, strict=True):

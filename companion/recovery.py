@@ -106,8 +106,7 @@ def open_table(path: Path, catalog: Catalog, rng: random.Random | None = None) -
     again = f"companion salvage {kept / path.name}"
     if rescued is not None:
         store, table, report = rescued
-        lost = report.lost
-        count = "an unknown number of" if lost is None else str(lost)
+        count = "an unknown number of" if report.lost is None else str(report.lost)
         said = "; ".join(report.lines()[:-1][:8])
         notice = (f"DAMAGED MATCH DATABASE: {damage}. The damaged files were moved to {kept} "
                   "(nothing was deleted). Its journal was read page by page: the "
@@ -118,7 +117,7 @@ def open_table(path: Path, catalog: Catalog, rng: random.Random | None = None) -
                   f"Copy {kept} somewhere safe; consider replacing the SD card.")
         return Opened(store, table, notice, kept,
                       banner=f"Damaged data: {count} changes lost. Copy kept in {kept.name}",
-                      lost=lost)
+                      lost=report.lost)
     store, table = _checked(path, catalog, rng)
     notice = (f"DAMAGED MATCH DATABASE: {damage}. The damaged files were moved to {kept} "
               "(nothing was deleted) and the companion started on a new, empty database, "

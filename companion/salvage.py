@@ -138,7 +138,7 @@ def _entries(found: Found, match_id: int) -> tuple[list[tuple[int, str, Any, flo
     """The match's entries 1, 2, 3... as long as they follow one another, decoded; and how
     many entries were seen after a gap."""
     seqs = sorted(seq for m, seq in found.journal if m == match_id and seq > 0)
-    out = []
+    out: list[tuple[int, str, Any, float]] = []
     for seq in seqs:
         if seq != len(out) + 1:
             break

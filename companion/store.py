@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 from companion import wal
 from companion.errors import (
     IllegalAction,
+    InvalidAction,
     MatchInProgress,
     StoreDamaged,
     StoreError,
@@ -52,6 +53,7 @@ from companion.errors import (
     UnknownPlayer,
 )
 from companion.games.base import JSON, clean_name, name_key
+from companion.rulings import Ruling, ruled_standing
 from companion.teams import teams
 
 if TYPE_CHECKING:
@@ -59,7 +61,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 ACTIVE, FINISHED, ABANDONED = "active", "finished", "abandoned"
 
@@ -123,8 +125,35 @@ INSERT INTO journal_3 SELECT id, (SELECT coalesce(max(seq), 0) + 1 FROM journal
 DROP TABLE journal;
 ALTER TABLE journal_3 RENAME TO journal
 """
+#: Schema 4: the hall's rulings on matches played for its events (a director's correction,
+#: or the result the director kept): each is a finished match's winner and standing while
+#: its journal is as it was then (``entries``); the match's own row keeps what its play
+#: gave (the journal replays to it). (The players are re-keyed with it: names.py.)
+_UPGRADE_4 = """
+CREATE TABLE IF NOT EXISTS rulings (
+    id           TEXT NOT NULL UNIQUE,
+    match_id     INTEGER NOT NULL REFERENCES matches (id),
+    entries      INTEGER NOT NULL,
+    kind         TEXT NOT NULL CHECK (kind IN ('corrected', 'kept')),
+    reason       TEXT NOT NULL,
+    standing     TEXT NOT NULL,
+    winner       TEXT NOT NULL,
+    at           REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS rulings_of_match ON rulings (match_id);
+"""
 #: The table operations of a journal (the others: its start record and its ending).
 PLAYS = "op IN ('event', 'undo', 'redo')"
+#: The hall's ruling in force on a match (a column of a ``matches`` query): the newest,
+#: while the match is finished and its journal as it was when the ruling came (a play
+#: since, an undo at the table, puts the table's own result back).
+_RULING = (
+    "(SELECT json_object('id', r.id, 'kind', r.kind, 'reason', r.reason, 'at', r.at,"
+    " 'was', json(matches.winner), 'winner', json(r.winner), 'standing', json(r.standing))"
+    " FROM rulings AS r WHERE r.match_id = matches.id"
+    " AND matches.status = 'finished' AND r.entries = (SELECT count(*) FROM journal"
+    f" WHERE match_id = matches.id AND {PLAYS}) ORDER BY r.rowid DESC LIMIT 1)"
+)
 
 
 @dataclass(frozen=True)
@@ -178,6 +207,8 @@ class Finished:
     #: Entries in its journal (MatchSummary.entries): a result undone and played again
     #: is told apart by it.
     entries: int = 0
+    #: The hall's ruling in force on its result (MatchSummary.ruling), or None.
+    ruling: JSON | None = None
 
 
 @dataclass(frozen=True)
@@ -211,6 +242,10 @@ class MatchSummary:
     #: Each side's player indexes, every player in one (companion/teams.py): ``[[0, 2],
     #: [1, 3]]`` for doubles, ``[[0], [1], [2]]`` where everyone plays for themselves.
     teams: tuple[tuple[int, ...], ...] = ()
+    #: The hall's ruling in force on the match (Store.apply_ruling): ``{"id", "kind"
+    #: ("corrected" or "kept"), "reason", "at", "was" (the winner the table's play gave)}``,
+    #: or None: the result is the table's own.
+    ruling: JSON | None = None
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -225,6 +260,8 @@ class MatchSummary:
             "status": self.status, "winner": self.winner, "summary": self.summary,
             "started_at": iso_utc(self.started_at), "updated_at": iso_utc(self.updated_at),
             "plays": self.plays, "teams": [list(t) for t in self.teams],
+            "ruling": None if self.ruling is None else {
+                **self.ruling, "at": iso_utc(self.ruling["at"])},
         }
 
 
@@ -575,6 +612,7 @@ class Store:
                     raise sqlite3.DatabaseError("it holds tables but no companion schema")
                 _run_script(db, _SCHEMA)
                 _run_script(db, _UPGRADE_2)
+                _run_script(db, _UPGRADE_4)
                 found = SCHEMA_VERSION
             elif found > SCHEMA_VERSION:
                 raise sqlite3.DatabaseError(
@@ -591,6 +629,9 @@ class Store:
                                    (name_key(name), name))
             if found < 3:
                 _run_script(db, _UPGRADE_3)
+            if found < 4:
+                _run_script(db, _UPGRADE_4)
+                _rekey_players(db)
             if found < SCHEMA_VERSION or db.execute("PRAGMA user_version").fetchone()[0] \
                     != SCHEMA_VERSION:
                 db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -613,6 +654,8 @@ class Store:
         with self._lock:
             if self._db is not None:
                 self._db.close()
+                # Typed as the open connection its many uses hold; a closed store is
+                # told by None, which the ways in check first (StoreError).
                 self._db = None  # type: ignore[assignment]
 
     def __enter__(self) -> Store:
@@ -833,7 +876,7 @@ class Store:
                     db.execute("INSERT INTO journal (match_id, seq, op, event, at)"
                                " VALUES (?, 0, 'start', ?, ?)", (cur.lastrowid, _dumps(start), now))
                     _register(db, start["players"])
-                    return int(cur.lastrowid), self._bump_version()  # type: ignore[arg-type]
+                    return _inserted(cur), self._bump_version()
             except sqlite3.IntegrityError:
                 raise MatchInProgress(
                     "a match is still unfinished: finish or end it before starting another"
@@ -902,7 +945,7 @@ class Store:
                          None if standing is None or status != FINISHED
                          else _dumps(standing)),
                     )
-                    match_id = int(cur.lastrowid)  # type: ignore[arg-type]
+                    match_id = _inserted(cur)
                     _register(db, start["players"])
                     db.execute("INSERT INTO journal (match_id, seq, op, event, at)"
                                " VALUES (?, 0, 'start', ?, ?)",
@@ -940,9 +983,10 @@ class Store:
                  _dumps(match.winner), match.summary, match.started_at, match.updated_at,
                  None if match.standing is None or status != FINISHED
                  else _dumps(match.standing)))
-            match_id = int(cur.lastrowid)  # type: ignore[arg-type]
+            match_id = _inserted(cur)
             _register(db, match.start["players"])
-            rows = [(match_id, 0, "start", _dumps(match.start), match.started_at)]
+            rows: list[tuple[int, int, str, str | None, float]] = [
+                (match_id, 0, "start", _dumps(match.start), match.started_at)]
             rows += [(match_id, seq, op, None if event is None else _dumps(event), at)
                      for seq, (op, event, at) in enumerate(match.journal, start=1)]
             if status == ABANDONED:
@@ -1009,7 +1053,8 @@ class Store:
         # Each undo takes back one event, each redo plays it again.
         " (SELECT coalesce(sum(CASE op WHEN 'undo' THEN -1 ELSE 1 END), 0)"
         f"  FROM journal WHERE match_id = matches.id AND {PLAYS}),"
-        f" (SELECT count(*) FROM journal WHERE match_id = matches.id AND {PLAYS})"
+        f" (SELECT count(*) FROM journal WHERE match_id = matches.id AND {PLAYS}),"
+        f" {_RULING}"
         " FROM matches"
     )
 
@@ -1044,10 +1089,13 @@ class Store:
 
     def _summary(self, r: tuple[Any, ...], start: JSON) -> MatchSummary:
         players = tuple(start["players"])
-        return MatchSummary(id=r[0], game=r[1], players=players,
-                            status=r[3], winner=None if r[4] is None else json.loads(r[4]),
+        ruling = None if r[10] is None else json.loads(r[10])
+        winner = None if r[4] is None else json.loads(r[4])
+        return MatchSummary(id=r[0], game=r[1], players=players, status=r[3],
+                            winner=winner if ruling is None else ruling.pop("winner"),
                             summary=r[5], started_at=r[6], updated_at=r[7], plays=r[8],
                             entries=r[9],
+                            ruling=None if ruling is None else _without(ruling, "standing"),
                             teams=teams(self.catalog, r[1], players,
                                         start.get("options") or {}))
 
@@ -1074,6 +1122,50 @@ class Store:
         return None if row is None else row[0]
 
     @_named_errors
+    def apply_ruling(self, ruling: Ruling) -> int | None:
+        """Lay the hall's ``ruling`` on the finished match it names: its winner and
+        standing are the ruling's while its journal stays as it is now (the match's row
+        keeps what its play gave, and the journal replays to that); returns the
+        version, or None when the ruling was
+        taken before (rulings are kept by id: one that comes again changes nothing) or
+        already says what the match says. InvalidAction, nothing changed, for a ruling
+        the hall may not give this match (companion/rulings.py says which).
+
+        Anything drawn from the match before is out of date: the roster counter rises
+        as with a rename."""
+        with self._lock, self._write() as db:
+            if db.execute("SELECT 1 FROM rulings WHERE id = ?", (ruling.id,)).fetchone():
+                return None
+            row = db.execute(
+                "SELECT start, status, winner, standing,"
+                f" (SELECT count(*) FROM journal WHERE match_id = matches.id AND {PLAYS}),"
+                f" {_RULING} FROM matches WHERE id = ?", (ruling.match,)).fetchone()
+            if row is None:
+                raise InvalidAction(f"ruling {ruling.id}: there is no match {ruling.match} "
+                                    "at this table")
+            with _decoding(self.path, f"match {ruling.match}"):
+                start, was = json.loads(row[0]), None if row[3] is None else json.loads(row[3])
+                now = was if row[5] is None else json.loads(row[5])["standing"]
+            placed, winner = ruled_standing(ruling, start, row[1], was)
+            if now is not None and placed["places"] == now.get("places") \
+                    and placed.get("tiebreaks") == now.get("tiebreaks"):
+                return None  # it says what the match says now
+            db.execute("INSERT INTO rulings (id, match_id, entries, kind, reason, standing,"
+                       " winner, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                       (ruling.id, ruling.match, row[4], ruling.kind, ruling.reason,
+                        _dumps(placed), _dumps(winner), time.time()))
+            db.execute("UPDATE meta SET value = value + 1 WHERE key = 'roster'")
+            return self._bump_version()
+
+    @_named_errors
+    def rulings_taken(self, last: int) -> list[str]:
+        """The ids of the hall's last ``last`` rulings this database took, newest first
+        (in force or since played over): what the hall need not send again."""
+        with self._reading() as db:
+            return [r[0] for r in db.execute(
+                "SELECT id FROM rulings ORDER BY rowid DESC LIMIT ?", (last,))]
+
+    @_named_errors
     def finished(self, last: int | None = None,
                  after: tuple[float, int] | None = None) -> list[Finished]:
         """Every finished match, in the order they were played (start time, then id); with
@@ -1082,8 +1174,8 @@ class Store:
         # Only the names of the start record: the options are not read.
         columns = ("SELECT id, game, json_extract(start, '$.players'), standing, started_at,"
                    " json_extract(start, '$.event'),"
-                   f" (SELECT count(*) FROM journal WHERE match_id = matches.id AND {PLAYS})"
-                   " FROM matches WHERE status = 'finished'")
+                   f" (SELECT count(*) FROM journal WHERE match_id = matches.id AND {PLAYS}),"
+                   f" {_RULING} FROM matches WHERE status = 'finished'")
         with self._reading() as db:
             if last is None and after is not None:
                 rows = db.execute(f"{columns} AND (started_at, id) > (?, ?)"
@@ -1094,10 +1186,16 @@ class Store:
                 rows = db.execute(f"{columns} ORDER BY id DESC LIMIT ?", (last,)).fetchall()
                 rows.reverse()
         with _decoding(self.path, "the finished matches"):
-            return [Finished(r[0], r[1], tuple(json.loads(r[2])),
-                             None if r[3] is None else json.loads(r[3]), r[4],
-                             None if r[5] is None else json.loads(r[5]), r[6])
-                    for r in rows]
+            return [self._finished(r) for r in rows]
+
+    @staticmethod
+    def _finished(r: tuple[Any, ...]) -> Finished:
+        ruling = None if r[7] is None else json.loads(r[7])
+        standing = None if r[3] is None else json.loads(r[3])
+        return Finished(r[0], r[1], tuple(json.loads(r[2])),
+                        standing if ruling is None else ruling["standing"], r[4],
+                        None if r[5] is None else json.loads(r[5]), r[6],
+                        None if ruling is None else _without(ruling, "standing", "winner"))
 
     @_named_errors
     def players(self) -> list[PlayerRow]:
@@ -1271,10 +1369,39 @@ def _run_script(db: sqlite3.Connection, script: str) -> None:
             db.execute(statement)
 
 
+def _without(d: dict[str, Any], *keys: str) -> dict[str, Any]:
+    return {k: v for k, v in d.items() if k not in keys}
+
+
+def _rekey_players(db: sqlite3.Connection) -> None:
+    """Key every player by today's :func:`~companion.names.name_key` (a database made
+    before names were folded keyed them by a plain casefold: "Zoe\u0308" and "Zoë" were
+    two keys, and a rename or merge of "Zoë" found neither). Two keys that fold alike are
+    one player (shown by the name of the key already right, else the first); the stored
+    matches keep their names, which are read through the same key."""
+    rows = db.execute("SELECT key, name FROM players ORDER BY key").fetchall()
+    wanted: dict[str, str] = {}
+    for key, name in rows:
+        new = name_key(name)
+        if key == new or new not in wanted:
+            wanted[new] = name
+    if all(name_key(name) == key for key, name in rows):
+        return
+    db.execute("DELETE FROM players")
+    db.executemany("INSERT INTO players (key, name) VALUES (?, ?)", sorted(wanted.items()))
+    db.execute("UPDATE meta SET value = value + 1 WHERE key = 'roster'")
+
+
 def _register(db: sqlite3.Connection, names: list[str]) -> None:
     """Make each of ``names`` a player if it is not one yet (a known one keeps its name)."""
     db.executemany("INSERT INTO players (key, name) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
                    [(name_key(n), n) for n in names])
+
+
+def _inserted(cur: sqlite3.Cursor) -> int:
+    """The id of the row the INSERT just run on ``cur`` added (SQLite sets it on each)."""
+    assert cur.lastrowid is not None, "no row was inserted"
+    return cur.lastrowid
 
 
 def _dumps(obj: Any) -> str:

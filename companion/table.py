@@ -14,28 +14,35 @@ immutable value replaced whole on every change.
 
 from __future__ import annotations
 
+import functools
 import json
+import logging
 import queue
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeVar
 
 from companion.catalog import Catalog
-from companion.errors import IllegalAction, NoMatch, StoreUnavailable
+from companion.errors import IllegalAction, InvalidAction, NoMatch, StoreUnavailable
 from companion.games.base import JSON, name_key
 from companion.headline import score_card
 from companion.integrity import replay_stored
 from companion.match import EVENT, REDO, UNDO, Match, StartRecord
+from companion.rulings import CORRECTED, Ruling
 from companion.standings import standing
 from companion.store import ABANDONED, ACTIVE, FINISHED, MatchSummary, Store, StoredMatch
 from companion.subscribers import Subscribers
 from companion.topics import RESULTS_KEPT
 from companion.undone import undone_words
+
+log = logging.getLogger(__name__)
+#: The most refused rulings remembered (so each is logged once).
+MAX_REFUSED = 256
 
 T = TypeVar("T")
 Subscriber = Callable[["Snapshot"], None]
@@ -65,9 +72,12 @@ class Snapshot:
     undone: str | None = field(default=None, compare=False)
     #: After a redo, what it put back, in the same words: the state JSON's ``redone``.
     redone: str | None = field(default=None, compare=False)
+    #: The ids of the hall's rulings this table took lately (Store.rulings_taken), sent
+    #: with ``results``: the hall sends them no more. Not part of the state JSON.
+    rulings: tuple[str, ...] = field(default=(), compare=False)
 
     def to_json(self) -> JSON:
-        state = {"version": self.version, "epoch": self.epoch, "match": self.match}
+        state: JSON = {"version": self.version, "epoch": self.epoch, "match": self.match}
         if self.undone is not None:
             state["undone"] = self.undone
         if self.redone is not None:
@@ -109,6 +119,9 @@ class Table:
         if stored is not None:
             self._match, self._match_id = replay_stored(stored, catalog), stored.id
         self._results: tuple[JSON, ...] = ()
+        self._rulings: tuple[str, ...] = ()
+        #: The hall's rulings refused here (logged once each).
+        self._refused_rulings: set[str] = set()
         self._read_results()
         self.snapshot = self._snapshot(store.version)
 
@@ -207,9 +220,13 @@ class Table:
         self._results = tuple(
             {"match": m.id, "game": m.game, "players": list(m.players),
              "standing": m.standing, "started_at": round(m.started_at, 3),
+             # The hall's ruling it carries: only when it has one in force.
+             **({} if m.ruling is None else {"ruling": {
+                 k: m.ruling[k] for k in ("id", "kind", "reason")}}),
              # The hall's event it was played for: only when it had one.
              **({} if m.event is None else {"event": m.event})}
             for m in self._store.finished(last=RESULTS_KEPT))
+        self._rulings = tuple(self._store.rulings_taken(RESULTS_KEPT))
 
     def _known_names(self, record: object) -> object:
         """``record`` with each name a known player goes by in that player's own form
@@ -232,6 +249,36 @@ class Table:
         version = self._commit(lambda: self._store.merge_players(source, target,
                                                                  self._summary_of))
         return self._reload(version)
+
+    def apply_rulings(self, rulings: Iterable[Ruling]) -> Snapshot | None:
+        """Lay the hall's rulings (companion/rulings.py) on the finished matches they
+        name, each once; the new snapshot (its results carry them, which is how the hall
+        learns they were taken), or None when none changed anything. A ruling of another
+        database (``epoch``), or one the hall may not give, is left, logged once."""
+        version = None
+        for ruling in rulings:
+            if ruling.epoch != self._store.epoch or ruling.id in self._rulings:
+                continue  # another database's (the hall heard of it), or taken lately
+            try:
+                done = self._commit(functools.partial(self._store.apply_ruling, ruling))
+            except InvalidAction as err:
+                if ruling.id not in self._refused_rulings:
+                    if len(self._refused_rulings) >= MAX_REFUSED:
+                        self._refused_rulings.clear()  # bounded: at worst said again
+                    self._refused_rulings.add(ruling.id)
+                    log.warning("the hall's ruling cannot be taken: %s", err)
+                continue
+            if done is not None:
+                version = done
+                log.info("the hall's director %s the result of match %d (ruling %s)",
+                         "corrected" if ruling.kind == CORRECTED else "kept",
+                         ruling.match, ruling.id)
+        if version is None:
+            return None
+        if self._match_id is not None:
+            self._match = replay_stored(self._store.load(self._match_id), self.catalog)
+        self._read_results()
+        return self._publish(version, _change("ruling", self._match_id or 0))
 
     def _reload(self, version: int) -> Snapshot:
         """The table's match read again after a change to its players' names."""
@@ -296,11 +343,13 @@ class Table:
                   undone: str | None = None, redone: str | None = None) -> Snapshot:
         match = self._match
         if match is None:
-            return Snapshot(version, None, self._store.epoch, change, self._results)
+            return Snapshot(version, None, self._store.epoch, change, self._results,
+                            rulings=self._rulings)
         return Snapshot(version, match_json(match, self._match_id,
                                             FINISHED if match.is_over else ACTIVE,
                                             self.catalog),
-                        self._store.epoch, change, self._results, undone, redone)
+                        self._store.epoch, change, self._results, undone, redone,
+                        self._rulings)
 
 
 def summary_of(stored: StoredMatch, catalog: Catalog) -> str:

@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -183,15 +184,21 @@ def event_payload(state: JSON, change: JSON, at: float | None = None) -> str:
 RESULTS_KEPT = 50
 
 
-def results_payload(table: str, epoch: int, results: list[JSON]) -> str:
+def results_payload(table: str, epoch: int, results: list[JSON],
+                    rulings: Sequence[str] = ()) -> str:
     """The retained ``results``: ``{"table", "epoch", "results": [...]}``, the table's
     last :data:`RESULTS_KEPT` finished matches, oldest first, each ``{"match" (id),
     "game", "players" (names), "standing" (companion/standings.py, with each team's game
     tiebreak when the game gives one), "started_at" (Unix
     time)}``, and ``"event"`` (its start record's) when it was played for the hall's
     event. It is the whole truth from its oldest match on: a match of this database
-    with a higher id that it leaves out is not finished (undone, or never)."""
-    return dumps({"table": table, "epoch": epoch, "results": results})
+    with a higher id that it leaves out is not finished (undone, or never). With
+    ``rulings``: the ids of the hall's rulings the table took lately (companion/rulings.py),
+    a match older than the list's included."""
+    body: JSON = {"table": table, "epoch": epoch, "results": results}
+    if rulings:
+        body["rulings"] = list(rulings)
+    return dumps(body)
 
 
 def summary_payload(state: JSON, table: TableInfo, catalog: Catalog,

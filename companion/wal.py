@@ -238,7 +238,8 @@ def _scan(data: bytes, page_size: int, salt1: int, salt2: int, start: tuple[int,
     """
     frame_size = _FRAME_HEADER + page_size
     count = (len(data) - HEADER) // frame_size
-    seeds = (start,)   # the cumulative checksums the next frame of this log may chain from
+    # The cumulative checksums the next frame of this log may chain from.
+    seeds: tuple[tuple[int, int], ...] = (start,)
     first_bad: int | None = None if header_ok else -1   # -1: the header itself
     last_good_commit = 0
     written: list[tuple[int, int]] = []   # what the first bad frame may have been written as
@@ -315,14 +316,14 @@ def frames(data: bytes, page_size: int) -> list[tuple[int, int, bool]]:
     count = (len(data) - HEADER) // frame_size
     header_ok = magic in _MAGIC and _checksum(data[:24], 0, 0, big_endian) == (c0, c1)
     good: list[tuple[int, int, bool, bool]] = []   # page, index, current, commit
-    previous: tuple[int, int, int] | None = None   # the frame before: salts and stored sums
+    previous: tuple[int, int, int, int] | None = None   # the frame before: salts and stored sums
     for i in range(count):
         at = HEADER + i * frame_size
         frame = data[at:at + frame_size]
         page, db_size, f1, f2, s0, s1 = struct.unpack(">6I", frame[:24])
         current = (f1, f2) == (salt1, salt2)
         if previous is not None and previous[:2] == (f1, f2):
-            seed: tuple[int, int] | None = previous[2:]
+            seed: tuple[int, int] | None = (previous[2], previous[3])
         else:
             seed = (c0, c1) if current and header_ok and i == 0 else None
         previous = (f1, f2, s0, s1)

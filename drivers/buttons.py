@@ -181,6 +181,8 @@ class ButtonPanel:
         while True:
             deadlines = [d.deadline for d in self._debouncers.values() if d.deadline is not None]
             timeout = max(0.0, min(deadlines) - self._clock()) if deadlines else None
+            # An edge, a marker to settle (a Future), None to stop; () when the wait ran out.
+            item: tuple[float, str, bool] | tuple[()] | Future[None] | None
             try:
                 item = self._queue.get(timeout=timeout)
             except queue.Empty:

@@ -102,7 +102,7 @@ from drivers.broker import (
     tls_context,
     unanswered,
 )
-from drivers.refusals import Change, Refusals
+from drivers.refusals import Change, Pending, Refusals
 
 log = logging.getLogger(__name__)
 
@@ -263,7 +263,7 @@ class TablePublisher:
         self._cond = threading.Condition()
         #: The reason code of each refused acknowledgement, by message id (paho's thread
         #: writes it before it marks the message published).
-        self._refused_mids: dict[int, str] = {}
+        self._refused_mids: Pending[str] = Pending("refusals")
         #: QoS 1 messages handed to paho whose acknowledgement is still to be read, with
         #: their topics (the publisher thread's own).
         self._watched: list[tuple[mqtt.MQTTMessageInfo, str]] = []
@@ -510,7 +510,8 @@ class TablePublisher:
             self._sent_results = snapshot.results
             self._publish(self.topics.leaf(RESULTS),
                           results_payload(self.info.id, snapshot.epoch,
-                                          list(snapshot.results)), qos=1, retain=True)
+                                          list(snapshot.results), snapshot.rulings),
+                          qos=1, retain=True)
         with self._cond:
             self._pending_state = info
 
@@ -707,7 +708,7 @@ class TablePublisher:
         # the publisher thread sees it published.
         with self._cond:
             if reason.is_failure:
-                self._refused_mids[mid] = reason.getName()
+                self._refused_mids.put(mid, reason.getName())
             self._paho_full = False
             self._acks = True
             self._cond.notify_all()

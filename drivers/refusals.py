@@ -28,8 +28,10 @@ kept the same way by :class:`HallRefusals`: one scope, the hall's topics
 from __future__ import annotations
 
 import abc
+import logging
 import threading
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from companion.games.base import JSON
 from companion.topics import HALL, Topics, discovery_node
@@ -38,6 +40,52 @@ from companion.topics import HALL, Topics, discovery_node
 #: HALL_OFFERS is the hall's writing of the offers, OFFERS a table's reading of its own.
 OWN, DISCOVERY, OLD, OFFERS, HALL_OFFERS = "own", "discovery", "old", "offers", "hall-offers"
 _ORDER = (OWN, DISCOVERY, OLD, OFFERS, HALL_OFFERS)
+#: The most messages a client keeps waiting for their acknowledgement (by message id):
+#: MQTT's ids are 16-bit, but a broker that never answers must not make a client hold
+#: 65,535 payloads.
+MAX_PENDING = 1024
+
+log = logging.getLogger(__name__)
+V = TypeVar("V")
+
+
+class Pending(Generic[V]):
+    """What a client keeps by message id until the broker's acknowledgement of it is
+    read, at most ``limit`` ids: past it the oldest is forgotten (its refusal, if one
+    ever comes, is not heard; what the client holds is published again at its next
+    connection anyway), counted and logged once per ``what`` episode. Not thread-safe:
+    the caller holds its own lock."""
+
+    def __init__(self, what: str, limit: int = MAX_PENDING) -> None:
+        self.what, self.limit = what, limit
+        self._items: dict[int, V] = {}
+        #: How many were forgotten, in all.
+        self.forgotten = 0
+        self._said = False
+
+    def put(self, mid: int, value: V) -> None:
+        self._items.pop(mid, None)  # a reused id is the newest
+        self._items[mid] = value
+        while len(self._items) > self.limit:
+            del self._items[next(iter(self._items))]
+            self.forgotten += 1
+            if not self._said:
+                self._said = True
+                log.warning("MQTT: more than %d %s wait for the broker's acknowledgement: "
+                            "the oldest are forgotten (their refusals go unheard until "
+                            "they are published again)", self.limit, self.what)
+
+    def pop(self, mid: int, default: V | None = None) -> V | None:
+        found = self._items.pop(mid, default)
+        if not self._items:
+            self._said = False  # the episode is over: said again if it comes back
+        return found
+
+    def __contains__(self, mid: object) -> bool:
+        return mid in self._items
+
+    def __len__(self) -> int:
+        return len(self._items)
 
 
 @dataclass(frozen=True)

@@ -158,7 +158,8 @@ class LineCutter:
 
     def cut_off(self) -> list[tuple[bytes, str | None]]:
         """The connection ended: an unfinished line is garbage. Starts afresh."""
-        out = [(bytes(self._partial[:SAMPLE]), "cut off by the disconnection")] \
+        out: list[tuple[bytes, str | None]] = \
+            [(bytes(self._partial[:SAMPLE]), "cut off by the disconnection")] \
             if self._partial else []
         self._partial.clear()
         self._skipping = False
@@ -263,7 +264,9 @@ class SerialPad:
     def _read_lines(self, port: serial.SerialBase, lines: LineCutter) -> None:
         while not self._stop.is_set():
             # Whatever is waiting, else up to READ_TIMEOUT for a first byte.
-            data = port.read(min(max(1, port.in_waiting), 4096))
+            # Every port serial_for_url opens (posix, loop://) has in_waiting; the stubs
+            # put it on those subclasses, not on SerialBase.
+            data = port.read(min(max(1, port.in_waiting), 4096))  # type: ignore[attr-defined]
             now = time.monotonic()
             self._take(lines.feed(data, now), now)
 
@@ -348,6 +351,7 @@ class SerialPad:
                 if self._stop.is_set():
                     return
                 data, self._outbox, port = self._outbox, None, self._port
+            assert data is not None and port is not None   # the wait ends with both
             self._write(port, data)
 
     def _send(self, data: bytes) -> None:

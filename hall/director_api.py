@@ -10,6 +10,7 @@ event moved on; a refusal (4xx, ``{"error": ...}``) changes nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -136,7 +137,8 @@ def standings_csv(eid: str) -> Response:
 # --- changes ----------------------------------------------------------------------------
 
 
-def _change(work) -> Response:  # type: ignore[no-untyped-def]
+def _change(work: Callable[[object], object]) -> Response:
+    """``work`` done with the request's body, its answer as JSON; a Refusal as its status."""
     try:
         return jsonify(work(body()))
     except Refusal as err:

@@ -45,7 +45,7 @@ from drivers.broker import (
     tls_context,
     unanswered,
 )
-from drivers.refusals import Change, HallRefusals
+from drivers.refusals import Change, HallRefusals, Pending
 from hall.cards import Complaints
 
 log = logging.getLogger(__name__)
@@ -88,10 +88,11 @@ class Listener:
         #: Held across each publish and each retry's: a retry never publishes an older
         #: message after a newer one on its topic (the broker would retain the older).
         self._publishing = threading.RLock()
-        #: Each QoS 1 publish not yet acknowledged, by message id: its topic and payload.
-        self._unacked: dict[int, tuple[str, bytes]] = {}
+        #: Each QoS 1 publish not yet acknowledged, by message id: its topic and payload
+        #: (bounded: a broker that never answers cannot make the hall hold every offer).
+        self._unacked: Pending[tuple[str, bytes]] = Pending("offers")
         #: Acknowledgements that came before :meth:`publish` noted their message id.
-        self._early: dict[int, str | None] = {}
+        self._early: Pending[str | None] = Pending("early acknowledgements")
         #: The newest payload of each topic whose latest publish was refused (tried again).
         self._refused_out: dict[str, bytes] = {}
         self._retry_at: float | None = None
@@ -138,7 +139,8 @@ class Listener:
             self._complain("a topic that is not UTF-8")
             return
         try:
-            self._on_message(topic, message.payload)
+            # bytes as paho hands it over (no copy); typed bytes | bytearray.
+            self._on_message(topic, bytes(message.payload))
         except Exception as err:  # said and dropped: the thread goes on
             self._complain("%s on %r: %s", type(err).__name__, topic[:200], err)
 
@@ -177,7 +179,7 @@ class Listener:
         with self._acks:
             sent = self._unacked.pop(mid, None)
             if sent is None:  # acknowledged before publish() noted it
-                self._early[mid] = why
+                self._early.put(mid, why)
                 return
         self._heard(sent, why)
 
@@ -263,7 +265,7 @@ class Listener:
                 return
             with self._acks:
                 if info.mid not in self._early:
-                    self._unacked[info.mid] = (topic, payload)
+                    self._unacked.put(info.mid, (topic, payload))
                     return
                 why = self._early.pop(info.mid)
             self._heard((topic, payload), why)

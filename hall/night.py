@@ -47,6 +47,7 @@ from typing import Any
 from companion.catalog import Catalog
 from companion.errors import InvalidAction
 from companion.names import clean_name, name_key, name_problem
+from companion.rulings import CORRECTED, KEPT, MAX_RULINGS
 from companion.topics import dumps, valid_table_id
 from hall.director.formats import elimination, round_robin
 from hall.director.groups import tables as seat_tables
@@ -295,6 +296,11 @@ class Night:
         #: payload as made when it was offered (its ``sent_at`` kept).
         self._published: dict[str, bytes] = {}
         self._payloads: dict[str, bytes] = {}
+        #: Each table's database epoch, as its latest ``results`` said (rulings go only to
+        #: the database that played the match; unknown until it speaks: all are sent).
+        self._epochs: dict[str, int] = {}
+        #: The ids of the rulings each table's latest ``results`` says it took.
+        self._taken: dict[str, frozenset[str]] = {}
         #: A table told that the game it plays was moved: its notice, until its next offer.
         self._notices: dict[str, bytes] = {}
         #: ``(version, rows, events)`` of :meth:`club_rows`, replaced whole at each change.
@@ -317,9 +323,10 @@ class Night:
             for row in self._db.execute(
                     "SELECT id, round, board, players, why, table_id, offer, status, offered"
                     " FROM event_pairings WHERE event = ? ORDER BY round, board", (eid,)):
-                event.pairings[row[0]] = _Pairing(
-                    row[0], row[1], row[2], tuple(json.loads(row[3])), *row[4:8],
-                    None if row[8] is None else tuple(json.loads(row[8])))
+                pid, number, board, players, why, table, offer, status, offered = row
+                event.pairings[pid] = _Pairing(
+                    pid, number, board, tuple(json.loads(players)), why, table, offer, status,
+                    None if offered is None else tuple(json.loads(offered)))
             for seq, pid, result, source, at, state, origin, names, started in \
                     self._db.execute(
                         "SELECT seq, pairing, result, source, at, state, origin, names,"
@@ -565,9 +572,12 @@ class Night:
                 **({"played_as": list(names)} if names and names != result.players else {})}
 
     def _corrections(self, e: _Event) -> list[dict[str, Any]]:
-        """Every change of a counted result, in order: what it was, what it is now, why."""
+        """Every change of a counted result, in order: what it was, what it is now, why,
+        and for the director's that counts now, whether the table that played the match
+        shows it yet (``at_table``)."""
         out = []
         before: dict[str, Revision] = {}
+        counted = {r.pairing: r for r in e.results if r.state == APPLIED}
         for r in e.results:
             if r.state != APPLIED:
                 continue
@@ -584,8 +594,23 @@ class Night:
                         "players": list(p.players if p is not None else shown.players),
                         "was": None if old.result is None else list(old.result.ranks),
                         "now": None if r.result is None else list(r.result.ranks),
-                        "reason": why, "source": r.source})
+                        "reason": why, "source": r.source,
+                        "at_table": self._at_table(e, r, counted)})
         return out
+
+    def _at_table(self, e: _Event, r: Revision, counted: dict[str, Revision]
+                  ) -> dict[str, Any] | None:
+        """``{"table", "taken", "gone"}`` for the director's result ``r`` while it counts
+        and its game was played at a table: whether the table's results show it
+        (``taken``), or the table has another database since (``gone``: it cannot);
+        else None."""
+        origin = e.origin(r.pairing)
+        if r.source != DIRECTOR or counted.get(r.pairing) is not r or origin is None:
+            return None
+        told = e.last_from_table(r.pairing)
+        return {"table": origin.table,
+                "taken": told is not None and told.same_outcome(r.result),
+                "gone": self._epochs.get(origin.table, origin.epoch) != origin.epoch}
 
     def _held_json(self, e: _Event, r: Revision) -> dict[str, Any]:
         p = e.pairings[r.pairing]
@@ -1035,6 +1060,52 @@ class Night:
                     out[p.table] = self._offer_payload(e, p)
         for t, notice in self._notices.items():
             out.setdefault(t, notice)
+        for t, rulings in self._rulings().items():
+            out[t] = _with_rulings(out.get(t, b""), rulings)
+        return out
+
+    def _rulings(self) -> dict[str, list[dict[str, Any]]]:
+        """By table, the director's word on the matches it played that its ``results``
+        do not say yet (oldest first): a correction of the game's result, or the result
+        the director kept over the table's change of it. Each goes to the table with its
+        offers (companion/rulings.py) until the table's results show it taken (then the
+        table's revision says what counts, and is only noted). Nothing is sent while the
+        table's newest revision waits for the director or its match is played again."""
+        out: dict[str, list[dict[str, Any]]] = {}
+        for e in self._events.values():
+            counted: dict[str, Revision] = {}
+            last: dict[str, Revision] = {}
+            declined: dict[str, int] = {}
+            origins: dict[str, Origin] = {}
+            for r in e.results:
+                if r.state == APPLIED:
+                    counted[r.pairing] = r
+                if r.source == TABLE:
+                    last[r.pairing] = r
+                if r.state == DECLINED:
+                    declined[r.pairing] = r.seq
+                if r.origin is not None:
+                    origins.setdefault(r.pairing, r.origin)
+            for pid, where in origins.items():
+                if self._epochs.get(where.table, where.epoch) != where.epoch:
+                    continue  # the table has another database now: it cannot take it
+                now, told = counted.get(pid), last.get(pid)
+                if now is None or now.result is None or told is None or told.result is None \
+                        or told.state == HELD or told.same_outcome(now.result):
+                    continue
+                # Named by the director's newest word on the game (a correction, or a
+                # keep since): a table that played over an older ruling takes the new one.
+                seq = max(now.seq if now.source == DIRECTOR else 0, declined.get(pid, 0))
+                if not seq:
+                    continue
+                if f"{e.id}-{seq}" in self._taken.get(where.table, ()):
+                    continue  # taken, on a match older than the table's list of results
+                kind, reason = ((CORRECTED, now.result.reason) if now.source == DIRECTOR
+                                else (KEPT, ""))
+                out.setdefault(where.table, []).append({
+                    "id": f"{e.id}-{seq}", "epoch": where.epoch, "match": where.match,
+                    "event": e.id, "pairing": pid, "kind": kind, "reason": reason,
+                    "standing": standing_of(now.result)})
         return out
 
     def _offers_changed(self) -> list[tuple[str, bytes]]:
@@ -1043,8 +1114,9 @@ class Night:
         changed = [(t, payload) for t, payload in wanted.items()
                    if self._published.get(t, b"") != payload]  # never sent: nothing there
         self._published.update(changed)
-        kept = set(wanted.values())
-        self._payloads = {o: pl for o, pl in self._payloads.items() if pl in kept}
+        live = {p.offer for e in self._events.values() for p in e.pairings.values()
+                if p.status in (OFFERED, PLAYING)}  # the offers _wanted may send again
+        self._payloads = {o: pl for o, pl in self._payloads.items() if o in live}
         return [(self.offer_topic(t), payload) for t, payload in changed]
 
     def pending(self) -> list[tuple[str, bytes]]:
@@ -1288,12 +1360,20 @@ class Night:
         read = read_results(table, payload)
         if read is None:
             return 0
-        epoch, listed, entries = read
+        epoch, listed, entries = read.epoch, read.listed, read.entries
         changed = 0
         with self._lock:
+            moved_on = self._epochs.get(table, epoch) != epoch
+            self._epochs[table] = epoch
+            taken = self._taken.get(table, frozenset())
+            self._taken[table] = read.rulings
+            moved_on = moved_on or bool(read.rulings - taken)
             for e in list(self._events.values()):
                 changed += self._from_table(e, table, epoch, listed,
                                             [x for x in entries if x.event == e.id])
+            if moved_on:  # rulings it took, or of the database it had, are sent no more
+                for topic, payload in self._offers_changed():
+                    self._publish(topic, payload)
         return changed
 
     def _from_table(self, e: _Event, table: str, epoch: int, listed: list[int],
@@ -1320,14 +1400,14 @@ class Night:
             p = e.pairings.get(pid)
             if p is None or len(p.players) < 2:
                 continue
-            origin = origins.get(pid)
+            counted = origins.get(pid)
             for x in entries:
-                if origin is not None and x.origin == origin:
+                if counted is not None and x.origin == counted:
                     continue  # its revisions: above
                 what = label(p.players, e.sides(p))
-                if origin is None and x.offer == p.offer and table == p.table \
+                if counted is None and x.offer == p.offer and table == p.table \
                         and len(x.names) == len(p.players):
-                    origin = x.origin
+                    counted = x.origin
                     work.append((p, x))
                 elif x.offer == p.offer and table == p.table:
                     notes.append((f"again:{x.origin.key}", (
@@ -1341,7 +1421,8 @@ class Night:
                     notes.append((f"moved:{x.origin.key}", (
                         f"{table}: {what} was finished there from an offer since moved or "
                         f"replaced (match {x.origin.match}): not counted")))
-        steps = [step for p, x in work if (step := self._revision_of(e, p, x)) is not None]
+        steps = [step for p, entry in work
+                 if (step := self._revision_of(e, p, entry)) is not None]
         fresh = [(k, t) for k, t in notes
                  if not any(n["key"] == k for n in e.doc.get("notes", []))]
         if not steps and not fresh:
@@ -1350,8 +1431,8 @@ class Night:
         with self._change(e):
             for key, text in fresh:
                 self._note(e, key, text)
-            for p, x, result in steps:
-                changed += self._take(e, p, x, result)
+            for p, entry, result in steps:
+                changed += self._take(e, p, entry, result)
         return changed
 
     def _revision_of(self, e: _Event, p: _Pairing, x: Entry | None
@@ -1489,6 +1570,19 @@ def _named(e: _Event, name: Any) -> Player | None:
         return None
     key = name_key(name)
     return next((p for p in e.players if name_key(p.name) == key), None)
+
+
+def _with_rulings(payload: bytes, rulings: list[dict[str, Any]]) -> bytes:
+    """The offer topic's ``payload`` (an offer, a notice, or empty) carrying as many of
+    ``rulings`` as fit in an offer's 8 KiB (the oldest first; the rest once these are
+    taken)."""
+    body = json.loads(payload) if payload else {}
+    fit: list[dict[str, Any]] = []
+    for r in rulings[:MAX_RULINGS]:
+        if len(dumps({**body, "rulings": [*fit, r]}).encode()) > MAX_OFFER:
+            break
+        fit.append(r)
+    return dumps({**body, "rulings": fit}).encode() if fit else payload
 
 
 def _object(body: Any) -> dict[str, Any]:

@@ -106,11 +106,21 @@ class Entry:
     started: float | None
 
 
-def read_results(table: str, payload: bytes) -> tuple[int, list[int], list[Entry]] | None:
-    """``(epoch, every match id listed, the entries naming an offer)`` of a table's
-    ``results`` message, None when it is not one. An entry that is not a whole result
-    (no standing, places that do not add up) is left out of the entries, never guessed;
-    its match id still counts as listed."""
+@dataclass(frozen=True)
+class Results:
+    """What a table's ``results`` message says: its database's epoch, every match id it
+    lists, the entries naming an offer, and the hall's rulings it took lately."""
+
+    epoch: int
+    listed: list[int]
+    entries: list[Entry]
+    rulings: frozenset[str] = frozenset()
+
+
+def read_results(table: str, payload: bytes) -> Results | None:
+    """The :class:`Results` of a table's ``results`` message, None when it is not one. An
+    entry that is not a whole result (no standing, places that do not add up) is left
+    out of the entries, never guessed; its match id still counts as listed."""
     try:
         body = json.loads(payload)
     except (ValueError, RecursionError):
@@ -129,7 +139,10 @@ def read_results(table: str, payload: bytes) -> tuple[int, list[int], list[Entry
         entry = _entry(table, epoch, item)
         if entry is not None:
             entries.append(entry)
-    return epoch, matches, entries
+    taken = body.get("rulings")
+    rulings = frozenset(r for r in taken if isinstance(r, str)) \
+        if isinstance(taken, list) else frozenset()
+    return Results(epoch, matches, entries, rulings)
 
 
 def _entry(table: str, epoch: int, item: Mapping[str, Any]) -> Entry | None:

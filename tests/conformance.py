@@ -3,10 +3,13 @@
 In the spirit of OpenSpiel's tests of every registered game: a match of the
 game, started from its setup screen's sample (its fewest players, its
 defaults), is played to the end with actions drawn from what ``legal``
-offers (spelt out as the host page's generic controls do), sent through the
-host's API of a real web app over a real table and store, with undo and redo
-(from the phone, and holding BACK on the panel) at random points. Nothing
-here knows a game: a new game is checked by its catalog line alone.
+offers (a shape, one value of each of its lists, and for ``targets`` a set of
+the wizards listed, as docs/api.md says a shape is sent back), sent through the
+host's API of a real web app over a real table and store, and by random
+presses on the panel (its board and the game's own screens, or the generic
+Play list of a game without a panel), with undo and redo (from the phone, and
+holding BACK on the panel) at random points. Nothing here knows a game: a new
+game is checked by its catalog line alone.
 
 After every change, every output must answer for the table as it is now:
 
@@ -14,17 +17,19 @@ After every change, every output must answer for the table as it is now:
 - the game's ``card`` (the hall's and MQTT's) names every side; its
   ``summary`` is a line of text; the retained MQTT summary is JSON with that
   card; the serial pad's ``STATE`` line carries the state;
-- every refusal is a 400 (malformed) or 409 (against the rules, or nothing
-  to undo or redo) with a message, and changes nothing.
+- every refusal is a 409 (against the rules, or nothing to undo or redo) with
+  a message, and changes nothing; a 400 only for a field the offered shape
+  leaves to the client to fill ("missing field '<name>'", the Game contract);
+- no press on the panel fails (the panel would log it and show a fault).
 
 The costlier checks (the spectators' and the host's pages rendered on the
 server with the state they carry, the browser tests drawing them; the
 ``timeline``; every stored event resolving to
 itself, as a restart checks them; a restart from the database giving the
-same state) run after every undo and redo, every :data:`DEEP_EVERY`-th
-change and at the end, where the match file exported over HTTP must also
-replay to the same view, and any action, an undo of nothing or a redo of
-nothing must be refused with 409. Each check that fails raises
+same state; the match file exported over HTTP replaying to the same view) run
+after every undo and redo, every :data:`DEEP_EVERY`-th change and at the end,
+where any action, an undo of nothing or a redo of nothing must be refused with
+409. Each check that fails raises
 :class:`Unconforming` naming the game, the step and what went wrong.
 """
 
@@ -32,6 +37,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,14 +45,16 @@ from typing import Any
 from companion import matchfile
 from companion.catalog import Catalog
 from companion.headline import headline
+from companion.inputs import Input
 from companion.integrity import replay_stored
-from companion.panel import Panel
+from companion.panel import FAULT, Panel
 from companion.store import Store
 from companion.table import Table, TableRunner
 from companion.timeline import timeline
 from companion.topics import TableInfo, summary_payload
 from companion.ui import canvas
-from companion.ui.controls import Context, build, default_draft, offers
+from companion.ui.base import PANEL_SCREENS
+from companion.ui.controls import Context, build, default_draft
 from companion.ui.oled import render
 from drivers.serial_pad import state_lines
 from tests.panel_support import press
@@ -64,6 +72,33 @@ MAX_CHANGES = 3000
 MAX_REFUSALS = 400
 #: The chance of an undo, of a redo (when there is one) and of the panel's undo.
 UNDO, REDO, PANEL_UNDO = 0.08, 0.5, 0.03
+#: The chance of a turn on the panel instead of the phone, and its most presses.
+PANEL_TURN, PANEL_PRESSES = 0.15, 12
+#: Where a walk on the panel does not go: the panel's own screens (the board aside),
+#: which leave the match (menu, a new match's setup, history...), and the commands that
+#: start or end one.
+AWAY = frozenset(PANEL_SCREENS) - {"board"}
+ENDS = frozenset({"start", "abandon"})
+
+
+def drawn(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """An action ``legal`` offers, at random: a shape, one value of each of its lists, and
+    for a ``targets`` list any set of the wizards it lists from ``min_targets`` (0 when
+    absent) to ``max_targets`` (all when absent), in the order listed."""
+    shape = rng.choice(legal)
+    action: dict[str, Any] = {}
+    for key, value in shape.items():
+        if not isinstance(value, list):
+            action[key] = value
+        elif key == "targets":
+            high = min(shape.get("max_targets", len(value)), len(value))
+            chosen = rng.sample(range(len(value)), rng.randint(shape.get("min_targets", 0), high))
+            action[key] = [value[i] for i in sorted(chosen)]
+        elif not value:
+            raise Unconforming(f"legal offers no value for {key!r}: {shape}")
+        else:
+            action[key] = rng.choice(value)
+    return action
 
 
 class Unconforming(AssertionError):
@@ -78,6 +113,8 @@ class Played:
     refused: int = 0
     undos: int = 0
     redos: int = 0
+    #: Changes made by presses on the panel.
+    panel: int = 0
 
 
 class _Run:
@@ -128,10 +165,13 @@ class _Run:
                 raise self.fail(f"POST {path} {body} answered 200 and changed nothing")
             return True
         error = (answer.json or {}).get("error")
-        if answer.status_code not in (400, 409) or not isinstance(error, str) or not error:
+        free = answer.status_code == 400 and isinstance(error, str) and isinstance(body, dict) \
+            and (missing := re.match(r"missing field '(\w+)'", error)) is not None \
+            and missing[1] not in body
+        if not (answer.status_code == 409 or free) or not isinstance(error, str) or not error:
             raise self.fail(f"POST {path} {json.dumps(body)} answered {answer.status_code} "
-                            f"{answer.get_data(as_text=True)[:300]}: a refusal is a 400 or "
-                            "409 with a message")
+                            f"{answer.get_data(as_text=True)[:300]}: a refusal is a 409 "
+                            "with a message (a 400 only for a field the offer leaves out)")
         if self.table.snapshot != before:
             raise self.fail(f"POST {path} was refused ({error}) and changed the table")
         return False
@@ -147,6 +187,27 @@ class _Run:
                             "(409, with a message)")
         if self.table.snapshot != before:
             raise self.fail(f"POST {path} was refused and changed the table")
+
+    def panel_turn(self, rng: random.Random) -> bool:
+        """Up to :data:`PANEL_PRESSES` random presses on the panel, among what its screen
+        binds, staying on the board and the game's own screens; True once one changed
+        the table. No press may fail."""
+        before = self.table.snapshot.version
+        for _ in range(PANEL_PRESSES):
+            keys = [inp for inp, binding in self.panel.state.screen.keys.items()
+                    if binding.outcome.ui.screen not in AWAY
+                    and (binding.outcome.command or ("",))[0] not in ENDS]
+            if not keys:
+                break
+            inp = rng.choice(keys)
+            self.runner.call(lambda table, pressed=inp: self.panel.handle(pressed))
+            if self.panel.state.ui.message == FAULT:
+                raise self.fail(f"the panel failed on {inp} (see the log)")
+            if self.table.snapshot.version != before:
+                return True
+        # Back to the board for the phone's turn (a screen left open closes on a change).
+        self.runner.call(lambda table: self.panel.handle(Input("back")))
+        return False
 
     # --- outputs -----------------------------------------------------------------------
 
@@ -186,8 +247,9 @@ class _Run:
             raise self.fail("the serial STATE line does not carry the state")
 
     def deep(self) -> None:
-        """The timeline answers; every stored event resolves to itself; a restart from the
-        database shows the same."""
+        """The pages render with the state; the timeline answers; every stored event
+        resolves to itself; a restart from the database and the exported match file
+        show the same."""
         snapshot = self.table.snapshot
         for page in ("/", "/host"):
             answer = self.client.get(page)
@@ -212,10 +274,10 @@ class _Run:
             raise self.fail(f"timeline() failed: {err!r}") from err
         if chart["events"] != len(match.events) or not isinstance(chart.get("series"), list):
             raise self.fail(f"the timeline does not chart the log: {chart}")
+        self.exported()
 
-    def ended(self) -> None:
-        """At the end: the exported match file replays to the same view, and nothing more
-        is taken (409)."""
+    def exported(self) -> None:
+        """The match file exported over HTTP replays to the view the table shows."""
         match = self.table.snapshot.match
         assert match is not None
         answer = self.client.get(f"/api/matches/{match['id']}/export")
@@ -228,6 +290,11 @@ class _Run:
             raise self.fail(f"the exported match file does not replay: {err}") from err
         if replayed.view() != match["view"]:
             raise self.fail("the exported match file replays to another view")
+
+    def ended(self) -> None:
+        """At the end: legal offers nothing, and nothing more is taken (409)."""
+        match = self.table.snapshot.match
+        assert match is not None
         if match["legal"]:
             raise self.fail(f"legal still offers {match['legal']} once the match is over")
         for action in self.played[-3:]:
@@ -263,7 +330,13 @@ def conform(catalog: Catalog, game_id: str, rng: random.Random, folder: Path) ->
                     run.outputs()
                     run.change("/api/redo")
                     played.redos += 1
-            elif match["can_undo"] and roll < UNDO + PANEL_UNDO:
+            elif roll < UNDO + PANEL_TURN:
+                events = len(run.table.match.events)
+                if not run.panel_turn(rng):
+                    continue
+                played.panel += 1
+                deep = len(run.table.match.events) <= events  # an undo (or a redo's twin)
+            elif match["can_undo"] and roll < UNDO + PANEL_TURN + PANEL_UNDO:
                 run.runner.call(lambda table: press(run.panel, "back!"))  # hold BACK: undo
                 if run.panel.state.ui.message is None or not \
                         run.panel.state.ui.message.startswith("Undone"):
@@ -271,10 +344,9 @@ def conform(catalog: Catalog, game_id: str, rng: random.Random, folder: Path) ->
                 played.undos += 1
                 deep = True
             else:
-                choices = offers(match["legal"])
-                if not choices:
-                    raise run.fail(f"legal offers nothing to play: {match['legal']}")
-                action = rng.choice(choices)
+                if not match["legal"]:
+                    raise run.fail("legal offers nothing to play in an unfinished match")
+                action = drawn(match["legal"], rng)
                 if not run.change("/api/action", action):
                     played.refused += 1
                     refusals += 1

@@ -428,3 +428,44 @@ def test_a_game_whose_kit_gives_no_standing_is_placed_winner_first(first_to_game
         {"teams": [[0], [1], [2]], "places": [0, 1, 0]}
     assert generic({"sides": [{}, {}], "winner": 0}) == {"teams": [[0], [1]], "places": [0, 1]}
     assert generic({"players": ["Ann", "Bob", "Cy"], "winner": []}) is None
+
+
+def test_a_database_keyed_before_names_were_folded_is_re_keyed_and_renames_find_everyone(
+        tmp_path):
+    """A schema 3 database keyed its players by a plain casefold: "Zoe\u0308" (a combining
+    diaeresis) under "zoe\u0308", which today's key (composed) never finds. Opened now, every
+    player is keyed again: a rename of "Zoë" reaches her matches, and two keys that fold
+    alike are one player, whose merge orphans no result."""
+    path = tmp_path / "companion.db"
+    with Store(path) as store:
+        table = Table(store, CATALOG, rng=random.Random(3))
+        for players in (["Zoë", "Ann"], ["ÖZIL", "Ann"]):
+            table.start({"game": "center-court", "players": players, "options": {"sets": 1}})
+            while table.snapshot.match["status"] == "active":
+                table.act({"type": "point", "winner": 0})
+    old = "Zoe\u0308"
+    with sqlite3.connect(path) as db:  # as a companion before folding left it
+        for match_id, start in db.execute("SELECT id, start FROM matches").fetchall():
+            record = json.loads(start)
+            record["players"] = [old if p == "Zoë" else "Özil" if p == "ÖZIL" else p
+                                 for p in record["players"]]
+            db.execute("UPDATE matches SET start = ? WHERE id = ?", (json.dumps(record),
+                                                                    match_id))
+            db.execute("UPDATE journal SET event = ? WHERE match_id = ? AND op = 'start'",
+                       (json.dumps(record), match_id))
+        db.execute("DELETE FROM players")
+        db.executemany("INSERT INTO players (key, name) VALUES (?, ?)",
+                       [(old.casefold(), old), ("ann", "Ann"), ("özil", "Özil"),
+                        ("o\u0308zil", "O\u0308zil")])
+        db.execute("DROP TABLE IF EXISTS rulings")
+        db.execute("PRAGMA user_version = 3")
+    db.close()
+    with Store(path) as store:
+        table = Table(store, CATALOG)
+        assert sorted(store.names()) == sorted({name_key("Zoë"), "ann", name_key("Özil")})
+        table.rename_player("Zoë", "Zoë Smith")
+        assert [m.players for m in store.history()][1] == ("Zoë Smith", "Ann")
+        table.merge_players("O\u0308ZIL", "Zoë Smith")
+        assert {m.players for m in store.history()} == {("Zoë Smith", "Ann")}
+        wins = {r.name: r.wins for r in table_ratings(store, CATALOG).board("center-court")}
+        assert wins == {"Zoë Smith": 2, "Ann": 0}

@@ -24,7 +24,7 @@ import pytest
 
 from companion.recovery import open_table
 from companion.salvage import salvage
-from companion.store import Store
+from companion.store import SCHEMA_VERSION, Store
 from companion.table import Table
 from companion.ui.controls import offers
 from tests.hostile.test_any_json import STARTS
@@ -294,7 +294,7 @@ def test_a_database_of_schema_2_gets_its_journal_whole(tmp_path):
     upgraded = journals(db)
     with closing(sqlite3.connect(db)) as conn:
         rows = dict(conn.execute("SELECT id, start FROM matches"))
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 3
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     for m in history:
         journal = upgraded[m.id]
         assert journal[0][0] == "start" and json.loads(journal[0][1]) == json.loads(rows[m.id])

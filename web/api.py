@@ -8,6 +8,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, session
+from flask.blueprints import BlueprintSetupState
 from werkzeug.routing import IntegerConverter
 
 from companion.errors import (
@@ -84,7 +85,9 @@ class WholeNumber(IntegerConverter):
 
 
 # Registered on the app before the routes below that use it are added (deferred in order).
-bp.record_once(lambda state: state.app.url_map.converters.setdefault("whole", WholeNumber))
+@bp.record_once
+def _whole_numbers(state: BlueprintSetupState) -> None:
+    state.app.url_map.converters.setdefault("whole", WholeNumber)
 
 
 def last_event_id(header: str | None) -> int | None:

@@ -14,6 +14,7 @@ import logging
 from flask import Flask, Response, request
 
 from companion.errors import StoreDamaged, StoreUnavailable
+from companion.table import Table
 from web import api, pages, players, sim
 from web.door import signed_sessions
 from web.fanout import Fanout
@@ -39,10 +40,11 @@ def create_app(services: Services) -> Flask:
                     fanout=Fanout(services.keepalive), per_client=services.streams_per_address)
     # Subscribed before the panel and the OLED (the runtime builds the app
     # first), so the phones' copies are on the wire before that work starts.
-    services.runner.call(lambda table: (
-        table.subscribe(lambda s: broker.publish(s.version, s.json_text, s.epoch)),
-        broker.publish(table.snapshot.version, table.snapshot.json_text, table.snapshot.epoch),
-    ))
+    def follow(table: Table) -> None:
+        table.subscribe(lambda s: broker.publish(s.version, s.json_text, s.epoch))
+        broker.publish(table.snapshot.version, table.snapshot.json_text, table.snapshot.epoch)
+
+    services.runner.call(follow)
     app.extensions["companion"] = services
     app.extensions["companion.broker"] = broker
     app.extensions["companion.reads"] = Reads(services.runner.table)
@@ -69,6 +71,8 @@ def create_app(services: Services) -> Flask:
         return error(STORAGE_STATUS[err.kind], str(err))
 
     # Reads one at a time, so no number of readers starves the writer (web/reads.py).
+    # Wrapping wsgi_app is Flask's documented way to add WSGI middleware; mypy sees
+    # a method replaced (hence the ignore [method-assign]).
     app.wsgi_app = ReadGate(app.wsgi_app)  # type: ignore[method-assign]
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)

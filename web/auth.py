@@ -24,6 +24,7 @@ from urllib.parse import urlsplit
 from flask import Flask, Request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from itsdangerous import BadSignature
+from werkzeug.datastructures import Headers
 
 log = logging.getLogger(__name__)
 
@@ -291,7 +292,7 @@ class SteadySessionInterface(SecureCookieSessionInterface):
             return self.session_class()
 
 
-def cross_site(headers: Mapping[str, str], host: str) -> str | None:
+def cross_site(headers: Headers | Mapping[str, str], host: str) -> str | None:
     """Why a change request comes from another site's page (None: it does not seem to).
 
     A second line behind the CSRF token. Browsers send ``Sec-Fetch-Site``

@@ -124,7 +124,8 @@ def connection_of(environ: dict[str, Any]) -> Connection | None:
     """
     channel = getattr(environ.get("waitress.client_disconnected"), "__self__", None)
     sock = getattr(channel, "socket", None)
-    if not isinstance(sock, socket.socket) or not hasattr(channel, "outbuf_lock"):
+    if channel is None or not isinstance(sock, socket.socket) \
+            or not hasattr(channel, "outbuf_lock"):
         return None
 
     def release() -> bytes:

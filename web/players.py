@@ -43,7 +43,7 @@ def leaderboards() -> Response:
             raise ValueError("at most 8 names at once")
     except ValueError as err:
         return error(400, str(err))
-    if names:
+    if names and game is not None:   # names without a game were refused above
         return reads().ratings_of(game, names).response()
     return reads().players_page(game, offset, limit).response()
 

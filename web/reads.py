@@ -429,7 +429,8 @@ class Reads:
                 went = any(old is None or (old.status == FINISHED and old.mark != changed[i].mark)
                            for i, old in was.items())
                 came = finished_marks((*added, *(r for i, r in changed.items()
-                                                 if was[i] is None or r.mark != was[i].mark)))
+                                                 if (old := was[i]) is None
+                                                 or r.mark != old.mark)))
                 if went or (came and finished and came[0] < finished[-1]):
                     finished = finished_marks(rows)  # the past changed: sorted again
                 elif came:  # results played after the others: at the end

@@ -61,6 +61,8 @@ class Services:
     notice: str | None = None
     #: The one-time login codes the panel shows (Menu > Host login).
     login_codes: LoginCodes = field(default_factory=LoginCodes)
+    # None (the two below): __post_init__ makes the default, so a built Services has
+    # both (typed as what the routes get; hence the ignores [assignment]).
     #: The hall's offer of the next match (None: an empty one, the table having no broker).
     offers: Offers = None  # type: ignore[assignment]
     #: Which host sessions are valid; None: sessions over ``pin`` kept in memory only.

@@ -232,7 +232,8 @@ class Broker:
         if victim is not None:
             self._stop(victim)
         stream = Stream(lambda: self._ended(place))
-        stream.body = self._run(last_seen if seen else -1, connection, stream, place)
+        stream.body = self._run(last_seen if seen and last_seen is not None else -1,
+                                connection, stream, place)
         return stream
 
     def _to_shed(self, mine: int) -> _Place | None:
@@ -260,7 +261,7 @@ class Broker:
         with self._lock:
             waiter, handover = place.waiter, place.handover
             place.waiter = None
-            self._waiters.discard(waiter)  # type: ignore[arg-type]
+            self._waiters.discard(waiter)
         if handover is not None and self.fanout is not None:
             self.fanout.shed(handover)
         elif waiter is not None:

@@ -15,7 +15,7 @@ import json
 import random
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, overload
 
 from companion.errors import InvalidAction
 from companion.games.chart import Chart, Step, scores_chart
@@ -68,7 +68,8 @@ class Game:
       over. Menus, button meanings and the host page's generic controls are
       built from it, and every action it offers must be one ``resolve``
       takes (or refuses saying which free field is missing).
-    - ``resolve(state, action, rng)``: check an action against the rules and
+    - ``resolve(state, action, rng)``: check an action (an object whose values
+      are untrusted JSON: the match refuses any other shape) against the rules and
       return the event to log, with every dice result filled in. The only
       place randomness enters. Raises InvalidAction or IllegalAction. A
       resolved event is an action too: resolving it again at the same state
@@ -118,6 +119,8 @@ class Game:
     view: Callable[[Any], JSON]
     winner: Callable[[Any], int | tuple[int, ...] | None]
     options: tuple[OptionSpec, ...] = ()
+    # None: left out, and __post_init__ puts the default in, so every Game has each
+    # face (typed as the callable its callers get; hence the ignores [assignment]).
     prepare: Callable[[Sequence[str], Mapping[str, Any], random.Random], JSON] = None  # type: ignore[assignment]
     summary: Callable[[Any], str] = None  # type: ignore[assignment]
     turn: Callable[[Any], tuple[int, ...]] = None  # type: ignore[assignment]
@@ -219,6 +222,12 @@ def is_one_of(value: object, allowed: Iterable[Any]) -> bool:
     return any(type(value) is type(a) and value == a for a in allowed)
 
 
+@overload
+def integer(mapping: Mapping[str, Any], key: str, low: int, high: int,
+            what: str = ..., *, required: Literal[True] = ...) -> int: ...
+@overload
+def integer(mapping: Mapping[str, Any], key: str, low: int, high: int,
+            what: str = ..., *, required: bool) -> int | None: ...
 def integer(mapping: Mapping[str, Any], key: str, low: int, high: int,
             what: str = "field", *, required: bool = True) -> int | None:
     """``mapping[key]`` as an int in ``low..high``; None if absent and optional."""
@@ -239,7 +248,7 @@ def action_type(action: object, known: Collection[str]) -> str:
     if not isinstance(action, Mapping):
         raise InvalidAction("an action must be a JSON object with a 'type'")
     kind = action.get("type")
-    if not is_one_of(kind, known):
+    if not isinstance(kind, str) or not is_one_of(kind, known):
         raise InvalidAction(
             f"unknown action type {json_text(kind)}; expected one of: {', '.join(known)}"
         )
@@ -284,7 +293,7 @@ class Card:
 
     score: str
     columns: list[str]
-    sides: list[tuple[str, list[str], Sequence[int], bool]]
+    sides: Sequence[tuple[str, list[str], Sequence[int], bool]]
 
 
 def won(winner: Any, side: int) -> bool:

@@ -40,9 +40,9 @@ class Series:
 
     name: str
     colour: str
-    points: list[tuple[int, int]] = field(default_factory=list)
+    points: list[tuple[int, float]] = field(default_factory=list)
 
-    def add(self, x: int, y: int) -> None:
+    def add(self, x: int, y: float) -> None:
         """Put ``y`` at ``x``; a second value at the same x replaces the first."""
         if self.points and self.points[-1][0] == x:
             self.points[-1] = (x, y)

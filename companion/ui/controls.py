@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from companion.catalog import Catalog
@@ -284,8 +285,8 @@ def offer_label(action: Mapping[str, Any], players: Sequence[str] = ()) -> str:
 
 
 def _play(ui: Ui, match: Mapping[str, Any] | None, ctx: Ctx) -> Screen:
-    entries = [(offer_label(a, match["players"]), Outcome(Ui(), ("act", a)))
-               for a in (offers(match["legal"]) if match else [])]
+    entries = ([(offer_label(a, match["players"]), Outcome(Ui(), ("act", a)))
+                for a in offers(match["legal"])] if match else [])
     if not entries:
         return Screen(keys={Input("back"): Binding("Back", Outcome(Ui()))}, title="Play",
                       hint="Nothing to play now")
@@ -385,6 +386,11 @@ def default_draft(game_id: str, ctx: Ctx) -> Draft:
     return panel.fit_draft(draft) if panel and panel.fit_draft else draft
 
 
+def _same(outcome: Outcome, _row: int) -> Outcome:
+    """``outcome`` whichever row it is on (a game's own setup rows)."""
+    return outcome
+
+
 def _setup(ui: Ui, match: Mapping[str, Any] | None, ctx: Ctx) -> Screen:
     draft = ui.draft or default_draft(next(iter(ctx.catalog)), ctx)
     panel = _panel(draft.game, ctx.catalog)
@@ -407,14 +413,14 @@ def _setup(ui: Ui, match: Mapping[str, Any] | None, ctx: Ctx) -> Screen:
     if low != high:
         changes(f"Players: {len(draft.players)}", lambda: _seat_count(draft, ctx, low, high))
     for seat, name in enumerate(draft.players):
-        changes(f"P{seat + 1}: {name}", lambda seat=seat: _next_name(draft, seat, ctx))
+        changes(f"P{seat + 1}: {name}", partial(_next_name, draft, seat, ctx))
     for spec in game.options:
         value = draft.option(spec.key)
         changes(f"{spec.label}: {spec.label_of(value)}",
-                lambda spec=spec, value=value: _next_option(draft, spec, value, fit))
+                partial(_next_option, draft, spec, value, fit))
     extra = panel.setup_rows if panel else None
     if extra is not None:
-        rows.extend((label, lambda row, o=outcome: o) for label, outcome in
+        rows.extend((label, partial(_same, outcome)) for label, outcome in
                     extra(ui, draft, len(rows)))
     n = len(rows) + 1
     cursor = min(ui.cursor, n - 1)

@@ -84,7 +84,7 @@ def info(image: Image.Image, draw: ImageDraw.ImageDraw, screen: Screen, ctx: Con
             write_centred(draw, top + 32, broker, SMALL)
         return
     qr = segno.make(address, error="l", micro=False)
-    size = qr.symbol_size(border=1)[0]
+    size = int(qr.symbol_size(border=1)[0])   # whole modules at scale 1 (typed int | float)
     scale = max(1, (KEYS_TOP - 1) // size)
     side = size * scale
     # The QR code needs dark modules on light: draw a light square, then

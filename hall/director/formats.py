@@ -110,8 +110,10 @@ def elimination(players: Sequence[Player], results: Sequence[Result]) -> Bracket
         byes: list[str] = []
         for a, b in zip(slots[::2], slots[1::2], strict=True):
             if a is None or b is None:  # only in round 1: a seed beyond the field
-                byes.append(a or b)
-                winners.append(a or b)
+                bye = a or b
+                assert bye is not None, "the bracket meets each empty place with a seed"
+                byes.append(bye)
+                winners.append(bye)
                 continue
             pairings.append(Pairing(0, (a, b), f"{a} v {b}: seed {seed_of[a]} v seed "
                                     f"{seed_of[b]}" + (", first round" if number == 1

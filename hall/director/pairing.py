@@ -146,7 +146,7 @@ def _matching(edges: list[tuple[str, str]], weight: dict[tuple[str, str], int]
         return {(names[a], names[b]) for a, b in found}
     import networkx as nx
 
-    nxgraph = nx.Graph()
+    nxgraph: nx.Graph[str] = nx.Graph()
     nxgraph.add_weighted_edges_from((a, b, w) for (a, b), w in weight.items())
     return {tuple(pair) for pair in nx.max_weight_matching(nxgraph, maxcardinality=True)}
 

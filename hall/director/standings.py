@@ -61,9 +61,9 @@ class Scoring:
         if len(ranks) > 2 and self.by_rank:
             table = list(self.by_rank) + [0.0] * len(ranks)
             out = {}
-            for name, rank in ranks.items():
-                above = sum(1 for r in ranks.values() if r < rank)
-                shared = sum(1 for r in ranks.values() if r == rank)
+            for name, place in ranks.items():
+                above = sum(1 for r in ranks.values() if r < place)
+                shared = sum(1 for r in ranks.values() if r == place)
                 out[name] = sum(table[above:above + shared]) / shared
             return out
         return {name: sum(self.pairwise(rank, other) for o, other in ranks.items() if o != name)

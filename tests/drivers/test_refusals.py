@@ -83,3 +83,21 @@ def test_the_log_line_names_the_user_the_line_and_a_wrong_user():
     assert "give anonymous clients" in said and "clear the old id with its own user" in said
     assert r.ended(r.answer(T2.availability, None)) == (
         "the broker takes this table's messages again (topic write table-companion/table-2/#)")
+
+
+def test_the_messages_waiting_for_an_acknowledgement_are_bounded(caplog):
+    """A broker that never answers cannot make a client hold every message it sent: past
+    the bound the oldest are forgotten, counted, and said once per episode."""
+    import logging
+
+    from drivers.refusals import MAX_PENDING, Pending
+
+    caplog.set_level(logging.WARNING)
+    pending: Pending[bytes] = Pending("offers")
+    for mid in range(1, 3 * MAX_PENDING + 1):
+        pending.put(mid, b"x" * 100)
+    assert len(pending) == MAX_PENDING and pending.forgotten == 2 * MAX_PENDING
+    assert 1 not in pending and 3 * MAX_PENDING in pending
+    assert len([r for r in caplog.records if "acknowledgement" in r.getMessage()]) == 1
+    pending.put(3 * MAX_PENDING, b"newer")  # an id reused is the newest
+    assert pending.pop(3 * MAX_PENDING) == b"newer" and pending.pop(1) is None

@@ -355,7 +355,7 @@ class PlayedTable:
         if snapshot.results is not self._results:
             self._results = snapshot.results
             self.hall.send(self.topics.leaf(RESULTS), results_payload(
-                self.id, snapshot.epoch, list(snapshot.results)))
+                self.id, snapshot.epoch, list(snapshot.results), snapshot.rulings))
 
     def offer(self) -> dict[str, Any] | None:
         """The hall's offer to this table now (its retained topic)."""
@@ -368,6 +368,13 @@ class PlayedTable:
         self.offers.receive(json.dumps(payload).encode())
         self.offers.start(self.table, payload["offer"])
         return payload
+
+    def hear(self) -> None:
+        """The hall's message on this table's offer topic, taken as the runtime takes it
+        (app/runtime.py): its rulings laid on the table's history."""
+        payload = self.hall.outbox.offers().get(self.id)
+        self.offers.receive(b"" if payload is None else json.dumps(payload).encode())
+        self.table.apply_rulings(self.offers.rulings)
 
     def win(self, seat: int) -> None:
         """Points to ``seat`` until the match is over."""

@@ -312,7 +312,10 @@ def test_a_correction_needs_a_reason_which_is_kept_and_shown(hall, director):
     assert state["corrections"] == [{"pairing": game["id"], "round": 1, "players": [a, b],
                                      "was": [1, 2], "now": [2, 1],
                                      "reason": "score sheet said Bob won",
-                                     "source": "director"}]
+                                     "source": "director",
+                                     # sent to the table, whose history shows it not yet
+                                     "at_table": {"table": game["table"], "taken": False,
+                                                  "gone": False}}]
     points = {s["name"]: s["points"] for s in state["standings"]}
     assert points[a] == 0 and points[b] == 1
     # The table's retained results come again: the correction stands.

@@ -2,8 +2,8 @@
 offers and friendlies, undoing past the win, redoing, renaming and merging players, the
 director correcting results and deciding on held revisions, rounds paired), the event's
 standings and the club's leaderboard are what a fresh computation from the final results
-gives, and every copy of a result agrees: the table's history, the event, the CSV, the
-leaderboard and the ratings."""
+gives, and every copy of a result agrees: the table's history (the director's rulings
+carried back to it), the event, the CSV, the leaderboard and the ratings."""
 
 from __future__ import annotations
 
@@ -31,7 +31,8 @@ TABLES = ("t1", "t2", "t3")
 
 steps = st.lists(st.tuples(
     st.sampled_from(["play"] * 5 + ["next"] * 2 + ["undo", "redo", "rename", "merge",
-                                                   "friendly", "correct", "decide"]),
+                                                   "friendly", "correct", "decide",
+                                                   "hear"]),
     st.sampled_from(TABLES), st.integers(0, 99)), min_size=12, max_size=40)
 
 
@@ -60,7 +61,7 @@ def test_every_copy_of_every_result_is_a_fresh_computation_of_the_final_results(
                         tables[x].table.snapshot.match or {}).get("status") == "active"]
                     t = ready[n % len(ready)] if ready else t
                 act(hall, eid, tables[t], what, n, fresh)
-            settle(hall, eid)
+            settle(hall, eid, tables)
             check(hall, eid, tables, Path(tmp))
         finally:
             for table in tables.values():
@@ -103,6 +104,8 @@ def act(hall: ClubHall, eid: str, table: PlayedTable, what: str, n: int, fresh) 
                 hall.director.post(f"/api/events/{eid}/pairings/{g['id']}/result",
                                    {"ranks": [[1, 2], [2, 1], [1, 1]][n % 3],
                                     "reason": f"sheet {n}"}, eid=eid)
+        elif what == "hear":  # the hall's offer topic reaches the table: its rulings
+            table.hear()
         elif what == "next":
             hall.director.post(f"/api/events/{eid}/rounds", {}, eid=eid)
         elif what == "decide" and state["held"]:
@@ -114,16 +117,23 @@ def act(hall: ClubHall, eid: str, table: PlayedTable, what: str, n: int, fresh) 
         pass  # refused by the table (a merge of two players of one match): nothing changed
 
 
-def settle(hall: ClubHall, eid: str) -> None:
-    """The director decides every held revision: apply it where they may, else keep."""
-    for _ in range(20):
+def settle(hall: ClubHall, eid: str, tables: dict[str, PlayedTable]) -> None:
+    """The director decides every held revision (apply it where they may, else keep),
+    and every table hears the hall (its rulings), until nothing waits on either side."""
+    for _ in range(40):
         state = hall.director.event(eid)
-        if not state["held"]:
+        if state["held"]:
+            held = state["held"][0]
+            path = f"/api/events/{eid}/pairings/{held['pairing']}/revision"
+            choice = "apply" if held["can_apply"] else "keep"
+            assert hall.director.post(path, {"choice": choice}, eid=eid).status_code == 200
+            continue
+        offers = hall.outbox.offers()
+        if not any((offers.get(t) or {}).get("rulings") for t in tables):
             return
-        held = state["held"][0]
-        path = f"/api/events/{eid}/pairings/{held['pairing']}/revision"
-        choice = "apply" if held["can_apply"] else "keep"
-        assert hall.director.post(path, {"choice": choice}, eid=eid).status_code == 200
+        for table in tables.values():
+            table.hear()
+    raise AssertionError("the hall and the tables did not settle")
 
 
 def counted(folder: Path, eid: str) -> dict[str, tuple[dict, str, str | None]]:
@@ -141,25 +151,6 @@ def counted(folder: Path, eid: str) -> dict[str, tuple[dict, str, str | None]]:
         db.close()
 
 
-def declined_since_applied(folder: Path, eid: str) -> set[str]:
-    """The games whose table result changed after the one that counts, and the director
-    kept the counted one ("keep"): the event keeps a result the table's history no
-    longer shows, by the director's choice (a hypothesis run on 3.13 found the check
-    comparing them)."""
-    db = sqlite3.connect(folder / "hall.db")
-    try:
-        last: dict[str, str] = {}
-        for pairing, state in db.execute(
-                "SELECT pairing, state FROM event_results WHERE event = ? ORDER BY seq", (eid,)):
-            if state == "applied":
-                last[pairing] = "applied"
-            elif state == "declined" and last.get(pairing) == "applied":
-                last[pairing] = "declined"
-        return {p for p, state in last.items() if state == "declined"}
-    finally:
-        db.close()
-
-
 def check(hall: ClubHall, eid: str, tables: dict[str, PlayedTable], folder: Path) -> None:
     state = hall.director.event(eid)
     games = counted(folder, eid)
@@ -172,16 +163,20 @@ def check(hall: ClubHall, eid: str, tables: dict[str, PlayedTable], folder: Path
         hall.director.get(f"/api/events/{eid}/standings.csv").get_data(as_text=True))))
     assert [(r[1], float(r[2])) for r in rows[1:]] == [(s.name, s.points) for s in again]
     # Each copy of a table's result: the table's history places the seats as the event
-    # does, unless the director corrected it or kept another result.
+    # does, the director's corrections and the results they kept included (their rulings
+    # reached the table's history). The hall sends none still.
     by_origin = {m_key(t, m): m for t in tables.values() for m in t.store.finished()}
-    kept_apart = declined_since_applied(folder, eid)
-    for pairing, (result, source, origin) in games.items():
-        if result is None or source != "table" or origin is None or pairing in kept_apart:
+    for pairing, (result, _, origin) in games.items():
+        if result is None or origin is None:
             continue
         kept = by_origin.get(origin)
         if kept is None:
-            continue  # undone at the table after the director kept it: the hall's ruling
+            continue  # undone at the table after the director kept a result: no match
         assert [p + 1 for p in places(kept.standing)] == result["ranks"], (pairing, kept)
+        line = next(m for m in tables[origin.split("/")[0]].store.history()
+                    if m.id == kept.id)
+        assert line.winners == tuple(i for i, r in enumerate(result["ranks"]) if r == 1)
+    assert not any((o or {}).get("rulings") for o in hall.outbox.offers().values())
     # The leaderboard and ratings: the tables' friendlies and the event's games, rated
     # afresh in the order played.
     matches = []

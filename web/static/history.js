@@ -38,7 +38,17 @@
       : shared(m) ? `Shared win: ${winners.join(" & ")}` : `${winners.join(" & ")} won`;
     // The outcome in bold, the game's summary (a free-for-all's totals and stats run
     // long) in the body's weight after it.
-    return [TC.el("span", {class: "outcome"}, head), m.summary ? ` · ${m.summary}` : null];
+    return [TC.el("span", {class: "outcome"}, head), m.summary ? ` · ${m.summary}` : null,
+      ruling(m)];
+  };
+  // The hall's director's word on a match played for a club night: the result shown is
+  // theirs (corrected, or kept over the table's change), the table's own play named.
+  const ruling = (m) => {
+    if (!m.ruling) return null;
+    const was = m.players.filter((_, i) => (Array.isArray(m.ruling.was) ? m.ruling.was.includes(i) : m.ruling.was === i));
+    const said = m.ruling.kind === "corrected" ? "Corrected by the hall's director" : "Kept by the hall's director";
+    return TC.el("span", {class: "ruling"}, ` · ${said}${m.ruling.reason ? `: ${m.ruling.reason}` : ""}`
+      + (was.length ? ` (played: ${was.join(" & ")} won)` : ""));
   };
   const file = (m) => TC.el("a", {class: "file", href: `/api/matches/${m.id}/export`,
     download: `match-${m.id}.jsonl`}, "Match file");

@@ -279,7 +279,11 @@
     }));
     $("late").hidden = state.finished || (state.round > 0 && (state.format !== "swiss" || state.lineup === "doubles"));
     $("fixes").replaceChildren(...(state.corrections.length ? [TC.el("h3", {}, "Corrections"),
-      TC.el("ul", {}, state.corrections.map((c) => TC.el("li", {}, `Round ${c.round}, ${c.players.join(" v ")}: ${c.reason}`)))] : []));
+      TC.el("ul", {}, state.corrections.map((c) => TC.el("li", {}, `Round ${c.round}, ${c.players.join(" v ")}: ${c.reason}`
+        // Whether the table that played it shows it in its own history yet.
+        + (!c.at_table ? "" : c.at_table.taken ? ` (in ${c.at_table.table}'s history)`
+          : c.at_table.gone ? ` (${c.at_table.table} has a new database: not in its history)`
+          : ` (sent to ${c.at_table.table}: not in its history yet)`))))] : []));
     $("notes").replaceChildren(...(state.notes.length ? [TC.el("h3", {}, "From the tables"),
       TC.el("ul", {}, state.notes.slice().reverse().map((n) => TC.el("li", {}, `${NIGHT.clock(n.at)} ${n.text}`)))] : []));
     $("print").href = `/night/standings?event=${state.id}`;

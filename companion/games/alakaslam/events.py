@@ -69,6 +69,7 @@ def _hit(state: State, event: Mapping[str, Any]) -> State:
         end = land(start, cards, side)
         result = judge_serve(start, end, side, state.cols)
     else:
+        assert state.ball is not None, "a shot is due only with the ball in play"
         start = state.ball
         end = land(start, cards, side)
         result = judge(end, side, state.cols)
@@ -82,6 +83,7 @@ def _hit(state: State, event: Mapping[str, Any]) -> State:
         for card in hand:
             n = enchant_value(card)
             if n is not None:
+                assert target is not None, "resolve names whom an Enchantment binds"
                 rich = n == 2 and acts_as(state, who) == "rich"
                 bindings.append(Binding(player=target, cards=n, no_enchant=rich, by=who))
     return replace(state, due="shot", hitting_side=1 - side, ball=end, rally=state.rally + 1,

@@ -132,9 +132,8 @@ def _teams(value: object, count: int) -> tuple[int, ...]:
     shape = {2: "one player per side, e.g. [0, 1]",
              3: "one player alone on a side, two on the other, e.g. [0, 1, 1]",
              4: "two players per side, e.g. [0, 0, 1, 1]"}[count]
-    ok = (isinstance(value, list) and len(value) == count
-          and all(type(s) is int and s in (0, 1) for s in value))
-    sizes = sorted((value.count(0), value.count(1))) if ok else None
-    if not ok or sizes != {2: [1, 1], 3: [1, 2], 4: [2, 2]}[count]:
+    if not (isinstance(value, list) and len(value) == count
+            and all(type(s) is int and s in (0, 1) for s in value)) \
+            or sorted((value.count(0), value.count(1))) != {2: [1, 1], 3: [1, 2], 4: [2, 2]}[count]:
         raise InvalidAction(f"option 'teams' gives each player's side (0 or 1): {shape}")
     return tuple(value)

@@ -55,7 +55,7 @@ def legal(state: State) -> list[JSON]:
             shapes.append({"type": "copy", "player": simons,
                            "character": [c for c in s.characters if c != "simon"]})
     else:
-        shapes.append({"type": "shot", "player": list(s.side_players(state.hitting_side))})
+        shapes.append({"type": "shot", "player": list(s.side_players(state.hitter))})
     able = [p for p in everyone if has_point_ability(state, p) and not state.ability_used[p]
             and _ability_turn(state, p) is None]
     if able:
@@ -141,7 +141,7 @@ def _point_refusal(state: State, winner: int, reason: str) -> str:
                 f"{side_name(state, receivers)}; {side_name(state, winner)} "
                 f"{_serves(state, winner)} this "
                 f"point: give them the point for another reason")
-    last = 1 - state.hitting_side
+    last = 1 - state.hitter
     if winner == state.hitting_side and reason != "bad_serve":
         return (f"{side_name(state, last)} hit last and the ball landed in: a point "
                 f"({said}) goes to {side_name(state, last)}, not to "
@@ -153,7 +153,7 @@ def _point_refusal(state: State, winner: int, reason: str) -> str:
 def _before_serve(state: State, what: str) -> None:
     if state.due != "serve":
         raise IllegalAction(f"{what} comes before the serve; the rally is under way "
-                            f"({side_name(state, state.hitting_side)} to hit)")
+                            f"({side_name(state, state.hitter)} to hit)")
 
 
 def _mulligan(state: State, action: Mapping[str, Any]) -> JSON:
@@ -282,8 +282,8 @@ def _serve(state: State, action: Mapping[str, Any]) -> JSON:
     if corner is None:
         raise InvalidAction('missing field \'corner\' ("red" or "blue")')
     if state.due != "serve":
-        pair = len(state.setup.side_players(state.hitting_side)) > 1
-        raise IllegalAction(f"no serve is due: {side_name(state, state.hitting_side)} "
+        pair = len(state.setup.side_players(state.hitter)) > 1
+        raise IllegalAction(f"no serve is due: {side_name(state, state.hitter)} "
                             f"{'hit' if pair else 'hits'} the ball in play (a shot)")
     if state.setup.teams[p] != state.serving_side:
         servers = state.setup.side_players(state.serving_side)
@@ -305,8 +305,8 @@ def _shot(state: State, action: Mapping[str, Any]) -> JSON:
         raise IllegalAction(f"a serve is due: {side_name(state, state.serving_side)} "
                             f"{_serves(state, state.serving_side)}")
     if state.setup.teams[p] != state.hitting_side:
-        hitters = state.setup.side_players(state.hitting_side)
-        raise IllegalAction(f"{side_name(state, state.hitting_side)} hit now: the player "
+        hitters = state.setup.side_players(state.hitter)
+        raise IllegalAction(f"{side_name(state, state.hitter)} hit now: the player "
                             f"at the ball is {' or '.join(_name(state, q) for q in hitters)}"
                             if len(hitters) > 1 else
                             f"{_name(state, hitters[0])} hits now, not {_name(state, p)}")

@@ -76,6 +76,14 @@ class State:
     def cols(self) -> int:
         return columns(len(self.setup.names))
 
+    @property
+    def hitter(self) -> int:
+        """``hitting_side`` for the rules that only run in a rally (``due`` is "shot");
+        ValueError before the serve or once won."""
+        if self.hitting_side is None:
+            raise ValueError("no rally is on: nobody is to hit")
+        return self.hitting_side
+
 
 def setup(players: Sequence[str], options: Mapping[str, Any]) -> State:
     """The state before the first serve, from prepared options."""

@@ -104,5 +104,5 @@ def turn(state: State) -> tuple[int, ...]:
     """The seats of the side to serve or hit now; none once won."""
     if state.winner is not None:
         return ()
-    side = state.serving_side if state.due == "serve" else state.hitting_side
+    side = state.serving_side if state.due == "serve" else state.hitter
     return state.setup.side_players(side)

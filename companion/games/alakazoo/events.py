@@ -134,7 +134,7 @@ def _end_turn(state: State, p: int) -> State:
     passes: list[Pass] = []
     rounds = state.round
     ended = None
-    nxt: int | None = p
+    nxt = p
     while True:
         nxt = (nxt + 1) % n
         if nxt == s.first_player:

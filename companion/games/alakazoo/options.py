@@ -140,9 +140,8 @@ def setup_of(players: Sequence[str], options: Mapping[str, Any]) -> Setup:
 def _portals(value: object, count: int) -> tuple[int, ...]:
     if value is None:
         return tuple(range(1, count + 1))
-    ok = (isinstance(value, list) and len(value) == count
-          and all(type(c) is int and 1 <= c <= CREATURES for c in value))
-    if not ok:
+    if not (isinstance(value, list) and len(value) == count
+            and all(type(c) is int and 1 <= c <= CREATURES for c in value)):
         raise InvalidAction(f"option 'portals' lists the creature (1-{CREATURES}) on each "
                             f"player's Portal board: {count} numbers, e.g. "
                             f"{list(range(1, count + 1))}")
@@ -157,9 +156,9 @@ def _boxed(value: object, portals: tuple[int, ...]) -> tuple[int, ...]:
     n = len(portals)
     count = CREATURES - deck_size(n)
     free = [c for c in range(1, CREATURES + 1) if c not in portals]
-    ok = (isinstance(value, list) and len(value) == count
-          and all(type(c) is int and 1 <= c <= CREATURES for c in value))
-    if not ok or len(set(value)) != count:
+    if not (isinstance(value, list) and len(value) == count
+            and all(type(c) is int and 1 <= c <= CREATURES for c in value)) \
+            or len(set(value)) != count:
         what = "none (all six creatures play)" if not count else \
             f"{count} different creature{'s' if count > 1 else ''} of {free}"
         raise InvalidAction(f"option 'boxed' lists the creatures put back in the box: with "

@@ -45,7 +45,7 @@ def legal(state: State) -> list[JSON]:
     """
     if state.current is None:
         return []
-    p = state.current
+    p = state.mover
     mine = state.portals[p]
     shapes: list[JSON] = []
     if state.displays < state.max_displays:
@@ -126,7 +126,7 @@ def resolve(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON
     check_fields(action, (*fields, "by"))
     by = integer(action, "by", 0, len(state.setup.names) - 1, required=False)
     if by is not None and by != state.current:
-        raise IllegalAction(f"it is {name(state, state.current)}'s turn, not "
+        raise IllegalAction(f"it is {name(state, state.mover)}'s turn, not "
                             f"{name(state, by)}'s")
     event: JSON = {"type": kind, "by": state.current}
     if kind == "display":
@@ -169,14 +169,15 @@ def _creature(action: Mapping[str, Any]) -> int:
 
 def _display(state: State, action: Mapping[str, Any]) -> JSON:
     s, c = _space(action), _creature(action)
-    p = state.current
+    p = state.mover
     mine = state.portals[p]
-    if mine[s - 1] is not None:
+    shown = mine[s - 1]
+    if shown is not None:
         empty = [i + 1 for i, x in enumerate(mine) if x is None]
         where = (f"empty spaces: {space_list(empty)}" if empty else
                  "the portal is full: nothing more to display; end the turn")
         raise IllegalAction(f"{name(state, p)}'s space {s} already shows "
-                            f"{state.setup.creature(mine[s - 1])}; {where}")
+                            f"{state.setup.creature(shown)}; {where}")
     refusal = no_display(state)
     if refusal is not None:
         raise IllegalAction(refusal)
@@ -210,8 +211,7 @@ def no_display(state: State) -> str | None:
 
 def magic_power_text(state: State) -> str:
     """How the record bounds the current player's Magic Power, in words."""
-    p = state.current
-    assert p is not None
+    p = state.mover
     start = state.tokens[p]
     if state.action == "roll" and state.roll is not None:
         dice = len(state.roll[0])
@@ -235,7 +235,7 @@ def _check_card(state: State, space: int, creature: int, what: str) -> None:
     (``what``: display, swap in) when it cannot be in a hand: it lies on a portal (each
     card exists once), or its creature is out of the deck."""
     which = state.setup.creature(creature)
-    who = name(state, state.current)
+    who = name(state, state.mover)
     holder = state.shown_on(space - 1, creature)
     if holder is not None:
         free = ", ".join(map(state.setup.creature, _in_hand(state, space - 1)))
@@ -265,7 +265,7 @@ def _dark_power(state: State, action: Mapping[str, Any]) -> JSON:
     if reason == "magic_power":
         _check_too_much_magic(state)
     if reason == "hand" and state.action == "roll":
-        raise IllegalAction(f"no 'hand' Dark Power now: {name(state, state.current)}'s action "
+        raise IllegalAction(f"no 'hand' Dark Power now: {name(state, state.mover)}'s action "
                             "this turn is a Spell Dice roll, which brings no card into the "
                             "hand; more than 4 cards follows a column or the Magic Helper")
     return {"reason": reason}
@@ -274,8 +274,7 @@ def _dark_power(state: State, action: Mapping[str, Any]) -> JSON:
 def _check_too_much_magic(state: State) -> None:
     """More than 6 Magic Power only where the record leaves it possible: in a turn
     whose action is a roll (or not recorded) that could take the bound past 6."""
-    p = state.current
-    assert p is not None
+    p = state.mover
     who = name(state, p)
     if state.action not in (None, "roll"):
         doing = "the Magic Helper" if state.action == "helper" else "a column"
@@ -291,7 +290,7 @@ def _check_too_much_magic(state: State) -> None:
 
 def _check_no_rune(state: State) -> None:
     """A ``no_rune`` penalty follows this turn's roll: one per die that showed a rune."""
-    who = name(state, state.current)
+    who = name(state, state.mover)
     if state.roll is None:
         raise IllegalAction(f"no 'no_rune' Dark Power now: {who} has not rolled the Spell "
                             "Dice this turn, and the penalty comes from a rolled rune; record "
@@ -309,8 +308,7 @@ def _check_no_rune(state: State) -> None:
                             f"{'has' if state.no_runes == 1 else 'have'} been recorded, one "
                             "per rune die at most; display or end the turn")
     if no_runes_left(state) == 0:
-        p = state.current
-        assert p is not None
+        p = state.mover
         most = state.tokens[p] + len(state.roll[0]) - (MAX_MAGIC + 1)
         raise IllegalAction(
             f"no more 'no_rune' Dark Power: {who} took a 'magic_power' Dark Power this turn, "
@@ -340,7 +338,7 @@ def _check_hand_trick(state: State) -> None:
     one incomplete the companion cannot know whose hand was taken from: the table keeps it.)"""
     if not state.others_complete():
         return
-    p = state.current
+    p = state.mover
     others = [name(state, o) for o in range(len(state.portals)) if o != p]
     whose = (f"{others[0]}'s portal is" if len(others) == 1 else
              f"every other portal ({', '.join(others)}) is")
@@ -353,7 +351,7 @@ def _check_hand_trick(state: State) -> None:
 
 def _action_done(state: State) -> str | None:
     """Why the turn's one action (roll, column or Magic Helper) is no longer possible."""
-    who = name(state, state.current)
+    who = name(state, state.mover)
     if state.action is not None:
         return (f"{who} has {DONE[state.action]} this turn: one action per turn (roll the "
                 "Spell Dice, take a column or discard, or the Magic Helper); display or end "
@@ -374,8 +372,7 @@ def _helper_refusal(state: State) -> str | None:
     """Why the Magic Helper cannot be paid for now, or None: it spends one Magic Power
     token the player owns (RB, action 3), and as the turn's action it rolls none, so
     the token must be one the record lets them keep from earlier turns."""
-    p = state.current
-    assert p is not None
+    p = state.mover
     if state.tokens[p] >= HELPER_COST:
         return None
     return (f"no Magic Helper now: it spends 1 Magic Power token, and {name(state, p)} can "
@@ -401,8 +398,7 @@ def _penalties_refusal(state: State, action: str, dice: int = 0) -> str | None:
     leave a penalty already recorded this turn impossible (RULINGS, third round: more
     than 4 cards follows a column or the Helper, more than 6 Magic Power a roll that
     could take the bound past 6), or None."""
-    p = state.current
-    assert p is not None
+    p = state.mover
     who = name(state, p)
     if "hand" in state.penalties and action == "roll":
         return (f"no Spell Dice roll now: {who} took a 'hand' Dark Power this turn, and more "
@@ -431,8 +427,7 @@ def no_runes_left(state: State) -> int:
     after a 'magic_power' penalty, no more than leave its tokens past 6."""
     left = state.rune_dice() - state.no_runes
     if "magic_power" in state.penalties and state.roll is not None:
-        p = state.current
-        assert p is not None
+        p = state.mover
         left = min(left, state.tokens[p] + len(state.roll[0]) - (MAX_MAGIC + 1)
                    - state.no_runes)
     return max(0, left)
@@ -465,7 +460,7 @@ def _swap(state: State, action: Mapping[str, Any]) -> JSON:
     # Malformed fields are refused first, whatever the state.
     o = integer(action, "player", 0, len(state.setup.names) - 1) if has_player else None
     c = None if has_player else _creature(action)
-    p = state.current
+    p = state.mover
     mine = state.portals[p]
     _check_action_free(state, "Magic Helper swap")
     _check_helper_paid(state)
@@ -477,7 +472,9 @@ def _swap(state: State, action: Mapping[str, Any]) -> JSON:
                             + (f"swap one of the filled spaces ({space_list(filled)}) instead"
                                if filled else f"{name(state, p)} has none yet: display first, "
                                "or use a Helper trick with a hand card"))
-    own = state.setup.creature(mine[s - 1])
+    shown = mine[s - 1]
+    assert shown is not None   # refused just above when the space is empty
+    own = state.setup.creature(shown)
     if o is not None:
         why = _swap_refusal(state, o, s)
         if why is not None:
@@ -485,7 +482,8 @@ def _swap(state: State, action: Mapping[str, Any]) -> JSON:
         if state.portals[o][s - 1] == mine[s - 1]:
             raise IllegalAction(f"both spaces {s} show {own}: the swap would change nothing")
         return {"space": s, "player": o}
-    if c == mine[s - 1]:
+    assert c is not None   # read above whenever "player" is not given
+    if c == shown:
         raise IllegalAction(f"{name(state, p)}'s space {s} already shows {own}: the swap "
                             "needs a card of another creature")
     _check_card(state, s, c, "swap in")

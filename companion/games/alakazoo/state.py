@@ -125,6 +125,14 @@ class State:
         return self.ended is not None
 
     @property
+    def mover(self) -> int:
+        """``current`` for the rules that only run while the game is on (``resolve``
+        refuses every action once it is over); ValueError after the end."""
+        if self.current is None:
+            raise ValueError("the game is over: nobody's turn")
+        return self.current
+
+    @property
     def final_round(self) -> bool:
         return self.ender is not None and not self.over
 
@@ -223,6 +231,8 @@ def line_kind(creatures: Sequence[int | None]) -> str:
 
 def jury(portal: Portal, creature: int) -> Jury:
     """The Magic Jury's verdict on ``portal``, whose board shows ``creature``."""
+    # Three rows, three columns (ROWS, COLS): the tuples built here are of three, which
+    # mypy cannot count (hence the ignores [arg-type]).
     row_kinds = tuple(line_kind([portal[i] for i in line]) for line in ROWS)
     col_kinds = tuple(line_kind([portal[i] for i in line]) for line in COLS)
     return Jury(rows=tuple(LINE_KINDS[k] for k in row_kinds),  # type: ignore[arg-type]

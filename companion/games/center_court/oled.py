@@ -67,7 +67,7 @@ def _finished_rows(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
                for games, tb in zip(view["sets"], view["set_tiebreaks"], strict=True)]
     # Laid out from the right edge, so the names keep whatever room five sets
     # (or a long advantage set) leave them.
-    rights = []
+    rights: list[int] = []
     right = WIDTH
     for column in reversed(columns):
         rights.insert(0, right)

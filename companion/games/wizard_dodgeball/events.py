@@ -126,12 +126,13 @@ def _eliminate(state: State, jersey: int) -> State:
 
 
 def _score(state: State, side: int) -> State:
-    if state.setup.variant != "points":
+    target = state.setup.target   # None in the elimination variant: no points
+    if target is None:
         return state
     score = (state.score[0] + 1, state.score[1]) if side == 0 else \
         (state.score[0], state.score[1] + 1)
     state = replace(state, score=score)
-    if score[side] >= state.setup.target:
+    if score[side] >= target:
         state = replace(state, winner=side)
     return state
 

@@ -285,7 +285,8 @@ def _spells(value: object, spell_list: str, players: Sequence[str],
                 f"bought spells' budget is the sum of each side's Magic stats: give "
                 f"wizard #{missing[0]} a 'magic' stat in option 'wizards', or play with all "
                 f"ten cards (spell_list \"all\", any turn)")
-        cost, budget = sum(CARD_OF[c].cost for c in ids), sum(magic)
+        cost = sum(CARD_OF[c].cost for c in ids)
+        budget = sum(m for m in magic if m is not None)   # none is: `missing` is empty
         if cost > budget:
             sums = "+".join(str(m) for m in magic)
             raise InvalidAction(
@@ -320,10 +321,9 @@ def _card_ids(cards: object, side: int) -> list[str]:
 def _roll_off(value: object) -> list[list[int]] | None:
     if value is None:
         return None
-    ok = isinstance(value, list) and value and all(
-        isinstance(r, list) and len(r) == 2 and all(type(x) is int and 1 <= x <= 6 for x in r)
-        for r in value)
-    if not ok:
+    if not (isinstance(value, list) and value and all(
+            isinstance(r, list) and len(r) == 2 and all(type(x) is int and 1 <= x <= 6 for x in r)
+            for r in value)):
         raise InvalidAction("option 'roll_off' must be the list of [side 1, side 2] d6 rolls")
     return value
 

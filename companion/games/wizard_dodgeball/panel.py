@@ -456,7 +456,7 @@ def fit_draft(draft: Draft) -> Draft:
 def setup_rows(ui: Ui, draft: Draft, first_row: int) -> list[tuple[str, Outcome]]:
     """One row per wizard: OK opens the jersey editor on it."""
     rosters = draft.option("rosters")
-    rows = []
+    rows: list[tuple[str, Outcome]] = []
     for side, roster in enumerate(rosters):
         for slot, jersey in enumerate(roster):
             edit = Ui(screen="wd-jersey", draft=draft, cursor=0,

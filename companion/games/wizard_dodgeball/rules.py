@@ -694,7 +694,7 @@ def _cast_rolls(state: State, event: JSON, given: object,
         raise InvalidAction(f"'rolls.resist' has a roll for #{sorted(extra)[0]}, who does not "
                             "resist this cast (teammates do not)")
     for r in resisters:
-        value = resist_given.get(str(r), resist_given.get(r))  # type: ignore[call-overload]
+        value = resist_given.get(str(r), resist_given.get(r))
         rolls["resist"][str(r)] = roll(state, pool(state, r, "resist"), value,
                                         f"rolls.resist.{r}", rng)
     event = {**event, "rolls": rolls}
