@@ -420,3 +420,16 @@ def test_a_rematch_keeps_the_boxed_creatures_while_they_fit_the_seats(memory_sto
     press(panel, "ok", "ok")
     match = panel.table.snapshot.match
     assert len(match["players"]) == 3 and "boxed" not in match["options"]
+
+
+def test_the_dice_row_offers_only_the_counts_a_penalty_before_the_roll_leaves(memory_store):
+    """RULINGS third round: after a 'magic_power' penalty the roll must be able to pass 6;
+    with 4 tokens kept only 3 dice do, so the row offers 3 alone (legal's counts)."""
+    panel = start(memory_store, 2)
+    for action in ({"type": "roll", "faces": ["Magic"] * 3}, {"type": "end_turn"},
+                   {"type": "end_turn"}, {"type": "dark_power", "reason": "magic_power"}):
+        panel.table.act(action)
+    press(panel, "next")
+    assert panel.state.screen.items == ("3",)
+    press(panel, "ok")
+    assert len(events(panel)[-1]["faces"]) == 3
