@@ -454,9 +454,13 @@ def test_an_alakazoo_match_file_goes_through_every_command(tmp_path):
 
 
 def test_a_finished_alakazoo_match_is_in_the_history_with_its_jury(tmp_path):
-    # Three displays a turn: Ann's nine Dragons take three turns.
+    # Three displays a turn after a column, each time with the 6 Magic Power tokens Ann
+    # rolled in her two turns before: her nine Dragons take three such turns.
     f = write(tmp_path / "zoo.jsonl", {"game": "alakazoo", "players": ["Ann", "Bob"]},
               *[x for row in range(3) for x in (
+                  *[x for n in ((3, 2) if row == 0 else (3, 3))
+                    for x in (magic(n), {"type": "end_turn"}, {"type": "end_turn"})],
+                  {"type": "column"},
                   *[{"type": "display", "space": s, "creature": 1}
                     for s in range(3 * row + 1, 3 * row + 4)],
                   {"type": "end_turn"}, {"type": "end_turn"})])
@@ -471,11 +475,16 @@ def test_a_finished_alakazoo_match_is_in_the_history_with_its_jury(tmp_path):
 def test_an_alakazoo_tie_is_a_shared_win_in_the_history_not_a_team(tmp_path):
     # Ann: nine Unicorns (10 in play + 6 jury); Bob, in the final round, nine of his
     # own Griffins (9 + 7): level on 16.
+    # Each row: both roll their Magic Power to 6 over two turns, then display three.
     f = write(tmp_path / "zoo.jsonl", {"game": "alakazoo", "players": ["Ann", "Bob"]},
-              *[x for row in range(3) for creature in (3, 2) for x in (
-                  *[{"type": "display", "space": s, "creature": creature}
-                    for s in range(3 * row + 1, 3 * row + 4)],
-                  {"type": "end_turn"})])
+              *[x for row in range(3) for x in (
+                  *[x for n in ((3, 2) if row == 0 else (3, 3))
+                    for x in (magic(n), {"type": "end_turn"}) * 2],
+                  *[x for creature in (3, 2) for x in (
+                      {"type": "column"},
+                      *[{"type": "display", "space": s, "creature": creature}
+                        for s in range(3 * row + 1, 3 * row + 4)],
+                      {"type": "end_turn"})])])
     data = str(tmp_path / "d")
     assert companion("import", str(f), "--data", data).returncode == 0
     listed = companion("history", "--data", data).stdout
@@ -495,6 +504,11 @@ def test_an_illegal_alakazoo_line_names_the_line_and_why(tmp_path):
 
 
 ZOO_TWO = {"game": "alakazoo", "players": ["Ann", "Bob"]}
+
+
+def magic(n: int) -> dict:
+    """A roll of ``n`` dice that all show the Magic Power symbol: ``n`` tokens."""
+    return {"type": "roll", "faces": ["Magic"] * n}
 SHOW = "display"
 
 
@@ -511,11 +525,14 @@ SHOW = "display"
      "cannot swap in a second one"),
     # Two players: four creatures in the deck, the portals' own and two more.
     ([{"type": SHOW, "space": 1, "creature": 5}, {"type": SHOW, "space": 2, "creature": 6},
-      {"type": SHOW, "space": 3, "creature": 3}],
-     "line 4: no Unicorn card is in this game: a 2-player deck holds 4 creatures; the "
+      {"type": "end_turn"}, {"type": "end_turn"}, {"type": SHOW, "space": 3, "creature": 3}],
+     "line 6: no Unicorn card is in this game: a 2-player deck holds 4 creatures; the "
      "creatures in play: Dragon, Griffin, Kraken, Hydra"),
-    ([{"type": SHOW, "space": s, "creature": 1} for s in range(1, 5)],
-     "line 5: Ann has displayed 3 elements this turn: each display spends 2 Magic Power and "
+    # 6 Magic Power rolled over two turns, a column, then a fourth display.
+    ([magic(3), {"type": "end_turn"}, {"type": "end_turn"}, magic(2), {"type": "end_turn"},
+      {"type": "end_turn"}, {"type": "column"},
+      *({"type": SHOW, "space": s, "creature": 1} for s in range(1, 5))],
+     "line 12: Ann has displayed 3 elements this turn: each display spends 2 Magic Power and "
      "a player holds at most 6, so 3 is the most in one turn; end the turn"),
     ([{"type": "dark_power", "reason": "no_rune"}],
      "line 2: no 'no_rune' Dark Power now: Ann has not rolled the Spell Dice this turn"),
@@ -550,10 +567,12 @@ def test_an_alakazoo_deck_named_at_the_start_refuses_the_boxed_creatures(tmp_pat
     f = write(tmp_path / "late.jsonl", start, {"type": SHOW, "space": 1, "creature": 6},
               {"type": "roll", "faces": ["Fire"]})
     assert companion("replay", str(f)).returncode == 2  # the roll comes after a display
-    f = write(tmp_path / "ok.jsonl", start, {"type": "roll", "faces": ["Fire", "Air"]},
+    f = write(tmp_path / "ok.jsonl", start,
+              {"type": "roll", "faces": ["Fire", "Air", "Magic"]},
               {"type": "dark_power", "reason": "no_rune"},
               {"type": SHOW, "space": 1, "creature": 6},
               {"type": "dark_power", "reason": "no_rune"}, {"type": "end_turn"},
+              {"type": "end_turn"}, {"type": "end_turn"},  # Bob's 1 token, then 4
               {"type": "helper", "trick": "hand"}, {"type": SHOW, "space": 1, "creature": 5})
     result = companion("replay", str(f))
     assert result.returncode == 0, result.stderr

@@ -5,7 +5,7 @@ a game (tests/broken/) that it must refuse.
 A game is covered by its catalog line alone: the games come from the catalog, nothing
 here names one. Cost of one match, measured on this 2-core machine while other test
 runs shared it (``TMPDIR=/dev/shm``, one process): First to N and AlakaSLAM about
-0.1 s, Alakazoo (about 50 changes) 1 s, Wizard Dodgeball (about 60 changes and 170
+0.1 s, Alakazoo (50 to 200 changes) 1 to 7 s, Wizard Dodgeball (about 60 changes and 170
 refusals) 2 to 7 s, Center Court (200 to 900 changes) 10 to 40 s. So Center Court
 plays one random match a run, Wizard Dodgeball 3, the others 5. Measured with
 ``./test tests/test_conformance.py -n 2 --durations=10`` on the machine shared with

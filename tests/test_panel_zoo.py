@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from gpiozero.pins.mock import MockFactory
 
+from companion.errors import IllegalAction
 from companion.games.alakazoo.oled import event, labels
 from companion.panel import Panel
 from companion.table import Table
@@ -26,6 +28,21 @@ def start(store, players: int = 2, **options) -> Panel:
 
 def events(panel: Panel) -> list[dict]:
     return list(panel.table.match.events)
+
+
+def magic(n: int) -> dict:
+    """A roll of ``n`` dice that all show the Magic Power symbol: ``n`` tokens."""
+    return {"type": "roll", "faces": ["Magic"] * n}
+
+
+def charged(panel: Panel, rolls: tuple[int, int] = (3, 2)) -> int:
+    """Ann rolls ``rolls`` Magic Power symbols in two turns (Bob ends his): from the 1
+    token she starts with (or 0 with rolls 3, 3), her turn again with the 6 a player
+    holds at most. The events so far."""
+    for roll in map(magic, rolls):
+        for action in (roll, {"type": "end_turn"}, {"type": "end_turn"}):
+            panel.table.act(action)
+    return len(events(panel))
 
 
 def test_a_display_on_the_first_empty_space_with_the_own_creature_is_three_presses(
@@ -152,8 +169,9 @@ def test_more_offers_only_what_the_rules_allow_now(memory_store):
                                         "Take column/discard", "Helper: hand swap",
                                         "Helper: column card")
     Presses(panel).to("Dark Power")
-    # No roll yet: no rune to miss; the Helper's trick is an action of its own.
-    assert panel.state.screen.items == ("Magic Power > 6", "Hand > 4 cards")
+    # No roll yet: no rune to miss; the Helper's trick is an action of its own; a first
+    # turn cannot pass 6 Magic Power (1 + 3 at most).
+    assert panel.state.screen.items == ("Hand > 4 cards",)
     press(panel, "back", "back")
     panel.table.act({"type": "display", "space": 1, "creature": 3})
     press(panel, "prev")
@@ -228,14 +246,16 @@ def test_a_rematch_from_the_setup_keeps_the_phones_creature_names(memory_store):
 
 
 def finish(panel: Panel) -> None:
-    """Ann fills her portal with Dragons, three a turn; Bob plays the final round: Ann wins
+    """Ann fills her portal with Dragons, rolling three Magic Power symbols each turn and
+    displaying what they pay for (two, one, ...); Bob plays the final round: Ann wins
     26-1."""
-    for space in range(1, 10):
-        panel.table.act({"type": "display", "space": space, "creature": 1})
-        if space in (3, 6):
+    for first, last in ((1, 2), (3, 3), (4, 5), (6, 6), (7, 8), (9, 9)):
+        panel.table.act(magic(3))
+        for space in range(first, last + 1):
+            panel.table.act({"type": "display", "space": space, "creature": 1})
+        panel.table.act({"type": "end_turn"})
+        if last != 9:
             panel.table.act({"type": "end_turn"})
-            panel.table.act({"type": "end_turn"})
-    panel.table.act({"type": "end_turn"})
     panel.table.act({"type": "display", "space": 1, "creature": 3})
     panel.table.act({"type": "end_turn"})
 
@@ -281,14 +301,19 @@ def test_no_rune_is_offered_after_a_roll_once_per_die_that_showed_a_rune(memory_
     Presses(panel).to("No rune")
     assert events(panel)[-1] == {"type": "dark_power", "by": 0, "reason": "no_rune"}
     press(panel, "prev")
-    Presses(panel).to("Dark Power")
-    assert "No rune (dice)" not in panel.state.screen.items  # one rune: one penalty
+    # One rune: one penalty; after a roll in a first turn neither too many cards nor
+    # more than 6 Magic Power is possible, so no Dark Power is left to offer.
+    assert panel.state.screen.items == ("End turn",)
 
 
 def test_the_creature_list_offers_only_cards_that_can_be_in_a_hand(memory_store):
     panel = start(memory_store, 2)
-    # Ann shows a Griffin on 1 and brings Kraken and Hydra into the two-player deck.
+    # Ann shows a Griffin on 1 and brings Kraken and Hydra into the two-player deck (two
+    # displays in her first turn, one in her second).
     for space, creature in ((1, 2), (2, 5), (3, 6)):
+        if space == 3:
+            panel.table.act({"type": "end_turn"})
+            panel.table.act({"type": "end_turn"})
         panel.table.act({"type": "display", "space": space, "creature": creature})
     panel.table.act({"type": "end_turn"})
     press(panel, "ok", "ok")  # Bob: space 1, the creatures
@@ -301,31 +326,61 @@ def test_the_creature_list_offers_only_cards_that_can_be_in_a_hand(memory_store)
 
 def test_after_three_displays_ok_offers_no_fourth(memory_store):
     panel = start(memory_store, 2)
+    before = charged(panel)  # 6 Magic Power: three displays after a column
+    panel.table.act({"type": "column"})
     presses = Presses(panel)
     for _ in range(3):
         presses("ok", "ok", "ok")
-    assert [e["space"] for e in events(panel)] == [1, 2, 3]
+    assert [e.get("space") for e in events(panel)[before:]] == [None, 1, 2, 3]
     assert panel.state.screen.label("ok") in (None, "")
     before = events(panel)
     press(panel, "ok")
     assert events(panel) == before
-    assert panel.state.ui.message == "Ann: 3 shown, the most in a turn"
+    assert panel.state.ui.message == api_refusal(panel) == (
+        "Ann has displayed 3 elements this turn: each display spends 2 Magic Power and a "
+        "player holds at most 6, so 3 is the most in one turn; end the turn")
 
 
 def test_after_the_helper_ok_offers_two_displays_and_no_third(memory_store):
     # The Helper spent 1 of Ann's 6 Magic Power tokens: two displays of 2 are left.
     panel = start(memory_store, 2)
+    before = charged(panel)
     press(panel, "prev")
     Presses(panel).to("Helper: column card")
     presses = Presses(panel)
     for _ in range(2):
         presses("ok", "ok", "ok")
-    assert [e.get("space") for e in events(panel)] == [None, 1, 2]
+    assert [e.get("space") for e in events(panel)[before:]] == [None, 1, 2]
     assert panel.state.screen.label("ok") in (None, "")
     before = events(panel)
     press(panel, "ok")
     assert events(panel) == before
-    assert panel.state.ui.message == "Ann: 2 shown, the most after the Helper"
+    assert panel.state.ui.message == api_refusal(panel)
+    assert "of which the Magic Helper spent 1 this turn, so 2 is the most in this turn; " \
+        "end the turn" in panel.state.ui.message
+
+
+def test_ok_says_what_the_api_says_when_the_magic_power_pays_for_no_display(memory_store):
+    """RULINGS third round: a display the bound cannot pay for is refused naming the
+    bound; the panel's OK says the same words and what to do (it said "Ann: 0 shown,
+    the most in a turn", as if three had been shown)."""
+    panel = start(memory_store, 2)
+    panel.table.act({"type": "column"})  # 1 token, a column gives none
+    assert panel.state.screen.label("ok") in (None, "")
+    before = events(panel)
+    press(panel, "ok")
+    assert events(panel) == before
+    assert panel.state.ui.message == api_refusal(panel) == (
+        "Ann can hold at most 1 Magic Power token now (1 kept from earlier turns, nothing "
+        "from the column) and a display spends 2: no display now; end the turn")
+
+
+def api_refusal(panel: Panel) -> str:
+    """What the table answers a display on the first empty space now."""
+    portal = view(panel)["players"][view(panel)["current"]]["portal"]
+    with pytest.raises(IllegalAction) as refused:
+        panel.table.act({"type": "display", "space": portal.index(None) + 1, "creature": 6})
+    return str(refused.value)
 
 
 def test_no_hand_swap_in_the_final_round_against_complete_portals(memory_store):
@@ -333,6 +388,9 @@ def test_no_hand_swap_in_the_final_round_against_complete_portals(memory_store):
     # hand trick has nobody to be used against, its column trick is still there.
     panel = start(memory_store, 2)
     for first in (1, 4, 7):
+        # 6 Magic Power each time (from 1, then from 0): three displays after a column.
+        charged(panel, (3, 2) if first == 1 else (3, 3))
+        panel.table.act({"type": "column"})
         for space in range(first, first + 3):
             panel.table.act({"type": "display", "space": space, "creature": 1})
         panel.table.act({"type": "end_turn"})
@@ -362,3 +420,16 @@ def test_a_rematch_keeps_the_boxed_creatures_while_they_fit_the_seats(memory_sto
     press(panel, "ok", "ok")
     match = panel.table.snapshot.match
     assert len(match["players"]) == 3 and "boxed" not in match["options"]
+
+
+def test_the_dice_row_offers_only_the_counts_a_penalty_before_the_roll_leaves(memory_store):
+    """RULINGS third round: after a 'magic_power' penalty the roll must be able to pass 6;
+    with 4 tokens kept only 3 dice do, so the row offers 3 alone (legal's counts)."""
+    panel = start(memory_store, 2)
+    for action in ({"type": "roll", "faces": ["Magic"] * 3}, {"type": "end_turn"},
+                   {"type": "end_turn"}, {"type": "dark_power", "reason": "magic_power"}):
+        panel.table.act(action)
+    press(panel, "next")
+    assert panel.state.screen.items == ("3",)
+    press(panel, "ok")
+    assert len(events(panel)[-1]["faces"]) == 3

@@ -16,7 +16,7 @@ from tests.e2e.browser_support import (
     start,
     url,
 )
-from tests.games.zoo_matches import COMPLETED, END, FINISH, FOUR, MIDGAME, displays
+from tests.games.zoo_matches import COMPLETED, END, FINISH, FOUR, MIDGAME, displays, magic
 
 sync_api = require_chromium()
 expect = sync_api.expect
@@ -31,7 +31,7 @@ def test_spectator_shows_four_portals_dark_power_and_the_last_event(companion, p
     play(companion, *MIDGAME[:-1])
     phone.goto(url(companion))
     board = phone.locator("#board")
-    expect(board.locator(".head")).to_have_text("Round 2 · Bartholomew's turn")
+    expect(board.locator(".head")).to_have_text("Round 4 · Bartholomew's turn")
     portals = board.locator(".zp")
     expect(portals).to_have_count(4)
     # Annabelle's portal: her Dragon on 1 (first there), Bartholomew's Kraken on 5 by the swap.
@@ -117,16 +117,20 @@ def test_alakazoo_pages_pass_axe(companion, phones, scheme):
     expect(page.locator("#board .last")).to_contain_text("Spell Dice")
     assert accessibility_problems(page) == []
     page.close()  # one stream less: chromium allows 6 connections per host
+    # Bartholomew's roll taken back: too many cards cannot follow a roll.
+    companion.runner.call(lambda t: t.undo())
     host = phones.open(PHONE, scheme)
     log_in(host, companion, "host", "#host")
     host.locator("fieldset[data-action=display] button[data-space='3']").click()
+    host.locator("fieldset[data-action=display] button[data-creature]").first.click()
     hand = host.locator("fieldset[data-action=swap]")
-    expect(hand).to_have_count(0)  # Bartholomew rolled: the action is spent
+    expect(hand).to_have_count(0)  # Bartholomew displayed: the turn's action is past
     host.locator("[data-reason=hand]").click()
     expect(host.locator("#board .zp[data-player='1'] .pips .pip.on")).to_have_count(2)
     host.locator("[data-reason=hand]").click()
-    # At 3 a gain would change nothing: Dark Power is no longer offered.
-    expect(host.locator("fieldset[data-action=dark_power]")).to_have_count(0)
+    # At 3 the token is not taken, but a penalty is still recorded: still offered.
+    expect(host.locator("#board .zp[data-player='1'] .pips .pip.on")).to_have_count(3)
+    expect(host.locator("fieldset[data-action=dark_power]")).to_have_count(1)
     expect(host.locator("#board .last")).to_contain_text("+1 Dark Power")
     assert accessibility_problems(host) == []
     shot(host, f"zoo-host-{scheme}")
@@ -259,7 +263,12 @@ def test_host_plays_a_match_to_the_end_and_the_spectator_follows(companion, brow
     expect(actions.locator("[data-action=roll], [data-action=swap], [data-action=column]")
            ).to_have_count(0)
     expect(actions.locator("[data-reason=helper]")).to_have_count(0)
-    display(1, 1)
+    # 1 Magic Power token and two dice pay for one display: the form goes, a note says why.
+    display(1, 1, board=True)
+    # The words the API refuses a display with (what is wrong, and what to do).
+    expect(actions.locator("[data-note=displays]")).to_have_text(
+        "Ann can hold at most 1 Magic Power token now (1 kept from earlier turns, a roll of 2 "
+        "dice, 2 spent on displays) and a display spends 2: no display now; end the turn")
     expect(head).to_have_text("Round 1 · Ann's turn")
     expect(spectator.locator("#board .zp[data-player='0'] .pts")).to_have_text("2")
     end_turn("Round 1 · Bob's turn")
@@ -276,10 +285,11 @@ def test_host_plays_a_match_to_the_end_and_the_spectator_follows(companion, brow
     swap.locator("[name=space]").select_option("1")
     expect(swap.locator("[name=card] option")).to_have_text(
         [f"for {c} from the hand" for c in ("Griffin", "Unicorn", "Phoenix", "Kraken", "Hydra")])
-    # The table's own dice, then three displays: Kraken and Hydra fill the two-player deck.
+    # The table's own three dice (1 + 3 Magic Power), then two displays: Kraken and Hydra
+    # fill the two-player deck.
     roll = actions.locator("fieldset[data-action=roll]")
-    roll.locator("[name=face]").nth(0).select_option("Fire")
-    roll.locator("[name=face]").nth(1).select_option("Magic")
+    for die, face in enumerate(["Fire", "Magic", "Magic"]):
+        roll.locator("[name=face]").nth(die).select_option(face)
     roll.locator("[data-table]").click()
     expect(actions.locator("fieldset[data-action=swap]")).to_have_count(0)
     expect(phone.locator("#message")).to_have_text("")
@@ -288,27 +298,29 @@ def test_host_plays_a_match_to_the_end_and_the_spectator_follows(companion, brow
            ).to_have_count(5)
     assert 2 not in creatures()  # Bob's Griffin is on 5
     display(5, 5, first=False)  # Bob was first on 5
-    display(6, 6)
+    display(6, 6, board=True)
+    expect(actions.locator("fieldset[data-action=display]")).to_have_count(0)
+    expect(actions.locator("[data-note=displays]")).to_contain_text(
+        "Ann can hold at most 0 Magic Power tokens now")
+    end_turn("Round 2 · Bob's turn")
+    end_turn("Round 3 · Ann's turn")
     pick(2)
     expect(actions.locator("fieldset[data-action=display] button[data-creature]")
            ).to_have_count(4)
     assert creatures() == [1, 2, 5, 6]  # no Unicorn or Phoenix: the deck is full
     shot(phone, "zoo-host-display")
     actions.locator("fieldset[data-action=display] button[data-creature='1']").click()
-    # Three displays: the most a turn allows; the form goes, a note says why.
     expect(actions.locator("fieldset[data-action=display]")).to_have_count(0)
-    expect(actions.locator("[data-note=displays]")).to_contain_text("3 elements this turn")
-    end_turn("Round 2 · Bob's turn")
-    end_turn("Round 3 · Ann's turn")
-    for space, creature in [(3, 1), (4, 2), (7, 1)]:
-        display(space, creature, board=space == 7)
-    end_turn("Round 3 · Bob's turn")
-    end_turn("Round 4 · Ann's turn")
-    display(8, 1)
-    display(9, 5, board=True)
+    # Turns whose action the table did not record: what three dice could give is trusted.
+    for rnd, shows in ((3, []), (4, [(3, 1), (4, 2)]), (5, [(7, 1)]), (6, [(8, 1), (9, 5)])):
+        for i, (space, creature) in enumerate(shows):
+            display(space, creature, board=i == len(shows) - 1)
+        if rnd < 6:
+            end_turn(f"Round {rnd} · Bob's turn")
+            end_turn(f"Round {rnd + 1} · Ann's turn")
     expect(actions.locator("fieldset[data-action=display]")).to_have_count(0)
     expect(phone.locator("#board .banner")).to_have_text("Final round: Ann completed the portal")
-    end_turn("Round 4 · Bob's turn")
+    end_turn("Round 6 · Bob's turn")
     # No roll yet: no rune to miss. After the table's own roll, one per rune shown.
     expect(actions.locator("[data-reason=no_rune]")).to_have_count(0)
     roll = actions.locator("fieldset[data-action=roll]")
@@ -339,18 +351,18 @@ def test_host_plays_a_match_to_the_end_and_the_spectator_follows(companion, brow
     recorded = [{k: e[k] for k in e if k not in ("faces",)} for e in companion.table.match.events]
     shows = [{"type": "display", "space": sp, "creature": c, "by": 0}
              for sp, c in [(5, 5), (6, 6), (2, 1), (3, 1), (4, 2), (7, 1), (8, 1), (9, 5)]]
-    ann_end, bob_end = {"type": "end_turn", "by": 0}, {"type": "end_turn", "by": 1}
+    turns = ann_end, bob_end = {"type": "end_turn", "by": 0}, {"type": "end_turn", "by": 1}
     assert recorded == [
         {"type": "roll", "by": 0, "device": True},  # the faces it rolled, below
         {"type": "display", "space": 1, "creature": 1, "by": 0}, ann_end,
         {"type": "display", "space": 5, "creature": 2, "by": 1}, bob_end,
-        {"type": "roll", "by": 0, "device": False}, *shows[:3], ann_end, bob_end,
-        *shows[3:6], ann_end, bob_end, *shows[6:], ann_end,
+        {"type": "roll", "by": 0, "device": False}, *shows[:2], *turns, shows[2], *turns,
+        *shows[3:5], *turns, shows[5], *turns, *shows[6:], ann_end,
         {"type": "roll", "by": 1, "device": False},
         {"type": "dark_power", "reason": "no_rune", "by": 1}, bob_end,
     ], recorded
     assert companion.table.match.events[0]["faces"] == faces and len(faces) == 2
-    assert companion.table.match.events[5]["faces"] == ["Fire", "Magic"]
+    assert companion.table.match.events[5]["faces"] == ["Fire", "Magic", "Magic"]
     spectator.context.close()
 
 
@@ -444,8 +456,9 @@ def test_the_hosts_swaps_offer_only_what_exchanges_something(companion, phone):
     """A swap with a portal lists the space and player pairs where both show different
     creatures; a hand card, the cards that can be in a hand for the space chosen."""
     start(companion, {"game": "alakazoo", "players": ["Ann", "Bob", "Cleo"]})
+    # Ann rolls a Magic face in round 2 and keeps it: the Helper spends a token kept.
     play(companion, *displays((1, 1), (5, 1)), END, *displays((5, 2)), END,
-         *displays((1, 3), (5, 3)), END)
+         *displays((1, 3), (5, 3)), END, magic(1), END, END, END)
     log_in(phone, companion, "host", "#host")
     swap = phone.locator("#actions fieldset[data-action=swap]")
     expect(swap.locator("[name=pair] option")).to_have_text([
@@ -469,6 +482,8 @@ def test_the_host_offers_two_displays_after_the_helper_and_no_hand_trick_against
     and the note says why. In Bob's final turn Ann's portal is complete: the Helper's hand
     trick has nobody to be used against, its column trick is still offered."""
     start(companion, {"game": "alakazoo", "players": ["Ann", "Bob"]})
+    # Ann rolls 3, then 2 Magic Power symbols: 6 tokens, the most a player holds.
+    play(companion, magic(3), END, END, magic(2), END, END)
     log_in(phone, companion, "host", "#host")
     actions = phone.locator("#actions")
     expect(actions.locator("[data-trick]")).to_have_count(2)
@@ -482,11 +497,14 @@ def test_the_host_offers_two_displays_after_the_helper_and_no_hand_trick_against
                ).to_have_class("sp cr1 first")
     expect(display).to_have_count(0)
     expect(actions.locator("[data-note=displays]")).to_have_text(
-        "Ann has displayed 2 elements this turn, the most after the Magic Helper (2 Magic "
-        "Power each, 6 at most, 1 spent on the Helper).")
-    play(companion, END, END, *displays((3, 1), (4, 1), (5, 1)), END, END,
-         *displays((6, 1), (7, 1), (8, 1)), END, END, *displays((9, 1)), END)
-    expect(phone.locator("#board .head")).to_have_text("Round 4 · Bob's turn")
+        "Ann has displayed 2 elements this turn: each display spends 2 Magic Power and a "
+        "player holds at most 6, of which the Magic Helper spent 1 this turn, so 2 is the "
+        "most in this turn; end the turn")
+    # Actions not recorded: each of Ann's turns displays what 3 more tokens pay for.
+    play(companion, END, END, *displays((3, 1), (4, 1)), END, END, *displays((5, 1)), END,
+         END, *displays((6, 1), (7, 1)), END, END, *displays((8, 1)), END, END,
+         *displays((9, 1)), END)
+    expect(phone.locator("#board .head")).to_have_text("Round 8 · Bob's turn")
     expect(phone.locator("#board .banner")).to_have_text("Final round: Ann completed the portal")
     expect(actions.locator("[data-trick]")).to_have_count(1)
     expect(actions.locator("[data-trick=column]")).to_have_count(1)

@@ -58,14 +58,44 @@ def fill(creatures, skip=()) -> list[dict]:
     return [show(s, c) for s, c in zip(ALL_SPACES, creatures, strict=True) if s not in skip]
 
 
+#: A roll of three dice that all show the Magic Power symbol: three tokens.
+MAGIC3 = {"type": "roll", "faces": ["Magic"] * 3}
+
+
 def three_a_turn(state, *displays: dict):
-    """The current player's ``displays``, three a turn at most: between two batches the
-    turn goes round the table (the others end theirs at once)."""
+    """The current player's ``displays``, as many a turn as the Magic Power the record
+    allows pays for (RULINGS, third round): each turn rolls three Magic Power symbols
+    first, then displays; between two batches the turn goes round the table (the others
+    end theirs at once)."""
     p = state.current
-    for i in range(0, len(displays), 3):
-        if i:
+    todo = list(displays)
+    first = True
+    while todo:
+        if not first:
             state = to_turn_of(play(state, END), p)
-        state = play(state, *displays[i:i + 3])
+        first = False
+        state = play(state, MAGIC3)
+        room = state.max_displays - state.displays
+        state = play(state, *todo[:room])
+        todo = todo[room:]
+    return state
+
+
+def magic(n: int) -> dict:
+    """A roll of ``n`` dice that all show the Magic Power symbol: ``n`` tokens."""
+    return {"type": "roll", "faces": ["Magic"] * n}
+
+
+COLUMN = {"type": "column"}
+
+
+def charged(state, player: int):
+    """``player``'s turn with the 6 Magic Power tokens a player holds at most: each of
+    their turns before it rolls as many Magic Power symbols as fill the bound (3 dice at
+    most, never past 6, so no Dark Power); the others end their turns at once."""
+    state = to_turn_of(state, player)
+    while state.tokens[player] < 6:
+        state = to_turn_of(play(state, magic(min(3, 6 - state.tokens[player])), END), player)
     return state
 
 
@@ -109,13 +139,15 @@ def test_the_first_on_a_space_scores_once_for_the_whole_table():
 
 def test_completing_first_scores_and_starts_the_final_round_a_later_completer_gets_nothing():
     ann, bob = fill(1), fill(2)
-    state = play(start(3), *ann[:3], END, *bob[:3], END, END, *ann[3:6], END, *bob[3:6], END,
-                 END, *ann[6:])
+    # Each turn rolls three Magic Power symbols and displays what they pay for.
+    state = three_a_turn(start(3), *ann[:8])
+    state = three_a_turn(to_turn_of(play(state, END), 1), *bob[:8])
+    state = three_a_turn(to_turn_of(play(state, END), 0), *ann[8:])
     v = view(state)
     assert v["last"]["scored"] == ["own", "first", "complete"]
     assert v["players"][0]["points"] == 9 + 9 + 1
     assert v["ender"] == 0 and v["final_round"] is True and v["current"] == 0
-    state = play(state, END, *bob[6:])
+    state = play(state, END, MAGIC3, *bob[8:])
     v = view(state)
     assert v["last"]["scored"] == ["own"] and v["players"][1]["points"] == 9
     assert v["ender"] == 0 and v["stats"]["points"][1]["complete"] == 0
@@ -147,7 +179,10 @@ def kinds(shapes: list[dict]) -> list[str]:
 def test_dark_power_from_each_reason_is_counted_by_reason(reason):
     # A no_rune penalty follows a roll that showed a rune.
     rolled = [{"type": "roll", "faces": ["Fire"]}] if reason == "no_rune" else []
-    state = play(start(), *rolled, dark(reason))
+    # More than 6 Magic Power only where the bound could pass 6: Ann kept 6, and this
+    # turn's action (not recorded) may have been a roll.
+    first = charged(start(), 0) if reason == "magic_power" else start()
+    state = play(first, *rolled, dark(reason))
     v = view(state)
     assert v["players"][0]["dark_power"] == 1
     assert v["last"] == {"type": "dark_power", "player": 0, "reason": reason, "gained": True}
@@ -167,8 +202,10 @@ def test_a_swap_with_another_portal_is_dark_power_from_the_helper():
 
 
 def test_dark_power_stops_at_three_and_the_excess_is_neither_taken_nor_counted():
-    state = play(start(), {"type": "roll", "faces": ["Fire"]}, dark("no_rune"), dark("hand"),
-                 dark("magic_power"), dark("hand"))
+    # A roll of a rune and two Magic Power symbols with 6 kept: no free rune, and too
+    # much Magic Power; then, in Ann's next turn (no roll), too many cards, twice.
+    state = play(charged(start(), 0), {"type": "roll", "faces": ["Fire", "Magic", "Magic"]},
+                 dark("no_rune"), dark("magic_power"), END, END, dark("hand"), dark("hand"))
     v = view(state)
     assert v["players"][0]["dark_power"] == 3 == v["dark_max"]
     assert v["last"] == {"type": "dark_power", "player": 0, "reason": "hand", "gained": False}
@@ -177,11 +214,18 @@ def test_dark_power_stops_at_three_and_the_excess_is_neither_taken_nor_counted()
                                               "helper": 0}
 
 
-def test_dark_power_is_not_offered_at_three_though_a_gain_there_is_accepted():
-    assert "dark_power" in kinds(GAME.legal(play(start(), dark("hand"), dark("hand"))))
-    state = play(start(), dark("hand"), dark("hand"), dark("hand"))
-    assert "dark_power" not in kinds(GAME.legal(state))
-    assert view(play(state, dark("magic_power")))["players"][0]["dark_power"] == 3
+def test_dark_power_at_three_is_offered_and_recorded_as_not_taken():
+    # RB: at 3 "they simply do not take" the fourth token, but the penalty happened: it
+    # is recorded (a no_rune still lowers the Magic Power bound, a penalty still binds
+    # the turn's action), so legal offers what is accepted (an audit found it accepted
+    # and not offered). Ann kept 6 Magic Power: more than 6 is possible this turn.
+    full = charged(start(), 0)
+    state = play(full, dark("hand"), dark("hand"), dark("hand"))
+    assert next(s["reason"] for s in GAME.legal(state) if s["type"] == "dark_power") == [
+        "magic_power", "hand", "helper"]
+    state = play(state, dark("magic_power"))
+    assert view(state)["players"][0]["dark_power"] == 3
+    assert view(state)["last"]["gained"] is False
 
 
 def test_a_swap_at_three_dark_power_gains_nothing_but_still_swaps():
@@ -196,8 +240,9 @@ def test_a_swap_at_three_dark_power_gains_nothing_but_still_swaps():
 
 
 def two_portals(n: int = 2):
-    """Ann shows a Dragon on space 5, Bob a Griffin there; Ann's turn again."""
-    return to_turn_of(play(start(n), show(5, 1), END, show(5, 2), END), 0)
+    """Ann shows a Dragon on space 5, Bob a Griffin there; Ann's turn again, with the
+    6 Magic Power tokens a player holds at most (rolled in the turns between)."""
+    return charged(play(start(n), show(5, 1), END, show(5, 2), END), 0)
 
 
 def test_the_helper_swaps_with_another_portal_for_one_dark_power():
@@ -259,10 +304,21 @@ def test_in_the_final_round_the_helper_cannot_touch_a_full_portal():
     assert view(play(state, dark("helper")))["action"] == "helper"
 
 
+def charge_all(state, rounds: int = 2):
+    """``rounds`` rounds in which each player rolls as many Magic Power symbols as fill
+    their bound towards 6 (3 dice at most) and ends the turn: two fill it from 0."""
+    for _ in range(rounds * len(state.tokens)):
+        need = min(3, 6 - state.tokens[state.current])
+        state = play(state, *([magic(need)] if need else []), END)
+    return state
+
+
 def halves(state, *turns: tuple[int, list[int]]):
-    """Each turn: the current player displays ``creature`` on three ``spaces``, ends it."""
+    """Each turn: the current player takes a column, displays ``creature`` on three
+    ``spaces`` (6 Magic Power, charged first by :func:`charge_all`) and ends it."""
+    state = charge_all(state)
     for creature, spaces in turns:
-        state = play(state, *(show(s, creature) for s in spaces), END)
+        state = play(state, COLUMN, *(show(s, creature) for s in spaces), END)
     return state
 
 
@@ -331,7 +387,7 @@ def test_a_malformed_roll_is_malformed_whenever_it_comes_and_a_refused_one_rolls
 
 def test_after_the_action_displays_and_penalties_may_follow_and_the_next_turn_is_fresh():
     state = play(two_portals(), {"type": "roll", "faces": ["Magic", "Fire"]}, show(1, 1),
-                 show(2, 1), dark("hand"))
+                 show(2, 1), dark("no_rune"))
     v = view(state)
     assert v["roll"] == {"faces": ["Magic", "Fire"], "device": False}
     assert v["acted"] and v["displayed"] and v["players"][0]["dark_power"] == 1
@@ -435,16 +491,21 @@ def test_the_final_round_ends_when_the_turn_would_come_back_to_the_first_player(
 
 def test_a_forced_pass_is_a_turn_of_the_final_round():
     ann = fill(1)
-    state = play(start(3), *ann[:3], END, END, END, *ann[3:6], END, *[dark("hand")] * 3, END,
-                 END, *ann[6:], END)  # Ann completes; Bob is at 3 Dark Power
+    # Three displays a turn after a column, each turn with 6 Magic Power rolled before.
+    state = play(charged(start(3), 0), COLUMN, *ann[:3], END)
+    state = play(charged(state, 0), COLUMN, *ann[3:6], END)
+    state = play(charged(state, 0), END, *[dark("hand")] * 3, END, END, COLUMN, *ann[6:],
+                 END)  # Ann completes; Bob is at 3 Dark Power
     v = view(state)  # Bob's last turn is a forced pass; Cleo plays hers
     assert v["final_round"] and v["current"] == 2
     assert v["passes"] == [{"player": 1, "reset": True}]
     state = play(state, END)  # the turn would come back to Ann: over
     assert view(state)["ended"] == "final_round"
     bob = fill(2)
-    state = play(start(3), END, *bob[:3], END, END, END, *bob[3:6], END, END,
-                 *[dark("hand")] * 3, END, *bob[6:], END, END)
+    state = play(charged(start(3), 1), COLUMN, *bob[:3], END)
+    state = play(charged(state, 1), COLUMN, *bob[3:6], END)
+    state = play(charged(state, 1), END, END, *[dark("hand")] * 3, END, COLUMN, *bob[6:],
+                 END, END)
     v = view(state)  # Bob completed, Cleo played; Ann would start again: the game is over
     assert v["ended"] == "final_round" and v["passes"] == []
 
@@ -483,8 +544,10 @@ def test_the_jury_scores_every_portal_at_the_end_and_totals_decide():
     mixed, ann = [1, 1, 1, 2, 3, 4, 1, 2, 2], fill([1, 1, 1, 2, 3, 4, 1, 2, 2])
     # Bob's Griffins leave out spaces 4 and 8, where Ann's portal holds the Griffin cards.
     bob = fill([2, 2, 2, 3, 2, 2, 2, 4, 2], skip=(9,))
-    state = play(start(2), *ann[:3], END, *bob[:3], END, *ann[3:6], END, *bob[3:6], END,
-                 *ann[6:], END, *bob[6:], END)
+    state = start(2)  # three displays a turn after a column, with 6 Magic Power rolled
+    for mine, his in ((ann[:3], bob[:3]), (ann[3:6], bob[3:6]), (ann[6:], bob[6:])):
+        state = play(charged(state, 0), COLUMN, *mine, END)
+        state = play(charged(state, 1), COLUMN, *his, END)
     assert view(state)["players"][0]["portal"] == mixed
     v = view(state)
     ann, bob = v["players"]
@@ -721,11 +784,16 @@ def test_a_finished_match_is_stored_with_its_shared_winners_and_summary():
 
 
 def test_stats_count_points_by_kind_dark_power_by_reason_passes_swaps_and_rolls():
-    state = play(start(2), {"type": "roll", "faces": ["Fire"]}, show(1, 1), show(2, 3),
-                 dark("no_rune"), END,
+    # Ann's turns: displays (actions not recorded); again; nothing (6 Magic Power kept);
+    # a roll with a rune and no free rune, taking her past 6; the Helper's swap with Bob's
+    # portal, and too many cards at 3 Dark Power (not taken); then a forced pass.
+    state = play(start(2), show(1, 1), END,
                  {"type": "roll", "dice": 2}, show(1, 2), END,
-                 {"type": "swap", "space": 1, "player": 1}, dark("magic_power"),
-                 dark("hand"), END, END, rng=random.Random(5))
+                 show(2, 3), END, END, END, END,
+                 {"type": "roll", "faces": ["Fire", "Magic", "Magic"]}, dark("no_rune"),
+                 dark("magic_power"), END, END,
+                 {"type": "swap", "space": 1, "player": 1}, dark("hand"), END, END,
+                 rng=random.Random(5))
     v = view(state)
     st = v["stats"]
     assert st["points"] == [{"own": 1, "first": 2, "complete": 0},
@@ -792,7 +860,7 @@ def test_the_deck_holds_four_five_or_six_creatures_by_player_count(n, size):
 
 
 def test_six_creatures_in_a_two_player_game_are_refused_through_a_hand_swap_too():
-    state = play(start(), show(1, 5), show(2, 6), END, show(1, 1), END)
+    state = charged(play(start(), show(1, 5), show(2, 6), END, show(1, 1), END), 0)
     refused(state, {"type": "swap", "space": 1, "creature": 3},
             match="no Unicorn card is in this game: a 2-player deck holds 4 creatures; the "
                   "creatures in play: Dragon, Griffin, Kraken, Hydra")
@@ -827,7 +895,7 @@ def test_a_wrong_boxed_option_is_refused_saying_what_fits(n, boxed, said):
 
 
 def test_at_most_three_displays_in_a_turn():
-    state = play(start(), show(1, 1), show(2, 1), show(3, 1))
+    state = play(charged(start(), 0), COLUMN, show(1, 1), show(2, 1), show(3, 1))
     v = view(state)
     assert (v["displays"], v["max_displays"]) == (3, 3)
     refused(state, show(4, 1), match="Ann has displayed 3 elements this turn: each display "
@@ -850,7 +918,7 @@ def test_no_rune_needs_this_turns_roll_with_a_rune_one_per_rune_die():
     two = play(two, dark("no_rune"), show(1, 1), dark("no_rune"))  # after a display too
     assert view(two)["no_rune_left"] == 0 and view(two)["players"][0]["dark_power"] == 2
     refused(two, dark("no_rune"), match="showed 2 runes and 2 have been recorded")
-    assert "no_rune" not in shapes_of(two, "dark_power", "reason")[0]["reason"]
+    assert not any("no_rune" in s["reason"] for s in shapes_of(two, "dark_power", "reason"))
     # The next turn starts without a roll.
     refused(play(two, END), dark("no_rune"), match="Bob has not rolled")
 
@@ -928,7 +996,8 @@ def test_a_malformed_column_or_trick_is_refused_naming_the_field(action, said):
 
 
 def test_every_legal_shape_is_accepted_in_every_combination():
-    state = play(start(3), {"type": "roll", "faces": ["Fire", "Magic"]}, show(1, 2), show(5, 3),
+    state = play(start(3), {"type": "roll", "faces": ["Fire", "Magic", "Magic"]}, show(1, 2),
+                 show(5, 3),
                  END, show(1, 4), show(5, 5), END)  # Cleo: the deck is full (five creatures)
     for shape in GAME.legal(state):
         lists = {k: v for k, v in shape.items() if isinstance(v, list)}
@@ -940,9 +1009,138 @@ def test_every_legal_shape_is_accepted_in_every_combination():
 
 def test_a_swap_with_a_portal_is_offered_per_player_only_where_it_exchanges_something():
     # Ann shows 1 and 5; Bob only 5; Cleo both: Bob is offered for space 5 alone.
-    state = play(start(3), show(1, 1), show(5, 1), END, show(5, 2), END, show(1, 3),
-                 show(5, 3), END)
+    state = charged(play(start(3), show(1, 1), show(5, 1), END, show(5, 2), END, show(1, 3),
+                         show(5, 3), END), 0)
     assert shapes_of(state, "swap", "player") == [
         {"type": "swap", "space": [5], "player": [1]},
         {"type": "swap", "space": [1, 5], "player": [2]}]
     refused(state, {"type": "swap", "space": 1, "player": 1}, match="Bob's space 1 is empty")
+
+
+# --- the Magic Power bound's two readings (RULINGS, third round) -------------------------
+
+
+def test_a_no_rune_recorded_after_the_displays_still_lowers_the_bound():
+    # "a recorded roll of n dice adds n less the no_rune penalties recorded for it":
+    # recorded for it whenever it comes, so a late one takes a token back, this turn
+    # and the next.
+    state = play(start(), {"type": "roll", "faces": ["Fire", "Magic", "Magic"]}, show(1, 1))
+    assert view(state)["players"][0]["magic_power"] == 2  # 1 + 3, less 2 for the display
+    state = play(state, dark("no_rune"))
+    assert view(state)["players"][0]["magic_power"] == 1 and view(state)["max_displays"] == 1
+    refused(state, show(2, 1), match=re.escape(
+        "Ann can hold at most 1 Magic Power token now (1 kept from earlier turns, a roll of "
+        "3 dice less 1 'no_rune', 2 spent on displays) and a display spends 2: no display "
+        "now; end the turn"))
+    assert view(play(state, END))["players"][0]["magic_power"] == 1
+
+
+def test_the_helper_needs_a_token_the_record_lets_the_player_keep():
+    # RB action 3: the Helper is paid by discarding "one Magic Power token owned"; as the
+    # turn's action it rolls none, so the token is one kept from earlier turns. Ann spent
+    # her 2 (1 + a Magic face) on a display: none kept (an audit found it accepted).
+    state = play(start(), {"type": "roll", "faces": ["Magic"]}, show(1, 1), END, END)
+    assert view(state)["players"][0]["magic_power"] == 3  # 0 kept, 3 if a roll not entered
+    message = re.escape(
+        "no Magic Helper now: it spends 1 Magic Power token, and Ann can hold none now (none "
+        "kept from earlier turns, as the table recorded them, and a turn whose action is the "
+        "Helper rolls none); roll the Spell Dice, take a column, display or end the turn")
+    for helper in ({"type": "helper", "trick": "column"}, {"type": "helper", "trick": "hand"},
+                   dark("helper"), {"type": "swap", "space": 1, "creature": 2}):
+        refused(state, helper, match=message)
+    kinds = {s["type"] for s in GAME.legal(state)}
+    assert kinds == {"display", "roll", "column", "dark_power", "end_turn"}
+    assert "helper" not in next(s["reason"] for s in GAME.legal(state)
+                                if s["type"] == "dark_power")
+    # One token kept pays for it (and leaves none for a display).
+    state = play(state, {"type": "roll", "faces": ["Magic"]}, END, END)
+    assert view(state)["players"][0]["magic_power"] == 1 + 3
+    state = play(state, {"type": "helper", "trick": "column"})
+    assert view(state)["players"][0]["magic_power"] == 0 and view(state)["max_displays"] == 0
+
+
+def test_a_bound_spent_past_none_leaves_none_not_a_debt():
+    # "The most Magic Power tokens the record allows" is a count of tokens: never below
+    # 0. Ann's two displays spent the 4 her roll allowed; two no_rune recorded after them
+    # take 2 from the roll: the record spent 2 more than it allowed. She keeps none, and
+    # her next turn, its action not entered, pays a display again. (A debt carried on
+    # left her 1: no display; repeated, it refused her displays for ever.)
+    state = play(start(), {"type": "roll", "faces": ["Fire", "Water", "Magic"]}, show(1, 1),
+                 show(2, 1), dark("no_rune"), dark("no_rune"))
+    assert view(state)["players"][0]["magic_power"] == 0
+    state = play(state, END, END)
+    assert view(state)["players"][0]["magic_power"] == 3
+    assert view(state)["max_displays"] == 1 and shapes_of(state, "display")
+    state = play(state, show(3, 1))
+    assert view(state)["players"][0]["portal"][2] == 1
+
+
+# --- a penalty recorded before the turn's action binds the action (RULINGS, third round) --
+
+
+def test_a_hand_penalty_before_the_action_leaves_no_roll():
+    # "Too many cards only in a turn whose action is a column or the Magic Helper, or not
+    # recorded": a roll recorded after it would make the turn's record impossible (RB: a
+    # roll brings no card; a column or a Helper trick does).
+    state = play(start(), dark("hand"))
+    refused(state, {"type": "roll", "faces": ["Magic"]}, match=re.escape(
+        "no Spell Dice roll now: Ann took a 'hand' Dark Power this turn, and more than 4 "
+        "cards follows a column or the Magic Helper (a roll brings no card); record the "
+        "column or the Helper, or undo the penalty"))
+    refused(state, {"type": "roll", "dice": 2}, match="no Spell Dice roll now")
+    assert not [s for s in GAME.legal(state) if s["type"] == "roll"]
+    assert view(play(state, {"type": "column"}))["action"] == "column"
+    assert view(play(state, {"type": "helper", "trick": "column"}))["action"] == "helper"
+
+
+def saved_four():
+    """Ann's turn with 4 Magic Power kept (1 + three Magic faces, nothing spent)."""
+    return play(start(), {"type": "roll", "faces": ["Magic"] * 3}, END, END)
+
+
+def test_a_magic_power_penalty_before_the_action_needs_a_roll_past_six():
+    # "Too much Magic Power only in a turn whose action is a roll or not recorded, and
+    # only when the bound could pass 6": 4 kept, so a roll of 3 dice, not a column, the
+    # Helper, or a roll of 2 (RB: "no more than 6 tokens of Magic Power").
+    state = play(saved_four(), dark("magic_power"))
+    refused(state, {"type": "column"}, match=re.escape(
+        "no column now: Ann took a 'magic_power' Dark Power this turn, and more than 6 "
+        "tokens follows a Spell Dice roll (a column brings no Magic Power); record the "
+        "roll, or undo the penalty"))
+    refused(state, {"type": "helper", "trick": "column"}, match="no Magic Helper now")
+    refused(state, {"type": "swap", "space": 1, "creature": 2}, match="no Magic Helper now")
+    refused(state, {"type": "roll", "faces": ["Magic", "Magic"]}, match=re.escape(
+        "no roll of 2 dice now: Ann took a 'magic_power' Dark Power this turn, and with 4 "
+        "tokens kept from earlier turns only a roll of 3 dice or more takes the Magic Power "
+        "past 6; roll 3 dice, or undo the penalty"))
+    assert [s for s in GAME.legal(state) if s["type"] in ("roll", "column", "helper", "swap")
+            ] == [{"type": "roll", "dice": [3]}]
+    state = play(state, {"type": "roll", "faces": ["Fire", "Magic", "Magic"]})
+    # The roll's three tokens took 4 past 6 only if none of its dice gave no rune.
+    assert view(state)["no_rune_left"] == 0
+    refused(state, dark("no_rune"), match=re.escape(
+        "no more 'no_rune' Dark Power: Ann took a 'magic_power' Dark Power this turn, so the "
+        "roll took the Magic Power past 6: with 4 tokens kept from earlier turns and 3 dice, "
+        "at most 0 dice gave no token; undo the 'magic_power' penalty if it was wrong"))
+    assert "no_rune" not in next(s["reason"] for s in GAME.legal(state)
+                                 if s["type"] == "dark_power")
+
+
+def test_no_rune_and_full_portal_refusals_say_what_is_allowed():
+    # Issue 36: a refusal names what is wrong and what is allowed now (an audit found
+    # these two saying only the first).
+    state = play(start(), {"type": "roll", "faces": ["Magic", "Magic"]})
+    refused(state, dark("no_rune"), match=re.escape(
+        "no 'no_rune' Dark Power: Ann's roll (Magic Magic) showed only Magic, the Magic "
+        "Power symbol, and no rune; display or end the turn"))
+    state = play(start(), {"type": "roll", "faces": ["Fire", "Magic"]}, dark("no_rune"))
+    refused(state, dark("no_rune"), match="one per rune die at most; display or end the turn")
+    # Ann fills her portal, three displays a turn from 6 Magic Power rolled before.
+    state = start()
+    for first in (1, 4, 7):
+        state = play(charged(state, 0), show(first, 1), show(first + 1, 1), show(first + 2, 1))
+        if first < 7:
+            state = play(state, END)
+    refused(state, show(6, 1), match=re.escape(
+        "Ann's space 6 already shows Dragon; the portal is full: nothing more to display; "
+        "end the turn"))

@@ -77,9 +77,13 @@ class ZooAgainstModel(DifferentialMachine):
         self.act({"type": "display", "space": data.draw(st.sampled_from(empty)),
                   "creature": data.draw(st.integers(1, 6))})
 
-    @rule(data=st.data(), count=st.integers(1, 3))
-    def a_full_turn(self, data, count):
-        """Displays the model takes, then the end of the turn: games reach their end."""
+    @rule(data=st.data(), count=st.integers(1, 3), roll=st.booleans())
+    def a_full_turn(self, data, count, roll=False):
+        """Displays the model takes, then the end of the turn: games reach their end.
+        A roll of three Magic first now and then (R3: a turn that records a roll
+        adds its dice to the Magic Power bound)."""
+        if roll:
+            self.act({"type": "roll", "faces": ["Magic"] * 3})
         for _ in range(count):
             m = self.model
             if m.over:
@@ -93,9 +97,9 @@ class ZooAgainstModel(DifferentialMachine):
             self.act({"type": "display", "space": space, "creature": creature})
         self.act({"type": "end_turn"})
 
-    @rule(data=st.data(), count=st.integers(2, 3))
-    def another_full_turn(self, data, count):
-        self.a_full_turn(data, count)
+    @rule(data=st.data(), count=st.integers(2, 3), roll=st.booleans())
+    def another_full_turn(self, data, count, roll):
+        self.a_full_turn(data, count, roll)
 
     @rule(data=st.data())
     def display_own_creature(self, data):
@@ -231,30 +235,135 @@ def test_a_three_player_deck_holds_five_creatures():
     assert machine.model.players[1].portal[0] is None
 
 
+SAVE = [{"type": "roll", "faces": ["Magic", "Magic", "Magic"]}, END, END,
+        {"type": "roll", "faces": ["Magic", "Magic"]}, END, END]
+"""Ann saves six Magic Power tokens over two turns (1 + 3 + 2; R3)."""
+
+
 def test_at_most_three_displays_a_turn():
     # R2 "Displays per turn": six Magic Power tokens, two a display.
-    machine = play(2, [{"type": "roll", "faces": ["Magic"]}]
+    machine = play(2, [*SAVE, {"type": "column"}]
                    + [{"type": "display", "space": s, "creature": 1} for s in (1, 2, 3, 4)])
-    assert machine.model.players[0].portal[3] is None
+    assert machine.model.players[0].portal[:4] == [1, 1, 1, None]
 
 
 def test_at_most_two_displays_after_the_helper():
     # RB l.113: the Helper spends 1 of the 6 tokens (l.97-99); each display 2 (l.131).
-    machine = play(2, [{"type": "helper", "trick": "column"}]
+    machine = play(2, [*SAVE, {"type": "helper", "trick": "column"}]
                    + [{"type": "display", "space": s, "creature": 1} for s in (2, 3, 4)])
     assert machine.model.players[0].portal[3] is None
     assert machine.model.players[0].portal[2] == 1
+
+
+# --- the third round: the Magic Power bound -----------------------------------------------
+
+def test_no_display_without_magic_power_a_recorded_roll_could_give():
+    # R3: a whole portal with no dice rolled is refused: a column adds nothing
+    # to the one starting token.
+    machine = play(2, [{"type": "column"}, {"type": "display", "space": 1, "creature": 1}])
+    assert machine.model.players[0].portal[0] is None
+
+
+def test_a_first_turn_without_a_recorded_action_pays_two_displays():
+    # R3: 1 token + 3 from a roll the table may not have entered: 4, two displays.
+    machine = play(2, [{"type": "display", "space": s, "creature": 1} for s in (1, 2, 3)])
+    assert machine.model.players[0].portal[:3] == [1, 1, None]
+
+
+def test_three_magic_faces_pay_two_displays_in_a_first_turn():
+    machine = play(2, [{"type": "roll", "faces": ["Magic"] * 3}]
+                   + [{"type": "display", "space": s, "creature": 1} for s in (1, 2, 3)])
+    assert machine.model.players[0].portal[:3] == [1, 1, None]
+
+
+def test_no_display_after_every_die_gave_no_rune():
+    # R3: a roll of n dice adds n less its no_rune penalties: 1 + 3 - 3.
+    machine = play(2, [{"type": "roll", "faces": ["Fire", "Water", "Air"]},
+                       *[{"type": "dark_power", "reason": "no_rune"}] * 3,
+                       {"type": "display", "space": 1, "creature": 1}])
+    assert machine.model.players[0].portal[0] is None
+
+
+def test_unspent_magic_power_is_carried_and_capped_at_six():
+    machine = play(2, [*SAVE, {"type": "roll", "faces": ["Magic"] * 3},
+                       {"type": "dark_power", "reason": "magic_power"}])
+    assert machine.model.players[0].dark_power == 1
+    assert machine.model.view()["players"][0]["magic_power"] == 6
+
+
+@pytest.mark.parametrize("turn, accepted", [
+    ([], False),                                          # a first turn: 1 + 3
+    ([*SAVE, {"type": "column"}], False),                 # a column adds nothing
+    ([*SAVE, {"type": "roll", "faces": ["Magic"]}], True),  # 6 + 1
+    ([*SAVE], True),                                      # 6 + a roll not entered
+])
+def test_too_much_magic_power_only_where_the_bound_could_pass_six(turn, accepted):
+    machine = play(2, [*turn, {"type": "dark_power", "reason": "magic_power"}])
+    assert machine.model.players[0].dark_power == (1 if accepted else 0)
+
+
+@pytest.mark.parametrize("turn, accepted", [
+    ([{"type": "roll", "faces": ["Magic"]}], False),  # a roll brings no card
+    ([{"type": "column"}], True),
+    ([{"type": "helper", "trick": "column"}], True),
+    ([], True),                                       # the action may not be recorded
+])
+def test_too_many_cards_only_after_a_column_the_helper_or_no_recorded_roll(turn, accepted):
+    machine = play(2, [*turn, {"type": "dark_power", "reason": "hand"}])
+    assert machine.model.players[0].dark_power == (1 if accepted else 0)
+
+
+FOUR = [{"type": "roll", "faces": ["Magic"] * 3}, END, END]
+"""Ann keeps four Magic Power tokens (1 + 3; R3)."""
+MAGIC = {"type": "dark_power", "reason": "magic_power"}
+
+
+@pytest.mark.parametrize("turn, taken", [
+    # R3 read over the turn as recorded: the action after a penalty must leave it possible.
+    ([{"type": "dark_power", "reason": "hand"}, {"type": "roll", "faces": ["Magic"]}], False),
+    ([{"type": "dark_power", "reason": "hand"}, {"type": "column"}], True),
+    ([*FOUR, MAGIC, {"type": "column"}], False),
+    ([*FOUR, MAGIC, {"type": "roll", "faces": ["Magic"] * 2}], False),  # 4 + 2, not past 6
+    ([*FOUR, MAGIC, {"type": "roll", "faces": ["Magic"] * 3}], True),
+])
+def test_a_penalty_before_the_action_binds_the_action(turn, taken):
+    machine = play(2, turn)
+    assert machine.model.acted is taken
+
+
+def test_the_helper_needs_a_token_kept():
+    # RB action 3: the Helper discards "one Magic Power token owned"; R3: Ann's 2 tokens
+    # (1 + a Magic face) went on a display, and a Helper turn rolls none.
+    helper = {"type": "helper", "trick": "column"}
+    machine = play(2, [{"type": "roll", "faces": ["Magic"]},
+                       {"type": "display", "space": 1, "creature": 1}, END, END, helper])
+    assert not machine.model.acted
+
+
+def test_a_bound_spent_past_none_leaves_none_not_a_debt():
+    # R3: a count of tokens, never below none. Two no_rune after the displays take the
+    # roll's gain below what was spent; the next turn (not entered) still pays one display.
+    machine = play(2, [{"type": "roll", "faces": ["Fire", "Water", "Magic"]},
+                       {"type": "display", "space": 1, "creature": 1},
+                       {"type": "display", "space": 2, "creature": 1},
+                       {"type": "dark_power", "reason": "no_rune"},
+                       {"type": "dark_power", "reason": "no_rune"}, END, END,
+                       {"type": "display", "space": 3, "creature": 1}])
+    assert machine.model.players[0].portal[:3] == [1, 1, 1]
 
 
 @pytest.mark.parametrize("trick", [{"type": "helper", "trick": "hand"},
                                    {"type": "dark_power", "reason": "helper"}])
 def test_no_hand_trick_when_every_other_portal_is_complete(trick):
     # RB l.123, l.127: in the final round the Helper's hand trick has nobody to be used on.
-    def three(creature: int, first: int) -> list[dict]:
-        return [{"type": "display", "space": s, "creature": creature}
-                for s in range(first, first + 3)] + [END]
-    machine = play(2, [*three(1, 1), *three(2, 1), *three(1, 4), *three(2, 4), *three(1, 7),
-                       trick])
+    # R3: three Magic faces a turn pay two displays, then one (4 tokens, then 3).
+    roll = {"type": "roll", "faces": ["Magic"] * 3}
+    ann: list[dict] = []
+    spaces = iter(range(1, 10))
+    for count in (2, 1, 2, 1, 2, 1):
+        ann += [roll, *({"type": "display", "space": next(spaces), "creature": 1}
+                        for _ in range(count)), END, roll, END]
+    machine = play(2, [*ann[:-2], trick])  # Bob's final turn, before his roll
     assert machine.model.players[1].dark_power == 0 and not machine.model.acted
 
 

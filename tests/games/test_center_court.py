@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -462,6 +463,35 @@ def test_coin_flip_for_the_first_server_is_recorded():
         assert view(m)["server"] == m.start.options["first_server"]
         firsts.add(m.start.options["first_server"])
     assert firsts == {0, 1}
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    # "coin" asks the device for a new flip: a flip given with it (either value) would
+    # be overwritten or contradicted (an audit found `coin_flip: false` stored as true).
+    ({"first_server": "coin", "coin_flip": False},
+     "'first_server' \"coin\" alone for a new flip, or 'first_server' 0 or 1 with "
+     "'coin_flip' true to keep a flip already made"),
+    ({"first_server": "coin", "coin_flip": True}, "asks it for a new one"),
+    # Only the device writes a flip, with the server it chose: alone it names nobody.
+    ({"coin_flip": True}, "comes with the 'first_server' it chose: give 'first_server' 0 "
+                          "or 1 to choose who serves, or \"coin\" to have the device flip"),
+])
+def test_a_coin_flip_the_device_did_not_make_is_refused(options, message):
+    """RULINGS "Center Court": the first server is chosen or flipped by the device, and
+    logged; third round (AlakaSLAM's start, the same option): a contradiction between
+    the two, or a flip given alone, is refused."""
+    with pytest.raises(InvalidAction, match=re.escape(message)):
+        center_court(**options)
+
+
+@pytest.mark.parametrize("first", [0, 1])
+def test_a_flip_the_device_made_replays_with_its_server(first):
+    """What export writes: the server the flip chose, and that it was a flip."""
+    m = center_court(first_server=first, coin_flip=True)
+    assert m.start.options["first_server"] == first and m.start.options["coin_flip"] is True
+    assert view(m)["server"] == first
+    m = center_court(coin_flip=False)
+    assert m.start.options["first_server"] == 0 and m.start.options["coin_flip"] is False
 
 
 def test_defaults_are_filled_in():

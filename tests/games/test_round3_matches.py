@@ -107,6 +107,25 @@ REFUSED = {
     "wd-back-from-elimination-no-move-kept.jsonl": (
         6, ["(basic turn with Slow: a throw or a cast, not both (no move: back from "
             "elimination))"]),
+    # Alakazoo: the Magic Power bound names what the record allows and what to do now.
+    "zoo-whole-portal-without-dice.jsonl": (
+        3, ["Ann can hold at most 1 Magic Power token now", "nothing from the column",
+            "a display spends 2: no display now; end the turn"]),
+    "zoo-three-displays-in-a-first-turn.jsonl": (
+        5, ["Ann can hold at most 0 Magic Power tokens now", "a roll of 3 dice",
+            "4 spent on displays", "no display now; end the turn"]),
+    "zoo-display-after-three-no-runes.jsonl": (
+        6, ["Ann can hold at most 1 Magic Power token now", "a roll of 3 dice less 3 "
+            "'no_rune'", "no display now; end the turn"]),
+    "zoo-too-much-magic-power-in-a-first-turn.jsonl": (
+        2, ["no 'magic_power' Dark Power now: Ann can hold at most 4 Magic Power tokens",
+            "never more than 6"]),
+    "zoo-too-much-magic-power-after-a-column.jsonl": (
+        9, ["Ann's action this turn is a column, which brings no Magic Power",
+            "more than 6 tokens follows a Spell Dice roll"]),
+    "zoo-too-many-cards-after-a-roll.jsonl": (
+        3, ["no 'hand' Dark Power now", "a Spell Dice roll, which brings no card",
+            "more than 4 cards follows a column or the Magic Helper"]),
 }
 
 
@@ -206,7 +225,8 @@ def test_companion_replay_prints_the_refusal_with_its_line():
 
 ZOO_REFUSED = {
     "zoo-first-player-roll-with-first-roll.jsonl": (
-        1, ["option 'first_roll' records the device's roll", "'first_player' \"roll\" alone"]),
+        1, ["option 'first_roll' records the device's roll", "'first_player' \"roll\" alone",
+            "or 'first_player' 2 with it to keep that one"]),
     "zoo-swap-with-an-empty-space.jsonl": (
         5, ["Bob's space 2 is empty", "display first, or use a Helper trick"]),
 }

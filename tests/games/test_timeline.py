@@ -104,14 +104,14 @@ def test_alakaslam_points_by_reason():
 def test_alakazoo_points_by_turn_and_the_jury():
     chart = drawn(FOUR, *FINISH)
     ann, bart, cleo, dimitri = chart["series"]
-    assert points(dimitri)[-1] == [12, 1]
+    assert points(dimitri)[-1] == [24, 1]
     assert [s["colour"] for s in chart["series"]] == [f"player-{i}" for i in range(4)]
-    # Annabelle displays three a turn and completes her portal in turn 9 (15 in play), the
-    # jury adds 3 at the end.
-    assert points(ann) == [[0, 0], [1, 6], [2, 6], [3, 6], [4, 6], [5, 9], [6, 9], [7, 9],
-                           [8, 9], [9, 15], [10, 15], [11, 15], [12, 18]]
-    assert points(bart)[-1] == [12, 4] and points(cleo)[-1] == [12, 1]
-    assert chart["marks"] == [{"x": 9, "kind": "final_round", "colour": "player-0",
+    # Annabelle displays what three Magic Power symbols pay for each turn (two, then one)
+    # and completes her portal in turn 21 (15 in play); the jury adds 3 at the end.
+    won = [4] * 4 + [6] * 4 + [8] * 4 + [9] * 4 + [13] * 4 + [15] * 3 + [18]
+    assert points(ann) == [[0, 0], *([x, p] for x, p in enumerate(won, start=1))]
+    assert points(bart)[-1] == [24, 4] and points(cleo)[-1] == [24, 1]
+    assert chart["marks"] == [{"x": 21, "kind": "final_round", "colour": "player-0",
                                "label": "Final round: Annabelle completed the portal"}]
     assert chart["bars"] == {"title": "The jury", "categories": ["rows", "columns", "pure"],
                              "values": [[2, 1, 0], [1, 0, 0], [0, 0, 0], [0, 0, 0]]}
@@ -120,7 +120,7 @@ def test_alakazoo_points_by_turn_and_the_jury():
 
 def test_alakazoo_has_no_jury_bars_before_the_end():
     chart = drawn(FOUR, *FINISH[:COMPLETED])
-    assert chart["bars"] is None and chart["summary"].startswith("Turns played: 9.")
+    assert chart["bars"] is None and chart["summary"].startswith("Turns played: 21.")
 
 
 def test_a_long_match_is_thinned_to_the_bound_keeping_its_last_point():

@@ -1,7 +1,8 @@
 """Alakazoo matches the tests share: a four-player midgame and a finish with the jury.
 
 Both are games the rulebook allows: each card on one portal at most, three displays
-a turn at most, one action a turn before the displays, a no_rune only after a roll.
+a turn at most, one action a turn before the displays, a no_rune only after a roll, and
+no display the Magic Power the record allows cannot pay for.
 """
 
 from __future__ import annotations
@@ -15,9 +16,20 @@ def displays(*pairs: tuple[int, int]) -> list[dict]:
 
 
 END = {"type": "end_turn"}
-#: Five turns of a 4-player match: Spell Dice, displays, Dark Power, the Helper's trick
-#: and swap; then (shown live) Bartholomew's device roll.
+COLUMN = {"type": "column"}
+
+
+def magic(n: int) -> dict:
+    """A roll of ``n`` dice that all show the Magic Power symbol: ``n`` tokens."""
+    return {"type": "roll", "faces": ["Magic"] * n}
+
+
+#: Two rounds to gather Magic Power (each player rolls three Magic Power symbols, 1 + 3,
+#: then takes a column), five turns of a 4-player match: Spell Dice, displays, Dark
+#: Power, the Helper's trick and swap; then (shown live) Bartholomew's device roll.
+#: Each display is paid for by the Magic Power the record allows (RULINGS, third round).
 MIDGAME = [
+    *[magic(3), END] * 4, *[COLUMN, END] * 4,
     {"type": "roll", "faces": ["Fire", "Magic"]}, *displays((5, 1), (1, 1)), END,
     {"type": "roll", "faces": ["Water", "Magic"]}, *displays((5, 5), (2, 2)),
     {"type": "dark_power", "reason": "no_rune"}, END,
@@ -27,16 +39,20 @@ MIDGAME = [
     {"type": "swap", "space": 5, "player": 1}, END,
     {"type": "roll", "dice": 3},
 ]
-#: Annabelle completes her portal in her third turn, three displays a turn (rows: one
-#: creature, all different, nothing; the final round), then the others display once each:
-#: the game ends when the turn comes back.
+#: Annabelle rolls three Magic Power symbols every turn and displays what they pay for
+#: (two, one, two, one, two, one: rows one creature, all different, nothing), completing
+#: her portal in her sixth turn (the final round); the others, their actions not
+#: recorded, display once or three times each: the game ends when the turn comes back.
 FINISH = [
-    *displays((1, 1), (2, 1), (3, 1)), END, END, END, END,
-    *displays((4, 2), (5, 3), (6, 4)), END, END, END, END,
-    *displays((7, 1), (8, 1), (9, 6)), END,
+    magic(3), *displays((1, 1), (2, 1)), END, END, END, END,
+    magic(3), *displays((3, 1)), END, END, END, END,
+    magic(3), *displays((4, 2), (5, 3)), END, END, END, END,
+    magic(3), *displays((6, 4)), END, END, END, END,
+    magic(3), *displays((7, 1), (8, 1)), END, END, END, END,
+    magic(3), *displays((9, 6)), END,
     *displays((1, 5), (2, 5), (3, 5)), END,
     *displays((4, 3)), END,
     *displays((9, 4)), END,
 ]
 #: FINISH[:COMPLETED] ends with Annabelle's turn that completed her portal.
-COMPLETED = 18
+COMPLETED = 36

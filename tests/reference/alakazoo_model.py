@@ -1,13 +1,15 @@
 """Alakazoo as the rulebook and RULINGS.md describe it: what the companion tracks.
 
 Written from /work/shared/rules/alakazoo-rulebook.txt, RULINGS.md (its
-"Second round" overrides earlier lines) and the action and view shapes of
-CONTRACT.md / docs/api.md only, never from the engine's code. "RB" cites the
-rulebook, "R" the first rulings, "R2" the second round.
+"Second round" and "Third round" override earlier lines) and the action and
+view shapes of CONTRACT.md / docs/api.md only, never from the engine's code.
+"RB" cites the rulebook, "R" the first rulings, "R2" the second round, "R3"
+the third.
 
 The model holds: each player's Dark Power, points won in play, portal; the
 turn (current player, round, what this turn did); the firsts per space; the
-creatures in the deck; the final round and the jury. :meth:`ZooModel.act`
+creatures in the deck; the final round and the jury; the most Magic Power
+tokens the record allows each player (R3 "Magic Power is bounded"). :meth:`ZooModel.act`
 answers whether an action is accepted and applies it only then.
 """
 
@@ -29,6 +31,11 @@ ROWS = ((1, 2, 3), (4, 5, 6), (7, 8, 9))
 COLS = ((1, 4, 7), (2, 5, 8), (3, 6, 9))
 #: R2 "The deck by player count": 4 players all six creatures, 3 five, 2 four.
 DECK_SIZE = {2: 4, 3: 5, 4: 6}
+#: R3 "Magic Power is bounded": at most 6 tokens; a player starts with 1; a
+#: turn whose action is not recorded may have been a roll of 3 dice.
+TOKENS_MAX = 6
+TOKENS_START = 1
+UNRECORDED_GAIN = 3
 
 
 @dataclass
@@ -38,6 +45,8 @@ class Player:
     points: int = 0
     portal: list[int | None] = field(default_factory=lambda: [None] * 9)
     jury: dict | None = None
+    #: R3: the most Magic Power tokens the record allows at the start of the turn.
+    tokens: int = TOKENS_START
 
 
 class ZooModel:
@@ -73,6 +82,27 @@ class ZooModel:
         self.helped = False       # the Magic Helper was used this turn (any of its uses)
         self.runes = 0            # dice of this turn's roll that showed a rune
         self.no_rune = 0          # no_rune Dark Power recorded this turn
+        self.action: str | None = None  # "roll", "column", "helper" (R2 the one action)
+        self.dice = 0             # dice of this turn's recorded roll
+        self.spent = 0            # tokens spent this turn: 2 a display, 1 the Helper
+        self.penalties: set[str] = set()  # "magic_power", "hand" recorded this turn (R3)
+
+    # --- R3 "Magic Power is bounded" ----------------------------------------------------
+
+    def _gain(self) -> int:
+        """What this turn's action could give (R3): a roll of n dice n less its
+        no_rune penalties, a column or the Helper 0, no recorded action 3."""
+        if self.action == "roll":
+            return self.dice - self.no_rune
+        if self.action is None:
+            return UNRECORDED_GAIN
+        return 0
+
+    def tokens_now(self) -> int:
+        """R3: the bound now: never more than 6, less what this turn spent; a count of
+        tokens, so never below 0 (RB: the tokens come from and go to the common pool)."""
+        me = self.players[self.current]
+        return max(0, min(TOKENS_MAX, me.tokens + self._gain()) - self.spent)
 
     def _no(self, why: str) -> bool:
         """Refuse, keeping the rule that refused for the test's message."""
@@ -83,9 +113,10 @@ class ZooModel:
         """An independent copy (by hand: the tests clone on every step)."""
         twin = copy.copy(self)
         twin.players = [Player(p.creature, p.dark_power, p.points, list(p.portal),
-                               copy.deepcopy(p.jury)) for p in self.players]
+                               copy.deepcopy(p.jury), p.tokens) for p in self.players]
         twin.firsts = dict(self.firsts)
         twin.deck = list(self.deck)
+        twin.penalties = set(self.penalties)
         return twin
 
     # --- what the contract's view names ----------------------------------------------
@@ -95,8 +126,12 @@ class ZooModel:
         return {
             "players": [{"dark_power": p.dark_power, "points": p.points,
                          "portal": list(p.portal), "jury": p.jury,
-                         "total": p.points + (p.jury["total"] if p.jury else 0)}
-                        for p in self.players],
+                         "total": p.points + (p.jury["total"] if p.jury else 0),
+                         # R3: the most Magic Power tokens the record allows the
+                         # player now (this turn's gain and spending counted).
+                         "magic_power": (self.tokens_now() if i == self.current
+                                         and not self.over else p.tokens)}
+                        for i, p in enumerate(self.players)],
             "current": None if self.over else self.current,
             "round": self.round,
             # docs/api.md: true once a portal is complete, until the game ends.
@@ -132,7 +167,27 @@ class ZooModel:
         if handler is None:
             return False
         fields = {k: v for k, v in action.items() if k not in ("type", "by")}
-        return handler(fields, faces)
+        before = self.clone()
+        if not handler(fields, faces):
+            return False
+        if kind != "end_turn" and not self._penalties_possible():
+            self.__dict__.update(before.__dict__)
+            return self._no('R3: "accepted only where the record leaves it possible": '
+                            "the turn's record no longer leaves a penalty possible")
+        return True
+
+    def _penalties_possible(self) -> bool:
+        """R3, read over the whole turn as recorded (in whatever order): too much Magic
+        Power only in a turn whose action is a roll or not recorded, with a bound that
+        could pass 6; too many cards only in a turn whose action is not a roll."""
+        if "hand" in self.penalties and self.action == "roll":
+            return False
+        if "magic_power" in self.penalties:
+            if self.action not in (None, "roll"):
+                return False
+            if self.players[self.current].tokens + self._gain() <= TOKENS_MAX:
+                return False
+        return True
 
     def _is_int(self, value: Any, low: int, high: int) -> bool:
         return type(value) is int and low <= value <= high
@@ -150,6 +205,8 @@ class ZooModel:
         # Helper discards 1 of them first, leaving 5: two displays (R2's own reasoning).
         if self.displays >= (2 if self.helped else 3):
             return self._no('R2 "Displays per turn": 2 tokens each, 6 at most, 1 for the Helper')
+        if self.tokens_now() < 2:
+            return self._no('R3 "Magic Power is bounded": a display the bound cannot pay for')
         if self._on_table(c, s):
             return self._no('R2 "Each card exists once"')
         if not self._may_enter(c):
@@ -157,6 +214,7 @@ class ZooModel:
         self._enter(c)
         me.portal[s - 1] = c
         self.displays += 1
+        self.spent += 2  # R3: each display takes 2 from the bound
         # RB "After the player has displayed": +1 own creature, +1 first of the type.
         if c == me.creature:
             me.points += 1
@@ -180,16 +238,23 @@ class ZooModel:
         if c not in self.deck:
             self.deck.append(c)
 
-    def _gain(self, p: Player) -> None:
+    def _gain_dark(self, p: Player) -> None:
         p.dark_power = min(DARK_MAX, p.dark_power + 1)  # RB: a fourth is not taken
 
-    def _take_action(self) -> bool:
+    def _take_action(self, kind: str) -> bool:
         """R2 "The turn's one action": at most one per turn, before any display."""
         if self.acted:
             return self._no('R2 "The turn\'s one action": a second action in the turn')
         if self.displays:
             return self._no('R2 "The turn\'s one action": before any display')
+        if kind == "helper" and self.players[self.current].tokens < 1:
+            # RB action 3: "discard to the common pool one Magic Power token owned"; a
+            # Helper turn rolls none, so it must be kept from earlier turns (R3 bound).
+            return self._no("RB action 3: the Helper spends a token the bound allows")
         self.acted = True
+        self.action = kind
+        if kind == "helper":
+            self.spent += 1  # R3: the Magic Helper takes 1 from the bound
         return True
 
     def _hand_trick_barred(self) -> bool:
@@ -214,11 +279,22 @@ class ZooModel:
             # recorded as what it is, the turn's action, with its Dark Power.
             if self._hand_trick_barred():
                 return self._no('RB l.127: not against a player with all 9 elements')
-            if not self._take_action():
+            if not self._take_action("helper"):
                 return False
             self.helped = True
-        # "hand" and "magic_power" are the reminders' penalties (R): any time.
-        self._gain(self.players[self.current])
+        elif reason == "magic_power":
+            # R3: only in a turn whose action is a roll or not recorded, and only
+            # when the bound could pass 6 (so never in a first turn: 1 + 3).
+            if self.action not in (None, "roll"):
+                return self._no('R3: too much Magic Power needs a roll (or no recorded action)')
+            if self.players[self.current].tokens + self._gain() <= TOKENS_MAX:
+                return self._no('R3: too much Magic Power only when the bound could pass 6')
+        elif reason == "hand" and self.action == "roll":
+            # R3: too many cards only after a column, the Helper, or no recorded action.
+            return self._no('R3: too many cards cannot follow a roll')
+        if reason in ("magic_power", "hand"):
+            self.penalties.add(reason)
+        self._gain_dark(self.players[self.current])
         return True
 
     def _roll(self, f: dict, faces: Sequence[str] | None) -> bool:
@@ -235,17 +311,21 @@ class ZooModel:
             faces = given
         else:
             return False
-        if not self._take_action():
+        if not self._take_action("roll"):
             return self._no('RB: roll the dice is one of the three actions')
-        assert faces is not None, "a device roll needs the faces it showed"
+        if faces is None:
+            # The engine refused the device roll (no faces shown): the model decides
+            # without them; if it takes the roll, the views disagree as they should.
+            faces = [MAGIC] * f["dice"]
         self.runes = sum(1 for x in faces if x != MAGIC)
+        self.dice = f["dice"] if "dice" in f else len(faces)
         return True
 
     def _column(self, f: dict, _faces: Any) -> bool:
         """RB action 2: take a column or discard (docs/api.md `column`)."""
         if f:
             return self._no("docs/api.md: column has no fields")
-        return self._take_action()
+        return self._take_action("column")
 
     def _helper(self, f: dict, _faces: Any) -> bool:
         """RB Helper 2, recorded as what it is (R2 "The turn's one action"):
@@ -255,11 +335,11 @@ class ZooModel:
             return self._no("docs/api.md: helper trick is hand or column")
         if f["trick"] == "hand" and self._hand_trick_barred():
             return self._no('RB l.127: not against a player with all 9 elements')
-        if not self._take_action():
+        if not self._take_action("helper"):
             return False
         self.helped = True
         if f["trick"] == "hand":
-            self._gain(self.players[self.current])
+            self._gain_dark(self.players[self.current])
         return True
 
     def _swap(self, f: dict, _faces: Any) -> bool:
@@ -282,11 +362,11 @@ class ZooModel:
                 return self._no('contract/R2: a swap of two equal elements is a no-op')
             if self.final_round and all(e is not None for e in other.portal):
                 return self._no('RB "Note! At the end of the game ...": not against a full portal')
-            if not self._take_action():
+            if not self._take_action("helper"):
                 return False
             self.helped = True
             me.portal[s - 1], other.portal[s - 1] = theirs, mine
-            self._gain(me)  # RB Helper 1: +1 Dark Power for another player's element
+            self._gain_dark(me)  # RB Helper 1: +1 Dark Power for another player's element
             return True
         c = f["creature"]
         if not self._is_int(c, 1, 6):
@@ -299,7 +379,7 @@ class ZooModel:
             return self._no('R2 "Each card exists once": that card lies on another portal')
         if not self._may_enter(c):
             return self._no('R2 "The deck by player count": no such card in the deck')
-        if not self._take_action():
+        if not self._take_action("helper"):
             return False
         self.helped = True
         self._enter(c)
@@ -309,6 +389,8 @@ class ZooModel:
     def _end_turn(self, f: dict, _faces: Any) -> bool:
         if f:
             return False
+        me = self.players[self.current]
+        me.tokens = self.tokens_now()  # R3: the turn's gain in, its spending out
         n = len(self.players)
         nxt = self.current
         passes = 0

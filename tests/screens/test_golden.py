@@ -351,14 +351,25 @@ def zoo_play(table: Table, panel: Panel) -> None:
     zoo_act(table, {"type": "roll", "dice": 3}, show(5, 1), show(1, 2), END_TURN,
             {"type": "dark_power", "reason": "hand"}, show(5, 2), END_TURN,
             show(3, 3), show(9, 3), {"type": "dark_power", "reason": "hand"}, END_TURN,
-            {"type": "dark_power", "reason": "magic_power"},
+            {"type": "dark_power", "reason": "hand"},
             {"type": "dark_power", "reason": "hand"}, END_TURN,
             show(2, 1), END_TURN, END_TURN, {"type": "roll", "dice": 2})
 
 
 def three(creature: int, row: int) -> list[dict]:
-    """Displays of ``creature`` on row ``row`` (0-2) of the portal: one turn's most."""
-    return [show(s, creature) for s in range(3 * row + 1, 3 * row + 4)]
+    """A column, then displays of ``creature`` on row ``row`` (0-2) of the portal: one
+    turn's most, paid by 6 Magic Power (see :func:`charge`)."""
+    return [{"type": "column"}, *(show(s, creature) for s in range(3 * row + 1, 3 * row + 4))]
+
+
+def charge(table: Table, row: int, rollers: int = 1) -> None:
+    """Two rounds in which the first ``rollers`` players (the current one first) roll
+    Magic Power symbols up to the 6 tokens three displays spend (from the 1 they start
+    with on row 0, from 0 after three displays), the others ending their turns."""
+    players = len(table.snapshot.match["players"])
+    for n in (3, 2) if row == 0 else (3, 3):
+        roll = {"type": "roll", "faces": ["Magic"] * n}
+        zoo_act(table, *[roll, END_TURN] * rollers, *[END_TURN] * (players - rollers))
 
 
 def zoo_final(table: Table, panel: Panel, players: int = 4) -> None:
@@ -366,6 +377,7 @@ def zoo_final(table: Table, panel: Panel, players: int = 4) -> None:
     others pass their turns: the final round."""
     zoo(table, panel, players)
     for row in range(3):
+        charge(table, row)
         zoo_act(table, *three(3, row), *[END_TURN] * (players if row < 2 else 1))
 
 
@@ -373,6 +385,7 @@ def zoo_shared(table: Table, panel: Panel, players: int = 2) -> None:
     """Ann 10 + 6 and Bob 9 + 7 (a pure portal of his Griffins): 16 each, a shared win."""
     zoo(table, panel, players)
     for row in range(3):
+        charge(table, row, rollers=2)
         zoo_act(table, *three(3, row), END_TURN, *three(2, row), END_TURN,
                 *[END_TURN] * (players - 2 if row < 2 else 0))
     # The final round: Cleo and Di show other creatures (each card once).
@@ -389,8 +402,10 @@ def zoo_swaps(table: Table, panel: Panel) -> None:
 def zoo_won(table: Table, panel: Panel) -> None:
     """Ann fills her portal with her own Dragons; Bob plays the final round."""
     zoo(table, panel)
-    zoo_act(table, *three(1, 0), END_TURN, END_TURN, *three(1, 1), END_TURN, END_TURN,
-            *three(1, 2), END_TURN, show(1, 3), show(5, 2), show(9, 4), END_TURN)
+    for row in range(3):
+        charge(table, row)
+        zoo_act(table, *three(1, row), *[END_TURN] * (2 if row < 2 else 1))
+    zoo_act(table, show(1, 3), show(5, 2), show(9, 4), END_TURN)
 
 
 ZOO_SCENES: dict[str, Callable[[Table, Panel], None]] = {
@@ -411,8 +426,8 @@ ZOO_SCENES: dict[str, Callable[[Table, Panel], None]] = {
     "board-zoo-over-shared-4": lambda t, p: zoo_shared(t, p, 4),
     "refused-zoo-seat": lambda t, p: (zoo(t, p, 4), press(p, "seat3")),
     # Three displays, the most in a turn: OK says so instead of opening a fourth.
-    "refused-zoo-fourth-display": lambda t, p: (zoo(t, p), zoo_act(t, *three(1, 0)),
-                                                press(p, "ok")),
+    "refused-zoo-fourth-display": lambda t, p: (zoo(t, p), charge(t, 0),
+                                                zoo_act(t, *three(1, 0)), press(p, "ok")),
     # The names the panel offers out of the box, a creature named at full length, a
     # completing display's three reasons: every line still fits.
     "board-zoo-long-names": lambda t, p: (
@@ -420,8 +435,8 @@ ZOO_SCENES: dict[str, Callable[[Table, Panel], None]] = {
                                                   "Player 4"],
                  "options": {"creatures": ["Basilisk", "Griffin", "Unicorn", "Phoenix",
                                            "Kraken", "Bunyip"], "first_player": 2}}),
-        zoo_act(t, *three(3, 0), *[END_TURN] * 4, *three(3, 1), *[END_TURN] * 4,
-                *three(3, 2))),
+        charge(t, 0), zoo_act(t, *three(3, 0), *[END_TURN] * 4), charge(t, 1),
+        zoo_act(t, *three(3, 1), *[END_TURN] * 4), charge(t, 2), zoo_act(t, *three(3, 2))),
     "zoo-space": lambda t, p: (zoo_play(t, p), press(p, "ok")),
     "zoo-space-next": lambda t, p: (zoo_play(t, p), press(p, "ok", "next", "next")),
     "zoo-creature": lambda t, p: (zoo_play(t, p), press(p, "ok", "ok")),

@@ -292,6 +292,11 @@ def test_alakazoo_refuses_an_impossible_game_through_the_api_and_applies_nothing
         return answer.json["match"]
 
     refused({"type": "dark_power", "reason": "no_rune"}, "Ann has not rolled the Spell Dice")
+    # Ann gathers 5 Magic Power (1, then three and one Magic Power symbols rolled).
+    for rolled in (["Magic"] * 3, ["Magic"]):
+        ok({"type": "roll", "faces": rolled})
+        ok({"type": "end_turn"})
+        ok({"type": "end_turn"})
     ok({"type": "roll", "faces": ["Magic", "Fire", "Water"]})
     ok({"type": "dark_power", "reason": "no_rune"})
     ok({"type": "dark_power", "reason": "no_rune"})
@@ -345,6 +350,9 @@ def test_alakazoo_the_helper_leaves_two_displays_and_not_a_hand_trick_against_fu
         return [{"type": "display", "space": s, "creature": creature} for s in spaces]
 
     end = {"type": "end_turn"}
+    # Ann gathers the 6 Magic Power a player holds at most (1, then 3 and 2 rolled).
+    ok({"type": "roll", "faces": ["Magic"] * 3}, end, end,
+       {"type": "roll", "faces": ["Magic"] * 2}, end, end)
     match = ok({"type": "helper", "trick": "column"})
     assert match["view"]["max_displays"] == 2
     match = ok(*show(1, 2, 3))
@@ -353,8 +361,10 @@ def test_alakazoo_the_helper_leaves_two_displays_and_not_a_hand_trick_against_fu
     refused(show(1, 4)[0], "Ann has displayed 2 elements this turn: each display spends 2 "
                            "Magic Power and a player holds at most 6, of which the Magic "
                            "Helper spent 1 this turn, so 2 is the most in this turn")
-    match = ok(end, *show(2, 1, 2, 3), end, *show(1, 1, 4, 5), end, *show(2, 4, 5, 6), end,
-               *show(1, 6, 7, 8), end, end, *show(1, 9), end)
+    # Actions not recorded: each turn displays what 3 more tokens allow.
+    match = ok(end, *show(2, 1, 2), end, *show(1, 1), end, *show(2, 3), end, *show(1, 4, 5),
+               end, *show(2, 4), end, *show(1, 6), end, *show(2, 5, 6), end, *show(1, 7, 8),
+               end, end, *show(1, 9), end)
     assert match["view"]["final_round"] and match["view"]["current"] == 1
     assert match["view"]["max_displays"] == 3
     assert {"type": "helper", "trick": ["column"]} in match["legal"]

@@ -151,12 +151,10 @@ TC.zoo.controls = function (box, match, send) {
     };
     redraw();
     box.append(fs);
-  } else if (v.displays >= v.max_displays) {
-    box.append(el("p", {class: "hint", "data-note": "displays"},
-      v.action === "helper"
-        // The Helper spent 1 of the 6 Magic Power tokens: two displays of 2 are left.
-        ? `${me.name} has displayed ${v.max_displays} elements this turn, the most after the Magic Helper (2 Magic Power each, 6 at most, 1 spent on the Helper).`
-        : `${me.name} has displayed ${v.max_displays} elements this turn, the most one turn allows (2 Magic Power each, 6 at most).`));
+  } else if (v.no_display) {
+    // The most a turn allows (3, 2 after the Helper), or fewer: the Magic Power the
+    // record allows the player pays for no more. The engine's words, as it refuses.
+    box.append(el("p", {class: "hint", "data-note": "displays"}, v.no_display));
   }
 
   const [roll] = shapes("roll");

@@ -28,8 +28,10 @@ def apply(state: State, event: Mapping[str, Any]) -> State:
         reason = event["reason"]
         state, gained = _gain(state, p, reason)
         # The Helper's hand trick recorded by its Dark Power is the turn's action.
+        kept = (reason,) if reason in ("magic_power", "hand") else ()
         return replace(state, action="helper" if reason == "helper" else state.action,
                        no_runes=state.no_runes + (reason == "no_rune"),
+                       penalties=state.penalties + kept,
                        last={"type": "dark_power", "player": p, "reason": reason,
                              "gained": gained})
     if kind == "swap":
@@ -149,8 +151,12 @@ def _end_turn(state: State, p: int) -> State:
         elif len(passes) >= n:
             ended = "stuck"
             break
+    # The Magic Power the record allows the player is carried to their next turn.
+    tokens = list(state.tokens)
+    tokens[p] = state.magic_power(p)
     return replace(state, current=None if ended else nxt, round=rounds, dark=tuple(dark),
-                   ended=ended, action=None, displays=0, roll=None, no_runes=0,
+                   tokens=tuple(tokens),
+                   ended=ended, action=None, displays=0, roll=None, no_runes=0, penalties=(),
                    passes=tuple(passes), stats=tuple(stats),
                    last={"type": "end_turn", "player": p,
                          "passes": [{"player": x.player, "reset": x.reset} for x in passes],

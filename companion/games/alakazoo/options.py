@@ -33,6 +33,10 @@ SPACES = 9
 MAX_MAGIC = 6
 DISPLAY_COST = 2
 HELPER_COST = 1
+#: A player starts with 1 Magic Power token; a turn whose action the table did not
+#: record may have been a roll of three dice (RULINGS, third round).
+START_MAGIC = 1
+UNRECORDED_GAIN = 3
 #: The most displays in one turn: 6 tokens at 2 each (2 after the Helper spent one).
 MAX_DISPLAYS = MAX_MAGIC // DISPLAY_COST
 

@@ -68,12 +68,9 @@ def board(ui: Ui, match: Mapping[str, Any]) -> dict[Input, Binding]:
     keys = {Input("prev"): Binding("More", MORE)}
     if _shape(match, "display", "space") is not None:
         keys[Input("ok")] = Binding("Show", spaces(("type", "display"),))
-    elif view["displays"] >= view["max_displays"]:
-        # No label: nothing to offer; a press says why rather than nothing.
-        # After the Helper (1 of the 6 Magic Power tokens) the most is 2, not 3.
-        most = "after the Helper" if view["action"] == "helper" else "in a turn"
-        said = f"{_name(view, current)}: {view['max_displays']} shown, the most {most}"
-        keys[Input("ok")] = Binding("", Outcome(Ui(message=said)))
+    elif view["no_display"]:
+        # No label: nothing to offer; a press says why and what to do, as the API does.
+        keys[Input("ok")] = Binding("", Outcome(Ui(message=view["no_display"])))
     if _shape(match, "roll") is not None:
         keys[Input("next")] = Binding("Roll", ROLL)
     else:
@@ -287,15 +284,16 @@ def _dark_reasons(match: Mapping[str, Any]) -> list[str]:
 
 
 def _roll(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
-    """How many Spell Dice the device rolls (1 to 3, on 3); holding OK enters what the
-    table's own dice show instead."""
+    """How many Spell Dice the device rolls (the counts legal offers, 1 to 3, on 3);
+    holding OK enters what the table's own dice show instead."""
     assert match is not None
-    n = MAX_DICE
-    dice = ui.cursor % n + 1
+    # A 'magic_power' penalty before the roll leaves only the counts that pass 6.
+    counts = (_shape(match, "roll") or {}).get("dice") or list(range(1, MAX_DICE + 1))
+    n = len(counts)
+    dice = counts[ui.cursor % n]  # as the row draws it
     roll = Binding("Roll", _act({"type": "roll", "dice": dice}))
     screen = choice_row(ui, n, roll, Binding("Back", BOARD), title="Roll Spell Dice",
-                        items=tuple(str(d) for d in range(1, n + 1)),
-                        hint="hold OK: own dice")
+                        items=tuple(str(d) for d in counts), hint="hold OK: own dice")
     own = Outcome(Ui(screen="zoo-faces", pending=(("dice", dice),)))
     return replace(screen, keys={**screen.keys, Input("ok", hold=True): Binding("", own)})
 

@@ -13,9 +13,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.errors import IllegalAction, InvalidAction
-from companion.games.alakazoo.options import CREATURES, MAX_DICE, SPACES
+from companion.games.alakazoo.options import (
+    CREATURES,
+    DISPLAY_COST,
+    HELPER_COST,
+    MAX_DICE,
+    MAX_MAGIC,
+    SPACES,
+)
 from companion.games.alakazoo.state import (
-    DARK_MAX,
     DARK_REASONS,
     TRICKS,
     State,
@@ -46,11 +52,23 @@ def legal(state: State) -> list[JSON]:
         empty = [s for s, c in enumerate(mine) if c is None]
         shapes += _by_creatures("display", state, empty)
     reasons = list(DARK_REASONS)
-    if state.no_runes >= state.rune_dice():
+    if no_runes_left(state) == 0:
         reasons.remove("no_rune")
-    if _action_done(state) is None:
-        shapes.append({"type": "roll", "dice": list(range(1, MAX_DICE + 1))})
+    # The penalties the record leaves possible: more than 6 Magic Power after a roll
+    # (or an action not recorded) that could pass 6; more than 4 cards not after a roll.
+    if state.action not in (None, "roll") or state.tokens[p] + state.gain() <= MAX_MAGIC:
+        reasons.remove("magic_power")
+    if state.action == "roll":
+        reasons.remove("hand")
+    # The turn's action, where it leaves this turn's penalties possible.
+    free = _action_done(state) is None
+    dice = [n for n in range(1, MAX_DICE + 1) if free and _penalties_refusal(state, "roll", n)
+            is None]
+    if dice:
+        shapes.append({"type": "roll", "dice": dice})
+    if free and _penalties_refusal(state, "column") is None:
         shapes.append({"type": "column"})
+    if free and _penalties_refusal(state, "helper") is None and _helper_refusal(state) is None:
         tricks = list(TRICKS)
         if state.others_complete():
             # The hand trick is against another player: none may be its target.
@@ -68,8 +86,11 @@ def legal(state: State) -> list[JSON]:
         shapes += _by_creatures("swap", state, [s - 1 for s in filled])
     else:
         reasons.remove("helper")
-    # At the cap a gain is accepted but changes nothing: not offered.
-    if state.dark[p] < DARK_MAX:
+    # At 3 a penalty is still recorded (the token is not taken, RB): a no_rune still
+    # lowers the Magic Power bound, a penalty still binds the turn's action, the
+    # Helper's hand trick is still the action. None when the record leaves no penalty
+    # possible (after a roll whose runes are all recorded).
+    if reasons:
         shapes.append({"type": "dark_power", "reason": reasons})
     shapes.append({"type": "end_turn"})
     return shapes
@@ -118,6 +139,7 @@ def resolve(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON
         event.update(_roll(state, action, rng))
     elif kind == "column":
         _check_action_free(state, "column or discard")
+        _check_penalties_allow(state, "column")
     elif kind == "helper":
         event.update(_helper(state, action))
     return event
@@ -152,18 +174,60 @@ def _display(state: State, action: Mapping[str, Any]) -> JSON:
     shown = mine[s - 1]
     if shown is not None:
         empty = [i + 1 for i, x in enumerate(mine) if x is None]
-        where = (f"empty spaces: {space_list(empty)}" if empty else "the portal is full")
+        where = (f"empty spaces: {space_list(empty)}" if empty else
+                 "the portal is full: nothing more to display; end the turn")
         raise IllegalAction(f"{name(state, p)}'s space {s} already shows "
                             f"{state.setup.creature(shown)}; {where}")
-    if state.displays >= state.max_displays:
-        most, n = state.max_displays, state.displays
-        helper, turn = ((", of which the Magic Helper spent 1 this turn", "this")
-                        if state.action == "helper" else ("", "one"))
-        raise IllegalAction(f"{name(state, p)} has displayed {n} element{'s' * (n > 1)} this "
-                            "turn: each display spends 2 Magic Power and a player holds at "
-                            f"most 6{helper}, so {most} is the most in {turn} turn; end the turn")
+    refusal = no_display(state)
+    if refusal is not None:
+        raise IllegalAction(refusal)
     _check_card(state, s, c, "display")
     return {"space": s, "creature": c}
+
+
+def no_display(state: State) -> str | None:
+    """Why the current player can display no more this turn, and what they may do; None
+    while a display is still paid for (or the game is over). The API's refusal of a
+    display, and the words the panel and the host page show in its place (the view's
+    ``no_display``)."""
+    p = state.current
+    most, n = state.max_displays, state.displays
+    if p is None or n < most:
+        return None
+    helper, turn = ((", of which the Magic Helper spent 1 this turn", "this")
+                    if state.action == "helper" else ("", "one"))
+    cap = (MAX_MAGIC - (HELPER_COST if state.action == "helper" else 0)) // DISPLAY_COST
+    if most >= cap:
+        return (f"{name(state, p)} has displayed {n} element{'s' * (n > 1)} this turn: each "
+                f"display spends 2 Magic Power and a player holds at most 6{helper}, so {most} "
+                f"is the most in {turn} turn; end the turn")
+    # Below the turn's most only after its action or a display: with neither, the
+    # bound holds at least the 3 a roll not entered could give.
+    held = state.magic_power()
+    return (f"{name(state, p)} can hold at most {held} Magic Power token{'s' * (held != 1)} "
+            f"now ({magic_power_text(state)}) and a display spends 2: no display now; "
+            "end the turn")
+
+
+def magic_power_text(state: State) -> str:
+    """How the record bounds the current player's Magic Power, in words."""
+    p = state.mover
+    start = state.tokens[p]
+    if state.action == "roll" and state.roll is not None:
+        dice = len(state.roll[0])
+        gain = f"a roll of {dice} {'die' if dice == 1 else 'dice'}"
+        if state.no_runes:
+            gain += f" less {state.no_runes} 'no_rune'"
+    elif state.action is None:
+        gain = "3 if the turn's action was a roll not entered"
+    else:
+        gain = f"nothing from the {'Magic Helper' if state.action == 'helper' else 'column'}"
+    parts = [f"{start} kept from earlier turns", gain]
+    if state.displays:
+        parts.append(f"{state.displays * DISPLAY_COST} spent on displays")
+    if state.action == "helper":
+        parts.append("1 on the Helper")
+    return ", ".join(parts)
 
 
 def _check_card(state: State, space: int, creature: int, what: str) -> None:
@@ -193,10 +257,35 @@ def _dark_power(state: State, action: Mapping[str, Any]) -> JSON:
         raise InvalidAction(f"missing field 'reason' (one of: {', '.join(DARK_REASONS)})")
     if reason == "helper":
         _check_action_free(state, "Magic Helper trick")
+        _check_helper_paid(state)
+        _check_penalties_allow(state, "helper")
         _check_hand_trick(state)
     if reason == "no_rune":
         _check_no_rune(state)
+    if reason == "magic_power":
+        _check_too_much_magic(state)
+    if reason == "hand" and state.action == "roll":
+        raise IllegalAction(f"no 'hand' Dark Power now: {name(state, state.mover)}'s action "
+                            "this turn is a Spell Dice roll, which brings no card into the "
+                            "hand; more than 4 cards follows a column or the Magic Helper")
     return {"reason": reason}
+
+
+def _check_too_much_magic(state: State) -> None:
+    """More than 6 Magic Power only where the record leaves it possible: in a turn
+    whose action is a roll (or not recorded) that could take the bound past 6."""
+    p = state.mover
+    who = name(state, p)
+    if state.action not in (None, "roll"):
+        doing = "the Magic Helper" if state.action == "helper" else "a column"
+        raise IllegalAction(f"no 'magic_power' Dark Power now: {who}'s action this turn is "
+                            f"{doing}, which brings no Magic Power; more than 6 tokens "
+                            "follows a Spell Dice roll")
+    could = state.tokens[p] + state.gain()
+    if could <= MAX_MAGIC:
+        raise IllegalAction(f"no 'magic_power' Dark Power now: {who} can hold at most {could} "
+                            f"Magic Power tokens this turn ({state.tokens[p]} kept from earlier "
+                            "turns, and what this turn's roll could give), never more than 6")
 
 
 def _check_no_rune(state: State) -> None:
@@ -211,12 +300,22 @@ def _check_no_rune(state: State) -> None:
     magic = state.setup.faces[0]
     if runes == 0:
         raise IllegalAction(f"no 'no_rune' Dark Power: {who}'s roll ({faces}) showed only "
-                            f"{magic}, the Magic Power symbol, and no rune")
+                            f"{magic}, the Magic Power symbol, and no rune; display or end "
+                            "the turn")
     if state.no_runes >= runes:
         raise IllegalAction(f"no more 'no_rune' Dark Power: {who}'s roll ({faces}) showed "
                             f"{runes} rune{'s' if runes > 1 else ''} and {state.no_runes} "
                             f"{'has' if state.no_runes == 1 else 'have'} been recorded, one "
-                            "per rune die at most")
+                            "per rune die at most; display or end the turn")
+    if no_runes_left(state) == 0:
+        p = state.mover
+        most = state.tokens[p] + len(state.roll[0]) - (MAX_MAGIC + 1)
+        raise IllegalAction(
+            f"no more 'no_rune' Dark Power: {who} took a 'magic_power' Dark Power this turn, "
+            f"so the roll took the Magic Power past 6: with {state.tokens[p]} tokens kept "
+            f"from earlier turns and {len(state.roll[0])} dice, at most {max(0, most)} "
+            f"{'die' if most == 1 else 'dice'} gave no token; undo the 'magic_power' "
+            "penalty if it was wrong")
 
 
 def _helper(state: State, action: Mapping[str, Any]) -> JSON:
@@ -226,6 +325,8 @@ def _helper(state: State, action: Mapping[str, Any]) -> JSON:
                             "another player's hand, +1 Dark Power) or \"column\" (a hand "
                             "card discarded for one from a column)")
     _check_action_free(state, "Magic Helper trick")
+    _check_helper_paid(state)
+    _check_penalties_allow(state, "helper")
     if trick == "hand":
         _check_hand_trick(state)
     return {"trick": trick}
@@ -267,6 +368,71 @@ def _check_action_free(state: State, what: str) -> None:
         raise IllegalAction(f"no {what} now: {why}")
 
 
+def _helper_refusal(state: State) -> str | None:
+    """Why the Magic Helper cannot be paid for now, or None: it spends one Magic Power
+    token the player owns (RB, action 3), and as the turn's action it rolls none, so
+    the token must be one the record lets them keep from earlier turns."""
+    p = state.mover
+    if state.tokens[p] >= HELPER_COST:
+        return None
+    return (f"no Magic Helper now: it spends 1 Magic Power token, and {name(state, p)} can "
+            "hold none now (none kept from earlier turns, as the table recorded them, and a "
+            "turn whose action is the Helper rolls none); roll the Spell Dice, take a "
+            "column, display or end the turn")
+
+
+def _check_helper_paid(state: State) -> None:
+    why = _helper_refusal(state)
+    if why is not None:
+        raise IllegalAction(why)
+
+
+def _check_penalties_allow(state: State, action: str, dice: int = 0) -> None:
+    why = _penalties_refusal(state, action, dice)
+    if why is not None:
+        raise IllegalAction(why)
+
+
+def _penalties_refusal(state: State, action: str, dice: int = 0) -> str | None:
+    """Why the turn's action (``action``: a roll of ``dice``, "column", "helper") would
+    leave a penalty already recorded this turn impossible (RULINGS, third round: more
+    than 4 cards follows a column or the Helper, more than 6 Magic Power a roll that
+    could take the bound past 6), or None."""
+    p = state.mover
+    who = name(state, p)
+    if "hand" in state.penalties and action == "roll":
+        return (f"no Spell Dice roll now: {who} took a 'hand' Dark Power this turn, and more "
+                "than 4 cards follows a column or the Magic Helper (a roll brings no card); "
+                "record the column or the Helper, or undo the penalty")
+    if "magic_power" not in state.penalties:
+        return None
+    if action != "roll":
+        doing = "the Magic Helper" if action == "helper" else "a column"
+        return (f"no {'Magic Helper' if action == 'helper' else 'column'} now: {who} took a "
+                "'magic_power' Dark Power this turn, and more than 6 tokens follows a Spell "
+                f"Dice roll ({doing} brings no Magic Power); record the roll, or undo the "
+                "penalty")
+    kept = state.tokens[p]
+    if kept + dice > MAX_MAGIC:
+        return None
+    need = MAX_MAGIC + 1 - kept
+    return (f"no roll of {dice} {'die' if dice == 1 else 'dice'} now: {who} took a "
+            f"'magic_power' Dark Power this turn, and with {kept} tokens kept from earlier "
+            f"turns only a roll of {need} dice or more takes the Magic Power past 6; roll "
+            f"{need}{'' if need >= MAX_DICE else f' to {MAX_DICE}'} dice, or undo the penalty")
+
+
+def no_runes_left(state: State) -> int:
+    """The ``no_rune`` penalties this turn's roll still allows: one per rune die, and,
+    after a 'magic_power' penalty, no more than leave its tokens past 6."""
+    left = state.rune_dice() - state.no_runes
+    if "magic_power" in state.penalties and state.roll is not None:
+        p = state.mover
+        left = min(left, state.tokens[p] + len(state.roll[0]) - (MAX_MAGIC + 1)
+                   - state.no_runes)
+    return max(0, left)
+
+
 def _swap_refusal(state: State, other: int, space: int | None) -> str | None:
     """Why the Helper cannot exchange with ``other`` (on ``space``, if given), or None."""
     if other == state.current:
@@ -297,6 +463,8 @@ def _swap(state: State, action: Mapping[str, Any]) -> JSON:
     p = state.mover
     mine = state.portals[p]
     _check_action_free(state, "Magic Helper swap")
+    _check_helper_paid(state)
+    _check_penalties_allow(state, "helper")
     if mine[s - 1] is None:
         filled = [i + 1 for i, x in enumerate(mine) if x is not None]
         raise IllegalAction(f"{name(state, p)}'s space {s} is empty: the Helper exchanges an "
@@ -339,10 +507,12 @@ def _roll(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON:
                 raise InvalidAction(f"a Spell Die has no face {f!r}; its faces: "
                                     f"{', '.join(faces)}")
         _check_action_free(state, "Spell Dice roll")
+        _check_penalties_allow(state, "roll", len(given))
         return {"faces": list(given), "device": device}
     if not device:
         raise InvalidAction("with \"dice\" the device rolls; a roll of the table's own dice "
                             "gives \"faces\" instead")
     n = integer(action, "dice", 1, MAX_DICE)
     _check_action_free(state, "Spell Dice roll")  # before rolling: a refusal rolls nothing
+    _check_penalties_allow(state, "roll", n)
     return {"faces": [rng.choice(faces) for _ in range(n)], "device": True}

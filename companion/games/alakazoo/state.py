@@ -12,6 +12,8 @@ from companion.games.alakazoo.options import (
     HELPER_COST,
     MAX_MAGIC,
     SPACES,
+    START_MAGIC,
+    UNRECORDED_GAIN,
     Setup,
     setup_of,
 )
@@ -111,6 +113,12 @@ class State:
     #: The last event applied, for the "what just happened" line.
     last: Mapping[str, Any] | None
     stats: tuple[Stats, ...]
+    #: Per player, the most Magic Power tokens the record allows at the start of
+    #: their turn (RULINGS, third round): 1 at the start, never over 6.
+    tokens: tuple[int, ...] = ()
+    #: The penalties of this turn that its action must make possible ("magic_power"
+    #: needs a roll that could pass 6, "hand" a column or the Helper), as recorded.
+    penalties: tuple[str, ...] = ()
 
     @property
     def over(self) -> bool:
@@ -139,9 +147,34 @@ class State:
     @property
     def max_displays(self) -> int:
         """The most displays this turn allows: a player holds at most 6 Magic Power and
-        each display spends 2; the Magic Helper (any of its uses) spent 1 of them first."""
+        each display spends 2; the Magic Helper (any of its uses) spent 1 of them first;
+        and no more than the Magic Power the record allows pays for."""
         spent = HELPER_COST if self.action == "helper" else 0
-        return (MAX_MAGIC - spent) // DISPLAY_COST
+        most = (MAX_MAGIC - spent) // DISPLAY_COST
+        return min(most, self.displays + self.magic_power() // DISPLAY_COST)
+
+    def gain(self) -> int:
+        """What this turn's action could add to the Magic Power the player holds: a
+        recorded roll its dice less the ``no_rune`` penalties recorded for it, a
+        column or the Helper nothing, an action not recorded 3 (it may have been a
+        roll of three dice the table did not enter)."""
+        if self.action == "roll" and self.roll is not None:
+            return len(self.roll[0]) - self.no_runes
+        return UNRECORDED_GAIN if self.action is None else 0
+
+    def magic_power(self, player: int | None = None) -> int:
+        """The most Magic Power tokens the record allows ``player`` (the current
+        player by default) now: the turn's gain added (never over 6), the turn's
+        displays (2 each) and the Helper (1) taken; never below 0, since a player
+        holds no fewer than none. (The record spends more than it allowed only
+        through what is not refused: the Helper, or a ``no_rune`` recorded after the
+        displays; a bound carried below 0 would sink with every such Helper and
+        refuse the player's displays for ever.)"""
+        p = self.current if player is None else player
+        if p is None or p != self.current:
+            return self.tokens[p] if p is not None else 0
+        spent = self.displays * DISPLAY_COST + (HELPER_COST if self.action == "helper" else 0)
+        return max(0, min(MAX_MAGIC, self.tokens[p] + self.gain()) - spent)
 
     def others_complete(self) -> bool:
         """In the final round, every other player's portal is complete: the Helper can be
@@ -180,6 +213,7 @@ def setup(players: Sequence[str], options: Mapping[str, Any]) -> State:
                        if c not in s.portals and c not in s.boxed))
     return State(setup=s, current=s.first_player, round=1, dark=(0,) * n, points=(0,) * n,
                  portals=((None,) * SPACES,) * n, firsts=(None,) * SPACES, ender=None,
+                 tokens=(START_MAGIC,) * n,
                  ended=None, action=None, displays=0, roll=None, no_runes=0, deck=deck,
                  passes=(), last=None, stats=(Stats(),) * n)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from companion.games.alakazoo.rules import no_display, no_runes_left
 from companion.games.alakazoo.state import (
     DARK_MAX,
     DARK_REASONS,
@@ -38,6 +39,8 @@ def view(state: State) -> JSON:
                 "total": verdict.total,
                 "kinds": {"rows": list(verdict.row_kinds), "cols": list(verdict.col_kinds)}},
             "total": total[p],
+            # The most Magic Power tokens the record allows the player now.
+            "magic_power": state.magic_power(p) if not state.over else state.tokens[p],
         })
     won = winners(state)
     return {
@@ -62,7 +65,9 @@ def view(state: State) -> JSON:
         "displayed": state.displayed,
         "displays": state.displays,
         "max_displays": state.max_displays,
-        "no_rune_left": max(0, state.rune_dice() - state.no_runes),
+        # Why no display is possible now and what to do, as the API refuses one.
+        "no_display": no_display(state),
+        "no_rune_left": no_runes_left(state) if state.current is not None else 0,
         # The deck: its size by player count, the creatures known to be in it.
         "deck_size": s.deck_size,
         "deck": sorted(state.deck),

@@ -6,6 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from companion.errors import InvalidAction
 from companion.games.base import (
     JSON,
     OptionSpec,
@@ -30,10 +31,25 @@ COIN_FLIP = OptionSpec("coin_flip", "Coin flip", ((False, "No"), (True, "Yes")),
 
 
 def prepare(players: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> JSON:
-    """Checked, complete options; ``first_server: "coin"`` is flipped here."""
+    """Checked, complete options; ``first_server: "coin"`` is flipped here.
+
+    Only the device writes ``coin_flip: true``, always with the ``first_server`` its
+    flip chose (as AlakaSLAM's start): a flip given with ``"coin"``, which asks for a
+    new one, or a flip given alone, which says no server, is refused, so the history
+    never shows a device flip that was not made nor drops the one asked for."""
     check_players(players, (2, 2))
     options = check_option_keys(options, [o.key for o in (*OPTIONS, COIN_FLIP)])
     prepared = {spec.key: spec.read(options) for spec in (*OPTIONS, COIN_FLIP)}
+    flip = COIN_FLIP.key in options
+    if prepared["first_server"] == "coin" and flip:
+        raise InvalidAction("option 'coin_flip' records a flip the device made, and "
+                            "'first_server': \"coin\" asks it for a new one: give "
+                            "'first_server' \"coin\" alone for a new flip, or 'first_server' 0 "
+                            "or 1 with 'coin_flip' true to keep a flip already made")
+    if prepared["coin_flip"] and "first_server" not in options:
+        raise InvalidAction("option 'coin_flip' records the device's flip and comes with the "
+                            "'first_server' it chose: give 'first_server' 0 or 1 to choose "
+                            "who serves, or \"coin\" to have the device flip")
     if prepared["first_server"] == "coin":
         # Kept in the record so the history shows the device decided.
         prepared["first_server"], prepared["coin_flip"] = rng.randrange(2), True
