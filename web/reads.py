@@ -9,7 +9,8 @@ the match is unchanged). Any number of phones asking the same thing after a
 change cost one making; the rest are bytes from memory.
 
 Each answer made here carries a strong ``ETag`` (a digest of its bytes): a
-client that sends it back in ``If-None-Match`` gets 304 and no body. A body
+client that sends it back in ``If-None-Match`` gets 304 and no body
+(werkzeug's conditional responses). A body
 of 1 KB or more goes gzip-compressed to a client that accepts it, compressed
 once and kept. ``Vary: Accept-Encoding`` and ``Cache-Control: no-cache`` (use
 the copy, but ask first) go with each.
@@ -268,24 +269,19 @@ class Body:
             return self._gzipped
 
     def response(self) -> Response:
-        """This body for the current request: 304, gzip-compressed, or as it is."""
-        plain, packed = self.digest, f"{self.digest}-gz"
-        headers = {"Vary": "Accept-Encoding", "Cache-Control": "no-cache"}
-        if request.if_none_match.contains_weak(plain) or \
-                request.if_none_match.contains_weak(packed):
-            zipped = request.if_none_match.contains_weak(packed)
-            return Response(status=304, headers={**headers,
-                                                 "ETag": f'"{packed if zipped else plain}"'})
+        """This body for the current request: gzip-compressed or as it is, with its
+        strong ETag, made conditional by werkzeug (``make_conditional``: 304 and no
+        body for a client whose ``If-None-Match`` names the ETag it would get)."""
         response = Response(mimetype=self.mimetype, headers=dict(self.headers))
-        response.headers.update(headers)
+        response.headers.update({"Vary": "Accept-Encoding", "Cache-Control": "no-cache"})
         if len(self.data) >= GZIP_FROM and request.accept_encodings["gzip"]:
             response.set_data(self.gzipped())
             response.headers["Content-Encoding"] = "gzip"
-            response.headers["ETag"] = f'"{packed}"'
+            response.set_etag(f"{self.digest}-gz")
         else:
             response.set_data(self.data)
-            response.headers["ETag"] = f'"{plain}"'
-        return response
+            response.set_etag(self.digest)
+        return response.make_conditional(request)
 
 
 def json_body(value: Any, headers: tuple[tuple[str, str], ...] = ()) -> Body:
