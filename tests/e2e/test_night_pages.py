@@ -235,7 +235,7 @@ def test_the_director_runs_doubles_and_alakazoo_tables(night, browser):
     page.select_option("#lineup", "doubles")
     expect(page.locator("#options select[data-key=characters]")).to_have_count(4)
     create_one_round(page, "Doubles", "alakaslam", "doubles", "t1",
-                     {"Seat 4: character": "Wendolyn"}, LONG)
+                     {"Seat 4: Character": "Wendolyn"}, LONG)
     assert hall.night.state("e-1")["options"]["characters"] == [
         "austin", "laurie", "rich", "wendolyn"]
     page.click("#start")

@@ -6,8 +6,7 @@ CSS and addresses are not words to translate and do not read as such here.
 
 Not converted yet, so not checked: companion/games/* (the rules engines' refusals and
 the games' own screens), the game scripts in web/static (<game>.js, <game>-host.js),
-the director's page (night-director.js, night_director.html, night_print.html), the
-simulator page (sim.html, sim.js) and the command line (app/cli.py)."""
+the simulator page (sim.html, sim.js) and the command line (app/cli.py)."""
 
 from __future__ import annotations
 
@@ -22,9 +21,9 @@ PYTHON = ["companion/ui/base.py", "companion/ui/controls.py", "companion/ui/menu
           "companion/panel.py"]
 TEMPLATES = ["base.html", "host.html", "spectator.html", "history.html", "players.html",
              "player.html", "hall.html", "night_base.html", "night_tv.html",
-             "night_next.html", "_language.html"]
+             "night_next.html", "_language.html", "night_director.html", "night_print.html"]
 SCRIPTS = ["common.js", "spectator.js", "host.js", "history.js", "players.js", "hall.js",
-           "night.js", "night-next.js", "night-tv.js"]
+           "night.js", "night-next.js", "night-tv.js", "night-director.js"]
 #: Strings that read as words but are not said to a person in a language (with why).
 ALLOWED = {
     "Table", "Companion",  # the product's name on the welcome screen

@@ -95,7 +95,7 @@
     const seats = (spec.seats || {})[$("lineup").value || Object.keys(spec.seats || {})[0]]
       || (spec.seats ? Math.max(...Object.values(spec.seats)) : 0);
     const perSeat = (spec.per_seat || []).flatMap((o) => Array.from({length: spec.per_seat.length ? seats : 0},
-      (_, i) => field(o, `opt-${o.key}-${i}`, `Seat ${i + 1}: ${o.label.toLowerCase()}`, o.choices[i % o.choices.length].value)));
+      (_, i) => field(o, `opt-${o.key}-${i}`, TC.t("Seat {n}: {option}", {n: i + 1, option: o.label}), o.choices[i % o.choices.length].value)));
     box.replaceChildren(box.querySelector("legend"),
       ...(spec.options || []).map((o) => field(o, `opt-${o.key}`, o.label, o.default)), ...perSeat);
   };
@@ -137,7 +137,7 @@
   $("late").addEventListener("submit", (e) => {
     e.preventDefault();
     const name = $("late-name").value.trim();
-    if (!name) { say("Type the late arrival's name"); return; }
+    if (!name) { say(TC.t("Type the late arrival's name")); return; }
     const points = Number($("late-points").value || 0);
     change(`/api/events/${event.id}/players`, {players: [points ? {name, start_points: points} : name]})
       .then(() => { $("late-name").value = ""; $("late-points").value = "0"; });
@@ -147,30 +147,30 @@
     const path = `/api/events/${event.id}/pairings/${g.id}`;
     const label = NIGHT.label(g);
     const li = TC.el("li", {class: "dgame", "data-id": g.id},
-      TC.el("p", {class: "who"}, `${g.bye ? "Bye" : g.table ? NIGHT.tableName(cards, g.table) : "No table"}: ${label}`),
+      TC.el("p", {class: "who"}, TC.t("{table}: {game}", {table: g.bye ? TC.t("Bye") : g.table ? NIGHT.tableName(cards, g.table) : TC.t("No table"), game: label})),
       TC.el("p", {class: "line"}, NIGHT.gameLine(g, cards)),
       TC.el("p", {class: "why hint", hidden: true}));
     if (g.bye) return li;
     const why = li.querySelector(".why");
     const tools = TC.el("div", {class: "row"},
       TC.el("button", {type: "button", class: "quiet", onclick: () => fetch(path).then((r) => r.json())
-        .then((d) => { why.textContent = d.why; why.hidden = false; })}, "Why this pairing?"));
+        .then((d) => { why.textContent = d.why; why.hidden = false; })}, TC.t("Why this pairing?")));
     if (g.status !== "done") {
       // A game its table has started moves only once the director says its match there is
       // abandoned (that table is told); one not started moves with the select alone.
       const playing = g.status === "playing";
       const gone = TC.el("input", {type: "checkbox", id: `abandon-${g.id}`, class: "abandon"});
-      const to = TC.el("select", {"aria-label": `Move ${label} to`, disabled: playing},
-        TC.el("option", {value: ""}, "Move to…"),
+      const to = TC.el("select", {"aria-label": TC.t("Move {game} to", {game: label}), disabled: playing},
+        TC.el("option", {value: ""}, TC.t("Move to…")),
         ...event.tables.filter((t) => t !== g.table).map((t) => TC.el("option", {value: t}, NIGHT.tableName(cards, t))),
-        TC.el("option", {value: "-"}, "a table without a companion"));
+        TC.el("option", {value: "-"}, TC.t("a table without a companion")));
       gone.addEventListener("change", () => { to.disabled = !gone.checked; });
       to.addEventListener("change", () => {
         if (to.value) change(`${path}/move`, {table: to.value === "-" ? null : to.value, ...(playing ? {abandoned: true} : {})});
       });
       if (playing) {
         tools.append(TC.el("label", {class: "check", for: gone.id}, gone,
-          `Its match at ${NIGHT.tableName(cards, g.table)} is abandoned (to move it)`));
+          TC.t("Its match at {table} is abandoned (to move it)", {table: NIGHT.tableName(cards, g.table)})));
       }
       tools.append(to);
     }
@@ -178,39 +178,39 @@
     // Canadian); at a table of 3-4 (every player for themselves) each player's place is typed in.
     const sided = g.sides && g.sides.length;
     const places = !sided && g.players.length > 2 ? g.players.map((name, i) => TC.el("input", {type: "number",
-      min: 1, max: g.players.length, step: 1, class: "place", "aria-label": `${name}'s place in ${label}`,
+      min: 1, max: g.players.length, step: 1, class: "place", "aria-label": TC.t("{name}'s place in {game}", {name, game: label}),
       "data-field": `place-${i}`, value: g.result ? String(g.result.ranks[i]) : ""})) : [];
     const won = sided ? NIGHT.teams(g).map((team) => [team.join(" & "),
       g.players.map((n) => (team.includes(n) ? 1 : 2)).join(",")])
       : [[g.players[0], "1,2"], [g.players[1], "2,1"]];
-    const outcome = TC.el("select", {"aria-label": `Result of ${label}`, hidden: places.length > 0, "data-field": "outcome"},
-      TC.el("option", {value: ""}, g.result ? "Correct the result…" : "Enter the result…"),
-      ...won.map(([who, ranks]) => TC.el("option", {value: ranks}, `${who} won`)),
-      ...(event.format === "elimination" ? [] : [TC.el("option", {value: g.players.map(() => 1).join(",")}, "Draw")]));
-    const reason = TC.el("input", {id: `reason-${g.id}`, "aria-label": `Why the result of ${label} is corrected`,
+    const outcome = TC.el("select", {"aria-label": TC.t("Result of {game}", {game: label}), hidden: places.length > 0, "data-field": "outcome"},
+      TC.el("option", {value: ""}, g.result ? TC.t("Correct the result…") : TC.t("Enter the result…")),
+      ...won.map(([who, ranks]) => TC.el("option", {value: ranks}, TC.t("{names} won", {names: who}))),
+      ...(event.format === "elimination" ? [] : [TC.el("option", {value: g.players.map(() => 1).join(",")}, TC.t("Draw"))]));
+    const reason = TC.el("input", {id: `reason-${g.id}`, "aria-label": TC.t("Why the result of {game} is corrected", {game: label}),
       maxlength: 200, "data-field": "reason"});
     // The game's own tiebreak (docs/club-night.md): optional, one number per player, each
     // field labelled with its player (a filled one still says whose it is).
     const given = g.result ? g.result.tiebreaks : [];
     const breaks = g.players.map((name, i) => TC.el("input", {type: "number", step: "any",
-      class: "tiebreak", id: `tb-${g.id}-${i}`, "aria-label": `${name}'s game tiebreak in ${label}`,
+      class: "tiebreak", id: `tb-${g.id}-${i}`, "aria-label": TC.t("{name}'s game tiebreak in {game}", {name, game: label}),
       "data-field": `tiebreak-${i}`, value: given.length ? String(given[i]) : ""}));
-    const save = TC.el("button", {type: "button"}, g.result ? "Correct" : "Save result");
+    const save = TC.el("button", {type: "button"}, g.result ? TC.t("Correct") : TC.t("Save result"));
     save.addEventListener("click", () => {
-      if (places.length && places.some((p) => !p.value.trim())) { say(`Give every player of ${label} a place`); return; }
-      if (!places.length && !outcome.value) { say(`Choose how ${label} ended first`); return; }
+      if (places.length && places.some((p) => !p.value.trim())) { say(TC.t("Give every player of {game} a place", {game: label})); return; }
+      if (!places.length && !outcome.value) { say(TC.t("Choose how {game} ended first", {game: label})); return; }
       const ranks = places.length ? places.map((p) => Number(p.value)) : outcome.value.split(",").map(Number);
       const body = {ranks, reason: reason.value};
       const filled = breaks.filter((b) => b.value.trim() !== "");
       if (filled.length && filled.length !== breaks.length) {
-        say(`Give every player of ${label} a game tiebreak, or none`); return;
+        say(TC.t("Give every player of {game} a game tiebreak, or none", {game: label})); return;
       }
       if (filled.length) body.tiebreaks = breaks.map((b) => Number(b.value));
       change(`${path}/result`, body, g.id);
     });
-    tools.append(outcome, ...places.map((input, i) => TC.el("label", {class: "place-of"}, `${g.players[i]}: place `, input)),
-      ...breaks.map((input, i) => TC.el("label", {class: "tiebreak-of", for: input.id}, `${g.players[i]}: game tiebreak `, input)),
-      ...(g.result ? [TC.el("label", {class: "reason-of", for: reason.id}, "Reason for the correction ", reason)] : []),
+    tools.append(outcome, ...places.map((input, i) => TC.el("label", {class: "place-of"}, TC.t("{name}: place", {name: g.players[i]}), " ", input)),
+      ...breaks.map((input, i) => TC.el("label", {class: "tiebreak-of", for: input.id}, TC.t("{name}: game tiebreak", {name: g.players[i]}), " ", input)),
+      ...(g.result ? [TC.el("label", {class: "reason-of", for: reason.id}, TC.t("Reason for the correction"), " ", reason)] : []),
       save);
     li.append(tools);
     return li;
@@ -222,12 +222,12 @@
     const path = `/api/events/${event.id}/pairings/${h.pairing}/revision`;
     const text = h.table ? h.text.replace(h.table + ":", NIGHT.tableName(cards, h.table) + ":") : h.text;
     const buttons = [];
-    if (h.can_apply) buttons.push(TC.el("button", {type: "button", onclick: () => change(path, {choice: "apply"})}, "Apply it"));
+    if (h.can_apply) buttons.push(TC.el("button", {type: "button", onclick: () => change(path, {choice: "apply"})}, TC.t("Apply it")));
     if (h.can_repair) {
       buttons.push(TC.el("button", {type: "button", onclick: () => change(path, {choice: "repair"})},
-        `Apply it and pair round ${h.next_round} again`));
+        TC.t("Apply it and pair round {round} again", {round: h.next_round})));
     }
-    buttons.push(TC.el("button", {type: "button", class: "quiet", onclick: () => change(path, {choice: "keep"})}, "Keep the result as it counts"));
+    buttons.push(TC.el("button", {type: "button", class: "quiet", onclick: () => change(path, {choice: "keep"})}, TC.t("Keep the result as it counts")));
     return TC.el("li", {class: "dheld"}, TC.el("p", {}, text),
       ...(h.apply_problem ? [TC.el("p", {class: "hint"}, h.apply_problem)] : []),
       TC.el("div", {class: "row"}, ...buttons));
@@ -253,16 +253,16 @@
     event = state;
     $("current").hidden = false;
     $("event-title").textContent = state.name;
-    $("event-sub").textContent = `${state.game_title} · ${NIGHT.roundLine(state)}` + (state.winner ? ` · winner: ${state.winner}` : "");
-    $("start").textContent = state.finished ? "Finished" : state.round === 0 ? "Start round 1"
-      : state.last_round ? "Finish the event" : `Start round ${state.round + 1}`;
+    $("event-sub").textContent = `${state.game_title} · ${NIGHT.roundLine(state)}` + (state.winner ? ` · ${TC.t("winner: {name}", {name: state.winner})}` : "");
+    $("start").textContent = state.finished ? TC.t("Finished") : state.last_round ? TC.t("Finish the event")
+      : TC.t("Start round {round}", {round: state.round + 1});
     $("start").disabled = !state.can_start;
     $("start-why").textContent = state.start_problem || "";
-    $("held").replaceChildren(...(state.held.length ? [TC.el("h3", {}, "New results waiting for you"),
+    $("held").replaceChildren(...(state.held.length ? [TC.el("h3", {}, TC.t("New results waiting for you")),
       TC.el("ul", {class: "dgames"}, state.held.map(heldItem))] : []));
     // Doubles: the teams formed at the start, each with its rating total (the why of a game).
     $("teams").hidden = !state.teams.length;
-    $("teams").textContent = state.teams.length ? `Teams: ${state.teams.map((t) => t.join(" & ")).join(" · ")}` : "";
+    $("teams").textContent = state.teams.length ? TC.t("Teams: {teams}", {teams: state.teams.map((t) => t.join(" & ")).join(" · ")}) : "";
     $("games").replaceChildren(...state.pairings.map(gameItem));
     for (const el of document.querySelectorAll("#games [data-field]")) {
       const key = `${el.closest(".dgame").dataset.id}|${el.dataset.field}`;
@@ -270,21 +270,21 @@
       if (key === focus) el.focus();
     }
     $("players").replaceChildren(...state.players.map((p) => {
-      const li = TC.el("li", {class: p.present ? "" : "left"}, p.name + (p.present ? "" : " (left)"));
+      const li = TC.el("li", {class: p.present ? "" : "left"}, p.present ? p.name : TC.t("{name} (left)", {name: p.name}));
       if (p.present && !state.finished) {
-        li.append(" ", TC.el("button", {type: "button", class: "quiet", "aria-label": `${p.name} leaves`,
-          onclick: () => change(`/api/events/${state.id}/drop`, {name: p.name})}, "Leaves"));
+        li.append(" ", TC.el("button", {type: "button", class: "quiet", "aria-label": TC.t("{name} leaves", {name: p.name}),
+          onclick: () => change(`/api/events/${state.id}/drop`, {name: p.name})}, TC.t("Leaves")));
       }
       return li;
     }));
     $("late").hidden = state.finished || (state.round > 0 && (state.format !== "swiss" || state.lineup === "doubles"));
-    $("fixes").replaceChildren(...(state.corrections.length ? [TC.el("h3", {}, "Corrections"),
-      TC.el("ul", {}, state.corrections.map((c) => TC.el("li", {}, `Round ${c.round}, ${c.players.join(" v ")}: ${c.reason}`
+    $("fixes").replaceChildren(...(state.corrections.length ? [TC.el("h3", {}, TC.t("Corrections")),
+      TC.el("ul", {}, state.corrections.map((c) => TC.el("li", {}, TC.t("Round {round}, {players}: {reason}", {round: c.round, players: c.players.join(" v "), reason: c.reason})
         // Whether the table that played it shows it in its own history yet.
-        + (!c.at_table ? "" : c.at_table.taken ? ` (in ${c.at_table.table}'s history)`
-          : c.at_table.gone ? ` (${c.at_table.table} has a new database: not in its history)`
-          : ` (sent to ${c.at_table.table}: not in its history yet)`))))] : []));
-    $("notes").replaceChildren(...(state.notes.length ? [TC.el("h3", {}, "From the tables"),
+        + (!c.at_table ? "" : c.at_table.taken ? " " + TC.t("(in {table}'s history)", {table: c.at_table.table})
+          : c.at_table.gone ? " " + TC.t("({table} has a new database: not in its history)", {table: c.at_table.table})
+          : " " + TC.t("(sent to {table}: not in its history yet)", {table: c.at_table.table})))))] : []));
+    $("notes").replaceChildren(...(state.notes.length ? [TC.el("h3", {}, TC.t("From the tables")),
       TC.el("ul", {}, state.notes.slice().reverse().map((n) => TC.el("li", {}, `${NIGHT.clock(n.at)} ${n.text}`)))] : []));
     $("print").href = `/night/standings?event=${state.id}`;
     $("csv").href = `/api/events/${state.id}/standings.csv`;
