@@ -12,6 +12,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.error
@@ -19,7 +20,9 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-COMPANION = ROOT / ".venv" / "bin" / "companion"
+#: The companion of the Python running this (its venv's bin: CI's .venv-3.11 or
+#: .venv-3.13 as well as the README's .venv).
+COMPANION = Path(sys.executable).parent / "companion"
 
 
 def free_port() -> int:
@@ -40,7 +43,16 @@ class Table:
         self.url = f"http://127.0.0.1:{self.port}"
         env = dict(os.environ)
         self.log = open(os.path.join(self.dir.name, "companion.log"), "wb")  # noqa: SIM115
-        self.proc = subprocess.Popen(
+        try:
+            self.proc = self._spawn(env)
+        except BaseException:
+            self.log.close()
+            self.dir.cleanup()
+            raise
+        self._wait_until_serving()
+
+    def _spawn(self, env: dict[str, str]) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(
             [
                 str(COMPANION),
                 "run",
@@ -59,7 +71,9 @@ class Table:
             env=env,
             start_new_session=True,
         )
-        deadline = time.monotonic() + 60
+
+    def _wait_until_serving(self) -> None:
+        deadline = time.monotonic() + 120  # a bound for a companion that never serves
         while True:
             try:
                 with urllib.request.urlopen(self.url + "/api/state", timeout=2) as r:
