@@ -112,8 +112,8 @@ class WebServer:
         self._limits = limits
         self._book = Book(limits, capacity)
         self._play = ThreadPoolExecutor(SPARE_THREADS, thread_name_prefix="web-play")
-        # As many as waitress had in all before: web/reads.py's ReadGate keeps one
-        # answering and up to ten waiting, and refuses the rest with 503.
+        # As many as waitress's whole pool had before Tornado: web/reads.py's ReadGate
+        # keeps one answering and up to ten waiting, and refuses the rest with 503.
         self._reads = ThreadPoolExecutor(2 * SPARE_THREADS, thread_name_prefix="web-read")
         self._container = WSGIContainer(app, executor=self._play)
         self._turned = time.monotonic()

@@ -4,7 +4,7 @@ the truth?
 Run: .venv/bin/python -m tests.bench.bench_busy [--actions 200] [--clients 8] [--sync 0.05]
      [--timeout 0.2]
 
-A real waitress server over a real SQLite store whose every commit is made
+The real web server (app/server.py) over a real SQLite store whose every commit is made
 ``--sync`` seconds slower (a slow SD card), ``--clients`` hosts sending
 ``--actions`` points at once, the server's wait for the writer cut to
 ``--timeout`` s (10 s in the product) so a short run shows the busy answers.

@@ -4,7 +4,7 @@ Run: .venv/bin/python -m tests.bench.bench_hall_reads [--tables 500] [--readers 
      [--rate 50] [--seconds 10]
 
 One hall board with ``--tables`` cards (each a two-side Center Court summary
-with long names, as big as a real one gets), its app served by waitress as
+with long names, as big as a real one gets), its app served by the web server (app/server.py) as
 ``companion hall`` serves it, all in this process: the cards are fed
 straight to the board (the MQTT client's thread does this in the hall) at
 ``--rate`` changes a second, each feed timed (what readers take from it is

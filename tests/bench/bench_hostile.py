@@ -17,7 +17,7 @@ change, and the companion's RSS and spooled temporary files.
   ``--addresses A`` addresses, 16 each (a NAT, or an attacker with many).
 - ``--uploads U``: U uploads that declare 100 MB and send ``--upload-mb``
   before holding; ``--partial P``: P connections from P addresses holding
-  490 KB of a 500 KB body (under waitress's 512 KB in-memory buffer).
+  490 KB of a 500 KB body (each held by the server until it is whole).
 
 The issue's question, "how many slow connections from one address delay a
 host action by more than 1 s", is printed at the end (goal: not reachable).
@@ -139,7 +139,7 @@ class Host:
 
 
 def sockets(pid: int) -> int:
-    """The companion's open sockets (waitress's connections, streams, its listener)."""
+    """The companion's open sockets (the server's connections, streams, its listener)."""
     count = 0
     for fd in os.listdir(f"/proc/{pid}/fd"):
         with contextlib.suppress(OSError):
@@ -148,7 +148,8 @@ def sockets(pid: int) -> int:
 
 
 def spooled_mb(pid: int) -> float:
-    """Megabytes in the companion's open unnamed temporary files (waitress's spooled bodies)."""
+    """Megabytes in the companion's open unnamed temporary files (bodies spooled to
+    disk: the server keeps bodies in memory, so 0 is expected)."""
     total = 0
     tmp = tempfile.gettempdir()
     for fd in os.listdir(f"/proc/{pid}/fd"):
