@@ -281,7 +281,8 @@ class Body:
         else:
             response.set_data(self.data)
             response.set_etag(self.digest)
-        return response.make_conditional(request)
+        response.make_conditional(request)  # in place: 304 and no body on a match
+        return response
 
 
 def json_body(value: Any, headers: tuple[tuple[str, str], ...] = ()) -> Body:
