@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """The ``companion`` command line (see docs/api.md for the contract).
 
 Exit codes: 0 success, 2 for a refused request (bad file, bad match id,

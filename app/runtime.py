@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """The running companion: the one place that wires the core to the hardware.
 
 ``companion run`` lands here. The core (``companion/``) never imports a

@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """Serving the web app (Flask, as WSGI) with Tornado, and the addresses to print.
 
 Tornado (its documented ``TCPServer``, ``HTTP1ServerConnection`` and

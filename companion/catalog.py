@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """The games a companion plays, each named once with its faces: a :class:`Catalog`.
 
 A game is a folder, ``companion/games/<game>/``: its pure rules (a

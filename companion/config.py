@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """The TOML configuration, checked key by key: the generic part.
 
 Every key is optional; ``config.example.toml`` at the repository root lists

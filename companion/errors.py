@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """The companion's error types.
 
 Every error the core raises on purpose derives from :class:`CompanionError`,

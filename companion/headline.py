@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """A table at a glance: the few lines a hall board or Home Assistant shows.
 
 :func:`headline` reads only the ``/api/state`` JSON (the contract's view

@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """Every word a person reads, in the language of whoever reads it.
 
 A message is made in English, marked with :func:`_` (or :func:`N_` for one with a

@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """What a button press means to the core: :class:`Input`, and the debouncer.
 
 Inputs come from GPIO buttons, the serial pad, the phone and the simulator;

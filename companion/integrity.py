@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """A stored match checked against the rules as it is replayed.
 
 The journal holds resolved events, so replaying it only needs ``apply``. But

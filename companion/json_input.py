@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """JSON that comes from outside: a host's request, a director's, a match file, the hall's offer.
 
 :func:`parse` reads such JSON into Python values or refuses it with a

@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """What a game brings: its rules and the faces that show them, as one :class:`Kit`.
 
 Each game folder's ``kit.py`` builds its ``KIT`` from its pieces; the catalog

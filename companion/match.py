@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """A match as a log: its start record, resolved events, undo and redo.
 
 This is the engine every game runs on. It is pure bookkeeping: no threads,

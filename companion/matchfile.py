@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """Match files: JSON lines, a start record then one action per line.
 
 Line 1 is ``{"game": ..., "players": [...], "options": {...}}``, optionally

@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """Players' names: what a name may be, when two names are one player, and short forms
 for a small screen that stay told apart.
 

@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """The hall's offer of this table's next match: read, checked, kept, and started on a press.
 
 A club's hall board may run a tournament; it offers each table its next

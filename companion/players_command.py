@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """``companion players``: list the table's players and ratings, rename one, merge two.
 
 Registered by app/cli.py (:func:`register`); the logic lives here. A

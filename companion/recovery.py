@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """Opening the table at start-up: damaged storage is named and set aside, never hidden.
 
 ``companion run`` opens its database here. Before the table resumes, the

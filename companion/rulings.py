@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """The hall's rulings on this table's matches: a director's correction, or the result the
 director kept, carried back to the table that played the match (docs/api.md, "Rulings").
 

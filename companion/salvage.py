@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """Bringing back what a damaged match database's journal holds (``companion salvage``).
 
 The journal holds every match whole: its start record (entry 0), each

@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """The match database: SQLite, one file, every change committed to disk.
 
 Each match is a row in ``matches`` (its start record, status and result) and

@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """The table: the running match, its store and everyone watching it.
 
 :class:`Table` is the single writer. Every change goes the same way: resolve

@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """Who played with whom in a stored match: each side's seats, read from its start.
 
 A match's sides are those its game's card shows (the kit's ``card`` face, the

@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """What a table publishes on an MQTT broker: topic names and payloads.
 
 Pure: no network and no MQTT library here. The table's publisher

@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """Turn order and turn-based timers as plain data.
 
 Games keep whose turn it is as a :class:`TurnOrder` (an order plus a

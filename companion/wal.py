@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """A check of SQLite's write-ahead log, made before SQLite reads it.
 
 SQLite recovers a WAL by reading its frames in order and stopping at the

@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """The hall's ``GET /api/tables`` answers: made once per change of the board, kept within bounds.
 
 The board's view (hall/cards.py :class:`BoardView`) is put together once per

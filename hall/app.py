@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """The hall board's web app: the page, ``GET /api/tables`` and the live stream.
 
 Read-only for everyone: the board's routes answer GET (and HEAD) only; anything else

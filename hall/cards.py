@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """The tables the hall board knows: one card per table, from untrusted MQTT messages.
 
 Every message is treated as hostile until checked: its size is capped before

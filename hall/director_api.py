@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """The club night's HTTP API on the hall (docs/api.md, "Club night"): reads for everyone,
 changes for the logged-in director.
 

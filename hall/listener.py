@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """The hall's MQTT client: its own thread, connecting again and again with backoff.
 
 It subscribes to every table's ``summary`` and ``availability``

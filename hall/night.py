@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """The club night on the hall: events, their rounds, offers to tables and results, kept in SQLite.
 
 :class:`Night` is the director's side of docs/club-night.md with I/O: it

@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """The club night's pages on the hall: the director's page, the TV, the players' "my next
 table", and the printable standings.
 

@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """The hall's club leaderboard: every table's finished matches, each counted once, kept on disk.
 
 Each table publishes its last finished matches, retained (``P/T/results``,

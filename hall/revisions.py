@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """A game's result as one fact with revisions (docs/club-night.md, "One result, everywhere").
 
 Pure: no database, no network. hall/night.py keeps the revisions of each

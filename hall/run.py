@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """``companion hall``: the board, its MQTT client and its web server, put together."""
 
 from __future__ import annotations

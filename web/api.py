@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """The HTTP API (docs/api.md): reads for everyone, changes for the logged-in host."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """The Flask application factory: phone pages and the HTTP API over a running table.
 
 ``create_app(services)`` receives everything it serves (the table's runner,

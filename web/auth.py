@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """Host login by PIN, the lockout after wrong PINs, sessions, CSRF tokens, Host and Origin.
 
 Spectators only read. Every request that changes anything needs the host's

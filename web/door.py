@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """The door every PIN-guarded app shares: PIN login with the lockout, the signed session,
 and the check that a change comes from a live session with its CSRF header.
 

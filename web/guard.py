@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """What every app served here shares at its door: the Host allowlist, the security
 headers and the JSON error answers.
 

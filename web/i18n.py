@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """The pages' language: which one a request is answered in, and the words for it.
 
 Each request is answered in the language chosen in this order (the first that names a

@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """Idempotency keys: a host request retried with the same key gets its first answer.
 
 A host request may carry ``Idempotency-Key: <token>``. Its answer (the new

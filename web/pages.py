@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """The pages: spectators' scoreboard, the host's controls, the history."""
 
 from __future__ import annotations

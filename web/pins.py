@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """The PINs and the session key a server keeps in its data folder: what a table's
 composition root (app/runtime.py, the host PIN) and the hall's (hall/run.py, the
 director PIN) share, below both.

@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """Players and their ratings over HTTP: the leaderboards, a player's page, rename and merge.
 
 Reads (``GET /api/players``, ``GET /api/players/<name>``) are made once per

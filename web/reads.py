@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """The reads that cost something: made once per change, served from memory, and bounded.
 
 Play comes first. A read never takes the writer's lock (the store reads on

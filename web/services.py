@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """What the web app serves, and the helpers every blueprint shares.
 
 The app factory (web/app.py) composes the blueprints (web/api.py,

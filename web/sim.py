@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """The simulator (``--sim`` only): the OLED as the Pi shows it, and the panel's buttons."""
 
 from __future__ import annotations

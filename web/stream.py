@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """Server-Sent Events: one broker per feed, many bounded streams.
 
 A :class:`Broker` keeps the newest message of a feed (the table state, or the

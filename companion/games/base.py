@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """What every game module provides, and the checks they share.
 
 A game is data plus pure functions (see :class:`Game`). The engine

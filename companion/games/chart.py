@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """A match's timeline as a chart: the shape every game's ``timeline`` returns.
 
 A game's ``timeline(steps)`` reads the match's log as :class:`Step` values

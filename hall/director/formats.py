@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """The fixed formats: round robin and single elimination.
 
 Round robin is scheduled whole in advance by the circle method: one player

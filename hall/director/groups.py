@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """Teams for doubles and sides, and seats at Alakazoo's 3-4 player tables.
 
 Both split the players into groups of given sizes, balanced by rating (the

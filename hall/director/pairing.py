@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """Swiss pairing: one round at a time, by a maximum-weight matching (networkx).
 
 Every present player gets exactly one game or the bye. Among all the ways to

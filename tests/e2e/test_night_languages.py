@@ -70,7 +70,11 @@ def test_the_director_page_fits_the_phone_in_every_language(corrected, browser, 
             errors: list[str] = []
             page.on("pageerror", lambda x, e=errors: e.append(str(x)))
             page.goto(f"{hall.urls[0]}director?lang={lang}&event={eid}")
-            if page.locator("#login").is_visible():
+            # The page asks whether it is logged in before it shows either the login or
+            # the desk: wait for one of them, never decide on the first instant.
+            login = page.locator("#login")
+            expect(page.locator("#login:visible, #desk:visible")).to_have_count(1)
+            if login.is_visible():
                 page.fill("#pin", PIN)
                 page.click("#login button")
             expect(page.locator("#games .dgame")).to_have_count(3)  # two games and a bye

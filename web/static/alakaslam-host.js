@@ -1,3 +1,4 @@
+// i18n: words not marked yet (issue #40)
 /* AlakaSLAM on the host page: the start form's characters and sides, the serve and
    shot card picker with its preview, point, mulligan, ability and copy controls.
    Needs alakaslam.js (the geometry, the words, the court drawing). */

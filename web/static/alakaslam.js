@@ -1,3 +1,4 @@
+// i18n: words not marked yet (issue #40)
 /* AlakaSLAM on the phones: the court geometry (the engine's, for previews), the court
    drawing and the board every page shows; the host's controls are in alakaslam-host.js. */
 "use strict";

@@ -1,3 +1,4 @@
+// i18n: words not marked yet (issue #40)
 /* Alakazoo on the host's phone: the start form's own parts and every turn control. Needs
    alakazoo.js (TC.zoo). */
 "use strict";

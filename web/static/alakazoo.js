@@ -1,3 +1,4 @@
+// i18n: words not marked yet (issue #40)
 /* Alakazoo on the phones: the words, a portal drawn as its 3x3 grid, and the board every
    page shows; the host's start form and controls are in alakazoo-host.js. */
 "use strict";

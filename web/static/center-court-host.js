@@ -1,3 +1,4 @@
+// i18n: words not marked yet (issue #40)
 /* Center Court on the host's phone: the buttons of the legal actions (host.js's
    TC.legalControls) in the game's words, and the Service Die the players rolled. */
 "use strict";

@@ -1,3 +1,4 @@
+// i18n: words not marked yet (issue #40)
 /* The host's session: login, and changes POSTed with the CSRF token (the host and
    simulator pages). */
 "use strict";

@@ -1,3 +1,4 @@
+// i18n: words not marked yet (issue #40)
 "use strict";
 /* The simulator: the OLED as the Pi shows it and the panel's buttons. A button is
    pressed by pointer (a press held past HOLD_MS is a hold), or by keyboard: Enter taps,

@@ -1,3 +1,4 @@
+// i18n: words not marked yet (issue #40)
 /* The match timeline chart (GET /api/timeline, /api/matches/<id>/timeline), drawn as inline
    SVG. Loaded on demand (common.js TC.showTimeline), so the scoreboard's first load stays
    small. One drawing for every game: lines over the match, marks on them, and bars. */

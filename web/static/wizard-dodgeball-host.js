@@ -1,3 +1,4 @@
+// i18n: words not marked yet (issue #40)
 /* Wizard Dodgeball on the host's phone: every action of the active wizard and the start
    form's rosters, stats and spell cards. Needs wizard-dodgeball.js (TC.spellName). */
 "use strict";

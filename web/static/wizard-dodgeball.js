@@ -1,3 +1,4 @@
+// i18n: words not marked yet (issue #40)
 /* Wizard Dodgeball on the phones: its board (the host's controls are in host.js). */
 "use strict";
 

@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """AlakaSLAM: the score, who serves and hits, the shot calculator and Enchantments.
 
 The companion keeps the score (first to ``target``, 3 by default), the side

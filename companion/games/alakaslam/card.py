@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """AlakaSLAM's hall card (each side's points to the target) and its results, side v side."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """How a club night seats AlakaSLAM: its characters fix the lineup, one per player."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """Applying a resolved event: the state after it (pure, deterministic)."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """The AlakaSLAM board and card picker: the court drawn beside the score.
 
 The court is drawn with side 1's baseline (row 1) at the top and the red

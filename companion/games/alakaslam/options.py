@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """Setting up a match: characters, teams, the format, the first server and the target."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """AlakaSLAM on the panel: points on the seat buttons, serves and shots with a card picker.
 
 A point is one press: a seat button gives the point to that seat's player's

@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """AlakaSLAM's timeline: each side's score point by point, and its points by reason."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """The match as every output shows it, with the draw and refill reminders."""
 
 from __future__ import annotations

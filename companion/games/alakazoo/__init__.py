@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """Alakazoo: whose turn, Dark Power, the portals, the final round and the Magic Jury.
 
 The companion keeps whose turn it is (forced passes at 3 Dark Power

@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """Alakazoo's hall card (each player's total) and its results: every player for themselves."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """The Alakazoo board, space picker and Magic Jury: a portal as a 3x3 grid beside the scores.
 
 A portal is drawn as nine 12-pixel cells in reading order (spaces 1 2 3 on

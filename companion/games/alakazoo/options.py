@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """Setting up a match: portals, the first player, the Dark Power ruling, names and dice."""
 
 from __future__ import annotations

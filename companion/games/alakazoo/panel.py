@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """Alakazoo on the panel: displays in three presses, the turn on the seat buttons.
 
 The board (the current player's portal, Dark Power, points):

@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """What may happen now, and checking an action against the rules.
 
 ``resolve`` turns an action into the event to log: the same action with the

@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """Alakazoo's timeline: each player's points turn by turn, and the jury's breakdown."""
 
 from __future__ import annotations

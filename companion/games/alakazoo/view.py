@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """The match as every output shows it, with the jury's breakdown at the end."""
 
 from __future__ import annotations

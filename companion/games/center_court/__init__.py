@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """Center Court: the tennis card game, scored as real tennis.
 
 The companion keeps the score, the server, the Service Die serves and the

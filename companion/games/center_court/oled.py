@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """The Center Court scoreboard."""
 
 from __future__ import annotations

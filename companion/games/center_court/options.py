@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """Center Court's options: the match format, checked and completed before the first serve."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """Center Court on the panel: the scoreboard's keys, serve, own-die roll and return."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """Center Court's rules: what may happen now, and checking an action into an event (the
 Service Die rolled here, once)."""
 

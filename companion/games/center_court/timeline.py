@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """Center Court's timeline: each player's points over the match, sets and faults marked."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """Wizard Dodgeball: initiative order, spell recharge timers and the dice.
 
 The companion keeps whose wizard acts, the score, who is off the court, the

@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """Wizard Dodgeball's hall card: points, or the wizards still on court, of each team."""
 
 from __future__ import annotations

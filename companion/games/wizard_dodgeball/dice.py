@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """The dice: which dice a roll uses, and what a throw or a cast does."""
 
 from __future__ import annotations

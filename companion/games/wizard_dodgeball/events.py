@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """Applying resolved events: activations, hits, catches, casts, recharge."""
 
 from __future__ import annotations

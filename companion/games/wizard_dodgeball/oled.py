@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """The Wizard Dodgeball board: who acts, the score, what just happened, the recharging cards."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """Setting up a match: options, rosters, wizard stats, dice faces, spell budgets."""
 
 from __future__ import annotations

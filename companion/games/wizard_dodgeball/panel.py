@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """Wizard Dodgeball on the panel: the board's keys, the action menus, the roster editor.
 
 Every menu is built from the snapshot's ``legal`` shapes, so the panel only

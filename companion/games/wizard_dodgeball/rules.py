@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """What may happen now, and checking an action into an event (rolls filled in)."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """The match state and the facts derived from it (who acts, effects, cards)."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# i18n: words not marked yet (issue #40)
 """Wizard Dodgeball's timeline: each side's score by activation, hits, catches and casts."""
 
 from __future__ import annotations
