@@ -430,7 +430,9 @@ def _setup(ui: Ui, match: Mapping[str, Any] | None, ctx: Ctx) -> Screen:
         changes(f"P{seat + 1}: {name}", partial(_next_name, draft, seat, ctx))
     for spec in game.options:
         value = draft.option(spec.key)
-        changes(f"{spec.label}: {spec.label_of(value)}",
+        # Both are marked messages (a game's options.py): said together in the OLED's
+        # language, never joined into English words here.
+        changes(_("{option}: {choice}", option=spec.label, choice=spec.label_of(value)),
                 partial(_next_option, draft, spec, value, fit))
     extra = panel.setup_rows if panel else None
     if extra is not None:

@@ -49,7 +49,7 @@ REFUSALS = ["no match is running: start one first", "no offers are read: no brok
 #: Messages with placeholders, each measured below with its widest values.
 FILLED = ["Game: {game}", "Players: {count}", "Point {name}", "Next: {players}",
           "R{round} · {event}", "{page}/{pages} more", "Undone: {what}", "Redone: {what}",
-          "Scan to watch:", "Scan to", "watch:"]
+          "Scan to watch:", "Scan to", "watch:", "{option}: {choice}"]
 #: The modules whose messages the OLED draws (the catalog's locations).
 OLED = ("companion/ui/", "companion/panel.py", "companion/store.py", "companion/table.py",
         "companion/match.py")

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """Center Court: the tennis card game, scored as real tennis.
 
 The companion keeps the score, the server, the Service Die serves and the
@@ -31,7 +30,7 @@ __all__ = ["GAME", "GAME_ID"]
 
 GAME = Game(
     id=GAME_ID,
-    title="Center Court",
+    title="Center Court",  # i18n: not said (the game's name, as on its box)
     seats=(2, 2),
     options=OPTIONS,
     prepare=prepare,

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """The Center Court scoreboard."""
 
 from __future__ import annotations
@@ -7,6 +6,7 @@ from typing import Any
 
 from PIL import ImageDraw
 
+from companion.i18n import N_, _, translate
 from companion.ui.canvas import (
     BIG,
     BOLD,
@@ -88,44 +88,46 @@ def _finished_rows(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
 
 
 def status(view: dict[str, Any]) -> str:
-    """The one line that says what is going on now."""
+    """The one line that says what is going on now, in the language being drawn."""
     if view["winner"] is not None:
         return _result(view)
     call = view["call"]
     last = view["last_serve"]
     if call == "double_fault":
-        return f"DOUBLE FAULT (die {last['roll']})"
+        return fit(_("DOUBLE FAULT (die {roll})", roll=last["roll"]), SMALL, LINE)
     if call == "fault":
-        return f"FAULT (die {last['roll']}) 2nd serve"
+        return fit(_("FAULT (die {roll}) 2nd serve", roll=last["roll"]), SMALL, LINE)
     if view["in_play"]:
         if view["rally_returns"] == 0 and last["roll"] is not None:
             # The device may have rolled out of sight: say what the die showed
             # (the returns are on the return screen, one OK away).
             mover = view["players"][view["to_return"]]
-            return fit(f"Die {last['roll']}: in  {view['volley']} to {mover}", SMALL, LINE)
+            return fit(_("Die {roll}: in  {volley} to {name}", roll=last["roll"],
+                         volley=view["volley"], name=mover), SMALL, LINE)
         return _rally(view)
-    parts = []
+    parts: list[str] = []
     if view["match_tiebreak"]:
-        parts.append("MATCH TIEBREAK")
+        parts.append(_("MATCH TIEBREAK"))
     elif view["tiebreak"]:
-        parts.append("TIEBREAK")
+        parts.append(_("TIEBREAK"))
     elif view["deuce"]:
-        parts.append("DEUCE")
+        parts.append(_("DEUCE"))
     elif view["advantage"] is not None:
-        parts.append(f"AD {view['players'][view['advantage']]}")
+        parts.append(_("AD {name}", name=view["players"][view["advantage"]]))
     sets = [f"{a}-{b}" for a, b in view["sets"]]
     if not parts and not sets and last is not None:
-        roll = "" if last["roll"] is None else f" die {last['roll']}"
-        parts.append(f"last serve {last['card']}{roll}")
+        parts.append(_("last serve {card}", card=last["card"]) if last["roll"] is None else
+                     _("last serve {card} die {roll}", card=last["card"], roll=last["roll"]))
     parts += sets
-    parts.append(f"set {view['set_number']}")
-    return fit("  ".join(parts), SMALL, LINE)
+    parts.append(_("set {number}", number=view["set_number"]))
+    return fit("  ".join(translate(p) for p in parts), SMALL, LINE)
 
 
 def _rally(view: dict[str, Any]) -> str:
     """``"4 to Bob: 4 3-3 5-5"``: the ball and the returns that cost fewest cards,
     as many whole ones as the line holds."""
-    line = f"{view['volley']} to {view['players'][view['to_return']]}:"
+    line = translate(_("{volley} to {name}:", volley=view["volley"],
+                       name=view["players"][view["to_return"]]))
     if text_width(line, SMALL) > LINE:
         return fit(line, SMALL, LINE)
     # Returns are "5-5" strings: fewer dashes, fewer cards.
@@ -140,8 +142,12 @@ def _result(view: dict[str, Any]) -> str:
     """``"Alexander wins 6-0 6-4"``: the sets from the winner's side; when that
     is too long for the line, how many sets it took (the rows show each set)."""
     name = view["players"][view["winner"]]
-    line = f"{name} wins {view['final_score']}"
+    line = translate(_("{name} wins {score}", name=name, score=view["final_score"]))
     if text_width(line, SMALL) <= LINE:
         return line
-    tail = f" wins in {len(view['sets'])} sets"
-    return fit(name, SMALL, LINE - text_width(tail, SMALL)) + tail
+    # The name is cut to leave the words whole: measured with an empty name first.
+    sets = len(view["sets"])
+    room = LINE - text_width(N_("{name} wins in {n} set", "{name} wins in {n} sets", sets,
+                                name=""), SMALL)
+    return translate(N_("{name} wins in {n} set", "{name} wins in {n} sets", sets,
+                        name=fit(name, SMALL, room)))

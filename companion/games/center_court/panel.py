@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """Center Court on the panel: the scoreboard's keys, serve, own-die roll and return."""
 
 from __future__ import annotations
@@ -9,6 +8,7 @@ from typing import Any
 
 from companion.games.center_court.rules import format_return, return_count
 from companion.games.center_court.state import ROLLED_SERVES, SERVICE_DIE
+from companion.i18n import _
 from companion.inputs import Input, seat
 from companion.ui.base import (
     Binding,
@@ -34,10 +34,10 @@ def board(ui: Ui, match: Mapping[str, Any]) -> dict[Input, Binding]:
         keys[seat(player)] = Binding("", point)
     if view["in_play"]:
         cursor = view["volley"] - 1
-        keys[Input("ok")] = Binding("Return", Outcome(Ui(screen="return", cursor=cursor)))
+        keys[Input("ok")] = Binding(_("Return"), Outcome(Ui(screen="return", cursor=cursor)))
     else:
         cursor = serve_card(view) - 1
-        keys[Input("ok")] = Binding("Serve", Outcome(Ui(screen="serve", cursor=cursor)))
+        keys[Input("ok")] = Binding(_("Serve"), Outcome(Ui(screen="serve", cursor=cursor)))
     return keys
 
 
@@ -53,9 +53,10 @@ def serve_card(view: Mapping[str, Any]) -> int:
 def _serve(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     card = ui.cursor + 1
     serve = Outcome(Ui(), ("act", {"type": "serve", "card": card}))
-    screen = choice_row(ui, 6, Binding("Serve", serve), Binding("Back", Outcome(Ui())),
-                    title="Serve which card?", items=tuple(str(c) for c in range(1, 7)),
-                    hint="hold OK: own die roll" if card in ROLLED_SERVES else "no roll: 3 or 4")
+    screen = choice_row(ui, 6, Binding(_("Serve"), serve), Binding(_("Back"), Outcome(Ui())),
+                        title=_("Serve which card?"), items=tuple(str(c) for c in range(1, 7)),
+                        hint=_("hold OK: own die roll") if card in ROLLED_SERVES
+                        else _("no roll: 3 or 4"))
     own_die = Outcome(Ui(screen="roll", card=card)) if card in ROLLED_SERVES else serve
     return replace(screen, keys={**screen.keys, Input("ok", hold=True): Binding("", own_die)})
 
@@ -64,9 +65,10 @@ def _roll(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     face = DIE_FACES[ui.cursor % len(DIE_FACES)]
     enter = Outcome(Ui(), ("act", {"type": "serve", "card": ui.card, "roll": face}))
     back = Outcome(Ui(screen="serve", cursor=(ui.card or 1) - 1))
-    return choice_row(ui, len(DIE_FACES), Binding("Enter", enter), Binding("Back", back),
-                  title=f"Serve {ui.card}: die shows?", items=tuple(map(str, DIE_FACES)),
-                  hint=f"{ui.card} on the die is a fault")
+    return choice_row(ui, len(DIE_FACES), Binding(_("Enter"), enter), Binding(_("Back"), back),
+                      title=_("Serve {card}: die shows?", card=ui.card),
+                      items=tuple(map(str, DIE_FACES)),
+                      hint=_("{card} on the die is a fault", card=ui.card))
 
 
 def _return(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
@@ -75,9 +77,10 @@ def _return(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     card = ui.cursor + 1
     count = return_count(volley, card)
     ret = Outcome(Ui(), ("act", {"type": "return", "card": card, "count": count}))
-    return choice_row(ui, 6, Binding("Return", ret), Binding("Back", Outcome(Ui())),
-                  title=f"Return {volley} with", items=tuple(str(c) for c in range(1, 7)),
-                  hint=f"play {format_return(card, count)}")
+    return choice_row(ui, 6, Binding(_("Return"), ret), Binding(_("Back"), Outcome(Ui())),
+                      title=_("Return {volley} with", volley=volley),
+                      items=tuple(str(c) for c in range(1, 7)),
+                      hint=_("play {cards}", cards=format_return(card, count)))
 
 
 #: Drafts all three: a change from elsewhere closes them (the serve, the roll

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """Center Court's rules: what may happen now, and checking an action into an event (the
 Service Die rolled here, once)."""
 
@@ -23,6 +22,7 @@ from companion.games.center_court.state import (
     State,
     server,
 )
+from companion.i18n import _
 
 ACTIONS = ("serve", "return", "point")
 
@@ -68,10 +68,8 @@ def resolve(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON
     """Check ``action`` and return the event to log (a serve's roll filled in)."""
     kind = action_type(action, ACTIONS)
     if state.winner is not None:
-        raise IllegalAction(
-            f"the match is over: {state.players[state.winner]} won. "
-            "Undo to change the last point, or start a new match"
-        )
+        raise IllegalAction(_("the match is over: {name} won. Undo to change the last point, "
+                              "or start a new match", name=state.players[state.winner]))
     if kind == "point":
         check_fields(action, ("winner",))
         return {"type": "point", "winner": integer(action, "winner", 0, 1)}
@@ -86,25 +84,32 @@ def _resolve_serve(state: State, action: Mapping[str, Any], rng: random.Random) 
     roll = integer(action, "roll", 1, 6, required=False)
     if state.rally is not None:
         raise IllegalAction(
-            "the ball is in play: record a return or who won the point, not a serve"
+            _("the ball is in play: record a return or who won the point, not a serve")
         )
-    _check_player(state, action, server(state), "serves")
+    _check_player(state, action, server(state), serving=True)
     if card not in ROLLED_SERVES:
         if roll is not None:
-            raise IllegalAction(f"a serve of {card} is never rolled for; leave out 'roll'")
+            raise IllegalAction(_("a serve of {card} is never rolled for; leave out 'roll'",
+                                  card=card))
     elif roll is None:
         roll = rng.choice(SERVICE_DIE)
     elif roll not in SERVICE_DIE:
-        raise IllegalAction(f"the Service Die cannot show {roll}: its faces are 1, 1, 2, 5, 6, 6")
+        raise IllegalAction(_("the Service Die cannot show {roll}: its faces are 1, 1, 2, 5, 6, 6",
+                              roll=roll))
     return {"type": "serve", "card": card, "roll": roll}
 
 
-def _check_player(state: State, action: Mapping[str, Any], due: int, doing: str) -> None:
-    """An optional ``player`` (as ``legal`` offers it) must be the one who ``doing`` now."""
+def _check_player(state: State, action: Mapping[str, Any], due: int, *,
+                  serving: bool) -> None:
+    """An optional ``player`` (as ``legal`` offers it) must be the one who serves
+    (``serving``) or returns now."""
     player = integer(action, "player", 0, 1, required=False)
     if player is not None and player != due:
-        raise IllegalAction(f"{state.players[due]} {doing} now, not {state.players[player]} "
-                            f"(player {due}, as 'legal' offers it)")
+        names = {"name": state.players[due], "other": state.players[player], "index": due}
+        raise IllegalAction(
+            _("{name} serves now, not {other} (player {index}, as 'legal' offers it)", **names)
+            if serving else
+            _("{name} returns now, not {other} (player {index}, as 'legal' offers it)", **names))
 
 
 def _resolve_return(state: State, action: Mapping[str, Any]) -> JSON:
@@ -112,13 +117,12 @@ def _resolve_return(state: State, action: Mapping[str, Any]) -> JSON:
     card = integer(action, "card", 1, 6)
     count = integer(action, "count", 1, CARDS_PER_VALUE, required=False)
     if state.rally is None:
-        raise IllegalAction("no ball is in play: the next thing is a serve")
-    _check_player(state, action, state.rally.to_return, "returns")
+        raise IllegalAction(_("no ball is in play: the next thing is a serve"))
+    _check_player(state, action, state.rally.to_return, serving=False)
     needed = return_count(state.rally.volley, card)
     if count is not None and count != needed:
-        raise IllegalAction(
-            f"to return {state.rally.volley} with {card}s, play {needed} "
-            f"({format_return(card, needed)}), not {count}"
-        )
+        raise IllegalAction(_("to return {volley} with {card}s, play {needed} ({cards}), "
+                              "not {count}", volley=state.rally.volley, card=card, needed=needed,
+                              cards=format_return(card, needed), count=count))
     return {"type": "return", "card": card, "count": needed}
 

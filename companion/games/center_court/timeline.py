@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """Center Court's timeline: each player's points over the match, sets and faults marked."""
 
 from __future__ import annotations
@@ -6,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from companion.games.chart import Chart, Mark, Series, Step
+from companion.games.said import sentences
+from companion.i18n import Text, _
 
 
 def timeline(steps: Sequence[Step]) -> Chart:
@@ -27,15 +28,18 @@ def timeline(steps: Sequence[Step]) -> Chart:
             sets = len(view["sets"])
             games = view["sets"][-1]
             winner = 0 if games[0] > games[1] else 1
-            marks.append(Mark(played, "set", f"Set {sets}: {games[0]}-{games[1]}",
+            marks.append(Mark(played, "set", _("Set {number}: {score}", number=sets,
+                                                 score=f"{games[0]}-{games[1]}"),
                               f"side-{winner}"))
     won = [s["points_won"] for s in steps[-1].view["stats"]]
-    told = [f"Points won: {names[0]} {won[0]}, {names[1]} {won[1]}."]
+    told: list[Text | str] = [_("Points won: {first} {first_points}, {second} {second_points}.",
+                                first=names[0], first_points=won[0], second=names[1],
+                                second_points=won[1])]
     if lead[0]:
-        told.append(f"Biggest lead: {names[0 if lead[0] > 0 else 1]} by {abs(lead[0])} "
-                    f"(after point {lead[1]}).")
-    told += [f"{m.label}." for m in marks]
-    return Chart("Momentum", "point", "points ahead", [line], " ".join(told), marks,
-                 zero={"above": f"{names[0]} ahead", "below": f"{names[1]} ahead",
+        told.append(_("Biggest lead: {name} by {lead} (after point {point}).",
+                      name=names[0 if lead[0] > 0 else 1], lead=abs(lead[0]), point=lead[1]))
+    told += [_("{mark}.", mark=m.label) for m in marks]
+    return Chart(_("Momentum"), _("point"), _("points ahead"), [line], sentences(told), marks,
+                 zero={"above": _("{name} ahead", name=names[0]),
+                       "below": _("{name} ahead", name=names[1]),
                        "above_colour": "side-0", "below_colour": "side-1"})
-
