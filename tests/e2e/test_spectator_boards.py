@@ -55,7 +55,7 @@ def test_center_court_new_and_in_play(companion, phone):
     phone.goto(url(companion))
     expect(phone.locator("#board .head")).to_have_text("Set 1")
     title_is(phone, "Ann v Bob: 0-0, 0-0")
-    expect(phone.locator("#board .score thead th")).to_have_text(["Games", "Points"])
+    expect(phone.locator("#board .score thead th")).to_have_text(["Gms", "Points"])
     expect(phone.locator("#board tr.serving .name")).to_have_text("Ann")
     for s in CC_FACTS:
         above_the_fold(phone, s)
@@ -65,8 +65,8 @@ def test_center_court_new_and_in_play(companion, phone):
     play(companion, {"type": "serve", "card": 3}, {"type": "return", "card": 3},
          {"type": "return", "card": 3}, POINT[0], *[POINT[0]] * 3, POINT[1])
     title_is(phone, "Ann v Bob: 6-4 1-0, 0-15")
-    expect(phone.locator("#board .score thead th")).to_have_text(["Set", "Games", "Points"])
-    expect(phone.locator("#board .rally")).to_have_text("Longest rally: 3 shots")
+    expect(phone.locator("#board .score thead th")).to_have_text(["Set", "Gms", "Points"])
+    expect(phone.locator("#board .rally")).to_have_text("Longest rally (shots): 3")
     expect(phone.locator("#board .stats.live tbody tr").nth(0)).to_have_text("Points won2817")
     for s in [*CC_FACTS, "#board .score .set"]:
         above_the_fold(phone, s)
