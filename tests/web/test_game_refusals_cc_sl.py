@@ -1,6 +1,6 @@
-"""Center Court's refusals through the API in each shipped language (issue #40): the
-rules' words in the asker's language, every placeholder filled (names in any script, the
-cards and counts), the API's field names English."""
+"""Center Court's and AlakaSLAM's refusals through the API in each shipped language
+(issue #40): the rules' words in the asker's language, every placeholder filled (names in
+any script, the cards and counts), the API's field names English."""
 
 from __future__ import annotations
 
@@ -56,3 +56,42 @@ def test_a_won_match_s_refusal_names_the_winner_in_each_language(host, lang):
     assert "李小龙" in said and "{" not in said
     if lang != "en":
         assert "Undo to change" not in said
+
+
+FOUR = ["Łukasz", "Σοφία", "Ольга", "דוד"]
+DOUBLES = {"game": "alakaslam", "players": FOUR,
+           "options": {"characters": ["toots", "laurie", "wendolyn", "sarissia"]}}
+SINGLES = {"game": "alakaslam", "players": ["Łukasz", "李小龙"],
+           "options": {"characters": ["austin", "laurie"]}}
+#: A shot before the doubles side's serve; the wrong player serving in singles.
+SHOT_FIRST = {
+    "en": "a serve is due: Łukasz & Σοφία serve",
+    "de": "ein Aufschlag ist dran: Łukasz & Σοφία schlagen auf",
+    "fr": "un service est attendu : Łukasz & Σοφία servent",
+    "es": "toca sacar: sacan Łukasz & Σοφία",
+    "pl": "teraz serwis: serwują Łukasz & Σοφία",
+}
+WRONG_SLAM_SERVER = {
+    "en": "Łukasz serves this point, not 李小龙",
+    "de": "Łukasz schlägt in diesem Punkt auf, nicht 李小龙",
+    "fr": "c'est Łukasz qui sert ce point, pas 李小龙",
+    "es": "este punto lo saca Łukasz, no 李小龙",
+    "pl": "w tym punkcie serwuje Łukasz, nie 李小龙",
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_an_alakaslam_refusal_in_each_language_with_its_placeholders(host, lang):
+    headers = {"Accept-Language": lang}
+    assert host.post("/api/match", DOUBLES).status_code == 200
+    shot = host.post("/api/action", {"type": "shot", "player": 2, "cards": ["R1"],
+                                     "support": {"player": 3, "cards": ["B1"]}},
+                     headers=headers)
+    assert shot.status_code == 409, shot.json
+    assert shot.json["error"] == SHOT_FIRST[lang]
+    assert host.post("/api/match/end", {}).status_code == 200
+    assert host.post("/api/match", SINGLES).status_code == 200, "a new match"
+    serve = host.post("/api/action", {"type": "serve", "player": 1, "corner": "red",
+                                      "cards": ["B2"]}, headers=headers)
+    assert serve.status_code == 409, serve.json
+    assert serve.json["error"] == WRONG_SLAM_SERVER[lang]

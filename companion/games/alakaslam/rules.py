@@ -26,6 +26,7 @@ from companion.games.alakaslam.state import (
     held_at_most,
 )
 from companion.games.base import JSON, action_type, check_fields, choice, integer
+from companion.i18n import _
 from companion.names import TEAM_JOIN
 
 ACTIONS = ("serve", "shot", "point", "mulligan", "ability", "copy")
@@ -97,8 +98,8 @@ def resolve(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON
     del rng  # nothing is rolled during play
     kind = action_type(action, ACTIONS)
     if state.winner is not None:
-        raise IllegalAction(f"the match is won by {side_name(state, state.winner)}: "
-                            "only undo is possible now")
+        raise IllegalAction(_("the match is won by {side}: only undo is possible now",
+                              side=side_name(state, state.winner)))
     return {"serve": _serve, "shot": _shot, "point": _point, "mulligan": _mulligan,
             "ability": _ability, "copy": _copy}[kind](state, action)
 
@@ -159,22 +160,26 @@ def _point_refusal(state: State, winner: int, reason: str) -> str:
             f"give {side_name(state, last)} the point for no return, declined, out or net")
 
 
-def _before_serve(state: State, what: str) -> None:
+def _before_mulligan(state: State) -> None:
     if state.due != "serve":
-        raise IllegalAction(f"{what} comes before the serve; the rally is under way "
-                            f"({side_name(state, state.hitter)} to hit)")
+        raise IllegalAction(_("a mulligan comes before the serve; the rally is under way "
+                              "({side} to hit)", side=side_name(state, state.hitter)))
 
 
 def _mulligan(state: State, action: Mapping[str, Any]) -> JSON:
     check_fields(action, ("player",))
     p = _player(state, action)
-    _before_serve(state, "a mulligan")
+    _before_mulligan(state)
     if hand_size(state, p) <= 1:
         side = state.serving_side
-        then = ("serve instead" if state.setup.teams[p] == side else
-                f"keep it and receive: {side_name(state, side)} {_serves(state, side)}")
-        raise IllegalAction(f"{_name(state, p)}'s hand is down to 1 card: no more "
-                            f"mulligans; {then}")
+        said = {"name": _name(state, p), "side": side_name(state, side)}
+        raise IllegalAction(
+            _("{name}'s hand is down to 1 card: no more mulligans; serve instead", **said)
+            if state.setup.teams[p] == side else
+            _("{name}'s hand is down to 1 card: no more mulligans; keep it and receive: "
+              "{side} serve", **said) if _pair(state, side) else
+            _("{name}'s hand is down to 1 card: no more mulligans; keep it and receive: "
+              "{side} serves", **said))
     return {"type": "mulligan", "player": p}
 
 
@@ -274,6 +279,11 @@ def _ability_turn(state: State, p: int) -> str | None:
             f"{_name(state, p)}'s to use once the serve is recorded")
 
 
+def _pair(state: State, side: int) -> bool:
+    """Whether ``side`` is two players (its verbs take the plural: "Ann & Bea serve")."""
+    return len(state.setup.side_players(side)) > 1
+
+
 def _serves(state: State, side: int) -> str:
     """``serve`` for a pair, ``serves`` for one player."""
     return "serve" if len(state.setup.side_players(side)) > 1 else "serves"
@@ -292,17 +302,22 @@ def _serve(state: State, action: Mapping[str, Any]) -> JSON:
     if corner is None:
         raise InvalidAction('missing field \'corner\' ("red" or "blue")')
     if state.due != "serve":
-        pair = len(state.setup.side_players(state.hitter)) > 1
-        raise IllegalAction(f"no serve is due: {side_name(state, state.hitter)} "
-                            f"{'hit' if pair else 'hits'} the ball in play (a shot)")
+        side = side_name(state, state.hitter)
+        raise IllegalAction(
+            _("no serve is due: {side} hit the ball in play (a shot)", side=side)
+            if _pair(state, state.hitter) else
+            _("no serve is due: {side} hits the ball in play (a shot)", side=side))
     if state.setup.teams[p] != state.serving_side:
         servers = state.setup.side_players(state.serving_side)
-        who = " or ".join(state.setup.names[q] for q in servers)
-        why = " (they lost the last one)" if state.last_point else ""
-        raise IllegalAction(f"{side_name(state, state.serving_side)} serve this point{why}: "
-                            f"the server is {who}"
-                            if len(servers) > 1 else
-                            f"{who} serves this point, not {state.setup.names[p]}")
+        if len(servers) > 1:
+            said = {"side": side_name(state, state.serving_side),
+                    "first": _name(state, servers[0]), "second": _name(state, servers[1])}
+            raise IllegalAction(
+                _("{side} serve this point (they lost the last one): the server is {first} "
+                  "or {second}", **said) if state.last_point else
+                _("{side} serve this point: the server is {first} or {second}", **said))
+        raise IllegalAction(_("{name} serves this point, not {other}",
+                              name=_name(state, servers[0]), other=_name(state, p)))
     event: JSON = {"type": "serve", "player": p, "corner": corner}
     event.update(_hitters(state, action, p))
     return event
@@ -312,14 +327,19 @@ def _shot(state: State, action: Mapping[str, Any]) -> JSON:
     check_fields(action, ("player", "cards", "support", "enchant", "ability"))
     p = _player(state, action)
     if state.due != "shot":
-        raise IllegalAction(f"a serve is due: {side_name(state, state.serving_side)} "
-                            f"{_serves(state, state.serving_side)}")
+        side = side_name(state, state.serving_side)
+        raise IllegalAction(_("a serve is due: {side} serve", side=side)
+                            if _pair(state, state.serving_side) else
+                            _("a serve is due: {side} serves", side=side))
     if state.setup.teams[p] != state.hitting_side:
         hitters = state.setup.side_players(state.hitter)
-        raise IllegalAction(f"{side_name(state, state.hitter)} hit now: the player "
-                            f"at the ball is {' or '.join(_name(state, q) for q in hitters)}"
-                            if len(hitters) > 1 else
-                            f"{_name(state, hitters[0])} hits now, not {_name(state, p)}")
+        raise IllegalAction(
+            _("{side} hit now: the player at the ball is {first} or {second}",
+              side=side_name(state, state.hitter), first=_name(state, hitters[0]),
+              second=_name(state, hitters[-1]))
+            if len(hitters) > 1 else
+            _("{name} hits now, not {other}", name=_name(state, hitters[0]),
+              other=_name(state, p)))
     event: JSON = {"type": "shot", "player": p, "ability": False}
     event.update(_hitters(state, action, p))
     return event
