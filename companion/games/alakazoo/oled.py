@@ -43,7 +43,7 @@ EVENT_Y = KEYS_TOP - 8
 PIP = 7
 #: How each reason for Dark Power reads on the event line.
 DARK_REASONS = {"no_rune": _("no rune"), "magic_power": _("Magic Power"),
-                "hand": _("hand > 4"), "helper": _("Helper's trick")}
+                "hand": _("hand > 4"), "helper": _("Helper")}
 #: Why a display scored, on the event line; a shorter word where "complete" is too long.
 SCORED = {"own": _("own"), "first": _("first"), "complete": _("complete")}
 SAID = {**SCORED, "complete": _("done")}
@@ -177,7 +177,8 @@ def event(view: Mapping[str, Any], options: Mapping[str, Any]) -> str:
                           lambda n: _("{name} passes: 3 DP", name=n[passed[0]]))
         return fitted(names, lambda n: _("{names} pass: 3 Dark Power",
                                          names=" & ".join(n[q] for q in passed)),
-                      lambda n: _("{names} pass: 3 DP", names=" & ".join(n[q] for q in passed)))
+                      lambda n: _("{names} pass: 3 DP", names=" & ".join(n[q] for q in passed)),
+                      lambda n: _("{names} pass", names=" & ".join(n[q] for q in passed)))
     if view["final_round"] and view["ender"] == who:
         return fitted(names, lambda n: _("{name} completed the portal", name=n[who]),
                       lambda n: _("{name} completed", name=n[who]))
