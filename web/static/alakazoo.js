@@ -96,6 +96,7 @@ TC.zoo.portal = function (v, p, {pick, picked} = {}) {
   const el = TC.el;
   const pl = v.players[p];
   const marks = TC.zoo.marks(v.creatures);
+  const empty = TC.t("empty");
   const j = pl.jury;
   const cells = [];
   const line = (kind, i) => {
@@ -110,7 +111,7 @@ TC.zoo.portal = function (v, p, {pick, picked} = {}) {
       const s = r * 3 + c + 1;
       const cr = pl.portal[s - 1];
       const first = v.firsts[String(s)] === p;
-      const label = TC.t("space {space}: {creature}", {space: s, creature: cr ? v.creatures[cr - 1] : TC.t("empty")}) +
+      const label = TC.t("space {space}: {creature}", {space: s, creature: cr ? v.creatures[cr - 1] : empty}) +
         (first ? ", " + TC.t("first here") : "");
       const attrs = {class: `sp${cr ? ` cr${cr}` : " empty"}${first ? " first" : ""}${picked === s ? " picked" : ""}`,
         "data-space": s, "aria-label": label};
