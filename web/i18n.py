@@ -25,7 +25,7 @@ copy); :func:`error_text` says a JSON error in the request's language.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
@@ -91,29 +91,45 @@ def error_text(message: object) -> str:
 
 
 #: The scripts of one page each (a page hands its scripts the words of these that it
-#: loads, of common.js and timeline.js, and of every game's, which load on demand).
+#: loads, and of :data:`SHARED`). A game's scripts (``<game>.js``, ``<game>-host.js``)
+#: are neither: their words come with them (:func:`game_words`), so a page carries the
+#: words of the game on the table only, as it carries its scripts (web/pages.py).
 PAGE_SCRIPTS = frozenset({"host.js", "session.js", "spectator.js", "history.js",
                           "players.js", "hall.js", "night.js", "night-next.js",
                           "night-tv.js", "night-director.js", "sim.js"})
+#: The scripts every page loads.
+SHARED = frozenset({"common.js", "timeline.js"})
 
 
 def script_words(lang: str, page: tuple[str, ...] = ()) -> Markup:
-    """The words of the scripts a page loads (``page``: its own, :data:`PAGE_SCRIPTS`)
-    in ``lang`` as a JSON block for ``<script id="words">``: English has none (each
-    script's message id is its English words). Only a page's own: each page stays in
-    its weight budget (tests/web/test_api.py LIGHT) in every language."""
-    text = json.dumps(dict(words(lang, SCRIPTS, _user_of(frozenset(page)))),
-                      ensure_ascii=False, separators=(",", ":"))
+    """The words of the scripts a page loads (``page``: its own, :data:`PAGE_SCRIPTS`,
+    with :data:`SHARED`) in ``lang`` as a JSON block for ``<script id="words">``:
+    English has none (each script's message id is its English words). Only a page's
+    own: each page stays in its weight budget (tests/web/test_api.py LIGHT) in every
+    language."""
+    return _json(words(lang, SCRIPTS, _user_of(frozenset(page) | SHARED)))
+
+
+def game_words(lang: str, script: str) -> str:
+    """The script that adds the words of the game script ``script`` (``alakaslam.js``)
+    in ``lang`` to the page's (``TC.words``): loaded just before that script, by the
+    page or on demand with it (web/pages.py game_assets)."""
+    said = _json(words(lang, SCRIPTS, _user_of(frozenset({script}))))
+    return f"Object.assign(TC.words, {said});\n"
+
+
+def _json(said: Mapping[str, str]) -> Markup:
+    """``said`` as JSON that cannot end a ``<script>`` block early."""
+    text = json.dumps(dict(said), ensure_ascii=False, separators=(",", ":"))
     return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e")
                   .replace("&", "\\u0026"))
 
 
 @cache
-def _user_of(page: frozenset[str]) -> Callable[[str], bool]:
-    """Whether a script (its path in the catalog) is one a page of ``page``'s loads."""
+def _user_of(scripts: frozenset[str]) -> Callable[[str], bool]:
+    """Whether a script (its path in the catalog) is one of ``scripts``."""
     def used(path: str) -> bool:
-        name = path.rsplit("/", 1)[-1]
-        return name in page or name not in PAGE_SCRIPTS
+        return path.rsplit("/", 1)[-1] in scripts
     return used
 
 
@@ -146,5 +162,5 @@ def setup(app: Flask, own: str | None = None) -> None:
         return response
 
 
-__all__ = ["COOKIE", "Text", "choose", "current", "error_text", "say", "script_words",
-           "setup"]
+__all__ = ["COOKIE", "Text", "choose", "current", "error_text", "game_words", "say",
+           "script_words", "setup"]

@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from flask import Blueprint, Response, render_template, url_for
+from flask import Blueprint, Response, abort, render_template, request, url_for
 from markupsafe import Markup
 
 from companion.catalog import Catalog
+from companion.i18n import ENGLISH, language
+from web.i18n import current, game_words
 from web.services import services
 
 bp = Blueprint("pages", __name__)
@@ -27,11 +29,39 @@ def game_assets(catalog: Catalog, parts: tuple[str, ...]) -> dict[str, list[str]
     """Each game's of ``catalog`` files for a page, in the order they load, those that
     exist (a game with none is drawn the generic way): its style
     ``static/<game>.css``, then its scripts, ``static/<game>.js`` (its board) for the
-    part "" and ``static/<game>-host.js`` for "host"."""
+    part "" and ``static/<game>-host.js`` for "host", each after the script of its words
+    in the page's language (:func:`game_words`; none in English, whose words are the
+    scripts' own)."""
+    lang = current()
     names = [("", ".css"), *((part, ".js") for part in parts)]
-    return {g: [url_for("static", filename=name) for part, ext in names
-                if (STATIC / (name := f"{g}{'-' + part if part else ''}{ext}")).exists()]
-            for g in catalog}
+    found: dict[str, list[str]] = {}
+    for g in catalog:
+        urls = found[g] = []
+        for part, ext in names:
+            name = f"{g}{'-' + part if part else ''}{ext}"
+            if not (STATIC / name).exists():
+                continue
+            if ext == ".js" and lang != ENGLISH:
+                urls.append(url_for("pages.game_words_script", lang=lang, script=name))
+            urls.append(url_for("static", filename=name))
+    return found
+
+
+@bp.get("/words/<lang>/<script>")
+def game_words_script(lang: str, script: str) -> Response:
+    """The words of one game's script in ``lang`` (:func:`web.i18n.game_words`); 404 for
+    a script that is no game's, or a language not shipped."""
+    games = services().catalog
+    known = {f"{g}{suffix}.js" for g in games for suffix in ("", "-host")}
+    if script not in known or language(lang) != lang or not (STATIC / script).exists():
+        abort(404)
+    response = Response(game_words(lang, script), mimetype="text/javascript")
+    # The words change with the companion's version only: a phone asks again on each load
+    # and is answered "not modified" while they stay the same.
+    response.headers["Cache-Control"] = "no-cache"
+    response.add_etag()
+    response.make_conditional(request)  # in place (Werkzeug's documented use)
+    return response
 
 
 def page(template: str, parts: tuple[str, ...] = (), *, on_demand: bool = False,
