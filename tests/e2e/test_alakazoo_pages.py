@@ -265,10 +265,11 @@ def test_host_plays_a_match_to_the_end_and_the_spectator_follows(companion, brow
     expect(actions.locator("[data-reason=helper]")).to_have_count(0)
     # 1 Magic Power token and two dice pay for one display: the form goes, a note says why.
     display(1, 1, board=True)
-    # The words the API refuses a display with (what is wrong, and what to do).
+    # Why (the bound the record allows), and what to do: the page says it from the view's
+    # data in its own language (the API's refusal says how the bound is made up too).
     expect(actions.locator("[data-note=displays]")).to_have_text(
-        "Ann can hold at most 1 Magic Power token now (1 kept from earlier turns, a roll of 2 "
-        "dice, 2 spent on displays) and a display spends 2: no display now; end the turn")
+        "Ann can hold at most 1 Magic Power now and a display spends 2: no display now; end "
+        "the turn")
     expect(head).to_have_text("Round 1 · Ann's turn")
     expect(spectator.locator("#board .zp[data-player='0'] .pts")).to_have_text("2")
     end_turn("Round 1 · Bob's turn")
@@ -301,7 +302,7 @@ def test_host_plays_a_match_to_the_end_and_the_spectator_follows(companion, brow
     display(6, 6, board=True)
     expect(actions.locator("fieldset[data-action=display]")).to_have_count(0)
     expect(actions.locator("[data-note=displays]")).to_contain_text(
-        "Ann can hold at most 0 Magic Power tokens now")
+        "Ann can hold at most 0 Magic Power now")
     end_turn("Round 2 · Bob's turn")
     end_turn("Round 3 · Ann's turn")
     pick(2)
@@ -497,9 +498,8 @@ def test_the_host_offers_two_displays_after_the_helper_and_no_hand_trick_against
                ).to_have_class("sp cr1 first")
     expect(display).to_have_count(0)
     expect(actions.locator("[data-note=displays]")).to_have_text(
-        "Ann has displayed 2 elements this turn: each display spends 2 Magic Power and a "
-        "player holds at most 6, of which the Magic Helper spent 1 this turn, so 2 is the "
-        "most in this turn; end the turn")
+        "Ann has displayed 2 elements this turn, the most the Magic Power pays for: each "
+        "display spends 2 and a player holds at most 6; end the turn")
     # Actions not recorded: each of Ann's turns displays what 3 more tokens pay for.
     play(companion, END, END, *displays((3, 1), (4, 1)), END, END, *displays((5, 1)), END,
          END, *displays((6, 1), (7, 1)), END, END, *displays((8, 1)), END, END,

@@ -1,4 +1,3 @@
-// i18n: words not marked yet (issue #40)
 /* Alakazoo on the host's phone: the start form's own parts and every turn control. Needs
    alakazoo.js (TC.zoo). */
 "use strict";
@@ -17,9 +16,9 @@ TC.zoo.startForm = function (box, game, current) {
   const inputs = () => [...document.querySelectorAll("#players input")];
   const names = x.creatures.map((n, i) => el("input", {name: "creature", value: (before.creatures || x.creatures)[i],
     maxlength: x.max_creature_name, size: x.max_creature_name, required: true,
-    "aria-label": `Creature ${i + 1}'s name`}));
+    "aria-label": TC.t("Creature {number}'s name", {number: i + 1})}));
   const portals = inputs().map((_, i) => {
-    const pick = el("select", {name: "portal", "aria-label": `Player ${i + 1}'s Portal board`},
+    const pick = el("select", {name: "portal", "aria-label": TC.t("Player {number}'s Portal board", {number: i + 1})},
       names.map((n, c) => el("option", {value: c + 1, selected: ((before.portals || [])[i] || i + 1) === c + 1}, n.value)));
     const who = el("span", {class: "who"});
     return {row: el("label", {class: "zoo-player"}, who, pick), who, pick};
@@ -28,9 +27,9 @@ TC.zoo.startForm = function (box, game, current) {
   // none, and the first creatures displayed decide the deck.
   const boxed = x.creatures.map((_, c) => el("input", {type: "checkbox", name: "boxed", value: c + 1,
     checked: (before.boxed || []).includes(c + 1)}));
-  const boxedSet = el("fieldset", {class: "zoo-boxed"}, el("legend", {}, "Put back in the box"),
+  const boxedSet = el("fieldset", {class: "zoo-boxed"}, el("legend", {}, TC.t("Put back in the box")),
     boxed.map((b) => el("label", {}, b, document.createTextNode(""))),
-    el("p", {class: "hint"}, "Two creatures with two players, one with three. None ticked: the first creatures displayed decide."));
+    el("p", {class: "hint"}, TC.t("Two creatures with two players, one with three. None ticked: the first creatures displayed decide.")));
   boxed.forEach((b) => b.addEventListener("change", () => update()));
   const faces = el("input", {name: "dice_faces", value: (before.dice_faces || x.dice_faces).join(", "),
     "aria-describedby": "zoo-faces-hint"});
@@ -44,15 +43,15 @@ TC.zoo.startForm = function (box, game, current) {
   if (reset && before.dark_power_reset === false) reset.value = "1";
   const update = () => {
     const typed = inputs().map((i) => i.value.trim());
-    portals.forEach((r, i) => { r.row.hidden = !typed[i]; r.who.textContent = `${typed[i]}'s portal`; });
+    portals.forEach((r, i) => { r.row.hidden = !typed[i]; r.who.textContent = TC.t("{name}'s portal", {name: typed[i]}); });
     // The first player's menu names the players; no choice for a seat left empty.
     if (first) {
       [...first.options].forEach((o, k) => {
-        if (k < typed.length) { o.textContent = typed[k] || `Player ${k + 1}`; o.hidden = !typed[k]; }
-        else o.textContent = "the device rolls";
+        if (k < typed.length) { o.textContent = typed[k] || TC.t("Player {number}", {number: k + 1}); o.hidden = !typed[k]; }
+        else o.textContent = TC.t("the device rolls");
       });
     }
-    for (const r of portals) names.forEach((n, c) => { r.pick.options[c].textContent = n.value.trim() || `Creature ${c + 1}`; });
+    for (const r of portals) names.forEach((n, c) => { r.pick.options[c].textContent = n.value.trim() || TC.t("Creature {number}", {number: c + 1}); });
     // Each creature is on one Portal board at most: a creature another seated player's
     // board shows is not offered (a board whose creature was taken moves to a free one).
     const seated = portals.filter((_, i) => typed[i]);
@@ -70,7 +69,7 @@ TC.zoo.startForm = function (box, game, current) {
     boxed.forEach((b, c) => {
       if (onBoard.includes(c + 1)) b.checked = false;
       b.parentNode.hidden = onBoard.includes(c + 1);
-      b.nextSibling.textContent = ` ${names[c].value.trim() || `Creature ${c + 1}`}`;
+      b.nextSibling.textContent = " " + (names[c].value.trim() || TC.t("Creature {number}", {number: c + 1}));
     });
     let ticked = boxed.filter((b) => b.checked);
     for (const b of ticked.slice(room)) b.checked = false;
@@ -78,15 +77,18 @@ TC.zoo.startForm = function (box, game, current) {
     for (const b of boxed) b.disabled = !b.checked && ticked.length >= room;
     boxedSet.hidden = room === 0;
   };
-  box.prepend(el("fieldset", {class: "zoo-setup"}, el("legend", {}, "Portal boards"), portals.map((r) => r.row)));
+  box.prepend(el("fieldset", {class: "zoo-setup"}, el("legend", {}, TC.t("Portal boards")), portals.map((r) => r.row)));
+  // The 3 DP pass menu's choices, named as they read in the page's language.
+  const said = reset ? [...reset.options].map((o) => o.textContent) : ["Reset", "Keep"]; // i18n: not said (the menu's own labels, said by the server)
   box.append(
-    el("p", {class: "hint"}, "At 3 Dark Power a player passes the turn: Reset puts their Dark Power back to 0, Keep leaves it at 3."),
-    el("details", {class: "zoo-names"}, el("summary", {}, "Creature names, the deck and Spell Dice"),
+    el("p", {class: "hint"}, TC.t("At 3 Dark Power a player passes the turn: {reset} puts their Dark Power back to 0, {keep} leaves it at 3.",
+      {reset: said[0], keep: said[1]})),
+    el("details", {class: "zoo-names"}, el("summary", {}, TC.t("Creature names, the deck and Spell Dice")),
       el("div", {class: "names"}, names.map((n, i) => el("label", {class: `cr${i + 1}`}, `${i + 1}`, n))),
       boxedSet,
-      el("label", {}, "Spell Dice faces ", faces),
-      el("p", {class: "hint", id: "zoo-faces-hint"}, `2 to 12 faces, up to ${x.max_face} letters each, separated by commas. ` +
-        `Default: ${x.dice_faces.join(", ")} (${x.dice_faces[0]} is the Magic Power symbol).`)));
+      el("label", {}, TC.t("Spell Dice faces"), " ", faces),
+      el("p", {class: "hint", id: "zoo-faces-hint"}, TC.t("2 to 12 faces, up to {most} letters each, separated by commas. Default: {faces} ({magic} is the Magic Power symbol).",
+        {most: x.max_face, faces: x.dice_faces.join(", "), magic: x.dice_faces[0]}))));
   update();
   document.getElementById("players").oninput = () => { if (faces.isConnected) update(); };
   names.forEach((n) => n.addEventListener("input", update));
@@ -118,7 +120,7 @@ TC.zoo.controls = function (box, match, send) {
   const p = v.current;
   if (p === null) {
     // Over: nothing is left to record but an undo (in the bar).
-    box.append(el("p", {class: "hint zoo-over"}, "The game is over: the Magic Jury has scored. Undo takes back the last action."));
+    box.append(el("p", {class: "hint zoo-over"}, TC.t("The game is over: the Magic Jury has scored. Undo takes back the last action.")));
     return;
   }
   const me = v.players[p];
@@ -129,8 +131,8 @@ TC.zoo.controls = function (box, match, send) {
   const act = (body, near) => send({...body, by: p}, near);
   const button = (text, body, near, attrs) => el("button", {type: "button", ...attrs, onclick: () => act(body, near())}, text);
 
-  box.append(el("p", {class: "zoo-turn"}, `${me.name}'s turn · round ${v.round}`,
-    v.roll ? ` · Spell Dice: ${v.roll.faces.join(" · ")}` : ""));
+  box.append(el("p", {class: "zoo-turn"}, TC.t("{name}'s turn · round {round}", {name: me.name, round: v.round}),
+    v.roll ? " · " + TC.t("Spell Dice: {faces}", {faces: v.roll.faces.join(" · ")}) : ""));
 
   const display = shapes("display");
   if (display.length) {
@@ -139,13 +141,13 @@ TC.zoo.controls = function (box, match, send) {
     if (!TC.zoo.picked || TC.zoo.picked.key !== key || !open.includes(TC.zoo.picked.space)) TC.zoo.picked = null;
     const left = v.max_displays - v.displays;
     const fs = el("fieldset", {"data-action": "display"}, el("legend", {},
-      `Display on ${me.name}'s portal (${left} more this turn)`));
+      TC.t("Display on {name}'s portal ({left} more this turn)", {name: me.name, left})));
     const redraw = () => {
       const picked = TC.zoo.picked && TC.zoo.picked.space;
       // Only the cards that can be in a hand: none shown on that space, none out of the deck.
       const cards = picked ? cardsFor(display, picked) : [];
       fs.replaceChildren(fs.firstChild,
-        el("p", {class: "hint"}, picked ? `Space ${picked}: which creature?` : "Tap an empty space, then the creature."),
+        el("p", {class: "hint"}, picked ? TC.t("Space {space}: which creature?", {space: picked}) : TC.t("Tap an empty space, then the creature.")),
         TC.zoo.portal(v, p, {picked, pick: (s) => { TC.zoo.picked = {key, space: s}; redraw(); }}),
         el("div", {class: "creatures"}, cards.map((c) => el("button", {type: "button", class: `cr${c}`,
           "data-creature": c, onclick: () => act({type: "display", space: picked, creature: c}, fs)}, v.creatures[c - 1]))));
@@ -154,66 +156,73 @@ TC.zoo.controls = function (box, match, send) {
     box.append(fs);
   } else if (v.no_display) {
     // The most a turn allows (3, 2 after the Helper), or fewer: the Magic Power the
-    // record allows the player pays for no more. The engine's words, as it refuses.
-    box.append(el("p", {class: "hint", "data-note": "displays"}, v.no_display));
+    // record allows the player pays for no more. Said from the view's data in the page's
+    // language (its no_display is the engine's refusal in English, for every phone).
+    // The turn's most: 6 tokens at most, less the Helper's 1, at 2 a display (the engine's
+    // no_display says the same in English).
+    const most = v.max_displays >= Math.floor((6 - (v.action === "helper" ? 1 : 0)) / 2);
+    box.append(el("p", {class: "hint", "data-note": "displays"}, most
+      ? TC.t("{name} has displayed {n} elements this turn, the most the Magic Power pays for: each display spends 2 and a player holds at most 6; end the turn", {name: me.name, n: v.displays})
+      : TC.t("{name} can hold at most {held} Magic Power now and a display spends 2: no display now; end the turn", {name: me.name, held: me.magic_power})));
   }
 
   const [roll] = shapes("roll");
   if (roll) {
-    const fs = el("fieldset", {"data-action": "roll"}, el("legend", {}, "Spell Dice (the turn's one action)"));
-    const dice = [0, 1, 2].map((i) => el("select", {name: "face", "aria-label": `Die ${i + 1}`},
+    const fs = el("fieldset", {"data-action": "roll"}, el("legend", {}, TC.t("Spell Dice (the turn's one action)")));
+    const dice = [0, 1, 2].map((i) => el("select", {name: "face", "aria-label": TC.t("Die {number}", {number: i + 1})},
       i ? el("option", {value: ""}, "—") : null, v.dice_faces.map((f) => el("option", {value: f}, f))));
-    fs.append(el("div", {class: "row"}, "The device rolls:", roll.dice.map((n) => button(`${n}`, {type: "roll", dice: n},
-      () => fs, {"aria-label": `The device rolls ${n === 1 ? "1 Spell Die" : `${n} Spell Dice`}`, "data-dice": n}))),
+    fs.append(el("div", {class: "row"}, TC.t("The device rolls:"), roll.dice.map((n) => button(`${n}`, {type: "roll", dice: n},
+      () => fs, {"aria-label": n === 1 ? TC.t("The device rolls 1 Spell Die") : TC.t("The device rolls {n} Spell Dice", {n}), "data-dice": n}))),
     el("div", {class: "row"}, dice, el("button", {type: "button", "data-table": "", onclick: () => act({type: "roll",
-      faces: dice.map((d) => d.value).filter(Boolean)}, fs)}, "We rolled")));
+      faces: dice.map((d) => d.value).filter(Boolean)}, fs)}, TC.t("We rolled"))));
     box.append(fs);
   }
   const [column] = shapes("column");
   if (column) {
-    const fs = el("fieldset", {"data-action": "column"}, el("legend", {}, "Cards (the turn's one action)"));
-    fs.append(button("Take a column or discard", {type: "column"}, () => fs, {"data-column": ""}));
+    const fs = el("fieldset", {"data-action": "column"}, el("legend", {}, TC.t("Cards (the turn's one action)")));
+    fs.append(button(TC.t("Take a column or discard"), {type: "column"}, () => fs, {"data-column": ""}));
     box.append(fs);
   }
   const withPlayer = shapes("swap", "player");
   const withHand = shapes("swap", "creature");
   const [helper] = shapes("helper");
   if (withPlayer.length || withHand.length || helper) {
-    const fs = el("fieldset", {"data-action": "swap"}, el("legend", {}, "The Magic Helper (the turn's one action)"));
+    const fs = el("fieldset", {"data-action": "swap"}, el("legend", {}, TC.t("The Magic Helper (the turn's one action)")));
     if (withPlayer.length) {
       // Only the exchanges the rules allow (a shape per player): both spaces filled, two
       // different creatures.
       const pairs = withPlayer.flatMap((x) => x.space.flatMap((s) => x.player.map((o) => [s, o])))
         .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-      const pick = el("select", {name: "pair", "aria-label": "Space and player to swap with"},
+      const pick = el("select", {name: "pair", "aria-label": TC.t("Space and player to swap with")},
         pairs.map(([s, o]) => el("option", {value: `${s}/${o}`},
-          `space ${s}: ${v.creatures[me.portal[s - 1] - 1]} ↔ ${v.players[o].name}'s ${v.creatures[v.players[o].portal[s - 1] - 1]}`)));
+          TC.t("space {space}: {mine} ↔ {other}'s {theirs}", {space: s, mine: v.creatures[me.portal[s - 1] - 1],
+            other: v.players[o].name, theirs: v.creatures[v.players[o].portal[s - 1] - 1]}))));
       fs.append(el("div", {class: "row"}, pick, el("button", {type: "button", onclick: () => {
         const [s, o] = pick.value.split("/").map(Number);
         act({type: "swap", space: s, player: o}, fs);
-      }}, "Swap (+1 Dark Power)")));
+      }}, TC.t("Swap (+1 Dark Power)"))));
     }
     if (withHand.length) {
-      const space = el("select", {name: "space", "aria-label": "Space to swap"}, spacesOf(withHand).map((s) =>
-        el("option", {value: s}, `space ${s}: ${v.creatures[me.portal[s - 1] - 1]}`)));
-      const card = el("select", {name: "card", "aria-label": "Creature card from the hand"});
+      const space = el("select", {name: "space", "aria-label": TC.t("Space to swap")}, spacesOf(withHand).map((s) =>
+        el("option", {value: s}, TC.t("space {space}: {creature}", {space: s, creature: v.creatures[me.portal[s - 1] - 1]}))));
+      const card = el("select", {name: "card", "aria-label": TC.t("Creature card from the hand")});
       // The hand cards that space may take: none shown on that space elsewhere, none out of the deck.
       const cards = () => card.replaceChildren(...cardsFor(withHand, Number(space.value)).map((c) =>
-        el("option", {value: c}, `for ${v.creatures[c - 1]} from the hand`)));
+        el("option", {value: c}, TC.t("for {creature} from the hand", {creature: v.creatures[c - 1]}))));
       space.onchange = cards;
       cards();
       fs.append(el("div", {class: "row"}, space, card, el("button", {type: "button", onclick: () =>
-        act({type: "swap", space: Number(space.value), creature: Number(card.value)}, fs)}, "Swap")));
+        act({type: "swap", space: Number(space.value), creature: Number(card.value)}, fs)}, TC.t("Swap"))));
     }
     if (helper) {
-      const tricks = {hand: "A hand card for another player's (+1 Dark Power)", column: "A hand card for one from a column"};
+      const tricks = {hand: TC.t("A hand card for another player's (+1 Dark Power)"), column: TC.t("A hand card for one from a column")};
       fs.append(el("div", {class: "row"}, helper.trick.map((t) => button(tricks[t], {type: "helper", trick: t},
         () => fs, {"data-trick": t}))));
     }
     box.append(fs);
   }
   if (!roll && v.acted) {
-    box.append(el("p", {class: "hint"}, "The turn's one action (Spell Dice, a column, or the Helper) is spent."));
+    box.append(el("p", {class: "hint"}, TC.t("The turn's one action (Spell Dice, a column, or the Helper) is spent.")));
   }
 
   const [dark] = shapes("dark_power");
@@ -221,7 +230,7 @@ TC.zoo.controls = function (box, match, send) {
   const reasons = dark ? dark.reason.filter((r) => r !== "helper") : [];
   if (reasons.length) {
     const fs = el("fieldset", {"data-action": "dark_power"}, el("legend", {},
-      `+1 Dark Power for ${me.name} (${me.dark_power} of ${v.dark_max})`));
+      TC.t("+1 Dark Power for {name} ({held} of {most})", {name: me.name, held: me.dark_power, most: v.dark_max})));
     fs.append(...reasons.map((r) => button(TC.zoo.REASONS[r], {type: "dark_power", reason: r}, () => fs, {"data-reason": r})));
     box.append(fs);
   }
@@ -230,8 +239,8 @@ TC.zoo.controls = function (box, match, send) {
     // In the host's bar at the bottom of the screen (data-bar); a refusal is said there.
     // The name on a line of its own, cut where it is too wide (whole in the title and the
     // button's name): the bar stays two lines tall.
-    const words = `End ${me.name}'s turn`;
-    box.append(button(["End turn ", el("span", {class: "who"}, me.name)], {type: "end_turn"}, () => null,
+    const words = TC.t("End {name}'s turn", {name: me.name});
+    box.append(button([TC.t("End turn"), " ", el("span", {class: "who"}, me.name)], {type: "end_turn"}, () => null,
       {class: "primary", "data-action": "end_turn", "data-bar": "", title: words, "aria-label": words}));
   }
 };

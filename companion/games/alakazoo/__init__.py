@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """Alakazoo: whose turn, Dark Power, the portals, the final round and the Magic Jury.
 
 The companion keeps whose turn it is (forced passes at 3 Dark Power
@@ -37,7 +36,7 @@ __all__ = ["DARK_REASONS", "DEFAULT_CREATURES", "DEFAULT_FACES", "GAME"]
 
 GAME = Game(
     id=GAME_ID,
-    title="Alakazoo",
+    title="Alakazoo",  # i18n: not said (the game's name, the same in every language)
     seats=(2, 4),
     options=OPTIONS,
     prepare=prepare,

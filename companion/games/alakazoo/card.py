@@ -1,9 +1,9 @@
-# i18n: words not marked yet (issue #40)
 """Alakazoo's hall card (each player's total) and its results: every player for themselves."""
 
 from __future__ import annotations
 
 from companion.games.base import JSON, Card, won
+from companion.i18n import _
 
 
 def card(view: JSON) -> Card:
@@ -13,8 +13,8 @@ def card(view: JSON) -> Card:
              for i, p in enumerate(players)]
     score = "-".join(str(p["total"]) for p in players)
     if view.get("final_round") and view["winner"] is None:
-        score += " (final round)"
-    return Card(score, ["Pts"], sides)
+        score = _("{score} (final round)", score=score)
+    return Card(score, [_("Pts")], sides)
 
 
 def tiebreaks(view: JSON) -> list[float] | None:

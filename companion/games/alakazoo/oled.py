@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """The Alakazoo board, space picker and Magic Jury: a portal as a 3x3 grid beside the scores.
 
 A portal is drawn as nine 12-pixel cells in reading order (spaces 1 2 3 on
@@ -15,6 +14,7 @@ from typing import Any
 from PIL import ImageDraw
 
 from companion.games.alakazoo.panel import offered
+from companion.i18n import _, translate
 from companion.ui.base import Screen, Ui
 from companion.ui.canvas import (
     BODY,
@@ -42,9 +42,11 @@ OTHERS_Y = (23, 31, 39)
 EVENT_Y = KEYS_TOP - 8
 PIP = 7
 #: How each reason for Dark Power reads on the event line.
-DARK_REASONS = {"no_rune": "no rune", "magic_power": "Magic Power", "hand": "hand > 4",
-                "helper": "Helper's trick"}
-SCORED = {"own": "own", "first": "first", "complete": "complete"}
+DARK_REASONS = {"no_rune": _("no rune"), "magic_power": _("Magic Power"),
+                "hand": _("hand > 4"), "helper": _("Helper")}
+#: Why a display scored, on the event line; a shorter word where "complete" is too long.
+SCORED = {"own": _("own"), "first": _("first"), "complete": _("complete")}
+SAID = {**SCORED, "complete": _("done")}
 
 
 def labels(creatures: Sequence[str]) -> list[str]:
@@ -95,71 +97,92 @@ def fitted(names: Sequence[str], *lines: Callable[[list[str]], str], name: str =
 
 def event(view: Mapping[str, Any], options: Mapping[str, Any]) -> str:
     """What just happened, within a full-width line: ``"Ann +2: own, first"``,
-    ``"Cleo passes: 3 Dark Power"``, ``"Ann rolled Fire Water"``..."""
+    ``"Cleo passes: 3 Dark Power"``, ``"Ann rolled Fire Water"``... Made while drawing
+    (in the OLED's language: the joined words are said before they are joined)."""
     names = [p["name"] for p in view["players"]]
     last = view["last"]
     creatures = view["creatures"]
     if last is None:
         first = view["first_player"]
-        how = "Roll: " if options.get("first_roll") is not None else ""
-        return fitted(names, lambda n: f"{how}{n[first]} starts")
+        if options.get("first_roll") is not None:
+            return fitted(names, lambda n: _("Roll: {name} starts", name=n[first]))
+        return fitted(names, lambda n: _("{name} starts", name=n[first]))
     who = last["player"]
     kind = last["type"]
     if kind == "display":
         scored = last["scored"]
         if not scored:
-            return fitted(names, lambda n: f"{n[who]}: {creatures[last['creature'] - 1]} "
-                                           f"on {last['space']}")
-        why = ", ".join(SCORED[s] for s in scored)
-        said = ", ".join("done" if s == "complete" else s for s in scored)
-        forms = [lambda n: f"{n[who]} +{len(scored)}: {why}",
-                 lambda n: f"{n[who]} +{len(scored)}: {said}"]
+            return fitted(names, lambda n: _("{name}: {creature} on {space}", name=n[who],
+                                             creature=creatures[last["creature"] - 1],
+                                             space=last["space"]))
+        why = ", ".join(translate(SCORED[s]) for s in scored)
+        said = ", ".join(translate(SAID[s]) for s in scored)
+        forms = [lambda n: _("{name} +{points}: {why}", name=n[who], points=len(scored),
+                             why=why),
+                 lambda n: _("{name} +{points}: {why}", name=n[who], points=len(scored),
+                             why=said)]
         if "complete" in scored:
-            forms.append(lambda n: f"{n[who]} completes: +{len(scored)}")
+            forms.append(lambda n: _("{name} completes: +{points}", name=n[who],
+                                     points=len(scored)))
         return fitted(names, *forms)
     if kind == "dark_power":
         reason = DARK_REASONS[last["reason"]]
         if last["gained"]:
-            return fitted(names, lambda n: f"{n[who]} +1 Dark Power: {reason}",
-                          lambda n: f"{n[who]} +1 DP: {reason}")
-        return fitted(names, lambda n: f"{n[who]} at 3 Dark Power: {reason}",
-                      lambda n: f"{n[who]} at 3 Dark Power")
+            return fitted(names, lambda n: _("{name} +1 Dark Power: {reason}", name=n[who],
+                                             reason=reason),
+                          lambda n: _("{name} +1 DP: {reason}", name=n[who], reason=reason))
+        return fitted(names, lambda n: _("{name} at 3 Dark Power: {reason}", name=n[who],
+                                         reason=reason),
+                      lambda n: _("{name} at 3 Dark Power", name=n[who]))
     if kind == "swap":
         got, space = creatures[last["got"] - 1], last["space"]
         if last["other"] is None:
-            return fitted(names, lambda n: f"{n[who]} swaps {space}: {got} from hand",
-                          lambda n: f"{n[who]} {space}: {got} from hand",
-                          lambda n: f"{n[who]} {space}: {got} (hand)")
+            return fitted(names, lambda n: _("{name} swaps {space}: {creature} from hand",
+                                             name=n[who], space=space, creature=got),
+                          lambda n: _("{name} {space}: {creature} from hand", name=n[who],
+                                      space=space, creature=got),
+                          lambda n: _("{name} {space}: {creature} (hand)", name=n[who],
+                                      space=space, creature=got))
         other = last["other"]
-        return fitted(names, lambda n: f"{n[who]} swaps {space}: {got} from {n[other]}",
-                      lambda n: f"{n[who]} {space}: {got} from {n[other]}",
-                      lambda n: f"{n[who]}: {got} from {n[other]}")
+        return fitted(names, lambda n: _("{name} swaps {space}: {creature} from {other}",
+                                         name=n[who], space=space, creature=got,
+                                         other=n[other]),
+                      lambda n: _("{name} {space}: {creature} from {other}", name=n[who],
+                                  space=space, creature=got, other=n[other]),
+                      lambda n: _("{name}: {creature} from {other}", name=n[who],
+                                  creature=got, other=n[other]))
     if kind == "roll":
         faces = " ".join(last["faces"])
         # Every face matters more than the verb: drop "rolled", then shorten the faces.
-        return fitted(names, lambda n: f"{n[who]} rolled {faces}",
+        short_faces = " ".join(f[:4] for f in last["faces"])
+        return fitted(names, lambda n: _("{name} rolled {faces}", name=n[who], faces=faces),
                       lambda n: f"{n[who]}: {faces}",
-                      lambda n: f"{n[who]}: {' '.join(f[:4] for f in last['faces'])}")
+                      lambda n: f"{n[who]}: {short_faces}")
     if kind == "column":
-        return fitted(names, lambda n: f"{n[who]}: column/discard",
-                      lambda n: f"{n[who]}: cards")
+        return fitted(names, lambda n: _("{name}: column/discard", name=n[who]),
+                      lambda n: _("{name}: cards", name=n[who]))
     if kind == "helper":
         if last["trick"] == "column":
-            return fitted(names, lambda n: f"{n[who]} Helper: column card",
-                          lambda n: f"{n[who]}: column card")
-        dp = " +1 DP" if last["gained"] else ""
-        return fitted(names, lambda n: f"{n[who]} Helper: hand swap{dp}",
-                      lambda n: f"{n[who]}: hand swap{dp}")
+            return fitted(names, lambda n: _("{name} Helper: column card", name=n[who]),
+                          lambda n: _("{name}: column card", name=n[who]))
+        if last["gained"]:
+            return fitted(names, lambda n: _("{name} Helper: hand swap +1 DP", name=n[who]),
+                          lambda n: _("{name}: hand swap +1 DP", name=n[who]))
+        return fitted(names, lambda n: _("{name} Helper: hand swap", name=n[who]),
+                      lambda n: _("{name}: hand swap", name=n[who]))
     passed = [x["player"] for x in last["passes"]]
     if passed:
-        verb = "passes" if len(passed) == 1 else "pass"
-        return fitted(names, lambda n: f"{' & '.join(n[q] for q in passed)} {verb}: "
-                                       "3 Dark Power",
-                      lambda n: f"{' & '.join(n[q] for q in passed)} {verb}: 3 DP")
+        if len(passed) == 1:
+            return fitted(names, lambda n: _("{name} passes: 3 Dark Power", name=n[passed[0]]),
+                          lambda n: _("{name} passes: 3 DP", name=n[passed[0]]))
+        return fitted(names, lambda n: _("{names} pass: 3 Dark Power",
+                                         names=" & ".join(n[q] for q in passed)),
+                      lambda n: _("{names} pass: 3 DP", names=" & ".join(n[q] for q in passed)),
+                      lambda n: _("{names} pass", names=" & ".join(n[q] for q in passed)))
     if view["final_round"] and view["ender"] == who:
-        return fitted(names, lambda n: f"{n[who]} completed the portal",
-                      lambda n: f"{n[who]} completed")
-    return fitted(names, lambda n: f"{n[who]} ended the turn")
+        return fitted(names, lambda n: _("{name} completed the portal", name=n[who]),
+                      lambda n: _("{name} completed", name=n[who]))
+    return fitted(names, lambda n: _("{name} ended the turn", name=n[who]))
 
 
 def board(draw: ImageDraw.ImageDraw, match: Mapping[str, Any]) -> None:
@@ -184,12 +207,12 @@ def board(draw: ImageDraw.ImageDraw, match: Mapping[str, Any]) -> None:
     write_right(draw, WIDTH, 0, points, BOLD)
     pips(draw, RIGHT, 15, me["dark_power"], view["dark_max"])
     if view["final_round"]:
-        text = "FINAL ROUND"
+        text = translate(_("FINAL ROUND"))
         x = WIDTH - text_width(text, SMALL) - 2
         draw.rectangle((x - 2, 13, WIDTH - 1, 22), fill=1)
         write(draw, (x, 14), text, SMALL, fill=0)
     else:
-        write_right(draw, WIDTH, 14, f"Round {view['round']}", SMALL)
+        write_right(draw, WIDTH, 14, _("Round {round}", round=view["round"]), SMALL)
     others = [q for q in range(len(names)) if q != view["current"]]
     shortened = short(names, 10 * char_width(SMALL), SMALL)
     for y, q in zip(OTHERS_Y, others, strict=False):
@@ -206,12 +229,12 @@ def standings(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
     names = [p["name"] for p in view["players"]]
     won = view["winner"] or []
     if len(won) == 1:
-        head = fitted(names, lambda n: f"{n[won[0]]} wins", name=BOLD)
+        head = fitted(names, lambda n: _("{name} wins", name=n[won[0]]), name=BOLD)
     else:
-        head = "Shared win"
+        head = _("Shared win")
     write_centred(draw, 0, head, BOLD)
-    write(draw, (0, 14), "play+jury", SMALL)
-    write_right(draw, WIDTH, 14, "total", SMALL)
+    write(draw, (0, 14), _("play+jury"), SMALL)
+    write_right(draw, WIDTH, 14, _("total"), SMALL)
     shortened = short(names, 9 * char_width(SMALL), SMALL)
     for i, p in enumerate(view["players"]):
         y = 22 + 8 * i
@@ -221,7 +244,7 @@ def standings(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
         write(draw, (60, y), f"{p['points']:>2}+{jury}", SMALL)
         write_right(draw, WIDTH, y, str(p["total"]), SMALL)
     if view["ended"] == "stuck":
-        write(draw, (0, EVENT_Y), "ended: nobody could act", SMALL)
+        write(draw, (0, EVENT_Y), _("ended: nobody could act"), SMALL)
 
 
 # --- the space picker ---------------------------------------------------------------------
@@ -238,17 +261,17 @@ def picker(draw: ImageDraw.ImageDraw, ui: Ui, screen: Screen, match: Mapping[str
     write(draw, (RIGHT, 0), fit(screen.title, SMALL, WIDTH - RIGHT), SMALL)
     if space is None:
         return
-    write(draw, (RIGHT, 10), f"Space {space}", BOLD)
+    write(draw, (RIGHT, 10), _("Space {space}", space=space), BOLD)
     there = me["portal"][space - 1]
     if there is None:
         first = str(space) not in view["firsts"]
-        write(draw, (RIGHT, 25), "empty", SMALL)
+        write(draw, (RIGHT, 25), _("empty"), SMALL)
         if first:
-            write(draw, (RIGHT, 33), "first: +1", SMALL)
+            write(draw, (RIGHT, 33), _("first: +1"), SMALL)
     else:
         write(draw, (RIGHT, 25), fit(view["creatures"][there - 1], SMALL, WIDTH - RIGHT),
               SMALL)
-    write(draw, (0, EVENT_Y), "spaces: " + " ".join(map(str, choices)), SMALL)
+    write(draw, (0, EVENT_Y), _("spaces: {spaces}", spaces=" ".join(map(str, choices))), SMALL)
 
 
 # --- the Magic Jury ------------------------------------------------------------------------
@@ -273,16 +296,16 @@ def jury(draw: ImageDraw.ImageDraw, ui: Ui, screen: Screen, match: Mapping[str, 
     room = WIDTH - left - text_width(page, SMALL) - 2
     write(draw, (left, 0), short(names, room, BOLD)[who], BOLD)
     write_right(draw, WIDTH, 0, page, SMALL)
-    lines = (("In play", p["points"]), ("Rows", sum(verdict["rows"])),
-             ("Columns", sum(verdict["cols"])), ("Pure", verdict["pure"]))
+    lines = ((_("In play"), p["points"]), (_("Rows"), sum(verdict["rows"])),
+             (_("Columns"), sum(verdict["cols"])), (_("Pure"), verdict["pure"]))
     for i, (label, value) in enumerate(lines):
         y = 12 + 8 * i
         write(draw, (left, y), label, SMALL)
         write_right(draw, WIDTH, y, str(value), SMALL)
-    write(draw, (left, 46), "Total", SMALL)
+    write(draw, (left, 46), _("Total"), SMALL)
     write_right(draw, WIDTH, 43, str(p["total"]), BOLD)
     won = view["winner"] or []
     if who in won:
-        text = "WINNER" if len(won) == 1 else "JOINT WIN"
+        text = translate(_("WINNER") if len(won) == 1 else _("JOINT WIN"))
         draw.rectangle((0, GRID + 9, text_width(text, SMALL) + 3, GRID + 18), fill=1)
         write(draw, (2, GRID + 10), text, SMALL, fill=0)

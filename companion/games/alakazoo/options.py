@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """Setting up a match: portals, the first player, the Dark Power ruling, names and dice."""
 
 from __future__ import annotations
@@ -18,16 +17,19 @@ from companion.games.base import (
     choice,
     name_key,
 )
+from companion.i18n import N_, _
 
 #: Creatures are numbered 1-6 (one Portal board each); these short default
 #: names fit the OLED and a table may rename them after its own box.
 CREATURES = 6
-DEFAULT_CREATURES = ("Dragon", "Griffin", "Unicorn", "Phoenix", "Kraken", "Hydra")
+# The English cards' names, kept as printed in every language (docs/glossary): data a
+# table renames after its own box, never translated.
+DEFAULT_CREATURES = ("Dragon", "Griffin", "Unicorn", "Phoenix", "Kraken", "Hydra")  # i18n: not said
 #: The longest creature name or dice face accepted: they share OLED rows.
 MAX_CREATURE = 8
 MAX_FACE = 6
 #: The Spell Dice faces by default: the Magic Power symbol, then five runes.
-DEFAULT_FACES = ("Magic", "Fire", "Water", "Earth", "Air", "Light")
+DEFAULT_FACES = ("Magic", "Fire", "Water", "Earth", "Air", "Light")  # i18n: not said
 MAX_DICE = 3
 SPACES = 9
 #: Magic Power tokens a player holds at most; each display spends 2, the Magic Helper 1.
@@ -42,10 +44,10 @@ UNRECORDED_GAIN = 3
 MAX_DISPLAYS = MAX_MAGIC // DISPLAY_COST
 
 OPTIONS = (
-    OptionSpec("first_player", "First",
-               ((0, "P1"), (1, "P2"), (2, "P3"), (3, "P4"), ("roll", "Roll")), 0),
-    OptionSpec("dark_power_reset", "3 DP pass",
-               ((True, "Reset"), (False, "Keep")), True),
+    OptionSpec("first_player", _("First"),
+               ((0, "P1"), (1, "P2"), (2, "P3"), (3, "P4"), ("roll", _("Roll"))), 0),
+    OptionSpec("dark_power_reset", _("3 DP pass"),
+               ((True, _("Reset")), (False, _("Keep"))), True),
 )
 #: Options that are not a menu choice: set by the game's own setup screens or the phone.
 FREE_OPTIONS = ("portals", "creatures", "dice_faces", "boxed")
@@ -91,23 +93,24 @@ def prepare(players: Sequence[str], options: Mapping[str, Any], rng: random.Rand
     options = check_option_keys(options, [*(o.key for o in OPTIONS), *FREE_OPTIONS, ROLL])
     first = options.get("first_player", 0)
     if not (first == "roll" or (type(first) is int and 0 <= first < n)):
-        raise InvalidAction(f"option 'first_player' must be a player index 0-{n - 1} or "
-                            f'"roll"; got {first!r}')
+        raise InvalidAction(_("option 'first_player' must be a player index 0-{last} or "
+                              "\"roll\"; got {value}", last=n - 1, value=repr(first)))
     rolled = options.get(ROLL)
     if rolled is not None and not (type(rolled) is int and 0 <= rolled < n):
-        raise InvalidAction(f"option {ROLL!r} must be a player index 0-{n - 1}")
+        raise InvalidAction(_("option {key} must be a player index 0-{last}", key=repr(ROLL),
+                              last=n - 1))
     if first == "roll":
         if rolled is not None:
-            raise InvalidAction(f"option {ROLL!r} records the device's roll, which "
-                                "'first_player': \"roll\" asks for now: give 'first_player' "
-                                f"\"roll\" alone for a new roll, or 'first_player' {rolled} "
-                                "with it to keep that one")
+            raise InvalidAction(_("option {key} records the device's roll, which "
+                                  "'first_player': \"roll\" asks for now: give 'first_player' "
+                                  "\"roll\" alone for a new roll, or 'first_player' {rolled} "
+                                  "with it to keep that one", key=repr(ROLL), rolled=rolled))
         rolled = rng.randrange(n)
         first = rolled
     elif rolled is not None and rolled != first:
-        raise InvalidAction(f"option {ROLL!r} is the player the device rolled to start, so it "
-                            f"must equal 'first_player' ({first}), or be null if none was "
-                            "rolled")
+        raise InvalidAction(_("option {key} is the player the device rolled to start, so it "
+                              "must equal 'first_player' ({first}), or be null if none was "
+                              "rolled", key=repr(ROLL), first=first))
     portals = _portals(options.get("portals"), n)
     prepared = {
         "portals": list(portals),
@@ -143,12 +146,13 @@ def _portals(value: object, count: int) -> tuple[int, ...]:
         return tuple(range(1, count + 1))
     if not (isinstance(value, list) and len(value) == count
             and all(type(c) is int and 1 <= c <= CREATURES for c in value)):
-        raise InvalidAction(f"option 'portals' lists the creature (1-{CREATURES}) on each "
-                            f"player's Portal board: {count} numbers, e.g. "
-                            f"{list(range(1, count + 1))}")
+        raise InvalidAction(_("option 'portals' lists the creature (1-{most}) on each "
+                              "player's Portal board: {count} numbers, e.g. {example}",
+                              most=CREATURES, count=count,
+                              example=list(range(1, count + 1))))
     if len(set(value)) != count:
-        raise InvalidAction("option 'portals': every player needs a different Portal board "
-                            "(creature)")
+        raise InvalidAction(_("option 'portals': every player needs a different Portal board "
+                              "(creature)"))
     return tuple(value)
 
 
@@ -160,14 +164,17 @@ def _boxed(value: object, portals: tuple[int, ...]) -> tuple[int, ...]:
     if not (isinstance(value, list) and len(value) == count
             and all(type(c) is int and 1 <= c <= CREATURES for c in value)) \
             or len(set(value)) != count:
-        what = "none (all six creatures play)" if not count else \
-            f"{count} different creature{'s' if count > 1 else ''} of {free}"
-        raise InvalidAction(f"option 'boxed' lists the creatures put back in the box: with "
-                            f"{n} players the deck holds {deck_size(n)} creatures, so {what}")
+        what = _("none (all six creatures play)") if not count else \
+            N_("{n} different creature of {free}", "{n} different creatures of {free}", count,
+               free=free)
+        raise InvalidAction(_("option 'boxed' lists the creatures put back in the box: with "
+                              "{players} players the deck holds {deck} creatures, so {what}",
+                              players=n, deck=deck_size(n), what=what))
     on_portal = [c for c in value if c in portals]
     if on_portal:
-        raise InvalidAction(f"option 'boxed': creature {on_portal[0]} is on a Portal board "
-                            f"and stays in the deck; put back {count} of {free}")
+        raise InvalidAction(_("option 'boxed': creature {creature} is on a Portal board and "
+                              "stays in the deck; put back {count} of {free}",
+                              creature=on_portal[0], count=count, free=free))
     return tuple(sorted(value))
 
 
@@ -176,19 +183,23 @@ def _labels(value: object, key: str, default: tuple[str, ...], longest: int,
     """Short display names: creature names (exactly six) or dice faces (2-12)."""
     if value is None:
         return default
-    count = f"{exact}" if exact else "2 to 12"
     if (not isinstance(value, list) or (exact and len(value) != exact)
             or (not exact and not 2 <= len(value) <= 12)):
-        raise InvalidAction(f"option {key!r} must be a list of {count} short names")
+        raise InvalidAction(
+            _("option {key} must be a list of {count} short names", key=repr(key), count=exact)
+            if exact else _("option {key} must be a list of 2 to 12 short names", key=repr(key)))
     out = []
     for i, name in enumerate(value):
         if not isinstance(name, str):
-            raise InvalidAction(f"option {key!r}: entry {i + 1} must be a string")
+            raise InvalidAction(_("option {key}: entry {entry} must be a string",
+                                  key=repr(key), entry=i + 1))
         name = " ".join(name.split())
         if not name or len(name) > longest or not name.isprintable():
-            raise InvalidAction(f"option {key!r}: entry {i + 1} must be 1 to {longest} "
-                                "printable characters (it shares an OLED row)")
+            raise InvalidAction(_("option {key}: entry {entry} must be 1 to {longest} "
+                                  "printable characters (it shares an OLED row)",
+                                  key=repr(key), entry=i + 1, longest=longest))
         out.append(name)
     if len({name_key(n) for n in out}) != len(out):
-        raise InvalidAction(f"option {key!r}: the names must differ from each other")
+        raise InvalidAction(_("option {key}: the names must differ from each other",
+                              key=repr(key)))
     return tuple(out)

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """Alakazoo on the panel: displays in three presses, the turn on the seat buttons.
 
 The board (the current player's portal, Dark Power, points):
@@ -33,6 +32,7 @@ from typing import Any
 
 from companion.games.alakazoo import DEFAULT_CREATURES
 from companion.games.alakazoo.options import CREATURES, MAX_DICE, deck_size
+from companion.i18n import _
 from companion.inputs import Input
 from companion.inputs import seat as seat_key
 from companion.names import short_names
@@ -51,10 +51,10 @@ from companion.ui.base import (
 )
 
 #: How each reason for Dark Power reads in its list (rows show 20 characters).
-REASONS = {"no_rune": "No rune (dice)", "magic_power": "Magic Power > 6",
-           "hand": "Hand > 4 cards", "helper": "Helper's trick"}
+REASONS = {"no_rune": _("No rune (dice)"), "magic_power": _("Magic Power > 6"),
+           "hand": _("Hand > 4 cards"), "helper": _("Helper's trick")}
 #: The Helper's tricks with a hand card, as the More list reads them.
-TRICKS = {"hand": "Helper: hand swap", "column": "Helper: column card"}
+TRICKS = {"hand": _("Helper: hand swap"), "column": _("Helper: column card")}
 #: Characters of a name in a setup row: "Player1: Phoenix".
 NAME_CHARS = 8
 BOARD = Outcome(Ui())
@@ -66,22 +66,23 @@ def board(ui: Ui, match: Mapping[str, Any]) -> dict[Input, Binding]:
     """OK: display. NEXT: roll (then end the turn). PREV: more. Seats: end one's own turn."""
     view = match["view"]
     current = view["current"]
-    keys = {Input("prev"): Binding("More", MORE)}
+    keys = {Input("prev"): Binding(_("More"), MORE)}
     if _shape(match, "display", "space") is not None:
-        keys[Input("ok")] = Binding("Show", spaces(("type", "display"),))
+        keys[Input("ok")] = Binding(_("Show"), spaces(("type", "display"),))
     elif view["no_display"]:
         # No label: nothing to offer; a press says why and what to do, as the API does.
         keys[Input("ok")] = Binding("", Outcome(Ui(message=view["no_display"])))
     if _shape(match, "roll") is not None:
-        keys[Input("next")] = Binding("Roll", ROLL)
+        keys[Input("next")] = Binding(_("Roll"), ROLL)
     else:
-        keys[Input("next")] = Binding("End", _act(END))
+        keys[Input("next")] = Binding(_("End"), _act(END))
     for seat, player in enumerate(view["players"]):
         if seat == current:
             # "by" makes the engine refuse it too, should the turn have moved on.
             keys[seat_key(seat)] = Binding("", _act({**END, "by": seat}))
         else:
-            turn = f"{player['name']}: it is {_name(view, current)}'s turn"
+            turn = _("{name}: it is {current}'s turn", name=player["name"],
+                     current=_name(view, current))
             keys[seat_key(seat)] = Binding("", Outcome(Ui(message=turn)))
     return keys
 
@@ -89,7 +90,7 @@ def board(ui: Ui, match: Mapping[str, Any]) -> dict[Input, Binding]:
 def finished(match: Mapping[str, Any]) -> dict[Input, Binding]:
     """The board of a finished match: PREV opens the jury, on the (first) winner's page."""
     won = match["view"]["winner"] or [0]
-    return {Input("prev"): Binding("Jury", Outcome(Ui(screen="zoo-jury", cursor=won[0])))}
+    return {Input("prev"): Binding(_("Jury"), Outcome(Ui(screen="zoo-jury", cursor=won[0])))}
 
 
 # --- helpers ------------------------------------------------------------------------
@@ -126,7 +127,7 @@ def _name(view: Mapping[str, Any], player: int) -> str:
 
 
 def _creature(view: Mapping[str, Any], number: int | None) -> str:
-    return "empty" if number is None else view["creatures"][number - 1]
+    return _("empty") if number is None else view["creatures"][number - 1]
 
 
 ROLL = Outcome(Ui(screen="zoo-roll", cursor=MAX_DICE - 1))
@@ -160,8 +161,8 @@ def _space(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     view, p = match["view"], dict(ui.pending)
     choices = offered(ui, match)
     if not choices:
-        return Screen(keys={Input("back"): Binding("Back", BOARD)},
-                      title="No space to pick")
+        return Screen(keys={Input("back"): Binding(_("Back"), BOARD)},
+                      title=_("No space to pick"))
     n = len(choices)
     cursor = ui.cursor % n
     space = choices[cursor]
@@ -171,18 +172,18 @@ def _space(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
         cards = cards_for(match, "display", space)
         nxt = Outcome(Ui(screen="zoo-creature", pending=pending,
                          cursor=cards.index(own) if own in cards else 0))
-        title = "Show on"
+        title = _("Show on")
     elif p["with"] == "player":
         nxt = Outcome(Ui(screen="zoo-player", pending=pending))
-        title = "Swap: a portal"
+        title = _("Swap: a portal")
     else:
         nxt = Outcome(Ui(screen="zoo-creature", pending=pending))
-        title = "Swap: hand card"
+        title = _("Swap: hand card")
     return Screen(keys={
         Input("prev"): Binding("<", Outcome(replace(ui, cursor=(cursor - 1) % n))),
         Input("next"): Binding(">", Outcome(replace(ui, cursor=(cursor + 1) % n))),
-        Input("ok"): Binding("Pick", nxt),
-        Input("back"): Binding("Back", BOARD),
+        Input("ok"): Binding(_("Pick"), nxt),
+        Input("back"): Binding(_("Back"), BOARD),
     }, title=title, items=tuple(str(s) for s in choices))
 
 
@@ -200,16 +201,17 @@ def _creatures(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
         name = view["creatures"][c - 1]
         if p["type"] == "display":
             own = c == me["creature"]
-            entries.append((f"{name:<8} own +1" if own else name,
+            entries.append((_("{creature} own +1", creature=name.ljust(8)) if own else name,
                             _act({"type": "display", "space": space, "creature": c})))
         else:
             entries.append((name, _act({"type": "swap", "space": space, "creature": c})))
     if p["type"] == "display":
         first = str(space) not in view["firsts"]
-        title = f"Space {space}{': first +1' if first else ''}"
+        title = (_("Space {space}: first +1", space=space) if first else
+                 _("Space {space}", space=space))
     else:
-        title = f"Swap {space}: {_creature(view, there)} for"
-    ok = "Show" if p["type"] == "display" else "Swap"
+        title = _("Swap {space}: {creature} for", space=space, creature=_creature(view, there))
+    ok = _("Show") if p["type"] == "display" else _("Swap")
     return listing(ui, title, entries, back=_back_to_space(ui, match), ok_label=ok)
 
 
@@ -228,20 +230,21 @@ def _player(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     space = p["space"]
     mine = view["players"][view["current"]]["portal"][space - 1]
     short = short_names([x["name"] for x in view["players"]], NAME_CHARS)
-    entries = []
+    entries: list[tuple[str, Outcome]] = []
     players = sorted({o for shape in _shapes(match, "swap", "player") if space in shape["space"]
                       for o in shape["player"]})
     for o in players:
         theirs = view["players"][o]["portal"][space - 1]
         if theirs is not None and theirs != mine:
-            entries.append((f"{short[o]}: {_creature(view, theirs)}",
+            entries.append((_("{name}: {creature}", name=short[o],
+                              creature=_creature(view, theirs)),
                             _act({"type": "swap", "space": space, "player": o})))
     if not entries:
-        return Screen(keys={Input("back"): Binding("Back", BOARD)},
-                      title=f"Space {space}", hint="nobody to swap with")
-    screen = listing(ui, f"Swap {space} with", entries, back=_back_to_space(ui, match),
-                     ok_label="Swap")
-    return replace(screen, hint="+1 Dark Power")
+        return Screen(keys={Input("back"): Binding(_("Back"), BOARD)},
+                      title=_("Space {space}", space=space), hint=_("nobody to swap with"))
+    screen = listing(ui, _("Swap {space} with", space=space), entries,
+                     back=_back_to_space(ui, match), ok_label=_("Swap"))
+    return replace(screen, hint=_("+1 Dark Power"))
 
 
 # --- the other actions ------------------------------------------------------------------
@@ -252,20 +255,21 @@ def _more(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     column taken, the Helper's tricks with a hand card."""
     assert match is not None
     view = match["view"]
-    entries = [("End turn", _act(END))]
+    entries: list[tuple[str, Outcome]] = [(_("End turn"), _act(END))]
     if _shape(match, "roll") is not None:
-        entries.append(("Roll Spell Dice", ROLL))
+        entries.append((_("Roll Spell Dice"), ROLL))
     if _dark_reasons(match):
-        entries.append(("Dark Power +1", Outcome(Ui(screen="zoo-dp"))))
+        entries.append((_("Dark Power +1"), Outcome(Ui(screen="zoo-dp"))))
     if _shape(match, "swap", "player") is not None:
-        entries.append(("Swap with a portal", spaces(("type", "swap"), ("with", "player"))))
+        entries.append((_("Swap with a portal"), spaces(("type", "swap"), ("with", "player"))))
     if _shape(match, "swap", "creature") is not None:
-        entries.append(("Swap for a card", spaces(("type", "swap"), ("with", "creature"))))
+        entries.append((_("Swap for a card"), spaces(("type", "swap"), ("with", "creature"))))
     if _shape(match, "column") is not None:
-        entries.append(("Take column/discard", _act({"type": "column"})))
+        entries.append((_("Take column/discard"), _act({"type": "column"})))
     for trick in (_shape(match, "helper") or {}).get("trick", []):
         entries.append((TRICKS[trick], _act({"type": "helper", "trick": trick})))
-    return listing(ui, f"{_name(view, view['current'])}'s turn", entries, back=BOARD)
+    return listing(ui, _("{name}'s turn", name=_name(view, view["current"])), entries,
+                   back=BOARD)
 
 
 def _dark_power(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
@@ -274,9 +278,10 @@ def _dark_power(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen
     assert match is not None
     view = match["view"]
     held = view["players"][view["current"]]["dark_power"]
-    entries = [(REASONS[r], _act({"type": "dark_power", "reason": r}))
-               for r in _dark_reasons(match)]
-    return listing(ui, f"Dark Power {held}/{view['dark_max']}: why?", entries, back=MORE)
+    entries: list[tuple[str, Outcome]] = [
+        (REASONS[r], _act({"type": "dark_power", "reason": r})) for r in _dark_reasons(match)]
+    return listing(ui, _("Dark Power {held}/{most}: why?", held=held, most=view["dark_max"]),
+                   entries, back=MORE)
 
 
 def _dark_reasons(match: Mapping[str, Any]) -> list[str]:
@@ -292,9 +297,9 @@ def _roll(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     counts = (_shape(match, "roll") or {}).get("dice") or list(range(1, MAX_DICE + 1))
     n = len(counts)
     dice = counts[ui.cursor % n]  # as the row draws it
-    roll = Binding("Roll", _act({"type": "roll", "dice": dice}))
-    screen = choice_row(ui, n, roll, Binding("Back", BOARD), title="Roll Spell Dice",
-                        items=tuple(str(d) for d in counts), hint="hold OK: own dice")
+    roll = Binding(_("Roll"), _act({"type": "roll", "dice": dice}))
+    screen = choice_row(ui, n, roll, Binding(_("Back"), BOARD), title=_("Roll Spell Dice"),
+                        items=tuple(str(d) for d in counts), hint=_("hold OK: own dice"))
     own = Outcome(Ui(screen="zoo-faces", pending=(("dice", dice),)))
     return replace(screen, keys={**screen.keys, Input("ok", hold=True): Binding("", own)})
 
@@ -311,8 +316,10 @@ def _faces(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
             Outcome(replace(ui, picked=faces, cursor=0))
         entries.append((face, nxt))
     back = Outcome(replace(ui, picked=ui.picked[:-1], cursor=0)) if ui.picked else ROLL
-    screen = listing(ui, f"Die {len(ui.picked) + 1} of {dice}", entries, back=back)
-    return replace(screen, hint=f"so far: {' '.join(ui.picked)}" if ui.picked else "")
+    screen = listing(ui, _("Die {die} of {dice}", die=len(ui.picked) + 1, dice=dice), entries,
+                     back=back)
+    return replace(screen, hint=_("so far: {faces}", faces=" ".join(ui.picked))
+                   if ui.picked else "")
 
 
 def _jury(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
@@ -323,8 +330,8 @@ def _jury(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     return Screen(keys={
         Input("prev"): Binding("<", Outcome(replace(ui, cursor=(cursor - 1) % n))),
         Input("next"): Binding(">", Outcome(replace(ui, cursor=(cursor + 1) % n))),
-        Input("back"): Binding("Back", BOARD),
-    }, title="Magic Jury")
+        Input("back"): Binding(_("Back"), BOARD),
+    }, title=_("Magic Jury"))
 
 
 # --- setting up a match -------------------------------------------------------------------
@@ -365,13 +372,14 @@ def setup_rows(ui: Ui, draft: Draft, first_row: int) -> list[tuple[str, Outcome]
     portals = list(options["portals"])
     names = options.get("creatures") or DEFAULT_CREATURES
     short = short_names(draft.players, NAME_CHARS)
-    rows = []
+    rows: list[tuple[str, Outcome]] = []
     for seat, c in enumerate(portals):
         free = [x for x in range(1, CREATURES + 1) if x == c or x not in portals]
         new = [*portals]
         new[seat] = free[(free.index(c) + 1) % len(free)]
         changed = replace(draft, options=tuple({**options, "portals": tuple(new)}.items()))
-        rows.append((f"{short[seat] or f'P{seat + 1}'}: {names[c - 1]}",
+        who = short[seat] or f"P{seat + 1}"
+        rows.append((_("{name}: {creature}", name=who, creature=names[c - 1]),
                      Outcome(replace(ui, draft=changed, cursor=first_row + seat))))
     return rows
 

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """Alakazoo's timeline: each player's points turn by turn, and the jury's breakdown."""
 
 from __future__ import annotations
@@ -6,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from companion.games.chart import Bars, Chart, Mark, Series, Step
+from companion.i18n import Text, _
 
 
 def timeline(steps: Sequence[Step]) -> Chart:
@@ -27,17 +27,21 @@ def timeline(steps: Sequence[Step]) -> Chart:
         if view["final_round"] and not final:
             final = True
             ender = players[view["ender"]]["name"]
-            marks.append(Mark(x, "final_round", f"Final round: {ender} completed the portal",
+            marks.append(Mark(x, "final_round",
+                              _("Final round: {name} completed the portal", name=ender),
                               f"player-{view['ender']}"))
     last = steps[-1].view["players"]
     totals = ", ".join(f"{p['name']} {p['total']}" for p in last)
-    told = [f"Turns played: {turns}. Points: {totals}."]
+    told: Text = _("Turns played: {turns}. Points: {totals}.", turns=turns, totals=totals)
     bars = None
     if all(p["jury"] for p in last):
         juries = tuple((sum(p["jury"]["rows"]), sum(p["jury"]["cols"]), p["jury"]["pure"])
                        for p in last)
-        bars = Bars("The jury", ("rows", "columns", "pure"), juries)
-        told.append("The jury: " + ", ".join(
-            f"{p['name']} {p['jury']['total']} (rows {r}, columns {c}, pure {u})"
-            for p, (r, c, u) in zip(last, juries, strict=True)) + ".")
-    return Chart("Points by turn", "turn", "points", lines, " ".join(told), marks, bars)
+        bars = Bars(_("The jury"), (_("rows"), _("columns"), _("pure")), juries)
+        each: Text | None = None
+        for p, (r, c, u) in zip(last, juries, strict=True):
+            one = _("{name} {total} (rows {rows}, columns {columns}, pure {pure})",
+                    name=p["name"], total=p["jury"]["total"], rows=r, columns=c, pure=u)
+            each = one if each is None else _("{list}, {item}", list=each, item=one)
+        told = _("{told} The jury: {each}.", told=told, each=each)
+    return Chart(_("Points by turn"), _("turn"), _("points"), lines, told, marks, bars)

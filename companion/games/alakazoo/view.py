@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """The match as every output shows it, with the jury's breakdown at the end."""
 
 from __future__ import annotations
@@ -14,12 +13,16 @@ from companion.games.alakazoo.state import (
     winners,
 )
 from companion.games.base import JSON
+from companion.i18n import N_, _
 
-#: The penalties the companion cannot see, shown as reminders (each +1 Dark Power).
+#: The penalties the companion cannot see, shown as reminders (each +1 Dark Power). The
+#: view is one message for every phone: its ``text`` is English, and the pages say each
+#: reminder by its ``reason`` in their own language (web/static/alakazoo.js).
 REMINDERS = (
-    {"reason": "hand", "text": "More than 4 cards in hand: discard down to 4, +1 Dark Power"},
+    {"reason": "hand",
+     "text": _("More than 4 cards in hand: discard down to 4, +1 Dark Power")},
     {"reason": "magic_power",
-     "text": "More than 6 Magic Power tokens: give the extra back, +1 Dark Power"},
+     "text": _("More than 6 Magic Power tokens: give the extra back, +1 Dark Power")},
 )
 
 
@@ -66,7 +69,9 @@ def view(state: State) -> JSON:
         "displayed": state.displayed,
         "displays": state.displays,
         "max_displays": state.max_displays,
-        # Why no display is possible now and what to do, as the API refuses one.
+        # Why no display is possible now and what to do, as the API refuses one: English
+        # in the JSON every phone shares (the host page says it from the data, in its own
+        # language), the refusal's own words on the OLED (companion/games/alakazoo/panel.py).
         "no_display": no_display(state),
         "no_rune_left": no_runes_left(state) if state.current is not None else 0,
         # The deck: its size by player count, the creatures known to be in it.
@@ -100,22 +105,24 @@ def winner(state: State) -> int | tuple[int, ...] | None:
 
 def summary(state: State) -> str:
     """Totals in seat order, then each player's points and the stats, for the history;
-    e.g. ``14-11-9 · Ann: 6 in play + 8 jury · ... · 2 forced passes``."""
+    e.g. ``14-11-9 · Ann: 6 in play + 8 jury · ... · 2 forced passes``. The history keeps
+    it as written, in English (the store keeps text, not messages)."""
     total = totals(state)
-    parts = ["-".join(map(str, total))]
+    parts: list[str] = ["-".join(map(str, total))]
     for p, name in enumerate(state.setup.names):
-        part = f"{name}: {state.points[p]} in play"
         if state.over:
-            part += f" + {total[p] - state.points[p]} jury"
-        parts.append(part)
+            parts.append(_("{name}: {points} in play + {jury} jury", name=name,
+                           points=state.points[p], jury=total[p] - state.points[p]))
+        else:
+            parts.append(_("{name}: {points} in play", name=name, points=state.points[p]))
     forced = sum(st.forced_passes for st in state.stats)
     if forced:
-        parts.append(f"{forced} forced pass{'es' if forced > 1 else ''}")
+        parts.append(N_("{n} forced pass", "{n} forced passes", forced))
     dark = sum(sum(st.dark) for st in state.stats)
     if dark:
-        parts.append(f"{dark} Dark Power taken")
+        parts.append(_("{n} Dark Power taken", n=dark))
     if state.ended == "stuck":
-        parts.append("ended: nobody could act")
+        parts.append(_("ended: nobody could act"))
     return " · ".join(parts)
 
 

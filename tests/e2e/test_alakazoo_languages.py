@@ -1,0 +1,109 @@
+"""Alakazoo's pages in every shipped language (issue #40), German's long words first:
+the spectator's and the host's pages of a four-player match with 16-capital names, in
+play (the Spell Dice, Dark Power, swaps and the host's controls) and at the end (the
+Magic Jury, the places), at 390x844 and 320x640: the layout checks of
+tests/e2e/test_layout_matrix.py (nothing wider than the screen, no text out of its box,
+no console error), no word broken across two lines, and no English left of the game's
+own words (its scripts' messages and the rules' words a page shows)."""
+
+from __future__ import annotations
+
+import re
+
+from companion.i18n import DOMAIN, PLACEHOLDER, SCRIPTS, words
+from tests.e2e.browser_support import require_chromium, url
+from tests.e2e.test_language_layout import speaking_tabs as speaking_tabs
+from tests.e2e.test_layout_matrix import LONG, check
+from tests.e2e.test_layout_matrix import table as table
+from tests.games.zoo_matches import FINISH, FOUR, MIDGAME
+
+sync_api = require_chromium()
+expect = sync_api.expect
+
+#: The game's own files: the words searched for in English are theirs.
+OURS = ("web/static/alakazoo.js", "web/static/alakazoo-host.js", "companion/games/alakazoo/")
+#: Where the game's words are drawn: the board and the host's controls and bar.
+GAME = "#board, #actions, #bar"
+
+#: Every word of the game's parts in one piece: a word whose letters are drawn on two
+#: lines (a box too narrow for it) is broken. The players' names are not the language's
+#: words: a name wider than its column wraps inside it by design (alakazoo.css).
+BROKEN = """([selector, names]) => {
+  const found = [];
+  const name = names.flatMap((n) => n.split(/\\s+/));
+  for (const root of document.querySelectorAll(selector)) {
+    const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      const el = node.parentElement;
+      if (!el || !el.getClientRects().length || el.closest('[hidden], .sr-only, select')) continue;
+      for (const m of node.textContent.matchAll(/\\S{2,}/g)) {
+        if (name.some((n) => m[0].includes(n))) continue;
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const tops = new Set(Array.from(range.getClientRects()).filter((r) => r.width)
+          .map((r) => Math.round(r.top)));
+        if (tops.size > 1) found.push(`"${m[0]}" in ${el.tagName.toLowerCase()}.${el.className}`);
+      }
+    }
+  }
+  return found;
+}"""
+
+
+def english(lang: str) -> list[re.Pattern[str]]:
+    """The game's English messages a translation replaces, each as the pattern of its
+    words with any placeholder's value (words of three letters or fewer, and messages
+    the language says alike, cannot tell a language apart)."""
+    found = []
+    for domain in (DOMAIN, SCRIPTS):
+        said = words(lang, domain, lambda path: path.startswith(OURS))
+        for message, translation in said.items():
+            literal = PLACEHOLDER.sub("", message)
+            if translation == message or len(re.sub(r"[^A-Za-z]", "", literal)) <= 3:
+                continue
+            parts = [re.escape(p) for p in PLACEHOLDER.split(message)[::2]]
+            found.append(re.compile(r"(?<!\w)" + r".{1,80}?".join(parts)
+                                    + (r"(?!\w)" if message[-1].isalnum() else "")))
+    return found
+
+
+def test_alakazoo_s_pages_in_every_language(table, speaking_tabs):
+    from tests.e2e.browser_support import play, start
+    lang, tabs = speaking_tabs
+    record = {**FOUR, "players": LONG}
+    patterns = english(lang)
+    assert len(patterns) > 100, lang  # the game's words are in the catalog
+    problems: list[str] = []
+    for label, actions in (("midgame", MIDGAME), ("finished", FINISH)):
+        table.runner.call(lambda t: t.abandon() if t.match and not t.match.is_over else None)
+        start(table, record)
+        play(table, *actions)
+        problems += check(table, tabs, f"{lang}-alakazoo-{label}")
+        for tab in tabs:
+            for path in ("", "host"):
+                page = tab.page
+                page.goto(url(table, path))
+                expect(page.locator("#board > *").first).to_be_visible()
+                assert page.evaluate("document.documentElement.lang") == lang
+                problems += [f"{tab.name} /{path}: broken word {w}"
+                             for w in page.evaluate(BROKEN, [GAME, LONG])]
+                text = "\n".join(page.locator(GAME).all_inner_texts())
+                text += "\n" + "\n".join(page.locator(
+                    f":is({GAME}) :is([aria-label], [title])").evaluate_all(
+                    "els => els.map((e) => `${e.getAttribute('aria-label') || ''} "
+                    "${e.getAttribute('title') || ''}`)"))
+                problems += [f"{tab.name} /{path}: English {p.pattern[:60]!r} in "
+                             f"{text[max(0, m.start() - 30):m.end() + 30]!r}"
+                             for p in patterns if (m := p.search(text))]
+    assert not problems, "\n".join(problems)
+
+
+def test_the_search_for_english_finds_it():
+    """The search above fails on the game's English words (here, with a name and a space
+    in place of the placeholders), and not on their translation."""
+    patterns = english("de")
+    assert any(p.search("Round 3 · WWWWWWWWWWWWWWWA's turn") for p in patterns)
+    assert any(p.search("Space 4: which creature?") for p in patterns)
+    assert not any(p.search("Runde 3 · WWWWWWWWWWWWWWWA ist dran") for p in patterns)
+
