@@ -98,6 +98,8 @@ class Listener:
         self._retry_at: float | None = None
         self._on_connected = on_connected
         self._on_message, self._on_status = on_message, on_status
+        # The status is the log's words, also shown by the hall page (its one stream for
+        # every screen): not said in a language (words of drivers/broker.py among them).
         self.status = "connecting"
         self.connected = False
         self._stop = threading.Event()

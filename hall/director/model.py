@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.i18n import C_, N_, Text
+from companion.i18n import C_, N_, Text, _
 
 #: The empty seat of a bye: what a matching or a schedule pairs a player with when no
 #: opponent is left.
@@ -195,8 +195,8 @@ class Result:
             rank_of: dict[int, int] = {}
             for side, rank in zip(self.sides, self.ranks, strict=True):
                 if rank_of.setdefault(side, rank) != rank:
-                    raise ValueError(f"teammates share a rank: side {side} has "
-                                     f"{rank_of[side]} and {rank}")
+                    raise ValueError(_("teammates share a rank: side {side} has {rank} and "
+                                       "{other}", side=side, rank=rank_of[side], other=rank))
         if not self.game:
             object.__setattr__(self, "game", f"r{self.round}:" + "|".join(sorted(players)))
 
