@@ -44,7 +44,7 @@ FILE = "hall.db"
 #: Most seats of a match (Alakazoo's and AlakaSLAM doubles' four).
 MAX_SEATS = 4
 
-_SCHEMA = """  # i18n: not said
+_SCHEMA = """-- i18n: not said (SQL)
 CREATE TABLE IF NOT EXISTS results (
     table_id   TEXT NOT NULL,
     epoch      INTEGER NOT NULL,
