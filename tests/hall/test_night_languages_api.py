@@ -13,9 +13,11 @@ import pytest
 
 from companion.i18n import LANGUAGES, N_, Text, _, translate
 from hall.night import FILE, Night
+from hall.run import director_banner
 from tests.hall.night_support import PREFIX, DirectorClient, Outbox, finished, results_message
 from tests.hall.test_director_api import Hall, play_round, swiss
 from tests.support import CATALOG
+from web.pins import Pin
 
 OTHERS = [lang for lang in LANGUAGES if lang != "en"]
 #: Names in every script, the widest (16 capitals) among them.
@@ -204,3 +206,12 @@ def test_what_the_hall_keeps_is_said_after_a_restart_and_old_english_stays(tmp_p
             "Old words: kept")
     finally:
         night.close()
+
+
+def test_the_director_pin_banner_is_said_in_the_halls_language():
+    line = director_banner(Pin("482913", "new"))
+    assert line is not None and line.startswith("  Director PIN: 482913 (new, kept")
+    for lang in OTHERS:
+        said = translate(line, lang)
+        assert "482913" in said and "--director-pin" in said and said != line, said
+        assert "kept for the next starts" not in said, said
