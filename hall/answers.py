@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """The hall's ``GET /api/tables`` answers: made once per change of the board, kept within bounds.
 
 The board's view (hall/cards.py :class:`BoardView`) is put together once per
@@ -41,7 +40,7 @@ def make_answer(view: BoardView, after: str | None, limit: int | None) -> Body:
     headers: tuple[tuple[str, str], ...] = ()
     if more is not None and limit is not None:
         query = urlencode({"after": more, "limit": limit})
-        headers = (("Link", f'</api/tables?{query}>; rel="next"'),)
+        headers = (("Link", f'</api/tables?{query}>; rel="next"'),)  # i18n: not said
     return Body(text.encode(), headers=headers)
 
 

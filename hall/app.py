@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """The hall board's web app: the page, ``GET /api/tables`` and the live stream.
 
 Read-only for everyone: the board's routes answer GET (and HEAD) only; anything else
@@ -26,7 +25,7 @@ from flask import Flask, Response, render_template, request
 from werkzeug.datastructures import MultiDict
 
 import web
-from companion.i18n import message
+from companion.i18n import _, message
 from companion.topics import valid_table_id
 from hall import director_api, night_pages
 from hall.answers import TableAnswers
@@ -52,13 +51,14 @@ MAX_BODY = 64 * 1024
 def page_args(args: MultiDict[str, str]) -> tuple[str | None, int | None]:
     """``(after, limit)`` of a ``GET /api/tables`` query (None: not given or empty);
     ValueError with the message for the client when either is malformed."""
-    limit = whole_number(args.get("limit"), f"limit must be a whole number 1-{MAX_TABLES}")
+    bad_limit = _("limit must be a whole number 1-{most}", most=MAX_TABLES)
+    limit = whole_number(args.get("limit"), bad_limit)
     if limit is not None and not 1 <= limit <= MAX_TABLES:
-        raise ValueError(f"limit must be a whole number 1-{MAX_TABLES}")
+        raise ValueError(bad_limit)
     after = args.get("after", "").strip() or None
     if after is not None and not valid_table_id(after):
-        raise ValueError("after must be a table id (the last card's id of the page before: "
-                         "1-32 of a-z, 0-9, '-' and '_')")
+        raise ValueError(_("after must be a table id (the last card's id of the page before: "
+                           "1-32 of a-z, 0-9, '-' and '_')"))
     return after, limit
 
 
@@ -91,7 +91,7 @@ def create_hall_app(board: Board, broker: Broker, *, extra_host_names: tuple[str
     def page() -> Response:
         html = render_template("hall.html", state=json_block(board.json_text()),
                                modules=json_block("{}"))
-        return Response(html, headers={"Cache-Control": "no-store"})
+        return Response(html, headers={"Cache-Control": "no-store"})  # i18n: not said
 
     @app.get("/api/tables")
     def tables() -> Response:
@@ -108,7 +108,7 @@ def create_hall_app(board: Board, broker: Broker, *, extra_host_names: tuple[str
     @app.get("/api/players")
     def players() -> Response:
         if results is None:
-            return error(404, "this hall keeps no results")
+            return error(404, _("this hall keeps no results"))
         return results.players().response()
 
     @app.get("/api/hall/events")

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """The tables the hall board knows: one card per table, from untrusted MQTT messages.
 
 Every message is treated as hostile until checked: its size is capped before
@@ -56,6 +55,10 @@ TEXT_FIELDS = ("title", "status", "players", "score", "turn", "winner")
 #: this many entries of ``{"what", "reason", "acl"}`` are kept.
 MAX_REFUSED = 6
 
+#: The log's line when a full board gives a card's place to a new table.
+_FULL = ("the hall shows at most %d tables: table %r took the place of %r, "  # i18n: not said
+         "heard from least recently (more tables than places: can a client write other "
+         "tables' topics? See the broker's ACL in README.md)")
 #: Where each change goes: (version, event name, JSON text).
 Publish = Callable[[int, str, str], None]
 
@@ -66,20 +69,21 @@ class Malformed(ValueError):
 
 def _text(value: Any, what: str, limit: int = MAX_TEXT) -> str:
     if not isinstance(value, str):
-        raise Malformed(f"{what} is not text")
+        raise Malformed(f"{what} is not text")  # i18n: not said
     value = value if len(value) <= limit else value[:limit - 1] + "…"
     try:
         # JSON can spell a lone surrogate ("\ud800"): no page or stream could
         # send it (UTF-8 has no such character), so the message is not a table's.
         value.encode("utf-8")
     except UnicodeEncodeError:
-        raise Malformed(f"{what} holds a lone surrogate (not Unicode text)") from None
+        raise Malformed(
+            f"{what} holds a lone surrogate (not Unicode text)") from None  # i18n: not said
     return value
 
 
 def _texts(value: Any, what: str) -> list[str]:
     if not isinstance(value, list) or len(value) > MAX_CELLS:
-        raise Malformed(f"{what} is not a list of at most {MAX_CELLS} texts")
+        raise Malformed(f"{what} is not a list of at most {MAX_CELLS} texts")  # i18n: not said
     return [_text(v, what, 24) for v in value]
 
 
@@ -105,17 +109,17 @@ def read_summary(payload: bytes) -> tuple[str | None, str | None, int, JSON]:
     try:
         body = json.loads(payload)
     except (ValueError, RecursionError) as err:
-        raise Malformed(f"not JSON ({err})") from None
+        raise Malformed(f"not JSON ({err})") from None  # i18n: not said
     if not isinstance(body, dict):
-        raise Malformed("not a JSON object")
+        raise Malformed("not a JSON object")  # i18n: not said
     table = body.get("table")
     if not isinstance(table, dict):
-        raise Malformed("no table object")
+        raise Malformed("no table object")  # i18n: not said
     name = table.get("name")
     name = _text(name, "table.name", 64) if name is not None else None
     version = body.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 0:
-        raise Malformed("version is not a whole number")
+        raise Malformed("version is not a whole number")  # i18n: not said
     game = body.get("game")
     if game is not None:
         game = _text(game, "game", 40)
@@ -125,14 +129,14 @@ def read_summary(payload: bytes) -> tuple[str | None, str | None, int, JSON]:
     summary["columns"] = _texts(body.get("columns"), "columns")
     sides = body.get("sides")
     if not isinstance(sides, list) or len(sides) > MAX_SIDES:
-        raise Malformed(f"sides is not a list of at most {MAX_SIDES}")
+        raise Malformed(f"sides is not a list of at most {MAX_SIDES}")  # i18n: not said
     summary["sides"] = []
     for side in sides:
         if not isinstance(side, dict):
-            raise Malformed("a side is not an object")
+            raise Malformed("a side is not an object")  # i18n: not said
         turn, winner = side.get("turn"), side.get("winner")
         if not isinstance(turn, bool) or not isinstance(winner, bool):
-            raise Malformed("a side's turn or winner is not true or false")
+            raise Malformed("a side's turn or winner is not true or false")  # i18n: not said
         summary["sides"].append({"name": _text(side.get("name"), "a side's name"),
                                  "score": _texts(side.get("score"), "a side's score"),
                                  "turn": turn, "winner": winner})
@@ -143,11 +147,11 @@ def read_summary(payload: bytes) -> tuple[str | None, str | None, int, JSON]:
 def _refused(value: Any) -> list[JSON]:
     """The summary's ``refused`` list (absent: a table from before it was sent), checked."""
     if not isinstance(value, list) or len(value) > MAX_REFUSED:
-        raise Malformed(f"refused is not a list of at most {MAX_REFUSED}")
+        raise Malformed(f"refused is not a list of at most {MAX_REFUSED}")  # i18n: not said
     out = []
     for entry in value:
         if not isinstance(entry, dict):
-            raise Malformed("a refusal is not an object")
+            raise Malformed("a refusal is not an object")  # i18n: not said
         out.append({key: _text(entry.get(key), f"a refusal's {key}", 200)
                     for key in ("what", "reason", "acl")})
     return out
@@ -297,12 +301,12 @@ class Board:
     def receive(self, topic: str, payload: bytes) -> None:
         """One MQTT message under the prefix; anything wrong with it is logged and ignored."""
         if len(payload) > MAX_PAYLOAD:
-            self.complain("%d bytes on %r (more than %d)", len(payload), topic[:200],
-                          MAX_PAYLOAD)
+            self.complain("%d bytes on %r (more than %d)",  # i18n: not said
+                          len(payload), topic[:200], MAX_PAYLOAD)
             return
         parsed = Topics.parse(self.prefix, topic)
         if parsed is None:
-            self.complain("topic %r is not a table's", topic[:200])
+            self.complain("topic %r is not a table's", topic[:200])  # i18n: not said
             return
         table, leaf = parsed
         try:
@@ -311,7 +315,7 @@ class Board:
             elif leaf == AVAILABILITY:
                 self._availability(table, payload)
             else:
-                self.complain("topic %r is not one the hall reads", topic[:200])
+                self.complain("topic %r is not one the hall reads", topic[:200])  # i18n: not said
         except Malformed as err:
             self.complain("%s on %r", err, topic[:200])
         except Exception as err:  # no message may stop the hall's thread
@@ -332,7 +336,7 @@ class Board:
         elif not payload:  # cleared (a renamed or retired table): gone with its summary
             self._forget(table)
         else:
-            raise Malformed(f"availability is neither {ONLINE!r} nor {OFFLINE!r}")
+            raise Malformed(f"availability is neither {ONLINE!r} nor {OFFLINE!r}")  # i18n: not said
 
     def _change(self, table: str, **fields: Any) -> None:
         with self._lock:
@@ -382,10 +386,7 @@ class Board:
         victim = next((t for t in self._heard if self._cards[t]["online"] is not True),
                       next(iter(self._heard)))
         del self._cards[victim], self._card_texts[victim], self._heard[victim]
-        self.full("the hall shows at most %d tables: table %r took the place of %r, heard "
-                  "from least recently (more tables than places: can a client write other "
-                  "tables' topics? See the broker's ACL in README.md)",
-                  self.max_tables, table, victim)
+        self.full(_FULL, self.max_tables, table, victim)
         return victim
 
     def _forget(self, table: str) -> None:

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """The club night's HTTP API on the hall (docs/api.md, "Club night"): reads for everyone,
 changes for the logged-in director.
 
@@ -7,6 +6,10 @@ table's host (web/door.py: lockout, signed session cookie, ``X-CSRF-Token``,
 the cross-site refusal; the Host allowlist is web/guard.py's). Every change
 names the event's ``version`` it was made on and is refused (409) when the
 event moved on; a refusal (4xx, ``{"error": ...}``) changes nothing.
+
+Every answer speaks the request's language (web/i18n.py): a refusal's ``error``, a
+pairing's ``why`` and every word in an event's state (hall/texts.py ``said``); its
+field names and the names in it stay as they are.
 """
 
 from __future__ import annotations
@@ -17,11 +20,14 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, jsonify, request, session
 
+from companion.i18n import _, message
 from companion.json_input import NotText
 from companion.json_input import parse as parse_json
 from hall.night import Night, Refusal
+from hall.texts import said
 from web import door
 from web.auth import DIRECTOR, Lockout, Sessions
+from web.i18n import current, say
 
 bp = Blueprint("director", __name__)
 
@@ -53,7 +59,8 @@ director_only = door.guarded(lambda: director().sessions)
 
 
 def refused(err: Refusal) -> Response:
-    response = jsonify(error=str(err), **err.more)
+    """``{"error": ...}`` in the request's language, with the refusal's other fields."""
+    response = jsonify(error=say(message(err)), **err.more)
     response.status_code = err.status
     return response
 
@@ -61,13 +68,14 @@ def refused(err: Refusal) -> Response:
 def body() -> object:
     """The request's JSON body; Refusal 400 when it is not JSON."""
     if not request.is_json:
-        raise Refusal(400, "the body must be JSON (Content-Type: application/json)")
+        raise Refusal(400, _("the body must be JSON (Content-Type: application/json)"))
     try:
         return parse_json(request.get_data())
     except NotText as err:
-        raise Refusal(400, str(err)) from None
+        raise Refusal(400, message(err)) from None
     except ValueError as err:
-        raise Refusal(400, f"the body must be JSON: {err}") from None
+        raise Refusal(400, _("the body must be JSON: {problem}", problem=message(err))
+                      ) from None
 
 
 # --- the director's session ---------------------------------------------------------------
@@ -81,7 +89,7 @@ def login() -> Response:
     if bad is not None:
         return bad
     return door.pin_login(given, d.pin, d.lockout, d.sessions,
-                          other_way="or restart the hall to see its director PIN")
+                          other_way=_("or restart the hall to see its director PIN"))
 
 
 @bp.get("/api/director/session")
@@ -111,7 +119,7 @@ def events() -> Response:
 @bp.get("/api/events/<eid>")
 def event(eid: str) -> Response:
     try:
-        return night().body(eid).response()
+        return night().body(eid, current()).response()
     except Refusal as err:
         return refused(err)
 
@@ -120,7 +128,7 @@ def event(eid: str) -> Response:
 def explain(eid: str, pid: str) -> Response:
     """Why a game was paired as it was (``{"why": ...}``)."""
     try:
-        return jsonify(why=night().explain(eid, pid))
+        return jsonify(why=say(night().explain(eid, pid)))
     except Refusal as err:
         return refused(err)
 
@@ -132,16 +140,17 @@ def standings_csv(eid: str) -> Response:
     except Refusal as err:
         return refused(err)
     return Response(text, mimetype="text/csv", headers={
-        "Content-Disposition": f'attachment; filename="standings-{eid}.csv"'})
+        "Content-Disposition": f'attachment; filename="standings-{eid}.csv"'})  # i18n: not said
 
 
 # --- changes ----------------------------------------------------------------------------
 
 
 def _change(work: Callable[[object], object]) -> Response:
-    """``work`` done with the request's body, its answer as JSON; a Refusal as its status."""
+    """``work`` done with the request's body, its answer as JSON in the request's language;
+    a Refusal as its status."""
     try:
-        return jsonify(work(body()))
+        return jsonify(said(work(body()), current()))
     except Refusal as err:
         return refused(err)
 

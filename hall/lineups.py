@@ -33,6 +33,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.catalog import Catalog
+from companion.i18n import _
 from companion.kit import Lineups
 from companion.offers import JOIN, label
 
@@ -69,17 +70,20 @@ def lineup_of(catalog: Catalog, game: str, options: Mapping[str, Any], asked: An
     event's, and asking for another is refused; else the one asked, if the game
     plays it (``singles`` when none is asked)."""
     if asked is not None and asked not in LINEUPS:
-        raise ValueError(f"lineup is one of {', '.join(LINEUPS)}, not {asked!r}")
+        raise ValueError(_("lineup is one of {lineups}, not {lineup}",
+                           lineups=", ".join(LINEUPS), lineup=repr(asked)))
     lineups = _lineups(catalog, game)
     fixed = lineups.fixed(options) if lineups.fixed is not None else None
     if fixed is not None:
         if asked is not None and asked != fixed:
-            raise ValueError(f"{catalog.title(game)} with these options is {fixed}, not "
-                             f"{asked}: its options say how many play")
+            raise ValueError(_("{game} with these options is {fixed}, not {lineup}: its "
+                               "options say how many play", game=catalog.title(game),
+                               fixed=fixed, lineup=asked))
         return fixed
     lineup = asked or "singles"
     if lineup not in lineups.allowed:
-        raise ValueError(f"{game} plays {' or '.join(lineups.allowed)}, not {lineup}")
+        raise ValueError(_("{game} plays {lineups}, not {lineup}", game=game,
+                           lineups=" or ".join(lineups.allowed), lineup=lineup))
     return lineup
 
 
@@ -107,7 +111,7 @@ def seat_teams(options: Mapping[str, Any], lineup: str, first: Sequence[str],
     seats = len(first) + len(second)
     sides = sides_of(lineup, options, seats)
     if sorted(sides) != sorted([0] * len(first) + [1] * len(second)):
-        raise ValueError(f"the teams option {list(sides)} does not seat {len(first)} "
-                         f"against {len(second)}")
+        raise ValueError(_("the teams option {sides} does not seat {first} against {second}",
+                           sides=str(list(sides)), first=len(first), second=len(second)))
     left, right = list(first), list(second)
     return tuple(left.pop(0) if s == 0 else right.pop(0) for s in sides), sides

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """The hall's MQTT client: its own thread, connecting again and again with backoff.
 
 It subscribes to every table's ``summary`` and ``availability``
@@ -93,12 +92,14 @@ class Listener:
         #: (bounded: a broker that never answers cannot make the hall hold every offer).
         self._unacked: Pending[tuple[str, bytes]] = Pending("offers")
         #: Acknowledgements that came before :meth:`publish` noted their message id.
-        self._early: Pending[str | None] = Pending("early acknowledgements")
+        self._early: Pending[str | None] = Pending("early acknowledgements")  # i18n: not said
         #: The newest payload of each topic whose latest publish was refused (tried again).
         self._refused_out: dict[str, bytes] = {}
         self._retry_at: float | None = None
         self._on_connected = on_connected
         self._on_message, self._on_status = on_message, on_status
+        # The status is the log's words, also shown by the hall page (its one stream for
+        # every screen): not said in a language (words of drivers/broker.py among them).
         self.status = "connecting"
         self.connected = False
         self._stop = threading.Event()
@@ -137,7 +138,7 @@ class Listener:
         try:
             topic = message.topic
         except UnicodeDecodeError:  # a broker that let a topic not in UTF-8 through
-            self._complain("a topic that is not UTF-8")
+            self._complain("a topic that is not UTF-8")  # i18n: not said
             return
         try:
             # bytes as paho hands it over (no copy); typed bytes | bytearray.
@@ -154,7 +155,7 @@ class Listener:
         if reason.is_failure:
             self._refused = refusal(reason)
             if reason.getName() in CREDENTIAL_REFUSALS:
-                self._refused += " (check --user and COMPANION_MQTT_PASSWORD)"
+                self._refused += " (check --user and COMPANION_MQTT_PASSWORD)"  # i18n: not said
             client.disconnect()
             return
         client.subscribe([(Topics.every(self.prefix, SUMMARY), 0),
@@ -244,7 +245,7 @@ class Listener:
                     self._client.disconnect()
             if self._stop.is_set():
                 break
-            self._say(False, f"{why}; retry in {delay:g} s")
+            self._say(False, f"{why}; retry in {delay:g} s")  # i18n: not said
             self._stop.wait(delay)
             delay = min(delay * 2, MAX_DELAY)
         self.connected, self.status = False, "stopped"

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """The club night on the hall: events, their rounds, offers to tables and results, kept in SQLite.
 
 :class:`Night` is the director's side of docs/club-night.md with I/O: it
@@ -47,6 +46,7 @@ from typing import Any
 
 from companion.catalog import Catalog
 from companion.errors import InvalidAction
+from companion.i18n import ENGLISH, N_, _, message
 from companion.names import clean_name, name_key, name_problem
 from companion.rulings import CORRECTED, KEPT, MAX_RULINGS
 from companion.topics import dumps, valid_table_id
@@ -85,6 +85,7 @@ from hall.revisions import (
     standing_of,
     tiebreak_ok,
 )
+from hall.texts import from_json, kept, revived, said, to_json
 from web.reads import Body, json_body
 
 #: The database file (shared with the club leaderboard, hall/results.py; its own tables).
@@ -97,7 +98,7 @@ MAX_NOTES = 50
 #: An offer's payload is at most this (offers.md).
 MAX_OFFER = 8 * 1024
 
-_SCHEMA = """
+_SCHEMA = """-- i18n: not said (SQL)
 CREATE TABLE IF NOT EXISTS events (
     id       TEXT PRIMARY KEY,
     doc      TEXT NOT NULL,
@@ -138,8 +139,8 @@ CREATE TABLE IF NOT EXISTS event_results (
 #: Columns added since the first hall.db (a hall.db made before them gets them, empty:
 #: its results stay applied, its pairings' offers are read with the players as paired).
 _ADDED = {
-    "event_results": (("state", "TEXT NOT NULL DEFAULT 'applied'"), ("origin", "TEXT"),
-                      ("names", "TEXT"), ("started", "REAL")),
+    "event_results": (("state", "TEXT NOT NULL DEFAULT 'applied'"),  # i18n: not said
+                      ("origin", "TEXT"), ("names", "TEXT"), ("started", "REAL")),
     "event_pairings": (("offered", "TEXT"), ("offered_at", "REAL")),
 }
 
@@ -294,8 +295,9 @@ class Night:
                     self._db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
         self._lock = threading.RLock()
         self._events: dict[str, _Event] = {}
-        #: Each event's answer to ``GET /api/events/<id>``, made once per version.
-        self._bodies: dict[str, tuple[int, Body]] = {}
+        #: Each event's answer to ``GET /api/events/<id>`` in each language asked for, made
+        #: once per version (at most an event's of each shipped language).
+        self._bodies: dict[tuple[str, str], tuple[int, Body]] = {}
         #: What each table's offer topic was last given (the payload), and each offer's
         #: payload as made when it was offered (its ``sent_at`` kept).
         self._published: dict[str, bytes] = {}
@@ -330,7 +332,8 @@ class Night:
                     (eid,)):
                 pid, number, board, players, why, table, offer, status, offered, at = row
                 event.pairings[pid] = _Pairing(
-                    pid, number, board, tuple(json.loads(players)), why, table, offer, status,
+                    pid, number, board, tuple(json.loads(players)), revived(why), table,
+                    offer, status,
                     None if offered is None else tuple(json.loads(offered)), at)
             for seq, pid, result, source, at, state, origin, names, started in \
                     self._db.execute(
@@ -374,7 +377,7 @@ class Night:
             " ON CONFLICT DO UPDATE SET table_id = excluded.table_id, offer = excluded.offer,"
             " status = excluded.status, players = excluded.players,"
             " offered = excluded.offered, offered_at = excluded.offered_at",
-            (event.id, p.id, p.round, p.board, dumps(list(p.players)), p.why, p.table,
+            (event.id, p.id, p.round, p.board, dumps(list(p.players)), kept(p.why), p.table,
              p.offer, p.status, None if p.offered is None else dumps(list(p.offered)),
              p.offered_at))
 
@@ -422,7 +425,8 @@ class Night:
         notes = e.doc.setdefault("notes", [])
         if any(n["key"] == key for n in notes):
             return False
-        notes.append({"key": key, "text": text, "at": round(self._clock(), 3)})
+        # Kept as its message (hall/texts.py): each reader is told it in their language.
+        notes.append({"key": key, "text": to_json(text), "at": round(self._clock(), 3)})
         del notes[:-MAX_NOTES]
         return True
 
@@ -488,26 +492,29 @@ class Night:
     def _event(self, eid: str) -> _Event:
         event = self._events.get(eid)
         if event is None:
-            raise Refusal(404, f"no event {eid!r}")
+            raise Refusal(404, _("no event {event}", event=repr(eid)))
         return event
 
     def version(self, eid: str) -> int:
         with self._lock:
             return self._event(eid).version
 
-    def body(self, eid: str) -> Body:
-        """:meth:`state` as the answer's body (JSON, strong ETag, gzip once), made once per
-        version of the event: the TV and every phone asking cost one making."""
+    def body(self, eid: str, language: str = ENGLISH) -> Body:
+        """:meth:`state` said in ``language`` as the answer's body (JSON, strong ETag, gzip
+        once), made once per version of the event and language: the TV and every phone
+        asking cost one making."""
         with self._lock:
             version = self._event(eid).version
-            made = self._bodies.get(eid)
+            made = self._bodies.get((eid, language))
             if made is None or made[0] != version:
-                made = (version, json_body(self.state(eid)))
-                self._bodies[eid] = made
+                made = (version, json_body(said(self.state(eid), language)))
+                self._bodies[(eid, language)] = made
             return made[1]
 
     def state(self, eid: str) -> dict[str, Any]:
-        """The whole event as the pages show it (docs/api.md, "Club night")."""
+        """The whole event as the pages show it (docs/api.md, "Club night"); its words
+        (a pairing's why, a note, a problem) are messages, said in a reader's language by
+        :func:`hall.texts.said`."""
         with self._lock:
             e = self._event(eid)
             table = self._standings(e)
@@ -533,7 +540,8 @@ class Night:
                 "standings": [s.to_json() for s in table],
                 "corrections": self._corrections(e),
                 "held": [self._held_json(e, r) for r in e.held()],
-                "notes": [{"text": n["text"], "at": n["at"]} for n in e.doc.get("notes", [])],
+                "notes": [{"text": from_json(n["text"]), "at": n["at"]}
+                          for n in e.doc.get("notes", [])],
                 "can_start": self._start_problem(e) is None,
                 "start_problem": self._start_problem(e),
             }
@@ -595,7 +603,7 @@ class Night:
             shown = r.result or old.result
             assert shown is not None
             why = r.result.reason if r.result is not None and r.result.reason else (
-                "undone at the table" if r.result is None else "changed at the table")
+                _("undone at the table") if r.result is None else _("changed at the table"))
             out.append({"pairing": r.pairing, "round": shown.round,
                         "players": list(p.players if p is not None else shown.players),
                         "was": None if old.result is None else list(old.result.ranks),
@@ -633,18 +641,21 @@ class Night:
                 "next_round": e.round if later else None}
 
     def _held_text(self, e: _Event, p: _Pairing, r: Revision, now: Result | None) -> str:
-        where = r.origin.table if r.origin is not None else (p.table or "the table")
-        what = (f"the result of {label(p.players, e.sides(p))} was undone at the table"
+        where = r.origin.table if r.origin is not None else (p.table or _("the table"))
+        game = label(p.players, e.sides(p))
+        what = (_("the result of {game} was undone at the table", game=game)
                 if r.result is None else
-                f"the result of {label(p.players, e.sides(p))} changed to "
-                f"{outcome(r.result)}")
+                _("the result of {game} changed to {outcome}", game=game,
+                  outcome=outcome(r.result)))
+        counted = outcome(now, possessive=True)
         if e.later_round(p):
-            why = f"round {e.round} was paired on {outcome(now, possessive=True)}"
+            why = _("round {round} was paired on {outcome}", round=e.round, outcome=counted)
         elif e.finished:
-            why = f"the event finished on {outcome(now, possessive=True)}"
+            why = _("the event finished on {outcome}", outcome=counted)
         else:
-            why = f"the director had entered {outcome(now, possessive=True)}"
-        return f"{where}: {what}; {why}"
+            why = _("the director had entered {outcome}", outcome=counted)
+        # The table's id first: the director's page shows the table's name in its place.
+        return _("{table}: {what}; {why}", table=where, what=what, why=why)
 
     def _standings(self, e: _Event):
         return standings(e.players, e.plain_results(), CHESS)
@@ -652,9 +663,7 @@ class Night:
     def explain(self, eid: str, pid: str) -> str:
         with self._lock:
             e = self._event(eid)
-            if pid not in e.pairings:
-                raise Refusal(404, f"no pairing {pid!r} in {e.doc['name']}")
-            return e.pairings[pid].why
+            return _pairing(e, pid).why
 
     def csv(self, eid: str) -> str:
         """The standings as CSV: place, name, points, Buchholz, tiebreak, played, byes."""
@@ -684,64 +693,66 @@ class Night:
     def _premise(self, e: _Event, body: dict[str, Any]) -> None:
         version = body.get("version")
         if isinstance(version, bool) or not isinstance(version, int):
-            raise _bad("give the event's version you saw (\"version\": a whole number)")
+            raise _bad(_("give the event's version you saw (\"version\": a whole number)"))
         if version != e.version:
-            raise Refusal(409, f"the event changed meanwhile (version {e.version}, not "
-                          f"{version}): look again and redo the change", version=e.version)
+            raise Refusal(409, _("the event changed meanwhile (version {version}, not "
+                                 "{given}): look again and redo the change",
+                                 version=e.version, given=version), version=e.version)
 
     def create(self, body: Any) -> dict[str, Any]:
         """A new event from ``body`` (docs/api.md); its state."""
-        if not isinstance(body, dict):
-            raise _bad("the body is a JSON object")
+        body = _object(body)
         name = body.get("name")
         if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_EVENT_NAME \
                 or not name.isprintable():
-            raise _bad(f"name is the event's name, 1-{MAX_EVENT_NAME} characters")
+            raise _bad(_("name is the event's name, 1-{most} characters", most=MAX_EVENT_NAME))
         game = body.get("game")
         if not isinstance(game, str) or game not in self.catalog:
             # A game the catalog does not have is not there (404), as an unknown event is.
             raise Refusal(404 if isinstance(game, str) else 400,
-                          f"game is one of {', '.join(self.catalog)}, not {game!r}")
+                          _("game is one of {games}, not {game}",
+                            games=", ".join(self.catalog), game=repr(game)))
         options = body.get("options", {})
         if not isinstance(options, dict):
-            raise _bad("options is an object (the game's start options)")
+            raise _bad(_("options is an object (the game's start options)"))
         if len(dumps(options)) > MAX_OFFER // 2:  # the offer carries them, in 8 KiB
-            raise _bad(f"options take at most {MAX_OFFER // 2} bytes of JSON")
+            raise _bad(_("options take at most {most} bytes of JSON", most=MAX_OFFER // 2))
         try:
             lineup = lineup_of(self.catalog, game, options, body.get("lineup"))
         except ValueError as err:
-            raise _bad(str(err)) from None
+            raise _bad(message(err)) from None
         for seats in SEATS[lineup]:  # every size of game the event can offer starts
             try:
                 self.catalog.game(game).prepare(
-                    [f"Player {chr(65 + i)}" for i in range(seats)],
+                    [f"Player {chr(65 + i)}" for i in range(seats)],  # i18n: not said
                     options_for(self.catalog, game, options, seats), random.Random(0))
             except InvalidAction as err:
-                raise _bad(f"options: {err}") from None
+                raise _bad(_("options: {problem}", problem=message(err))) from None
         fmt = body.get("format")
         if fmt not in FORMATS:
-            raise _bad(f"format is one of {', '.join(FORMATS)}, not {fmt!r}")
+            raise _bad(_("format is one of {formats}, not {format}",
+                         formats=", ".join(FORMATS), format=repr(fmt)))
         if lineup in EACH_ROUND and fmt != "swiss":
-            raise _bad(f"a {lineup} event seats its players anew each round: its format "
-                       "is swiss")
+            raise _bad(_("a {lineup} event seats its players anew each round: its format "
+                         "is swiss", lineup=lineup))
         rounds = body.get("rounds")
         if fmt == "swiss":
             if isinstance(rounds, bool) or not isinstance(rounds, int) \
                     or not 1 <= rounds <= MAX_ROUNDS:
-                raise _bad(f"rounds is the number of Swiss rounds, 1-{MAX_ROUNDS}")
+                raise _bad(_("rounds is the number of Swiss rounds, 1-{most}", most=MAX_ROUNDS))
         else:
             rounds = None
         tables = body.get("tables", [])
         if not isinstance(tables, list) or len(tables) > MAX_TABLES or not all(
                 isinstance(t, str) and valid_table_id(t) for t in tables) \
                 or len(set(tables)) != len(tables):
-            raise _bad("tables is a list of distinct table ids (1-32 of a-z, 0-9, - and _)")
+            raise _bad(_("tables is a list of distinct table ids (1-32 of a-z, 0-9, - and _)"))
         with self._lock:
             busy = {t for e in self._events.values() if not e.finished
                     for t in e.doc["tables"]} & set(tables)
             if busy:
-                raise Refusal(409, f"table {sorted(busy)[0]} is in use by another event "
-                              "that has not finished")
+                raise Refusal(409, _("table {table} is in use by another event that has not "
+                                     "finished", table=sorted(busy)[0]))
             eid = f"e-{len(self._events) + 1}"
             while eid in self._events:
                 eid = f"e-{secrets.token_hex(3)}"
@@ -765,7 +776,7 @@ class Night:
         """New players from ``given``: names, or ``{"name", "start_points"}``; rated by
         the club's rating of the event's game. 400 for a bad list or a name twice."""
         if not isinstance(given, list) or len(given) + len(e.players) > MAX_PLAYERS:
-            raise _bad(f"players is a list of at most {MAX_PLAYERS} names")
+            raise _bad(_("players is a list of at most {most} names", most=MAX_PLAYERS))
         ratings = self._ratings(e.doc["game"])
         known = {name_key(p.name) for p in e.players}
         out = []
@@ -775,14 +786,15 @@ class Night:
                 name, start = item.get("name"), item.get("start_points", 0)
                 if isinstance(start, bool) or not isinstance(start, int | float) \
                         or not 0 <= start <= MAX_ROUNDS:
-                    raise _bad(f"start_points is a number 0-{MAX_ROUNDS}")
+                    raise _bad(_("start_points is a number 0-{most}", most=MAX_ROUNDS))
             else:
                 name = item
             if (problem := name_problem(name)) is not None:
-                raise _bad(f"a player's name: {problem}, not {name!r}")
+                raise _bad(_("a player's name: {problem}, not {name}", problem=problem,
+                             name=repr(name)))
             name = clean_name(name)
             if name_key(name) in known:
-                raise _bad(f"{name} is checked in already")
+                raise _bad(_("{name} is checked in already", name=name))
             known.add(name_key(name))
             out.append(Player(name, float(ratings.get(name_key(name), 0.0)), float(start)))
         if ratings:  # a newcomer is seeded in the middle of the field (model.players)
@@ -797,14 +809,14 @@ class Night:
             e, body = self._changing(eid, body)
             self._open(e)
             if e.round and e.doc["format"] != "swiss":
-                raise Refusal(409, "a round robin or a knockout keeps the field it started "
-                              "with: only a Swiss takes late arrivals")
+                raise Refusal(409, _("a round robin or a knockout keeps the field it started "
+                                     "with: only a Swiss takes late arrivals"))
             if e.round and e.lineup == "doubles":
-                raise Refusal(409, "doubles keeps the teams formed when it started: a late "
-                              "arrival cannot join a team")
+                raise Refusal(409, _("doubles keeps the teams formed when it started: a late "
+                                     "arrival cannot join a team"))
             given = body.get("players", [])
             if not isinstance(given, list):
-                raise _bad("players is a list of names")
+                raise _bad(_("players is a list of names"))
             # A player who left comes back by name, in any case and spacing, written as a
             # name or as {"name", "start_points"}; they keep their own line and points.
             back, arriving = [], []
@@ -814,13 +826,13 @@ class Night:
                     arriving.append(item)  # new, or checked in already (refused there)
                     continue
                 if isinstance(item, dict) and item.get("start_points", 0) not in (0, None):
-                    raise _bad(f"{player.name} comes back with their own points: "
-                               "give no start_points")
+                    raise _bad(_("{name} comes back with their own points: give no "
+                                 "start_points", name=player.name))
                 if player not in back:
                     back.append(player)
             fresh = self._players(e, arriving)
             if not fresh and not back:
-                raise _bad("name at least one player to check in")
+                raise _bad(_("name at least one player to check in"))
             with self._change(e):
                 for player in fresh:
                     e.players.append(player)
@@ -838,17 +850,17 @@ class Night:
             self._open(e)
             player = _named(e, body.get("name"))
             if player is None:
-                raise Refusal(404, f"{body.get('name')!r} is not checked in")
+                raise Refusal(404, _("{name} is not checked in", name=repr(body.get("name"))))
             name = player.name
             if e.round and (e.doc["format"] != "swiss" or e.lineup == "doubles"):
-                raise Refusal(409, "a round robin, a knockout or doubles keeps the field it "
-                              "started with: enter the game as lost instead")
+                raise Refusal(409, _("a round robin, a knockout or doubles keeps the field it "
+                                     "started with: enter the game as lost instead"))
             if not e.present[name]:
-                raise Refusal(409, f"{name} has left already")
+                raise Refusal(409, _("{name} has left already", name=name))
             playing = [p for p in e.current() if name in p.players and p.status in OPEN]
             if playing:
-                raise Refusal(409, f"{name} is in a game of round {playing[0].round}: "
-                              "enter its result first")
+                raise Refusal(409, _("{name} is in a game of round {round}: enter its result "
+                                     "first", name=name, round=playing[0].round))
             with self._change(e):
                 e.present[name] = False
                 self._save_player(e, player)
@@ -856,7 +868,7 @@ class Night:
 
     def _open(self, e: _Event) -> None:
         if e.finished:
-            raise Refusal(409, f"{e.doc['name']} has finished")
+            raise Refusal(409, _("{event} has finished", event=e.doc["name"]))
 
     def _rounds_planned(self, e: _Event) -> int:
         fmt, n = e.doc["format"], sum(e.present.values())
@@ -871,24 +883,27 @@ class Night:
 
     def _start_problem(self, e: _Event) -> str | None:
         if e.finished:
-            return "the event has finished"
+            return _("the event has finished")
         held = e.held()
         if held:
             p = e.pairings[held[0].pairing]
-            return (f"a new result of {label(p.players, e.sides(p))} waits for your "
-                    "decision")
+            return _("a new result of {game} waits for your decision",
+                     game=label(p.players, e.sides(p)))
         open_games = [p for p in e.current() if p.status in OPEN]
         if open_games:
-            return (f"round {e.round} has {len(open_games)} game"
-                    f"{'s' if len(open_games) > 1 else ''} without a result")
+            return N_("round {round} has {n} game without a result",
+                      "round {round} has {n} games without a result", len(open_games),
+                      round=e.round)
         here = sum(e.present.values())
         if e.round == 0 and here < 2:
-            return "check in two players at least"
+            return _("check in two players at least")
         if e.round == 0 and e.lineup == "doubles" and (here < 4 or here % 2):
-            return (f"doubles needs an even number of players, four at least "
-                    f"({here} checked in)")
+            return N_("doubles needs an even number of players, four at least ({n} checked "
+                      "in)", "doubles needs an even number of players, four at least ({n} "
+                      "checked in)", here)
         if e.round == 0 and e.lineup == "canadian" and here < 3:
-            return f"Canadian doubles needs three players at least ({here} checked in)"
+            return N_("Canadian doubles needs three players at least ({n} checked in)",
+                      "Canadian doubles needs three players at least ({n} checked in)", here)
         return None
 
     def _next_round(self, e: _Event) -> Round | None:
@@ -922,10 +937,11 @@ class Night:
                     out.append(Pairing(len(out) + 1, (m,), pairing.why))
                 continue
             a, b = pairing.players
-            seated, _ = seat_teams(e.doc["options"], "doubles", members[a], members[b])
-            out.append(Pairing(len(out) + 1, seated, (
-                f"{pairing.why}; teams formed at the start with rating totals as even as can "
-                f"be: {a} {total[a]:g}, {b} {total[b]:g}")))
+            seated, _seats = seat_teams(e.doc["options"], "doubles", members[a], members[b])
+            out.append(Pairing(len(out) + 1, seated, _(
+                "{why}; teams formed at the start with rating totals as even as can be: "
+                "{a} {a_total}, {b} {b_total}", why=pairing.why, a=a, b=b,
+                a_total=f"{total[a]:g}", b_total=f"{total[b]:g}")))
         return Round(number, tuple(out))
 
     def _table_round(self, e: _Event, present: list[Player], number: int) -> Round:
@@ -944,21 +960,22 @@ class Night:
             split = seat_tables(present, results)
             resting = [p for p in present if p.name in split.resting]
         out: list[Pairing] = []
-        for group, why in zip(split.groups, split.why, strict=True):
-            why = why.split(": ", 1)[1]  # "Table 1: Ann, ...": the board numbers them
+        # The board numbers the tables: each group's reason without its "Table 1: ".
+        for group, why in zip(split.groups, split.reasons, strict=True):
             if e.lineup == "canadian":
-                seated, _ = seat_teams(e.doc["options"], "canadian", group[:1], group[1:])
-                why = (f"{why}; {group[0]}, best rated, plays alone against {group[1]} "
-                       f"and {group[2]}")
+                seated, _seats = seat_teams(e.doc["options"], "canadian", group[:1],
+                                            group[1:])
+                why = _("{why}; {alone}, best rated, plays alone against {first} and "
+                        "{second}", why=why, alone=group[0], first=group[1], second=group[2])
             else:
                 seated = group  # best rated first: the turn order
             out.append(Pairing(len(out) + 1, seated, why))
         for p in resting:
             s = line[p.name]
-            out.append(Pairing(len(out) + 1, (p.name,), (
-                f"{p.name} gets a bye: the tables leave {len(resting)} over, and "
-                f"{p.name} has the fewest byes ({s.byes}), then points "
-                f"({points_text(s.points)}), then rating of those here")))
+            out.append(Pairing(len(out) + 1, (p.name,), _(
+                "{name} gets a bye: the tables leave {over} over, and {name} has the fewest "
+                "byes ({byes}), then points ({points}), then rating of those here",
+                name=p.name, over=len(resting), byes=s.byes, points=points_text(s.points))))
         return Round(number, tuple(out))
 
     def start_round(self, eid: str, body: Any) -> dict[str, Any]:
@@ -968,7 +985,8 @@ class Night:
             e, body = self._changing(eid, body)
             problem = self._start_problem(e)
             if problem is not None:
-                raise Refusal(409, f"the next round cannot start: {problem}")
+                raise Refusal(409, _("the next round cannot start: {problem}",
+                                     problem=problem))
             # All inside the change: a refusal rolls back the field and teams set for it.
             with self._change(e):
                 if e.round == 0:
@@ -984,7 +1002,8 @@ class Night:
         try:
             paired = self._next_round(e)
         except ValueError as err:  # a drawn knockout game: the director corrects it
-            raise Refusal(409, f"the next round cannot be paired: {err}") from None
+            raise Refusal(409, _("the next round cannot be paired: {problem}",
+                                 problem=message(err))) from None
         if paired is None:
             e.doc["finished"] = True  # every offer of its tables withdrawn (_wanted)
             return
@@ -1023,7 +1042,7 @@ class Night:
             "players": list(players),
             "sent_at": int(self._clock() if p.offered_at is None else p.offered_at)}).encode()
         if len(payload) > MAX_OFFER:  # options are bounded by the request's size
-            raise _bad("the event's options make an offer larger than 8 KiB")
+            raise _bad(_("the event's options make an offer larger than 8 KiB"))
         self._payloads[p.offer] = payload
         return payload
 
@@ -1152,45 +1171,47 @@ class Night:
         for it afterwards is not counted."""
         with self._lock:
             e, body = self._changing(eid, body)
-            p = e.pairings.get(pid)
-            if p is None:
-                raise Refusal(404, f"no pairing {pid!r} in {e.doc['name']}")
+            p = _pairing(e, pid)
             what = label(p.players, e.sides(p))
             if p.status == DONE:
-                raise Refusal(409, f"{what} has its result: correct it instead")
+                raise Refusal(409, _("{game} has its result: correct it instead", game=what))
             if "table" not in body:
-                raise _bad("give the table to move to (\"table\": its id, or null for a table "
-                           "without a companion)")
+                raise _bad(_("give the table to move to (\"table\": its id, or null for a "
+                             "table without a companion)"))
             table = body.get("table")
             if table is not None and (not isinstance(table, str) or not valid_table_id(table)):
-                raise _bad("table is a table id (1-32 of a-z, 0-9, - and _), or null for a "
-                           "table without a companion")
+                raise _bad(_("table is a table id (1-32 of a-z, 0-9, - and _), or null for a "
+                             "table without a companion"))
             abandoned = body.get("abandoned", False)
             if not isinstance(abandoned, bool):
-                raise _bad("abandoned is true or false")
+                raise _bad(_("abandoned is true or false"))
             if p.status == PLAYING and not abandoned:
-                raise Refusal(409, f"{what} is being played at {p.table}: move it only once "
-                              f"its match there is abandoned (\"abandoned\": true); "
-                              f"{p.table} is then told", playing=p.table)
+                raise Refusal(409, _("{game} is being played at {table}: move it only once "
+                                     "its match there is abandoned (\"abandoned\": true); "
+                                     "{table} is then told", game=what, table=p.table),
+                              playing=p.table)
             if table is not None and table == p.table:
-                raise Refusal(409, f"{what} is at {table} already")
+                raise Refusal(409, _("{game} is at {table} already", game=what, table=table))
             if table is not None and table in self._busy_tables():
-                raise Refusal(409, f"{table} has a game of its own now: move that one first")
+                raise Refusal(409, _("{table} has a game of its own now: move that one first",
+                                     table=table))
             # A table serves one unfinished event at most (as when events are created):
             # two events offering on one table's retained topic would replace each other.
             owner = next((o for o in self._events.values() if o is not e and not o.finished
                           and table in o.doc["tables"]), None)
             if owner is not None:
-                raise Refusal(409, f"{table} is in {owner.doc['name']}, which has not "
-                              "finished: choose another table")
+                raise Refusal(409, _("{table} is in {event}, which has not finished: choose "
+                                     "another table", table=table, event=owner.doc["name"]))
             with self._change(e):
                 if p.status == PLAYING and p.table is not None:
-                    where = table or "a table without a companion"
-                    self._notices[p.table] = dumps({"withdrawn": p.offer, "reason": (
-                        f"the director moved {what} to {where}: its match here is "
-                        "abandoned and its result will not count")}).encode()
-                    self._note(e, f"moved:{p.offer}", f"{p.table}: {what} was abandoned there "
-                               f"and moved to {where}")
+                    where = table or _("a table without a companion")
+                    # Said to the table in English: the table's own language is its own.
+                    self._notices[p.table] = dumps({"withdrawn": p.offer, "reason": str(_(
+                        "the director moved {game} to {table}: its match here is abandoned "
+                        "and its result will not count", game=what, table=where))}).encode()
+                    self._note(e, f"moved:{p.offer}", _(
+                        "{table}: {game} was abandoned there and moved to {to}",
+                        table=p.table, game=what, to=where))
                 if table is None:
                     p.table, p.offer, p.status = None, None, ELSEWHERE
                     self._save_pairing(e, p)
@@ -1208,46 +1229,46 @@ class Night:
         revision of the game held for the director is settled by it."""
         with self._lock:
             e, body = self._changing(eid, body)
-            p = e.pairings.get(pid)
-            if p is None:
-                raise Refusal(404, f"no pairing {pid!r} in {e.doc['name']}")
+            p = _pairing(e, pid)
             if len(p.players) == 1:
-                raise Refusal(409, f"{p.players[0]}'s bye has no result to enter")
+                raise Refusal(409, _("{name}'s bye has no result to enter", name=p.players[0]))
             ranks = body.get("ranks")
             if not isinstance(ranks, list) or len(ranks) != len(p.players) or not all(
                     type(r) is int and 1 <= r <= len(p.players) for r in ranks) \
                     or 1 not in ranks:
-                raise _bad(f"ranks gives each of {', '.join(p.players)} a place from 1, "
-                           "someone first (equal places: a draw)")
+                raise _bad(_("ranks gives each of {names} a place from 1, someone first "
+                             "(equal places: a draw)", names=", ".join(p.players)))
             tiebreaks = body.get("tiebreaks", [])
             if not isinstance(tiebreaks, list) or (tiebreaks and (
                     len(tiebreaks) != len(p.players)
                     or not all(tiebreak_ok(t) for t in tiebreaks))):
-                raise _bad(f"tiebreaks gives each of {', '.join(p.players)} a number of at "
-                           f"most {MAX_TIEBREAK:g} either way (or is left out)")
+                raise _bad(_("tiebreaks gives each of {names} a number of at most {most} "
+                             "either way (or is left out)", names=", ".join(p.players),
+                             most=f"{MAX_TIEBREAK:g}"))
             reason = body.get("reason", "")
             if not isinstance(reason, str) or len(reason) > MAX_REASON \
                     or not reason.isprintable():
-                raise _bad(f"reason is text of at most {MAX_REASON} characters")
+                raise _bad(_("reason is text of at most {most} characters", most=MAX_REASON))
             reason = reason.strip()
             earlier = e.result_of(pid)
             if earlier is not None and not reason:
-                raise _bad(f"{' v '.join(p.players)} has a result: a correction needs a reason")
+                raise _bad(_("{game} has a result: a correction needs a reason",
+                             game=" v ".join(p.players)))
             if earlier is not None and list(earlier.ranks) == ranks \
                     and list(earlier.tiebreaks) == tiebreaks:
-                raise Refusal(409, "that is the result it has already")
+                raise Refusal(409, _("that is the result it has already"))
             if e.doc["format"] == "elimination" and len(set(ranks)) == 1:
-                raise _bad("a knockout game needs a winner: a draw cannot advance anyone")
+                raise _bad(_("a knockout game needs a winner: a draw cannot advance anyone"))
             if e.doc["format"] == "elimination" and earlier is not None \
                     and any(q.round > p.round for q in e.pairings.values()):
-                raise Refusal(409, "the next knockout round is paired already: this result "
-                              "can no longer change who advanced")
+                raise Refusal(409, _("the next knockout round is paired already: this result "
+                                     "can no longer change who advanced"))
             try:
                 result = Result(p.round, p.players, tuple(ranks), tuple(tiebreaks), game=pid,
                                 reason=reason if earlier is not None else "",
                                 sides=e.sides(p))
             except ValueError as err:  # teammates placed apart
-                raise _bad(str(err)) from None
+                raise _bad(message(err)) from None
             with self._change(e):
                 self._save_result(e, pid, result, DIRECTOR)
                 self._counted_now(e, p)
@@ -1259,18 +1280,16 @@ class Night:
         games has started), or ``keep`` the result as it counts now."""
         with self._lock:
             e, body = self._changing(eid, body)
-            p = e.pairings.get(pid)
-            if p is None:
-                raise Refusal(404, f"no pairing {pid!r} in {e.doc['name']}")
+            p = _pairing(e, pid)
             index = next((i for i, r in enumerate(e.results)
                           if r.pairing == pid and r.state == HELD), None)
             if index is None:
-                raise Refusal(409, f"no new result of {label(p.players, e.sides(p))} waits "
-                              "for a decision")
+                raise Refusal(409, _("no new result of {game} waits for a decision",
+                                     game=label(p.players, e.sides(p))))
             choice = body.get("choice")
             if choice not in ("apply", "repair", "keep"):
-                raise _bad('choice is "apply", "repair" (apply it and pair the next round '
-                           'again) or "keep" (the result as it counts now)')
+                raise _bad(_('choice is "apply", "repair" (apply it and pair the next round '
+                             'again) or "keep" (the result as it counts now)'))
             held = e.results[index]
             if choice == "keep":
                 with self._change(e):
@@ -1294,22 +1313,23 @@ class Night:
         counted = e.counted(p.id)
         now = counted.result if counted is not None else None
         if r.result is None and (e.later_round(p) or e.finished):
-            return (f"its match is being played again at {p.table}: wait for its new "
-                    f"result, or keep {outcome(now, possessive=True)}")
+            return _("its match is being played again at {table}: wait for its new result, "
+                     "or keep {outcome}", table=p.table, outcome=outcome(now, possessive=True))
         if repair:
             if e.finished or p.round != e.round - 1:
-                return "only the round after the game's own can be paired again"
+                return _("only the round after the game's own can be paired again")
             started = [q for q in e.current() if len(q.players) > 1
                        and (q.status in (PLAYING, DONE) or e.result_of(q.id) is not None)]
             if started:
-                return (f"round {e.round} has games started: apply it as it is, "
-                        "or keep the result")
+                return _("round {round} has games started: apply it as it is, or keep the "
+                         "result", round=e.round)
             return None
         if e.doc["format"] == "elimination" and (e.later_round(p) or e.finished) \
                 and r.result is not None and now is not None \
                 and outcome(r.result) != outcome(now):
-            return (f"the next knockout round was paired on {outcome(now, possessive=True)}: "
-                    "pair it again (when none of its games has started) or keep the result")
+            return _("the next knockout round was paired on {outcome}: pair it again (when "
+                     "none of its games has started) or keep the result",
+                     outcome=outcome(now, possessive=True))
         return None
 
     def _unpair_last(self, e: _Event) -> None:
@@ -1416,17 +1436,21 @@ class Night:
                     counted = x.origin
                     work.append((p, x))
                 elif x.offer == p.offer and table == p.table:
-                    notes.append((f"again:{x.origin.key}", (
-                        f"{table}: {what} was played a second time there (match "
-                        f"{x.origin.match}): only its first match counts")))
+                    notes.append((f"again:{x.origin.key}", _(
+                        "{table}: {game} was played a second time there (match {match}): "
+                        "only its first match counts", table=table, game=what,
+                        match=x.origin.match)))
                 elif len(x.names) != len(p.players):
-                    notes.append((f"seats:{x.origin.key}", (
-                        f"{table}: match {x.origin.match} names {what} but seats "
-                        f"{len(x.names)} players: not counted")))
+                    notes.append((f"seats:{x.origin.key}", N_(
+                        "{table}: match {match} names {game} but seats {n} player: not "
+                        "counted", "{table}: match {match} names {game} but seats {n} "
+                        "players: not counted", len(x.names), table=table,
+                        match=x.origin.match, game=what)))
                 else:
-                    notes.append((f"moved:{x.origin.key}", (
-                        f"{table}: {what} was finished there from an offer since moved or "
-                        f"replaced (match {x.origin.match}): not counted")))
+                    notes.append((f"moved:{x.origin.key}", _(
+                        "{table}: {game} was finished there from an offer since moved or "
+                        "replaced (match {match}): not counted", table=table, game=what,
+                        match=x.origin.match)))
         steps = [step for p, entry in work
                  if (step := self._revision_of(e, p, entry)) is not None]
         fresh = [(k, t) for k, t in notes
@@ -1493,15 +1517,16 @@ class Night:
             old, new = p.players[i], " ".join(now[i].split())
             if name_key(new) == name_key(old) or name_problem(new) is not None:
                 continue
-            table = p.table or "a table"
+            table = p.table or _("a table")
             if _named(e, new) is not None:
-                self._note(e, f"clash:{p.id}:{i}:{name_key(new)}", (
-                    f"{table} calls {old} '{new}', the name of another player of this "
-                    f"event: {old} keeps the name here"))
+                self._note(e, f"clash:{p.id}:{i}:{name_key(new)}", _(
+                    "{table} calls {old} '{new}', the name of another player of this event: "
+                    "{old} keeps the name here", table=table, old=old, new=new))
                 continue
             self._rename(e, old, new)
             self._note(e, f"renamed:{p.id}:{i}:{name_key(new)}",
-                       f"{table} renamed {old} to {new}: the event follows")
+                       _("{table} renamed {old} to {new}: the event follows", table=table,
+                         old=old, new=new))
 
     def _rename(self, e: _Event, old: str, new: str) -> None:
         """Call player ``old`` ``new`` throughout the event (inside a change)."""
@@ -1593,8 +1618,17 @@ def _with_rulings(payload: bytes, rulings: list[dict[str, Any]]) -> bytes:
 
 def _object(body: Any) -> dict[str, Any]:
     if not isinstance(body, dict):
-        raise _bad("the body is a JSON object")
+        raise _bad(_("the body is a JSON object"))
     return body
+
+
+def _pairing(e: _Event, pid: str) -> _Pairing:
+    """The pairing ``pid`` of ``e``; Refusal 404 when it has none."""
+    p = e.pairings.get(pid)
+    if p is None:
+        raise Refusal(404, _("no pairing {pairing} in {event}", pairing=repr(pid),
+                             event=e.doc["name"]))
+    return p
 
 
 def _event_field(payload: bytes, key: str) -> Any:

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """The club night's pages on the hall: the director's page, the TV, the players' "my next
 table", and the printable standings.
 
@@ -16,9 +15,11 @@ from flask import Blueprint, Response, current_app, render_template, request
 
 from companion.catalog import Catalog
 from companion.games.base import OptionSpec
-from companion.i18n import message
+from companion.i18n import _, message
 from hall.lineups import SEATS, allowed
 from hall.night import FORMATS, Night, Refusal
+from hall.texts import said
+from web.i18n import current, say
 from web.pages import json_block
 from web.services import error
 
@@ -26,9 +27,10 @@ bp = Blueprint("night_pages", __name__)
 
 
 def _spec(o: OptionSpec) -> dict[str, Any]:
-    """An option as the director's form builds its field from it (no JSON typed)."""
-    return {"key": o.key, "label": o.label, "default": o.default,
-            "choices": [{"value": v, "label": label} for v, label in o.choices]}
+    """An option as the director's form builds its field from it (no JSON typed), its
+    words in the page's language."""
+    return {"key": o.key, "label": say(o.label), "default": o.default,
+            "choices": [{"value": v, "label": say(label)} for v, label in o.choices]}
 
 
 def _form(catalog: Catalog, game: str) -> dict[str, Any]:
@@ -48,7 +50,7 @@ def _page(template: str, **more: object) -> Response:
               "form": _form(catalog, g)} for g in catalog]
     html = render_template(template, state=json_block("{}"), modules=json_block("{}"),
                            games=games, formats=FORMATS, **more)
-    return Response(html, headers={"Cache-Control": "no-store"})
+    return Response(html, headers={"Cache-Control": "no-store"})  # i18n: not said
 
 
 @bp.get("/director")
@@ -72,11 +74,11 @@ def printable() -> Response:
     night: Night = current_app.extensions["hall.night"]
     eid = request.args.get("event") or next((e["id"] for e in night.events()), None)
     if eid is None:
-        return error(404, "no event yet: the director creates one on /director")
+        return error(404, _("no event yet: the director creates one on /director"))
     try:
-        state = night.state(eid)
+        state = said(night.state(eid), current())
     except Refusal as err:
         return error(err.status, message(err))
     html = render_template("night_print.html", state=json_block("{}"),
                            modules=json_block("{}"), event=state)
-    return Response(html, headers={"Cache-Control": "no-store"})
+    return Response(html, headers={"Cache-Control": "no-store"})  # i18n: not said

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """The hall's club leaderboard: every table's finished matches, each counted once, kept on disk.
 
 Each table publishes its last finished matches, retained (``P/T/results``,
@@ -45,7 +44,7 @@ FILE = "hall.db"
 #: Most seats of a match (Alakazoo's and AlakaSLAM doubles' four).
 MAX_SEATS = 4
 
-_SCHEMA = """
+_SCHEMA = """-- i18n: not said (SQL)
 CREATE TABLE IF NOT EXISTS results (
     table_id   TEXT NOT NULL,
     epoch      INTEGER NOT NULL,
@@ -91,7 +90,7 @@ def _checked(payload: bytes, table: str, catalog: Catalog) -> tuple[int, list[tu
                   and sorted(i for t in teams for i in t) == list(range(len(players)))
                   and all(type(i) is int for t in teams for i in t))
             if not ok:
-                raise BadResults(f"match {match!r} is not a result")
+                raise BadResults(f"match {match!r} is not a result")  # i18n: not said
             event = r.get("event")
             event = event.get("id") if isinstance(event, dict) else None
             rows.append((match, game, json.dumps(players), json.dumps(
@@ -130,7 +129,7 @@ class ClubResults:
         """Keep what a table's ``results`` message says; whether anything changed.
         BadResults (nothing kept) for a message that is not one."""
         if not valid_table_id(table):
-            raise BadResults("not a table id")
+            raise BadResults("not a table id")  # i18n: not said
         epoch, rows = _checked(payload, table, self.catalog)
         with self._lock:
             before = self._db.total_changes

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """A game's result as one fact with revisions (docs/club-night.md, "One result, everywhere").
 
 Pure: no database, no network. hall/night.py keeps the revisions of each
@@ -29,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.i18n import _
 from hall.director.model import Result
 
 #: A revision's state: counted (the newest applied counts), waiting for the director,
@@ -219,23 +219,23 @@ def standing_of(result: Result) -> dict[str, Any]:
 def winners(result: Result, join: str = " & ") -> str:
     """Who won ``result``, in words: ``Quo``, ``Ann & Cy``, ``Ann and Bob`` (sharing)."""
     firsts = [n for n, r in zip(result.players, result.ranks, strict=True) if r == 1]
-    if result.sides:
+    if result.sides or len(firsts) == 1:
         return join.join(firsts)
-    return " and ".join(firsts)
+    return _("{names} and {last}", names=", ".join(firsts[:-1]), last=firsts[-1])
 
 
 def outcome(result: Result | None, *, possessive: bool = False) -> str:
     """A result in words: ``Quo`` / ``Pia's win`` (possessive), ``a draw``, ``no result``."""
     if result is None:
-        return "no result"
+        return _("no result")
     if len(set(result.ranks)) == 1:
-        return "a draw"
+        return _("a draw")
     if len(result.players) > 2 and not result.sides:
         places = ", ".join(f"{n} {r}" for n, r in zip(result.players, result.ranks,
                                                        strict=True))
-        return f"places {places}"
+        return _("places {places}", places=places)
     who = winners(result)
-    return f"{who}'s win" if possessive else who
+    return _("{names}'s win", names=who) if possessive else who
 
 
 def renamed_seats(offered: Sequence[str], before: Sequence[str] | None,

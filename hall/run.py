@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """``companion hall``: the board, its MQTT client and its web server, put together."""
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ from app.stopping import block_stop_signals, serve_until_stopped
 from companion.catalog import Catalog, build
 from companion.config import ConfigError, valid_pin
 from companion.data_folder import default_data_dir
-from companion.i18n import chosen_language
+from companion.i18n import ENGLISH, _, chosen_language, message, translate
 from companion.topics import RESULTS, SUMMARY, Topics, prefix_problem
 from drivers.broker import MQTT_PASSWORD_ENV, BrokerAddress, ca_file_problem
 from hall.answers import TableAnswers
@@ -58,14 +57,16 @@ class Hall:
         try:
             address = BrokerAddress.parse(url)
         except ConfigError as err:
-            raise ConfigError(f"--mqtt: {err}") from None
+            raise ConfigError(_("--mqtt: {problem}", problem=message(err))) from None
         if (problem := prefix_problem(prefix)) is not None:
-            raise ConfigError(f"--prefix {prefix!r} {problem}")
+            raise ConfigError(_("--prefix {prefix} {problem}", prefix=repr(prefix),
+                                problem=problem))
         if ca_file is not None:
             if not address.tls:
-                raise ConfigError(f"--ca-file is for mqtts:// brokers; {url!r} is not TLS")
+                raise ConfigError(_("--ca-file is for mqtts:// brokers; {url} is not TLS",
+                                    url=repr(url)))
             if (problem := ca_file_problem(ca_file)) is not None:
-                raise ConfigError(f"--ca-file: {problem}")
+                raise ConfigError(_("--ca-file: {problem}", problem=problem))
         #: Closed last to first: the listener, the streams, the server, the results.
         self._closers = ExitStack()
         self.prefix = prefix
@@ -81,11 +82,12 @@ class Hall:
         self.night = Night(folder, prefix, self._offer, self._ratings, catalog=self.catalog)
         self._closers.callback(self.night.close)
         if director_pin is not None and not valid_pin(director_pin):
-            raise ConfigError("the director PIN must be 4 to 12 digits 0-9")
+            raise ConfigError(_("the director PIN must be 4 to 12 digits 0-9"))
         #: As a table's host PIN is (app/runtime.py host_pin): chosen, else kept in the
         #: data folder from an earlier start, else made up now and kept there.
         self.director_pin = (Pin(director_pin, "chosen") if director_pin is not None
-                             else kept_pin(folder / DIRECTOR_PIN_FILE, what="director PIN"))
+                             else kept_pin(folder / DIRECTOR_PIN_FILE,
+                                           what="director PIN"))  # i18n: not said (the log's)
         self.director = Director.with_pin(self.director_pin.pin,
                                           folder / DIRECTOR_SESSIONS_FILE)
         self.listener: Listener | None = None
@@ -141,7 +143,8 @@ class Hall:
         if not payload:  # the retained message cleared (a table's old id): nothing to count
             return
         if len(payload) > MAX_RESULTS_PAYLOAD:
-            self.board.complain("%d bytes on %r (more than %d)", len(payload), topic[:200],
+            self.board.complain("%d bytes on %r (more than %d)",  # i18n: not said
+                                len(payload), topic[:200],
                                 MAX_RESULTS_PAYLOAD)
             return
         try:
@@ -169,10 +172,10 @@ def director_banner(pin: Pin) -> str | None:
     """The banner's director PIN line (None for a chosen PIN, which the director knows)."""
     if pin.source == "chosen":
         return None
-    kept = {"kept": "as at the last start", "new": "new, kept for the next starts",
-            "unkept": "new for this start only: see the log"}[pin.source]
-    return (f"  Director PIN: {pin.pin} ({kept}; --director-pin or ${DIRECTOR_PIN_ENV} "
-            "chooses one)")
+    kept = {"kept": _("as at the last start"), "new": _("new, kept for the next starts"),
+            "unkept": _("new for this start only: see the log")}[pin.source]
+    return _("  Director PIN: {pin} ({kept}; --director-pin or ${env} chooses one)",
+             pin=pin.pin, kept=kept, env=DIRECTOR_PIN_ENV)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -190,14 +193,16 @@ def run(args: argparse.Namespace) -> int:
               catalog=getattr(args, "catalog", None),
               language=getattr(args, "language", None)) as hall:
         assert hall.listener is not None
-        print(f"Table Companion hall board; tables from {hall.listener.address} "
-              f"under {args.prefix}/")
+        # The banner is said in the hall's own language (English when it has none).
+        language = hall.language or ENGLISH
+        print(translate(_("Table Companion hall board; tables from {broker} under {prefix}/",
+                          broker=str(hall.listener.address), prefix=args.prefix), language))
         if (line := director_banner(hall.director_pin)) is not None:
-            print(line)
+            print(translate(line, language))
         for url in hall.urls:
-            print(f"  Hall: {url}")
-            print(f"  Director: {url}director")
+            print(translate(_("  Hall: {url}", url=url), language))
+            print(translate(_("  Director: {url}", url=f"{url}director"), language))
         sys.stdout.flush()
         serve_until_stopped()
-    print("Table Companion hall stopped.", flush=True)
+    print(translate(_("Table Companion hall stopped."), language), flush=True)
     return 0

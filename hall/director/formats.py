@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """The fixed formats: round robin and single elimination.
 
 Round robin is scheduled whole in advance by the circle method: one player
@@ -21,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.i18n import _
 from hall.director.model import Pairing, Player, Result, Round
 from hall.director.standings import effective
 
@@ -43,11 +43,12 @@ def round_robin(players: Sequence[Player | str]) -> tuple[Round, ...]:
         games = [(circle[i], circle[-1 - i]) for i in range(half)]
         pairings = [(a, b) for a, b in games if a is not None and b is not None]
         sitting = [a or b for a, b in games if a is None or b is None]
-        out = [Pairing(board, game, f"{game[0]} v {game[1]}: round robin, "
-                       f"round {number} of {total}")
+        out = [Pairing(board, game, _("{a} v {b}: round robin, round {number} of {total}",
+                                      a=game[0], b=game[1], number=number, total=total))
                for board, game in enumerate(pairings, 1)]
-        out += [Pairing(len(out) + 1, (name,), f"{name} sits out: an odd number of players, "
-                        f"each sits out one round of {total}") for name in sitting if name]
+        out += [Pairing(len(out) + 1, (name,), _(
+            "{name} sits out: an odd number of players, each sits out one round of {total}",
+            name=name, total=total)) for name in sitting if name]
         rounds.append(Round(number, tuple(out)))
         # The circle turns: the first seat stays, the others move one place.
         circle = [circle[0], circle[-1], *circle[1:-1]]
@@ -112,17 +113,21 @@ def elimination(players: Sequence[Player], results: Sequence[Result]) -> Bracket
         for a, b in zip(slots[::2], slots[1::2], strict=True):
             if a is None or b is None:  # only in round 1: a seed beyond the field
                 bye = a or b
-                assert bye is not None, "the bracket meets each empty place with a seed"
+                assert bye is not None, (
+                    "the bracket meets each empty place with a seed")  # i18n: not said
                 byes.append(bye)
                 winners.append(bye)
                 continue
-            pairings.append(Pairing(0, (a, b), f"{a} v {b}: seed {seed_of[a]} v seed "
-                                    f"{seed_of[b]}" + (", first round" if number == 1
-                                                      else f", winners of round {number - 1}")))
+            pairings.append(Pairing(0, (a, b), _(
+                "{a} v {b}: seed {a_seed} v seed {b_seed}, first round", a=a, b=b,
+                a_seed=seed_of[a], b_seed=seed_of[b]) if number == 1 else _(
+                "{a} v {b}: seed {a_seed} v seed {b_seed}, winners of round {round}", a=a,
+                b=b, a_seed=seed_of[a], b_seed=seed_of[b], round=number - 1)))
             winners.append(_winner(decided.get((number, frozenset((a, b)))), a, b))
         pairings = [Pairing(i, p.players, p.why) for i, p in enumerate(pairings, 1)]
-        pairings += [Pairing(board, (name,), f"{name} gets a bye: seed {seed_of[name]} of "
-                             f"{len(seeds)}, the bracket has {size} places")
+        pairings += [Pairing(board, (name,), _(
+            "{name} gets a bye: seed {seed} of {seeds}, the bracket has {size} places",
+            name=name, seed=seed_of[name], seeds=len(seeds), size=size))
                      for board, name in enumerate(byes, len(pairings) + 1)]
         rounds.append(Round(number, tuple(pairings)))
         if any(w is None for w in winners):
@@ -137,6 +142,6 @@ def _winner(result: Result | None, a: str, b: str) -> str | None:
         return None
     ranks = dict(zip(result.players, result.ranks, strict=True))
     if ranks[a] == ranks[b]:
-        raise ValueError(f"{a} v {b} in round {result.round} is drawn: "
-                         "an elimination game needs a winner")
+        raise ValueError(_("{a} v {b} in round {round} is drawn: an elimination game needs "
+                           "a winner", a=a, b=b, round=result.round))
     return a if ranks[a] < ranks[b] else b

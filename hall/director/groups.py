@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """Teams for doubles and sides, and seats at Alakazoo's 3-4 player tables.
 
 Both split the players into groups of given sizes, balanced by rating (the
@@ -35,8 +34,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.i18n import Text, _
 from hall.director.model import Player, Result
 from hall.director.standings import effective
+from hall.texts import listed
 
 #: Up to this many players, every way to split them is tried.
 EXACT_UP_TO = 12
@@ -44,11 +45,14 @@ EXACT_UP_TO = 12
 
 @dataclass(frozen=True)
 class Split:
-    """The groups (best-rated group member first), who rests, and a line on each group."""
+    """The groups (best-rated group member first), who rests, and a line on each group:
+    ``why`` numbered ("Table 2: ..."), ``reasons`` the same without the number (where the
+    group is numbered otherwise: a round's board)."""
 
     groups: tuple[tuple[str, ...], ...]
     resting: tuple[str, ...]
     why: tuple[str, ...]
+    reasons: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"groups": [list(g) for g in self.groups], "resting": list(self.resting),
@@ -159,11 +163,13 @@ def _ranked(players: Sequence[Player]) -> tuple[list[str], dict[str, float]]:
 
 
 def _finish(groups: list[list[str]], rating: dict[str, float], resting: list[str],
-            line: Callable[[int, list[str]], str]) -> Split:
+            numbered: Callable[[int, Text], Text], line: Callable[[list[str]], Text]
+            ) -> Split:
     ordered = [sorted(g, key=lambda n: -rating[n]) for g in groups]
     ordered.sort(key=lambda g: -sum(rating[n] for n in g) / len(g))
+    reasons = tuple(line(g) for g in ordered)
     return Split(tuple(tuple(g) for g in ordered), tuple(resting),
-                 tuple(line(i, g) for i, g in enumerate(ordered, 1)))
+                 tuple(numbered(i, r) for i, r in enumerate(reasons, 1)), reasons)
 
 
 def teams(players: Sequence[Player], size: int = 2) -> Split:
@@ -176,8 +182,10 @@ def teams(players: Sequence[Player], size: int = 2) -> Split:
 
     groups = _best(playing, [size] * count,
                    lambda g: (0, sum(rating[n] for n in g))) if count else []
-    return _finish(groups, rating, resting, lambda i, g: (
-        f"Team {i}: {' + '.join(g)}: rating total {sum(rating[n] for n in g):g}"))
+    return _finish(groups, rating, resting,
+                   lambda i, why: _("Team {number}: {why}", number=i, why=why),
+                   lambda g: _("{names}: rating total {total}", names=" + ".join(g),
+                               total=f"{sum(rating[n] for n in g):g}"))
 
 
 def sides(players: Sequence[Player], count: int = 2) -> Split:
@@ -189,8 +197,10 @@ def sides(players: Sequence[Player], count: int = 2) -> Split:
         raise ValueError(f"{len(names)} players cannot make {count} sides")
     sizes = [len(names) // count + (i < len(names) % count) for i in range(count)]
     groups = _best(names, sizes, lambda g: (0, sum(rating[n] for n in g) / len(g)))
-    return _finish(groups, rating, [], lambda i, g: (
-        f"Side {i}: {', '.join(g)}: average rating {_mean(g, rating):g}"))
+    return _finish(groups, rating, [],
+                   lambda i, why: _("Side {number}: {why}", number=i, why=why),
+                   lambda g: _("{names}: average rating {average}", names=", ".join(g),
+                               average=f"{_mean(g, rating):g}"))
 
 
 def table_sizes(count: int) -> list[int]:
@@ -230,14 +240,20 @@ def tables(players: Sequence[Player], results: Sequence[Result] = (),
 
     groups = _best(playing, sizes, measure) if sizes else []
 
-    def line(i: int, group: list[str]) -> str:
-        again = [" and ".join(sorted(p)) for p in itertools.combinations(group, 2)
-                 if met[frozenset(p)]]
-        return (f"Table {i}: {', '.join(group)}: average rating {_mean(group, rating):g}, "
-                + (f"{'; '.join(again)} met before: no seating avoids it" if again
-                   else "no one has met before"))
+    def line(group: list[str]) -> Text:
+        again = [_("{first} and {second}", first=a, second=b)
+                 for a, b in (sorted(p) for p in itertools.combinations(group, 2))
+                 if met[frozenset((a, b))]]
+        average = f"{_mean(group, rating):g}"
+        if again:
+            return _("{names}: average rating {average}, {pairs} met before: no seating "
+                     "avoids it", names=", ".join(group), average=average,
+                     pairs=listed(again))
+        return _("{names}: average rating {average}, no one has met before",
+                 names=", ".join(group), average=average)
 
-    return _finish(groups, rating, resting, line)
+    return _finish(groups, rating, resting,
+                   lambda i, why: _("Table {number}: {why}", number=i, why=why), line)
 
 
 def _mean(group: list[str], rating: dict[str, float]) -> float:

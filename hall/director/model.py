@@ -12,6 +12,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.i18n import C_, N_, Text, _
+
 #: The empty seat of a bye: what a matching or a schedule pairs a player with when no
 #: opponent is left.
 BYE = None
@@ -193,8 +195,8 @@ class Result:
             rank_of: dict[int, int] = {}
             for side, rank in zip(self.sides, self.ranks, strict=True):
                 if rank_of.setdefault(side, rank) != rank:
-                    raise ValueError(f"teammates share a rank: side {side} has "
-                                     f"{rank_of[side]} and {rank}")
+                    raise ValueError(_("teammates share a rank: side {side} has {rank} and "
+                                       "{other}", side=side, rank=rank_of[side], other=rank))
         if not self.game:
             object.__setattr__(self, "game", f"r{self.round}:" + "|".join(sorted(players)))
 
@@ -246,8 +248,9 @@ class Result:
                    tuple(sides))
 
 
-def points_text(points: float) -> str:
-    """``2 points``, ``1 point``, ``½ point``, ``1½ points``: how an explanation says a score."""
+def points_text(points: float) -> Text:
+    """``2 points``, ``1 point``, ``½ point``, ``1½ points``: how an explanation says a score
+    (a count of whole points takes each language's plural; a half its own form)."""
     whole = int(points)
     half = points - whole == 0.5
     if points == whole:
@@ -256,4 +259,8 @@ def points_text(points: float) -> str:
         number = f"{whole}½" if whole else "½"
     else:
         number = f"{points:g}"
-    return f"{number} point" + ("" if points in (0.5, 1) else "s")
+    if points == whole:
+        return N_("{points} point", "{points} points", whole, points=number)
+    if points == 0.5:
+        return C_("half a point", "{points} point", points=number)
+    return C_("a fraction of points", "{points} points", points=number)

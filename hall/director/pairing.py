@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """Swiss pairing: one round at a time, by a maximum-weight matching (networkx).
 
 Every present player gets exactly one game or the bye. Among all the ways to
@@ -36,6 +35,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from companion.i18n import N_, Text, _
 from hall.director.model import Pairing, Player, Result, Round, points_text
 from hall.director.standings import CHESS, Scoring, effective, standings
 
@@ -193,28 +193,31 @@ def _round(f: _Field, number: int, matching: set[tuple[str, str]]) -> Round:
     return Round(number, tuple(pairings))
 
 
-def _why_game(f: _Field, a: str, b: str) -> str:
+def _why_game(f: _Field, a: str, b: str) -> Text:
+    scores: Text
     if f.points[a] == f.points[b]:
-        scores = f"both {points_text(f.points[a])}"
+        scores = _("both {points}", points=points_text(f.points[a]))
     else:
         groups = f.group[b] - f.group[a]
-        scores = (f"{a} {points_text(f.points[a])}, {b} {points_text(f.points[b])}: "
-                  f"{a} floats down " + ("a score group" if groups == 1
-                                          else f"{groups} score groups"))
+        scores = N_("{a} {a_points}, {b} {b_points}: {a} floats down a score group",
+                    "{a} {a_points}, {b} {b_points}: {a} floats down {n} score groups",
+                    groups, a=a, b=b, a_points=points_text(f.points[a]),
+                    b_points=points_text(f.points[b]))
     rounds = f.met.get(frozenset((a, b)))
     if not rounds:
-        return f"{a} v {b}: {scores}, not met before"
-    return (f"{a} v {b}: {scores}, met before in round {', '.join(map(str, rounds))}: "
-            "no pairing of this round avoids every rematch")
+        return _("{a} v {b}: {scores}, not met before", a=a, b=b, scores=scores)
+    return _("{a} v {b}: {scores}, met before in round {rounds}: no pairing of this round "
+             "avoids every rematch", a=a, b=b, scores=scores,
+             rounds=", ".join(map(str, rounds)))
 
 
-def _why_bye(f: _Field, name: str) -> str:
+def _why_bye(f: _Field, name: str) -> Text:
     fewest = min(f.byes.get(n, 0) for n in f.ranked)
     if f.byes.get(name, 0):
-        return (f"{name} gets the bye again: everyone here has had one, "
-                f"{name} is lowest of those with fewest")
+        return _("{name} gets the bye again: everyone here has had one, {name} is lowest of "
+                 "those with fewest", name=name)
     lower = [n for n in f.ranked[f.ranked.index(name) + 1:] if f.byes.get(n, 0) == fewest]
     if not lower:
-        return f"{name} gets the bye: lowest without one"
-    return (f"{name} gets the bye: lowest without one but {', '.join(lower)}, "
-            "whose bye would force a rematch")
+        return _("{name} gets the bye: lowest without one", name=name)
+    return _("{name} gets the bye: lowest without one but {names}, whose bye would force a "
+             "rematch", name=name, names=", ".join(lower))

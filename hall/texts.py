@@ -1,0 +1,95 @@
+"""The hall's words kept for later and said in each reader's language (issue #40).
+
+A pairing's "why" and a note to the director are made once, in English, as a
+:class:`companion.i18n.Text`, and read for weeks after, by a director's phone in one
+language and a TV in another. So they are kept as what they are, a message and its
+placeholders (:func:`kept`, a JSON text for the database; :func:`revived` reads it
+back), and said in a language only where an answer is made (:func:`said`: every
+``Text`` inside an answer's JSON). A value kept before the hall kept messages (an
+English text in an old ``hall.db``) reads back as that text, said as it is.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion.i18n import Text, _, translate
+
+#: The keys of a kept message (short: a round of 256 pairings keeps one per pairing).
+_ID, _PARAMS, _PLURAL, _N, _CONTEXT = "m", "p", "pl", "n", "c"
+
+
+def to_json(value: Any) -> Any:
+    """``value`` as JSON data: a :class:`Text` as ``{"m": msgid, "p": {...}, ...}`` (its
+    placeholders, themselves kept so), anything else as it is."""
+    if not isinstance(value, Text):
+        return value
+    out: dict[str, Any] = {_ID: value.msgid}
+    if value.params:
+        out[_PARAMS] = {k: to_json(v) for k, v in value.params}
+    if value.plural is not None:
+        out[_PLURAL], out[_N] = value.plural, value.n
+    if value.context is not None:
+        out[_CONTEXT] = value.context
+    return out
+
+
+def from_json(value: Any) -> Any:
+    """What :func:`to_json` gave, back: a :class:`Text` again (anything else as it is;
+    data that is not a kept message, or a malformed one, is never an error)."""
+    if not isinstance(value, Mapping) or not isinstance(value.get(_ID), str):
+        return value
+    params = value.get(_PARAMS) or {}
+    plural, n, context = value.get(_PLURAL), value.get(_N), value.get(_CONTEXT)
+    if not isinstance(params, Mapping) or not isinstance(plural, str | None) \
+            or not isinstance(n, int | None) or not isinstance(context, str | None):
+        return value
+    try:
+        return Text(value[_ID], {str(k): from_json(v) for k, v in params.items()},
+                    plural, n, context)
+    except (KeyError, IndexError, ValueError):  # placeholders its params do not fill
+        return value[_ID]
+
+
+def kept(text: str) -> str:
+    """``text`` as the database keeps it (a JSON text; :func:`revived` reads it)."""
+    return json.dumps(to_json(text), ensure_ascii=False, separators=(",", ":"))
+
+
+def revived(column: str) -> str:
+    """The text :func:`kept` made of it, a :class:`Text` again; a column written before
+    the hall kept messages (its English words) as it is."""
+    try:
+        value = json.loads(column)
+    except (ValueError, RecursionError):
+        return column
+    value = from_json(value)
+    return value if isinstance(value, str) else column
+
+
+def listed(items: Sequence[str]) -> str:
+    """``items`` (each a message or a name) one after the other, ``"a; b; c"``, each said
+    in the reader's language ("" for none)."""
+    if not items:
+        return ""
+    out = items[0]
+    for item in items[1:]:
+        out = _("{items}; {item}", items=out, item=item)
+    return out
+
+
+def said(value: Any, language: str) -> Any:
+    """``value`` (an answer's JSON data) with every :class:`Text` in it said in
+    ``language``; the rest as it is (a new dict or list where one held a Text)."""
+    if isinstance(value, Text):
+        return translate(value, language)
+    if isinstance(value, dict):
+        return {k: said(v, language) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [said(v, language) for v in value]
+    return value
+
+
+__all__ = ["from_json", "kept", "listed", "revived", "said", "to_json"]
