@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Response, current_app, jsonify, request
-from flask.json.provider import DefaultJSONProvider
 
 from companion.catalog import Catalog
 from companion.json_input import parse as parse_json
@@ -23,7 +22,7 @@ from companion.offers import Offers
 from companion.table import Snapshot, TableRunner
 from web.auth import Lockout, Sessions
 from web.fanout import connection_of
-from web.i18n import say
+from web.i18n import SaidJSON, say
 from web.idempotency import Answers
 from web.stream import Broker, TooManyStreams
 
@@ -100,8 +99,9 @@ def error(status: int, message: str) -> Response:
 STORAGE_STATUS = {"full": 507, "read-only": 503, "gone": 503}
 
 
-class BoundedJSON(DefaultJSONProvider):
-    """Flask's JSON, with request bodies parsed by :func:`parse_json`."""
+class BoundedJSON(SaidJSON):
+    """Flask's JSON, with request bodies parsed by :func:`parse_json`, and every ``Text``
+    in an answer said in the request's language (web/i18n.py)."""
 
     def loads(self, s: str | bytes, **kwargs: Any) -> Any:
         return parse_json(s)
