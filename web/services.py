@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """What the web app serves, and the helpers every blueprint shares.
 
 The app factory (web/app.py) composes the blueprints (web/api.py,
@@ -16,6 +15,7 @@ from typing import Any
 from flask import Response, current_app, jsonify, request
 
 from companion.catalog import Catalog
+from companion.i18n import message
 from companion.json_input import parse as parse_json
 from companion.login_code import LoginCodes
 from companion.offers import Offers
@@ -118,10 +118,10 @@ def stream_response(broker: Broker, last_seen: int | None = None,
         stream = broker.open(last_seen, lambda: connection_of(environ), epoch,
                              client=request.remote_addr)
     except TooManyStreams as full:
-        response = error(503, str(full))
-        response.headers["Retry-After"] = "10"
+        response = error(503, message(full))
+        response.headers["Retry-After"] = "10"  # i18n: not said
         return response
     return Response(stream, mimetype="text/event-stream", headers={
-        "Cache-Control": "no-cache, no-transform",
-        "X-Accel-Buffering": "no",
+        "Cache-Control": "no-cache, no-transform",  # i18n: not said
+        "X-Accel-Buffering": "no",  # i18n: not said
     })

@@ -12,6 +12,7 @@ import json
 from dataclasses import replace
 
 import pytest
+from werkzeug.test import EnvironBuilder
 
 from companion.catalog import load
 from companion.games.base import OptionSpec
@@ -19,6 +20,7 @@ from companion.i18n import Text, _, translate
 from tests.support import CATALOG
 from tests.web.conftest import PIN
 from web.i18n import said
+from web.reads import BUSY, refusal
 
 #: The test-only game's start record: its timeline is the generic one (companion/games/
 #: chart.py scores_chart), whose words are marked.
@@ -173,3 +175,66 @@ def test_said_walks_a_json_value_and_leaves_data_alone():
     assert german == {"title": "Spielstand", "n": 3, "ok": True, "none": None,
                       "name": "Σοφία", "list": ["Wertung", ["x", "Punkte"]], "Match": 1}
     assert not any(isinstance(v, Text) for v in german.values())
+
+
+#: Refusals of the API in each language, their placeholders filled (the catalogs' words).
+WRONG_PIN = {"en": "wrong PIN", "de": "falsche PIN", "fr": "PIN erroné",
+             "es": "PIN incorrecto", "pl": "błędny PIN"}
+BAD_LIMIT = {"en": "limit must be a whole number 1-500",
+             "de": "limit muss eine ganze Zahl von 1 bis 500 sein",
+             "fr": "limit doit être un nombre entier de 1 à 500",
+             "es": "limit debe ser un número entero de 1 a 500",
+             "pl": "limit musi być liczbą całkowitą od 1 do 500"}
+NO_MATCH = {"en": "there is no match 77", "de": "es gibt kein Match 77",
+            "fr": "il n'y a pas de match 77", "es": "no hay ningún partido 77",
+            "pl": "nie ma meczu 77"}
+#: The lockout's refusal ends with the way in no wait holds up: a message inside a message,
+#: said in the same language.
+LOCKED = {"en": ("too many wrong PINs from this address: try again in 30 s, or log in with "
+                 "the one-time code: on the table, Menu > Host login"),
+          "de": ("zu viele falsche PINs von dieser Adresse: versuche es in 30 s noch einmal, "
+                 "oder melde dich mit dem Einmalcode an: am Tisch Menü > Leitung anmelden"),
+          "fr": ("trop de PIN erronés depuis cette adresse : réessayez dans 30 s, ou "
+                 "connectez-vous avec le code à usage unique : sur la table, Menu > "
+                 "Connexion arbitre"),
+          "es": ("demasiados PIN erróneos desde esta dirección: vuelve a intentarlo en 30 s, "
+                 "o entra con el código de un solo uso: en la mesa, Menú > Entrar de árbitro"),
+          "pl": ("za dużo błędnych PIN-ów z tego adresu: spróbuj ponownie za 30 s, albo "
+                 "zaloguj się kodem jednorazowym: na stole Menu > Logowanie gospodarza")}
+
+
+@pytest.mark.parametrize("lang", sorted(WRONG_PIN))
+def test_the_api_s_refusals_are_said_in_the_asker_s_language(server, lang):
+    said_in = {"Accept-Language": lang}
+    status, _h, body = ask(server.port, "POST", "/api/login", {"pin": "0000"}, said_in)
+    assert (status, json.loads(body)) == (401, {"error": WRONG_PIN[lang]})
+    status, _h, body = ask(server.port, "GET", "/api/history?limit=0", headers=said_in)
+    assert (status, json.loads(body)) == (400, {"error": BAD_LIMIT[lang]})
+    status, _h, body = ask(server.port, "GET", "/api/matches/77/timeline", headers=said_in)
+    assert (status, json.loads(body)) == (404, {"error": NO_MATCH[lang]})
+    status, _h, body = ask(server.port, "POST", "/api/undo", {}, said_in)  # no session
+    assert status == 403 and json.loads(body)["error"] == translate(
+        _("only the host can do that: log in with the PIN"), lang)
+
+
+@pytest.mark.parametrize("lang", sorted(LOCKED))
+def test_the_lockout_is_said_with_its_way_around_in_the_same_language(server, lang):
+    for _guess in range(5):
+        status, _h, body = ask(server.port, "POST", "/api/login", {"pin": "0000"},
+                               {"Accept-Language": lang})
+    assert (status, json.loads(body)) == (429, {"error": LOCKED[lang]})
+
+
+def test_a_refusal_of_the_read_gate_is_said_in_the_asker_s_language():
+    """The gate answers before Flask sees the request (web/reads.py ReadGate): its
+    language is read from the request's own headers, cookie and address."""
+    for headers, query, words in (
+            ({"Accept-Language": "pl"}, None, "stół odpowiada teraz innym"),
+            ({"Cookie": "lang=fr"}, None, "la table répond à d'autres lecteurs"),
+            ({}, "lang=es", "la mesa está ocupada respondiendo"),
+            ({"Accept-Language": "ja"}, None, "the table is busy answering other readers")):
+        environ = EnvironBuilder("/api/history", headers=headers,
+                                 query_string=query).get_environ()
+        answer = refusal(environ, 503, BUSY, 1)
+        assert answer.status_code == 503 and answer.headers["Retry-After"] == "1"
+        assert json.loads(answer.get_data())["error"].startswith(words)
