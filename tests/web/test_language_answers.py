@@ -238,3 +238,41 @@ def test_a_refusal_of_the_read_gate_is_said_in_the_asker_s_language():
         answer = refusal(environ, 503, BUSY, 1)
         assert answer.status_code == 503 and answer.headers["Retry-After"] == "1"
         assert json.loads(answer.get_data())["error"].startswith(words)
+
+
+#: The store's and the rules' own refusals of a host's change, each language's words
+#: with the names and values filled.
+TAKEN = {"en": "Bob is another player: to make them one, merge Ann into Bob",
+         "de": "Bob ist ein anderer Spieler: um beide zu einem zu machen, führe Ann mit Bob "
+               "zusammen",
+         "fr": "Bob est un autre joueur : pour n'en faire qu'un, fusionnez Ann dans Bob",
+         "es": "Bob es otro jugador: para que sean uno, fusiona Ann con Bob",
+         "pl": "Bob to inny gracz: aby zrobić z nich jednego, scal Ann z Bob"}
+SAME_NAMES = {"en": "player names must differ from each other",
+              "de": "die Namen der Spieler müssen sich unterscheiden",
+              "fr": "les noms des joueurs doivent être différents",
+              "es": "los nombres de los jugadores deben ser distintos",
+              "pl": "imiona graczy muszą się różnić"}
+
+UNKNOWN_OPTION = {"en": "unknown option 'lives'; this game knows: ",
+                  "de": "unbekannte Option 'lives'; dieses Spiel kennt: ",
+                  "fr": "option inconnue 'lives' ; ce jeu connaît : ",
+                  "es": "opción desconocida 'lives'; este juego conoce: ",
+                  "pl": "nieznana opcja 'lives'; ta gra zna: "}
+KNOWN = "coin_flip, final_set, first_server, no_ad, sets"  # Center Court's option keys
+
+
+@pytest.mark.parametrize("lang", sorted(TAKEN))
+def test_a_host_s_change_is_refused_in_the_host_s_language(server, lang):
+    host = Host(server.port)
+    status, _h, body = host.post("/api/match", {"game": "center-court",
+                                                "players": ["Łukasz", "ŁUKASZ"]}, lang)
+    assert (status, json.loads(body)["error"]) == (400, SAME_NAMES[lang])
+    status, _h, body = host.post("/api/match", {"game": "center-court",
+                                                "players": ["Ann", "Bob"],
+                                                "options": {"lives": 3}}, lang)
+    assert (status, json.loads(body)["error"]) == (400, UNKNOWN_OPTION[lang] + KNOWN)
+    assert host.post("/api/match", {"game": "center-court", "players": ["Ann", "Bob"]},
+                     lang)[0] == 200
+    status, _h, body = host.post("/api/players/rename", {"name": "Ann", "to": "bob"}, lang)
+    assert (status, json.loads(body)["error"]) == (409, TAKEN[lang])
