@@ -637,7 +637,7 @@ class Reads:
         made, ratings = self._rated()
         known = self.table.store.names()
         if name_key(name) not in known:
-            raise UnknownPlayer(_("there is no player {name} at this table", name=name))
+            raise UnknownPlayer(_("there is no player {name} at this table", name=repr(name)))
         key = ("player", made, name_key(name), current())
         return self._kept(self._boards, PAGES_KEPT, key, lambda: json_body(
             player_json(self.catalog, known[name_key(name)], ratings, known)))
