@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """The games a companion plays, each named once with its faces: a :class:`Catalog`.
 
 A game is a folder, ``companion/games/<game>/``: its pure rules (a
@@ -33,6 +32,7 @@ from typing import Any
 
 from companion.errors import InvalidAction, UnknownGame
 from companion.games.base import JSON, Game
+from companion.i18n import _
 from companion.kit import Kit
 
 #: The games' folders under companion/games/, a line each, in the order a setup screen
@@ -84,7 +84,7 @@ class Catalog:
         return hash(tuple(self.kits))
 
     def __repr__(self) -> str:
-        return f"<Catalog {', '.join(self.kits)}>"
+        return f"<Catalog {', '.join(self.kits)}>"  # i18n: not said
 
     def kit(self, game_id: object) -> Kit | None:
         """The game's kit; None for a game this catalog does not know."""
@@ -97,8 +97,10 @@ class Catalog:
             return self.kits[game_id].game
         known = ", ".join(self.kits)
         if not isinstance(game_id, str):
-            raise InvalidAction(f'"game" must be a game id (a string), one of: {known}')
-        raise UnknownGame(f"unknown game {game_id!r}; known games: {known}")
+            raise InvalidAction(_('"game" must be a game id (a string), one of: {known}',
+                                  known=known))
+        raise UnknownGame(_("unknown game {game}; known games: {known}", game=repr(game_id),
+                            known=known))
 
     def title(self, game_id: str) -> str:
         """The game's name; its id for a game this catalog does not know (a stored
@@ -130,7 +132,8 @@ def load(package: str) -> Kit:
 def build(folders: Iterable[str] = FOLDERS) -> Catalog:
     """The catalog of the game folders ``folders`` under companion/games/ (all of
     :data:`FOLDERS` unless told)."""
-    return Catalog(load(f"companion.games.{folder}") for folder in folders)
+    return Catalog(load(f"companion.games.{folder}")  # i18n: not said
+                   for folder in folders)
 
 
 __all__ = ["FOLDERS", "Catalog", "build", "load"]

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """The companion's error types.
 
 Every error the core raises on purpose derives from :class:`CompanionError`,
@@ -8,6 +7,8 @@ refused request from a bug. The two kinds of refused action also derive from
 """
 
 from __future__ import annotations
+
+from companion.i18n import _
 
 
 class CompanionError(Exception):
@@ -72,7 +73,7 @@ class StoreDamaged(StoreError):
 
     def __init__(self, path: str, reason: str, *, match_id: int | None = None,
                  entry: int | None = None) -> None:
-        super().__init__(f"{path} is damaged: {reason}")
+        super().__init__(_("{path} is damaged: {reason}", path=path, reason=reason))
         self.path = path
         self.reason = reason
         self.match_id = match_id

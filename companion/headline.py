@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """A table at a glance: the few lines a hall board or Home Assistant shows.
 
 :func:`headline` reads only the ``/api/state`` JSON (the contract's view
@@ -6,6 +5,11 @@ keys), so the table that publishes it and a hall board that receives it
 over MQTT compute the same card from the same message. The result is plain
 JSON: strings short enough for a Home Assistant sensor (at most
 :data:`MAX_TEXT` characters) and one row per side for a scoreboard card.
+
+Its two words of its own ("No match", the "Pts" column) are marked (companion/i18n.py):
+a reader in the same process says them in its language; the MQTT message carries
+them in English, as one message for every reader (a hall says an idle table by its
+``status``, not by the title).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from typing import Any
 
 from companion.catalog import Catalog
 from companion.games.base import JSON, Card, name_text, won
+from companion.i18n import C_, _
 
 #: Home Assistant keeps a sensor's state to 255 characters; a card has less room.
 MAX_TEXT = 120
@@ -39,7 +44,7 @@ def headline(state: Mapping[str, Any], catalog: Catalog) -> JSON:
         raise ValueError("not a table state: not a JSON object")
     match = state.get("match")
     if match is None:
-        return {"game": None, "title": "No match", "status": IDLE, "players": "",
+        return {"game": None, "title": _("No match"), "status": IDLE, "players": "",
                 "score": "", "turn": "", "winner": "", "columns": [], "sides": []}
     try:
         return _match_card(match, catalog)
@@ -100,7 +105,7 @@ def generic_card(match: Mapping[str, Any]) -> Card:
     winner = view.get("winner")
     if scores is None:
         return Card("", [], [(name, [], (i,), won(winner, i)) for i, name in enumerate(players)])
-    return Card("-".join(str(s) for s in scores), ["Pts"],
+    return Card("-".join(str(s) for s in scores), [C_("column", "Pts")],
                 [(name, [str(scores[i])], (i,), won(winner, i))
                  for i, name in enumerate(players)])
 

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """Every word a person reads, in the language of whoever reads it.
 
 A message is made in English, marked with :func:`_` (or :func:`N_` for one with a
@@ -51,8 +50,9 @@ ENGLISH = "en"
 LANGUAGES: tuple[str, ...] = ("en", "de", "fr", "es", "pl")
 #: Each language by its own name, for a menu or a picker (never translated: a person
 #: looks for the name of their own language).
-NAMES: Mapping[str, str] = {"en": "English", "de": "Deutsch", "fr": "Français",
-                            "es": "Español", "pl": "Polski"}
+NAMES: Mapping[str, str] = {"en": "English", "de": "Deutsch",  # i18n: not said
+                            "fr": "Français",  # i18n: not said (never translated)
+                            "es": "Español", "pl": "Polski"}  # i18n: not said
 #: A placeholder in a message: ``{name}``.
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """What a button press means to the core: :class:`Input`, and the debouncer.
 
 Inputs come from GPIO buttons, the serial pad, the phone and the simulator;
@@ -40,7 +39,7 @@ class Input:
             raise ValueError(f"unknown button {self.button!r}; buttons: {', '.join(BUTTONS)}")
 
     def __repr__(self) -> str:
-        return f"<Input {self.button}{' hold' if self.hold else ''}>"
+        return f"<Input {self.button}{' hold' if self.hold else ''}>"  # i18n: not said
 
 
 def seat(index: int) -> Input:

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """JSON that comes from outside: a host's request, a director's, a match file, the hall's offer.
 
 :func:`parse` reads such JSON into Python values or refuses it with a
@@ -18,6 +17,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from companion.i18n import _
+
 #: How deep arrays and objects may nest. Real bodies nest 4 levels at most (a
 #: Dodgeball start record's dice); a hostile one nested thousands deep would
 #: otherwise overflow the parser's recursion.
@@ -35,8 +36,8 @@ class NotText(ValueError):
 
     def __init__(self, where: str) -> None:
         self.where = where
-        super().__init__(f"{where} is not text: it holds a lone surrogate "
-                         "(half of a UTF-16 pair, not a Unicode character)")
+        super().__init__(_("{where} is not text: it holds a lone surrogate (half of a "
+                           "UTF-16 pair, not a Unicode character)", where=where))
 
 
 def parse(text: str | bytes) -> Any:
@@ -58,7 +59,7 @@ def parse(text: str | bytes) -> Any:
             depth += 1
             deepest = max(deepest, depth)
             if deepest > MAX_DEPTH:
-                raise ValueError(f"the JSON nests deeper than {MAX_DEPTH} levels")
+                raise ValueError(_("the JSON nests deeper than {most} levels", most=MAX_DEPTH))
         elif char in "]}":
             depth -= 1
     # ValueError for what is not JSON, and for a number of more than 4,300 digits.
@@ -92,13 +93,14 @@ def not_text(value: Any) -> str | None:
         item, path = stack.pop()
         if isinstance(item, str):
             if not _is_text(item):
-                return repr(path) if path else "the body"
+                return repr(path) if path else _("the body")
         elif isinstance(item, list):
             stack.extend((v, f"{path}[{i}]") for i, v in reversed(list(enumerate(item))))
         elif isinstance(item, dict):
             for key in item:
                 if not _is_text(key):
                     shown = key.encode("utf-8", "backslashreplace").decode()
-                    return f"the key {shown!r}" + (f" in {path!r}" if path else "")
+                    return (_("the key {key} in {field}", key=repr(shown), field=repr(path))
+                            if path else _("the key {key}", key=repr(shown)))
             stack.extend((v, f"{path}.{k}" if path else k) for k, v in reversed(item.items()))
     return None

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """What a game brings: its rules and the faces that show them, as one :class:`Kit`.
 
 Each game folder's ``kit.py`` builds its ``KIT`` from its pieces; the catalog
@@ -142,7 +141,7 @@ class Kit:
         return screens(self.panel.screens) if self.panel else {}
 
     def __repr__(self) -> str:
-        return f"<Kit {self.id}>"
+        return f"<Kit {self.id}>"  # i18n: not said
 
 
 __all__ = ["STATUS_TOP", "Kit", "Lineups", "Oled", "Panel"]

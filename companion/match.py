@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """A match as a log: its start record, resolved events, undo and redo.
 
 This is the engine every game runs on. It is pure bookkeeping: no threads,
@@ -30,7 +29,7 @@ UNDO, REDO, EVENT = "undo", "redo", "event"
 #: match is played for (docs/api.md, "Offers from the hall").
 EVENT_FIELDS = ("id", "name", "round", "pairing", "offer")
 #: An event's, a pairing's and an offer's id: 1-64 of these characters.
-ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")  # i18n: not said
 #: The longest event name kept.
 MAX_EVENT_NAME = 60
 
@@ -43,29 +42,30 @@ def check_event(event: object) -> dict[str, Any]:
     spaces made one), a round from 1.
     """
     if not isinstance(event, Mapping):
-        raise InvalidAction("'event' must be a JSON object with "
-                            + ", ".join(repr(f) for f in EVENT_FIELDS))
+        raise InvalidAction(_("'event' must be a JSON object with {fields}",
+                              fields=", ".join(repr(f) for f in EVENT_FIELDS)))
     extra = sorted(set(event) - set(EVENT_FIELDS))
     if extra:
-        raise InvalidAction(f"'event' has no field {extra[0]!r}")
+        raise InvalidAction(_("'event' has no field {field}", field=repr(extra[0])))
     missing = [f for f in EVENT_FIELDS if f not in event]
     if missing:
-        raise InvalidAction(f"'event' needs {missing[0]!r}")
+        raise InvalidAction(_("'event' needs {field}", field=repr(missing[0])))
     for key in ("id", "pairing", "offer"):
         value = event[key]
         if not isinstance(value, str) or not ID_PATTERN.fullmatch(value):
-            raise InvalidAction(f"event {key!r} must be 1-64 of A-Z, a-z, 0-9, _ and -; "
-                                f"got {json.dumps(value)[:40]}")
+            raise InvalidAction(_("event {field} must be 1-64 of A-Z, a-z, 0-9, _ and -; got "
+                                  "{value}", field=repr(key), value=json.dumps(value)[:40]))
     name = event["name"]
     if not isinstance(name, str) or not name.strip() or not name.isprintable():
-        raise InvalidAction("event 'name' must be printable text, not empty")
+        raise InvalidAction(_("event 'name' must be printable text, not empty"))
     name = " ".join(name.split())
     if len(name) > MAX_EVENT_NAME:
-        raise InvalidAction(f"event 'name' must be at most {MAX_EVENT_NAME} characters")
+        raise InvalidAction(_("event 'name' must be at most {most} characters",
+                              most=MAX_EVENT_NAME))
     number = event["round"]
     if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 10_000:
-        raise InvalidAction(f"event 'round' must be a whole number from 1; got "
-                            f"{json.dumps(number)[:20]}")
+        raise InvalidAction(_("event 'round' must be a whole number from 1; got {value}",
+                              value=json.dumps(number)[:20]))
     return {"id": event["id"], "name": name, "round": number, "pairing": event["pairing"],
             "offer": event["offer"]}
 
@@ -89,23 +89,27 @@ class StartRecord:
         Raises InvalidAction naming the field at fault.
         """
         if not isinstance(record, Mapping):
-            raise InvalidAction("a start record must be a JSON object with 'game' and 'players'")
+            raise InvalidAction(_("a start record must be a JSON object with 'game' and "
+                                  "'players'"))
         extra = sorted(set(record) - {"game", "players", "options", "event"})
         if extra == ["started"]:
-            raise InvalidAction("'started' belongs to match files (replay, import): "
-                                "a match started here starts now")
+            raise InvalidAction(_("'started' belongs to match files (replay, import): a "
+                                  "match started here starts now"))
         if extra:
-            raise InvalidAction(f"a start record has no field {extra[0]!r}")
+            raise InvalidAction(_("a start record has no field {field}",
+                                  field=repr(extra[0])))
         if "game" not in record:
-            raise InvalidAction(f'the start record has no "game"; one of: {", ".join(catalog)}')
+            raise InvalidAction(_('the start record has no "game"; one of: {games}',
+                                  games=", ".join(catalog)))
         game = catalog.game(record["game"])
         players = check_players(record.get("players"), game.seats)
         options = record.get("options")
         if options is None:  # left out (or null): the game's defaults
             options = {}
         elif not isinstance(options, Mapping):
-            raise InvalidAction(f"'options' must be a JSON object of the game's options, "
-                                f"such as {{}}; got {json.dumps(options)[:40]}")
+            raise InvalidAction(_("'options' must be a JSON object of the game's options, "
+                                  "such as {empty}; got {value}", empty="{}",
+                                  value=json.dumps(options)[:40]))
         options = game.prepare(players, options, rng)
         event = record.get("event")
         return cls(game.id, players, options, None if event is None else check_event(event))
@@ -134,7 +138,8 @@ class Match:
         self._undone: list[JSON] = []
 
     def __repr__(self) -> str:
-        return f"<Match {self.start.game} {list(self.start.players)} events={len(self._events)}>"
+        return (f"<Match {self.start.game} {list(self.start.players)} "  # i18n: not said
+                f"events={len(self._events)}>")
 
     @property
     def state(self) -> Any:
@@ -175,7 +180,7 @@ class Match:
         an object.
         """
         if not isinstance(action, Mapping):
-            raise InvalidAction("an action must be a JSON object with a 'type'")
+            raise InvalidAction(_("an action must be a JSON object with a 'type'"))
         event = self.game.resolve(self.state, action, rng)
         return event, self.game.apply(self.state, event)
 

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """Players' names: what a name may be, when two names are one player, and short forms
 for a small screen that stay told apart.
 
@@ -23,6 +22,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 
 from companion.errors import InvalidAction
+from companion.i18n import Text, _
 
 #: The longest player or side name accepted (in characters, composed); it must fit
 #: the OLED, where names are shortened by their drawn width.
@@ -47,28 +47,32 @@ def name_key(name: str) -> str:
     return fold(" ".join(name.split()))
 
 
-def name_problem(name: object) -> str | None:
+def name_problem(name: object) -> Text | None:
     """Why ``name`` cannot be a player's name (None: it can), in words for the person
     who typed it. A name is a string of 1-:data:`MAX_NAME` printable characters (as
     composed) with a letter or a digit the OLED draws: a name of emoji alone would
     show as nothing but replacement marks."""
     if not isinstance(name, str) or not name.strip():
-        return "a name must be a non-empty string"
+        return _("a name must be a non-empty string")
     name = unicodedata.normalize("NFC", " ".join(name.split()))
     if len(name) > MAX_NAME or not name.isprintable():
-        return f"a name must be printable and at most {MAX_NAME} characters"
+        return _("a name must be printable and at most {most} characters", most=MAX_NAME)
     if not any(unicodedata.category(c)[0] in "LN" and ord(c) <= DRAWN_UP_TO for c in name):
-        return (f"a name needs a letter or a digit: the table's screen cannot draw "
-                f"{name!r}")
+        return _("a name needs a letter or a digit: the table's screen cannot draw {name}",
+                 name=repr(name))
     return None
 
 
-def clean_name(name: object, what: str = "the name") -> str:
+#: What a refused name is called by default (``clean_name``'s ``what``).
+THE_NAME = _("the name")
+
+
+def clean_name(name: object, what: str = THE_NAME) -> str:
     """A player's name as kept: composed (NFC), runs of spaces made one, the ends
     stripped; or InvalidAction saying what is wrong (``what`` names the field in it)."""
     problem = name_problem(name)
     if problem is not None:
-        raise InvalidAction(f"{what}: {problem}")
+        raise InvalidAction(_("{what}: {problem}", what=what, problem=problem))
     assert isinstance(name, str)
     return unicodedata.normalize("NFC", " ".join(name.split()))
 

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """The hall's offer of this table's next match: read, checked, kept, and started on a press.
 
 A club's hall board may run a tournament; it offers each table its next
@@ -13,7 +12,7 @@ which one OK on the OLED or one tap on the host page calls with the id of
 the offer shown (the premise): an offer withdrawn or replaced meanwhile is
 refused (:class:`OfferChanged`), and nothing starts. An offer is played once:
 one the table finished a match of (its store says so) is refused too, whether
-the hall is there to withdraw it or not (:data:`PLAYED`).
+the hall is there to withdraw it or not (:func:`played_here`).
 
 Any of these messages may carry the hall's ``rulings`` (companion/rulings.py):
 its director's word on matches this table finished for its events, which
@@ -39,6 +38,7 @@ from typing import Any
 from companion.catalog import Catalog
 from companion.errors import IllegalAction, InvalidAction
 from companion.games.base import JSON
+from companion.i18n import Text, _, message
 from companion.json_input import NotText, not_text
 from companion.match import ID_PATTERN, StartRecord
 from companion.names import TEAM_JOIN
@@ -53,18 +53,22 @@ MAX_OFFER = 8 * 1024
 #: The latest ``sent_at`` an offer may carry: a Unix time (seconds), in the year 2286.
 MAX_TIME = 10**10
 #: What a start on an offer that is no longer the hall's latest is refused with.
-OFFER_CHANGED = "the hall's offer changed: look at it again"
+OFFER_CHANGED = _("the hall's offer changed: look at it again")
 #: What a second start of the offer the table's match was started from is refused with.
-STARTED = "this offer of the hall's was started already: its match is the one on the table"
-#: What a start of an offer the table has finished a match of is refused with.
-PLAYED = ("this offer was played at this table already (match {match}): a second play "
-          "would not count")
+STARTED = _("this offer of the hall's was started already: its match is the one on the "
+            "table")
 #: The fields an offer's payload may hold.
 FIELDS = frozenset({"offer", "event", "game", "options", "players", "sent_at"})
 #: The longest withdrawal notice kept (characters).
 MAX_NOTICE = 200
 #: How a team's players are joined where a game is said in words.
 JOIN = TEAM_JOIN
+
+
+def played_here(match: int) -> Text:
+    """What a start of an offer the table has finished ``match`` of is refused with."""
+    return _("this offer was played at this table already (match {match}): a second play "
+             "would not count", match=match)
 
 
 def label(players: Sequence[str], sides: Sequence[int] = ()) -> str:
@@ -135,46 +139,47 @@ def parse_offer(payload: bytes, catalog: Catalog) -> Offer:
     """The offer in ``payload`` (an MQTT message's bytes) of a game of ``catalog``, or
     InvalidAction saying why it cannot be used. Never anything else, whatever the bytes."""
     if len(payload) > MAX_OFFER:
-        raise InvalidAction(f"an offer is at most {MAX_OFFER} bytes; this one has "
-                            f"{len(payload)}")
+        raise InvalidAction(_("an offer is at most {most} bytes; this one has {size}",
+                              most=MAX_OFFER, size=len(payload)))
     try:
         body = json.loads(payload.decode("utf-8"))
     except UnicodeDecodeError:
-        raise InvalidAction("an offer must be UTF-8 text") from None
+        raise InvalidAction(_("an offer must be UTF-8 text")) from None
     except json.JSONDecodeError as err:
-        raise InvalidAction(f"an offer must be JSON ({err.msg} at character "
-                            f"{err.pos + 1})") from None
+        raise InvalidAction(_("an offer must be JSON ({problem} at character {position})",
+                              problem=err.msg, position=err.pos + 1)) from None
     except RecursionError:
-        raise InvalidAction("an offer must be JSON nested a few levels at most") from None
+        raise InvalidAction(_("an offer must be JSON nested a few levels at most")) from None
     except ValueError:
         # Not a JSONDecodeError (caught above): a whole number longer than Python turns
         # into an int (sys.get_int_max_str_digits(), 4300 by default).
-        raise InvalidAction(f"an offer's numbers must have at most "
-                            f"{sys.get_int_max_str_digits()} digits") from None
+        raise InvalidAction(_("an offer's numbers must have at most {most} digits",
+                              most=sys.get_int_max_str_digits())) from None
     if not isinstance(body, dict):
-        raise InvalidAction("an offer must be a JSON object")
+        raise InvalidAction(_("an offer must be a JSON object"))
     if (where := not_text(body)) is not None:
-        raise InvalidAction(f"the offer's {NotText(where)}")
+        raise InvalidAction(_("the offer's {problem}", problem=message(NotText(where))))
     extra = sorted(set(body) - FIELDS)
     if extra:
-        raise InvalidAction(f"an offer has no field {extra[0]!r}")
+        raise InvalidAction(_("an offer has no field {field}", field=repr(extra[0])))
     for key in ("offer", "event", "game", "players"):
         if key not in body:
-            raise InvalidAction(f"the offer has no {key!r}")
+            raise InvalidAction(_("the offer has no {field}", field=repr(key)))
     offer_id = body["offer"]
     if not isinstance(offer_id, str) or not ID_PATTERN.fullmatch(offer_id):
-        raise InvalidAction("the offer's 'offer' must be 1-64 of A-Z, a-z, 0-9, _ and -")
+        raise InvalidAction(_("the offer's 'offer' must be 1-64 of A-Z, a-z, 0-9, _ and -"))
     event = body["event"]
     if not isinstance(event, dict):
-        raise InvalidAction("the offer's 'event' must be a JSON object")
+        raise InvalidAction(_("the offer's 'event' must be a JSON object"))
     extra = sorted(set(event) - EVENT_FIELDS)
     if extra:
-        raise InvalidAction(f"the offer's event has no field {extra[0]!r}")
+        raise InvalidAction(_("the offer's event has no field {field}", field=repr(extra[0])))
     sent_at = body.get("sent_at")
     # Compared, never converted first: a 4,000-digit whole number is JSON too, and no float.
     if sent_at is not None and (isinstance(sent_at, bool) or not isinstance(sent_at, int | float)
                                 or not 0 <= sent_at <= MAX_TIME):
-        raise InvalidAction(f"the offer's 'sent_at' must be a Unix time (a number 0-{MAX_TIME})")
+        raise InvalidAction(_("the offer's 'sent_at' must be a Unix time (a number "
+                              "0-{most})", most=MAX_TIME))
     record = {"game": body["game"], "players": body["players"],
               "options": body.get("options"), "event": {**event, "offer": offer_id}}
     # The check a start makes, on a throwaway generator: its device decisions (a coin
@@ -279,10 +284,10 @@ class Offers:
             try:
                 offer = parse_offer(payload, self.catalog)
             except InvalidAction as err:
-                problem = str(err)
+                problem = message(err)
             except Exception as err:  # a fault of ours: the offer is unusable, said so
                 fault = err
-                problem = f"it could not be read ({type(err).__name__})"
+                problem = _("it could not be read ({fault})", fault=type(err).__name__)
         with self._lock:
             if problem is not None and payload != self._unusable:
                 # Once per payload, as a refusal is: a retained offer comes again at
@@ -318,7 +323,7 @@ class Offers:
             raise OfferChanged(STARTED)
         played = table.store.offer_played(offer.id)
         if played is not None:  # "Again", End, and the offer back: never a second play
-            raise OfferChanged(PLAYED.format(match=played))
+            raise OfferChanged(played_here(played))
         return table.start(dict(offer.record))
 
     def to_json(self, played: Mapping[str, int] | None = None) -> JSON:

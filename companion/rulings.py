@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """The hall's rulings on this table's matches: a director's correction, or the result the
 director kept, carried back to the table that played the match (docs/api.md, "Rulings").
 
@@ -27,6 +26,7 @@ from typing import Any
 
 from companion.errors import InvalidAction
 from companion.games.base import JSON
+from companion.i18n import Text, _
 from companion.match import ID_PATTERN
 
 #: What a ruling is: the director's new result, or the old result kept over the table's.
@@ -61,19 +61,26 @@ class Ruling:
         return {"id": self.id, "kind": self.kind, "reason": self.reason}
 
 
-def ruling_words(ruling: Mapping[str, Any]) -> str:
+def ruling_words(ruling: Mapping[str, Any]) -> Text:
     """A ruling in force (MatchSummary.ruling) in words, for a history line:
     ``corrected by the hall's director: the score sheet``, ``kept by the hall's director``."""
-    said = "corrected" if ruling.get("kind") == CORRECTED else "kept"
     reason = ruling.get("reason") or ""
-    return f"{said} by the hall's director" + (f": {reason}" if reason else "")
+    if ruling.get("kind") == CORRECTED:
+        return (_("corrected by the hall's director: {reason}", reason=reason) if reason
+                else _("corrected by the hall's director"))
+    return (_("kept by the hall's director: {reason}", reason=reason) if reason
+            else _("kept by the hall's director"))
 
 
 def parse_rulings(value: Any) -> tuple[list[Ruling], list[str]]:
     """The usable rulings of an offer message's ``rulings`` (a list), and why each
-    other one cannot be used. Never raises, whatever ``value`` holds."""
+    other one cannot be used. Never raises, whatever ``value`` holds.
+
+    Why a ruling is refused here and in :func:`ruled_standing` goes to the table's log
+    only (companion/table.py, companion/offers.py), in English as every log line: the
+    director sees the hall's own account of it."""
     if not isinstance(value, list):
-        return [], ["'rulings' must be a list"]
+        return [], ["'rulings' must be a list"]  # i18n: not said
     found: list[Ruling] = []
     problems: list[str] = []
     for item in value[:MAX_RULINGS]:
@@ -82,33 +89,39 @@ def parse_rulings(value: Any) -> tuple[list[Ruling], list[str]]:
         except InvalidAction as err:
             problems.append(str(err))
     if len(value) > MAX_RULINGS:
-        problems.append(f"a message carries at most {MAX_RULINGS} rulings: the rest wait")
+        problems.append(
+            f"a message carries at most {MAX_RULINGS} rulings: the rest wait")  # i18n: not said
     return found, problems
 
 
 def _ruling(item: Any) -> Ruling:
     if not isinstance(item, dict):
-        raise InvalidAction("a ruling must be a JSON object")
+        raise InvalidAction("a ruling must be a JSON object")  # i18n: not said
     if set(item) - FIELDS or FIELDS - {"reason"} - set(item):
-        raise InvalidAction(f"a ruling has the fields {', '.join(sorted(FIELDS))}")
+        raise InvalidAction(
+            f"a ruling has the fields {', '.join(sorted(FIELDS))}")  # i18n: not said
     rid, epoch, match = item["id"], item["epoch"], item["match"]
     if not isinstance(rid, str) or not ID_PATTERN.fullmatch(rid):
-        raise InvalidAction("a ruling's 'id' must be 1-64 of A-Z, a-z, 0-9, _ and -")
+        raise InvalidAction(
+            "a ruling's 'id' must be 1-64 of A-Z, a-z, 0-9, _ and -")  # i18n: not said
     if type(epoch) is not int or type(match) is not int or match < 1:
-        raise InvalidAction(f"ruling {rid}: 'epoch' and 'match' must be whole numbers")
+        raise InvalidAction(
+            f"ruling {rid}: 'epoch' and 'match' must be whole numbers")  # i18n: not said
     event, pairing = item["event"], item["pairing"]
     if not all(isinstance(v, str) and ID_PATTERN.fullmatch(v) for v in (event, pairing)):
-        raise InvalidAction(f"ruling {rid}: 'event' and 'pairing' must be ids")
+        raise InvalidAction(f"ruling {rid}: 'event' and 'pairing' must be ids")  # i18n: not said
     kind = item["kind"]
     if kind not in (CORRECTED, KEPT):
         raise InvalidAction(f"ruling {rid}: 'kind' is {CORRECTED!r} or {KEPT!r}")
     reason = item.get("reason", "")
     if not isinstance(reason, str) or len(reason) > MAX_REASON or not reason.isprintable():
-        raise InvalidAction(f"ruling {rid}: 'reason' is text of at most {MAX_REASON} "
+        raise InvalidAction(
+            f"ruling {rid}: 'reason' is text of at most {MAX_REASON} "  # i18n: not said
                             "characters")
     standing = item["standing"]
     if not isinstance(standing, dict) or set(standing) - {"teams", "places", "tiebreaks"}:
-        raise InvalidAction(f"ruling {rid}: 'standing' is teams, places and tiebreaks")
+        raise InvalidAction(
+            f"ruling {rid}: 'standing' is teams, places and tiebreaks")  # i18n: not said
     return Ruling(rid, epoch, match, event, pairing, kind, " ".join(reason.split()),
                   standing)
 
@@ -121,30 +134,32 @@ def ruled_standing(ruling: Ruling, start: Mapping[str, Any], status: str,
     seats for a side or a shared first place). InvalidAction, saying why, when the
     ruling is not one the hall may give this match: the match is not finished, was not
     played for the ruling's event and pairing, or its sides differ."""
-    what = f"ruling {ruling.id} on match {ruling.match}"
+    what = f"ruling {ruling.id} on match {ruling.match}"  # i18n: not said
     if status != "finished":
-        raise InvalidAction(f"{what}: the match is {status} here, not finished")
+        raise InvalidAction(f"{what}: the match is {status} here, not finished")  # i18n: not said
     event = start.get("event")
     if not isinstance(event, dict) or (event.get("id"), event.get("pairing")) != (
             ruling.event, ruling.pairing):
-        raise InvalidAction(f"{what}: that match was not played for the hall's game "
+        raise InvalidAction(
+            f"{what}: that match was not played for the hall's game "  # i18n: not said
                             f"{ruling.pairing} of event {ruling.event}")
     if standing is None:
-        raise InvalidAction(f"{what}: the match has no standing to correct")
+        raise InvalidAction(f"{what}: the match has no standing to correct")  # i18n: not said
     mine = [tuple(t) for t in standing["teams"]]
     teams_in, places_in = ruling.standing.get("teams"), ruling.standing.get("places")
     if not isinstance(teams_in, list) or not isinstance(places_in, list) or not all(
             isinstance(t, list) and all(type(i) is int for i in t) for t in teams_in):
-        raise InvalidAction(f"{what}: its standing is not teams of seats and places")
+        raise InvalidAction(
+            f"{what}: its standing is not teams of seats and places")  # i18n: not said
     teams = [tuple(t) for t in teams_in]
     places, values = list(places_in), ruling.standing.get("tiebreaks")
     if sorted(map(sorted, teams)) != sorted(map(sorted, mine)) or len(places) != len(teams) \
             or not all(type(p) is int and 0 <= p < len(teams) for p in places) \
             or 0 not in places:
-        raise InvalidAction(f"{what}: its sides or places are not this match's")
+        raise InvalidAction(f"{what}: its sides or places are not this match's")  # i18n: not said
     if values is not None and (not isinstance(values, list) or len(values) != len(teams)
                                or not all(_number(v) for v in values)):
-        raise InvalidAction(f"{what}: its tiebreaks are not a number a side")
+        raise InvalidAction(f"{what}: its tiebreaks are not a number a side")  # i18n: not said
     by_team = {frozenset(t): i for i, t in enumerate(teams)}
     order = [by_team[frozenset(t)] for t in mine]
     out: JSON = {"teams": [list(t) for t in mine], "places": [places[i] for i in order]}

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """The match database: SQLite, one file, every change committed to disk.
 
 Each match is a row in ``matches`` (its start record, status and result) and
@@ -54,7 +53,7 @@ from companion.errors import (
     UnknownPlayer,
 )
 from companion.games.base import JSON, clean_name, name_key
-from companion.i18n import _
+from companion.i18n import Text, _
 from companion.rulings import Ruling, ruled_standing
 from companion.teams import teams
 
@@ -67,7 +66,7 @@ SCHEMA_VERSION = 4
 
 ACTIVE, FINISHED, ABANDONED = "active", "finished", "abandoned"
 
-_SCHEMA = """
+_SCHEMA = """-- i18n: not said (SQL)
 CREATE TABLE meta (
     key   TEXT PRIMARY KEY,
     value INTEGER NOT NULL
@@ -98,7 +97,7 @@ CREATE TABLE journal (
 #: Schema 2: the players, and each finished match's standing (companion/standings.py).
 #: A player is a name key (companion.games.base.name_key) and the name it is shown by;
 #: ``roster`` counts renames and merges, which rewrite stored start records.
-_UPGRADE_2 = """
+_UPGRADE_2 = """-- i18n: not said (SQL)
 ALTER TABLE matches ADD COLUMN standing TEXT;
 CREATE TABLE players (
     key  TEXT PRIMARY KEY,
@@ -109,7 +108,7 @@ INSERT INTO meta (key, value) VALUES ('roster', 0);
 
 #: Schema 3: the journal holds each match's start record (entry 0) and its abandonment
 #: (``end``) too, so it replays a match on its own (the journal is rebuilt for its CHECK).
-_UPGRADE_3 = """
+_UPGRADE_3 = """-- i18n: not said (SQL)
 CREATE TABLE journal_3 (
     match_id INTEGER NOT NULL REFERENCES matches (id),
     seq      INTEGER NOT NULL,
@@ -131,7 +130,7 @@ ALTER TABLE journal_3 RENAME TO journal
 #: or the result the director kept): each is a finished match's winner and standing while
 #: its journal is as it was then (``entries``); the match's own row keeps what its play
 #: gave (the journal replays to it). (The players are re-keyed with it: names.py.)
-_UPGRADE_4 = """
+_UPGRADE_4 = """-- i18n: not said (SQL)
 CREATE TABLE IF NOT EXISTS rulings (
     id           TEXT NOT NULL UNIQUE,
     match_id     INTEGER NOT NULL REFERENCES matches (id),
@@ -145,16 +144,19 @@ CREATE TABLE IF NOT EXISTS rulings (
 CREATE INDEX IF NOT EXISTS rulings_of_match ON rulings (match_id);
 """
 #: The table operations of a journal (the others: its start record and its ending).
-PLAYS = "op IN ('event', 'undo', 'redo')"
+PLAYS = "op IN ('event', 'undo', 'redo')"  # i18n: not said (SQL)
 #: The hall's ruling in force on a match (a column of a ``matches`` query): the newest,
 #: while the match is finished and its journal as it was when the ruling came (a play
 #: since, an undo at the table, puts the table's own result back).
 _RULING = (
-    "(SELECT json_object('id', r.id, 'kind', r.kind, 'reason', r.reason, 'at', r.at,"
-    " 'was', json(matches.winner), 'winner', json(r.winner), 'standing', json(r.standing))"
-    " FROM rulings AS r WHERE r.match_id = matches.id"
-    " AND matches.status = 'finished' AND r.entries = (SELECT count(*) FROM journal"
-    f" WHERE match_id = matches.id AND {PLAYS}) ORDER BY r.rowid DESC LIMIT 1)"
+    "(SELECT json_object('id', r.id, 'kind', r.kind, 'reason',"  # i18n: not said
+    " r.reason, 'at', r.at,"  # i18n: not said
+    " 'was', json(matches.winner), 'winner', json(r.winner),"  # i18n: not said
+    " 'standing', json(r.standing))"  # i18n: not said
+    " FROM rulings AS r WHERE r.match_id = matches.id"  # i18n: not said (SQL)
+    " AND matches.status = 'finished' AND r.entries = (SELECT"  # i18n: not said
+    " count(*) FROM journal"  # i18n: not said
+    f" WHERE match_id = matches.id AND {PLAYS}) ORDER BY r.rowid DESC LIMIT 1)"  # i18n: not said
 )
 
 
@@ -293,7 +295,7 @@ def unwritable_message(p: Path) -> str:
     return _permission_message(p, p if p.is_dir() else p.parent)
 
 
-def _permission_message(p: Path, folder: Path) -> str:
+def _permission_message(p: Path, folder: Path) -> Text:
     try:
         import pwd  # Unix only, like the companion
         user = pwd.getpwuid(os.geteuid()).pw_name
@@ -302,11 +304,15 @@ def _permission_message(p: Path, folder: Path) -> str:
     if _read_only(p):
         return read_only_message(p)
     st = p.stat()
-    kind = "folder" if p.is_dir() else "file"
-    return (f"{p} is not writable by user {user} ({kind} mode "
-            f"{stat.filemode(st.st_mode)}, owner uid {st.st_uid}): a permission problem, "
-            f"not damage; nothing was changed. Fix it, e.g. `sudo chown -R {user} {folder}` "
-            f"or `chmod u+rw {p}`")
+    values = {"path": str(p), "user": user, "mode": stat.filemode(st.st_mode),
+              "owner": st.st_uid, "folder": str(folder)}
+    if p.is_dir():
+        return _("{path} is not writable by user {user} (folder mode {mode}, owner uid "
+                 "{owner}): a permission problem, not damage; nothing was changed. Fix it, "
+                 "e.g. `sudo chown -R {user} {folder}` or `chmod u+rw {path}`", **values)
+    return _("{path} is not writable by user {user} (file mode {mode}, owner uid {owner}): "
+             "a permission problem, not damage; nothing was changed. Fix it, e.g. `sudo "
+             "chown -R {user} {folder}` or `chmod u+rw {path}`", **values)
 
 
 def _read_only(p: Path) -> bool:
@@ -342,12 +348,12 @@ def _write_probe(folder: Path) -> int | None:
     return None
 
 
-def read_only_message(p: Path) -> str:
+def read_only_message(p: Path) -> Text:
     """What to say, and do, when ``p`` is on a read-only file system: not permissions."""
-    return (f"{p} is on a read-only file system (not a permission problem, not damage; "
-            "nothing was changed). Remount it read-write; an SD card the kernel remounted "
-            "read-only after errors needs checking first: stop the companion, `sudo fsck` "
-            "the card (or check it in another computer), then start it again")
+    return _("{path} is on a read-only file system (not a permission problem, not damage; "
+             "nothing was changed). Remount it read-write; an SD card the kernel remounted "
+             "read-only after errors needs checking first: stop the companion, `sudo fsck` "
+             "the card (or check it in another computer), then start it again", path=str(p))
 
 
 class Checkpointer:
@@ -465,14 +471,13 @@ def _raise_named(path: str, err: sqlite3.DatabaseError) -> None:
     """Raise StoreDamaged or a permission StoreError for ``err`` if it is one of those."""
     name = getattr(err, "sqlite_errorname", "") or ""
     if name.startswith(_DAMAGED) or "malformed" in str(err):
-        raise StoreDamaged(path, f"SQLite reports: {err}") from None
+        raise StoreDamaged(path, _("SQLite reports: {error}", error=str(err))) from None
     if name.startswith(("SQLITE_READONLY", "SQLITE_PERM", "SQLITE_CANTOPEN")):
         p = Path(path)
-        if _read_only(p):
-            raise StoreError(read_only_message(p if p.exists() else p.parent)
-                             + f" (SQLite reports: {err})") from None
-        raise StoreError(_permission_message(p if p.exists() else p.parent, p.parent)
-                         + f" (SQLite reports: {err})") from None
+        problem = (read_only_message(p if p.exists() else p.parent) if _read_only(p) else
+                   _permission_message(p if p.exists() else p.parent, p.parent))
+        raise StoreError(_("{problem} (SQLite reports: {error})", problem=problem,
+                           error=str(err))) from None
 
 
 def _named_errors(method: Callable[..., Any]) -> Callable[..., Any]:
@@ -490,7 +495,8 @@ def _named_errors(method: Callable[..., Any]) -> Callable[..., Any]:
             if trouble is not None:
                 raise self._episode(trouble) from None
             _raise_named(self.path, err)
-            raise StoreError(f"{self.path}: SQLite reports: {err}") from None
+            raise StoreError(_("{path}: SQLite reports: {error}", path=self.path,
+                               error=str(err))) from None
     return named
 
 
@@ -500,7 +506,8 @@ def _decoding(path: str, what: str) -> Iterator[None]:
     try:
         yield
     except (ValueError, KeyError, TypeError) as err:
-        raise StoreDamaged(path, f"{what} does not decode ({err!r})") from None
+        raise StoreDamaged(path, _("{what} does not decode ({error})", what=what,
+                                   error=repr(err))) from None
 
 
 class Store:
@@ -564,16 +571,16 @@ class Store:
         except (OSError, sqlite3.Error) as err:
             if getattr(err, "errno", None) == errno.EROFS:
                 raise StoreError(read_only_message(Path(self.path).parent)) from None
-            raise StoreError(f"cannot open the match database {self.path}: {err}") from None
+            raise StoreError(_("cannot open the match database {path}: {error}",
+                               path=self.path, error=str(err))) from None
         try:
             self._setup(create)
         except sqlite3.DatabaseError as err:
             self._db.close()
             _raise_named(self.path, err)
-            raise StoreError(
-                f"{self.path} is not a usable match database ({err}); "
-                "move it aside to start a new one"
-            ) from None
+            raise StoreError(_("{path} is not a usable match database ({error}); move it "
+                               "aside to start a new one", path=self.path,
+                               error=str(err))) from None
         except BaseException:  # e.g. Ctrl-C: whatever stops the setup, nothing stays open
             self._db.close()
             raise
@@ -594,7 +601,7 @@ class Store:
         if self.path != ":memory:":
             mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             if mode.lower() != "wal":
-                raise sqlite3.DatabaseError(f"WAL mode refused (got {mode})")
+                raise sqlite3.DatabaseError(_("WAL mode refused (got {mode})", mode=mode))
         # FULL: a commit returns only once the WAL is synced, so an
         # acknowledged event survives a power cut.
         db.execute("PRAGMA synchronous = FULL")
@@ -609,16 +616,17 @@ class Store:
             found = db.execute("PRAGMA user_version").fetchone()[0]
             if found == 0:
                 if not create:
-                    raise sqlite3.DatabaseError("it holds no companion schema")
+                    raise sqlite3.DatabaseError(_("it holds no companion schema"))
                 if db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
-                    raise sqlite3.DatabaseError("it holds tables but no companion schema")
+                    raise sqlite3.DatabaseError(_("it holds tables but no companion schema"))
                 _run_script(db, _SCHEMA)
                 _run_script(db, _UPGRADE_2)
                 _run_script(db, _UPGRADE_4)
                 found = SCHEMA_VERSION
             elif found > SCHEMA_VERSION:
                 raise sqlite3.DatabaseError(
-                    f"schema {found} is from a newer companion (this one knows {SCHEMA_VERSION})"
+                    _("schema {found} is from a newer companion (this one knows {known})",
+                      found=found, known=SCHEMA_VERSION)
                 )
             if found < 2:
                 _run_script(db, _UPGRADE_2)
@@ -667,7 +675,7 @@ class Store:
         self.close()
 
     def __repr__(self) -> str:
-        return f"<Store {self.path}>"
+        return f"<Store {self.path}>"  # i18n: not said
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
@@ -695,7 +703,7 @@ class Store:
             return
         with self._readers_lock:
             if self._db is None:
-                raise StoreError(f"{self.path}: the store is closed")
+                raise StoreError(_("{path}: the store is closed", path=self.path))
             reader = self._idle_readers.pop() if self._idle_readers else None
         if reader is None:
             reader = self._open_reader()
@@ -745,7 +753,7 @@ class Store:
         with self._readers_lock:
             if self._db is None:
                 reader.close()
-                raise StoreError(f"{self.path}: the store is closed")
+                raise StoreError(_("{path}: the store is closed", path=self.path))
             self._readers.append(reader)
         return reader
 
@@ -779,18 +787,19 @@ class Store:
                         self.path, self._trouble)
             self._trouble = None
 
-    def _moved(self) -> str | None:
+    def _moved(self) -> Text | None:
         """What happened to the files this store opened, if they are no longer at their paths."""
         for path, identity in self._identity.items():
             try:
                 now = _identity(path)
             except FileNotFoundError:
-                return f"{path} was deleted while the companion ran"
+                return _("{path} was deleted while the companion ran", path=path)
             except OSError as err:
-                return f"{path} cannot be found any more ({err.strerror})"
+                return _("{path} cannot be found any more ({error})", path=path,
+                         error=err.strerror)
             if now != identity:
-                return (f"{path} was replaced by another file while the companion ran "
-                        "(the companion still has the one it opened)")
+                return _("{path} was replaced by another file while the companion ran (the "
+                         "companion still has the one it opened)", path=path)
         return None
 
     def _lost(self, what: str) -> StoreUnavailable:
@@ -805,17 +814,20 @@ class Store:
         try:
             rescued = _rescue(self._db, path)
         except (OSError, sqlite3.Error) as err:
-            saved = (f"copying what it held to the folder failed ({err}), so restarting the "
-                     f"companion starts afresh and loses the changes up to version {version}"
-                     f"; to keep them, copy its open file from /proc/{os.getpid()}/fd/ "
-                     "(`ls -l` it) before stopping the companion")
+            saved = _("copying what it held to the folder failed ({error}), so restarting the "
+                      "companion starts afresh and loses the changes up to version "
+                      "{version}; to keep them, copy its open file from /proc/{process}/fd/ "
+                      "(`ls -l` it) before stopping the companion", error=str(err),
+                      version=version, process=os.getpid())
         else:
-            saved = (f"everything acknowledged (version {version}) was copied to {rescued}: "
-                     f"stop the companion, move that file to {path} (the file there now, if "
-                     "any, aside), and start it again")
+            saved = _("everything acknowledged (version {version}) was copied to {copy}: stop "
+                      "the companion, move that file to {path} (the file there now, if any, "
+                      "aside), and start it again", version=version, copy=str(rescued),
+                      path=str(path))
         self._gone = StoreUnavailable(
-            "gone", f"{what}: this change was refused, and every change is until the "
-            f"companion restarts; {saved}", _("Not saved: database file gone. See the log"))
+            "gone", _("{what}: this change was refused, and every change is until the "
+                      "companion restarts; {saved}", what=what, saved=saved),
+            _("Not saved: database file gone. See the log"))
         return self._episode(self._gone)
 
     def _unavailable(self, err: sqlite3.DatabaseError) -> StoreUnavailable | None:
@@ -824,8 +836,9 @@ class Store:
         folder = Path(self.path).parent
         if name == "SQLITE_READONLY_DBMOVED":
             return StoreUnavailable(
-                "gone", f"{self.path} was moved or deleted while the companion ran (SQLite "
-                f"reports: {err}); this change was refused: restart the companion",
+                "gone", _("{path} was moved or deleted while the companion ran (SQLite "
+                          "reports: {error}); this change was refused: restart the companion",
+                          path=self.path, error=str(err)),
                 _("Not saved: database file gone. See the log"))
         full = name.startswith("SQLITE_FULL")
         read_only = name.startswith("SQLITE_READONLY")
@@ -837,16 +850,18 @@ class Store:
             read_only, full = found == errno.EROFS, found == errno.ENOSPC
         if read_only:
             return StoreUnavailable(
-                "read-only", f"the data folder is read-only: {read_only_message(folder)}; "
-                f"this change was not saved (SQLite reports: {err})",
+                "read-only", _("the data folder is read-only: {problem}; this change was not "
+                               "saved (SQLite reports: {error})",
+                               problem=read_only_message(folder), error=str(err)),
                 _("Not saved: data folder is read-only. See the log"))
         if full:
             return StoreUnavailable(
-                "full", f"the disk is full: free space on the file system holding {folder} "
-                f"({_free(folder)}); this change was not saved, and what was saved before "
-                "is kept. Delete what is not needed there (old logs: `sudo journalctl "
-                "--vacuum-size=50M`; old damaged-* folders once copied elsewhere), then try "
-                f"again (SQLite reports: {err})",
+                "full", _("the disk is full: free space on the file system holding {folder} "
+                          "({free}); this change was not saved, and what was saved before "
+                          "is kept. Delete what is not needed there (old logs: `sudo "
+                          "journalctl --vacuum-size=50M`; old damaged-* folders once copied "
+                          "elsewhere), then try again (SQLite reports: {error})",
+                          folder=str(folder), free=_free(folder), error=str(err)),
                 _("Not saved: the disk is full. See the log"))
         return None
 
@@ -936,7 +951,7 @@ class Store:
              None if standing is None or status != FINISHED else _dumps(standing), match_id),
         )
         if cur.rowcount != 1:
-            raise StoreError(f"there is no match {match_id}")
+            raise StoreError(_("there is no match {id}", id=match_id))
 
     @_named_errors
     def import_match(self, start: JSON, events: list[JSON], *, status: str, winner: Any,
@@ -1037,7 +1052,7 @@ class Store:
             (match_id,)
         ).fetchone()
         if row is None:
-            raise StoreError(f"there is no match {match_id}")
+            raise StoreError(_("there is no match {id}", id=match_id))
         rows = db.execute(
             f"SELECT op, event FROM journal WHERE match_id = ? AND {PLAYS} ORDER BY seq",
             (match_id,)
@@ -1056,19 +1071,20 @@ class Store:
                 "SELECT id, start FROM matches WHERE game = ? ORDER BY id", (start.get("game"),)
             ).fetchall()
             # Compared as JSON values, not text: key order is no part of a record.
-            with _decoding(self.path, "a match's start record"):
+            with _decoding(self.path, _("a match's start record")):
                 same = [r[0] for r in rows if json.loads(r[1]) == start]
             return [self._load(db, match_id) for match_id in same]
 
     #: The history's columns: a match's row and its journal's counts.
     _SUMMARY = (
-        "SELECT id, game, start, status, winner, summary, started_at, updated_at,"
+        "SELECT id, game, start, status, winner, summary, started_at, updated_at,"  # i18n: not said
         # Each undo takes back one event, each redo plays it again.
-        " (SELECT coalesce(sum(CASE op WHEN 'undo' THEN -1 ELSE 1 END), 0)"
-        f"  FROM journal WHERE match_id = matches.id AND {PLAYS}),"
-        f" (SELECT count(*) FROM journal WHERE match_id = matches.id AND {PLAYS}),"
-        f" {_RULING}"
-        " FROM matches"
+        " (SELECT coalesce(sum(CASE op WHEN 'undo' THEN -1 ELSE 1 END), 0)"  # i18n: not said (SQL)
+        f"  FROM journal WHERE match_id = matches.id AND {PLAYS}),"  # i18n: not said (SQL)
+        f" (SELECT count(*) FROM journal WHERE match_id = matches.id"  # i18n: not said
+        f" AND {PLAYS}),"  # i18n: not said
+        f" {_RULING}"  # i18n: not said (SQL)
+        " FROM matches"  # i18n: not said (SQL)
     )
 
     @_named_errors
@@ -1089,7 +1105,7 @@ class Store:
         """
         wanted = sorted({int(i) for i in ids if int(i) <= above})
         marks = ",".join("?" * len(wanted))
-        where = f"id > ? OR id IN ({marks})" if wanted else "id > ?"
+        where = f"id > ? OR id IN ({marks})" if wanted else "id > ?"  # i18n: not said (SQL)
         with self._reading() as db:
             version = db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0]
             rows = db.execute(f"{self._SUMMARY} WHERE {where} ORDER BY id DESC",
@@ -1097,7 +1113,7 @@ class Store:
         return version, self._summaries(rows)
 
     def _summaries(self, rows: list[tuple[Any, ...]]) -> list[MatchSummary]:
-        with _decoding(self.path, "the match history"):
+        with _decoding(self.path, _("the match history")):
             return [self._summary(r, json.loads(r[2])) for r in rows]
 
     def _summary(self, r: tuple[Any, ...], start: JSON) -> MatchSummary:
@@ -1118,7 +1134,7 @@ class Store:
         with self._reading() as db:
             row = db.execute("SELECT start FROM matches WHERE id = ?", (match_id,)).fetchone()
         if row is None:
-            raise StoreError(f"there is no match {match_id}")
+            raise StoreError(_("there is no match {id}", id=match_id))
         with _decoding(self.path, f"match {match_id}"):
             return json.loads(row[0])
 
@@ -1154,8 +1170,9 @@ class Store:
                 f" (SELECT count(*) FROM journal WHERE match_id = matches.id AND {PLAYS}),"
                 f" {_RULING} FROM matches WHERE id = ?", (ruling.match,)).fetchone()
             if row is None:
-                raise InvalidAction(f"ruling {ruling.id}: there is no match {ruling.match} "
-                                    "at this table")
+                raise InvalidAction(f"ruling {ruling.id}: "  # i18n: not said (the log's)
+                                    f"there is no match {ruling.match} "  # i18n: not said
+                                    "at this table")  # i18n: not said
             with _decoding(self.path, f"match {ruling.match}"):
                 start, was = json.loads(row[0]), None if row[3] is None else json.loads(row[3])
                 now = was if row[5] is None else json.loads(row[5])["standing"]
@@ -1185,10 +1202,12 @@ class Store:
         ``after`` (a start time and an id), only those played after that match; with
         ``last``, only the last that many stored (the highest ids), oldest first."""
         # Only the names of the start record: the options are not read.
-        columns = ("SELECT id, game, json_extract(start, '$.players'), standing, started_at,"
-                   " json_extract(start, '$.event'),"
-                   f" (SELECT count(*) FROM journal WHERE match_id = matches.id AND {PLAYS}),"
-                   f" {_RULING} FROM matches WHERE status = 'finished'")
+        columns = ("SELECT id, game, json_extract(start, '$.players'),"  # i18n: not said
+                   " standing, started_at,"  # i18n: not said
+                   " json_extract(start, '$.event'),"  # i18n: not said (SQL)
+                   f" (SELECT count(*) FROM journal WHERE match_id = matches.id"  # i18n: not said
+                   f" AND {PLAYS}),"  # i18n: not said
+                   f" {_RULING} FROM matches WHERE status = 'finished'")  # i18n: not said (SQL)
         with self._reading() as db:
             if last is None and after is not None:
                 rows = db.execute(f"{columns} AND (started_at, id) > (?, ?)"
@@ -1198,7 +1217,7 @@ class Store:
             else:
                 rows = db.execute(f"{columns} ORDER BY id DESC LIMIT ?", (last,)).fetchall()
                 rows.reverse()
-        with _decoding(self.path, "the finished matches"):
+        with _decoding(self.path, _("the finished matches")):
             return [self._finished(r) for r in rows]
 
     @staticmethod
@@ -1221,7 +1240,7 @@ class Store:
                               " json_each(matches.start, '$.players') AS seat"
                               " GROUP BY seat.value").fetchall()
         played: dict[str, list[Any]] = {key: [0, None] for key in names}
-        with _decoding(self.path, "the players"):
+        with _decoding(self.path, _("the players")):
             for name, count, last in rows:
                 if not isinstance(name, str):
                     raise TypeError(f"a player's name is {name!r}, not text")
@@ -1256,14 +1275,14 @@ class Store:
         InvalidAction for a name that is not one (the reason said); IllegalAction if
         ``new`` is another player's name (that is a merge).
         """
-        name = clean_name(new, "the new name")
+        name = clean_name(new, _("the new name"))
         with self._lock, self._write() as db:
             key = self._player(db, old)
             taken = db.execute("SELECT name FROM players WHERE key = ?",
                                (name_key(name),)).fetchone()
             if taken is not None and name_key(name) != key:
-                raise IllegalAction(f"{taken[0]} is another player: to make them one, merge "
-                                    f"{old.strip()} into {taken[0]}")
+                raise IllegalAction(_("{name} is another player: to make them one, merge "
+                                      "{old} into {name}", name=taken[0], old=old.strip()))
             return self._rewrite(db, key, name, summary)
 
     @_named_errors
@@ -1278,14 +1297,15 @@ class Store:
         with self._lock, self._write() as db:
             gone, kept = self._player(db, source), self._player(db, target)
             if gone == kept:
-                raise IllegalAction(f"{source.strip()} and {target.strip()} are one player "
-                                    "already")
+                raise IllegalAction(_("{source} and {target} are one player already",
+                                      source=source.strip(), target=target.strip()))
             for match_id, start in db.execute("SELECT id, start FROM matches ORDER BY id"):
                 keys = {name_key(n) for n in json.loads(start)["players"]}
                 if gone in keys and kept in keys:
-                    raise IllegalAction(
-                        f"{source.strip()} and {target.strip()} both played in match "
-                        f"{match_id}: they are two people, not one")
+                    raise IllegalAction(_(
+                        "{source} and {target} both played in match {match}: they are two "
+                        "people, not one", source=source.strip(), target=target.strip(),
+                        match=match_id))
             shown = db.execute("SELECT name FROM players WHERE key = ?", (kept,)).fetchone()[0]
             return self._rewrite(db, gone, shown, summary)
 
@@ -1345,13 +1365,13 @@ def _identity(path: Path) -> tuple[int, int]:
     return st.st_dev, st.st_ino
 
 
-def _free(folder: Path) -> str:
+def _free(folder: Path) -> Text:
     try:
         st = os.statvfs(folder)
     except OSError:
-        return "its free space cannot be read"
-    return (f"{st.f_bavail * st.f_frsize // 1024} KiB free of "
-            f"{st.f_blocks * st.f_frsize // 1024} KiB")
+        return _("its free space cannot be read")
+    return _("{free} KiB free of {size} KiB", free=st.f_bavail * st.f_frsize // 1024,
+             size=st.f_blocks * st.f_frsize // 1024)
 
 
 def _rescue(db: sqlite3.Connection, path: Path) -> Path:
@@ -1413,7 +1433,7 @@ def _register(db: sqlite3.Connection, names: list[str]) -> None:
 
 def _inserted(cur: sqlite3.Cursor) -> int:
     """The id of the row the INSERT just run on ``cur`` added (SQLite sets it on each)."""
-    assert cur.lastrowid is not None, "no row was inserted"
+    assert cur.lastrowid is not None, "no row was inserted"  # i18n: not said
     return cur.lastrowid
 
 
@@ -1431,9 +1451,11 @@ def _require_database(path: Path) -> None:
     if path.exists():
         return
     folder = path.parent
-    why = ("the folder does not exist" if not folder.exists()
-           else f"there is no {path.name} in it")
+    # The command line's words (a reading command's), which stay English.
+    why = ("the folder does not exist" if not folder.exists()  # i18n: not said
+           else f"there is no {path.name} in it")  # i18n: not said
     raise StoreError(
-        f"no match database in {folder} ({why}); the data folder is --data DIR, "
-        "else $COMPANION_DATA, else the user's data folder"
+        f"no match database in {folder} ({why}); "  # i18n: not said (the command line's)
+        "the data folder is --data DIR, "  # i18n: not said
+        "else $COMPANION_DATA, else the user's data folder"  # i18n: not said
     )

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """The table: the running match, its store and everyone watching it.
 
 :class:`Table` is the single writer. Every change goes the same way: resolve
@@ -47,7 +46,7 @@ log = logging.getLogger(__name__)
 MAX_REFUSED = 256
 
 T = TypeVar("T")
-Subscriber = Callable[["Snapshot"], None]
+Subscriber = Callable[["Snapshot"], None]  # i18n: not said
 
 
 @dataclass(frozen=True)
@@ -128,7 +127,7 @@ class Table:
         self.snapshot = self._snapshot(store.version)
 
     def __repr__(self) -> str:
-        return f"<Table version={self.snapshot.version} match={self._match!r}>"
+        return f"<Table version={self.snapshot.version} match={self._match!r}>"  # i18n: not said
 
     @property
     def match(self) -> Match | None:

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """Who played with whom in a stored match: each side's seats, read from its start.
 
 A match's sides are those its game's card shows (the kit's ``card`` face, the
@@ -55,7 +54,7 @@ def _teams(catalog: Catalog, game: str, count: int, options: str) -> Teams:
     found = catalog.kit(game)
     if found is None or found.card is None:
         return alone(count)
-    players = tuple(f"Player {i + 1}" for i in range(count))
+    players = tuple(f"Player {i + 1}" for i in range(count))  # i18n: not said
     try:
         state = found.game.setup(players, json.loads(options))
         sides = tuple(tuple(seats) for _, _, seats, _ in found.card(found.game.view(state)).sides)

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """What a table publishes on an MQTT broker: topic names and payloads.
 
 Pure: no network and no MQTT library here. The table's publisher
@@ -39,6 +38,7 @@ from companion import __version__
 from companion.catalog import Catalog
 from companion.games.base import JSON
 from companion.headline import headline
+from companion.i18n import C_, ENGLISH, translate
 
 DEFAULT_PREFIX = "table-companion"
 DISCOVERY_PREFIX = "homeassistant"
@@ -56,13 +56,17 @@ TABLE_LEAVES = (*LEAVES, EVENTS)
 TABLE_ID = re.compile(r"[a-z0-9](?:[a-z0-9_-]{0,30}[a-z0-9])?")
 #: Longest prefix, in UTF-8 bytes: a topic stays far below MQTT's 65,535.
 MAX_PREFIX = 200
-#: Home Assistant sensors of each table: key, name, summary field, icon.
+#: Home Assistant sensors of each table: key, name, summary field, icon. The names are
+#: what a person reads on Home Assistant's dashboard, so they are marked: MQTT discovery
+#: has no translations of its own (a sensor has one ``name``), and a club's Home
+#: Assistant is one installation in the club's language, the table's (:func:`discovery`'s
+#: ``language``).
 SENSORS = (
-    ("game", "Game", "title", "mdi:dice-multiple"),
-    ("status", "Status", "status", "mdi:list-status"),
-    ("players", "Players", "players", "mdi:account-group"),
-    ("score", "Score", "score", "mdi:scoreboard"),
-    ("turn", "Turn", "turn", "mdi:account-arrow-right"),
+    ("game", C_("sensor", "Game"), "title", "mdi:dice-multiple"),
+    ("status", C_("sensor", "Status"), "status", "mdi:list-status"),
+    ("players", C_("sensor", "Players"), "players", "mdi:account-group"),
+    ("score", C_("sensor", "Score"), "score", "mdi:scoreboard"),
+    ("turn", C_("sensor", "Turn"), "turn", "mdi:account-arrow-right"),
 )
 
 
@@ -73,24 +77,28 @@ def valid_table_id(text: str) -> bool:
 
 
 def prefix_problem(text: str) -> str | None:
-    """Why ``text`` cannot be a topic prefix, or None when it can.
+    """Why ``text`` cannot be a topic prefix, or None when it can (words of the
+    configuration's checks, which the command line says in English, as its other
+    messages).
 
     Levels are separated by ``/``; none may be empty or hold a wildcard
     (``+``, ``#``) or a control character, and a prefix starting with ``$``
     would be a broker's own ($SYS) topic.
     """
     if not text:
-        return "must not be empty"
+        return "must not be empty"  # i18n: not said (the command line's)
     if len(text.encode("utf-8")) > MAX_PREFIX:
-        return f"must be at most {MAX_PREFIX} bytes"
+        return f"must be at most {MAX_PREFIX} bytes"  # i18n: not said (the command line's)
     if text.startswith("$"):
-        return "must not start with $ (topics starting with $ are the broker's own)"
+        return ("must not start with $ "  # i18n: not said (the command line's)
+                "(topics starting with $ are the broker's own)")
     if any(c in "+#" for c in text):
-        return "must not hold the wildcards + or #"
+        return "must not hold the wildcards + or #"  # i18n: not said (the command line's)
     if not text.isprintable():
-        return "must not hold control characters"
+        return "must not hold control characters"  # i18n: not said (the command line's)
     if any(not level for level in text.split("/")):
-        return "must not start or end with / or hold an empty level (//)"
+        return ("must not start or end with / or hold "  # i18n: not said (the command line's)
+                "an empty level (//)")
     return None
 
 
@@ -219,7 +227,7 @@ def summary_payload(state: JSON, table: TableInfo, catalog: Catalog,
 
 #: Texts Home Assistant does not show as text: a rendered ``None`` is no value (unknown),
 #: and ``unknown`` and ``unavailable`` are its own states. A player may be called so.
-HA_RESERVED = ("None", "unknown", "unavailable")
+HA_RESERVED = ("None", "unknown", "unavailable")  # i18n: not said (Home Assistant's)
 #: Put after such a text so that it stays text: U+2060 WORD JOINER, which draws nothing
 #: and, not being white space, survives Home Assistant's strip() of a rendered template.
 HA_TEXT_MARK = "\u2060"
@@ -235,8 +243,9 @@ def value_template(field: str) -> str:
     """
     reserved = ", ".join(f"'{word}'" for word in HA_RESERVED)
     mark = HA_TEXT_MARK.encode("unicode-escape").decode()  # as a Jinja string escape
-    return (f"{{% set v = value_json.{field} %}}{{{{ v | trim ~ '{mark}' if v is string "
-            f"and v | trim in [{reserved}] else v or None }}}}")
+    return (f"{{% set v = value_json.{field} %}}"  # i18n: not said (a Jinja template)
+            f"{{{{ v | trim ~ '{mark}' if v is string "  # i18n: not said
+            f"and v | trim in [{reserved}] else v or None }}}}")  # i18n: not said
 
 
 def discovery_node(table_id: str) -> str:
@@ -268,9 +277,10 @@ def retired_topics(topics: Topics, discovery_prefix: str | None) -> list[str]:
     return [*configs, topics.leaf(RESULTS), topics.state, topics.summary, topics.availability]
 
 
-def discovery(table: TableInfo, topics: Topics,
-              prefix: str = DISCOVERY_PREFIX) -> list[tuple[str, str]]:
-    """Home Assistant MQTT discovery: ``(config topic, payload)`` per sensor.
+def discovery(table: TableInfo, topics: Topics, prefix: str = DISCOVERY_PREFIX,
+              language: str = ENGLISH) -> list[tuple[str, str]]:
+    """Home Assistant MQTT discovery: ``(config topic, payload)`` per sensor, each
+    sensor's name said in ``language`` (the table's: see :data:`SENSORS`).
 
     One device per table (identified by the table id) with the sensors in
     :data:`SENSORS`, each reading a field of the retained ``summary`` and
@@ -291,7 +301,7 @@ def discovery(table: TableInfo, topics: Topics,
     for (key, name, field, icon), topic in zip(SENSORS, discovery_topics(table.id, prefix),
                                                strict=True):
         out.append((topic, dumps({
-            "name": name,
+            "name": translate(name, language),
             "unique_id": f"{node}_{key}",
             "state_topic": topics.summary,
             "value_template": value_template(field),

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """Turn order and turn-based timers as plain data.
 
 Games keep whose turn it is as a :class:`TurnOrder` (an order plus a
@@ -62,7 +61,8 @@ class TurnOrder(Generic[T]):
         return TurnOrder(self.order, (self.position + steps) % len(self.order), self.turn + steps)
 
     def __repr__(self) -> str:
-        return f"<TurnOrder turn={self.turn} current={self.current!r} of {self.order!r}>"
+        return (f"<TurnOrder turn={self.turn} "  # i18n: not said
+                f"current={self.current!r} of {self.order!r}>")
 
 
 @dataclass(frozen=True)

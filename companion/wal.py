@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """A check of SQLite's write-ahead log, made before SQLite reads it.
 
 SQLite recovers a WAL by reading its frames in order and stopping at the
@@ -45,6 +44,8 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 from pathlib import Path
+
+from companion.i18n import N_, _
 
 _MAGIC = (0x377F0682, 0x377F0683)  # the low bit: checksums in big-endian words
 #: Bytes in the log's header, before the first frame.
@@ -284,11 +285,13 @@ def _scan(data: bytes, page_size: int, salt1: int, salt2: int, start: tuple[int,
     lost = bad_commit + len(after)
     checked = sum(after[0 if bad_commit or first_bad == -1 else 1:])
     if checked >= 1:
-        where = ("its header" if first_bad == -1
-                 else f"frame {first_bad + 1} of {count}")
-        reason = (f"{where} fails its checksum, and {lost} committed transaction(s) from "
-                  f"it on would be silently dropped (SQLite keeps only the "
-                  f"{last_good_commit} frame(s) before it)")
+        where = (_("its header") if first_bad == -1
+                 else _("frame {number} of {count}", number=first_bad + 1, count=count))
+        reason = _("{where} fails its checksum, and {transactions} from it on would be "
+                   "silently dropped (SQLite keeps only {frames} before it)", where=where,
+                   transactions=N_("{n} committed transaction", "{n} committed transactions",
+                                   lost),
+                   frames=N_("the {n} frame", "the {n} frames", last_good_commit))
         intact = 0 if first_bad == -1 else HEADER + last_good_commit * frame_size
         return Damage(reason, intact, lost)
     return None

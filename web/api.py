@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """The HTTP API (docs/api.md): reads for everyone, changes for the logged-in host."""
 
 from __future__ import annotations
@@ -21,7 +20,7 @@ from companion.errors import (
     UnknownGame,
     UnknownPlayer,
 )
-from companion.i18n import _, message, translate
+from companion.i18n import Text, _, message, translate
 from companion.json_input import parse as parse_json
 from companion.offers import played_offers
 from companion.table import Snapshot, Table
@@ -68,10 +67,10 @@ def state() -> Response:
 @bp.get("/events")
 def events() -> Response:
     try:
-        last_seen = last_event_id(request.headers.get("Last-Event-ID"))
+        last_seen = last_event_id(request.headers.get("Last-Event-ID"))  # i18n: not said
         # The page names the database it has followed (the state's "epoch"), so
         # a new database at the same version number still sends the state.
-        epoch = whole_number(request.args.get("epoch"), "epoch must be the state's epoch")
+        epoch = whole_number(request.args.get("epoch"), _("epoch must be the state's epoch"))
     except ValueError as err:
         return error(400, message(err))
     return stream_response(broker(), last_seen, epoch)
@@ -95,8 +94,8 @@ def _whole_numbers(state: BlueprintSetupState) -> None:
 
 def last_event_id(header: str | None) -> int | None:
     """The version a reconnecting stream last saw; None without the header."""
-    return whole_number(header, "Last-Event-ID must be a version this stream sent "
-                                "(a whole number)")
+    return whole_number(header, _("Last-Event-ID must be a version this stream sent "
+                                  "(a whole number)"))
 
 
 def whole_number(text: str | None, refusal: str) -> int | None:
@@ -143,14 +142,16 @@ def history() -> Response:
     ``after``, ``q``; docs/api.md)."""
     args = request.args
     try:
-        limit = whole_number(args.get("limit"), f"limit must be a whole number 1-{MAX_PAGE}")
+        bad_limit = _("limit must be a whole number 1-{most}", most=MAX_PAGE)
+        limit = whole_number(args.get("limit"), bad_limit)
         if limit is not None and not 1 <= limit <= MAX_PAGE:
-            raise ValueError(f"limit must be a whole number 1-{MAX_PAGE}")
-        before = whole_number(args.get("before"), "before must be a match id (a whole number)")
-        after = whole_number(args.get("after"), "after must be a match id (a whole number)")
+            raise ValueError(bad_limit)
+        before = whole_number(args.get("before"),
+                              _("before must be a match id (a whole number)"))
+        after = whole_number(args.get("after"), _("after must be a match id (a whole number)"))
         q = args.get("q", "")
         if len(q) > MAX_QUERY:
-            raise ValueError(f"q must be at most {MAX_QUERY} characters")
+            raise ValueError(_("q must be at most {most} characters", most=MAX_QUERY))
     except ValueError as err:
         return error(400, message(err))
     return reads().history_page(before, after, q.strip(), limit).response()
@@ -173,7 +174,8 @@ def current_timeline() -> Response:
     """The chart of the match on the table (finished or not); 404 when there is none."""
     match = services().runner.table.snapshot.match
     if match is None:
-        return error(404, "no match is on the table: its timeline starts with its first action")
+        return error(404, _("no match is on the table: its timeline starts with its first "
+                            "action"))
     return stored_timeline(match["id"])
 
 
@@ -208,14 +210,14 @@ def login() -> Response:
     if isinstance(body, dict) and "code" in body:
         if not svc.login_codes.take(body["code"]):
             # Not counted against the PIN: the code's 40 bits and 5 minutes are its guard.
-            return error(401, "wrong or expired code: open Menu > Host login on the table "
-                              "and type the code it shows")
+            return error(401, _("wrong or expired code: open Menu > Host login on the table "
+                                "and type the code it shows"))
         return logged_in(svc.lockout, svc.sessions)
     return pin_login(body, svc.pin, svc.lockout, svc.sessions, other_way=USE_THE_CODE)
 
 
 #: How the refusal names the way in that no wrong-PIN wait holds up.
-USE_THE_CODE = "or log in with the one-time code: on the table, Menu > Host login"
+USE_THE_CODE = _("or log in with the one-time code: on the table, Menu > Host login")
 
 
 @bp.get("/session")
@@ -244,12 +246,12 @@ def logout() -> Response:
 def json_body() -> Any:
     """The request's JSON body; InvalidAction (400) when it is not JSON or nests too deep."""
     if not request.is_json:
-        raise InvalidAction("the body must be JSON (Content-Type: application/json)")
+        raise InvalidAction(_("the body must be JSON (Content-Type: application/json)"))
     try:
         return parse_json(request.get_data())
     except ValueError as err:
-        raise InvalidAction(f"the body must be JSON (Content-Type: application/json): "
-                            f"{err}") from err
+        raise InvalidAction(_("the body must be JSON (Content-Type: application/json): "
+                              "{problem}", problem=message(err))) from err
 
 
 def change(work: Callable[[Table], Snapshot]) -> Response:
@@ -266,12 +268,12 @@ def change(work: Callable[[Table], Snapshot]) -> Response:
     more; only past that is the answer 503 "may yet be applied", and a retry
     with the same ``Idempotency-Key`` then learns what became of it.
     """
-    key = request.headers.get("Idempotency-Key")
+    key = request.headers.get("Idempotency-Key")  # i18n: not said
     if key is not None and (problem := check_key(key)) is not None:
         return error(400, problem)
     try:
-        premise = whole_number(request.headers.get("X-Table-Version"),
-                               "X-Table-Version must be the version the page shows")
+        premise = whole_number(request.headers.get("X-Table-Version"),  # i18n: not said
+                               _("X-Table-Version must be the version the page shows"))
     except ValueError as err:
         return error(400, message(err))
     asked = f"{request.path}\n{request.get_data(as_text=True)}"
@@ -279,7 +281,7 @@ def change(work: Callable[[Table], Snapshot]) -> Response:
     lang = current()  # the refusal is made on the writer thread, said in the asker's words
 
     def attempt(table: Table) -> Answer:
-        if key is not None and (known := answers.recall(key, asked)) is not None:
+        if key is not None and (known := answers.recall(key, asked, lang)) is not None:
             return known  # before the premise: the table has moved on by this very change
         try:
             if premise is not None and premise != table.version:
@@ -314,24 +316,25 @@ def change(work: Callable[[Table], Snapshot]) -> Response:
         answer = future.result(WRITE_TIMEOUT)
     except FutureTimeout:
         if future.cancel():
-            return busy("the table is busy (slow storage?): nothing was applied; try again")
+            return busy(_("the table is busy (slow storage?): nothing was applied; try again"))
         log.warning("%s is still being applied after %g s; waiting for its outcome",
                     request.path, WRITE_TIMEOUT)
         try:
             answer = future.result(COMMIT_WAIT)
         except FutureTimeout:
-            return busy(f"the table is still committing this change after "
-                        f"{WRITE_TIMEOUT + COMMIT_WAIT:g} s and it may yet be applied: read "
-                        "/api/state, or retry with the same Idempotency-Key to get its outcome")
+            waited = f"{WRITE_TIMEOUT + COMMIT_WAIT:g}"
+            return busy(_("the table is still committing this change after {seconds} s and it "
+                          "may yet be applied: read /api/state, or retry with the same "
+                          "Idempotency-Key to get its outcome", seconds=waited))
     response = Response(answer.json_text, status=answer.status, mimetype="application/json")
     if answer.replayed:
-        response.headers["Idempotent-Replayed"] = "true"
+        response.headers["Idempotent-Replayed"] = "true"  # i18n: not said
     return response
 
 
-def busy(message: str) -> Response:
-    response = error(503, message)
-    response.headers["Retry-After"] = "2"
+def busy(refusal: Text) -> Response:
+    response = error(503, refusal)
+    response.headers["Retry-After"] = "2"  # i18n: not said
     return response
 
 
@@ -356,7 +359,7 @@ def offer() -> Response:
     or null, "problem": why the hall's latest cannot be used, or null}``."""
     played = played_offers(services().runner.table.snapshot.results)
     response = jsonify(services().offers.to_json(played))
-    response.headers["Cache-Control"] = "no-store"
+    response.headers["Cache-Control"] = "no-store"  # i18n: not said
     return response
 
 
@@ -369,7 +372,7 @@ def start_offer() -> Response:
 
     def work(table: Table, body: Any) -> Snapshot:
         if not isinstance(body, dict) or set(body) != {"offer"}:
-            raise InvalidAction('the body must be {"offer": the id of the offer shown}')
+            raise InvalidAction(_('the body must be {"offer": the id of the offer shown}'))
         return offers.start(table, body["offer"])
 
     return change_with_body(work)

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """The Flask application factory: phone pages and the HTTP API over a running table.
 
 ``create_app(services)`` receives everything it serves (the table's runner,
@@ -15,7 +14,7 @@ import logging
 from flask import Flask, Response, request
 
 from companion.errors import StoreDamaged, StoreUnavailable
-from companion.i18n import message
+from companion.i18n import _, message
 from companion.table import Table
 from web import api, pages, players, sim
 from web.door import signed_sessions
@@ -52,7 +51,7 @@ def create_app(services: Services) -> Flask:
     app.extensions["companion.broker"] = broker
     app.extensions["companion.reads"] = Reads(services.runner.table)
     guard(app, services.extra_host_names,
-          unexpected="internal error (logged); GET /api/state shows what the table holds")
+          unexpected=_("internal error (logged); GET /api/state shows what the table holds"))
     # The host's signed session, lapsing by services.sessions' steady clock, and the
     # cross-site refusal of every change (web/door.py, shared with the hall's director).
     signed_sessions(app, services.secret_key, "companion_host", MAX_BODY)
@@ -63,7 +62,8 @@ def create_app(services: Services) -> Flask:
     def damaged(err: StoreDamaged) -> Response:
         # Named, never hidden: which file and what is wrong (the log has it too).
         log.error("request failed: %s %s: %s", request.method, request.path, err)
-        return error(500, f"{err}; see \"If the SD card is damaged\" in README.md")
+        return error(500, _('{problem}; see "If the SD card is damaged" in README.md',
+                            problem=message(err)))
 
     @app.errorhandler(Refused)
     def refused(err: Refused) -> Response:

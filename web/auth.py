@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """Host login by PIN, the lockout after wrong PINs, sessions, CSRF tokens, Host and Origin.
 
 Spectators only read. Every request that changes anything needs the host's
@@ -26,6 +25,8 @@ from flask import Flask, Request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from itsdangerous import BadSignature
 from werkzeug.datastructures import Headers
+
+from companion.i18n import Text, _
 
 log = logging.getLogger(__name__)
 
@@ -165,18 +166,29 @@ IDLE_LIMIT = 4 * 3600.0
 
 @dataclass(frozen=True)
 class Role:
-    """Who a kind of session makes someone, as its refusals name them: ``who`` ("host"),
-    the ``pin`` that logs in, the ``machine`` whose clock counts and what it runs on."""
+    """Who a kind of session makes someone, and its refusals in their words (each a
+    sentence of its own: a role's name takes other words around it in each language):
+    ``not_logged_in``, ``ended`` (a logout or a new PIN), ``clock_set`` (the machine's
+    clock set since; no clock battery)."""
 
     who: str
-    pin: str
-    machine: str
-    computer: str
+    not_logged_in: Text
+    ended: Text
+    clock_set: Text
 
 
 #: A table's host (web/api.py) and a hall's club-night director (hall/director_api.py).
-HOST = Role("host", "PIN", "table", "a Pi")
-DIRECTOR = Role("director", "director PIN", "hall", "a computer")
+HOST = Role(
+    "host", _("only the host can do that: log in with the PIN"),
+    _("this host session has ended (a logout or a new PIN): log in with the PIN"),
+    _("this host session was made before the table's clock was set (a Pi without a clock "
+      "battery sets it from the network): log in with the PIN"))
+DIRECTOR = Role(
+    "director", _("only the director can do that: log in with the director PIN"),
+    _("this director session has ended (a logout or a new director PIN): log in with the "
+      "director PIN"),
+    _("this director session was made before the hall's clock was set (a computer without "
+      "a clock battery sets it from the network): log in with the director PIN"))
 
 
 class Sessions:
@@ -239,24 +251,24 @@ class Sessions:
         with self._lock:
             self.generation = self._generation(self._new_epoch())
 
-    def problem(self, session: Mapping[str, object]) -> str | None:
+    def problem(self, session: Mapping[str, object]) -> Text | None:
         """Why ``session`` is not the host's (the director's, for :data:`DIRECTOR`
         sessions), or None when it is."""
         role = self.role
-        again = f"log in with the {role.pin}"
         if not session.get("host"):
-            return f"only the {role.who} can do that: {again}"
+            return role.not_logged_in
         seen = session.get("seen")
         if session.get("generation") != self.generation or not isinstance(seen, (int, float)):
-            return f"this {role.who} session has ended (a logout or a new {role.pin}): {again}"
+            return role.ended
         unused = self._clock() - seen
         if abs(unused) > CLOCK_SET:
-            return (f"this {role.who} session was made before the {role.machine}'s clock was "
-                    f"set ({role.computer} without a clock battery sets it from the network): "
-                    f"{again}")
+            return role.clock_set
         if unused > self.idle:
-            return (f"this {role.who} session expired after {self.idle / 3600:g} h without "
-                    f"use: {again}")
+            hours = f"{self.idle / 3600:g}"
+            return (_("this host session expired after {hours} h without use: log in with "
+                      "the PIN", hours=hours) if role.who == "host" else
+                    _("this director session expired after {hours} h without use: log in "
+                      "with the director PIN", hours=hours))
         return None
 
 
@@ -293,7 +305,7 @@ class SteadySessionInterface(SecureCookieSessionInterface):
             return self.session_class()
 
 
-def cross_site(headers: Headers | Mapping[str, str], host: str) -> str | None:
+def cross_site(headers: Headers | Mapping[str, str], host: str) -> Text | None:
     """Why a change request comes from another site's page (None: it does not seem to).
 
     A second line behind the CSRF token. Browsers send ``Sec-Fetch-Site``
@@ -301,10 +313,11 @@ def cross_site(headers: Headers | Mapping[str, str], host: str) -> str | None:
     comes from a program (curl, a script), which no other site can make a
     browser send, so it is let through to the session and CSRF checks.
     """
-    site = headers.get("Sec-Fetch-Site")
+    site = headers.get("Sec-Fetch-Site")  # i18n: not said
     if site is not None and site not in ("same-origin", "none"):
-        return f"refused: this request came from another site's page (Sec-Fetch-Site: {site})"
-    origin = headers.get("Origin")
+        return _("refused: this request came from another site's page (Sec-Fetch-Site: "
+                 "{site})", site=site)
+    origin = headers.get("Origin")  # i18n: not said
     if origin is None:
         return None
     try:
@@ -312,8 +325,8 @@ def cross_site(headers: Headers | Mapping[str, str], host: str) -> str | None:
     except ValueError:
         netloc = ""
     if not netloc or netloc.lower() != host.lower():
-        return (f"refused: this request came from a page of another site (Origin: {origin!r}); "
-                "use the companion's own pages")
+        return _("refused: this request came from a page of another site (Origin: {origin}); "
+                 "use the companion's own pages", origin=repr(origin))
     return None
 
 

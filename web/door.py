@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """The door every PIN-guarded app shares: PIN login with the lockout, the signed session,
 and the check that a change comes from a live session with its CSRF header.
 
@@ -19,6 +18,7 @@ from typing import Any
 
 from flask import Flask, Response, jsonify, request, session
 
+from companion.i18n import _, message
 from companion.json_input import NotText
 from companion.json_input import parse as parse_json
 from web.auth import (
@@ -46,7 +46,8 @@ def signed_sessions(app: Flask, secret_key: bytes, cookie: str, max_body: int) -
     lapsing by :class:`Sessions`' steady clock, not Flask's wall clock), bodies of at
     most ``max_body`` bytes, and the cross-site refusal (403) of every change."""
     app.config.update(SECRET_KEY=secret_key, SESSION_COOKIE_NAME=cookie,
-                      SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Strict",
+                      SESSION_COOKIE_HTTPONLY=True,
+                      SESSION_COOKIE_SAMESITE="Strict",  # i18n: not said
                       MAX_CONTENT_LENGTH=max_body, SESSION_REFRESH_EACH_REQUEST=False)
     app.session_interface = SteadySessionInterface()
 
@@ -65,7 +66,7 @@ def login_body() -> tuple[Any, Response | None]:
     try:
         return (parse_json(request.get_data()) if request.is_json else None), None
     except NotText as err:
-        return None, error(400, str(err))
+        return None, error(400, message(err))
     except ValueError:
         return None, None
 
@@ -89,7 +90,7 @@ def pin_login(body: Any, pin: str, lockout: Lockout, sessions: Sessions, *,
             log.warning("too many wrong PINs (from %s, or from all addresses together): "
                         "logins are refused for %.0f s", client, max(mine, everyone))
             return locked(mine, everyone, other_way)
-        return error(401, "wrong PIN")
+        return error(401, _("wrong PIN"))
     return logged_in(lockout, sessions)
 
 
@@ -108,13 +109,17 @@ def locked(mine: float, everyone: float, other_way: str = "") -> Response:
     """429: this address's own wait, else everyone's (which says why it holds a new
     address too), with ``Retry-After``."""
     wait = max(mine, everyone)
+    seconds = f"{wait:.0f}"
     if mine >= everyone:
-        message = f"too many wrong PINs from this address: try again in {wait:.0f} s"
+        refusal = _("too many wrong PINs from this address: try again in {seconds} s",
+                    seconds=seconds)
     else:
-        message = (f"too many wrong PINs from all addresses together: a PIN from an address "
-                   f"that has not logged in before waits {wait:.0f} s")
-    response = error(429, message + (f", {other_way}" if other_way else ""))
-    response.headers["Retry-After"] = str(max(1, round(wait)))
+        refusal = _("too many wrong PINs from all addresses together: a PIN from an address "
+                    "that has not logged in before waits {seconds} s", seconds=seconds)
+    if other_way:
+        refusal = _("{refusal}, {other_way}", refusal=refusal, other_way=other_way)
+    response = error(429, refusal)
+    response.headers["Retry-After"] = str(max(1, round(wait)))  # i18n: not said
     return response
 
 
@@ -136,8 +141,9 @@ def session_refusal(sessions: Sessions) -> Response | None:
         if session:
             session.clear()
         return error(403, problem)
-    if not token_matches(request.headers.get("X-CSRF-Token"), session.get("csrf")):
-        return error(403, "missing or wrong X-CSRF-Token header")
+    if not token_matches(request.headers.get("X-CSRF-Token"),  # i18n: not said
+                         session.get("csrf")):
+        return error(403, _("missing or wrong X-CSRF-Token header"))
     if sessions.now() - session["seen"] >= TOUCH_EVERY:
         session["seen"] = sessions.now()
     return None

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """What every app served here shares at its door: the Host allowlist, the security
 headers and the JSON error answers.
 
@@ -15,6 +14,7 @@ from collections.abc import Iterable
 from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
 
+from companion.i18n import Text, _
 from web.auth import host_allowed, host_names
 from web.services import error
 
@@ -26,8 +26,18 @@ CONTENT_SECURITY_POLICY = (
     "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
 
 
+#: What an unexpected fault answers (the log has the traceback).
+INTERNAL = _("internal error")
+#: The HTTP errors a phone meets, in words of ours (werkzeug's are English).
+HTTP_ERRORS: dict[int, Text] = {
+    404: _("not found: there is nothing at this address"),
+    405: _("this address does not take that method"),
+    413: _("the request is too large"),
+}
+
+
 def guard(app: Flask, extra_host_names: Iterable[str] = (), *,
-          unexpected: str = "internal error") -> None:
+          unexpected: str = INTERNAL) -> None:
     """Register on ``app``: requests naming a host that is not ours are refused (400),
     every answer carries the security headers, and every error is JSON
     ``{"error": ...}`` (an unexpected one logged with its traceback and answered
@@ -38,21 +48,26 @@ def guard(app: Flask, extra_host_names: Iterable[str] = (), *,
     def check_host() -> Response | None:
         # Against DNS rebinding: a page on someone else's name must not reach us.
         if not host_allowed(request.host, names):
-            return error(400, f"unknown host name {request.host!r}")
+            return error(400, _("unknown host name {name}", name=repr(request.host)))
         return None
 
     @app.after_request
     def security_headers(response: Response) -> Response:
-        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        response.headers.setdefault("Content-Security-Policy",  # i18n: not said
+                                    CONTENT_SECURITY_POLICY)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")  # i18n: not said
+        response.headers.setdefault("Referrer-Policy", "no-referrer")  # i18n: not said
         return response
 
     @app.errorhandler(HTTPException)
     def http_error(err: HTTPException) -> Response:
-        response = error(err.code or 500, err.description or err.name)
-        if err.code == 405 and (allowed := err.get_response().headers.get("Allow")):
-            response.headers["Allow"] = allowed
+        # Werkzeug's words are English: the common ones are said in the asker's language.
+        said = HTTP_ERRORS.get(err.code or 500)
+        response = error(err.code or 500, said if said is not None else
+                         err.description or err.name)
+        if err.code == 405 and (
+                allowed := err.get_response().headers.get("Allow")):  # i18n: not said
+            response.headers["Allow"] = allowed  # i18n: not said
         return response
 
     @app.errorhandler(Exception)
@@ -75,9 +90,9 @@ def body_text() -> str:
     try:
         raw = request.get_data(cache=True)
     except Exception:  # the fault may be in the body itself (a client gone mid-read)
-        return "(a body that could not be read)"
+        return "(a body that could not be read)"  # i18n: not said (the log's)
     if not raw:
-        return "(no body)"
+        return "(no body)"  # i18n: not said (the log's)
     try:
         body = json.loads(raw)
     except (ValueError, RecursionError):  # not JSON, or nested past what json parses

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """The pages' language: which one a request is answered in, and the words for it.
 
 Each request is answered in the language chosen in this order (the first that names a
@@ -20,6 +19,12 @@ named ``{placeholders}`` as in Python), ``N_()``, ``lang`` (for ``<html lang>``)
 ``languages`` (the picker's) and ``script_words`` (the scripts' domain of the
 language, as a JSON block: a script says ``TC.t("Offline")``, never keeping its own
 copy); :func:`error_text` says a JSON error in the request's language.
+
+Per-request JSON carries Python-made words too (a timeline's titles and labels, the
+start form's options, a refusal): they stay :class:`Text` in the value answered and are
+said where it is encoded, by :func:`said`: :class:`SaidJSON` (Flask's ``jsonify``, which
+:func:`setup` installs) and web/reads.py (the answers it keeps, one per language). The
+live state and its stream are one message for every phone and carry no words.
 """
 
 from __future__ import annotations
@@ -30,9 +35,11 @@ from functools import cache
 from typing import Any
 
 from flask import Flask, Response, current_app, g, has_request_context, request
+from flask.json.provider import DefaultJSONProvider
 from markupsafe import Markup
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
+from werkzeug.wrappers import Request
 
 from companion.i18n import (
     C_,
@@ -62,7 +69,7 @@ def choose(query: str | None, cookie: str | None, own: str | None,
         if (found := language(value)) is not None:
             return found
     if header:
-        accepted = parse_accept_header(header[:MAX_HEADER], LanguageAccept)
+        accepted = parse_accept_header(header[:MAX_HEADER], LanguageAccept)  # i18n: not said
         found = accepted.best_match(LANGUAGES)
         if found is not None:
             return language(found) or ENGLISH
@@ -76,8 +83,47 @@ def current() -> str:
     if "language" not in g:
         g.language = choose(request.args.get("lang"), request.cookies.get(COOKIE),
                             current_app.config.get("COMPANION_LANGUAGE"),
-                            request.headers.get("Accept-Language"))
+                            request.headers.get("Accept-Language"))  # i18n: not said
     return str(g.language)
+
+
+def of_environ(environ: dict[str, Any], own: str | None = None) -> str:
+    """The language of a request not yet in Flask's hands (WSGI middleware that answers
+    before the app: web/reads.py ReadGate), by the same order as :func:`current`."""
+    asked = Request(environ)
+    return choose(asked.args.get("lang"), asked.cookies.get(COOKIE), own,
+                  environ.get("HTTP_ACCEPT_LANGUAGE"))
+
+
+def said(value: Any, lang: str | None = None) -> Any:
+    """``value`` (JSON-ready: dicts, lists, tuples, scalars) with every :class:`Text` in
+    it, as a value or a key, said in ``lang`` (None: the request's). In English a
+    :class:`Text` already is its words, so ``value`` itself comes back, not walked."""
+    lang = lang or current()
+    if lang == ENGLISH:
+        return value
+
+    def say_in(item: Any) -> Any:
+        if isinstance(item, Text):
+            return translate(item, lang)
+        if isinstance(item, str):
+            return item
+        if isinstance(item, dict):
+            return {say_in(k) if isinstance(k, Text) else k: say_in(v)
+                    for k, v in item.items()}
+        if isinstance(item, (list, tuple)):
+            return [say_in(v) for v in item]
+        return item
+
+    return say_in(value)
+
+
+class SaidJSON(DefaultJSONProvider):
+    """Flask's JSON, every :class:`Text` in an answer said in the request's language
+    (:func:`said`): ``jsonify`` answers speak as the pages do."""
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        return super().dumps(said(obj), **kwargs)
 
 
 def say(text: object) -> str:
@@ -137,6 +183,8 @@ def setup(app: Flask, own: str | None = None) -> None:
     """Answer ``app``'s pages in each request's language (``own``: the app's configured
     language, step 3 of the module's order, already checked by its config)."""
     app.config["COMPANION_LANGUAGE"] = own
+    if not isinstance(app.json, SaidJSON):  # an app's own provider may say them already
+        app.json = SaidJSON(app)
 
     def gettext(msgid: str, /, **params: Any) -> str:
         return say(_(msgid, **params))
@@ -158,9 +206,10 @@ def setup(app: Flask, own: str | None = None) -> None:
     def keep(response: Response) -> Response:
         # ?lang=xx chose a language: kept for this browser's next pages.
         if has_request_context() and (chosen := language(request.args.get("lang"))):
-            response.set_cookie(COOKIE, chosen, max_age=COOKIE_AGE, samesite="Lax")
+            response.set_cookie(COOKIE, chosen, max_age=COOKIE_AGE,
+                                samesite="Lax")  # i18n: not said
         return response
 
 
-__all__ = ["COOKIE", "Text", "choose", "current", "error_text", "game_words", "say",
-           "script_words", "setup"]
+__all__ = ["COOKIE", "SaidJSON", "Text", "choose", "current", "error_text", "game_words",
+           "of_environ", "said", "say", "script_words", "setup"]

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """Idempotency keys: a host request retried with the same key gets its first answer.
 
 A host request may carry ``Idempotency-Key: <token>``. Its answer (the new
@@ -14,6 +13,8 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 from dataclasses import dataclass
+
+from companion.i18n import ENGLISH, Text, _, translate
 
 #: Keys remembered (the newest); a host sends one at a time, so this is plenty.
 REMEMBERED = 256
@@ -36,11 +37,11 @@ class Answer:
         return cls(status, json.dumps({"error": message, **more}, ensure_ascii=False))
 
 
-def check_key(key: str) -> str | None:
+def check_key(key: str) -> Text | None:
     """Why ``key`` is not a usable Idempotency-Key (None: it is)."""
     if not (0 < len(key) <= MAX_KEY and key.isascii() and key.isprintable() and " " not in key):
-        return (f"Idempotency-Key must be 1 to {MAX_KEY} visible ASCII characters "
-                "(a random UUID, say)")
+        return _("Idempotency-Key must be 1 to {most} visible ASCII characters (a random "
+                 "UUID, say)", most=MAX_KEY)
     return None
 
 
@@ -51,19 +52,20 @@ class Answers:
         self._size = size
         self._answers: OrderedDict[str, tuple[str, Answer]] = OrderedDict()
 
-    def recall(self, key: str, request: str) -> Answer | None:
+    def recall(self, key: str, request: str, lang: str = ENGLISH) -> Answer | None:
         """The answer given under ``key``, replayed; None if the key is new.
 
         ``request`` identifies what was asked (path and body): the same key
-        with another request is refused (422) rather than answered wrongly.
+        with another request is refused (422) rather than answered wrongly, in ``lang``.
         """
         known = self._answers.get(key)
         if known is None:
             return None
         asked, answer = known
         if asked != request:
-            return Answer.refusal(422, "this Idempotency-Key was used for another request: "
-                                       "use a new key for every new change")
+            return Answer.refusal(422, translate(_(
+                "this Idempotency-Key was used for another request: use a new key for every "
+                "new change"), lang))
         return Answer(answer.status, answer.json_text, replayed=True)
 
     def remember(self, key: str, request: str, answer: Answer) -> None:

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """The pages: spectators' scoreboard, the host's controls, the history."""
 
 from __future__ import annotations
@@ -82,7 +81,7 @@ def page(template: str, parts: tuple[str, ...] = (), *, on_demand: bool = False,
                            modules=json_block(json.dumps(modules, separators=(",", ":"))),
                            styles=[u for u in shown if u.endswith(".css")],
                            scripts=[u for u in shown if u.endswith(".js")], **context)
-    return Response(html, headers={"Cache-Control": "no-store"})
+    return Response(html, headers={"Cache-Control": "no-store"})  # i18n: not said
 
 
 @bp.get("/")

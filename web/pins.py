@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """The PINs and the session key a server keeps in its data folder: what a table's
 composition root (app/runtime.py, the host PIN) and the hall's (hall/run.py, the
 director PIN) share, below both.
@@ -46,7 +45,8 @@ class Pin:
     source: str
 
 
-def kept_pin(path: Path, *, renew: bool = False, what: str = "host PIN") -> Pin:
+def kept_pin(path: Path, *, renew: bool = False,
+             what: str = "host PIN") -> Pin:  # i18n: not said (the log's)
     """The PIN kept in ``path`` (made up at an earlier start), else a new random one,
     kept there (``renew``: a new one whatever is kept). A file that does not hold a
     PIN is set aside, named in the log, and replaced."""

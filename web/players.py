@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """Players and their ratings over HTTP: the leaderboards, a player's page, rename and merge.
 
 Reads (``GET /api/players``, ``GET /api/players/<name>``) are made once per
@@ -12,13 +11,15 @@ from __future__ import annotations
 from flask import Blueprint, Response, request
 
 from companion.errors import InvalidAction, UnknownPlayer
-from companion.i18n import message
+from companion.i18n import N_, _, message
 from web.api import MAX_ID, change_with_body, host_only, reads, whole_number
 from web.pages import page
 from web.reads import MAX_PAGE
 from web.services import error, services
 
 bp = Blueprint("players", __name__)
+#: The most names one ratings line asks for (a table seats at most 8 players).
+MAX_NAMES = 8
 
 
 @bp.get("/api/players")
@@ -31,18 +32,21 @@ def leaderboards() -> Response:
         game = args.get("game") or None
         catalog = services().catalog
         if game is not None and game not in catalog:
-            raise ValueError(f"game must be one of {', '.join(catalog)}")
-        limit = whole_number(args.get("limit"), f"limit must be a whole number 1-{MAX_PAGE}")
+            raise ValueError(_("game must be one of {games}", games=", ".join(catalog)))
+        bad_limit = _("limit must be a whole number 1-{most}", most=MAX_PAGE)
+        limit = whole_number(args.get("limit"), bad_limit)
         if limit is not None and not 1 <= limit <= MAX_PAGE:
-            raise ValueError(f"limit must be a whole number 1-{MAX_PAGE}")
-        offset = whole_number(args.get("offset"), "offset must be a whole number") or 0
+            raise ValueError(bad_limit)
+        bad_offset = _("offset must be a whole number")
+        offset = whole_number(args.get("offset"), bad_offset) or 0
         if offset > MAX_ID:
-            raise ValueError("offset must be a whole number")
+            raise ValueError(bad_offset)
         names = args.getlist("name")
         if names and game is None:
-            raise ValueError("name needs game: a player's rating is one game's")
-        if len(names) > 8:
-            raise ValueError("at most 8 names at once")
+            raise ValueError(_("name needs game: a player's rating is one game's"))
+        if len(names) > MAX_NAMES:
+            raise ValueError(N_("at most {n} name at once", "at most {n} names at once",
+                                MAX_NAMES))
     except ValueError as err:
         return error(400, message(err))
     if names and game is not None:   # names without a game were refused above
@@ -62,10 +66,12 @@ def player(name: str) -> Response:
 def _names(body: object, *keys: str) -> list[str]:
     """The body's fields ``keys``, each a string; InvalidAction naming a missing one."""
     if not isinstance(body, dict):
-        raise InvalidAction(f"the body must be an object with {' and '.join(keys)}")
+        raise InvalidAction(_("the body must be an object with {fields}",
+                              fields=", ".join(keys)))
     for key in keys:
         if not isinstance(body.get(key), str):
-            raise InvalidAction(f"missing {key!r}: a player's name (a string)")
+            raise InvalidAction(_("missing {field}: a player's name (a string)",
+                                  field=repr(key)))
     return [body[k] for k in keys]
 
 

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """The reads that cost something: made once per change, served from memory, and bounded.
 
 Play comes first. A read never takes the writer's lock (the store reads on
@@ -15,6 +14,11 @@ client that sends it back in ``If-None-Match`` gets 304 and no body
 of 1 KB or more goes gzip-compressed to a client that accepts it, compressed
 once and kept. ``Vary: Accept-Encoding`` and ``Cache-Control: no-cache`` (use
 the copy, but ask first) go with each.
+
+An answer that carries words (a timeline's labels, a board's, a player's chart) is
+made and kept once per language asked for (web/i18n.py :func:`said`): its key holds
+the language, its ETag is of its own bytes, and ``Vary`` names what chose the
+language. The history and the match files carry none and are kept once.
 
 However many readers ask, they cannot starve the table's writer of the
 interpreter: :class:`ReadGate` lets reads through one at a time and each
@@ -48,12 +52,14 @@ from companion import matchfile
 from companion.catalog import Catalog
 from companion.errors import StoreError, UnknownPlayer
 from companion.games.chart import Chart, Series
+from companion.i18n import N_, Text, _, translate
 from companion.integrity import replay_stored
 from companion.names import fold, name_key
 from companion.ratings import KeptRatings, Rating, Ratings, kept_table_ratings
 from companion.store import FINISHED, MatchSummary, StoredMatch, iso_utc
 from companion.table import Table, match_json
 from companion.timeline import timeline
+from web.i18n import current, of_environ, said
 from web.memory import give_back
 
 #: Bodies this big or bigger are sent gzip-compressed to a client that accepts it.
@@ -128,12 +134,12 @@ class ReadGate:
         finally:
             self._leave(address)
 
-    def _enter(self, address: str) -> tuple[int, str] | None:
+    def _enter(self, address: str) -> tuple[int, Text] | None:
         with self._changed:
             if self._by_address.get(address, 0) >= self.per_address:
-                return (429,
-                        f"too many requests from {address} at once (at most "
-                        f"{self.per_address} reads): wait for their answers, then ask again")
+                return (429, _("too many requests from {address} at once (at most {reads} "
+                               "reads): wait for their answers, then ask again",
+                               address=address, reads=self.per_address))
             if self._busy >= self.running and self._queued >= self.waiting:
                 return 503, BUSY
             self._by_address[address] = self._by_address.get(address, 0) + 1
@@ -163,18 +169,20 @@ class ReadGate:
 
 
 def refusal(environ: dict[str, Any], status: int, message: str, retry_after: int) -> Response:
-    """``{"error": message}`` with ``status`` and ``Retry-After``; and under the server
+    """``{"error": message}`` (said in the request's language) with ``status`` and
+    ``Retry-After``; and under the server
     (app/server.py) the connection's next request is answered only after that time, so a
     client that asks again at once anyway costs nothing meanwhile."""
-    response = Response(json.dumps({"error": message}), status=status,
-                        mimetype="application/json", headers={"Retry-After": str(retry_after)})
+    response = Response(json.dumps({"error": translate(message, of_environ(environ))}),
+                        status=status, mimetype="application/json",
+                        headers={"Retry-After": str(retry_after)})  # i18n: not said
     rest = environ.get("companion.rest")
     if callable(rest):
         rest(retry_after)
     return response
 
 
-BUSY = "the table is busy answering other readers: try again in a moment"
+BUSY = _("the table is busy answering other readers: try again in a moment")
 #: Seconds a refused reader is told to wait (and its connection is left unread).
 RETRY_AFTER = 1
 
@@ -183,7 +191,7 @@ class Refused(Exception):
     """An answer not made now: ``status`` (429: this address; 503: everyone), the message,
     and the seconds to wait."""
 
-    def __init__(self, status: int, message: str, retry_after: int) -> None:
+    def __init__(self, status: int, message: Text, retry_after: int) -> None:
         super().__init__(message)
         self.status, self.retry_after = status, retry_after
 
@@ -218,8 +226,9 @@ class CostBudget:
             mine = self._level(self._by_address.get(address, (0.0, now)), self.per_address,
                                now)
             if mine > self.burst:
-                raise Refused(429, f"{address} asked for too much work at once: answers "
-                              "already made are served, new ones again in a moment",
+                raise Refused(429, _("{address} asked for too much work at once: answers "
+                                     "already made are served, new ones again in a moment",
+                                     address=address),
                               math.ceil((mine - self.burst) / self.per_address))
             total = self._level(self._total, self.share, now)
             if total > self.burst:
@@ -255,6 +264,8 @@ class Body:
     data: bytes
     mimetype: str = "application/json"
     headers: tuple[tuple[str, str], ...] = ()
+    #: The language its words are said in (None: it has no words).
+    language: str | None = None
     digest: str = ""
     _gzipped: bytes | None = field(default=None, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -274,10 +285,12 @@ class Body:
         strong ETag, made conditional by werkzeug (``make_conditional``: 304 and no
         body for a client whose ``If-None-Match`` names the ETag it would get)."""
         response = Response(mimetype=self.mimetype, headers=dict(self.headers))
-        response.headers.update({"Vary": "Accept-Encoding", "Cache-Control": "no-cache"})
+        response.headers.update({
+            "Vary": VARY if self.language is None else SAID_VARY,  # i18n: not said
+            "Cache-Control": "no-cache"})  # i18n: not said
         if len(self.data) >= GZIP_FROM and request.accept_encodings["gzip"]:
             response.set_data(self.gzipped())
-            response.headers["Content-Encoding"] = "gzip"
+            response.headers["Content-Encoding"] = "gzip"  # i18n: not said
             response.set_etag(f"{self.digest}-gz")
         else:
             response.set_data(self.data)
@@ -286,9 +299,16 @@ class Body:
         return response
 
 
+#: What chooses an answer's bytes: its encoding, and for one with words its language
+#: (web/i18n.py: the browser's languages, the cookie of the page's choice).
+VARY, SAID_VARY = "Accept-Encoding", "Accept-Encoding, Accept-Language, Cookie"  # i18n: not said
+
+
 def json_body(value: Any, headers: tuple[tuple[str, str], ...] = ()) -> Body:
-    return Body(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode(),
-                headers=headers)
+    """``value`` as JSON, its words said in the request's language (kept per language)."""
+    lang = current()
+    return Body(json.dumps(said(value, lang), separators=(",", ":"),
+                           ensure_ascii=False).encode(), headers=headers, language=lang)
 
 
 @dataclass(frozen=True)
@@ -471,7 +491,7 @@ class Reads:
             if more is not None:
                 asked = {"before": more, "after": after, "q": q or None, "limit": limit}
                 query = urlencode({k: v for k, v in asked.items() if v is not None})
-                headers = (("Link", f'</api/history?{query}>; rel="next"'),)
+                headers = (("Link", f'</api/history?{query}>; rel="next"'),)  # i18n: not said
             text = "[" + ",".join(r.text for r in rows) + "]"
             return Body(text.encode(), headers=headers)
 
@@ -480,7 +500,7 @@ class Reads:
     def rematch(self) -> Body:
         """The start record of a rematch of the newest match (``GET /api/rematch``)."""
         history = self.history()
-        key = ("rematch", history.epoch, history.version)
+        key = ("rematch", history.epoch, history.version, current())
         newest = history.rows[0].id if history.rows else None
         return self._kept(self._pages, PAGES_KEPT, key, lambda: json_body(
             None if newest is None else self.catalog.rematch(self.table.store.start_of(newest))))
@@ -489,26 +509,30 @@ class Reads:
 
     def board(self, match_id: int) -> Body:
         """A stored match replayed, as the state shows a match; StoreError if unknown."""
-        return self._draw("board", match_id, lambda s: json_body(
+        return self._draw("board", match_id, current(), lambda s: json_body(
             match_json(replay_stored(s, self.catalog), s.id, s.status, self.catalog)))
 
     def timeline(self, match_id: int) -> Body:
         """A stored match's timeline; StoreError if unknown."""
-        return self._draw("timeline", match_id, lambda s: json_body(
+        return self._draw("timeline", match_id, current(), lambda s: json_body(
             {"id": s.id, **timeline(replay_stored(s, self.catalog))}))
 
     def export(self, match_id: int) -> Body:
         """A stored match's match file; StoreError if unknown."""
-        return self._draw("export", match_id, lambda s: Body(
+        return self._draw("export", match_id, None, lambda s: Body(
             matchfile.export(s, self.catalog).encode(), "application/x-ndjson", (
-                ("Content-Disposition", f'attachment; filename="match-{match_id}.jsonl"'),)))
+                ("Content-Disposition",  # i18n: not said
+                 f'attachment; filename="match-{match_id}.jsonl"'),)))
 
-    def _draw(self, what: str, match_id: int, draw: Callable[[StoredMatch], Body]) -> Body:
+    def _draw(self, what: str, match_id: int, lang: str | None,
+              draw: Callable[[StoredMatch], Body]) -> Body:
+        """What ``draw`` makes of a stored match, kept while it is unchanged (per ``lang``,
+        the language its words are said in; None: it has none)."""
         history = self.history()
         row = history.by_id.get(match_id)
         if row is None:
-            raise StoreError(f"there is no match {match_id}")
-        key = (what, history.epoch, history.roster, match_id, row.mark)
+            raise StoreError(_("there is no match {id}", id=match_id))
+        key = (what, history.epoch, history.roster, match_id, row.mark, lang)
         with self._lock:
             known = self._drawn.get(key)
         if known is not None:
@@ -519,7 +543,8 @@ class Reads:
         # Kept under what was read: a change since the history was read is its own key.
         return self._keep(self._drawn, DRAWN_KEPT, (what, history.epoch, history.roster,
                                                      match_id,
-                                                     (stored.status, len(stored.journal))),
+                                                     (stored.status, len(stored.journal)),
+                                                     lang),
                           body)
 
     # --- players and ratings ----------------------------------------------------------
@@ -560,7 +585,7 @@ class Reads:
         # The names are the players' (most recently played first): they change when a match
         # starts (a new newest id) or a player is renamed (a new computation of the ratings).
         newest = history.rows[0].id if history.rows else 0
-        key = ("players", made, newest, game, offset, limit)
+        key = ("players", made, newest, game, offset, limit, current())
 
         def make() -> Body:
             if game is not None:
@@ -569,7 +594,7 @@ class Reads:
                 headers: tuple[tuple[str, str], ...] = ()
                 if limit is not None and offset + limit < len(board):
                     query = urlencode({"game": game, "offset": offset + limit, "limit": limit})
-                    headers = (("Link", f'</api/players?{query}>; rel="next"'),)
+                    headers = (("Link", f'</api/players?{query}>; rel="next"'),)  # i18n: not said
                 return json_body(leaderboard(self.catalog, game, rows, offset, len(board)),
                                  headers)
             return json_body({
@@ -596,7 +621,7 @@ class Reads:
         in this game), for the scoreboard's ratings line."""
         keys = tuple(name_key(n) for n in names)
         made, ratings = self._rated()
-        key = ("ratings", made, game, keys)
+        key = ("ratings", made, game, keys)  # no words: one for every language
 
         def make() -> Body:
             board = ratings.board(game)
@@ -612,8 +637,8 @@ class Reads:
         made, ratings = self._rated()
         known = self.table.store.names()
         if name_key(name) not in known:
-            raise UnknownPlayer(f"there is no player {name!r} at this table")
-        key = ("player", made, name_key(name))
+            raise UnknownPlayer(_("there is no player {name} at this table", name=repr(name)))
+        key = ("player", made, name_key(name), current())
         return self._kept(self._boards, PAGES_KEPT, key, lambda: json_body(
             player_json(self.catalog, known[name_key(name)], ratings, known)))
 
@@ -717,12 +742,16 @@ def player_json(catalog: Catalog, name: str, ratings: Ratings, names: dict[str, 
             "place": board.index(r) + 1, "of": len(board), **r.to_json(),
             # The shape every timeline chart has, so the phones draw it the same way.
             "chart": Chart(
-                f"{name}: {catalog.title(game)} rating", "match", "rating",
+                _("{name}: {game} rating", name=name, game=catalog.title(game)),
+                _("match"), _("rating"),
                 [Series(name, "player-0", [(i + 1, round(p.ordinal, 1))
                                            for i, p in enumerate(r.played)])],
-                f"{name}'s rating over {r.matches} matches of {catalog.title(game)}, from "
-                f"{round(r.played[0].ordinal, 1)} after the first to {round(r.ordinal, 1)} "
-                "now").to_json(),
+                N_("{name}'s rating over {n} match of {game}, from {first} after the "
+                   "first to {rating} now",
+                   "{name}'s rating over {n} matches of {game}, from {first} after the "
+                   "first to {rating} now", r.matches, name=name, game=catalog.title(game),
+                   first=round(r.played[0].ordinal, 1),
+                   rating=round(r.ordinal, 1))).to_json(),
             "results": [{"match": p.match, "at": iso_utc(p.at), "outcome": p.outcome,
                          "place": p.place + 1, "teams": p.teams,
                          "partners": shown(p.partners), "opponents": shown(p.opponents),

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """What the web app serves, and the helpers every blueprint shares.
 
 The app factory (web/app.py) composes the blueprints (web/api.py,
@@ -14,16 +13,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Response, current_app, jsonify, request
-from flask.json.provider import DefaultJSONProvider
 
 from companion.catalog import Catalog
+from companion.i18n import message
 from companion.json_input import parse as parse_json
 from companion.login_code import LoginCodes
 from companion.offers import Offers
 from companion.table import Snapshot, TableRunner
 from web.auth import Lockout, Sessions
 from web.fanout import connection_of
-from web.i18n import say
+from web.i18n import SaidJSON, say
 from web.idempotency import Answers
 from web.stream import Broker, TooManyStreams
 
@@ -100,8 +99,9 @@ def error(status: int, message: str) -> Response:
 STORAGE_STATUS = {"full": 507, "read-only": 503, "gone": 503}
 
 
-class BoundedJSON(DefaultJSONProvider):
-    """Flask's JSON, with request bodies parsed by :func:`parse_json`."""
+class BoundedJSON(SaidJSON):
+    """Flask's JSON, with request bodies parsed by :func:`parse_json`, and every ``Text``
+    in an answer said in the request's language (web/i18n.py)."""
 
     def loads(self, s: str | bytes, **kwargs: Any) -> Any:
         return parse_json(s)
@@ -118,10 +118,10 @@ def stream_response(broker: Broker, last_seen: int | None = None,
         stream = broker.open(last_seen, lambda: connection_of(environ), epoch,
                              client=request.remote_addr)
     except TooManyStreams as full:
-        response = error(503, str(full))
-        response.headers["Retry-After"] = "10"
+        response = error(503, message(full))
+        response.headers["Retry-After"] = "10"  # i18n: not said
         return response
     return Response(stream, mimetype="text/event-stream", headers={
-        "Cache-Control": "no-cache, no-transform",
-        "X-Accel-Buffering": "no",
+        "Cache-Control": "no-cache, no-transform",  # i18n: not said
+        "X-Accel-Buffering": "no",  # i18n: not said
     })

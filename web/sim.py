@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """The simulator (``--sim`` only): the OLED as the Pi shows it, and the panel's buttons."""
 
 from __future__ import annotations
@@ -8,6 +7,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 
 from flask import Blueprint, Response, current_app, request
 
+from companion.i18n import _, message
 from companion.inputs import BUTTONS, PANEL, SEATS
 from web.api import WRITE_TIMEOUT, host_only, state_response
 from web.fanout import connection_of
@@ -40,10 +40,10 @@ def button() -> Response:
     """
     body = request.get_json(silent=True)
     if not isinstance(body, dict) or body.get("button") not in BUTTONS:
-        return error(400, f"'button' must be one of: {', '.join(BUTTONS)}")
+        return error(400, _("'button' must be one of: {buttons}", buttons=", ".join(BUTTONS)))
     hold = body.get("hold", False)
     if not isinstance(hold, bool):
-        return error(400, "'hold' must be true or false")
+        return error(400, _("'hold' must be true or false"))
     try:
         handled = simulator().press(body["button"], hold)
     except KeyError as err:
@@ -51,15 +51,16 @@ def button() -> Response:
     try:
         snapshot = handled.result(WRITE_TIMEOUT)
     except (FutureTimeout, CancelledError):
-        return error(503, f"the press was made but not handled within {WRITE_TIMEOUT:g} s; "
-                          "it may still be handled: read /api/state")
+        waited = f"{WRITE_TIMEOUT:g}"
+        return error(503, _("the press was made but not handled within {seconds} s; it may "
+                            "still be handled: read /api/state", seconds=waited))
     return state_response(snapshot)
 
 
 @bp.get("/api/sim/display.png")
 def display() -> Response:
     return Response(simulator().display_png(), mimetype="image/png",
-                    headers={"Cache-Control": "no-store"})
+                    headers={"Cache-Control": "no-store"})  # i18n: not said
 
 
 @bp.get("/api/sim/events")
@@ -72,8 +73,8 @@ def frames() -> Response:
         stream = simulator().frames.open(None, lambda: connection_of(environ),
                                          client=request.remote_addr)
     except TooManyStreams as full:
-        response = error(503, f"simulator pages: {full}")
-        response.headers["Retry-After"] = "10"
+        response = error(503, _("simulator pages: {refusal}", refusal=message(full)))
+        response.headers["Retry-After"] = "10"  # i18n: not said
         return response
     return Response(stream, mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache, no-transform"})
+                    headers={"Cache-Control": "no-cache, no-transform"})  # i18n: not said

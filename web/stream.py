@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """Server-Sent Events: one broker per feed, many bounded streams.
 
 A :class:`Broker` keeps the newest message of a feed (the table state, or the
@@ -51,6 +50,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from companion.i18n import _
 from web.fanout import Connection, Fanout, Handover
 
 
@@ -214,15 +214,16 @@ class Broker:
         with self._lock:
             mine = len(self._by_client.get(client, ()))
             if self.per_client is not None and client is not None and mine >= self.per_client:
-                raise TooManyStreams(
-                    f"{client} already has {mine} live streams open, the most one address may "
-                    "hold; close a page that follows the table, then try again")
+                raise TooManyStreams(_(
+                    "{client} already has {n} live streams open, the most one address may "
+                    "hold; close a page that follows the table, then try again",
+                    client=client, n=mine))
             if self._streams >= self.limit:
                 victim = self._to_shed(mine)
                 if victim is None:
-                    raise TooManyStreams(
-                        f"too many live viewers right now: all {self.limit} places are taken, "
-                        "and no address holds more than this one; try again shortly")
+                    raise TooManyStreams(_(
+                        "too many live viewers right now: all {n} places are taken, and no "
+                        "address holds more than this one; try again shortly", n=self.limit))
                 self._free(victim)
                 victim.shed = True
             place = _Place(client)

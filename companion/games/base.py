@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """What every game module provides, and the checks they share.
 
 A game is data plus pure functions (see :class:`Game`). The engine
@@ -20,6 +19,7 @@ from typing import Any, Literal, overload
 
 from companion.errors import InvalidAction
 from companion.games.chart import Chart, Step, scores_chart
+from companion.i18n import N_, Text, _
 
 # Names are checked and compared in companion/names.py; games import them from here.
 from companion.names import MAX_NAME as MAX_NAME
@@ -150,7 +150,7 @@ class Game:
         return "-".join(str(s) for s in scores) if isinstance(scores, list) else ""
 
     def __repr__(self) -> str:
-        return f"<Game {self.id}>"
+        return f"<Game {self.id}>"  # i18n: not said
 
 
 def _nobody(state: Any) -> tuple[int, ...]:
@@ -176,12 +176,15 @@ def again_with(options: Mapping[str, Any], logged: str, key: str, ask: Any) -> J
 def check_players(players: object, seats: tuple[int, int]) -> tuple[str, ...]:
     """The player names, stripped, or InvalidAction saying what is wrong."""
     low, high = seats
-    count = f"exactly {low}" if low == high else f"{low} to {high}"
     if not isinstance(players, list | tuple) or not low <= len(players) <= high:
-        raise InvalidAction(f"'players' must be a list of {count} names")
-    names = [clean_name(name, f"player {i + 1}") for i, name in enumerate(players)]
+        raise InvalidAction(
+            N_("'players' must be a list of exactly {n} name",
+               "'players' must be a list of exactly {n} names", low) if low == high else
+            _("'players' must be a list of {low} to {high} names", low=low, high=high))
+    names = [clean_name(name, _("player {number}", number=i + 1))
+             for i, name in enumerate(players)]
     if len(set(name_key(n) for n in names)) != len(names):
-        raise InvalidAction("player names must differ from each other")
+        raise InvalidAction(_("player names must differ from each other"))
     return tuple(names)
 
 
@@ -190,12 +193,11 @@ def check_option_keys(options: object, known: Collection[str]) -> Mapping[str, A
     if options is None:
         return {}
     if not isinstance(options, Mapping):
-        raise InvalidAction("'options' must be an object")
+        raise InvalidAction(_("'options' must be an object"))
     unknown = sorted(set(options) - set(known))
     if unknown:
-        raise InvalidAction(
-            f"unknown option {unknown[0]!r}; this game knows: {', '.join(sorted(known))}"
-        )
+        raise InvalidAction(_("unknown option {option}; this game knows: {known}",
+                              option=repr(unknown[0]), known=", ".join(sorted(known))))
     return options
 
 
@@ -207,8 +209,19 @@ def choice(mapping: Mapping[str, Any], key: str, allowed: Sequence[Any], default
     value = mapping[key]
     if not is_one_of(value, allowed):
         shown = ", ".join(json_text(a) for a in allowed)
-        raise InvalidAction(f"{what} {key!r} must be one of {shown}; got {json_text(value)}")
+        raise InvalidAction(_("{what} {key} must be one of {allowed}; got {value}",
+                              what=said_what(what), key=repr(key), allowed=shown,
+                              value=json_text(value)))
     return value
+
+
+#: What :func:`choice` and :func:`integer` call the value they refuse, in words.
+WHAT: Mapping[str, Text] = {"option": _("option"), "field": _("field")}
+
+
+def said_what(what: str) -> str:
+    """``what`` (a refusal's name for a value: "option", "field") as words to say."""
+    return WHAT.get(what, what)
 
 
 def is_one_of(value: object, allowed: Iterable[Any]) -> bool:
@@ -234,25 +247,25 @@ def integer(mapping: Mapping[str, Any], key: str, low: int, high: int,
     """``mapping[key]`` as an int in ``low..high``; None if absent and optional."""
     if key not in mapping or (mapping[key] is None and not required):
         if required:
-            raise InvalidAction(f"missing {what} {key!r} (a whole number {low}-{high})")
+            raise InvalidAction(_("missing {what} {key} (a whole number {low}-{high})",
+                                  what=said_what(what), key=repr(key), low=low, high=high))
         return None
     value = mapping[key]
     if type(value) is not int or not low <= value <= high:
-        raise InvalidAction(
-            f"{what} {key!r} must be a whole number {low}-{high}; got {json_text(value)}"
-        )
+        raise InvalidAction(_("{what} {key} must be a whole number {low}-{high}; got {value}",
+                              what=said_what(what), key=repr(key), low=low, high=high,
+                              value=json_text(value)))
     return value
 
 
 def action_type(action: object, known: Collection[str]) -> str:
     """The action's ``type``, or InvalidAction listing the known types."""
     if not isinstance(action, Mapping):
-        raise InvalidAction("an action must be a JSON object with a 'type'")
+        raise InvalidAction(_("an action must be a JSON object with a 'type'"))
     kind = action.get("type")
     if not isinstance(kind, str) or not is_one_of(kind, known):
-        raise InvalidAction(
-            f"unknown action type {json_text(kind)}; expected one of: {', '.join(known)}"
-        )
+        raise InvalidAction(_("unknown action type {type}; expected one of: {known}",
+                              type=json_text(kind), known=", ".join(known)))
     return kind
 
 
@@ -260,10 +273,12 @@ def check_fields(action: Mapping[str, Any], allowed: Collection[str]) -> None:
     """Refuse fields an action type does not have, so typos do not pass silently."""
     extra = sorted(set(action) - set(allowed) - {"type"})
     if extra:
+        fields = ", ".join(sorted(allowed))
         raise InvalidAction(
-            f"action {action.get('type')!r} has no field {extra[0]!r}; "
-            f"its fields: {', '.join(sorted(allowed)) or 'none'}"
-        )
+            _("action {type} has no field {field}; its fields: {fields}",
+              type=repr(action.get("type")), field=repr(extra[0]), fields=fields) if fields
+            else _("action {type} has no field {field}; it has none",
+                   type=repr(action.get("type")), field=repr(extra[0])))
 
 
 #: How much of a value a message quotes (a refusal names what was sent, not a page).
@@ -307,5 +322,5 @@ def won(winner: Any, side: int) -> bool:
 def name_text(value: Any) -> str:
     """``value`` if it is a string (a name), else TypeError (a card reads untrusted JSON)."""
     if not isinstance(value, str):
-        raise TypeError(f"a name must be a string, not {value!r}")
+        raise TypeError(f"a name must be a string, not {value!r}")  # i18n: not said
     return value

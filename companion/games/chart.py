@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """A match's timeline as a chart: the shape every game's ``timeline`` returns.
 
 A game's ``timeline(steps)`` reads the match's log as :class:`Step` values
@@ -8,14 +7,19 @@ them, and optionally bars (a breakdown by category). The engine walks the log
 (:mod:`companion.timeline`); the phones draw any chart the same way
 (web/static/timeline.js), so a game adds only what it reads from its views.
 
-Colours are named, not given: ``"side-0"``, ``"side-1"`` for a side,
-``"player-0"``..``"player-3"`` for a player; the page maps them to its theme.
+The words (titles, labels, names of marks, the summary) are made with
+companion/i18n.py's ``_`` by the game and said in each reader's language where the
+answer is encoded (web/i18n.py ``said``). Colours are named, not given: ``"side-0"``,
+``"side-1"`` for a side, ``"player-0"``..``"player-3"`` for a player; the page maps
+them to its theme.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+
+from companion.i18n import Text, _
 
 JSON = dict[str, Any]
 
@@ -134,11 +138,14 @@ def scores_chart(steps: list[Step] | tuple[Step, ...]) -> Chart:
         winner = step.view.get("winner")
         if winner is not None and winner != [] and not marks:
             seats = winner if isinstance(winner, list) else [winner]
-            who = " and ".join(names[s] for s in seats if isinstance(s, int) and s < len(names))
-            marks.append(Mark(step.number, "win", f"{who} wins",
+            who = [names[s] for s in seats if isinstance(s, int) and 0 <= s < len(names)]
+            won = (_("{name} wins", name=who[0]) if len(who) == 1 else
+                   _("{names} and {last} win", names=", ".join(who[:-1]), last=who[-1])
+                   if who else _("the match is won"))
+            marks.append(Mark(step.number, "win", won,
                               f"player-{seats[0] % 4}" if len(seats) == 1 else None))
     last = steps[-1].view.get("scores")
     said = ", ".join(f"{n} {last[i]}" for i, n in enumerate(names)
                      if isinstance(last, list) and i < len(last))
-    return Chart("Score", "change", "score", lines, f"Score: {said}." if said else "Score.",
-                 marks)
+    summary: Text = _("Score: {scores}.", scores=said) if said else _("Score.")
+    return Chart(_("Score"), _("change"), _("score"), lines, summary, marks)

@@ -94,7 +94,7 @@ class Readers:
     """
 
     def __init__(self, port: int, addresses: list[str], per_address: int, matches: int,
-                 niceness: int = 0) -> None:
+                 niceness: int = 0, languages: tuple[str, ...] = ("en",)) -> None:
         self.statuses: collections.Counter[int | str] = collections.Counter()
         self.bytes = 0
         self.addresses = addresses
@@ -106,7 +106,7 @@ class Readers:
         self._processes = [
             context.Process(target=_read_from, daemon=True,
                             args=(port, address, per_address, matches, niceness,
-                                  self._stop, self._results, self.answered, n))
+                                  self._stop, self._results, self.answered, n, languages))
             for n, address in enumerate(addresses)]
         for p in self._processes:
             p.start()
@@ -146,7 +146,8 @@ def _paths(rng: random.Random, matches: int) -> list[str]:
 
 
 def _read_from(port: int, address: str, per_address: int, matches: int, niceness: int,
-               stop, results, answered, slot: int) -> None:
+               stop, results, answered, slot: int, languages: tuple[str, ...] = ("en",)
+               ) -> None:
     """One reading address (a process): its threads ask until ``stop``, then report."""
     os.nice(niceness)
     statuses: collections.Counter[int | str] = collections.Counter()
@@ -156,6 +157,9 @@ def _read_from(port: int, address: str, per_address: int, matches: int, niceness
     def run(index: int) -> None:
         rng = random.Random(f"{address}/{index}")
         gzip = index % 2 == 0
+        # Each connection a phone of one language, in turn: answers with words are made
+        # and kept per language (web/reads.py).
+        spoken = languages[index % len(languages)]
         etags: dict[str, str] = {}
         conn = None
         while not stop.is_set():
@@ -167,6 +171,7 @@ def _read_from(port: int, address: str, per_address: int, matches: int, niceness
                         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30,
                                                           source_address=(address, 0))
                     headers = {"Accept-Encoding": "gzip"} if gzip else {}
+                    headers["Accept-Language"] = spoken
                     if gzip and path in etags:
                         headers["If-None-Match"] = etags[path]
                     conn.request("GET", path, headers=headers)
@@ -339,7 +344,7 @@ def bench(args: argparse.Namespace) -> None:
 
             addresses = [f"127.0.0.{11 + i}" for i in range(args.addresses)]
             readers = Readers(companion.port, addresses, args.connections, args.matches,
-                              args.readers_nice)
+                              args.readers_nice, tuple(args.languages.split(",")))
             # Timed only once every reader is reading: a run whose readers got nothing
             # would otherwise print quiet figures as loaded ones.
             t_ready = time.monotonic()
@@ -403,7 +408,8 @@ def bench(args: argparse.Namespace) -> None:
             companion.stop()
             pad.close()
     print(f"--- {args.matches} stored matches; {args.addresses} reading addresses x "
-          f"{args.connections} connections for {args.seconds:g} s")
+          f"{args.connections} connections for {args.seconds:g} s; readers' languages "
+          f"{args.languages}")
     if unanswered:
         print(f"  NOT LOADED: {len(unanswered)} of {args.addresses} reading addresses had no "
               f"answer in {ready_after:.0f} s ({', '.join(unanswered)}); the figures below "
@@ -451,6 +457,10 @@ def main() -> None:
                         "served first and only the readers share the processors with the "
                         "rest (they then ask less often than on an idle machine: compare "
                         "their answers per second)")
+    parser.add_argument("--languages", default="en", metavar="LIST",
+                        help="the readers' Accept-Language, one per connection in turn "
+                        "(en,de: half the phones German): answers with words are kept per "
+                        "language")
     args = parser.parse_args()
     print("command:", " ".join([Path(sys.executable).name, "-m", "tests.bench.bench_reads",
                                 *sys.argv[1:]]), flush=True)

@@ -1,4 +1,3 @@
-// i18n: words not marked yet (issue #40)
 /* The host's session: login, and changes POSTed with the CSRF token (the host and
    simulator pages). */
 "use strict";
@@ -62,7 +61,7 @@ TC.login = function (form, onHost, onEnded) {
   document.addEventListener("visibilitychange", () => {
     if (document.hidden || !host) return;
     TC.session().then((s) => {
-      if (!s.host) ended("this host session has ended (a logout, a new PIN or hours unused): log in with the PIN");
+      if (!s.host) ended(TC.t("this host session has ended (a logout, a new PIN or hours unused): log in with the PIN"));
     }, () => {});
   });
   form.addEventListener("submit", (e) => {

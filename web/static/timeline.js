@@ -1,4 +1,3 @@
-// i18n: words not marked yet (issue #40)
 /* The match timeline chart (GET /api/timeline, /api/matches/<id>/timeline), drawn as inline
    SVG. Loaded on demand (common.js TC.showTimeline), so the scoreboard's first load stays
    small. One drawing for every game: lines over the match, marks on them, and bars. */
@@ -11,10 +10,11 @@
     "player-2": "var(--player-2, #2f9e55)", "player-3": "var(--player-3, #a65fd0)", text: "var(--fg)"};
   const colour = (name) => COLOURS[name] || "var(--dim)";
   // Each mark's glyph and the word for it in the legend.
-  const KINDS = {set: ["line", "set ends"], hit: ["circle", "hit"], catch: ["square", "catch"],
-    cast: ["diamond", "cast"], final_round: ["line", "final round begins"],
-    no_return: ["circle", "no return"], declined: ["square", "declined"], out: ["diamond", "out"],
-    net: ["triangle", "net"], bad_serve: ["cross", "bad serve"]};
+  const KINDS = {set: ["line", TC.t("set ends")], hit: ["circle", TC.t("hit")],
+    catch: ["square", TC.t("catch")], cast: ["diamond", TC.t("cast")],
+    final_round: ["line", TC.t("final round begins")], no_return: ["circle", TC.t("no return")],
+    declined: ["square", TC.t("declined")], out: ["diamond", TC.t("out")],
+    net: ["triangle", TC.t("net")], bad_serve: ["cross", TC.t("bad serve")]};
   /** Refetch the current match's chart at most this often while the table moves. */
   const MIN_GAP_MS = 1500;
   // A phone 320 px wide draws the chart about 290 px wide: 300 units, so its 13-unit labels
@@ -149,7 +149,7 @@
     if (source !== "current") {
       fetch(`/api/matches/${encodeURIComponent(source)}/timeline`, {cache: "no-store"})
         .then((r) => r.json().then((body) => (r.ok ? draw(container, body) : failed(container, body.error))))
-        .catch(() => failed(container, "The timeline could not be loaded."));
+        .catch(() => failed(container, TC.t("The timeline could not be loaded.")));
       return;
     }
     const live = container.tcTimeline || (container.tcTimeline = {want: null, have: null, busy: false, last: 0});
