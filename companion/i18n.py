@@ -179,6 +179,30 @@ def translate(text: object, language: str | None = None) -> str:
         return str.__str__(text)
 
 
+def said(value: Any, language: str) -> Any:
+    """``value`` (JSON-ready data: dicts, lists, tuples, scalars) with every :class:`Text`
+    in it, as a value or a key, said in ``language``; the rest as it is (a new dict or
+    list where one was walked). In English a :class:`Text` already is its words, so
+    ``value`` itself comes back, not walked. The one walker for every answer that carries
+    messages: the table's JSON (web/i18n.py) and the hall's (hall/)."""
+    if language == ENGLISH:
+        return value
+
+    def say_in(item: Any) -> Any:
+        if isinstance(item, Text):
+            return translate(item, language)
+        if isinstance(item, str):
+            return item
+        if isinstance(item, dict):
+            return {say_in(k) if isinstance(k, Text) else k: say_in(v)
+                    for k, v in item.items()}
+        if isinstance(item, (list, tuple)):
+            return [say_in(v) for v in item]
+        return item
+
+    return say_in(value)
+
+
 _speaking: ContextVar[str] = ContextVar("speaking", default=ENGLISH)
 
 
@@ -248,6 +272,7 @@ __all__ = [
     "chosen_language",
     "language",
     "message",
+    "said",
     "speaking",
     "spoken",
     "translate",

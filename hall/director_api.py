@@ -20,11 +20,10 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, jsonify, request, session
 
-from companion.i18n import _, message
+from companion.i18n import _, message, said
 from companion.json_input import NotText
 from companion.json_input import parse as parse_json
 from hall.night import Night, Refusal
-from hall.texts import said
 from web import door
 from web.auth import DIRECTOR, Lockout, Sessions
 from web.i18n import current, say

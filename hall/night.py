@@ -46,7 +46,7 @@ from typing import Any
 
 from companion.catalog import Catalog
 from companion.errors import InvalidAction
-from companion.i18n import ENGLISH, N_, _, message
+from companion.i18n import ENGLISH, N_, _, message, said
 from companion.names import clean_name, name_key, name_problem
 from companion.rulings import CORRECTED, KEPT, MAX_RULINGS
 from companion.topics import dumps, valid_table_id
@@ -85,7 +85,7 @@ from hall.revisions import (
     standing_of,
     tiebreak_ok,
 )
-from hall.texts import from_json, kept, revived, said, to_json
+from hall.texts import from_json, kept, revived, to_json
 from web.reads import Body, json_body
 
 #: The database file (shared with the club leaderboard, hall/results.py; its own tables).

@@ -15,10 +15,9 @@ from flask import Blueprint, Response, current_app, render_template, request
 
 from companion.catalog import Catalog
 from companion.games.base import OptionSpec
-from companion.i18n import _, message
+from companion.i18n import _, message, said
 from hall.lineups import SEATS, allowed
 from hall.night import FORMATS, Night, Refusal
-from hall.texts import said
 from web.i18n import current, say
 from web.pages import json_block
 from web.services import error

@@ -4,9 +4,9 @@ A pairing's "why" and a note to the director are made once, in English, as a
 :class:`companion.i18n.Text`, and read for weeks after, by a director's phone in one
 language and a TV in another. So they are kept as what they are, a message and its
 placeholders (:func:`kept`, a JSON text for the database; :func:`revived` reads it
-back), and said in a language only where an answer is made (:func:`said`: every
-``Text`` inside an answer's JSON). A value kept before the hall kept messages (an
-English text in an old ``hall.db``) reads back as that text, said as it is.
+back), and said in a language only where an answer is made (companion/i18n.py's
+``said``: every ``Text`` inside an answer's JSON). A value kept before the hall kept
+messages (an English text in an old ``hall.db``) reads back as that text, as it is.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.i18n import Text, _, translate
+from companion.i18n import Text, _
 
 #: The keys of a kept message (short: a round of 256 pairings keeps one per pairing).
 _ID, _PARAMS, _PLURAL, _N, _CONTEXT = "m", "p", "pl", "n", "c"
@@ -80,16 +80,4 @@ def listed(items: Sequence[str]) -> str:
     return out
 
 
-def said(value: Any, language: str) -> Any:
-    """``value`` (an answer's JSON data) with every :class:`Text` in it said in
-    ``language``; the rest as it is (a new dict or list where one held a Text)."""
-    if isinstance(value, Text):
-        return translate(value, language)
-    if isinstance(value, dict):
-        return {k: said(v, language) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [said(v, language) for v in value]
-    return value
-
-
-__all__ = ["from_json", "kept", "listed", "revived", "said", "to_json"]
+__all__ = ["from_json", "kept", "listed", "revived", "to_json"]

@@ -54,6 +54,7 @@ from companion.i18n import (
     translate,
     words,
 )
+from companion.i18n import said as i18n_said
 
 #: The cookie that keeps a language chosen on a page (a year; any path of the site).
 COOKIE, COOKIE_AGE = "lang", 365 * 24 * 3600
@@ -96,26 +97,9 @@ def of_environ(environ: dict[str, Any], own: str | None = None) -> str:
 
 
 def said(value: Any, lang: str | None = None) -> Any:
-    """``value`` (JSON-ready: dicts, lists, tuples, scalars) with every :class:`Text` in
-    it, as a value or a key, said in ``lang`` (None: the request's). In English a
-    :class:`Text` already is its words, so ``value`` itself comes back, not walked."""
-    lang = lang or current()
-    if lang == ENGLISH:
-        return value
-
-    def say_in(item: Any) -> Any:
-        if isinstance(item, Text):
-            return translate(item, lang)
-        if isinstance(item, str):
-            return item
-        if isinstance(item, dict):
-            return {say_in(k) if isinstance(k, Text) else k: say_in(v)
-                    for k, v in item.items()}
-        if isinstance(item, (list, tuple)):
-            return [say_in(v) for v in item]
-        return item
-
-    return say_in(value)
+    """``value`` (JSON-ready) with every :class:`Text` in it said in ``lang`` (None: the
+    request's): companion/i18n.py's walker, in the request's language."""
+    return i18n_said(value, lang or current())
 
 
 class SaidJSON(DefaultJSONProvider):
@@ -161,7 +145,7 @@ def game_words(lang: str, script: str) -> str:
     in ``lang`` to the page's (``TC.words``): loaded just before that script, by the
     page or on demand with it (web/pages.py game_assets)."""
     said = _json(words(lang, SCRIPTS, _user_of(frozenset({script}))))
-    return f"Object.assign(TC.words, {said});\n"
+    return f"Object.assign(TC.words, {said});\n"  # i18n: not said (a script)
 
 
 def _json(said: Mapping[str, str]) -> Markup:

@@ -57,7 +57,7 @@ def game_words_script(lang: str, script: str) -> Response:
     response = Response(game_words(lang, script), mimetype="text/javascript")
     # The words change with the companion's version only: a phone asks again on each load
     # and is answered "not modified" while they stay the same.
-    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Cache-Control"] = "no-cache"  # i18n: not said
     response.add_etag()
     response.make_conditional(request)  # in place (Werkzeug's documented use)
     return response
