@@ -157,14 +157,14 @@ def _hit(state: State, thrower: int, target: int, score: str | None, last: JSON)
         text = _("#{thrower} hit #{target}: shield", thrower=thrower, target=target) \
             if score is None else _("#{thrower} hit #{target} ({score}): shield",
                                     thrower=thrower, target=target, score=score)
-        return replace(state, last={**last, "text": text})
+        return replace(state, last={**last, "result": "shield", "text": text})
     state = _eliminate(state, target)
     state = _count(state, state.setup.side_of(thrower), "hits")
     state = _score(state, state.setup.side_of(thrower))
     text = _("#{thrower} hit #{target}: out", thrower=thrower, target=target) \
         if score is None else _("#{thrower} hit #{target} ({score}): out", thrower=thrower,
                                 target=target, score=score)
-    return _check_out(replace(state, last={**last, "text": text}))
+    return _check_out(replace(state, last={**last, "result": "hit", "text": text}))
 
 
 def _catch(state: State, thrower: int, catcher: int, returning: int | None,
