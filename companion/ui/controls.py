@@ -29,7 +29,7 @@ from functools import partial
 from typing import Any
 
 from companion.catalog import Catalog
-from companion.i18n import LANGUAGES, NAMES, _
+from companion.i18n import LANGUAGES, NAMES, Text, _
 from companion.inputs import BUTTONS, HOLDABLE, Input
 from companion.kit import Panel
 from companion.names import MIN_WIDTH, short_names
@@ -430,7 +430,10 @@ def _setup(ui: Ui, match: Mapping[str, Any] | None, ctx: Ctx) -> Screen:
         changes(f"P{seat + 1}: {name}", partial(_next_name, draft, seat, ctx))
     for spec in game.options:
         value = draft.option(spec.key)
-        changes(f"{spec.label}: {spec.label_of(value)}",
+        # Said at drawing, so an option's label and choice (a game's Text) are said in
+        # the table's language; an f-string would keep their English.
+        changes(Text("{option}: {choice}", {"option": spec.label,
+                                            "choice": spec.label_of(value)}),
                 partial(_next_option, draft, spec, value, fit))
     extra = panel.setup_rows if panel else None
     if extra is not None:
