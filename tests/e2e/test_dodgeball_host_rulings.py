@@ -117,7 +117,7 @@ def test_a_loose_fireball_is_said_by_the_host_and_attacks_10(companion, phone):
          {"type": "cast", "caster": 45, "spell": "butter_fingers", "targets": [21]},
          {"type": "end_activation"})
     sync_api.expect(phone.locator(".status.now")).to_contain_text(
-        "Owls's Fireball is on a loose ball")
+        "The Owls Fireball is on a loose ball")
     throw = phone.locator('fieldset[data-action="throw"]')
     which = throw.locator("select[name=fireball]")
     sync_api.expect(which.locator("option")).to_have_text(["another ball", "the Fireball"])

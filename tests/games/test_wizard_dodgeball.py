@@ -622,7 +622,7 @@ def test_rolls_that_contradict_the_result_are_refused():
     ({"turn": "advanced", "spells": [[], []]}, "give wizard #21 a 'magic' stat"),
     ({**ADVANCED, "spells": [["freeze", "sticky_fingers", "magic_boost", "shrink", "slow",
                               "weak"], []]},
-     "Owls' spells cost 11 but its Magic budget is 10 (2+2+2+2+2)"),
+     "the Owls spells cost 11 but its Magic budget is 10 (2+2+2+2+2)"),
     ({**ADVANCED, "spells": [["slow", "speed"], []]}, "the slow/speed card twice"),
     ({**ADVANCED, "spells": [["haste"], []]}, "unknown spell 'haste'"),
     ({"first_side": 2}, "'first_side' must be one of 0, 1, \"roll\""),

@@ -217,7 +217,7 @@ def test_a_fireball_throw_by_another_wizard_names_who_holds_the_fireball():
     end(m)  # #58's activation: #21 still holds the Fireball ball
     msg = refused(m, type="throw", thrower=58, target=45, range=2, target_holding_ball=False,
                   fireball=True)
-    assert msg.startswith("#58's ball cannot be a Fireball: Owls' Fireball is on the ball #21 "
+    assert msg.startswith("#58's ball cannot be a Fireball: the Owls Fireball is on the ball #21 "
                           "holds"), msg
 
 

@@ -1,4 +1,3 @@
-// i18n: words not marked yet (issue #40)
 /* Wizard Dodgeball on the host's phone: every action of the active wizard and the start
    form's rosters, stats and spell cards. Needs wizard-dodgeball.js (TC.spellName). */
 "use strict";
@@ -11,6 +10,9 @@
   const button = (text, onclick) => TC.el("button", {type: "button", onclick}, text);
 
   /* Wizard Dodgeball: every action for the active wizard, from the legal shapes. */
+  /** A wizard card's dice stats by name, as the start form labels them. */
+  const STATS = {throw: TC.t("throw"), dodge: TC.t("dodge"), cast: TC.t("cast"), resist: TC.t("resist")};
+
   const controls = function (box, match, send) {
     const v = match.view;
     const shape = (type, dispel) => match.legal.find((s) => s.type === type && !!s.effect === !!dispel);
@@ -35,23 +37,24 @@
     if (!shape("end_activation")) return;  // the match is over: nothing is offered
     const me = v.active.jersey;
     box.append(TC.el("button", {type: "button", class: "primary", "data-bar": "",
-      onclick: () => send({type: "end_activation"})}, `End #${me}'s activation`));
+      onclick: () => send({type: "end_activation"})}, TC.t("End #{j}'s activation", {j: me})));
     // Which ball was thrown, when a Fireball is about: offered as legal orders it (the
     // likelier first); a loose one only the host can say.
     // With both sides' Fireballs loose, each is named by its side (0 or 1).
-    const ballName = (f) => (f === true ? "the Fireball" : f === false ? "another ball" :
-      `${v.sides[f].name}'s Fireball`);
+    const ballName = (f) => (f === true ? TC.t("the Fireball") : f === false ? TC.t("another ball") :
+      TC.t("the {side} Fireball", {side: v.sides[f].name}));
     // legal offers every value taken; a side number naming again the ball `true` names
     // is left out, as the panel's ball_choices does.
     const balls = (values) => (!values.includes(true) ? values
       : values[0] === true ? values.filter((f) => typeof f === "boolean" || v.loose_fireballs.includes(f))
         : values.filter((f) => typeof f === "boolean"));
-    const fireball = (s) => (s.fireball ? select("fireball", balls(s.fireball), ballName, "Which ball") : null);
+    const fireball = (s) => (s.fireball ? select("fireball", balls(s.fireball), ballName, TC.t("Which ball")) : null);
     const withBall = (menu) => (menu ? {fireball: value(menu)} : {});
     const throwing = shape("throw");
     if (throwing) {
-      const target = select("target", offered("throw", "target"), who, "Target");
-      const range = select("range", [1, 2, 3], (z) => `${z} zone${z > 1 ? "s" : ""} away`, "Range");
+      const target = select("target", offered("throw", "target"), who, TC.t("Target"));
+      const range = select("range", [1, 2, 3], (z) => (z === 1 ? TC.t("1 zone away") : z === 2 ? TC.t("2 zones away")
+        : TC.t("3 zones away")), TC.t("Range"));
       const ball = TC.el("input", {type: "checkbox", name: "holding"});
       // A target with Butter Fingers cannot be holding a ball: legal offers it false only.
       const canHold = () => offered("throw", "target_holding_ball", {target: value(target)}).includes(true);
@@ -60,20 +63,21 @@
       holdable();
       const which = fireball(throwing);
       const body = () => ({thrower: me, target: value(target), ...withBall(which)});
-      box.append(TC.el("fieldset", {"data-action": "throw"}, TC.el("legend", {}, `#${me} throws`),
-        target, range, TC.el("label", {}, ball, " target holds a ball"), which,
-        button("Roll the throw", () => send({type: "throw", ...body(),
+      box.append(TC.el("fieldset", {"data-action": "throw"}, TC.el("legend", {}, TC.t("#{j} throws", {j: me})),
+        target, range, TC.el("label", {}, ball, " ", TC.t("target holds a ball")), which,
+        button(TC.t("Roll the throw"), () => send({type: "throw", ...body(),
           range: value(range), target_holding_ball: ball.checked})),
-        button("Hit (we rolled)", () => send({type: "hit", ...body()}))));
+        button(TC.t("Hit (we rolled)"), () => send({type: "hit", ...body()}))));
     }
     const catching = shape("catch");
     if (catching) {
-      const catcher = select("catcher", catching.catcher, who, "Catcher");
-      const back = select("returning", catching.returning, (j) => j === null ? "nobody comes back" : `${who(j)} comes back`, "Who comes back");
+      const catcher = select("catcher", catching.catcher, who, TC.t("Catcher"));
+      const back = select("returning", catching.returning, (j) => (j === null ? TC.t("nobody comes back")
+        : TC.t("{wizard} comes back", {wizard: who(j)})), TC.t("Who comes back"));
       // Beside a Fireball the thrower threw another ball (a Fireball is not caught).
       const other = catching.fireball ? {fireball: catching.fireball[0]} : {};
-      box.append(TC.el("fieldset", {"data-action": "catch"}, TC.el("legend", {}, `#${me}'s ball caught`),
-        catcher, back, button("Caught", () => send({type: "catch", thrower: me,
+      box.append(TC.el("fieldset", {"data-action": "catch"}, TC.el("legend", {}, TC.t("#{j}'s ball caught", {j: me})),
+        catcher, back, button(TC.t("Caught"), () => send({type: "catch", thrower: me,
           catcher: value(catcher), returning: value(back), ...other}))));
     }
     // The spells cast from this menu, in card order (Dispel has its own).
@@ -81,14 +85,14 @@
     const spells = offered("cast", "spell").filter((x) => x !== "dispel")
       .sort((a, b) => order.indexOf(a) - order.indexOf(b));
     if (spells.length) {
-      const spell = select("spell", spells, TC.spellName, "Spell");
+      const spell = select("spell", spells, TC.spellName, TC.t("Spell"));
       const ticks = offered("cast", "targets").map((j) => TC.el("label", {},
         TC.el("input", {type: "checkbox", value: j}), ` ${who(j)}`));
       const boxes = ticks.map((l) => l.firstChild);
       const targets = () => boxes.filter((c) => c.checked).map((c) => Number(c.value));
-      const rolls = button("Device rolls", () => cast("cast_roll", targets()));
-      const took = button("It took effect", () => cast("cast", targets()));
-      const none = button("No effect", () => cast("cast", []));
+      const rolls = button(TC.t("Device rolls"), () => cast("cast_roll", targets()));
+      const took = button(TC.t("It took effect"), () => cast("cast", targets()));
+      const none = button(TC.t("No effect"), () => cast("cast", []));
       // Only the wizards the spell's shape lists, as many as its max_targets (the caster's
       // Magic, itself included; Fireball and Teleport one): once full the others are not
       // offered. A button is offered only for what legal offers (no roll naming nobody, no
@@ -109,18 +113,19 @@
       spell.addEventListener("change", () => { for (const c of boxes) c.checked = false; refresh(); });
       const magic = v.sides.flatMap((s) => s.wizards).find((x) => x.jersey === me).magic;
       const reach = magic === null || magic === undefined ? null : TC.el("p", {class: "hint"},
-        `Magic ${magic}: up to ${magic} wizard${magic === 1 ? "" : "s"}, #${me} counted if named`);
+        magic === 1 ? TC.t("Magic 1: up to 1 wizard, #{j} counted if named", {j: me})
+          : TC.t("Magic {n}: up to {n} wizards, #{j} counted if named", {n: magic, j: me}));
       const cast = (type, affected) => send({type, caster: me, spell: value(spell), targets: affected});
-      box.append(TC.el("fieldset", {"data-action": "cast"}, TC.el("legend", {}, `#${me} casts`),
+      box.append(TC.el("fieldset", {"data-action": "cast"}, TC.el("legend", {}, TC.t("#{j} casts", {j: me})),
         spell, TC.el("div", {class: "row"}, ticks), reach,
         shape("cast_roll") ? rolls : null, took, none));
       refresh();
     }
     const dispel = shape("dispel");
     if (dispel) {
-      const target = select("target", offered("dispel", "target"), who, "Wizard to dispel");
-      const effect = TC.el("select", {name: "effect", "aria-label": "Spell to dispel"});
-      const rolls = button("Device rolls", () => send({type: "cast_roll", caster: me, spell: "dispel",
+      const target = select("target", offered("dispel", "target"), who, TC.t("Wizard to dispel"));
+      const effect = TC.el("select", {name: "effect", "aria-label": TC.t("Spell to dispel")});
+      const rolls = button(TC.t("Device rolls"), () => send({type: "cast_roll", caster: me, spell: "dispel",
         targets: [value(target)], effect: value(effect)}));
       // Each wearer's own effects, as legal offers them for it.
       const check = () => {
@@ -136,19 +141,19 @@
       effect.addEventListener("change", check);
       fill();
       const failed = shapes("cast", {spell: "dispel", targets: []}).length ?
-        button("It failed", () => send({type: "cast", caster: me, spell: "dispel", targets: []})) : null;
-      box.append(TC.el("fieldset", {"data-action": "dispel"}, TC.el("legend", {}, `#${me} dispels`),
+        button(TC.t("It failed"), () => send({type: "cast", caster: me, spell: "dispel", targets: []})) : null;
+      box.append(TC.el("fieldset", {"data-action": "dispel"}, TC.el("legend", {}, TC.t("#{j} dispels", {j: me})),
         target, effect, rolls,
-        button("It worked", () => send({type: "dispel", caster: me,
+        button(TC.t("It worked"), () => send({type: "dispel", caster: me,
           target: value(target), spell: value(effect)})),
         failed));
     }
     const passing = shape("pass");
     if (passing) {
-      const to = select("to", passing.to, who, "Pass to");
+      const to = select("to", passing.to, who, TC.t("Pass to"));
       const which = fireball(passing);
-      box.append(TC.el("fieldset", {"data-action": "pass"}, TC.el("legend", {}, `#${me} passes`),
-        to, which, button("Pass", () => send({type: "pass", thrower: me, to: value(to), ...withBall(which)}))));
+      box.append(TC.el("fieldset", {"data-action": "pass"}, TC.el("legend", {}, TC.t("#{j} passes", {j: me})),
+        to, which, button(TC.t("Pass"), () => send({type: "pass", thrower: me, to: value(to), ...withBall(which)}))));
     }
   };
 
@@ -163,23 +168,23 @@
     const sides = rosters.map((roster, side) => {
       const rows = roster.map((j, slot) => {
         const st = stats[String(j)] || {};
-        const dice = x.stats.map((k) => TC.el("label", {}, `${k} `, TC.el("input", {name: k,
+        const dice = x.stats.map((k) => TC.el("label", {}, STATS[k] || k, " ", TC.el("input", {name: k,
           size: 10, placeholder: "d6", value: st[k] ? (st[k][0] === st[k][1] ? st[k][0] : st[k].join("/")) : ""})));
         // One line a wizard: its jersey, its name; its stats folded (the card's defaults).
         return TC.el("div", {class: "wiz", "data-side": side, "data-slot": slot},
           TC.el("label", {class: "jersey-no"}, `${slot + 1}. #`, number("jersey", j, 0, x.jersey_max)),
-          TC.el("input", {name: "name", value: st.name || "", placeholder: "name", maxlength: 32,
-            "aria-label": `wizard ${slot + 1}'s name (optional)`}),
-          TC.el("details", {class: "wiz-stats"}, TC.el("summary", {}, "stats"),
-            TC.el("label", {}, "move ", number("move", st.move, 0, 9)),
-            TC.el("label", {}, "magic ", number("magic", st.magic, 0, 9)), dice));
+          TC.el("input", {name: "name", value: st.name || "", placeholder: TC.t("name"), maxlength: 32,
+            "aria-label": TC.t("wizard {n}'s name (optional)", {n: slot + 1})}),
+          TC.el("details", {class: "wiz-stats"}, TC.el("summary", {}, TC.t("stats")),
+            TC.el("label", {}, TC.t("move"), " ", number("move", st.move, 0, 9)),
+            TC.el("label", {}, TC.t("magic"), " ", number("magic", st.magic, 0, 9)), dice));
       });
       // Each side's roster folded to one line that says it (its jerseys, in initiative
       // order): the usual match starts as it is, and the form stays a screen or so long.
       const said = TC.el("span", {class: "roster-sum"});
       const folded = TC.el("details", {class: "roster-form", "data-side": side},
-        TC.el("summary", {}, `Player ${side + 1}'s wizards `, said),
-        TC.el("p", {class: "hint"}, "In initiative order; names and stats are optional."), rows);
+        TC.el("summary", {}, TC.t("Player {n}'s wizards", {n: side + 1}), " ", said),
+        TC.el("p", {class: "hint"}, TC.t("In initiative order; names and stats are optional.")), rows);
       const say = () => {
         said.textContent = [...folded.querySelectorAll("[name=jersey]")].map((i) => `#${i.value}`).join(" ");
       };
@@ -191,18 +196,18 @@
     // cards each side bought with its Magic (the Advanced Game), with either turn.
     const wasBought = (before.spell_list || (before.turn === "advanced" && before.spells ? "bought" : "all")) === "bought";
     const bought = before.spells || [[], []];
-    const list = TC.el("select", {name: "spell_list", "aria-label": "Spell cards"},
-      TC.el("option", {value: "all", selected: !wasBought}, "all ten each (basic)"),
-      TC.el("option", {value: "bought", selected: wasBought}, "bought with Magic (advanced)"));
+    const list = TC.el("select", {name: "spell_list", "aria-label": TC.t("Spell cards")},
+      TC.el("option", {value: "all", selected: !wasBought}, TC.t("all ten each (basic)")),
+      TC.el("option", {value: "bought", selected: wasBought}, TC.t("bought with Magic (advanced)")));
     const spellBoxes = [0, 1].map((side) => TC.el("fieldset", {"data-spells": side},
-      TC.el("legend", {}, `Player ${side + 1}'s spell cards (bought)`),
+      TC.el("legend", {}, TC.t("Player {n}'s spell cards (bought)", {n: side + 1})),
       x.cards.map((c) => TC.el("label", {}, TC.el("input", {type: "checkbox", value: c.id,
         checked: wasBought && bought[side].includes(c.id)}),
         ` ${c.faces.map(TC.spellName).join(" / ")} (${c.cost})`))));
     const showBoxes = () => { for (const f of spellBoxes) f.hidden = list.value !== "bought"; };
     list.addEventListener("change", showBoxes);
     showBoxes();
-    box.append(...sides, TC.el("label", {}, "Spell cards ", list), ...spellBoxes);
+    box.append(...sides, TC.el("label", {}, TC.t("Spell cards"), " ", list), ...spellBoxes);
     // The elimination variant has no points to reach: its target menu reads "none" and
     // is off (a target there would be refused); the points variant never offers "none".
     const menu = (key) => box.querySelector(`select[name="${key}"]`);

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """Wizard Dodgeball: initiative order, spell recharge timers and the dice.
 
 The companion keeps whose wizard acts, the score, who is off the court, the
@@ -61,7 +60,7 @@ __all__ = ["CARDS", "CARD_OF", "GAME", "JERSEY_MAX", "SHORT", "SPELLS", "TITLES"
 
 GAME = Game(
     id=GAME_ID,
-    title="Wizard Dodgeball",
+    title="Wizard Dodgeball",  # i18n: not said (the name on the box)
     seats=(2, 2),
     options=OPTIONS,
     prepare=prepare,

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """The dice: which dice a roll uses, and what a throw or a cast does."""
 
 from __future__ import annotations
@@ -20,6 +19,7 @@ from companion.games.wizard_dodgeball.state import (
     dispel_token,
     has,
 )
+from companion.i18n import N_, _
 
 FROZEN_DODGE = 5
 #: A Fireball's attack, rolled for nothing.
@@ -54,9 +54,9 @@ def pool(state: State, jersey: int, stat: str, base: Iterable[str] = ("left", "r
     left, right = state.setup.wizards[jersey].stat(stat)
     colour = {"left": left, "right": right, "white": WHITE}
     dice = [(role, colour[role]) for role in base]
-    for _ in range(has(state, jersey, PLUS_DIE[stat])):
+    for _plus in range(has(state, jersey, PLUS_DIE[stat])):
         dice.append(("white", WHITE))
-    for _ in range(has(state, jersey, MINUS_DIE[stat])):
+    for _minus in range(has(state, jersey, MINUS_DIE[stat])):
         if len(dice) > 1:
             whites = [i for i, (role, _) in enumerate(dice) if role == "white"]
             dice.pop(whites[-1] if whites else 0)
@@ -77,15 +77,17 @@ def roll(state: State, p: Pool, given: object, what: str, rng: random.Random) ->
     """The values of ``p``: checked from ``given``, or rolled if None."""
     if given is None:
         return [rng.choice(state.setup.faces(c)) for c in p.colours]
-    shown = ", ".join(p.colours) or "no dice"
+    shown = ", ".join(p.colours) or _("no dice")
     if not isinstance(given, list) or len(given) != len(p.dice):
-        raise InvalidAction(f"{what} needs {len(p.dice)} value(s), one per die ({shown}); "
-                            f"got {json_text(given)}")
+        raise InvalidAction(N_("{what} needs {n} value, one per die ({dice}); got {given}",
+                               "{what} needs {n} values, one per die ({dice}); got {given}",
+                               len(p.dice), what=what, dice=shown, given=json_text(given)))
     for colour, v in zip(p.colours, given, strict=True):
         faces = state.setup.faces(colour)
         if type(v) is not int or v not in faces:
-            raise InvalidAction(f"{what}: the {colour} die cannot show {json_text(v)}; its "
-                                f"faces are {', '.join(map(str, faces))}")
+            raise InvalidAction(_("{what}: the {colour} die cannot show {value}; its faces "
+                                  "are {faces}", what=what, colour=colour, value=json_text(v),
+                                  faces=", ".join(map(str, faces))))
     return list(given)
 
 

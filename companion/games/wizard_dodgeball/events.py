@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """Applying resolved events: activations, hits, catches, casts, recharge."""
 
 from __future__ import annotations
@@ -21,6 +20,8 @@ from companion.games.wizard_dodgeball.state import (
     on_court,
     uses_speed,
 )
+from companion.games.wizard_dodgeball.words import jerseys, joined
+from companion.i18n import Text, _
 
 
 def apply(state: State, event: Mapping[str, Any]) -> State:
@@ -35,12 +36,14 @@ def apply(state: State, event: Mapping[str, Any]) -> State:
     state = replace(state, speed_used=state.speed_used or uses_speed(state))
     if kind == "hit":
         state = _spend_fireball(state, event)
-        return _hit(state, event["thrower"], event["target"],
-                    f"#{event['thrower']} hit #{event['target']}", {"type": "hit"})
+        thrower, target = event["thrower"], event["target"]
+        return _hit(state, thrower, target, None,
+                    {"type": "hit", "thrower": thrower, "target": target})
     if kind == "catch":
         state = _spend_fireball(state, event)
         return _catch(state, event["thrower"], event["catcher"], event["returning"],
-                      {"type": "catch"})
+                      {"type": "catch", "thrower": event["thrower"],
+                       "catcher": event["catcher"]})
     if kind == "throw":
         return _throw(state, event)
     if kind == "pass":
@@ -63,8 +66,8 @@ def _end_activation(state: State) -> State:
         # The last play stays on show; a skipped slot is news of its own.
         last = state.last
         if skipped:
-            out = " ".join(f"#{s}" for s in skipped)
-            last = {"type": "end_activation", "text": f"{out} off: skipped",
+            last = {"type": "end_activation",
+                    "text": _("{jerseys} off: skipped", jerseys=jerseys(skipped)),
                     "skipped": skipped}
         return replace(state, order=order, off=state.off - {j}, returned=j in state.off,
                        used=(), speed_used=False, last=last)
@@ -147,14 +150,21 @@ def _check_out(state: State) -> State:
     return state
 
 
-def _hit(state: State, thrower: int, target: int, text: str, last: JSON) -> State:
+def _hit(state: State, thrower: int, target: int, score: str | None, last: JSON) -> State:
+    """``thrower`` hit ``target`` (``score``: the totals of a rolled throw, "4v3")."""
     if has(state, target, "shield"):
         state = _remove_shield(state, target)
-        return replace(state, last={**last, "text": f"{text}: shield"})
+        text = _("#{thrower} hit #{target}: shield", thrower=thrower, target=target) \
+            if score is None else _("#{thrower} hit #{target} ({score}): shield",
+                                    thrower=thrower, target=target, score=score)
+        return replace(state, last={**last, "result": "shield", "text": text})
     state = _eliminate(state, target)
     state = _count(state, state.setup.side_of(thrower), "hits")
     state = _score(state, state.setup.side_of(thrower))
-    return _check_out(replace(state, last={**last, "text": f"{text}: out"}))
+    text = _("#{thrower} hit #{target}: out", thrower=thrower, target=target) \
+        if score is None else _("#{thrower} hit #{target} ({score}): out", thrower=thrower,
+                                target=target, score=score)
+    return _check_out(replace(state, last={**last, "result": "hit", "text": text}))
 
 
 def _catch(state: State, thrower: int, catcher: int, returning: int | None,
@@ -163,13 +173,14 @@ def _catch(state: State, thrower: int, catcher: int, returning: int | None,
     # catcher the companion had holding the Fireball ball had dropped it.
     state = _drop_fireball(state, catcher)
     state = _eliminate(state, thrower)
-    text = f"#{catcher} caught #{thrower}"
+    text = _("#{catcher} caught #{thrower}", catcher=catcher, thrower=thrower)
     if returning is not None:
         state = replace(state, off=state.off - {returning})
-        text += f", #{returning} back"
+        text = _("#{catcher} caught #{thrower}, #{returning} back", catcher=catcher,
+                 thrower=thrower, returning=returning)
     state = _count(state, state.setup.side_of(catcher), "catches")
     state = _score(state, state.setup.side_of(catcher))
-    return _check_out(replace(state, last={**last, "text": text}))
+    return _check_out(replace(state, last={**last, "text": text, "returning": returning}))
 
 
 def _count(state: State, side: int, what: str) -> State:
@@ -183,7 +194,7 @@ def _throw(state: State, event: Mapping[str, Any]) -> State:
     outcome = throw_outcome(state, event)
     thrower, target = event["thrower"], event["target"]
     throw, dodge = event["rolls"]["throw"], event["rolls"]["dodge"]
-    score = f"({outcome['attack']}v{outcome['defence']})"
+    score = f"{outcome['attack']}v{outcome['defence']}"
     last = {"type": "throw", "thrower": thrower, "target": target, "range": event["range"],
             "throw": throw, "dodge": dodge, **outcome}
     state = _spend_fireball(state, event)
@@ -192,11 +203,16 @@ def _throw(state: State, event: Mapping[str, Any]) -> State:
         state = _drop_fireball(state, target)
     result = outcome["result"]
     if result in ("hit", "shield"):
-        return _hit(state, thrower, target, f"#{thrower} hit #{target} {score}", last)
+        return _hit(state, thrower, target, score, last)
     if result == "catch":
         return _catch(state, thrower, target, event.get("returning"), last)
-    why = " triples" if outcome["triples"] and event["target_holding_ball"] else ""
-    return replace(state, last={**last, "text": f"#{target} dodged #{thrower} {score}{why}"})
+    if outcome["triples"] and event["target_holding_ball"]:
+        text = _("#{target} dodged #{thrower} ({score}) triples", target=target,
+                 thrower=thrower, score=score)
+    else:
+        text = _("#{target} dodged #{thrower} ({score})", target=target, thrower=thrower,
+                 score=score)
+    return replace(state, last={**last, "text": text})
 
 
 def _pass(state: State, event: Mapping[str, Any]) -> State:
@@ -207,7 +223,8 @@ def _pass(state: State, event: Mapping[str, Any]) -> State:
     # any ball it held, and a Fireball on it stays on the loose ball.
     state = _drop_fireball(state, to)
     tokens = tuple(replace(t, jersey=to) if t is fire else t for t in state.tokens)
-    text = f"#{thrower} passed to #{to}" + (" (Fireball)" if fire else "")
+    text = _("#{thrower} passed to #{to} (Fireball)", thrower=thrower, to=to) if fire else \
+        _("#{thrower} passed to #{to}", thrower=thrower, to=to)
     return replace(state, tokens=tokens, last={"type": "pass", "thrower": thrower, "to": to,
                                                "fireball": fire is not None, "text": text})
 
@@ -263,34 +280,45 @@ def _spell(state: State, event: Mapping[str, Any]) -> State:
         for j in affected:
             state = _drop_fireball(state, j)
     last = {"type": kind, **outcome, "caster": caster, "spell": spell,
+            "targets": list(event["targets"]),
+            **({"effect": event["effect"]} if "effect" in event else {}),
             "text": _spell_text(event, kind, outcome)}
     return replace(state, last=last)
 
 
-def _spell_text(event: Mapping[str, Any], kind: str, outcome: Mapping[str, Any]) -> str:
+def _spell_text(event: Mapping[str, Any], kind: str, outcome: Mapping[str, Any]) -> Text:
     """One short line for the OLED; the phone shows each roll from the other fields."""
     caster, spell = event["caster"], event["spell"]
     affected, shields = outcome["affected"], outcome["shields"]
-    absorbed = ", ".join(f"#{j} shield" for j in shields)
+    absorbed = joined([_("#{j} shield", j=j) for j in shields])
     if kind == "dispel":
-        effect = TITLES[event["effect"]]
-        head = f"#{caster} dispelled {effect} on #{event['targets'][0]}"
-        if not affected:
-            head = f"#{caster} Dispel {effect} on #{event['targets'][0]}"
-        return f"{head}: {absorbed}" if absorbed else head
-    on = " ".join(f"#{j}" for j in affected)
+        effect, target = TITLES[event["effect"]], event["targets"][0]
+        if affected:
+            head = _("#{caster} dispelled {effect} on #{target}", caster=caster, effect=effect,
+                     target=target)
+        else:
+            head = _("#{caster} Dispel {effect} on #{target}", caster=caster, effect=effect,
+                     target=target)
+        return _("{head}: {shields}", head=head, shields=absorbed) if absorbed else head
+    on = jerseys(affected)
     if kind == "cast":
-        head = f"#{caster} {TITLES[spell]}"
+        if on and absorbed:
+            return _("#{caster} {spell} on {on}, {shields}", caster=caster,
+                     spell=TITLES[spell], on=on, shields=absorbed)
         if on:
-            return f"{head} on {on}" + (f", {absorbed}" if absorbed else "")
-        return f"{head}: {absorbed or 'no effect'}"
+            return _("#{caster} {spell} on {on}", caster=caster, spell=TITLES[spell], on=on)
+        return _("#{caster} {spell}: {news}", caster=caster, spell=TITLES[spell],
+                 news=absorbed or _("no effect"))
+    news: object
     if spell == "dispel":
-        news = "worked" if affected else (absorbed or "resisted")
+        news = _("worked") if affected else (absorbed or _("resisted"))
     else:
-        news = ", ".join(part for part in (f"on {on}" if on else "", absorbed) if part)
-        news = news or "resisted"
+        parts = [p for p in (_("on {on}", on=on) if on else "", absorbed) if p]
+        news = joined(parts) or _("resisted")
         if outcome["rebound"]:
-            news = f"rebound, {news}"
+            news = _("rebound, {news}", news=news)
     # A cast on teammates alone rolls nothing: no total to show.
-    total = f" {outcome['cast']}" if outcome["cast"] is not None else ""
-    return f"#{caster} {TITLES[spell]}{total}: {news}"
+    if outcome["cast"] is not None:
+        return _("#{caster} {spell} {total}: {news}", caster=caster, spell=TITLES[spell],
+                 total=outcome["cast"], news=news)
+    return _("#{caster} {spell}: {news}", caster=caster, spell=TITLES[spell], news=news)

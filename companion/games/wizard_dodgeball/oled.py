@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """The Wizard Dodgeball board: who acts, the score, what just happened, the recharging cards."""
 
 from __future__ import annotations
@@ -8,6 +7,8 @@ from typing import Any
 from PIL import ImageDraw
 
 from companion.games.wizard_dodgeball import SHORT
+from companion.games.wizard_dodgeball.words import joined
+from companion.i18n import C_, N_, Text, _
 from companion.ui.canvas import (
     BOLD,
     KEYS_TOP,
@@ -30,8 +31,9 @@ def board(draw: ImageDraw.ImageDraw, match: dict[str, Any]) -> None:
     view = match["view"]
     names = [s["name"] for s in view["sides"]]
     if view["winner"] is not None:
-        wins = short(names, 90 - text_width(" wins", BOLD), BOLD)
-        write(draw, (0, 0), f"{wins[view['winner']]} wins", BOLD)
+        room = 90 - text_width(_("{name} wins", name=""), BOLD)
+        wins = short(names, room, BOLD)
+        write(draw, (0, 0), _("{name} wins", name=wins[view["winner"]]), BOLD)
     else:
         side, jersey = view["active"]["side"], view["active"]["jersey"]
         write(draw, (0, 0), f"#{jersey}", BOLD)
@@ -65,46 +67,52 @@ def status(view: dict[str, Any]) -> str:
     left"), since that is what the table needs next.
     """
     if view["winner"] is not None:
-        return f"Act {view['activation']}  round {view['round']}"
+        return _("Act {n}  round {round}", n=view["activation"], round=view["round"])
     side, jersey = view["active"]["side"], view["active"]["jersey"]
     me = next(w for w in view["sides"][side]["wizards"] if w["jersey"] == jersey)
     stuck = not me["on_court"] or "freeze" in me["effects"]
     if view["reminder"] and (stuck or not view["used"]):
         return view["reminder"]
     if view["used"]:
-        head = "no move;" if view["returned"] else f"Act {view['activation']} "
-        return f"{head} {left(view)}"
-    parts = [f"Act {view['activation']}", f"round {view['round']}"]
+        if view["returned"]:
+            return _("no move; {left}", left=left(view))
+        return _("Act {n}  {left}", n=view["activation"], left=left(view))
     if view["actions"] is not None:
-        parts.append(plural(view["actions"], "action"))
-    return "  ".join(parts)
+        return N_("Act {act}  round {round}  {n} action", "Act {act}  round {round}  {n} actions",
+                  view["actions"], act=view["activation"], round=view["round"])
+    return _("Act {n}  round {round}", n=view["activation"], round=view["round"])
 
 
-def left(view: dict[str, Any]) -> str:
+#: The kinds of action still open, as the board says them.
+KINDS = {"throw": C_("left", "throw"), "cast": C_("left", "cast")}
+
+
+def left(view: dict[str, Any]) -> Text:
     """What the active wizard may still record: ``"left: cast"``, ``"1 action left"``."""
     if view["actions"] is not None:
         n = view["actions_left"]
-        return f"{plural(n, 'action') if n else 'no action'} left"
+        return N_("{n} action left", "{n} actions left", n) if n else _("no action left")
     if view["open"]:
         # Slow: a throw or a cast; Speed: one more of either besides.
         n, kinds = view["actions_left"], view["open"]
         if n < len(kinds):
-            return "left: " + " or ".join(kinds)
-        return "left: " + ", ".join(kinds) + (f" +{n - len(kinds)}" if n > len(kinds) else "")
-    return "throw, cast done"
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+            return _("left: {kinds}", kinds=C_("left", "throw or cast") if len(kinds) > 1
+                     else KINDS[kinds[0]])
+        said = joined([KINDS[k] for k in kinds])
+        if n > len(kinds):
+            return _("left: {kinds} +{more}", kinds=said, more=n - len(kinds))
+        return _("left: {kinds}", kinds=said)
+    return _("throw, cast done")
 
 
 def card_lines(view: dict[str, Any], side: int) -> list[str]:
     """``"FRZ#21 in 3"``: the side's recharging cards, each with its caster and the
     activations until it is back ("in 3": a bare number read as a score)."""
     due = [r for r in view["recharging"] if r["side"] == side]
-    lines = [f"{SHORT[r['spell']]}#{r['caster']} in {r['left']}" for r in due]
+    lines: list[str] = [_("{code}#{j} in {n}", code=SHORT[r["spell"]], j=r["caster"],
+                          n=r["left"]) for r in due]
     if not lines:
-        return ["all ready"]
+        return [_("all ready")]
     if len(lines) > CARD_LINES:
-        lines = [*lines[: CARD_LINES - 1], f"+{len(lines) - CARD_LINES + 1} more"]
+        lines = [*lines[: CARD_LINES - 1], _("+{n} more", n=len(lines) - CARD_LINES + 1)]
     return lines

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """Setting up a match: options, rosters, wizard stats, dice faces, spell budgets."""
 
 from __future__ import annotations
@@ -22,6 +21,7 @@ from companion.games.base import (
     is_one_of,
 )
 from companion.games.wizard_dodgeball.cards import CARD_OF, CARDS, SPELLS
+from companion.i18n import N_, _
 
 SIDE_SIZE = 5
 #: Points to win unless the start record says otherwise (the rulebook's 5).
@@ -37,13 +37,16 @@ D6 = (1, 2, 3, 4, 5, 6)
 MAX_FACE = 20
 #: Frozen wizards do not roll to dodge: their dodge is this.
 OPTIONS = (
-    OptionSpec("turn", "Turn", (("basic", "Basic"), ("advanced", "Advanced")), "basic"),
-    OptionSpec("variant", "Win by", (("points", "Points"), ("elimination", "Elimination")),
-               "points"),
+    OptionSpec("turn", _("Turn"), (("basic", _("Basic")), ("advanced", _("Advanced"))),
+               "basic"),
+    OptionSpec("variant", _("Win by"), (("points", _("Points")),
+                                        ("elimination", _("Elimination"))), "points"),
     # "none" is the elimination variant's: a side wins when the other has nobody left.
-    OptionSpec("target", "Target", ((3, "3 points"), (5, "5 points"), (7, "7 points"),
-                                    (10, "10 points"), (None, "none")), DEFAULT_TARGET),
-    OptionSpec("first_side", "First", ((0, "Side 1"), (1, "Side 2"), ("roll", "Roll d6")), 0),
+    OptionSpec("target", _("Target"), (*((n, N_("{n} point", "{n} points", n))
+                                          for n in (3, 5, 7, 10)), (None, _("none"))),
+               DEFAULT_TARGET),
+    OptionSpec("first_side", _("First"), ((0, _("Side {n}", n=1)), (1, _("Side {n}", n=2)),
+                                          ("roll", _("Roll d6"))), 0),
 )
 #: Options that are not a menu choice: edited by the game's own setup screens. The
 #: panel has no screen to buy spells, so ``spell_list`` is not in its menu.
@@ -126,9 +129,10 @@ def _target(options: Mapping[str, Any], variant: str) -> int | None:
     if variant == "points":
         return target or DEFAULT_TARGET
     if target is not None and not (ROLL_OFF in options and target == DEFAULT_TARGET):
-        raise InvalidAction(f"option 'target' ({target}) is for the points variant: in the "
-                            "elimination variant a side wins when the other has no wizard on "
-                            "the court; leave 'target' out, or play the points variant")
+        raise InvalidAction(_("option 'target' ({target}) is for the points variant: in the "
+                              "elimination variant a side wins when the other has no wizard "
+                              "on the court; leave 'target' out, or play the points variant",
+                              target=target))
     return None
 
 
@@ -143,25 +147,27 @@ def roll_off(rng: random.Random) -> tuple[int, list[list[int]]]:
 
 
 def _rosters(value: object) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    shape = ("option 'rosters' must be two lists of five jersey numbers (0-99) in "
-             "initiative order, e.g. [[21, 58, 12, 33, 7], [45, 30, 10, 41, 25]]")
+    shape = _("option 'rosters' must be two lists of five jersey numbers (0-99) in "
+              "initiative order, e.g. [[21, 58, 12, 33, 7], [45, 30, 10, 41, 25]]")
     if value is None:
-        raise InvalidAction(f"{shape}; it is required")
+        raise InvalidAction(_("{shape}; it is required", shape=shape))
     if not isinstance(value, list | tuple) or len(value) != 2:
         raise InvalidAction(shape)
     rosters = []
     for side, roster in enumerate(value):
         if not isinstance(roster, list | tuple) or len(roster) != SIDE_SIZE:
-            raise InvalidAction(f"{shape}; side {side + 1} has not five")
+            raise InvalidAction(_("{shape}; side {side} has not five", shape=shape,
+                                  side=side + 1))
         for j in roster:
             if type(j) is not int or not 0 <= j <= JERSEY_MAX:
-                raise InvalidAction(f"{shape}; side {side + 1} has {j!r}")
+                raise InvalidAction(_("{shape}; side {side} has {value}", shape=shape,
+                                      side=side + 1, value=repr(j)))
         rosters.append(tuple(roster))
     seen = Counter(j for r in rosters for j in r)
     twice = sorted(j for j, n in seen.items() if n > 1)
     if twice:
-        raise InvalidAction(f"jersey #{twice[0]} is in the rosters twice; every wizard needs "
-                            "its own number, since actions name wizards by jersey")
+        raise InvalidAction(_("jersey #{j} is in the rosters twice; every wizard needs its "
+                              "own number, since actions name wizards by jersey", j=twice[0]))
     return rosters[0], rosters[1]
 
 
@@ -170,27 +176,30 @@ def _wizards(value: object, rosters: Sequence[Sequence[int]]) -> dict[int, JSON]
     if value is None:
         return {}
     if not isinstance(value, Mapping):
-        raise InvalidAction("option 'wizards' must be an object of stats by jersey number")
+        raise InvalidAction("option 'wizards' must be an object "  # i18n: not said
+                            "of stats by jersey number")
     known = {j for r in rosters for j in r}
     out: dict[int, JSON] = {}
     for key, stats in value.items():
         jersey = int(key) if isinstance(key, str) and key.isdigit() else key
         if jersey not in known:
-            raise InvalidAction(f"option 'wizards' has stats for #{key}, who is in no roster")
+            raise InvalidAction(f"option 'wizards' has stats "  # i18n: not said
+                                f"for #{key}, who is in no roster")
         where = f"wizard #{jersey}"
         if not isinstance(stats, Mapping):
-            raise InvalidAction(f"{where}: stats must be an object")
+            raise InvalidAction(f"{where}: stats must be an object")  # i18n: not said
         unknown = sorted(set(stats) - {"name", "move", "magic", *STATS})
         if unknown:
-            raise InvalidAction(f"{where}: unknown stat {unknown[0]!r}; the stats are name, "
+            raise InvalidAction(f"{where}: unknown stat "  # i18n: not said
+                                f"{unknown[0]!r}; the stats are name, "
                                 f"move, magic, {', '.join(STATS)}")
         card: JSON = {}
         if stats.get("name") is not None:
             name = stats["name"]
             if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME * 2 \
                     or not name.isprintable():
-                raise InvalidAction(f"{where}: 'name' must be printable text, at most "
-                                    f"{MAX_NAME * 2} characters")
+                raise InvalidAction(f"{where}: 'name' must be "  # i18n: not said
+                                    f"printable text, at most {MAX_NAME * 2} characters")
             card["name"] = " ".join(name.split())
         for stat in ("move", "magic"):
             number = integer(stats, stat, 0, 9, f"{where} stat", required=False)
@@ -208,8 +217,9 @@ def _colours(value: object, where: str) -> tuple[str, str]:
     colours = [value, value] if isinstance(value, str) else value
     if not isinstance(colours, list | tuple) or len(colours) != 2 or not all(
             isinstance(c, str) and _COLOUR.fullmatch(c) for c in colours):
-        raise InvalidAction(f"{where} must be a die colour (like \"blue\") or two of them "
-                            "[left, right]: lower-case letters, at most 12")
+        raise InvalidAction(f"{where} must be a die colour "  # i18n: not said
+                            "(like \"blue\") or two of them [left, right]: lower-case "
+                            "letters, at most 12")
     return colours[0], colours[1]
 
 
@@ -218,16 +228,17 @@ def _dice(value: object) -> JSON:
     if value is None:
         return {}
     if not isinstance(value, Mapping):
-        raise InvalidAction("option 'dice' must be an object of six faces by colour")
+        raise InvalidAction("option 'dice' must be an object "  # i18n: not said
+                            "of six faces by colour")
     out = {}
     for colour, faces in value.items():
         if not isinstance(colour, str) or not _COLOUR.fullmatch(colour):
-            raise InvalidAction(f"option 'dice': {colour!r} is not a colour name "
-                                "(lower-case letters, at most 12)")
+            raise InvalidAction(f"option 'dice': {colour!r} is not "  # i18n: not said
+                                "a colour name (lower-case letters, at most 12)")
         if not isinstance(faces, list | tuple) or len(faces) != 6 or not all(
                 type(f) is int and 0 <= f <= MAX_FACE for f in faces):
-            raise InvalidAction(f"option 'dice': the {colour} die needs six faces, each a "
-                                f"whole number 0-{MAX_FACE}")
+            raise InvalidAction(f"option 'dice': the {colour} die "  # i18n: not said
+                                f"needs six faces, each a whole number 0-{MAX_FACE}")
         out[colour] = list(faces)
     return dict(sorted(out.items()))
 
@@ -242,9 +253,9 @@ def _spell_list(options: Mapping[str, Any]) -> str:
     if "spell_list" in options:
         value = options["spell_list"]
         if value not in SPELL_LISTS:
-            raise InvalidAction(f"option 'spell_list' must be \"all\" (each side has all ten "
-                                f"cards) or \"bought\" (each side buys cards with its Magic); "
-                                f"got {value!r}")
+            raise InvalidAction(_("option 'spell_list' must be \"all\" (each side has all "
+                                  "ten cards) or \"bought\" (each side buys cards with its "
+                                  "Magic); got {value}", value=repr(value)))
         return value
     spells = options.get("spells")
     if spells is None:
@@ -268,58 +279,56 @@ def _spells(value: object, spell_list: str, players: Sequence[str],
     if spell_list == "all":
         if value is not None and any(sorted(_card_ids(v, i)) != sorted(every)
                                      for i, v in enumerate(_two(value))):
-            raise InvalidAction("with spell_list \"all\" each side has all ten spell cards; "
-                                "to give each side the cards it bought, set spell_list "
-                                "\"bought\" (with any turn)")
+            raise InvalidAction(_("with spell_list \"all\" each side has all ten spell "
+                                  "cards; to give each side the cards it bought, set "
+                                  "spell_list \"bought\" (with any turn)"))
         return [every, list(every)]
     if value is None:
-        raise InvalidAction("spell_list \"bought\" needs option 'spells': the cards each "
-                            "side bought, e.g. [[\"freeze\", \"shield\"], [\"fireball\", "
-                            "\"speed\"]]")
+        raise InvalidAction(_("spell_list \"bought\" needs option 'spells': the cards each "
+                              "side bought, e.g. [[\"freeze\", \"shield\"], [\"fireball\", "
+                              "\"speed\"]]"))
     bought = []
     for side, cards in enumerate(_two(value)):
         ids = _card_ids(cards, side)
         magic = [wizards.get(j, {}).get("magic") for j in rosters[side]]
         missing = [j for j, m in zip(rosters[side], magic, strict=True) if m is None]
         if missing:
-            raise InvalidAction(
-                f"bought spells' budget is the sum of each side's Magic stats: give "
-                f"wizard #{missing[0]} a 'magic' stat in option 'wizards', or play with all "
-                f"ten cards (spell_list \"all\", any turn)")
+            raise InvalidAction(_(
+                "bought spells' budget is the sum of each side's Magic stats: give wizard "
+                "#{j} a 'magic' stat in option 'wizards', or play with all ten cards "
+                "(spell_list \"all\", any turn)", j=missing[0]))
         cost = sum(CARD_OF[c].cost for c in ids)
         budget = sum(m for m in magic if m is not None)   # none is: `missing` is empty
         if cost > budget:
             sums = "+".join(str(m) for m in magic)
-            raise InvalidAction(
-                f"{owner(players[side])} spells cost {cost} but its Magic budget is {budget} "
-                f"({sums}): leave out cards worth {cost - budget} or more")
+            raise InvalidAction(_(
+                "the {side} spells cost {cost} but its Magic budget is {budget} ({sums}): "
+                "leave out cards worth {over} or more", side=players[side], cost=cost,
+                budget=budget, sums=sums, over=cost - budget))
         bought.append([c for c in every if c in ids])
     return bought
 
 
-def owner(name: str) -> str:
-    """``"Owls'"``, ``"Ann's"``: a side's name as an owner."""
-    return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"
-
-
 def _two(value: object) -> list[Any]:
     if not isinstance(value, list | tuple) or len(value) != 2:
-        raise InvalidAction("option 'spells' must be two lists of spell card ids, one per side")
+        raise InvalidAction(_("option 'spells' must be two lists of spell card ids, one per "
+                              "side"))
     return list(value)
 
 
 def _card_ids(cards: object, side: int) -> list[str]:
     if not isinstance(cards, list | tuple):
-        raise InvalidAction(f"option 'spells': side {side + 1} must be a list of spell ids")
+        raise InvalidAction(_("option 'spells': side {side} must be a list of spell ids",
+                              side=side + 1))
     ids = []
     for spell in cards:
         if not is_one_of(spell, CARD_OF):
-            raise InvalidAction(f"option 'spells': unknown spell {spell!r}; "
-                                f"known: {', '.join(SPELLS)}")
+            raise InvalidAction(_("option 'spells': unknown spell {spell}; known: {known}",
+                                  spell=repr(spell), known=", ".join(SPELLS)))
         card = CARD_OF[spell].id
         if card in ids:
-            raise InvalidAction(f"option 'spells': side {side + 1} has the "
-                                f"{'/'.join(CARD_OF[spell].faces)} card twice")
+            raise InvalidAction(_("option 'spells': side {side} has the {card} card twice",
+                                  side=side + 1, card="/".join(CARD_OF[spell].faces)))
         ids.append(card)
     return ids
 
@@ -330,7 +339,8 @@ def _roll_off(value: object) -> list[list[int]] | None:
     if not (isinstance(value, list) and value and all(
             isinstance(r, list) and len(r) == 2 and all(type(x) is int and 1 <= x <= 6 for x in r)
             for r in value)):
-        raise InvalidAction("option 'roll_off' must be the list of [side 1, side 2] d6 rolls")
+        raise InvalidAction("option 'roll_off' must be "  # i18n: not said
+                            "the list of [side 1, side 2] d6 rolls")
     return value
 
 

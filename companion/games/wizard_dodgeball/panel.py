@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """Wizard Dodgeball on the panel: the board's keys, the action menus, the roster editor.
 
 Every menu is built from the snapshot's ``legal`` shapes, so the panel only
@@ -19,6 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.games.wizard_dodgeball import CARD_OF, JERSEY_MAX, SHORT, SPELLS, TITLES
+from companion.i18n import C_, Text, _
 from companion.inputs import Input, seat
 from companion.names import short_names
 from companion.ui.base import (
@@ -51,9 +51,9 @@ def board(ui: Ui, match: Mapping[str, Any]) -> dict[Input, Binding]:
     side = match["view"]["active"]["side"]
     end = Outcome(Ui(), ("act", END))
     return {
-        Input("prev"): Binding("Cards", Outcome(Ui(screen="wd-cards"))),
-        Input("next"): Binding("End", end),
-        Input("ok"): Binding("Act", MENU),
+        Input("prev"): Binding(_("Cards"), Outcome(Ui(screen="wd-cards"))),
+        Input("next"): Binding(_("End"), end),
+        Input("ok"): Binding(_("Act"), MENU),
         seat(side): Binding("", end),
     }
 
@@ -155,19 +155,20 @@ def _act_menu(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     # The two plays the device rolls come first, a throw then a cast (one
     # NEXT away); Hit and Catch record a throw rolled at the table.
     if _shape(match, "throw"):
-        entries.append(("Throw (roll)", _step("wd-target", fresh, type="throw")))
+        entries.append((_("Throw (roll)"), _step("wd-target", fresh, type="throw")))
     if _cast_spells(match):
-        entries.append(("Cast", _step("wd-spell", fresh, type="cast")))
+        entries.append((C_("menu", "Cast"), _step("wd-spell", fresh, type="cast")))
     if _shape(match, "throw"):
-        entries.append(("Hit", _step("wd-target", fresh, type="hit")))
+        entries.append((C_("menu", "Hit"), _step("wd-target", fresh, type="hit")))
     if _shape(match, "catch"):
-        entries.append(("Catch", _step("wd-catcher", fresh, type="catch")))
+        entries.append((C_("menu", "Catch"), _step("wd-catcher", fresh, type="catch")))
     if _shape(match, "dispel"):
-        entries.append(("Dispel", _step("wd-wearer", fresh, type="dispel")))
+        # The spell's name as printed on the card: "i18n: not said" in another language.
+        entries.append(("Dispel", _step("wd-wearer", fresh, type="dispel")))  # i18n: not said
     if _shape(match, "pass"):
-        entries.append(("Pass", _step("wd-receiver", fresh, type="pass")))
-    entries.append(("End activation", Outcome(Ui(), ("act", END))))
-    return listing(ui, f"#{_active(match)} acts", entries, back=Outcome(Ui()))
+        entries.append((C_("menu", "Pass"), _step("wd-receiver", fresh, type="pass")))
+    entries.append((_("End activation"), Outcome(Ui(), ("act", END))))
+    return listing(ui, _("#{j} acts", j=_active(match)), entries, back=Outcome(Ui()))
 
 
 def _target(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
@@ -182,7 +183,8 @@ def _target(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
         else:
             outcome = _step("wd-range", ui, target=t)
         entries.append((wizard_label(view, t), outcome))
-    title = f"#{thrower} throws at" if kind == "throw" else f"#{thrower} hit who?"
+    title = _("#{j} throws at", j=thrower) if kind == "throw" else \
+        _("#{j} hit who?", j=thrower)
     return listing(ui, title, entries, back=MENU)
 
 
@@ -200,9 +202,10 @@ def _fireball(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     action = _pending(ui)["action"]
     shape = _shape(match, action["type"])
     assert match is not None and shape is not None
-    entries = [(ball_label(match["view"], f), _act({**action, "fireball": f}))
+    entries: list[tuple[str, Outcome]] = [
+        (ball_label(match["view"], f), _act({**action, "fireball": f}))
                for f in ball_choices(shape["fireball"], match["view"]["loose_fireballs"])]
-    return listing(ui, f"#{action['thrower']} threw which?", entries, back=MENU)
+    return listing(ui, _("#{j} threw which?", j=action["thrower"]), entries, back=MENU)
 
 
 def ball_choices(values: Sequence[bool | int], loose: Sequence[int]) -> list[bool | int]:
@@ -218,23 +221,24 @@ def ball_choices(values: Sequence[bool | int], loose: Sequence[int]) -> list[boo
     return [v for v in values if isinstance(v, bool)]
 
 
-def ball_label(view: Mapping[str, Any], fireball: bool | int) -> str:
+def ball_label(view: Mapping[str, Any], fireball: bool | int) -> Text:
     """How the ball menu names a ``fireball`` value: ``true`` the Fireball, ``false``
     another ball, a side number that side's Fireball (when both are loose)."""
     if fireball is True:
-        return "The Fireball"
+        return _("The Fireball")
     if fireball is False:
-        return "Another ball"
+        return _("Another ball")
     names = short_names([s["name"] for s in view["sides"]], NAME_CHARS)
-    return f"{names[fireball]} Fireball"
+    return _("{side} Fireball", side=names[fireball])
 
 
 def _range(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     zones = ui.cursor % 3 + 1
-    hint = {1: "both dice + white", 2: "both throw dice", 3: "the right die only"}[zones]
+    hint = {1: _("both dice + white"), 2: _("both throw dice"),
+            3: _("the right die only")}[zones]
     pick = _step("wd-ball", replace(ui, cursor=0), range=zones)
-    return choice_row(ui, 3, Binding("OK", pick), Binding("Back", MENU),
-                      title="Zones away?", items=("1", "2", "3"), hint=hint)
+    return choice_row(ui, 3, Binding(_("OK"), pick), Binding(_("Back"), MENU),
+                      title=_("Zones away?"), items=("1", "2", "3"), hint=hint)
 
 
 def _ball(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
@@ -244,12 +248,14 @@ def _ball(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     action = {"type": "throw", "thrower": _active(match), "target": p["target"],
               "range": p["range"]}
     # Holding a ball is offered only when the target can hold one (no Butter Fingers).
-    label = {False: "No ball", True: "Holds a ball"}
+    label = {False: _("No ball"), True: _("Holds a ball")}
     holds = _offered(match, "throw", "target_holding_ball", target=p["target"])
-    entries = [(label[h], _ball_or_act(shape, {**action, "target_holding_ball": h}))
+    entries: list[tuple[str, Outcome]] = [
+        (label[h], _ball_or_act(shape, {**action, "target_holding_ball": h}))
                for h in holds]
-    ok = "Roll" if "fireball" not in shape else "OK"
-    return listing(ui, f"Does #{p['target']} hold one?", entries, back=MENU, ok_label=ok)
+    ok = _("Roll") if "fireball" not in shape else _("OK")
+    return listing(ui, _("Does #{j} hold one?", j=p["target"]), entries, back=MENU,
+                   ok_label=ok)
 
 
 def _catcher(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
@@ -263,16 +269,16 @@ def _catcher(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
             entries.append((wizard_label(view, c), _act({**action, "returning": None})))
         else:
             entries.append((wizard_label(view, c), _step("wd-returning", ui, catcher=c)))
-    return listing(ui, f"Who caught #{thrower}'s?", entries, back=MENU)
+    return listing(ui, _("Who caught #{j}'s?", j=thrower), entries, back=MENU)
 
 
 def _returning(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     shape = _shape(match, "catch")
     assert match is not None and shape is not None
     action = _catch(match, _pending(ui)["catcher"])
-    entries = [(f"#{j}" if j is not None else "Nobody", _act({**action, "returning": j}))
+    entries = [(f"#{j}" if j is not None else _("Nobody"), _act({**action, "returning": j}))
                for j in shape["returning"]]
-    return listing(ui, "Who comes back?", entries, back=MENU)
+    return listing(ui, _("Who comes back?"), entries, back=MENU)
 
 
 def _catch(match: Mapping[str, Any], catcher: int) -> dict[str, Any]:
@@ -292,7 +298,7 @@ def _receiver(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     entries = [(wizard_label(view, t),
                 _ball_or_act(shape, {"type": "pass", "thrower": thrower, "to": t}))
                for t in shape["to"]]
-    return listing(ui, f"#{thrower} passes to", entries, back=MENU)
+    return listing(ui, _("#{j} passes to", j=thrower), entries, back=MENU)
 
 
 def _spell(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
@@ -300,7 +306,7 @@ def _spell(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     caster = _active(match)
     entries = [(TITLES[s], _step("wd-targets", replace(ui, cursor=0, picked=()), spell=s))
                for s in spell_order(match["view"], caster, _cast_spells(match))]
-    return listing(ui, f"#{caster} casts", entries, back=MENU)
+    return listing(ui, _("#{j} casts", j=caster), entries, back=MENU)
 
 
 def spell_order(view: Mapping[str, Any], caster: int, spells: list[str]) -> list[str]:
@@ -354,12 +360,13 @@ def _targets(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
                    for t in order]
         # Teleport moves a ball and/or one wizard: the ball alone stays reachable.
         if not order or (single and spell == "teleport"):
-            entries.append(("No wizard (a ball)", _step("wd-how", replace(ui, cursor=0,
-                                                                          picked=()))))
+            entries.append((_("No wizard (a ball)"),
+                            _step("wd-how", replace(ui, cursor=0, picked=()))))
         elif not single:
             several = replace(ui, cursor=0, picked=(), pending=(*ui.pending, ("several", True)))
-            entries.append(("Several wizards", Outcome(several)))
-        return listing(ui, f"{TITLES[spell]} on?", entries, back=MENU, ok_label="Pick")
+            entries.append((_("Several wizards"), Outcome(several)))
+        return listing(ui, _("{spell} on?", spell=TITLES[spell]), entries, back=MENU,
+                       ok_label=_("Pick"))
     full = most is not None and len(ui.picked) >= most
     entries = []
     for t in order:
@@ -369,12 +376,14 @@ def _targets(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
         # Once the reach is full only unticking is offered: OK on another does nothing.
         entries.append((f"{mark} {wizard_label(view, t)}",
                         Outcome(replace(ui, picked=picked) if on or not full else ui)))
-    entries.append((f"Done ({len(ui.picked)})", _step("wd-how", replace(ui, cursor=0))))
+    entries.append((_("Done ({count})", count=len(ui.picked)),
+                    _step("wd-how", replace(ui, cursor=0))))
     cursor = min(ui.cursor, len(entries) - 1)
-    label = "Next" if cursor == len(order) else "Untick" if order[cursor] in ui.picked \
-        else "Full" if full else "Tick"
+    label = _("Next") if cursor == len(order) else _("Untick") if order[cursor] in ui.picked \
+        else _("Full") if full else _("Tick")
     # Ticking keeps the cursor where it is (listing's outcomes carry ``ui``).
-    return listing(ui, f"{TITLES[spell]} on?", entries, back=MENU, ok_label=label)
+    return listing(ui, _("{spell} on?", spell=TITLES[spell]), entries, back=MENU,
+                   ok_label=label)
 
 
 def _how(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
@@ -387,20 +396,21 @@ def _how(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     rolls = _shapes(match, "cast_roll", spell=p["spell"], targets=targets)
     took = _shapes(match, "cast", spell=p["spell"], targets=targets)
     nobody = _shapes(match, "cast", spell=p["spell"], targets=[])
-    entries = []
+    entries: list[tuple[str, Outcome]] = []
     if targets:
         if rolls:
-            entries.append(("Device rolls", _act({**cast, "type": "cast_roll",
-                                                   "targets": targets})))
+            entries.append((_("Device rolls"), _act({**cast, "type": "cast_roll",
+                                                      "targets": targets})))
         if took:
-            entries.append(("It took effect", _act({**cast, "targets": targets})))
+            entries.append((_("It took effect"), _act({**cast, "targets": targets})))
         if nobody:
-            entries.append(("All resisted", _act({**cast, "targets": []})))
+            entries.append((_("All resisted"), _act({**cast, "targets": []})))
     elif nobody:
-        entries.append(("Cast (no wizard)", _act({**cast, "targets": []})))
+        entries.append((_("Cast (no wizard)"), _act({**cast, "targets": []})))
     on = " ".join(f"#{t}" for t in targets)
-    return listing(ui, f"{TITLES[p['spell']]} on {on}" if on else TITLES[p["spell"]],
-                   entries, back=MENU)
+    title = _("{spell} on {on}", spell=TITLES[p["spell"]], on=on) if on else \
+        TITLES[p["spell"]]
+    return listing(ui, title, entries, back=MENU)
 
 
 def _wearer(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
@@ -408,7 +418,7 @@ def _wearer(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     view = match["view"]
     entries = [(wizard_label(view, j), _step("wd-effect", ui, target=j))
                for j in _offered(match, "dispel", "target")]
-    return listing(ui, "Dispel on whom?", entries, back=MENU)
+    return listing(ui, _("Dispel on whom?"), entries, back=MENU)
 
 
 def _effect(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
@@ -416,7 +426,7 @@ def _effect(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     assert match is not None
     entries = [(TITLES[e], _step("wd-dispel-how", ui, spell=e))
                for e in _offered(match, "dispel", "spell", target=target)]
-    return listing(ui, f"Which effect on #{target}?", entries, back=MENU)
+    return listing(ui, _("Which effect on #{j}?", j=target), entries, back=MENU)
 
 
 def _dispel_how(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
@@ -426,30 +436,33 @@ def _dispel_how(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen
     rolled = {"type": "cast_roll", "caster": caster, "spell": "dispel",
               "targets": [p["target"]], "effect": p["spell"]}
     failed = {"type": "cast", "caster": caster, "spell": "dispel", "targets": []}
-    entries = [
-        ("It worked", _act({"type": "dispel", "caster": caster, "target": p["target"],
-                            "spell": p["spell"]})),
+    entries: list[tuple[str, Outcome]] = [
+        (_("It worked"), _act({"type": "dispel", "caster": caster, "target": p["target"],
+                               "spell": p["spell"]})),
     ]
     if _shapes(match, "cast_roll", **{k: v for k, v in rolled.items() if k != "type"}):
-        entries.insert(0, ("Device rolls", _act(rolled)))
+        entries.insert(0, (_("Device rolls"), _act(rolled)))
     if _shapes(match, "cast", spell="dispel", targets=[]):
-        entries.append(("It failed", _act(failed)))
-    return listing(ui, f"Dispel {SHORT[p['spell']]} on #{p['target']}", entries, back=MENU)
+        entries.append((_("It failed"), _act(failed)))
+    return listing(ui, _("Dispel {code} on #{j}", code=SHORT[p["spell"]], j=p["target"]),
+                   entries, back=MENU)
 
 
 def _cards(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     """Both sides' cards: the recharging ones first, with activations left."""
     assert match is not None  # opened from the board; closed if the match goes
     view = match["view"]
-    lines = [f"S{r['side'] + 1} {SHORT[r['spell']]} #{r['caster']} {r['left']} left"
-             for r in view["recharging"]]
+    lines: list[str] = [_("S{side} {code} #{j} {n} left", side=r["side"] + 1,
+                          code=SHORT[r["spell"]], j=r["caster"], n=r["left"])
+                        for r in view["recharging"]]
     for side, s in enumerate(view["sides"]):
         # One tag per card (its first face), four to a line.
         ready = [SHORT[k] for k, v in s["spells"].items() if v == "ready" and CARD_OF[k].id == k]
-        lines.append(f"S{side + 1} ready:{'' if ready else ' none'}")
+        lines.append(_("S{side} ready:", side=side + 1) if ready else
+                     _("S{side} ready: none", side=side + 1))
         lines += [" " + " ".join(ready[i:i + 4]) for i in range(0, len(ready), 4)]
     entries = [(line, Outcome(ui)) for line in lines]
-    screen = listing(ui, "Cards", entries, back=Outcome(Ui()))
+    screen = listing(ui, _("Cards"), entries, back=Outcome(Ui()))
     return replace(screen, keys={k: b for k, b in screen.keys.items() if k != Input("ok")})
 
 
@@ -476,7 +489,8 @@ def setup_rows(ui: Ui, draft: Draft, first_row: int) -> list[tuple[str, Outcome]
             edit = Ui(screen="wd-jersey", draft=draft, cursor=0,
                       pending=(("side", side), ("slot", slot),
                                ("row", first_row + len(rows)), ("value", jersey)))
-            rows.append((f"S{side + 1} wizard {slot + 1}: #{jersey}", Outcome(edit)))
+            rows.append((_("S{side} wizard {slot}: #{j}", side=side + 1, slot=slot + 1,
+                           j=jersey), Outcome(edit)))
     return rows
 
 
@@ -498,20 +512,21 @@ def _jersey(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
 
     back = Outcome(Ui(screen="setup", draft=ui.draft, cursor=p["row"]))
     if digit == 0:
-        ok = Binding("Next", Outcome(replace(ui, cursor=1)))
+        ok = Binding(_("Next"), Outcome(replace(ui, cursor=1)))
     else:
         rosters = [list(r) for r in ui.draft.option("rosters")]
         rosters[p["side"]][p["slot"]] = value
         options = {**dict(ui.draft.options), "rosters": tuple(tuple(r) for r in rosters)}
         draft = replace(ui.draft, options=tuple(options.items()))
-        ok = Binding("Set", Outcome(Ui(screen="setup", draft=draft, cursor=p["row"])))
-    taken = [f"S{s + 1} wizard {i + 1}" for s, r in enumerate(ui.draft.option("rosters"))
+        ok = Binding(_("Set"), Outcome(Ui(screen="setup", draft=draft, cursor=p["row"])))
+    taken = [(s + 1, i + 1) for s, r in enumerate(ui.draft.option("rosters"))
              for i, j in enumerate(r) if j == value and (s, i) != (p["side"], p["slot"])]
-    hint = f"taken: {taken[0]}" if taken else f"PREV/NEXT: -/+{step}"
+    hint = _("taken: S{side} wizard {slot}", side=taken[0][0], slot=taken[0][1]) if taken \
+        else _("PREV/NEXT: -/+{step}", step=step)
     return Screen(
         keys={Input("prev"): Binding("-", change(-1)), Input("next"): Binding("+", change(1)),
-              Input("ok"): ok, Input("back"): Binding("Back", back)},
-        title=f"S{p['side'] + 1} wizard {p['slot'] + 1} jersey",
+              Input("ok"): ok, Input("back"): Binding(_("Back"), back)},
+        title=_("S{side} wizard {slot} jersey", side=p["side"] + 1, slot=p["slot"] + 1),
         items=tuple(f"{value:02d}"), hint=hint, row=True)
 
 

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """What may happen now, and checking an action into an event (rolls filled in)."""
 
 from __future__ import annotations
@@ -21,7 +20,7 @@ from companion.games.wizard_dodgeball.dice import (
     throw_outcome,
     throw_pool,
 )
-from companion.games.wizard_dodgeball.options import JERSEY_MAX, owner
+from companion.games.wizard_dodgeball.options import JERSEY_MAX
 from companion.games.wizard_dodgeball.state import (
     MARKERS,
     State,
@@ -40,6 +39,8 @@ from companion.games.wizard_dodgeball.state import (
     ready,
     returns_after,
 )
+from companion.games.wizard_dodgeball.words import VERB, either, jerseys, joined
+from companion.i18n import N_, Text, _
 
 ACTIONS = ("end_activation", "throw", "hit", "catch", "pass", "cast", "cast_roll", "dispel")
 
@@ -83,14 +84,13 @@ def fireball_values(state: State, j: int) -> list[bool | int]:
     return [False, *sides] if loose else []
 
 
-def _fireball_choices_text(state: State, j: int) -> str:
+def _fireball_choices_text(state: State, j: int) -> Text:
     """What ``j``'s throw may say of its ball, for a refusal: ``"say 'fireball' true,
     false or 0"``, or that no Fireball is about."""
     values = fireball_values(state, j)
     if not values:
-        return "say 'fireball': false, or leave it out"
-    return "say 'fireball' " + ", ".join(json_text(v) for v in values[:-1]) + \
-        f" or {json_text(values[-1])}"
+        return _("say 'fireball': false, or leave it out")
+    return _("say 'fireball' {values}", values=either([json_text(v) for v in values]))
 
 
 def _throw_shapes(state: State, j: int) -> list[JSON]:
@@ -224,8 +224,9 @@ def resolve(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON
     """Check ``action`` and return the event to log, every roll filled in."""
     kind = action_type(action, ACTIONS)
     if state.winner is not None:
-        raise IllegalAction(f"the match is over: {state.setup.sides[state.winner]} won. "
-                            "Undo to change the last action, or start a new match")
+        raise IllegalAction(_("the match is over: {side} won. Undo to change the last "
+                              "action, or start a new match",
+                              side=state.setup.sides[state.winner]))
     if kind == "end_activation":
         check_fields(action, ())
         return {"type": "end_activation"}
@@ -238,16 +239,17 @@ def _jersey(state: State, action: Mapping[str, Any], key: str) -> int:
     j = integer(action, key, 0, JERSEY_MAX)
     assert j is not None
     if j not in state.setup.wizards:
-        raise IllegalAction(f"no wizard wears #{j}; the rosters are "
-                            f"{_roster_text(state, 0)} and {_roster_text(state, 1)}")
+        raise IllegalAction(_("no wizard wears #{j}; the rosters are {first} and {second}",
+                              j=j, first=_roster_text(state, 0),
+                              second=_roster_text(state, 1)))
     return j
 
 
-def _court_text(state: State) -> str:
+def _court_text(state: State) -> object:
     """Who is on the court, by side: ``"Owls #21 #58, Newts #45"``."""
-    return ", ".join(f"{state.setup.sides[side]} "
-                     + (" ".join(f"#{j}" for j in on_court(state, side)) or "nobody")
-                     for side in (0, 1))
+    return joined([joined([state.setup.sides[side],
+                           jerseys(on_court(state, side), _("nobody"))], " ")
+                   for side in (0, 1)])
 
 
 def _roster_text(state: State, side: int) -> str:
@@ -258,18 +260,20 @@ def _roster_text(state: State, side: int) -> str:
 def _flag(action: Mapping[str, Any], key: str) -> bool:
     value = action.get(key, False)
     if not isinstance(value, bool):
-        raise InvalidAction(f"field '{key}' must be true or false; got {json_text(value)}")
+        raise InvalidAction(f"field '{key}' must be true or false; "  # i18n: not said
+                            f"got {json_text(value)}")
     return value
 
 
-def allowed_now(state: State) -> str:
+def allowed_now(state: State) -> Text:
     """What the active wizard may still record, for a refusal to end with:
     ``"#21 may still cast"``, or ``"end the activation"`` when nothing is left."""
     j = active(state)
     kinds = [k for k in open_actions(state) if k != "throw" or cannot_throw(state, j) is None]
     if not kinds:
-        return f"nothing is left for #{j}: end the activation"
-    return f"#{j} may still {' or '.join(kinds)}, or end the activation"
+        return _("nothing is left for #{j}: end the activation", j=j)
+    return _("#{j} may still {actions}, or end the activation", j=j,
+             actions=either([VERB[k] for k in kinds]))
 
 
 def _require_active(state: State, j: int, doing: str) -> None:
@@ -277,14 +281,16 @@ def _require_active(state: State, j: int, doing: str) -> None:
     now = active(state)
     if j != now:
         side = state.setup.sides[state.setup.side_of(now)]
-        raise IllegalAction(f"it is #{now}'s activation ({side}): #{j} cannot {doing} now; "
-                            f"{allowed_now(state)}")
+        raise IllegalAction(_("it is #{now}'s activation ({side}): #{j} cannot {doing} now; "
+                              "{allowed}", now=now, side=side, j=j, doing=VERB[doing],
+                              allowed=allowed_now(state)))
     if j in state.off:
-        raise IllegalAction(f"#{j} is off the court and cannot {doing}: "
-                            f"{allowed_now(state)}")
+        raise IllegalAction(_("#{j} is off the court and cannot {doing}: {allowed}", j=j,
+                              doing=VERB[doing], allowed=allowed_now(state)))
     if has(state, j, "freeze"):
-        raise IllegalAction(f"#{j} is frozen and cannot {doing} (a frozen wizard has no "
-                            f"actions): {allowed_now(state)}")
+        raise IllegalAction(_("#{j} is frozen and cannot {doing} (a frozen wizard has no "
+                              "actions): {allowed}", j=j, doing=VERB[doing],
+                              allowed=allowed_now(state)))
 
 
 def _require_budget(state: State, use: str) -> None:
@@ -298,16 +304,16 @@ def _thrower_and_target(state: State, action: Mapping[str, Any],
                         target_key: str) -> tuple[int, int]:
     thrower = _thrower(state, action)
     target = _jersey(state, action, target_key)
+    foes = jerseys(on_court(state, 1 - state.setup.side_of(thrower)), _("none"))
     if target == thrower:
-        foes = " ".join(f"#{f}" for f in on_court(state, 1 - state.setup.side_of(thrower)))
-        raise IllegalAction(f"#{thrower} cannot throw at itself: a throw goes at an opponent "
-                            f"on the court: {foes or 'none'}")
+        raise IllegalAction(_("#{thrower} cannot throw at itself: a throw goes at an "
+                              "opponent on the court: {foes}", thrower=thrower, foes=foes))
     if state.setup.side_of(target) == state.setup.side_of(thrower):
-        raise IllegalAction(f"#{target} is #{thrower}'s teammate: a throw to a teammate "
-                            "is a 'pass'")
+        raise IllegalAction(_("#{target} is #{thrower}'s teammate: a throw to a teammate "
+                              "is a 'pass'", target=target, thrower=thrower))
     if target in state.off:
-        foes = " ".join(f"#{f}" for f in on_court(state, 1 - state.setup.side_of(thrower)))
-        raise IllegalAction(f"#{target} is off the court; opponents on it: {foes or 'none'}")
+        raise IllegalAction(_("#{target} is off the court; opponents on it: {foes}",
+                              target=target, foes=foes))
     return thrower, target
 
 
@@ -318,7 +324,7 @@ def _thrower(state: State, action: Mapping[str, Any], use: str = "throw") -> int
     _require_budget(state, use)
     reason = cannot_throw(state, thrower)
     if reason:
-        raise IllegalAction(f"{reason}: {allowed_now(state)}")
+        raise IllegalAction(_("{reason}: {allowed}", reason=reason, allowed=allowed_now(state)))
     return thrower
 
 
@@ -329,19 +335,22 @@ def _resolve_pass(state: State, action: Mapping[str, Any], rng: random.Random) -
     fireball = _fireball(state, action, thrower)
     to = _jersey(state, action, "to")
     side = state.setup.side_of(thrower)
-    receivers = " ".join(f"#{m}" for m in on_court(state, side)
-                         if m != thrower and cannot_receive(state, m) is None) or "nobody"
+    receivers = jerseys([m for m in on_court(state, side)
+                         if m != thrower and cannot_receive(state, m) is None], _("nobody"))
     if to == thrower:
-        raise IllegalAction(f"#{thrower} cannot pass to itself: a pass goes to a teammate; "
-                            f"who can take one: {receivers}")
+        raise IllegalAction(_("#{thrower} cannot pass to itself: a pass goes to a teammate; "
+                              "who can take one: {receivers}", thrower=thrower,
+                              receivers=receivers))
     if state.setup.side_of(to) != side:
-        raise IllegalAction(f"#{to} is an opponent: a throw at #{to} is a 'throw' or 'hit'")
+        raise IllegalAction(_("#{to} is an opponent: a throw at #{to} is a 'throw' or 'hit'",
+                              to=to))
     if to in state.off:
-        raise IllegalAction(f"#{to} is off the court; teammates who can take a pass: "
-                            f"{receivers}")
+        raise IllegalAction(_("#{to} is off the court; teammates who can take a pass: "
+                              "{receivers}", to=to, receivers=receivers))
     reason = cannot_receive(state, to)
     if reason:
-        raise IllegalAction(f"{reason}; teammates who can: {receivers}")
+        raise IllegalAction(_("{reason}; teammates who can: {receivers}", reason=reason,
+                              receivers=receivers))
     return {"type": "pass", "thrower": thrower, "to": to, **fireball}
 
 
@@ -356,14 +365,15 @@ def _returning(state: State, action: Mapping[str, Any], catcher: int) -> int | N
     j = _jersey(state, action, "returning")
     if j not in back:
         team = state.setup.sides[side]
-        why = (f"it plays for {state.setup.sides[1 - side]}" if state.setup.side_of(j) != side
-               else "it is on the court")
+        why = (_("it plays for {side}", side=state.setup.sides[1 - side])
+               if state.setup.side_of(j) != side else _("it is on the court"))
         if not back:
-            raise IllegalAction(f"#{j} cannot come back: {why}, and nobody of {team} is off "
-                                "the court; leave 'returning' out")
-        raise IllegalAction(f"#{j} cannot come back: {why}; {team} may bring back "
-                            f"{' or '.join(f'#{w}' for w in back)}, or nobody "
-                            "('returning': null)")
+            raise IllegalAction(_("#{j} cannot come back: {why}, and nobody of {team} is off "
+                                  "the court; leave 'returning' out", j=j, why=why,
+                                  team=team))
+        raise IllegalAction(_("#{j} cannot come back: {why}; {team} may bring back "
+                              "{back}, or nobody ('returning': null)", j=j, why=why,
+                              team=team, back=either([f"#{w}" for w in back])))
     return j
 
 
@@ -379,15 +389,16 @@ def _resolve_catch(state: State, action: Mapping[str, Any], rng: random.Random) 
     thrower, catcher = _thrower_and_target(state, action, "catcher")
     fireball = _fireball(state, action, thrower)
     if fireball.get("fireball"):
-        raise IllegalAction(f"#{thrower}'s ball is a Fireball: it cannot be caught (a "
-                            "Fireball is dodged or hits; say 'fireball': false if "
-                            f"#{thrower} threw another ball)")
+        raise IllegalAction(_("#{thrower}'s ball is a Fireball: it cannot be caught (a "
+                              "Fireball is dodged or hits; say 'fireball': false if "
+                              "#{thrower} threw another ball)", thrower=thrower))
     reason = cannot_catch(state, catcher)
     if reason:
         side = state.setup.side_of(catcher)
-        able = " ".join(f"#{f}" for f in on_court(state, side)
-                        if cannot_catch(state, f) is None) or "nobody"
-        raise IllegalAction(f"{reason}; who can catch #{thrower}'s throw: {able}")
+        able = jerseys([f for f in on_court(state, side) if cannot_catch(state, f) is None],
+                       _("nobody"))
+        raise IllegalAction(_("{reason}; who can catch #{thrower}'s throw: {able}",
+                              reason=reason, thrower=thrower, able=able))
     return {"type": "catch", "thrower": thrower, "catcher": catcher,
             "returning": _returning(state, action, catcher), **fireball}
 
@@ -401,12 +412,13 @@ def _resolve_throw(state: State, action: Mapping[str, Any], rng: random.Random) 
     assert zones is not None
     holding = _flag(action, "target_holding_ball")
     if holding and has(state, target, "butter_fingers"):
-        raise IllegalAction(f"#{target} has Butter Fingers and cannot be holding a ball: "
-                            "say 'target_holding_ball': false (a wizard with Butter "
-                            "Fingers holds no ball)")
+        raise IllegalAction(_("#{target} has Butter Fingers and cannot be holding a ball: "
+                              "say 'target_holding_ball': false (a wizard with Butter "
+                              "Fingers holds no ball)", target=target))
     rolls = action.get("rolls")
     if rolls is not None and (not isinstance(rolls, Mapping) or set(rolls) - {"throw", "dodge"}):
-        raise InvalidAction("field 'rolls' must be {\"throw\": [...], \"dodge\": [...]}")
+        raise InvalidAction("field 'rolls' must be "  # i18n: not said
+                            "{\"throw\": [...], \"dodge\": [...]}")
     rolls = rolls or {}
     fireball = fire.get("fireball", False)
     frozen = has(state, target, "freeze")
@@ -420,19 +432,21 @@ def _resolve_throw(state: State, action: Mapping[str, Any], rng: random.Random) 
     }
     result = throw_outcome(state, event)["result"]
     if "result" in action and action["result"] != result:
-        raise IllegalAction(f"those rolls give {json_text(result)}, not "
-                            f"{json_text(action['result'])}: leave 'result' out, or give "
-                            f"the rolls that made it")
+        raise IllegalAction(_("those rolls give {result}, not {said}: leave 'result' out, "
+                              "or give the rolls that made it", result=json_text(result),
+                              said=json_text(action["result"])))
     event["result"] = result
     if result == "catch":
         event["returning"] = _returning(state, action, target)
     elif "returning" in action:
-        raise InvalidAction(f"field 'returning' is only for a throw that is caught; this "
-                            f"one was {_RESULT_WORDS[result]}: leave 'returning' out")
+        raise InvalidAction(_("field 'returning' is only for a throw that is caught; this "
+                              "one was {result}: leave 'returning' out",
+                              result=_RESULT_WORDS[result]))
     return event
 
 
-_RESULT_WORDS = {"hit": "a hit", "shield": "a hit the Shield took", "dodge": "dodged"}
+_RESULT_WORDS = {"hit": _("a hit"), "shield": _("a hit the Shield took"),
+                 "dodge": _("dodged")}
 
 
 def _fireball(state: State, action: Mapping[str, Any], thrower: int) -> JSON:
@@ -451,16 +465,17 @@ def _fireball(state: State, action: Mapping[str, Any], thrower: int) -> JSON:
     said = action.get("fireball")
     if "fireball" in action and not (isinstance(said, bool)
                                      or (type(said) is int and said in (0, 1))):
-        raise InvalidAction("field 'fireball' says which ball was thrown: true (the Fireball "
-                            "ball), false (another ball), or 0 or 1 (the side whose Fireball "
-                            f"it was); got {json_text(said)}")
+        raise InvalidAction(_("field 'fireball' says which ball was thrown: true (the "
+                              "Fireball ball), false (another ball), or 0 or 1 (the side "
+                              "whose Fireball it was); got {said}", said=json_text(said)))
     if "fireball_side" in action:
         # A resolved event names the side of the Fireball it threw.
         side = action["fireball_side"]
         if said is not True or type(side) is not int or side not in (0, 1):
-            raise InvalidAction("field 'fireball_side' (0 or 1) comes with 'fireball': true, "
-                                "naming the side whose Fireball was thrown; or give the side "
-                                f"as 'fireball' alone; got {json_text(side)}")
+            raise InvalidAction("field 'fireball_side' (0 or 1) comes with "  # i18n: not said
+                                "'fireball': true, naming the side whose Fireball was "
+                                f"thrown; or give the side as 'fireball' alone; "
+                                f"got {json_text(side)}")
         said = side
     held = next((t for t in state.tokens if t.jersey == thrower and t.spell == "fireball"),
                 None)
@@ -471,31 +486,36 @@ def _fireball(state: State, action: Mapping[str, Any], thrower: int) -> JSON:
         if not said:
             return {}
         if len(loose) > 1:
-            names = " or ".join(f"{t.side} ({owner(state.setup.sides[t.side])})" for t in loose)
-            raise IllegalAction(f"both sides' Fireballs are on loose balls: say which one "
-                                f"#{thrower} threw with 'fireball' {names}, or false for "
-                                "another ball")
+            names = either([joined([t.side, f"({state.setup.sides[t.side]})"], " ")
+                            for t in loose])
+            raise IllegalAction(_("both sides' Fireballs are on loose balls: say which one "
+                                  "#{thrower} threw with 'fireball' {names}, or false for "
+                                  "another ball", thrower=thrower, names=names))
         if loose:
             return {"fireball": True, "fireball_side": loose[0].side}
-        raise IllegalAction(f"#{thrower}'s ball cannot be a Fireball: {_fireballs_text(state)} "
-                            "(a Fireball is cast on a held ball, and stays on it until thrown "
-                            "or until its card returns); say 'fireball': false, or leave it out")
+        raise IllegalAction(_("#{thrower}'s ball cannot be a Fireball: {where} (a Fireball "
+                              "is cast on a held ball, and stays on it until thrown or until "
+                              "its card returns); say 'fireball': false, or leave it out",
+                              thrower=thrower, where=_fireballs_text(state)))
     token = next((t for t in state.tokens if t.spell == "fireball" and t.side == said), None)
     name = state.setup.sides[said]
     if token is None or token.jersey not in (None, thrower):
-        raise IllegalAction(f"#{thrower} cannot have thrown {owner(name)} Fireball: "
-                            f"{_fireballs_text(state)}; {_fireball_choices_text(state, thrower)}")
+        raise IllegalAction(_("#{thrower} cannot have thrown the {side} Fireball: {where}; "
+                              "{choices}", thrower=thrower, side=name,
+                              where=_fireballs_text(state),
+                              choices=_fireball_choices_text(state, thrower)))
     if token.jersey == thrower:
         return {"fireball": True}
     return {"fireball": True, "fireball_side": said}
 
 
-def _fireballs_text(state: State) -> str:
-    """Where the Fireballs are: ``"Owls' Fireball is on the ball #21 holds"``."""
-    where = [f"{owner(state.setup.sides[t.side])} Fireball is "
-             + (f"on the ball #{t.jersey} holds" if t.jersey is not None else "on a loose ball")
+def _fireballs_text(state: State) -> object:
+    """Where the Fireballs are: ``"the Owls Fireball is on the ball #21 holds"``."""
+    where = [_("the {side} Fireball is on the ball #{j} holds", side=state.setup.sides[t.side],
+               j=t.jersey) if t.jersey is not None else
+             _("the {side} Fireball is on a loose ball", side=state.setup.sides[t.side])
              for t in state.tokens if t.spell == "fireball"]
-    return "; ".join(where) or "no Fireball is on a ball now"
+    return joined(where, "; ") or _("no Fireball is on a ball now")
 
 
 def _resolve_cast(state: State, action: Mapping[str, Any], rng: random.Random) -> JSON:
@@ -508,7 +528,8 @@ def _resolve_cast(state: State, action: Mapping[str, Any], rng: random.Random) -
     caster = _jersey(state, action, "caster")
     spell = "dispel" if kind == "dispel" else choice(action, "spell", SPELLS, None, "field")
     if spell is None:
-        raise InvalidAction(f"missing field 'spell' (one of {', '.join(SPELLS)})")
+        raise InvalidAction(f"missing field 'spell' "  # i18n: not said
+                            f"(one of {', '.join(SPELLS)})")
     _echo_bounds(state, action, caster, spell, kind)
     _require_active(state, caster, "cast")
     _require_budget(state, "cast")
@@ -531,46 +552,46 @@ def _resolve_cast(state: State, action: Mapping[str, Any], rng: random.Random) -
         _require_reach(state, caster, targets, spell)
     _require_markers(state, side, spell, targets)
     if spell == "fireball" and not targets:
-        raise IllegalAction("Fireball goes on a held ball: name the wizard holding it (the "
-                            "caster's own ball, at any Magic)")
+        raise IllegalAction(_("Fireball goes on a held ball: name the wizard holding it (the "
+                              "caster's own ball, at any Magic)"))
     if kind == "cast":
         if spell == "dispel" and targets:
-            raise InvalidAction("say which effect Dispel removed with the 'dispel' action "
-                                "(a failed Dispel is a cast with no targets)")
+            raise InvalidAction(_("say which effect Dispel removed with the 'dispel' action "
+                                  "(a failed Dispel is a cast with no targets)"))
         return {"type": "cast", "caster": caster, "spell": spell, "targets": targets}
     if not targets:
-        raise InvalidAction("a rolled cast needs at least one target wizard "
-                            "(a Teleport of a ball alone is a 'cast')")
+        raise InvalidAction(_("a rolled cast needs at least one target wizard "
+                              "(a Teleport of a ball alone is a 'cast')"))
     event: JSON = {"type": "cast_roll", "caster": caster, "spell": spell, "targets": targets}
     if spell == "dispel":
         if len(targets) != 1:
-            raise InvalidAction("Dispel cancels one effect on one wizard: give one target")
+            raise InvalidAction(_("Dispel cancels one effect on one wizard: give one target"))
         effect = choice(action, "effect", SPELLS, None, "field")
         _require_effect(state, targets[0], effect)
         event["effect"] = effect
     elif "effect" in action:
-        raise InvalidAction("field 'effect' is for Dispel only")
+        raise InvalidAction(_("field 'effect' is for Dispel only"))
     event["rolls"] = _cast_rolls(state, event, action.get("rolls"), rng)
     affected = cast_outcome(state, event)["affected"]
     if "affected" in action and action["affected"] != affected:
-        raise IllegalAction(f"those rolls affect {json_text(affected)}, not "
-                            f"{json_text(action['affected'])}: leave 'affected' out, or "
-                            f"give the rolls that made it")
+        raise IllegalAction(_("those rolls affect {affected}, not {said}: leave 'affected' "
+                              "out, or give the rolls that made it",
+                              affected=json_text(affected), said=json_text(action["affected"])))
     event["affected"] = affected
     return event
 
 
-def _magic_zero_roll(caster: int, spell: str) -> str:
+def _magic_zero_roll(caster: int, spell: str) -> Text:
     """A rolled cast at Magic 0, refused with what to record instead."""
     if spell == "fireball":
-        instead = (f"its Fireball goes on its own ball with no roll: record it as a 'cast' "
-                   f"with targets [{caster}]")
+        instead = _("its Fireball goes on its own ball with no roll: record it as a 'cast' "
+                    "with targets [{caster}]", caster=caster)
     elif spell == "teleport":
-        instead = "a Teleport of a ball alone is recorded as a 'cast' with no targets"
+        instead = _("a Teleport of a ball alone is recorded as a 'cast' with no targets")
     else:
-        instead = "record what the spell did as a 'cast' (no targets: it reached nobody)"
-    return (f"#{caster}'s Magic is 0: its Magic reaches no wizard, so there is nothing to "
-            f"roll for; {instead}")
+        instead = _("record what the spell did as a 'cast' (no targets: it reached nobody)")
+    return _("#{caster}'s Magic is 0: its Magic reaches no wizard, so there is nothing to "
+             "roll for; {instead}", caster=caster, instead=instead)
 
 
 def _require_markers(state: State, side: int, spell: str, targets: list[int]) -> None:
@@ -587,29 +608,37 @@ def _require_markers(state: State, side: int, spell: str, targets: list[int]) ->
         return
     kind = "/".join(TITLES[f] for f in card.faces)
     team = state.setup.sides[side]
-    where = ""
-    if lying:
-        on = " ".join("a loose ball" if j is None else f"#{j}" for j in lying)
-        where = f"; {len(lying)} lie on {on}"
     room = MARKERS - len(lying)
-    most = f"name at most {room} wizard{'s' if room != 1 else ''}" if room else \
-        "none is free"
     carried = len(targets) - len(needed)
-    free = (f" ({carried} of them carr{'ies' if carried == 1 else 'y'} it already and "
-            f"take{'s' if carried == 1 else ''} none)" if carried else "")
-    raise IllegalAction(f"{team} have {MARKERS} {kind} markers{where}: a {TITLES[spell]} on "
-                        f"{len(targets)} wizards{free} needs {len(needed)}; {most}"
-                        + (" besides those" if carried and room else ""))
+    parts: list[object] = [N_("{team} have {n} {kind} marker", "{team} have {n} {kind} markers",
+                              MARKERS, team=team, kind=kind)]
+    if lying:
+        parts = [N_("{markers}; {n} lies on {where}", "{markers}; {n} lie on {where}",
+                    len(lying), markers=parts[0], where=jerseys(lying))]
+    cast = N_("a {spell} on {n} wizard", "a {spell} on {n} wizards", len(targets),
+              spell=TITLES[spell])
+    if carried:
+        cast = N_("{cast} ({n} of them carries it already and takes none)",
+                  "{cast} ({n} of them carry it already and take none)", carried, cast=cast)
+    if not room:
+        most: Text = _("none is free")
+    elif carried:
+        most = N_("name at most {n} wizard besides those",
+                  "name at most {n} wizards besides those", room)
+    else:
+        most = N_("name at most {n} wizard", "name at most {n} wizards", room)
+    raise IllegalAction(_("{markers}: {cast} needs {needed}; {most}", markers=parts[0],
+                          cast=cast, needed=len(needed), most=most))
 
 
-def _ready_text(state: State, side: int) -> str:
+def _ready_text(state: State, side: int) -> Text:
     """What ``side`` may cast now, for a refusal to end with: ``"ready now: Dispel,
     Freeze, Slow/Speed"`` (a paired card by its two faces), or that none is."""
     cards = [c for c in state.setup.cards[side] if card_status(state, side, c) is None]
     if not cards:
-        return f"none of {state.setup.sides[side]}'s cards is ready now"
-    return "ready now: " + ", ".join("/".join(TITLES[f] for f in CARD_OF[c].faces)
-                                     for c in cards)
+        return _("none of the {side} cards is ready now", side=state.setup.sides[side])
+    return _("ready now: {cards}", cards=", ".join("/".join(TITLES[f] for f in CARD_OF[c].faces)
+                                                    for c in cards))
 
 
 def _require_ready(state: State, side: int, spell: str) -> None:
@@ -617,52 +646,63 @@ def _require_ready(state: State, side: int, spell: str) -> None:
     name = TITLES[spell]
     if card.id not in state.setup.cards[side]:
         bought = ", ".join("/".join(TITLES[f] for f in CARD_OF[c].faces)
-                           for c in state.setup.cards[side]) or "none"
-        raise IllegalAction(f"{state.setup.sides[side]} did not buy the {name} card; their "
-                            f"cards: {bought} ({_ready_text(state, side)})")
+                           for c in state.setup.cards[side]) or _("none")
+        raise IllegalAction(_("{side} did not buy the {spell} card; their cards: {bought} "
+                              "({ready})", side=state.setup.sides[side], spell=name,
+                              bought=bought, ready=_ready_text(state, side)))
     cast = card_status(state, side, card.id)
     if cast is not None:
         end = returns_after(state, cast)
         to_go = end - state.order.turn
-        when = "when this activation ends" if to_go == 0 else \
-            f"when activation {end} ends ({to_go} more after this one)"
-        face = "" if cast.spell == spell else f" (its {TITLES[cast.spell]} face was cast)"
-        raise IllegalAction(f"{name} is recharging{face}: cast by #{cast.caster}, it returns "
-                            f"{when}; {_ready_text(state, side)}")
+        when = _("when this activation ends") if to_go == 0 else \
+            N_("when activation {end} ends ({n} more after this one)",
+               "when activation {end} ends ({n} more after this one)", to_go, end=end)
+        recharging = _("{spell} is recharging", spell=name) if cast.spell == spell else \
+            _("{spell} is recharging (its {face} face was cast)", spell=name,
+              face=TITLES[cast.spell])
+        raise IllegalAction(_("{recharging}: cast by #{caster}, it returns {when}; {ready}",
+                              recharging=recharging, caster=cast.caster, when=when,
+                              ready=_ready_text(state, side)))
 
 
 def _require_effect(state: State, target: int, effect: str | None) -> None:
     if effect is None:
         carried = sorted(set(effects(state, target)), key=SPELLS.index)
-        which = (f"#{target} carries " + " or ".join(f'"{s}"' for s in carried) if carried
+        which = (_("#{target} carries {effects}", target=target,
+                   effects=either([f'"{s}"' for s in carried])) if carried
                  else _dispellable_text(state))
-        raise InvalidAction(f"say which effect Dispel cancels, by its spell id: {which}")
+        raise InvalidAction(_("say which effect Dispel cancels, by its spell id: {which}",
+                              which=which))
     if target in state.off:
-        raise IllegalAction(f"#{target} is off the court: Dispel reaches only wizards on "
-                            f"it; {_dispellable_text(state)}")
+        raise IllegalAction(_("#{target} is off the court: Dispel reaches only wizards on "
+                              "it; {effects}", target=target, effects=_dispellable_text(state)))
     if not has(state, target, effect):
         on = _effects_text(state, target)
         if on:
-            raise IllegalAction(f"#{target} has no {TITLES[effect]} to cancel; Dispel can "
-                                f"cancel its {on}")
-        raise IllegalAction(f"#{target} has no {TITLES[effect]} to cancel, nor any effect; "
-                            f"{_dispellable_text(state)}")
+            raise IllegalAction(_("#{target} has no {spell} to cancel; Dispel can cancel "
+                                  "its {effects}", target=target, spell=TITLES[effect],
+                                  effects=on))
+        raise IllegalAction(_("#{target} has no {spell} to cancel, nor any effect; "
+                              "{effects}", target=target, spell=TITLES[effect],
+                              effects=_dispellable_text(state)))
 
 
-def _effects_text(state: State, jersey: int) -> str:
+def _effects_text(state: State, jersey: int) -> object:
     """``jersey``'s effects in card order, ``"Slow and Shield"``; empty when none."""
     on = [TITLES[s] for s in sorted(set(effects(state, jersey)), key=SPELLS.index)]
-    return " and ".join(on)
+    if len(on) < 2:
+        return "".join(on)
+    return _("{some} and {last}", some=joined(on[:-1]), last=on[-1])
 
 
-def _dispellable_text(state: State) -> str:
+def _dispellable_text(state: State) -> Text:
     """The effects a Dispel may cancel now, wizard by wizard, or what to record instead."""
-    carrying = [f"#{w} {on}" for side in (0, 1) for w in on_court(state, side)
+    carrying = [joined([f"#{w}", on], " ") for side in (0, 1) for w in on_court(state, side)
                 if (on := _effects_text(state, w))]
     if not carrying:
-        return ("no wizard on the court carries an effect (a Dispel that cancels nothing "
-                "is a 'cast' with no targets)")
-    return "effects to cancel: " + ", ".join(carrying)
+        return _("no wizard on the court carries an effect (a Dispel that cancels nothing "
+                 "is a 'cast' with no targets)")
+    return _("effects to cancel: {effects}", effects=joined(carrying))
 
 
 def _echo_bounds(state: State, action: Mapping[str, Any], caster: int, spell: str,
@@ -676,27 +716,32 @@ def _echo_bounds(state: State, action: Mapping[str, Any], caster: int, spell: st
             continue
         value = action[key]
         if offered is None:
-            raise InvalidAction(f"field '{key}' is for a spell whose reach is known; "
-                                f"#{caster} has no Magic stat: leave it out")
+            raise InvalidAction(_("field '{key}' is for a spell whose reach is known; "
+                                  "#{caster} has no Magic stat: leave it out", key=key,
+                                  caster=caster))
         if value != offered or type(value) is not int:
             magic = state.setup.wizards[caster].magic
-            why = f"#{caster}'s Magic is {magic}" if magic is not None else \
-                f"#{caster} has no Magic stat"
+            why: Text = _("#{caster}'s Magic is {magic}", caster=caster, magic=magic) \
+                if magic is not None else _("#{caster} has no Magic stat", caster=caster)
             left = markers_left(state, state.setup.side_of(caster), spell)
             if spell not in (*NO_TOKEN, "fireball") and (magic is None or left < magic):
                 # The team's markers, not the reach, set the most.
-                why += f"; its team has {left} {TITLES[spell]} marker{'s' if left != 1 else ''}"
-            raise IllegalAction(f"'{key}' says {json_text(value)}, but a {kind} of "
-                                f"{TITLES[spell]} by #{caster} names "
-                                f"{_bounds_text(low, high)} ({why})")
+                why = N_("{why}; its team has {n} {spell} marker",
+                         "{why}; its team has {n} {spell} markers", left, why=why,
+                         spell=TITLES[spell])
+            raise IllegalAction(_("'{key}' says {value}, but a {kind} of {spell} by #{caster} "
+                                  "names {bounds} ({why})", key=key, value=json_text(value),
+                                  kind=kind, spell=TITLES[spell], caster=caster,
+                                  bounds=_bounds_text(low, high), why=why))
 
 
-def _bounds_text(low: int, high: int | None) -> str:
+def _bounds_text(low: int, high: int | None) -> Text:
     if high is None:
-        return f"at least {low} wizard{'s' if low != 1 else ''}" if low else "any wizards"
+        return N_("at least {n} wizard", "at least {n} wizards", low) if low else \
+            _("any wizards")
     if low == high:
-        return f"exactly {low} wizard{'s' if low != 1 else ''}"
-    return f"{low} to {high} wizards"
+        return N_("exactly {n} wizard", "exactly {n} wizards", low)
+    return _("{low} to {high} wizards", low=low, high=high)
 
 
 def _require_reach(state: State, caster: int, targets: list[int], spell: str) -> None:
@@ -704,50 +749,57 @@ def _require_reach(state: State, caster: int, targets: list[int], spell: str) ->
     Teleport moves one wizard (and/or a ball)."""
     magic = state.setup.wizards[caster].magic
     if spell == "teleport" and len(targets) > 1:
-        raise IllegalAction("Teleport moves a ball and/or one wizard: name at most one "
-                            f"wizard; {len(targets)} named")
+        raise IllegalAction(_("Teleport moves a ball and/or one wizard: name at most one "
+                              "wizard; {count} named", count=len(targets)))
     if spell == "fireball" and magic == 0 and targets and targets != [caster]:
-        raise IllegalAction(f"#{caster}'s Magic is 0: its Fireball reaches only its own "
-                            f"ball (name #{caster})")
+        raise IllegalAction(_("#{caster}'s Magic is 0: its Fireball reaches only its own "
+                              "ball (name #{caster})", caster=caster))
     if magic == 0 and targets:
-        ball = (f"a Fireball on its own ball names #{caster}" if spell == "fireball" else
-                "a Teleport of a ball alone names nobody" if spell == "teleport" else
-                "a spell that reached nobody names nobody")
-        raise IllegalAction(f"#{caster}'s Magic is 0: its spells reach no wizard, only a "
-                            f"ball; {len(targets)} named: record the cast with 'targets': [] "
-                            f"({ball})")
+        ball = (_("a Fireball on its own ball names #{caster}", caster=caster)
+                if spell == "fireball" else
+                _("a Teleport of a ball alone names nobody") if spell == "teleport" else
+                _("a spell that reached nobody names nobody"))
+        raise IllegalAction(_("#{caster}'s Magic is 0: its spells reach no wizard, only a "
+                              "ball; {count} named: record the cast with 'targets': [] "
+                              "({ball})", caster=caster, count=len(targets), ball=ball))
     if magic is not None and len(targets) > magic:
-        raise IllegalAction(f"#{caster}'s Magic is {magic}: its spells reach at most {magic} "
-                            f"wizard{'s' if magic != 1 else ''} (the Magic is the number of "
-                            f"connected spaces a spell covers, the caster counted when "
-                            f"named); {len(targets)} named: name at most {magic}")
+        raise IllegalAction(N_("#{caster}'s Magic is {n}: its spells reach at most {n} wizard "
+                               "(the Magic is the number of connected spaces a spell covers, "
+                               "the caster counted when named); {count} named: name at most "
+                               "{n}",
+                               "#{caster}'s Magic is {n}: its spells reach at most {n} "
+                               "wizards (the Magic is the number of connected spaces a spell "
+                               "covers, the caster counted when named); {count} named: name "
+                               "at most {n}", magic, caster=caster, count=len(targets)))
 
 
 def _targets(state: State, value: object, spell: str) -> list[int]:
     if value is None:
         value = []
     if not isinstance(value, list):
-        raise InvalidAction("field 'targets' must be a list of jersey numbers")
+        raise InvalidAction(_("field 'targets' must be a list of jersey numbers"))
     targets = []
     for item in value:
         j = _jersey(state, {"targets": item}, "targets")
         if j in targets:
-            raise InvalidAction(f"#{j} is in 'targets' twice")
+            raise InvalidAction(_("#{j} is in 'targets' twice", j=j))
         if j in state.off:
-            raise IllegalAction(f"#{j} is off the court: spells reach only wizards on it; "
-                                f"leave #{j} out (on the court: {_court_text(state)})")
+            raise IllegalAction(_("#{j} is off the court: spells reach only wizards on it; "
+                                  "leave #{j} out (on the court: {court})", j=j,
+                                  court=_court_text(state)))
         targets.append(j)
     if spell == "fireball" and len(targets) > 1:
-        raise IllegalAction("Fireball goes on one held ball: give the one wizard holding it")
+        raise IllegalAction(_("Fireball goes on one held ball: give the one wizard holding "
+                              "it"))
     if spell == "fireball" and targets and has(state, targets[0], "butter_fingers"):
-        raise IllegalAction(f"#{targets[0]} has Butter Fingers and holds no ball: Fireball goes "
-                            "on a held ball (name the wizard holding it)")
+        raise IllegalAction(_("#{j} has Butter Fingers and holds no ball: Fireball goes "
+                              "on a held ball (name the wizard holding it)", j=targets[0]))
     if spell == "fireball" and targets and has(state, targets[0], "fireball"):
         holder = targets[0]
         on = next(t for t in state.tokens if t.jersey == holder and t.spell == "fireball")
-        raise IllegalAction(f"the ball #{holder} holds carries {owner(state.setup.sides[on.side])} "
-                            "Fireball already, and a ball carries one Fireball: cast it on "
-                            "another held ball")
+        raise IllegalAction(_("the ball #{holder} holds carries the {side} Fireball already, "
+                              "and a ball carries one Fireball: cast it on another held ball",
+                              holder=holder, side=state.setup.sides[on.side]))
     return targets
 
 
@@ -756,12 +808,12 @@ def _cast_rolls(state: State, event: JSON, given: object,
     caster = event["caster"]
     if given is not None and (not isinstance(given, Mapping)
                               or set(given) - {"cast", "resist", "rebound"}):
-        raise InvalidAction("field 'rolls' must be {\"cast\": [...], \"resist\": "
-                            "{jersey: [...]}, \"rebound\": [...]}")
+        raise InvalidAction("field 'rolls' must be {\"cast\": [...], "  # i18n: not said
+                            "\"resist\": {jersey: [...]}, \"rebound\": [...]}")
     given = given or {}
     resist_given = given.get("resist") or {}
     if not isinstance(resist_given, Mapping):
-        raise InvalidAction("'rolls.resist' must be an object of dice by jersey")
+        raise InvalidAction("'rolls.resist' must be an object of dice by jersey")  # i18n: not said
     resisters = [r for t in event["targets"] if (r := resister_of(state, event, t)) is not None]
     # Nobody resists a spell on teammates: no cast is rolled (a match file from
     # before this may still give the caster's cast dice; they are kept, unused).
@@ -773,18 +825,19 @@ def _cast_rolls(state: State, event: JSON, given: object,
     rolls: JSON = {"cast": cast, "resist": {}}
     extra = set(map(str, resist_given)) - set(map(str, resisters))
     if extra:
-        raise InvalidAction(f"'rolls.resist' has a roll for #{sorted(extra)[0]}, who does not "
-                            "resist this cast (teammates do not)")
+        raise InvalidAction(_("'rolls.resist' has a roll for #{j}, who does not resist this "
+                              "cast (teammates do not)", j=sorted(extra)[0]))
     for r in resisters:
         value = resist_given.get(str(r), resist_given.get(r))
         rolls["resist"][str(r)] = roll(state, pool(state, r, "resist"), value,
-                                        f"rolls.resist.{r}", rng)
+                                        f"rolls.resist.{r}", rng)  # i18n: not said
     event = {**event, "rolls": rolls}
     if rebounds(state, event):
         rolls["rebound"] = roll(state, pool(state, caster, "resist"), given.get("rebound"),
                                  "rolls.rebound", rng)
     elif given.get("rebound") is not None:
-        raise InvalidAction("'rolls.rebound' is only for a spell that rebounded: leave it out")
+        raise InvalidAction(_("'rolls.rebound' is only for a spell that rebounded: leave it "
+                              "out"))
     return rolls
 
 

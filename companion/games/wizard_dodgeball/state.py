@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """The match state and the facts derived from it (who acts, effects, cards)."""
 
 from __future__ import annotations
@@ -10,6 +9,8 @@ from typing import Any
 from companion.games.base import check_players
 from companion.games.wizard_dodgeball.cards import CARD_OF
 from companion.games.wizard_dodgeball.options import SIDE_SIZE, STATS, Setup, Wizard
+from companion.games.wizard_dodgeball.words import joined
+from companion.i18n import C_, N_, Text, _
 from companion.turns import Timers, TurnOrder
 
 
@@ -142,7 +143,7 @@ def on_court(state: State, side: int) -> list[int]:
 
 def card_status(state: State, side: int, card: str) -> Cast | None:
     """The cast keeping ``card`` out of ``side``'s hand, or None if it is ready."""
-    for cast, _ in recharges(state):
+    for cast, _until in recharges(state):
         if cast.side == side and cast.card == card:
             return cast
     return None
@@ -165,7 +166,10 @@ USE_OF = {"throw": "throw", "hit": "throw", "catch": "throw", "pass": "pass",
 BASIC_ACTION = {"throw": "throw", "pass": "throw", "cast": "cast"}
 #: The actions the companion records (the move stays with the players).
 RECORDED = ("throw", "cast")
-BASIC_RULE = "basic turn: move, throw and cast once each"
+BASIC_RULE = _("basic turn: move, throw and cast once each")
+#: What is left of a basic turn, by the kinds of action still open.
+LEFT = {("throw", "cast"): C_("left", "throw or cast"), ("throw",): C_("left", "throw"),
+        ("cast",): C_("left", "cast"), (): C_("left", "no throw or cast")}
 
 
 def actions(state: State) -> int | None:
@@ -263,21 +267,23 @@ def actions_left(state: State) -> int:
                 if _basic_fits(throws + t, casts + c, extra)), default=0)
 
 
-def basic_rule(state: State) -> str:
+def basic_rule(state: State) -> Text:
     """The basic turn as it stands for the active wizard, in words."""
     extra = basic_extra(state)
     if extra > 0 and not has(state, active(state), "speed"):
-        return (f"{BASIC_RULE}, and the extra throw or cast a Speed gave, used before the "
-                "Speed was dispelled")
+        return _("{rule}, and the extra throw or cast a Speed gave, used before the Speed "
+                 "was dispelled", rule=BASIC_RULE)
     if extra > 0:
-        return f"{BASIC_RULE}, and Speed gives one more throw or cast"
+        return _("{rule}, and Speed gives one more throw or cast", rule=BASIC_RULE)
     if extra < 0:
-        kept = "no move: back from elimination" if state.returned else "the move is kept"
-        return f"basic turn with Slow: a throw or a cast, not both ({kept})"
+        if state.returned:
+            return _("basic turn with Slow: a throw or a cast, not both (no move: back from "
+                     "elimination)")
+        return _("basic turn with Slow: a throw or a cast, not both (the move is kept)")
     return BASIC_RULE
 
 
-def budget_refusal(state: State, use: str) -> str | None:
+def budget_refusal(state: State, use: str) -> Text | None:
     """Why the active wizard cannot record ``use`` ("throw", "pass", "cast") now, or None.
 
     The message says what was used and what is left this activation.
@@ -288,63 +294,69 @@ def budget_refusal(state: State, use: str) -> str | None:
         if action in open_actions(state):
             return None
         if not state.used:  # frozen, off the court or over: the caller says which
-            return f"#{j} has no {action} this activation"
+            if action == "cast":
+                return _("#{j} has no cast this activation", j=j)
+            return _("#{j} has no throw this activation", j=j)
         # What stands in the way: the same action done already, else the other one
         # (with Slow, either uses the turn's one throw or cast).
         throws, casts = _basic_counts(state)
-        times = {1: "", 2: " twice"}
         if (action == "cast" and casts) or (action == "throw" and not throws):
-            done = f"cast{times[casts]}"
+            done = C_("done", "cast twice") if casts == 2 else C_("done", "cast")
         elif [u for u in state.used if u != "cast"] == ["pass"]:
-            done = "passed (a pass is the throw action)"
+            done = _("passed (a pass is the throw action)")
         else:
-            done = f"thrown{times[throws]}"
-        left = " or ".join(open_actions(state)) or "no throw or cast"
-        return (f"#{j} has already {done} this activation; left: {left} "
-                f"({basic_rule(state)})")
+            done = _("thrown twice") if throws == 2 else _("thrown")
+        left = LEFT[tuple(open_actions(state))]
+        return _("#{j} has already {done} this activation; left: {left} ({rule})",
+                 j=j, done=done, left=left, rule=basic_rule(state))
     if actions_left(state):
         return None
     count = actions(state)
     assert count is not None
-    why = ["advanced turn: 2 actions"]
+    why: list[Text] = [_("advanced turn: 2 actions")]
     if sped(state):
-        why.append("+1 for Speed" if has(state, j, "speed") else
-                   "+1 for a Speed used before it was dispelled")
+        why.append(_("+1 for Speed") if has(state, j, "speed") else
+                   _("+1 for a Speed used before it was dispelled"))
     if has(state, j, "slow"):
-        why.append("-1 for Slow")
+        why.append(_("-1 for Slow"))
     if state.returned:
-        why.append("-1 back from elimination")
-    done = ", ".join(state.used) or "none recorded"
-    return (f"#{j} has used its {count} action{'s' if count != 1 else ''} this activation "
-            f"({done}); left: none ({', '.join(why)})")
+        why.append(_("-1 back from elimination"))
+    recorded: str = joined([USED[u] for u in state.used]) or _("none recorded")
+    return N_("#{j} has used its {n} action this activation ({done}); left: none ({why})",
+              "#{j} has used its {n} actions this activation ({done}); left: none ({why})",
+              count, j=j, done=recorded, why=joined(why))
 
 
-def reminder(state: State) -> str | None:
+#: What an activation's recorded action is called in a refusal's list of them.
+USED = {"throw": C_("used", "throw"), "pass": C_("used", "pass"), "cast": C_("used", "cast")}
+
+
+def reminder(state: State) -> Text | None:
     """What the players must remember about this activation, short enough for the OLED."""
     j = active(state)
     if state.winner is not None:
         return None
     if j in state.off:
-        return "off the court: End"
+        return _("off the court: End")
     if has(state, j, "freeze"):
-        return "frozen: no actions"
+        return _("frozen: no actions")
     if state.returned:
         if state.setup.turn == "basic":
-            return "back: no move this time"
-        count = actions(state)
-        return f"back: {count} action{'s' if count != 1 else ''}, no move"
+            return _("back: no move this time")
+        count = actions(state) or 0
+        return N_("back: {n} action, no move", "back: {n} actions, no move", count)
     if state.setup.turn == "basic":
         extra = basic_extra(state)
         # Only while the wizard carries it: a Speed dispelled after its action was used
         # still counts for the turn, but there is no Speed left to remind of.
         if extra > 0 and has(state, j, "speed"):
-            return "Speed: +1 throw or cast"
+            return _("Speed: +1 throw or cast")
         if extra < 0:
-            return "Slow: throw or cast"
+            return _("Slow: throw or cast")
     loose = loose_fireballs(state)
     if loose:
         # Nobody the companion knows holds it: the host says when it is thrown.
-        return "Fireball ball loose" if len(loose) == 1 else "both Fireballs loose"
+        return _("Fireball ball loose") if len(loose) == 1 else _("both Fireballs loose")
     return None
 
 
@@ -352,30 +364,30 @@ def recharges(state: State) -> list[tuple[Cast, int]]:
     return sorted(state.recharging.until.items(), key=lambda kv: (kv[1], kv[0].side))
 
 
-def cannot_throw(state: State, j: int) -> str | None:
+def cannot_throw(state: State, j: int) -> Text | None:
     """Why ``j`` cannot throw at all, or None."""
     if has(state, j, "butter_fingers"):
-        return f"#{j} has Butter Fingers and cannot hold a ball"
+        return _("#{j} has Butter Fingers and cannot hold a ball", j=j)
     if has(state, j, "sticky_fingers"):
-        return f"#{j} has Sticky Fingers and cannot throw"
+        return _("#{j} has Sticky Fingers and cannot throw", j=j)
     return None
 
 
-def cannot_receive(state: State, j: int) -> str | None:
+def cannot_receive(state: State, j: int) -> Text | None:
     """Why ``j`` cannot take a teammate's pass, or None."""
     if has(state, j, "butter_fingers"):
-        return f"#{j} has Butter Fingers and cannot take a pass"
+        return _("#{j} has Butter Fingers and cannot take a pass", j=j)
     return None
 
 
-def cannot_catch(state: State, j: int) -> str | None:
+def cannot_catch(state: State, j: int) -> Text | None:
     """Why ``j`` cannot catch now, or None."""
     if has(state, j, "freeze"):
-        return f"#{j} is frozen and cannot catch"
+        return _("#{j} is frozen and cannot catch", j=j)
     if has(state, j, "shield"):
-        return f"#{j} is shielded and cannot catch"
+        return _("#{j} is shielded and cannot catch", j=j)
     if has(state, j, "butter_fingers"):
-        return f"#{j} has Butter Fingers and cannot catch"
+        return _("#{j} has Butter Fingers and cannot catch", j=j)
     return None
 
 

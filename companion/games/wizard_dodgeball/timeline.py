@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """Wizard Dodgeball's timeline: each side's score by activation, hits, catches and casts."""
 
 from __future__ import annotations
@@ -6,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from companion.games.chart import JSON, Bars, Chart, Mark, Series, Step
+from companion.games.wizard_dodgeball.words import joined
+from companion.i18n import _
 
 #: The event types that are casts (rolled, recorded or a Dispel).
 CASTS = ("cast", "cast_roll", "dispel")
@@ -34,14 +35,19 @@ def timeline(steps: Sequence[Step]) -> Chart:
             side = int(mark.colour[-1]) if mark.colour else 0
             counts[side][("hit", "catch", "cast").index(mark.kind)] += 1
     names = [line.name for line in lines]
-    told = [f"{n}: hits {c[0]}, catches {c[1]}, casts {c[2]}." for n, c in zip(names, counts,
-                                                                             strict=True)]
+    told: list[object] = [_("{name}: hits {hits}, catches {catches}, casts {casts}.", name=n,
+                            hits=c[0], catches=c[1], casts=c[2])
+                          for n, c in zip(names, counts, strict=True)]
     end = [line.points[-1][1] for line in lines]
-    told.insert(0, f"After activation {lines[0].points[-1][0]}: {names[0]} {end[0]}, "
-                   f"{names[1]} {end[1]}" + ("." if points else " wizards out."))
-    return Chart("Score by activation", "activation", "score" if points else "wizards out",
-                 lines, " ".join(told), marks,
-                 Bars("Plays", ("hits", "catches", "casts"),
+    after = lines[0].points[-1][0]
+    told.insert(0, _("After activation {n}: {first} {a}, {second} {b}.", n=after,
+                     first=names[0], a=end[0], second=names[1], b=end[1]) if points else
+                _("After activation {n}: {first} {a}, {second} {b} wizards out.", n=after,
+                  first=names[0], a=end[0], second=names[1], b=end[1]))
+    return Chart(_("Score by activation"), _("activation"),
+                 _("score") if points else _("wizards out"),
+                 lines, joined(told, " "), marks,
+                 Bars(_("Plays"), (_("hits"), _("catches"), _("casts")),
                       tuple(tuple(c) for c in counts)))
 
 

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """The match as every output shows it."""
 
 from __future__ import annotations
@@ -22,6 +21,7 @@ from companion.games.wizard_dodgeball.state import (
     reminder,
     returns_after,
 )
+from companion.i18n import _
 
 
 def view(state: State) -> JSON:
@@ -102,4 +102,4 @@ def summary(state: State) -> str:
     """``"5-3"`` in points; ``"3 v 0 on court"`` in elimination."""
     if state.setup.variant == "points":
         return f"{state.score[0]}-{state.score[1]}"
-    return f"{len(on_court(state, 0))} v {len(on_court(state, 1))} on court"
+    return _("{a} v {b} on court", a=len(on_court(state, 0)), b=len(on_court(state, 1)))
