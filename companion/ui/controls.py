@@ -29,7 +29,7 @@ from functools import partial
 from typing import Any
 
 from companion.catalog import Catalog
-from companion.i18n import LANGUAGES, NAMES, Text, _
+from companion.i18n import LANGUAGES, NAMES, _
 from companion.inputs import BUTTONS, HOLDABLE, Input
 from companion.kit import Panel
 from companion.names import MIN_WIDTH, short_names
