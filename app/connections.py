@@ -25,7 +25,10 @@ keeps the connections to it, on the server's loop thread:
   is closed (however steadily they trickle), a body must arrive within
   ``request_timeout`` seconds of its headers, and an answer none of which
   the client takes for ``answer_timeout`` seconds (it stopped reading) is
-  dropped with its connection rather than held in memory.
+  dropped with its connection rather than held in memory. A request cut
+  short at those limits is answered ``408 Request Timeout`` before its
+  connection closes; a connection on which nothing more came is closed
+  without a word.
 
 The live streams are not counted: once handed over to the fan-out
 (web/fanout.py) they leave the server's connections.

@@ -78,6 +78,14 @@ HEADER_SLACK = 4
 HOLD = 64 * 1024
 #: A request target as RFC 3986 allows it: printable ASCII.
 _URI = re.compile(r"[!-~]+")
+#: Tornado's own time limits, as multiples of ours: a backstop only, ours strike first
+#: and answer 408 (see _Exchanges).
+BACKSTOP = 2
+#: Linux's TCP_INFO (netinet/tcp.h), and where its ``tcpi_bytes_received`` (a u64,
+#: Linux 4.1 on) lies in the ``struct tcp_info`` it gives.
+TCP_INFO = getattr(socket, "TCP_INFO", 11)
+_BYTES_RECEIVED = struct.Struct("=Q")
+_BYTES_RECEIVED_AT = 128
 
 
 class ServeError(CompanionError):
@@ -148,8 +156,9 @@ class WebServer:
             # Tornado reads up to HEADER_SLACK times the bound, so that headers past it
             # are answered 431 (headers_received); past that it closes the connection.
             max_header_size=HEADER_SLACK * limits.max_headers,
-            header_timeout=limits.idle_timeout,
-            body_timeout=limits.request_timeout,
+            # Our own timers answer 408 first (_Exchanges); Tornado's close without a word.
+            header_timeout=BACKSTOP * limits.idle_timeout,
+            body_timeout=BACKSTOP * limits.request_timeout,
             max_body_size=limits.max_body + BODY_SLACK,
         )
         server = _Listener(self, params, max_buffer_size=HEADER_SLACK * limits.max_headers
@@ -206,7 +215,9 @@ class _Listener(TCPServer):
             return
         connection = HTTP1ServerConnection(stream, self.params, client)
         self.connections.add(connection)
-        connection.start_serving(_Exchanges(self.owner, client, connection, self))
+        exchanges = _Exchanges(self.owner, client, connection, self, stream)
+        connection.start_serving(exchanges)
+        exchanges.expect_request()
 
     async def close_all(self) -> None:
         for connection in list(self.connections):
@@ -214,34 +225,107 @@ class _Listener(TCPServer):
 
 
 class _Exchanges(httputil.HTTPServerConnectionDelegate):
-    """One connection's requests, one after another."""
+    """One connection's requests, one after another, each within its time.
+
+    A request's headers must all arrive within ``idle_timeout`` of the
+    connection's opening or its last answer, and its body within
+    ``request_timeout`` of its headers. One that does not is answered ``408
+    Request Timeout`` (JSON, as every refusal) and its connection closed: a
+    client whose request was cut short (HTTP/0.9, a line ended by a bare LF
+    where CRLF must be, a body shorter than its length) hears why. A
+    connection on which nothing of a next request arrived is closed without
+    a word: a keep-alive connection left idle is not an error, and an answer
+    there would be read as the answer to the request a client sends next.
+    """
 
     def __init__(self, owner: WebServer, client: Client, connection: HTTP1ServerConnection,
-                 listener: _Listener) -> None:
+                 listener: _Listener, stream: iostream.IOStream) -> None:
         self.owner, self.client = owner, client
-        self.connection, self.listener = connection, listener
+        self.connection, self.listener, self.stream = connection, listener, stream
+        self._timer: asyncio.TimerHandle | None = None
+        #: Bytes received on the connection up to the end of its last whole request.
+        self._received = 0
 
     def start_request(self, server_conn: object,
                       request_conn: httputil.HTTPConnection) -> httputil.HTTPMessageDelegate:
-        return _Exchange(self.owner, self.client, request_conn)
+        return _Exchange(self.owner, self, request_conn)
 
     def on_close(self, server_conn: object) -> None:
+        self.stop_timer()
         self.listener.connections.discard(self.connection)
         self.owner._book.gone(self.client)
+
+    # --- the request's time (loop thread) ---------------------------------------------
+
+    def expect_request(self) -> None:
+        """The client's turn: its next request's headers are due within ``idle_timeout``."""
+        self.client.since = time.monotonic()
+        self._expect(self.owner._limits.idle_timeout, body=False)
+
+    def complete(self) -> None:
+        """A request arrived whole: its bytes are all in, the next one's begin after them."""
+        self.stop_timer()
+        self._received = bytes_received(self.stream) or 0
+
+    def expect_body(self, rest: float) -> None:
+        """The headers are in: the body is due ``request_timeout`` after them (and after
+        ``rest``, the time the server makes the request wait)."""
+        self._expect(rest + self.owner._limits.request_timeout, body=True)
+
+    def stop_timer(self) -> None:
+        """The request is complete (or the connection gone): the server's turn."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _expect(self, seconds: float, body: bool) -> None:
+        self.stop_timer()
+        loop = asyncio.get_running_loop()
+        self._timer = loop.call_later(seconds, self._too_late, body)
+
+    def _too_late(self, body: bool) -> None:
+        self._timer = None
+        stream = self.stream
+        if stream.closed():
+            return
+        received = bytes_received(stream)
+        if not body and received is not None and received <= self._received:
+            stream.close()  # idle: nothing of a next request came
+            return
+        # Part of a request came (or this system cannot tell: say why rather than not).
+        limits = self.owner._limits
+        late, within = (("body", limits.request_timeout) if body
+                        else ("request line and headers", limits.idle_timeout))
+        answer = refusal_bytes(408, f"the request's {late} did not all arrive within "
+                                    f"{within:g} s; send the whole request at once")
+        try:
+            written = stream.write(answer)
+        except iostream.StreamClosedError:
+            return
+        # Closed once the answer is out, or at answer_timeout if the client never takes it.
+        dropping = asyncio.get_running_loop().call_later(limits.answer_timeout, stream.close)
+
+        def out(_: object) -> None:
+            dropping.cancel()
+            stream.close()
+        written.add_done_callback(out)
 
 
 class _Exchange(httputil.HTTPMessageDelegate):
     """One request: its bounds checked as it arrives, then the app's answer written.
 
     The app runs on a worker thread; each piece of its answer is written by
-    the loop, the worker waiting until the client has taken it (at most
-    ``answer_timeout``), so a client that stops reading holds a worker and
-    its answer only that long.
+    the loop. For a piece before the last (a large answer) the worker waits
+    until the client has taken it; the last is handed to the loop and the
+    worker is free (one crossing per answer). Either way a client that stops
+    reading holds its answer at most ``answer_timeout``, then loses its
+    connection.
     """
 
-    def __init__(self, owner: WebServer, client: Client,
+    def __init__(self, owner: WebServer, exchanges: _Exchanges,
                  conn: httputil.HTTPConnection) -> None:
-        self.owner, self.client, self.conn = owner, client, conn
+        self.owner, self.exchanges, self.conn = owner, exchanges, conn
+        self.client = exchanges.client
         self.start_line: httputil.RequestStartLine | None = None
         self.headers: httputil.HTTPHeaders | None = None
         self.body: list[bytes] = []
@@ -294,6 +378,10 @@ class _Exchange(httputil.HTTPMessageDelegate):
                 return self._refuse_now(413, f"request body too large: send at most "
                                              f"{limits.max_body} bytes")
         rest = self.client.rest_left()
+        if coding is not None or (length is not None and int(length) > 0):
+            self.exchanges.expect_body(rest)
+        else:
+            self.exchanges.stop_timer()
         if rest > 0:
             return asyncio.sleep(rest)
         return None
@@ -315,13 +403,14 @@ class _Exchange(httputil.HTTPMessageDelegate):
         if self.refused:
             return
         assert self.start_line is not None and self.headers is not None
+        self.exchanges.complete()
         request = httputil.HTTPServerRequest(connection=self.conn, start_line=self.start_line,
                                              headers=self.headers, body=b"".join(self.body))
         self.body = []
         pool = (self.owner._play if plays_first(request.method or "", request.path)
                 else self.owner._reads)
         # The worker makes the environ: a burst of a thousand phones opening their
-        # streams at once queues only the parsed requests (RSS keeps its high-water mark).
+        # streams at once queues only the parsed requests.
         try:
             pool.submit(self._work, request, asyncio.get_running_loop())
         except RuntimeError:  # the server is closing
@@ -333,10 +422,11 @@ class _Exchange(httputil.HTTPMessageDelegate):
     # --- refusals by the server itself (loop thread) ----------------------------------
 
     def _write_refusal(self, status: int, message: str) -> None:
+        self.exchanges.stop_timer()
         body = json.dumps({"error": message}).encode()
         headers = httputil.HTTPHeaders({"Content-Type": "application/json",
                                         "Content-Length": str(len(body)),
-                                        "Connection": "close"})
+                                        "Connection": "close", "Date": http_date()})
         self.conn.write_headers(httputil.ResponseStartLine("HTTP/1.1", status,
                                                            httputil.responses[status]),
                                 headers, body)
@@ -361,23 +451,21 @@ class _Exchange(httputil.HTTPMessageDelegate):
 
     def _work(self, request: httputil.HTTPServerRequest,
               loop: asyncio.AbstractEventLoop) -> None:
-        """On a worker thread: the app's answer to ``request``, written through the loop."""
+        """On a worker thread: the app's answer to ``request``, written through the loop.
+
+        The answer's last piece goes to the loop without waiting for it (one
+        crossing from worker to loop per answer, the worker free at once);
+        the loop then waits for the client to take it, at most
+        ``answer_timeout``.
+        """
         try:
             self._answer(request, loop)
         except iostream.StreamClosedError:
             return  # the client left, or the server is closing
         except Exception:
             log.exception("answering %s %s failed", request.method, request.path)
-            with contextlib.suppress(RuntimeError):
+            with contextlib.suppress(RuntimeError):  # the loop has ended already
                 loop.call_soon_threadsafe(self._close)
-            return
-        if not self.handed_over:
-            with contextlib.suppress(RuntimeError):
-                loop.call_soon_threadsafe(self._waiting)
-
-    def _waiting(self) -> None:
-        """The answer is out: the connection waits for its client's next request."""
-        self.client.since = time.monotonic()
 
     def _answer(self, request: httputil.HTTPServerRequest,
                 loop: asyncio.AbstractEventLoop) -> None:
@@ -390,7 +478,7 @@ class _Exchange(httputil.HTTPMessageDelegate):
                                                    ("Content-Length", str(len(body))),
                                                    ("Connection", "close")]]
             self._held = [body]
-            self._send(loop, last=True)
+            self._send_last(loop)
             return
         client = self.client
         environ["companion.connection"] = lambda: self._hand_over_from(loop)
@@ -429,7 +517,7 @@ class _Exchange(httputil.HTTPMessageDelegate):
                     if self._held_size >= HOLD:
                         self._send(loop)
             if not self.handed_over:
-                self._send(loop, last=True)
+                self._send_last(loop)
         finally:
             close = getattr(body, "close", None)
             if close is not None:
@@ -444,31 +532,69 @@ class _Exchange(httputil.HTTPMessageDelegate):
             code, _, reason = status.partition(" ")
             fields = httputil.HTTPHeaders(headers)
             if "Date" not in fields:  # RFC 9110 6.6.1: a server with a clock sends one
-                fields["Date"] = email.utils.formatdate(usegmt=True)
+                fields["Date"] = http_date()
             start = (httputil.ResponseStartLine("HTTP/1.1", int(code), reason), fields)
             answer[0] = None  # sent
         data = b"".join(self._held)
         self._held, self._held_size = [], 0
         return start, data
 
-    def _send(self, loop: asyncio.AbstractEventLoop, last: bool = False) -> None:
+    def _send(self, loop: asyncio.AbstractEventLoop) -> None:
         """Write what is held back (with the headers first), waiting until the client
         took it."""
         start, data = self._take()
-        self._on_loop(loop, lambda: self._write(start, data, last))
+        self._on_loop(loop, lambda: self._write(start, data))
 
-    async def _write(self, start: Any, data: bytes, last: bool) -> None:
-        if self.gone:
+    def _send_last(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Hand the answer's last piece to the loop, and the worker is done."""
+        start, data = self._take()
+        if self.owner._stopped:
             raise iostream.StreamClosedError()
+        try:
+            loop.call_soon_threadsafe(self._write_last, start, data)
+        except RuntimeError:  # the loop has ended: nowhere to answer
+            raise iostream.StreamClosedError() from None
+
+    def _write_last(self, start: Any, data: bytes) -> None:
+        """On the loop: the answer's last piece; the client's turn once it has taken it."""
+        if self.gone:
+            return
+        try:
+            written = self._write_now(start, data)
+            self.conn.finish()
+        except iostream.StreamClosedError:
+            self._close()
+            return
+        if written is None or written.done():
+            self._taken(written)
+            return
+        dropping = asyncio.get_running_loop().call_later(
+            self.owner._limits.answer_timeout, self._close)
+
+        def out(done: asyncio.Future[None]) -> None:
+            dropping.cancel()
+            self._taken(done)
+        written.add_done_callback(out)
+
+    def _taken(self, written: asyncio.Future[None] | None) -> None:
+        """The answer is out (or could not be): wait for the next request, or close."""
+        if written is not None and (written.cancelled() or written.exception() is not None):
+            self._close()  # the client left before taking it all
+        elif not self.gone and not self.exchanges.stream.closed():
+            self.exchanges.expect_request()
+
+    def _write_now(self, start: Any, data: bytes) -> asyncio.Future[None] | None:
         if start is not None:
             line, fields = start
-            written = self.conn.write_headers(line, fields, data or None)
-        elif data:
-            written = self.conn.write(data)
-        else:
-            written = None
-        if last:
-            self.conn.finish()
+            return self.conn.write_headers(line, fields, data or None)
+        if data:
+            return self.conn.write(data)
+        return None
+
+    async def _write(self, start: Any, data: bytes) -> None:
+        if self.gone:
+            raise iostream.StreamClosedError()
+        written = self._write_now(start, data)
         if written is None:
             return
         try:
@@ -481,6 +607,7 @@ class _Exchange(httputil.HTTPMessageDelegate):
 
     def _close(self) -> None:
         self.gone = True
+        self.exchanges.stop_timer()
         self.client.since = None
         self.owner._book.gone(self.client)
         self.client.close()
@@ -514,12 +641,13 @@ class _Exchange(httputil.HTTPMessageDelegate):
     async def _hand_over(self, start: Any, data: bytes) -> Connection | None:
         assert self.start_line is not None
         if start is not None or data:
-            await self._write(start, data, last=False)
+            await self._write(start, data)
         chunked = self.start_line.version == "HTTP/1.1"
         # detach() is Tornado's documented way to take a connection from HTTP (as its
         # websockets do): from here the fan-out writes the response's next chunks.
         stream = self.conn.detach()  # type: ignore[attr-defined]
         self.handed_over = True
+        self.exchanges.stop_timer()
         self.owner._book.gone(self.client)
         held = None if stream is None or stream.closed() else stream.fileno()
         try:
@@ -539,6 +667,41 @@ class _Exchange(httputil.HTTPMessageDelegate):
             return b""
 
         return Connection(sock, chunked, release)
+
+
+def refusal_bytes(status: int, message: str) -> bytes:
+    """A whole answer refusing a request, as bytes: JSON naming ``message``, and the
+    connection closes after it."""
+    body = json.dumps({"error": message}).encode()
+    head = (f"HTTP/1.1 {status} {httputil.responses[status]}\r\n"
+            "Content-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: close\r\n"
+            f"Date: {http_date()}\r\n\r\n")
+    return head.encode("ascii") + body
+
+
+def bytes_received(stream: iostream.IOStream) -> int | None:
+    """Bytes the kernel has received on ``stream``'s connection so far (Linux's TCP_INFO);
+    None where the system does not say (not Linux, or before 4.1)."""
+    try:
+        info = stream.socket.getsockopt(socket.IPPROTO_TCP, TCP_INFO, 256)
+    except (OSError, AttributeError):
+        return None
+    if len(info) < _BYTES_RECEIVED_AT + _BYTES_RECEIVED.size:
+        return None
+    return int(_BYTES_RECEIVED.unpack_from(info, _BYTES_RECEIVED_AT)[0])
+
+
+_date: tuple[int, str] = (0, "")
+
+
+def http_date() -> str:
+    """Now as an HTTP date (RFC 9110 5.6.7), made once a second."""
+    global _date
+    now = int(time.time())
+    if _date[0] != now:
+        _date = (now, email.utils.formatdate(now, usegmt=True))
+    return _date[1]
 
 
 def _cannot_serve(host: str, port: int, err: OSError) -> str:

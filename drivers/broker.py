@@ -18,13 +18,14 @@ import socket
 import ssl
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-import paho.mqtt.client as mqtt
-from paho.mqtt.reasoncodes import ReasonCode
-
 from companion.config import ConfigError, valid_host
+
+if TYPE_CHECKING:  # paho only in annotations: a table without MQTT never loads it (~3 MB)
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.reasoncodes import ReasonCode
 
 log = logging.getLogger(__name__)
 

@@ -59,12 +59,8 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
-
-import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
-from paho.mqtt.reasoncodes import ReasonCode
 
 from companion.catalog import Catalog
 from companion.config import ConfigError, Section
@@ -103,6 +99,10 @@ from drivers.broker import (
     unanswered,
 )
 from drivers.refusals import Change, Pending, Refusals
+
+if TYPE_CHECKING:  # loaded by the publisher only: a table without MQTT never loads paho (~3 MB)
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.reasoncodes import ReasonCode
 
 log = logging.getLogger(__name__)
 
@@ -289,6 +289,9 @@ class TablePublisher:
         self._record = data / RECORD if data is not None else None
         #: Identities published before (RECORD), whose retained topics may need clearing.
         self._known = self._read_record()
+        import paho.mqtt.client as mqtt
+        from paho.mqtt.enums import CallbackAPIVersion
+
         client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"table-companion-{info.id}",
                              protocol=mqtt.MQTTv5)
         if cfg.username is not None:
@@ -443,6 +446,8 @@ class TablePublisher:
     def _publish(self, topic: str, payload: str | bytes, *, qos: int,
                  retain: bool = False) -> mqtt.MQTTMessageInfo:
         """paho's publish; a QoS 1 message's acknowledgement is read later (_read_acks)."""
+        from paho.mqtt.enums import MQTTErrorCode  # loaded with the client already
+
         info = self._client.publish(topic, payload, qos=qos, retain=retain)
         if qos and info.rc != MQTTErrorCode.MQTT_ERR_QUEUE_SIZE:
             self._watched.append((info, topic))
@@ -516,6 +521,8 @@ class TablePublisher:
             self._pending_state = info
 
     def _publish_events(self) -> None:
+        from paho.mqtt.enums import MQTTErrorCode  # loaded with the client already
+
         while True:
             with self._cond:
                 if not self._events or not self._connected:
