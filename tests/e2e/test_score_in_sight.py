@@ -36,15 +36,19 @@ MOST_SHIFT = 0.05
 #: page, is filled again for a rematch when a match starts or ends (after its read of
 #: /api/rematch): it moves only itself, and is seen only at the page's foot, where this
 #: test scrolls for a moment; on a busy machine the refill came while it looked there.
+#: The tabs serve every game in turn: the observer of the game before is stopped, or
+#: each shift would be counted once per game played in the tab so far.
 OBSERVE = """() => { window.tcShift = 0; window.tcShifts = [];
   const form = document.getElementById('new-match');
-  new PerformanceObserver((list) => { for (const e of list.getEntries()) {
+  if (window.tcObserver) window.tcObserver.disconnect();
+  window.tcObserver = new PerformanceObserver((list) => { for (const e of list.getEntries()) {
     if (e.hadRecentInput) continue;
     if (e.sources.length && e.sources.every((s) => s.node && form.contains(s.node))) continue;
     window.tcShift += e.value;
     window.tcShifts.push(`${e.value.toFixed(4)}: ${e.sources.map((s) => s.node
       ? `${s.node.nodeName}#${s.node.id || ''}.${s.node.className || ''}` : '?').join(', ')}`);
-  } }).observe({type: 'layout-shift', buffered: false}); }"""
+  } });
+  window.tcObserver.observe({type: 'layout-shift', buffered: false}); }"""
 
 #: Where the score header is and what it says, the page at its top and at its foot.
 HEADER = """(where) => {

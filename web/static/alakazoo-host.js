@@ -142,18 +142,34 @@ TC.zoo.controls = function (box, match, send) {
     const left = v.max_displays - v.displays;
     const fs = el("fieldset", {"data-action": "display"}, el("legend", {},
       TC.t("Display on {name}'s portal ({left} more this turn)", {name: me.name, left})));
+    const creatures = (space) => el("div", {class: "creatures"}, (space ? cardsFor(display, space) : []).map((c) =>
+      el("button", {type: "button", class: `cr${c}`, "data-creature": c,
+        onclick: () => act({type: "display", space, creature: c}, fs)}, v.creatures[c - 1])));
+    let room = 0;  // the height of the tallest choice of creatures any open space offers
     const redraw = () => {
       const picked = TC.zoo.picked && TC.zoo.picked.space;
       // Only the cards that can be in a hand: none shown on that space, none out of the deck.
-      const cards = picked ? cardsFor(display, picked) : [];
+      const row = creatures(picked);
+      row.style.minHeight = `${room}px`;
       fs.replaceChildren(fs.firstChild,
         el("p", {class: "hint"}, picked ? TC.t("Space {space}: which creature?", {space: picked}) : TC.t("Tap an empty space, then the creature.")),
         TC.zoo.portal(v, p, {picked, pick: (s) => { TC.zoo.picked = {key, space: s}; redraw(); }}),
-        el("div", {class: "creatures"}, cards.map((c) => el("button", {type: "button", class: `cr${c}`,
-          "data-creature": c, onclick: () => act({type: "display", space: picked, creature: c}, fs)}, v.creatures[c - 1]))));
+        row);
     };
     redraw();
     box.append(fs);
+    // The creatures' row is as tall as the longest choice from the start: a tap on a space
+    // fills it, and nothing under it (the board) moves, however late the frame after the
+    // tap is drawn. Measured here, in the task that draws the form: never painted.
+    const row = fs.querySelector(".creatures");
+    room = Math.max(0, ...open.map((s) => {
+      const probe = creatures(s);
+      row.replaceWith(probe);
+      const height = probe.offsetHeight;
+      probe.replaceWith(row);
+      return height;
+    }));
+    row.style.minHeight = `${room}px`;
   } else if (v.no_display) {
     // The most a turn allows (3, 2 after the Helper), or fewer: the Magic Power the
     // record allows the player pays for no more. Said from the view's data in the page's
