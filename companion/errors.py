@@ -9,6 +9,8 @@ refused request from a bug. The two kinds of refused action also derive from
 
 from __future__ import annotations
 
+from companion.i18n import _
+
 
 class CompanionError(Exception):
     """Root of every error the companion raises deliberately."""
@@ -52,7 +54,7 @@ class MatchFileError(CompanionError, ValueError):
     """
 
     def __init__(self, line: int, reason: str) -> None:
-        super().__init__(f"line {line}: {reason}")
+        super().__init__(_("line {line}: {reason}", line=line, reason=reason))
         self.line = line
         self.reason = reason
 
@@ -72,7 +74,7 @@ class StoreDamaged(StoreError):
 
     def __init__(self, path: str, reason: str, *, match_id: int | None = None,
                  entry: int | None = None) -> None:
-        super().__init__(f"{path} is damaged: {reason}")
+        super().__init__(_("{path} is damaged: {reason}", path=path, reason=reason))
         self.path = path
         self.reason = reason
         self.match_id = match_id

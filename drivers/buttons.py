@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from gpiozero import DigitalInputDevice, Factory, RotaryEncoder
 
-from companion.config import MAX_SEATS, ConfigError, Section, one_of, within
+from companion.config import MAX_SEATS, SECONDS, ConfigError, Section, one_of, within
 from companion.inputs import PANEL, SEATS, Debouncer, Input
 
 log = logging.getLogger(__name__)
@@ -61,8 +61,8 @@ def _check_buttons(b: ButtonsConfig) -> None:
     one_of("[buttons] backend", b.backend, PIN_BACKENDS)
     if len(b.seats) > MAX_SEATS:
         raise ConfigError(f"[buttons] seats: at most {MAX_SEATS} seat buttons")
-    within("[buttons] hold_time", b.hold_time, 0.05, 5, " seconds")
-    within("[buttons] debounce", b.debounce, 0.001, 0.2, " seconds")
+    within("[buttons] hold_time", b.hold_time, 0.05, 5, SECONDS)
+    within("[buttons] debounce", b.debounce, 0.001, 0.2, SECONDS)
 
 
 def _buttons_pins(b: ButtonsConfig) -> list[tuple[str, int]]:

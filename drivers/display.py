@@ -27,7 +27,16 @@ from luma.core.device import device as LumaDevice
 from luma.core.device import dummy
 from PIL import Image
 
-from companion.config import GPIO_PINS, MAX_SECONDS, ConfigError, Section, one_of, within
+from companion.config import (
+    GPIO_PINS,
+    MAX_SECONDS,
+    SECONDS,
+    ConfigError,
+    Section,
+    one_of,
+    within,
+)
+from companion.i18n import _
 from companion.subscribers import Subscribers
 from drivers.errors import (
     DeviceNotFoundError,
@@ -81,11 +90,11 @@ def _check_display(d: DisplayConfig) -> None:
         raise ConfigError(f"[display] i2c_address: {d.i2c_address:#x} is not a 7-bit address")
     for key in ("contrast", "dim_contrast"):
         within(f"[display] {key}", getattr(d, key), 0, 255)
-    within("[display] dim_after", d.dim_after, 0, MAX_SECONDS, " seconds")
+    within("[display] dim_after", d.dim_after, 0, MAX_SECONDS, SECONDS)
     if d.shift_every != 0:
         # Each shift redraws the panel: more often than once a second only loads the bus.
         within("[display] shift_every", d.shift_every, 1, MAX_SECONDS,
-               " seconds (or 0: never shift)")
+               _("seconds (or 0: never shift)"))
     if d.interface == "i2c":
         # Unused with I2C (so claimed by no one), but a later switch to SPI should
         # not find them broken.
