@@ -73,7 +73,8 @@ class Parser(argparse.ArgumentParser):
     and the word ``usage:`` are argparse's own English: it offers no documented way in."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, add_help=False, **kwargs)
+        kwargs["add_help"] = False
+        super().__init__(*args, **kwargs)
         self._words = self.add_argument_group(translate(_("arguments")))
         self._words.add_argument("-h", "--help", action="help",
                                  help=translate(_("show this help and exit")))
