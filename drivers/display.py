@@ -87,7 +87,9 @@ def _check_display(d: DisplayConfig) -> None:
         # The bus numbers of /dev/i2c-N and /dev/spidevN.M.
         within(f"[display] {key}", getattr(d, key), 0, 255)
     if not 0x03 <= d.i2c_address <= 0x77:
-        raise ConfigError(f"[display] i2c_address: {d.i2c_address:#x} is not a 7-bit address")
+        address = hex(d.i2c_address)
+        raise ConfigError(_("{key}: {value} is not a 7-bit address",
+                            key="[display] i2c_address", value=address))
     for key in ("contrast", "dim_contrast"):
         within(f"[display] {key}", getattr(d, key), 0, 255)
     within("[display] dim_after", d.dim_after, 0, MAX_SECONDS, SECONDS)
@@ -100,8 +102,9 @@ def _check_display(d: DisplayConfig) -> None:
         # not find them broken.
         for key in ("gpio_dc", "gpio_rst"):
             if getattr(d, key) not in GPIO_PINS:
-                raise ConfigError(f"[display] {key}: GPIO {getattr(d, key)} is not a BCM pin "
-                                  "number 2-27")
+                where = f"[display] {key}"
+                raise ConfigError(_("{key}: GPIO {pin} is not a BCM pin number 2-27",
+                                    key=where, pin=getattr(d, key)))
 
 
 def _display_pins(d: DisplayConfig) -> list[tuple[str, int]]:

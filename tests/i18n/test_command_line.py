@@ -40,7 +40,9 @@ ASKED = {"de": {"LANG": "de_DE.UTF-8"}, "fr": {"LC_ALL": "fr_FR.UTF-8"},
 #: The files whose messages the command line prints.
 CLI_FILES = ("app/cli.py", "app/runtime.py", "app/terminal.py", "companion/config.py",
              "companion/recovery.py", "companion/salvage.py", "companion/integrity.py",
-             "companion/players_command.py", "companion/matchfile.py")
+             "companion/players_command.py", "companion/matchfile.py", "drivers/broker.py",
+             "drivers/buttons.py", "drivers/display.py", "drivers/leds.py", "drivers/mqtt.py",
+             "drivers/serial_pad.py")
 
 
 def env(**chosen: str) -> dict[str, str]:
@@ -103,6 +105,18 @@ UNKNOWN_KEY = {
 }
 
 
+BAD_TABLE_ID = {
+    "de": "[mqtt] table: 'Tisch 3!' ist keine Tischkennung: 1-32 Zeichen aus a-z, 0-9, - "
+          "und _, an jedem Ende ein Buchstabe oder eine Ziffer",
+    "fr": "[mqtt] table : 'Tisch 3!' n'est pas un identifiant de table : 1-32 caractères "
+          "parmi a-z, 0-9, - et _, une lettre ou un chiffre à chaque bout",
+    "es": "[mqtt] table: 'Tisch 3!' no es un identificador de mesa: 1-32 caracteres de a-z, "
+          "0-9, - y _, con una letra o cifra en cada extremo",
+    "pl": "[mqtt] table: 'Tisch 3!' nie jest identyfikatorem stołu: 1-32 znaki z a-z, 0-9, - "
+          "i _, litera lub cyfra na każdym końcu",
+}
+
+
 @pytest.mark.parametrize("lang", list(ASKED))
 def test_a_broken_config_says_which_key_and_why_in_the_terminals_language(tmp_path, lang):
     config = tmp_path / "companion.toml"
@@ -115,7 +129,13 @@ def test_a_broken_config_says_which_key_and_why_in_the_terminals_language(tmp_pa
     result = companion("run", "--sim", "--config", str(config), "--data", str(tmp_path),
                        language=ASKED[lang])
     assert result.returncode == 2 and UNKNOWN_KEY[lang] in result.stderr, result.stderr
-    assert english_left(lang, result.stderr) == []
+    said = result.stderr
+    # A driver's section (drivers/mqtt.py) says its refusals the same way.
+    config.write_text('[mqtt]\nurl = "mqtt://broker.local"\ntable = "Tisch 3!"\n')
+    result = companion("run", "--sim", "--config", str(config), "--data", str(tmp_path),
+                       language=ASKED[lang])
+    assert result.returncode == 2 and BAD_TABLE_ID[lang] in result.stderr, result.stderr
+    assert english_left(lang, said + result.stderr) == []
 
 
 SALVAGED = {
