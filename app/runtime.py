@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """The running companion: the one place that wires the core to the hardware.
 
 ``companion run`` lands here. The core (``companion/``) never imports a
@@ -38,6 +37,7 @@ from app.stopping import block_stop_signals, serve_until_stopped, watchdog_every
 from companion import config as config_module
 from companion.catalog import Catalog, build
 from companion.data_folder import DB_NAME, default_data_dir
+from companion.i18n import C_, Text, _, speaking, translate
 from companion.inputs import Input
 from companion.login_code import LoginCodes
 from companion.offers import Offers
@@ -397,23 +397,57 @@ def host_pin(args: argparse.Namespace, cfg: Config, data: Path | None = None) ->
                         ("COMPANION_PIN", os.environ.get("COMPANION_PIN"))):
         if pin:
             if not config_module.valid_pin(pin):
-                raise config_module.ConfigError(f"the host PIN ({source}) must be 4 to 12 "
-                                                "digits 0-9")
+                raise config_module.ConfigError(_("the host PIN ({source}) must be 4 to 12 "
+                                                  "digits 0-9", source=source))
             return Pin(pin, "chosen")
     if data is None:
         return Pin(new_pin(), "new")
     return kept_pin(data / PIN_FILE, renew=getattr(args, "new_pin", False))
 
 
-def host_banner(pin: Pin) -> str | None:
-    """The banner's host PIN line (None for a chosen PIN, which the user knows)."""
+def host_banner(pin: Pin) -> Text | None:
+    """The banner's host PIN, with where it comes from (None for a chosen PIN, which the
+    user knows)."""
     if pin.source == "kept":
-        return f"  Host PIN:   {pin.pin} (as at the last start; --new-pin makes a new one)"
+        return _("{pin} (as at the last start; --new-pin makes a new one)", pin=pin.pin)
     if pin.source == "new":
-        return f"  Host PIN:   {pin.pin} (new, kept for the next starts; --pin chooses one)"
+        return _("{pin} (new, kept for the next starts; --pin chooses one)", pin=pin.pin)
     if pin.source == "unkept":
-        return f"  Host PIN:   {pin.pin} (new for this start only: see the log)"
+        return _("{pin} (new for this start only: see the log)", pin=pin.pin)
     return None
+
+
+def banner(companion: Companion, cfg: Config, sim: bool, pin: Pin) -> list[str]:
+    """What ``companion run`` prints once it serves: where the pages are, the host PIN,
+    damage found at start, the serial pad and the broker; in the language spoken. Each
+    line's label is padded to the longest label in that language."""
+    rows: list[tuple[Text, object]] = [(_("Spectators:"), url) for url in companion.urls]
+    if companion.urls:
+        rows.append((_("Host:"), companion.urls[0] + "host"))
+        if sim:
+            rows.append((_("Simulator:"), companion.urls[0] + "sim"))
+    if (line := host_banner(pin)) is not None:
+        rows.append((_("Host PIN:"), line))
+    if companion.kept is not None:
+        count = (_("an unknown number of") if companion.lost is None
+                 else str(companion.lost))
+        rows.append((_("DAMAGED:"), _("{count} changes lost; the damaged files are in "
+                                      "{folder} (the log says more)", count=count,
+                                      folder=companion.kept)))
+    if cfg.serial.url:
+        rows.append((_("Serial pad:"), cfg.serial.url))
+    if companion.publisher is not None:
+        info = companion.mqtt_info
+        rows.append((C_("banner", "MQTT:"), _("{url} as table {id} ({name})",
+                                              url=cfg.mqtt.url, id=info.id, name=info.name)))
+    first = (_("Table Companion running with simulated hardware; data in {folder}",
+               folder=cfg.table.data) if sim else
+             _("Table Companion running with GPIO buttons and OLED; data in {folder}",
+               folder=cfg.table.data))
+    labels = [translate(label) for label, _value in rows]
+    width = max(map(len, labels), default=0) + 1
+    return [translate(first), *(f"  {label:<{width}}{translate(value)}"
+                                for label, (_label, value) in zip(labels, rows, strict=True))]
 
 
 def ipv6_warning(host: str) -> str | None:
@@ -429,8 +463,9 @@ def ipv6_warning(host: str) -> str | None:
         return None  # a name or an IPv4 address
     if address.version != 6 or address.is_loopback:
         return None
-    return (f"serving on IPv6 ({host}): a device there can use many addresses, so the "
-            "limits per client address do not hold on an open network; serve on IPv4 "
+    # Logged (the log stays English).
+    return (f"serving on IPv6 ({host}): a device there can use many addresses, "  # i18n: not said
+            "so the limits per client address do not hold on an open network; serve on IPv4 "
             "([web] host = \"0.0.0.0\") there")
 
 
@@ -498,24 +533,12 @@ def run(args: argparse.Namespace) -> int:
                    mqtt_password=os.environ.get(MQTT_PASSWORD_ENV) or None,
                    catalog=args.catalog) as companion:
         tune_for_presses()
-        hardware = "simulated hardware" if args.sim else "GPIO buttons and OLED"
-        print(f"Table Companion running with {hardware}; data in {cfg.table.data}")
-        for url in companion.urls:
-            print(f"  Spectators: {url}")
-        print(f"  Host:       {companion.urls[0]}host")
-        if args.sim:
-            print(f"  Simulator:  {companion.urls[0]}sim")
-        if (line := host_banner(pin)) is not None:
-            print(line)
-        if companion.kept is not None:
-            lost = "an unknown number of" if companion.lost is None else companion.lost
-            print(f"  DAMAGED:    {lost} changes lost; the damaged files are in "
-                  f"{companion.kept} (the log says more)")
-        if cfg.serial.url:
-            print(f"  Serial pad: {cfg.serial.url}")
-        if companion.publisher is not None:
-            info = companion.mqtt_info
-            print(f"  MQTT:       {cfg.mqtt.url} as table {info.id} ({info.name})")
+        # The terminal's language; where its environment names none, the table's.
+        term = getattr(args, "terminal", None)
+        spoken = companion.ctx.language if term is None or term.named is None \
+            else term.language
+        with speaking(spoken):
+            print(*banner(companion, cfg, args.sim, pin), sep="\n")
         if (warning := ipv6_warning(host)) is not None:
             log.warning("%s", warning)
         sys.stdout.flush()
@@ -526,5 +549,7 @@ def run(args: argparse.Namespace) -> int:
         serve_until_stopped(lambda: feed_watchdog(companion.runner, notify, companion.server),
                             watchdog_every(default=WATCHDOG_EVERY))
         notify.notify("STOPPING=1")
-    print("Table Companion stopped.", flush=True)
+        with speaking(spoken):
+            stopped = translate(_("Table Companion stopped."))
+    print(stopped, flush=True)
     return 0

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """The TOML configuration, checked key by key: the generic part.
 
 Every key is optional; ``config.example.toml`` at the repository root lists
@@ -31,6 +30,7 @@ from typing import Any, Generic, TypeVar
 
 from companion.errors import CompanionError
 from companion.games.base import Game
+from companion.i18n import Text, _, message
 from companion.inputs import SEATS
 from companion.names import MAX_NAME, name_key, name_problem
 
@@ -45,7 +45,7 @@ MAX_SECONDS = 86400.0
 #: (a file descriptor) and may hold a worker thread, created at start.
 MAX_STREAMS = 1000
 #: A host name as RFC 1123 spells one: dot-separated labels of letters, digits, hyphens.
-_HOST_LABEL = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)")
+_HOST_LABEL = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)")  # i18n: not said
 
 T = TypeVar("T")
 C = TypeVar("C")
@@ -105,7 +105,7 @@ def sections(config_type: type) -> list[Section[Any]]:
         # default_factory as a protocol a class does not structurally match).
         factory: object = f.default_factory
         assert isinstance(spec, Section) and f.name == spec.name \
-            and factory is spec.type, f"{f.name}: not a field of section(...)"
+            and factory is spec.type, f"{f.name}: not a field of section(...)"  # i18n: not said
         found.append(spec)
     return found
 
@@ -121,7 +121,8 @@ def load(path: Path | None, config_type: type[C]) -> C:
     try:
         data = Path(path).read_bytes()
     except OSError as err:
-        raise ConfigError(f"cannot read the config file {path}: {err.strerror}") from None
+        raise ConfigError(_("cannot read the config file {path}: {reason}", path=path,
+                              reason=err.strerror or str(err))) from None
     # A byte order mark some editors write is not an error.
     bom = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
     try:
@@ -129,14 +130,16 @@ def load(path: Path | None, config_type: type[C]) -> C:
     except UnicodeDecodeError as err:
         at = bom + err.start
         bad, line = data[at:at + 1], data.count(b"\n", 0, at) + 1
-        raise ConfigError(f"{path} is not UTF-8 text: byte {at} (line {line}) is "
-                          f"{bad!r}; save the file as UTF-8") from None
+        raise ConfigError(_("{path} is not UTF-8 text: byte {at} (line {line}) is {bad}; "
+                            "save the file as UTF-8", path=path, at=at, line=line,
+                            bad=repr(bad))) from None
     except tomllib.TOMLDecodeError as err:
-        raise ConfigError(f"{path} is not valid TOML: {err}") from None
+        raise ConfigError(_("{path} is not valid TOML: {reason}", path=path,
+                            reason=str(err))) from None
     try:
         return parse(raw, config_type)
     except ConfigError as err:
-        raise ConfigError(f"{path}: {err}") from None
+        raise ConfigError(_("{path}: {problem}", path=path, problem=message(err))) from None
 
 
 def parse(raw: Mapping[str, Any], config_type: type[C]) -> C:
@@ -151,7 +154,8 @@ def parse(raw: Mapping[str, Any], config_type: type[C]) -> C:
     for spec in specs:
         table = raw.get(spec.name, {})
         if not isinstance(table, Mapping):
-            raise ConfigError(f"[{spec.name}] must be a table of keys")
+            raise ConfigError(_("[{section}] must be a table of keys",
+                                section=spec.name))
         built[spec.name] = _section(spec, table)
     for spec in specs:
         spec.check(built[spec.name])
@@ -174,31 +178,38 @@ def _section(spec: Section[Any], table: Mapping[str, Any]) -> Any:
 def _convert(where: str, value: Any, default: Any, annotation: str) -> Any:
     if annotation == "object":  # checked where it is used (see the field's comment)
         return value
-    if annotation == "Path":
+    if annotation == "Path":  # i18n: not said
         if not isinstance(value, str) or not value:
-            raise ConfigError(f"{where}: must be a folder path (a string)")
+            raise ConfigError(_("{key}: must be a folder path (a string)", key=where))
         return Path(value).expanduser()
     if annotation.startswith("tuple"):
         item = str if "str" in annotation else int
         if not isinstance(value, list) or not all(type(v) is item for v in value):
-            kind = "strings" if item is str else "whole numbers"
-            raise ConfigError(f"{where}: must be a list of {kind}, got {value!r}")
+            if item is str:
+                raise ConfigError(_("{key}: must be a list of strings, got {value}",
+                                    key=where, value=repr(value)))
+            raise ConfigError(_("{key}: must be a list of whole numbers, got {value}",
+                                key=where, value=repr(value)))
         return tuple(value)
     if annotation == "bool":
         if type(value) is not bool:
-            raise ConfigError(f"{where}: must be true or false, got {value!r}")
+            raise ConfigError(_("{key}: must be true or false, got {value}", key=where,
+                                value=repr(value)))
         return value
     if annotation == "float":
         if type(value) not in (int, float) or not math.isfinite(value) or value < 0:
-            raise ConfigError(f"{where}: must be a number of seconds >= 0, got {value!r}")
+            raise ConfigError(_("{key}: must be a number of seconds >= 0, got {value}",
+                                key=where, value=repr(value)))
         return float(value)
     if "int" in annotation:
         if type(value) is not int:
-            raise ConfigError(f"{where}: must be a whole number, got {value!r}")
+            raise ConfigError(_("{key}: must be a whole number, got {value}", key=where,
+                                value=repr(value)))
         return value
     if "str" in annotation:
         if not isinstance(value, str):
-            raise ConfigError(f"{where}: must be a string, got {value!r}")
+            raise ConfigError(_("{key}: must be a string, got {value}", key=where,
+                                value=repr(value)))
         return value
     raise AssertionError(f"no conversion for {annotation}")  # pragma: no cover
 
@@ -206,10 +217,12 @@ def _convert(where: str, value: Any, default: Any, annotation: str) -> Any:
 def _unknown(table: Mapping[str, Any], known: Any, section: str) -> None:
     for key in table:
         if key not in known:
-            where = f"[{section}] " if section else ""
-            raise ConfigError(
-                f"{where}unknown key {key!r}; known keys: {', '.join(sorted(known))}"
-            )
+            known_keys = ", ".join(sorted(known))
+            if section:
+                raise ConfigError(_("[{section}] unknown key {key}; known keys: {known}",
+                                    section=section, key=repr(key), known=known_keys))
+            raise ConfigError(_("unknown key {key}; known keys: {known}", key=repr(key),
+                                known=known_keys))
 
 
 def claimed_pins(config: Any) -> dict[int, str]:
@@ -231,9 +244,11 @@ def _check_pins(built: list[tuple[Section[Any], Any]]) -> None:
     for spec, value in built:
         for where, pin in spec.pins(value):
             if pin not in GPIO_PINS:
-                raise ConfigError(f"{where}: GPIO {pin} is not a BCM pin number 2-27")
+                raise ConfigError(_("{key}: GPIO {pin} is not a BCM pin number 2-27",
+                                    key=where, pin=pin))
             if pin in taken:
-                raise ConfigError(f"{where}: GPIO {pin} is already used by {taken[pin]}")
+                raise ConfigError(_("{key}: GPIO {pin} is already used by {user}",
+                                    key=where, pin=pin, user=taken[pin]))
             taken[pin] = where
 
 
@@ -256,19 +271,24 @@ def _check_table(table: TableConfig) -> None:
     """A usable folder path; names a match can start with (whether they are enough for
     every game's seats is :func:`check_seats`'s, where the games are known)."""
     if any(c < " " or c == "\x7f" for c in str(table.data)):
-        raise ConfigError(f"[table] data: {str(table.data)!r} holds a control character")
+        raise ConfigError(_("{key}: {value} holds a control character",
+                            key="[table] data", value=repr(str(table.data))))
     names = table.names
     if not 1 <= len(names) <= MAX_NAMES:
-        raise ConfigError(f"[table] names: 1 to {MAX_NAMES} names, got {len(names)}")
+        raise ConfigError(_("{key}: 1 to {most} names, got {count}", key="[table] names",
+                            most=MAX_NAMES, count=len(names)))
     for i, name in enumerate(names):
         # Kept as written (no spaces made one here): a line break in it is refused.
-        problem = name_problem(name) if name.isprintable() else "a character not printable"
+        problem = name_problem(name) if name.isprintable() else _(
+            "a character not printable")
         if problem is not None:
-            raise ConfigError(f"[table] names[{i}]: {name!r} is not a name of 1-{MAX_NAME} "
-                              f"printable characters ({problem})")
+            key = f"[table] names[{i}]"
+            raise ConfigError(_("{key}: {name} is not a name of 1-{most} printable "
+                                "characters ({problem})", key=key, name=repr(name),
+                                most=MAX_NAME, problem=problem))
     if len({name_key(n) for n in names}) != len(names):
-        raise ConfigError("[table] names: each name only once (the same name twice cannot "
-                          "play one match)")
+        raise ConfigError(_("{key}: each name only once (the same name twice cannot play "
+                            "one match)", key="[table] names"))
 
 
 def check_seats(table: TableConfig, games: Iterable[Game]) -> None:
@@ -276,8 +296,9 @@ def check_seats(table: TableConfig, games: Iterable[Game]) -> None:
     (the setup screen seats a new match's players from the first names)."""
     least = max((game.seats[0] for game in games), default=1)
     if len(table.names) < least:
-        raise ConfigError(f"[table] names: {least} to {MAX_NAMES} names, got "
-                          f"{len(table.names)} (a game here seats at least {least})")
+        raise ConfigError(_("{key}: {least} to {most} names, got {count} (a game here "
+                            "seats at least {least})", key="[table] names", least=least,
+                            most=MAX_NAMES, count=len(table.names)))
 
 
 @dataclass(frozen=True)
@@ -295,13 +316,14 @@ class WebConfig:
 
 def _check_web(w: WebConfig) -> None:
     if not valid_host(w.host):
-        raise ConfigError(f"[web] host: {w.host!r} is not an IP address or host name; "
-                          "0.0.0.0 serves on every address")
+        raise ConfigError(_("{key}: {value} is not an IP address or host name; 0.0.0.0 "
+                            "serves on every address", key="[web] host",
+                            value=repr(w.host)))
     within("[web] port", w.port, 1, 65535)
     within("[web] max_streams", w.max_streams, 1, MAX_STREAMS)
     within("[web] streams_per_address", w.streams_per_address, 1, MAX_STREAMS)
     if w.pin is not None and not valid_pin(w.pin):
-        raise ConfigError("[web] pin: must be 4 to 12 digits")
+        raise ConfigError(_("{key}: must be 4 to 12 digits", key="[web] pin"))
 
 
 TABLE = Section("table", TableConfig, check=_check_table)
@@ -324,10 +346,22 @@ def valid_pin(pin: str) -> bool:
     return pin.isascii() and pin.isdigit() and 4 <= len(pin) <= 12
 
 
-def within(where: str, value: float, low: float, high: float, unit: str = "") -> None:
-    if not low <= value <= high:
-        raise ConfigError(f"{where}: must be {number(low)}-{number(high)}{unit}, "
-                          f"got {number(value)}")
+def within(where: str, value: float, low: float, high: float, unit: Text | None = None
+           ) -> None:
+    """ConfigError naming the key ``where`` unless ``low <= value <= high`` (``unit``:
+    what the numbers count, a marked message such as :data:`SECONDS`)."""
+    if low <= value <= high:
+        return
+    if unit is not None:
+        raise ConfigError(_("{key}: must be {low}-{high} {unit}, got {value}", key=where,
+                            low=number(low), high=number(high), unit=unit,
+                            value=number(value)))
+    raise ConfigError(_("{key}: must be {low}-{high}, got {value}", key=where,
+                        low=number(low), high=number(high), value=number(value)))
+
+
+#: The unit of a key in seconds, for :func:`within`.
+SECONDS = _("seconds")
 
 
 def number(value: float) -> str:
@@ -337,5 +371,5 @@ def number(value: float) -> str:
 
 def one_of(where: str, value: Any, allowed: tuple[Any, ...]) -> None:
     if value not in allowed:
-        raise ConfigError(f"{where}: must be one of {', '.join(map(str, allowed))}; "
-                          f"got {value!r}")
+        raise ConfigError(_("{key}: must be one of {allowed}; got {value}", key=where,
+                            allowed=", ".join(map(str, allowed)), value=repr(value)))

@@ -53,7 +53,7 @@ class MatchFileError(CompanionError, ValueError):
     """
 
     def __init__(self, line: int, reason: str) -> None:
-        super().__init__(f"line {line}: {reason}")
+        super().__init__(_("line {line}: {reason}", line=line, reason=reason))
         self.line = line
         self.reason = reason
 

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """A stored match checked against the rules as it is replayed.
 
 The journal holds resolved events, so replaying it only needs ``apply``. But
@@ -23,6 +22,7 @@ from typing import Any
 
 from companion.catalog import Catalog
 from companion.errors import CompanionError, StoreDamaged
+from companion.i18n import _, message
 from companion.match import EVENT, REDO, UNDO, Match, StartRecord
 from companion.store import ABANDONED, ACTIVE, FINISHED, StoredMatch
 
@@ -40,24 +40,27 @@ def replay_stored(stored: StoredMatch, catalog: Catalog, *, check_result: bool =
     rng = random.Random(0)
 
     def damaged(where: str, why: str, entry: int | None = None) -> StoreDamaged:
-        return StoreDamaged(stored.database or "the match database",
-                            f"match {stored.id}, {where}: {why}; the rules cannot replay "
-                            "what is stored", match_id=stored.id, entry=entry)
+        return StoreDamaged(stored.database or _("the match database"),
+                            _("match {id}, {where}: {why}; the rules cannot replay what is "
+                              "stored", id=stored.id, where=where, why=why),
+                            match_id=stored.id, entry=entry)
 
     try:
         start = StartRecord.create(stored.start, rng, catalog)
     except CompanionError as err:
-        raise damaged("its start record", str(err), 0) from None
+        raise damaged(_("its start record"), message(err), 0) from None
     if start.to_json() != stored.start:
-        raise damaged("its start record", "it is not complete as stored (options missing)", 0)
+        raise damaged(_("its start record"),
+                      _("it is not complete as stored (options missing)"), 0)
     match = Match(start, catalog)
     for number, (op, event) in enumerate(stored.journal, start=1):
         try:
             if op == EVENT:
                 resolved, state = match.resolve(event, rng)
                 if resolved != event:
-                    raise damaged(f"journal entry {number}",
-                                  f"the rules resolve {_text(event)} to {_text(resolved)}",
+                    raise damaged(_("journal entry {n}", n=number),
+                                  _("the rules resolve {stored} to {resolved}",
+                                    stored=_text(event), resolved=_text(resolved)),
                                   number)
                 match.push(resolved, state)
             elif op == UNDO:
@@ -65,12 +68,13 @@ def replay_stored(stored: StoredMatch, catalog: Catalog, *, check_result: bool =
             elif op == REDO:
                 match.redo()
             else:
-                raise damaged(f"journal entry {number}", f"unknown operation {op!r}", number)
+                raise damaged(_("journal entry {n}", n=number),
+                              _("unknown operation {op}", op=repr(op)), number)
         except CompanionError as err:
             if isinstance(err, StoreDamaged):
                 raise
-            raise damaged(f"journal entry {number} ({op} {_text(event)})", str(err),
-                          number) from None
+            raise damaged(_("journal entry {n} ({op} {event})", n=number, op=op,
+                            event=_text(event)), message(err), number) from None
     if check_result:
         _check_result(stored, match, damaged)
     return match
@@ -80,17 +84,20 @@ def _check_result(stored: StoredMatch, match: Match, damaged: Any) -> None:
     winner = json.loads(json.dumps(match.game.winner(match.state)))
     summary = match.game.summary(match.state)
     if stored.winner != winner:
-        raise damaged("its result", f"the stored winner is {_text(stored.winner)}, "
-                                    f"the replay gives {_text(winner)}")
+        raise damaged(_("its result"), _("the stored winner is {stored}, the replay gives "
+                                         "{replayed}", stored=_text(stored.winner),
+                                         replayed=_text(winner)))
     # A match just begun has no summary stored yet.
     if stored.summary != summary and (stored.journal or stored.summary):
-        raise damaged("its result", f"the stored score is {stored.summary!r}, "
-                                    f"the replay gives {summary!r}")
+        raise damaged(_("its result"), _("the stored score is {stored}, the replay gives "
+                                         "{replayed}", stored=repr(stored.summary),
+                                         replayed=repr(summary)))
     expected = ABANDONED if stored.status == ABANDONED and winner is None else (
         FINISHED if winner is not None else ACTIVE)
     if stored.status != expected:
-        raise damaged("its status", f"it is stored as {stored.status}, the replay "
-                                    f"gives {expected}")
+        raise damaged(_("its status"), _("it is stored as {stored}, the replay gives "
+                                         "{replayed}", stored=stored.status,
+                                         replayed=expected))
 
 
 def _text(value: Any) -> str:

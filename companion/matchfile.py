@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """Match files: JSON lines, a start record then one action per line.
 
 Line 1 is ``{"game": ..., "players": [...], "options": {...}}``, optionally
@@ -22,6 +21,7 @@ from companion import json_input
 from companion.catalog import Catalog
 from companion.errors import CompanionError, InvalidAction, MatchFileError
 from companion.games.base import JSON
+from companion.i18n import _, message
 from companion.integrity import replay_stored
 from companion.match import Match, StartRecord
 from companion.store import Store, StoredMatch, iso_utc
@@ -64,9 +64,9 @@ def read(lines: Iterable[str], rng: random.Random, catalog: Catalog) -> MatchFil
             else:
                 match.push(*match.resolve(obj, rng))
         except CompanionError as err:
-            raise MatchFileError(number, str(err)) from None
+            raise MatchFileError(number, message(err)) from None
     if match is None:
-        raise MatchFileError(1, "the file is empty: line 1 must be the start record")
+        raise MatchFileError(1, _("the file is empty: line 1 must be the start record"))
     return MatchFile(match, started)
 
 
@@ -110,14 +110,14 @@ def already_stored(store: Store, file: MatchFile, catalog: Catalog) -> int | Non
 
 
 def _parse_started(value: object) -> float:
-    example = "e.g. 2024-05-01T18:02:11Z"
     try:
         when = datetime.fromisoformat(value) if isinstance(value, str) else None
     except ValueError:
         when = None
     if when is None or when.tzinfo is None:
-        raise InvalidAction(f"'started' must be a time in ISO 8601 with its time zone, "
-                            f"{example}; got {json.dumps(value)}")
+        raise InvalidAction(_("{key} must be a time in ISO 8601 with its time zone, e.g. "
+                              "{example}; got {value}", key="'started'",
+                              example="2024-05-01T18:02:11Z", value=json.dumps(value)))
     return when.timestamp()
 
 
@@ -129,11 +129,13 @@ def _parse(number: int, line: str) -> dict[str, Any]:
     try:
         obj = json_input.parse(line)
     except json.JSONDecodeError as err:
-        reason = f"not valid JSON ({err.msg} at character {err.pos + 1})"
-        raise MatchFileError(number, reason) from None
+        raise MatchFileError(number, _("not valid JSON ({reason} at character {at})",
+                                       reason=err.msg, at=err.pos + 1)) from None
     except ValueError as err:  # nested too deep, NaN, a lone surrogate, a 5,000-digit number
-        raise MatchFileError(number, f"not valid JSON: {err}") from None
+        raise MatchFileError(number, _("not valid JSON: {reason}",
+                                       reason=str(err))) from None
     if not isinstance(obj, dict):
-        what = "the start record" if number == 1 else "an action"
-        raise MatchFileError(number, f"{what} must be a JSON object")
+        if number == 1:
+            raise MatchFileError(number, _("the start record must be a JSON object"))
+        raise MatchFileError(number, _("an action must be a JSON object"))
     return obj

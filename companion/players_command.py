@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """``companion players``: list the table's players and ratings, rename one, merge two.
 
 Registered by app/cli.py (:func:`register`); the logic lives here. A
@@ -19,7 +18,9 @@ from pathlib import Path
 
 from companion.catalog import Catalog
 from companion.games.base import name_key
-from companion.ratings import table_ratings
+from companion.i18n import C_, N_, _, translate
+from companion.names import MAX_NAME
+from companion.ratings import PROVISIONAL, table_ratings
 from companion.store import Store
 from companion.table import summary_of
 
@@ -30,21 +31,27 @@ def register(sub: argparse._SubParsersAction, open_store: OpenStore, catalog: Ca
              ) -> None:
     """Add ``players`` and its subcommands, over the games of ``catalog``, to the command
     line's ``sub``."""
-    players = sub.add_parser("players", help="list, rename or merge the table's players",
-                             description="The players of the table's matches and their "
-                             "ratings per game (computed from the finished matches).")
-    acts = players.add_subparsers(dest="players_command", required=True, metavar="ACTION")
-    listing = acts.add_parser("list", help="the players, or one game's leaderboard")
-    listing.add_argument("--game", choices=list(catalog), help="that game's leaderboard")
-    listing.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    rename = acts.add_parser("rename", help="show a player by a new name everywhere")
-    rename.add_argument("name", help="the player's name now (any case and spacing)")
-    rename.add_argument("new", help="the name to show (at most 16 characters)")
-    merge = acts.add_parser("merge", help="make two names one player")
-    merge.add_argument("name", help="the name whose matches move")
-    merge.add_argument("into", help="the player they become (and whose name stays)")
+    t = translate
+    players = sub.add_parser("players", help=t(_("list, rename or merge the table's players")),
+                             description=t(_("The players of the table's matches and their "
+                                             "ratings per game (computed from the finished "
+                                             "matches).")))
+    acts = players.add_subparsers(dest="players_command", required=True, metavar="ACTION",
+                                  title=t(_("actions")))
+    listing = acts.add_parser("list", help=t(_("the players, or one game's leaderboard")))
+    listing.add_argument("--game", choices=list(catalog), help=t(_("that game's leaderboard")))
+    listing.add_argument("--json", action="store_true",
+                         help=t(_("print JSON instead of a table")))
+    rename = acts.add_parser("rename", help=t(_("show a player by a new name everywhere")))
+    rename.add_argument("name", help=t(_("the player's name now (any case and spacing)")))
+    rename.add_argument("new", help=t(N_("the name to show (at most {n} character)",
+                                         "the name to show (at most {n} characters)",
+                                         MAX_NAME)))
+    merge = acts.add_parser("merge", help=t(_("make two names one player")))
+    merge.add_argument("name", help=t(_("the name whose matches move")))
+    merge.add_argument("into", help=t(_("the player they become (and whose name stays)")))
     for p in (listing, rename, merge):
-        p.add_argument("--data", type=Path, help="folder of the match database")
+        p.add_argument("--data", type=Path, help=t(_("folder of the match database")))
     listing.set_defaults(handler=lambda args: _list(args, open_store, catalog))
     rename.set_defaults(handler=lambda args: _rename(args, open_store, catalog))
     merge.set_defaults(handler=lambda args: _merge(args, open_store, catalog))
@@ -60,26 +67,37 @@ def _list(args: argparse.Namespace, open_store: OpenStore, catalog: Catalog) -> 
                               time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(p.last_played))}
                              for p in rows])
             elif not rows:
-                print("no players yet")
+                print(translate(_("no players yet")))
             else:
-                print(f"{'PLAYER':16}  {'MATCHES':>7}  LAST PLAYED (UTC)")
+                player, matches, last = (translate(h) for h in (
+                    C_("column", "PLAYER"), C_("column", "MATCHES"),
+                    _("LAST PLAYED (UTC)")))
+                wide, count = max(16, len(player)), max(7, len(matches))
+                print(f"{player:{wide}}  {matches:>{count}}  {last}")
                 for p in rows:
                     when = ("" if p.last_played is None
                             else time.strftime("%Y-%m-%d %H:%M", time.gmtime(p.last_played)))
-                    print(f"{p.name:16}  {p.matches:>7}  {when}")
+                    print(f"{p.name:{wide}}  {p.matches:>{count}}  {when}")
             return 0
         board = table_ratings(store, catalog).board(args.game)
     if args.json:
         _print_json([{"place": i + 1, **r.to_json()} for i, r in enumerate(board)])
     elif not board:
-        print(f"no finished {catalog.title(args.game)} match yet")
+        print(translate(_("no finished {game} match yet", game=catalog.title(args.game))))
     else:
-        print(f"{'#':>3}  {'PLAYER':16}  {'RATING':>7}  {'PLAYED':>6}  {'WON':>4}  FORM")
+        player, rating_head, played, won, form = (translate(h) for h in (
+            C_("column", "PLAYER"), C_("column", "RATING"), C_("column", "PLAYED"),
+            C_("column", "WON"), C_("column", "FORM")))
+        w = [max(16, len(player)), max(7, len(rating_head)), max(6, len(played)),
+             max(4, len(won))]
+        print(f"{'#':>3}  {player:{w[0]}}  {rating_head:>{w[1]}}  {played:>{w[2]}}  "
+              f"{won:>{w[3]}}  {form}")
         for i, r in enumerate(board, start=1):
             rating = f"{r.ordinal:.1f}{'*' if r.provisional else ''}"
-            print(f"{i:>3}  {r.name:16}  {rating:>7}  {r.matches:>6}  {r.wins:>4}  "
-                  f"{''.join(r.form)}")
-        print("* provisional: fewer than 5 matches")
+            print(f"{i:>3}  {r.name:{w[0]}}  {rating:>{w[1]}}  {r.matches:>{w[2]}}  "
+                  f"{r.wins:>{w[3]}}  {''.join(r.form)}")
+        print(translate(N_("* provisional: fewer than {n} match",
+                           "* provisional: fewer than {n} matches", PROVISIONAL)))
     return 0
 
 
@@ -87,7 +105,8 @@ def _rename(args: argparse.Namespace, open_store: OpenStore, catalog: Catalog) -
     with open_store(args.data, create=False) as store:
         store.rename_player(args.name, args.new, lambda stored: summary_of(stored, catalog))
         shown = store.names()
-    print(f"{args.name.strip()} is now {shown[name_key(args.new)]}")
+    print(translate(_("{name} is now {new}", name=args.name.strip(),
+                      new=shown[name_key(args.new)])))
     return 0
 
 
@@ -95,8 +114,8 @@ def _merge(args: argparse.Namespace, open_store: OpenStore, catalog: Catalog) ->
     with open_store(args.data, create=False) as store:
         store.merge_players(args.name, args.into, lambda stored: summary_of(stored, catalog))
         shown = store.names()
-    print(f"{args.name.strip()} and {shown[name_key(args.into)]} are one player: "
-          f"{shown[name_key(args.into)]}")
+    print(translate(_("{name} and {into} are one player: {into}", name=args.name.strip(),
+                      into=shown[name_key(args.into)])))
     return 0
 
 

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """Opening the table at start-up: damaged storage is named and set aside, never hidden.
 
 ``companion run`` opens its database here. Before the table resumes, the
@@ -45,6 +44,7 @@ from pathlib import Path
 from companion import wal
 from companion.catalog import Catalog
 from companion.errors import StoreDamaged, StoreError
+from companion.i18n import Text, _, message
 from companion.integrity import replay_stored
 from companion.salvage import Report, salvage
 from companion.store import ACTIVE, FINISHED, Store, new_epoch
@@ -55,7 +55,7 @@ SUFFIXES = ("", "-wal", "-shm")
 
 #: The OLED's word on damaged storage found at start, when nothing could be brought
 #: back (the log says the rest).
-DAMAGED_BANNER = "Damaged data set aside. New database: see the log"
+DAMAGED_BANNER = _("Damaged data set aside. New database: see the log")
 
 
 @dataclass(frozen=True)
@@ -64,12 +64,13 @@ class Opened:
 
     store: Store
     table: Table
-    #: None when the database was sound; else the message to show and log.
-    notice: str | None = None
+    #: None when the database was sound; else the message to show and log (a marked
+    #: message: said in English in the log, in a reader's language where shown).
+    notice: Text | None = None
     #: Where the damaged files were kept, when they were.
     kept: Path | None = None
     #: The notice in the few words the OLED has room for (None when sound).
-    banner: str | None = None
+    banner: Text | None = None
     #: How many acknowledged changes were lost (None: not known, or nothing damaged).
     lost: int | None = None
 
@@ -90,40 +91,48 @@ def open_table(path: Path, catalog: Catalog, rng: random.Random | None = None) -
     try:
         kept = set_aside(path)
     except OSError as err:
-        raise StoreError(f"{damage}; it could not be moved aside ({err}): move "
-                         f"{path} and its -wal and -shm files away by hand") from None
+        raise StoreError(_("{damage}; it could not be moved aside ({reason}): move {path} "
+                           "and its -wal and -shm files away by hand",
+                           damage=message(damage), reason=str(err), path=path)) from None
     salvaged = _salvage(path, kept, damage, catalog, rng)
     if salvaged is not None:
         store, table, lost = salvaged
-        notice = (f"DAMAGED MATCH DATABASE: {damage}. The damaged files were moved to {kept} "
-                  "(nothing was deleted). Everything committed before the damage was brought "
-                  f"back (version {store.version}) and the table resumes from it; {lost} "
-                  f"acknowledged change(s) after the damage are lost. Copy {kept} somewhere "
-                  "safe; consider replacing the SD card.")
+        notice = _("DAMAGED MATCH DATABASE: {damage}. The damaged files were moved to "
+                   "{kept} (nothing was deleted). Everything committed before the damage "
+                   "was brought back (version {version}) and the table resumes from it; "
+                   "{lost} acknowledged change(s) after the damage are lost. Copy {kept} "
+                   "somewhere safe; consider replacing the SD card.",
+                   damage=message(damage), kept=kept, version=store.version, lost=lost)
         return Opened(store, table, notice, kept,
-                      banner=f"Damaged data: {lost} changes lost. Copy kept in {kept.name}",
+                      banner=_("Damaged data: {count} changes lost. Copy kept in {folder}",
+                               count=lost, folder=kept.name),
                       lost=lost)
     rescued = _rescue(path, kept / path.name, catalog, rng)
-    again = f"companion salvage {kept / path.name}"
+    again = f"companion salvage {kept / path.name}"  # i18n: not said
     if rescued is not None:
         store, table, report = rescued
-        count = "an unknown number of" if report.lost is None else str(report.lost)
-        said = "; ".join(report.lines()[:-1][:8])
-        notice = (f"DAMAGED MATCH DATABASE: {damage}. The damaged files were moved to {kept} "
-                  "(nothing was deleted). Its journal was read page by page: the "
-                  f"{len(report.back)} match(es) it replays through the rules were brought "
-                  f"back into a new database (version {store.version}) and the table resumes "
-                  f"from it; {count} acknowledged change(s) could not be brought back"
-                  f"{f' ({said})' if said else ''}. To read the copy again: `{again}`. "
-                  f"Copy {kept} somewhere safe; consider replacing the SD card.")
+        count = _("an unknown number of") if report.lost is None else str(report.lost)
+        said = report.lines()[:-1][:8]
+        notice = _("DAMAGED MATCH DATABASE: {damage}. The damaged files were moved to "
+                   "{kept} (nothing was deleted). Its journal was read page by page: the "
+                   "{back} match(es) it replays through the rules were brought back into a "
+                   "new database (version {version}) and the table resumes from it; "
+                   "{count} acknowledged change(s) could not be brought back{details}. To "
+                   "read the copy again: `{again}`. Copy {kept} somewhere safe; consider "
+                   "replacing the SD card.",
+                   damage=message(damage), kept=kept, back=len(report.back),
+                   version=store.version, count=count, again=again,
+                   details=_(" ({lines})", lines=_list(said)) if said else "")
         return Opened(store, table, notice, kept,
-                      banner=f"Damaged data: {count} changes lost. Copy kept in {kept.name}",
+                      banner=_("Damaged data: {count} changes lost. Copy kept in {folder}",
+                               count=count, folder=kept.name),
                       lost=report.lost)
     store, table = _checked(path, catalog, rng)
-    notice = (f"DAMAGED MATCH DATABASE: {damage}. The damaged files were moved to {kept} "
-              "(nothing was deleted) and the companion started on a new, empty database, "
-              "so the table works: its journal replays no match. To try again, on a copy "
-              f"of {kept}: `{again}`; consider replacing the SD card.")
+    notice = _("DAMAGED MATCH DATABASE: {damage}. The damaged files were moved to {kept} "
+               "(nothing was deleted) and the companion started on a new, empty database, "
+               "so the table works: its journal replays no match. To try again, on a copy "
+               "of {kept}: `{again}`; consider replacing the SD card.",
+               damage=message(damage), kept=kept, again=again)
     return Opened(store, table, notice, kept, banner=DAMAGED_BANNER)
 
 
@@ -189,7 +198,7 @@ def _rescue(path: Path, damaged: Path, catalog: Catalog, rng: random.Random | No
         with Store(path) as store:  # the schema, with a new epoch: phones read a new database
             report = salvage(damaged, store, catalog)
         if not report.back:
-            raise StoreError("no match could be brought back")
+            raise StoreError("no match could be brought back")  # i18n: not said
         store, table = _checked(path, catalog, rng)
     except (OSError, sqlite3.Error, StoreError):
         for suffix in SUFFIXES:  # only the copies made here; the kept files stay
@@ -205,8 +214,8 @@ def _checked(path: Path, catalog: Catalog, rng: random.Random | None
     try:
         found = store.integrity_check()
         if found != "ok":
-            raise StoreDamaged(store.path, "SQLite's integrity check finds: "
-                               + " ".join(found.split()))
+            raise StoreDamaged(store.path, _("SQLite's integrity check finds: {found}",
+                                             found=" ".join(found.split())))
         return store, Table(store, catalog, rng)  # replays the current match through the rules
     except BaseException:
         # Closing lets SQLite fold the log's committed frames into the file
@@ -257,3 +266,11 @@ def _restate(store: Store, damage: StoreDamaged, catalog: Catalog) -> None:
     winner = match.game.winner(match.state)
     store.set_status(damage.match_id, ACTIVE if winner is None else FINISHED,
                      winner=winner, summary=match.game.summary(match.state))
+
+
+def _list(lines: list[Text]) -> Text:
+    """Lines of a salvage's report as one, ``; `` between them."""
+    joined = lines[0]
+    for line in lines[1:]:
+        joined = _("{first}; {second}", first=joined, second=line)
+    return joined

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """Bringing back what a damaged match database's journal holds (``companion salvage``).
 
 The journal holds every match whole: its start record (entry 0), each
@@ -27,12 +26,16 @@ from typing import Any
 from companion import pages
 from companion.catalog import Catalog
 from companion.errors import CompanionError, StoreDamaged
+from companion.i18n import C_, N_, Text, _
 from companion.integrity import replay_stored
 from companion.standings import standing
 from companion.store import ABANDONED, ACTIVE, FINISHED, Restored, Store, StoredMatch
 
 OPS = ("start", "event", "undo", "redo", "end")
 STATUSES = (ACTIVE, FINISHED, ABANDONED)
+#: A match's status in a person's words.
+STATUS_WORDS = {ACTIVE: C_("status", "active"), FINISHED: C_("status", "finished"),
+                ABANDONED: C_("status", "abandoned")}
 
 
 @dataclass
@@ -92,6 +95,7 @@ class Back:
     entries: int
     missing: int
     status: str
+    #: Why its entries stop where they do ("": they do not; a marked message).
     why: str = ""
 
 
@@ -102,7 +106,7 @@ class Report:
     back: list[Back] = field(default_factory=list)
     already: list[int] = field(default_factory=list)
     #: (match id, why) of the matches that could not be brought back at all.
-    lost_matches: list[tuple[int, str]] = field(default_factory=list)
+    lost_matches: list[tuple[int, Text]] = field(default_factory=list)
     #: The changes the copy acknowledged (None: its version could not be read), and those
     #: brought back (in this salvage or in the store already).
     acknowledged: int | None = None
@@ -116,22 +120,28 @@ class Report:
             return None
         return self.acknowledged - self.changes
 
-    def lines(self) -> list[str]:
-        """The report in words, a line each."""
+    def lines(self) -> list[Text]:
+        """The report in words, a line each (marked messages: :func:`translate` says
+        them in a language, ``str()`` in English)."""
         out = []
         for b in self.back:
-            line = (f"match {b.id} ({b.title}: {' v '.join(b.players)}): "
-                    f"{b.entries} entr{'y' if b.entries == 1 else 'ies'}, {b.status}")
+            line = N_("match {id} ({title}: {players}): {n} entry, {status}",
+                      "match {id} ({title}: {players}): {n} entries, {status}", b.entries,
+                      id=b.id, title=b.title, players=" v ".join(b.players),
+                      status=STATUS_WORDS.get(b.status, b.status))
             if b.missing or b.why:
-                line += f"; {b.why or 'the entries after it could not be read'}"
+                line = _("{line}; {why}", line=line, why=b.why or _(
+                    "the entries after it could not be read"))
             out.append(line)
         for match_id, why in self.lost_matches:
-            out.append(f"match {match_id} could not be brought back: {why}")
+            out.append(_("match {id} could not be brought back: {why}", id=match_id,
+                         why=why))
         if self.already:
-            out.append(f"{len(self.already)} match(es) were in the database already")
-        lost = "an unknown number of" if self.lost is None else str(self.lost)
-        out.append(f"{len(self.back)} match(es) brought back; {lost} acknowledged change(s) "
-                   "are lost")
+            out.append(_("{count} match(es) were in the database already",
+                         count=len(self.already)))
+        lost = _("an unknown number of") if self.lost is None else str(self.lost)
+        out.append(_("{count} match(es) brought back; {lost} acknowledged change(s) are "
+                     "lost", count=len(self.back), lost=lost))
         return out
 
 
@@ -169,7 +179,8 @@ def _replayed(match_id: int, start: dict[str, Any], entries: list[tuple[int, str
         except StoreDamaged as err:
             if not err.entry:
                 raise
-            why = f"entry {err.entry} is refused by the rules ({err.reason})"
+            why = _("entry {entry} is refused by the rules ({reason})", entry=err.entry,
+                    reason=err.reason)
             plays = plays[:err.entry - 1]
 
 
@@ -202,9 +213,9 @@ def salvage(damaged: Path, store: Store, catalog: Catalog) -> Report:
                 best = (start, match, played, why)
         if best is None:
             seen = sum(1 for m, s in found.journal if m == match_id and s > 0)
-            report.lost_matches.append((match_id, f"no page holds its start record ({seen} "
-                                        "journal entries seen)" if not starts else
-                                        "its start record is refused by the rules"))
+            report.lost_matches.append((match_id, _(
+                "no page holds its start record ({count} journal entries seen)", count=seen)
+                if not starts else _("its start record is refused by the rules")))
             continue
         start, match, played, why = best
         kept = entries[:played]

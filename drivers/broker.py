@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from companion.config import ConfigError, valid_host
+from companion.i18n import _
 
 if TYPE_CHECKING:  # paho only in annotations: a table without MQTT never loads it (~3 MB)
     import paho.mqtt.client as mqtt
@@ -62,26 +63,30 @@ class BrokerAddress:
     def parse(cls, url: str) -> BrokerAddress:
         """The address in ``url``; ConfigError saying what is wrong (the caller names
         where the URL came from)."""
-        example = "e.g. mqtt://broker.local or mqtts://broker.local:8883"
+        one, other = "mqtt://broker.local", "mqtts://broker.local:8883"
         if not url.isprintable() or not url.isascii():
-            raise ConfigError(f"{url!r} holds a character a URL cannot hold")
+            raise ConfigError(_("{url} holds a character a URL cannot hold", url=repr(url)))
         try:
             parts = urlsplit(url)
             port = parts.port
         except ValueError as err:
-            why = "port must be 1-65535" if "port" in str(err).lower() else str(err)
-            raise ConfigError(f"{url!r} is not a broker URL ({why}); {example}") from None
+            why = _("port must be 1-65535") if "port" in str(err).lower() else str(err)
+            raise ConfigError(_("{url} is not a broker URL ({why}); e.g. {one} or {other}",
+                                url=repr(url), why=why, one=one, other=other)) from None
         if parts.scheme not in MQTT_PORTS:
-            raise ConfigError(f"the scheme must be mqtt:// or mqtts:// (TLS), got {url!r}")
+            raise ConfigError(_("the scheme must be mqtt:// or mqtts:// (TLS), got {url}",
+                                url=repr(url)))
         if not parts.hostname or not valid_host(parts.hostname):
-            raise ConfigError(f"{url!r} names no broker host; {example}")
+            raise ConfigError(_("{url} names no broker host; e.g. {one} or {other}",
+                                url=repr(url), one=one, other=other))
         if port is not None and not 1 <= port <= 65535:
-            raise ConfigError(f"port must be 1-65535, got {port}")
+            raise ConfigError(_("port must be 1-65535, got {port}", port=port))
         if parts.username is not None or parts.password is not None:
-            raise ConfigError("no user or password in the URL; set the user name apart, "
-                              "and the password in COMPANION_MQTT_PASSWORD")
+            raise ConfigError(_("no user or password in the URL; set the user name apart, "
+                                "and the password in COMPANION_MQTT_PASSWORD"))
         if parts.path not in ("", "/") or parts.query or parts.fragment:
-            raise ConfigError(f"{url!r}: a broker URL has no path, query or fragment")
+            raise ConfigError(_("{url}: a broker URL has no path, query or fragment",
+                                url=repr(url)))
         return cls(parts.hostname, port or MQTT_PORTS[parts.scheme], parts.scheme == "mqtts")
 
     def __str__(self) -> str:
@@ -92,11 +97,12 @@ class BrokerAddress:
 def ca_file_problem(path: Path) -> str | None:
     """Why ``path`` cannot be the CA file that checks a broker's certificate, or None."""
     if not path.is_file() or not os.access(path, os.R_OK):
-        return f"{path} is not a readable file"
+        return _("{path} is not a readable file", path=path)
     try:
         ssl.create_default_context(cafile=str(path))
     except (ssl.SSLError, OSError, ValueError) as err:
-        return f"{path} holds no CA certificate in PEM form ({err})"
+        return _("{path} holds no CA certificate in PEM form ({reason})", path=path,
+                 reason=str(err))
     return None
 
 

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 
 from gpiozero import DigitalInputDevice, Factory, RotaryEncoder
 
-from companion.config import MAX_SEATS, ConfigError, Section, one_of, within
+from companion.config import MAX_SEATS, SECONDS, ConfigError, Section, one_of, within
+from companion.i18n import _
 from companion.inputs import PANEL, SEATS, Debouncer, Input
 
 log = logging.getLogger(__name__)
@@ -60,9 +61,10 @@ PIN_BACKENDS = ("lgpio", "rpigpio")
 def _check_buttons(b: ButtonsConfig) -> None:
     one_of("[buttons] backend", b.backend, PIN_BACKENDS)
     if len(b.seats) > MAX_SEATS:
-        raise ConfigError(f"[buttons] seats: at most {MAX_SEATS} seat buttons")
-    within("[buttons] hold_time", b.hold_time, 0.05, 5, " seconds")
-    within("[buttons] debounce", b.debounce, 0.001, 0.2, " seconds")
+        raise ConfigError(_("{key}: at most {most} seat buttons", key="[buttons] seats",
+                            most=MAX_SEATS))
+    within("[buttons] hold_time", b.hold_time, 0.05, 5, SECONDS)
+    within("[buttons] debounce", b.debounce, 0.001, 0.2, SECONDS)
 
 
 def _buttons_pins(b: ButtonsConfig) -> list[tuple[str, int]]:
@@ -72,7 +74,8 @@ def _buttons_pins(b: ButtonsConfig) -> list[tuple[str, int]]:
 
 def _check_encoder(e: EncoderConfig) -> None:
     if (e.a is None) != (e.b is None):
-        raise ConfigError("[encoder]: set both a and b (or neither)")
+        raise ConfigError(_("{section}: set both a and b (or neither)",
+                            section="[encoder]"))
 
 
 def _encoder_pins(e: EncoderConfig) -> list[tuple[str, int]]:

@@ -27,7 +27,16 @@ from luma.core.device import device as LumaDevice
 from luma.core.device import dummy
 from PIL import Image
 
-from companion.config import GPIO_PINS, MAX_SECONDS, ConfigError, Section, one_of, within
+from companion.config import (
+    GPIO_PINS,
+    MAX_SECONDS,
+    SECONDS,
+    ConfigError,
+    Section,
+    one_of,
+    within,
+)
+from companion.i18n import _
 from companion.subscribers import Subscribers
 from drivers.errors import (
     DeviceNotFoundError,
@@ -78,21 +87,24 @@ def _check_display(d: DisplayConfig) -> None:
         # The bus numbers of /dev/i2c-N and /dev/spidevN.M.
         within(f"[display] {key}", getattr(d, key), 0, 255)
     if not 0x03 <= d.i2c_address <= 0x77:
-        raise ConfigError(f"[display] i2c_address: {d.i2c_address:#x} is not a 7-bit address")
+        address = hex(d.i2c_address)
+        raise ConfigError(_("{key}: {value} is not a 7-bit address",
+                            key="[display] i2c_address", value=address))
     for key in ("contrast", "dim_contrast"):
         within(f"[display] {key}", getattr(d, key), 0, 255)
-    within("[display] dim_after", d.dim_after, 0, MAX_SECONDS, " seconds")
+    within("[display] dim_after", d.dim_after, 0, MAX_SECONDS, SECONDS)
     if d.shift_every != 0:
         # Each shift redraws the panel: more often than once a second only loads the bus.
         within("[display] shift_every", d.shift_every, 1, MAX_SECONDS,
-               " seconds (or 0: never shift)")
+               _("seconds (or 0: never shift)"))
     if d.interface == "i2c":
         # Unused with I2C (so claimed by no one), but a later switch to SPI should
         # not find them broken.
         for key in ("gpio_dc", "gpio_rst"):
             if getattr(d, key) not in GPIO_PINS:
-                raise ConfigError(f"[display] {key}: GPIO {getattr(d, key)} is not a BCM pin "
-                                  "number 2-27")
+                where = f"[display] {key}"
+                raise ConfigError(_("{key}: GPIO {pin} is not a BCM pin number 2-27",
+                                    key=where, pin=getattr(d, key)))
 
 
 def _display_pins(d: DisplayConfig) -> list[tuple[str, int]]:

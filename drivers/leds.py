@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from gpiozero import LED, Factory
 
 from companion.config import MAX_SEATS, ConfigError, Section
+from companion.i18n import _
 from companion.table import Snapshot
 
 
@@ -20,7 +21,8 @@ class LedsConfig:
 
 def _check_leds(leds: LedsConfig) -> None:
     if len(leds.seats) > MAX_SEATS:
-        raise ConfigError(f"[leds] seats: at most {MAX_SEATS} seat LEDs")
+        raise ConfigError(_("{key}: at most {most} seat LEDs", key="[leds] seats",
+                            most=MAX_SEATS))
 
 
 #: The [leds] section of the config file.

@@ -65,6 +65,7 @@ from urllib.parse import urlsplit
 from companion.catalog import Catalog
 from companion.config import ConfigError, Section
 from companion.games.base import JSON
+from companion.i18n import _, message
 from companion.offers import Offers
 from companion.table import Snapshot
 from companion.topics import (
@@ -172,37 +173,44 @@ def _check_mqtt(m: MqttConfig) -> None:
     if m.url is None:
         for key in ("ca_file", "username", "table", "name", "page"):
             if getattr(m, key) is not None:
-                raise ConfigError(f"[mqtt] {key}: set url too (or leave [mqtt] out: no broker)")
+                where = f"[mqtt] {key}"
+                raise ConfigError(_("{key}: set url too (or leave [mqtt] out: no broker)",
+                                    key=where))
         return
     try:
         BrokerAddress.parse(m.url)
     except ConfigError as err:
-        raise ConfigError(f"[mqtt] url: {err}") from None
+        raise ConfigError(_("{key}: {problem}", key="[mqtt] url",
+                            problem=message(err))) from None
     if m.ca_file is not None:
         if not m.tls:
-            raise ConfigError("[mqtt] ca_file: only with an mqtts:// url (TLS)")
+            raise ConfigError(_("{key}: only with an mqtts:// url (TLS)",
+                                key="[mqtt] ca_file"))
         if (problem := ca_file_problem(Path(m.ca_file).expanduser())) is not None:
-            raise ConfigError(f"[mqtt] ca_file: {problem}")
+            raise ConfigError(_("{key}: {problem}", key="[mqtt] ca_file", problem=problem))
     if m.username is not None and (not m.username or not m.username.isprintable()):
-        raise ConfigError("[mqtt] username: must be printable text, not empty")
+        raise ConfigError(_("{key}: must be printable text, not empty",
+                            key="[mqtt] username"))
     if m.table is None:
-        raise ConfigError("[mqtt] table: required with url: the table's id, e.g. "
-                          "table = \"table-3\"")
+        raise ConfigError(_("{key}: required with url: the table's id, e.g. {example}",
+                            key="[mqtt] table", example='table = "table-3"'))
     if not valid_table_id(m.table):
-        raise ConfigError(f"[mqtt] table: {m.table!r} is not a table id: 1-32 of a-z, 0-9, "
-                          "- and _, a letter or digit at each end")
+        raise ConfigError(_("{key}: {value} is not a table id: 1-32 of a-z, 0-9, - and _, "
+                            "a letter or digit at each end", key="[mqtt] table",
+                            value=repr(m.table)))
     if m.name is not None and (not m.name.strip() or len(m.name) > MAX_TABLE_NAME
                                or not m.name.isprintable()):
-        raise ConfigError(f"[mqtt] name: {m.name!r} is not a name of 1-{MAX_TABLE_NAME} "
-                          "printable characters")
+        raise ConfigError(_("{key}: {value} is not a name of 1-{most} printable "
+                            "characters", key="[mqtt] name", value=repr(m.name),
+                            most=MAX_TABLE_NAME))
     for key in ("prefix", "discovery_prefix"):
         if (problem := prefix_problem(getattr(m, key))) is not None:
             raise ConfigError(f"[mqtt] {key}: {getattr(m, key)!r} {problem}")
     if m.page is not None:
         page = urlsplit(m.page) if m.page.isprintable() else None
         if page is None or page.scheme not in ("http", "https") or not page.hostname:
-            raise ConfigError(f"[mqtt] page: {m.page!r} is not an http:// or https:// "
-                              "address")
+            raise ConfigError(_("{key}: {value} is not an http:// or https:// address",
+                                key="[mqtt] page", value=repr(m.page)))
 
 
 MQTT = Section("mqtt", MqttConfig, check=_check_mqtt)

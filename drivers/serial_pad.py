@@ -44,6 +44,7 @@ from dataclasses import dataclass
 import serial
 
 from companion.config import ConfigError, Section, within
+from companion.i18n import _
 from companion.inputs import BUTTONS, Input, seat
 from companion.table import Snapshot
 
@@ -77,8 +78,9 @@ class SerialConfig:
 
 def _check_serial(s: SerialConfig) -> None:
     if s.url is not None and (not s.url.strip() or not s.url.isprintable()):
-        raise ConfigError(f"[serial] url: must be a device path or pyserial URL such as "
-                          f"/dev/ttyUSB0, got {s.url!r}; leave it out for no pad")
+        raise ConfigError(_("{key}: must be a device path or pyserial URL such as "
+                            "/dev/ttyUSB0, got {value}; leave it out for no pad",
+                            key="[serial] url", value=repr(s.url)))
     within("[serial] baudrate", s.baudrate, *BAUDRATES)
 
 

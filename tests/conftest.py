@@ -24,6 +24,11 @@ settings.register_profile(
 settings.register_profile("dev", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
+# The command line speaks the terminal's language (app/terminal.py): the suite's
+# commands, and the browsers it starts, speak English whatever the machine's locale is
+# (tests that choose a language set these themselves).
+os.environ["LANGUAGE"] = "en"
+
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:

@@ -1,4 +1,3 @@
-// i18n: words not marked yet (issue #40)
 "use strict";
 /* The simulator: the OLED as the Pi shows it and the panel's buttons. A button is
    pressed by pointer (a press held past HOLD_MS is a hold), or by keyboard: Enter taps,
@@ -28,7 +27,8 @@
     const players = state.match ? state.match.players : [];
     for (const seat of panel.querySelectorAll("button[data-seat]")) {
       const name = players[Number(seat.dataset.seat) - 1];
-      seat.textContent = name ? `Seat ${seat.dataset.seat} · ${name}` : `Seat ${seat.dataset.seat}`;
+      const n = seat.dataset.seat;
+      seat.textContent = name ? TC.t("Seat {n} · {name}", {n, name}) : TC.t("Seat {n}", {n});
     }
   }, (online) => {
     // Back after being away: the press that got no answer is said no more. Only on the
@@ -45,7 +45,7 @@
       .catch((err) => {
         unanswered = err.status === undefined;
         message.textContent = unanswered
-          ? "The companion is not answering (is it running?): this press was not made. Press again once it is back."
+          ? TC.t("The companion is not answering (is it running?): this press was not made. Press again once it is back.")
           : err.message;
       });
   };
