@@ -10,7 +10,7 @@ from markupsafe import Markup
 
 from companion.catalog import Catalog
 from companion.i18n import ENGLISH, language
-from web.i18n import current, game_words
+from web.i18n import current, game_words, say
 from web.services import services
 
 bp = Blueprint("pages", __name__)
@@ -77,7 +77,7 @@ def page(template: str, parts: tuple[str, ...] = (), *, on_demand: bool = False,
     match = snapshot.match
     shown = modules.get(match["game"], []) if match and not on_demand else []
     html = render_template(template, state=json_block(snapshot.json_text), sim=sim,
-                           notice=served.notice,
+                           notice=say(served.notice) if served.notice else None,
                            modules=json_block(json.dumps(modules, separators=(",", ":"))),
                            styles=[u for u in shown if u.endswith(".css")],
                            scripts=[u for u in shown if u.endswith(".js")], **context)

@@ -19,6 +19,7 @@ from companion.games.base import OptionSpec
 from companion.i18n import Text, _, translate
 from tests.support import CATALOG
 from tests.web.conftest import PIN
+from web.app import create_app
 from web.i18n import said
 from web.reads import BUSY, refusal
 
@@ -276,3 +277,19 @@ def test_a_host_s_change_is_refused_in_the_host_s_language(server, lang):
                      lang)[0] == 200
     status, _h, body = host.post("/api/players/rename", {"name": "Ann", "to": "bob"}, lang)
     assert (status, json.loads(body)["error"]) == (409, TAKEN[lang])
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "pl"])
+def test_the_start_s_notice_is_said_on_the_page_in_the_page_s_language(services, lang):
+    """A notice the companion started with (a damaged database, companion/recovery.py)
+    is a message: each page says it in its own language, placeholders filled."""
+    notice = _("Damaged data: {count} changes lost. Copy kept in {folder}", count=3,
+               folder="damaged-Łukasz")
+    app = create_app(replace(services, notice=notice))
+    try:
+        page = app.test_client().get(f"/?lang={lang}").get_data(as_text=True)
+    finally:
+        app.extensions["companion.broker"].close()
+    said_here = translate(notice, lang)
+    assert said_here in page and "damaged-Łukasz" in said_here
+    assert (said_here == str(notice)) == (lang == "en")
