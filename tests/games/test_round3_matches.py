@@ -43,15 +43,15 @@ def wizard(view: dict, jersey: int) -> dict:
 REFUSED = {
     # Wizard Dodgeball
     "wd-fireball-second-on-one-ball.jsonl": (
-        4, ["the ball #21 holds carries Owls' Fireball already", "cast it on another"]),
-    "wd-fireball-pass-hands-on-one.jsonl": (4, ["#21 holds carries Owls' Fireball"]),
+        4, ["the ball #21 holds carries the Owls Fireball already", "cast it on another"]),
+    "wd-fireball-pass-hands-on-one.jsonl": (4, ["#21 holds carries the Owls Fireball"]),
     "wd-markers-hand-slow-on-five.jsonl": (
         2, ["Owls have 3 Slow/Speed markers: a Slow on 5 wizards needs 5; name at most 3"]),
     "wd-markers-rolled-freeze-on-nine.jsonl": (
         2, ["Owls have 3 Freeze markers", "name at most 3 wizards"]),
     "wd-two-speeds-count-once.jsonl": (9, ["left: no throw or cast"]),
     "wd-loose-fireballs-told-apart.jsonl": (
-        10, ["say which one #12 threw with 'fireball' 0 (Owls') or 1 (Newts')"]),
+        10, ["say which one #12 threw with 'fireball' 0 (Owls) or 1 (Newts)"]),
     "wd-target-with-elimination.jsonl": (
         1, ["option 'target' (3) is for the points variant", "leave 'target' out"]),
     "wd-frozen-thrower.jsonl": (5, ["#58 is frozen and cannot throw", "end the activation"]),
@@ -100,7 +100,7 @@ REFUSED = {
         2, ["#21 cannot throw at itself: a throw goes at an opponent on the court: "
             "#45 #30 #10 #41 #25"]),
     "wd-fireball-side-not-about.jsonl": (
-        3, ["#21 cannot have thrown Newts' Fireball: Owls' Fireball is on the ball #21 holds; "
+        3, ["#21 cannot have thrown the Newts Fireball: the Owls Fireball is on the ball #21 holds; "
             "say 'fireball' true, false or 0"]),
     "wd-dispel-without-its-effect.jsonl": (
         4, ["say which effect Dispel cancels, by its spell id: #45 carries \"slow\""]),
