@@ -50,9 +50,11 @@ REFUSALS = ["no match is running: start one first", "no offers are read: no brok
 FILLED = ["Game: {game}", "Players: {count}", "Point {name}", "Next: {players}",
           "R{round} · {event}", "{page}/{pages} more", "Undone: {what}", "Redone: {what}",
           "Scan to watch:", "Scan to", "watch:", "{option}: {choice}"]
-#: The modules whose messages the OLED draws (the catalog's locations).
-OLED = ("companion/ui/", "companion/panel.py", "companion/store.py", "companion/table.py",
-        "companion/match.py")
+#: The modules whose messages the OLED draws (the catalog's locations). The store's and
+#: the match's other messages (a start record's shape, the storage's full account) go to
+#: a phone and the log: the OLED draws the store's short notices (NOTICES) and the
+#: table's refusals, listed here.
+OLED = ("companion/ui/", "companion/panel.py", "companion/table.py")
 ALL = {*KEYS, *TITLES, *ITEMS, *LINES, *NOTICES, *REFUSALS, *FILLED}
 SHOWN = [lang for lang in LANGUAGES]
 
