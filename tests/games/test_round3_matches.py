@@ -100,8 +100,8 @@ REFUSED = {
         2, ["#21 cannot throw at itself: a throw goes at an opponent on the court: "
             "#45 #30 #10 #41 #25"]),
     "wd-fireball-side-not-about.jsonl": (
-        3, ["#21 cannot have thrown the Newts Fireball: the Owls Fireball is on the ball #21 holds; "
-            "say 'fireball' true, false or 0"]),
+        3, ["#21 cannot have thrown the Newts Fireball: the Owls Fireball is on the ball "
+            "#21 holds; say 'fireball' true, false or 0"]),
     "wd-dispel-without-its-effect.jsonl": (
         4, ["say which effect Dispel cancels, by its spell id: #45 carries \"slow\""]),
     "wd-back-from-elimination-no-move-kept.jsonl": (

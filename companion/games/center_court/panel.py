@@ -8,7 +8,7 @@ from typing import Any
 
 from companion.games.center_court.rules import format_return, return_count
 from companion.games.center_court.state import ROLLED_SERVES, SERVICE_DIE
-from companion.i18n import _
+from companion.i18n import C_, _
 from companion.inputs import Input, seat
 from companion.ui.base import (
     Binding,
@@ -65,7 +65,9 @@ def _roll(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     face = DIE_FACES[ui.cursor % len(DIE_FACES)]
     enter = Outcome(Ui(), ("act", {"type": "serve", "card": ui.card, "roll": face}))
     back = Outcome(Ui(screen="serve", cursor=(ui.card or 1) - 1))
-    return choice_row(ui, len(DIE_FACES), Binding(_("Enter"), enter), Binding(_("Back"), back),
+    # A soft key's "Enter" (record the face), not the keyboard's key of that name.
+    entered = C_("soft key: the die face is entered", "Enter")
+    return choice_row(ui, len(DIE_FACES), Binding(entered, enter), Binding(_("Back"), back),
                       title=_("Serve {card}: die shows?", card=ui.card),
                       items=tuple(map(str, DIE_FACES)),
                       hint=_("{card} on the die is a fault", card=ui.card))
