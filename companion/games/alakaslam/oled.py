@@ -212,8 +212,10 @@ def _hitters(view: Mapping[str, Any], shot: Mapping[str, Any], names: list[str])
 def _point(view: Mapping[str, Any], point: Mapping[str, Any], names: list[str]) -> str:
     """``"Ann scores: net"``: who won the last point and why, in the words of every
     output (the loser goes without saying)."""
-    return point_said(_side(view, point["winner"], names), point["reason"],
-                      pair=_pair(view, point["winner"]))
+    # English as the rest of this screen until its words are marked (issue #40): a
+    # marked line would be said in the table's language but measured here in English.
+    return str(point_said(_side(view, point["winner"], names), point["reason"],
+                          pair=_pair(view, point["winner"])))
 
 
 def _pair(view: Mapping[str, Any], side: int) -> bool:

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """Setting up a match: characters, teams, the format, the first server and the target."""
 
 from __future__ import annotations
@@ -18,20 +17,24 @@ from companion.games.base import (
     integer,
     is_one_of,
 )
+from companion.i18n import N_, _
 
-#: Every character the rulebook names, by contract id, with a short title.
+#: Every character the rulebook names, by contract id, with a short title: the name
+#: printed on the card, said as printed in every language (docs/glossary, "AlakaSLAM").
 CHARACTERS: dict[str, str] = {
-    "austin": "Austin", "laurie": "Laurie", "rich": "Rich", "toots": "Toots",
-    "josephias": "Josephias", "simon": "Simon", "sarissia": "Sarissia",
-    "wendolyn": "Wendolyn",
+    "austin": "Austin", "laurie": "Laurie", "rich": "Rich",  # i18n: not said
+    "toots": "Toots", "josephias": "Josephias",  # i18n: not said (names as printed)
+    "simon": "Simon", "sarissia": "Sarissia",  # i18n: not said (names as printed)
+    "wendolyn": "Wendolyn",  # i18n: not said (names as printed)
 }
 #: The format by number of players.
 FORMATS = {2: "singles", 3: "canadian", 4: "doubles"}
 DEFAULT_TEAMS = {2: (0, 1), 3: (0, 1, 1), 4: (0, 0, 1, 1)}
 OPTIONS = (
-    OptionSpec("first_server", "Serves", ((0, "Side 1"), (1, "Side 2"), ("coin", "Coin")), 0),
-    OptionSpec("target", "Target",
-               tuple((n, f"{n} point" + "s" * (n > 1)) for n in range(1, 10)), 3),
+    OptionSpec("first_server", _("Serves"), ((0, _("Side 1")), (1, _("Side 2")),
+                                             ("coin", _("Coin"))), 0),
+    OptionSpec("target", _("Target"),
+               tuple((n, N_("{n} point", "{n} points", n)) for n in range(1, 10)), 3),
 )
 #: Options that are not a menu choice: set by the game's own setup screens.
 FREE_OPTIONS = ("characters", "teams")
@@ -73,25 +76,28 @@ def prepare(players: Sequence[str], options: Mapping[str, Any], rng: random.Rand
     }
     first = options.get("first_server", 0)
     if not any(first == v and type(first) is type(v) for v in (0, 1, "coin")):
-        raise InvalidAction('option \'first_server\' must be 0, 1 or "coin"')
+        raise InvalidAction(_("option 'first_server' must be 0, 1 or {coin}", coin='"coin"'))
     flip = integer(options, COIN, 0, 1, "option", required=False)
     if first == "coin":
         if flip is not None:
-            raise InvalidAction(f"option '{COIN}' records the device's flip, which "
-                                "'first_server': \"coin\" asks for now: give 'first_server' "
-                                f"\"coin\" alone for a new flip, or 'first_server' {flip} "
-                                "with it to keep that one")
+            raise InvalidAction(_("option '{key}' records the device's flip, which "
+                                  "'first_server': {coin} asks for now: give 'first_server' "
+                                  "{coin} alone for a new flip, or 'first_server' {flip} "
+                                  "with it to keep that one", key=COIN, coin='"coin"',
+                                  flip=flip))
         flip = rng.randrange(2)
         first = flip
     elif flip is not None and "first_server" not in options:
         # Only the device writes a flip, always with the server it chose: a flip alone
         # was not the device's, and the server is not said.
-        raise InvalidAction(f"option '{COIN}' records the device's flip and comes with the "
-                            "'first_server' it chose: give 'first_server' 0 or 1 to choose "
-                            "who serves, or \"coin\" to have the device flip")
+        raise InvalidAction(_("option '{key}' records the device's flip and comes with the "
+                              "'first_server' it chose: give 'first_server' 0 or 1 to choose "
+                              "who serves, or {coin} to have the device flip", key=COIN,
+                              coin='"coin"'))
     elif flip is not None and flip != first:
-        raise InvalidAction(f"option '{COIN}' says the device's flip chose side {flip}, but "
-                            f"'first_server' is {first}: they must agree (give one of them)")
+        raise InvalidAction(_("option '{key}' says the device's flip chose side {flip}, but "
+                              "'first_server' is {first}: they must agree (give one of them)",
+                              key=COIN, flip=flip, first=first))
     prepared["first_server"] = first
     prepared[COIN] = flip
     return prepared
@@ -113,28 +119,31 @@ def _characters(value: object, names: Sequence[str]) -> tuple[str, ...]:
     count = len(names)
     known = ", ".join(CHARACTERS)
     if value is None:
-        raise InvalidAction(f"option 'characters' is required: one id per player, all "
-                            f"different, from: {known}")
+        raise InvalidAction(_("option 'characters' is required: one id per player, all "
+                              "different, from: {known}", known=known))
     if not isinstance(value, list) or len(value) != count:
-        raise InvalidAction(f"option 'characters' must list {count} character ids, one per "
-                            f"player, from: {known}")
+        raise InvalidAction(_("option 'characters' must list {count} character ids, one per "
+                              "player, from: {known}", count=count, known=known))
     for i, c in enumerate(value):
         if not is_one_of(c, CHARACTERS):
-            raise InvalidAction(f"option 'characters': {names[i]}'s character (player {i}) "
-                                f"must be one of: {known}")
+            raise InvalidAction(_("option 'characters': {name}'s character (player {number}) "
+                                  "must be one of: {known}", name=names[i], number=i,
+                                  known=known))
     if len(set(value)) != count:
-        raise InvalidAction("option 'characters': every player needs a different character")
+        raise InvalidAction(_("option 'characters': every player needs a different character"))
     return tuple(value)
 
 
 def _teams(value: object, count: int) -> tuple[int, ...]:
     if value is None:
         return DEFAULT_TEAMS[count]
-    shape = {2: "one player per side, e.g. [0, 1]",
-             3: "one player alone on a side, two on the other, e.g. [0, 1, 1]",
-             4: "two players per side, e.g. [0, 0, 1, 1]"}[count]
+    shape = {2: _("one player per side, e.g. {example}", example="[0, 1]"),
+             3: _("one player alone on a side, two on the other, e.g. {example}",
+                  example="[0, 1, 1]"),
+             4: _("two players per side, e.g. {example}", example="[0, 0, 1, 1]")}[count]
     if not (isinstance(value, list) and len(value) == count
             and all(type(s) is int and s in (0, 1) for s in value)) \
             or sorted((value.count(0), value.count(1))) != {2: [1, 1], 3: [1, 2], 4: [2, 2]}[count]:
-        raise InvalidAction(f"option 'teams' gives each player's side (0 or 1): {shape}")
+        raise InvalidAction(_("option 'teams' gives each player's side (0 or 1): {shape}",
+                              shape=shape))
     return tuple(value)

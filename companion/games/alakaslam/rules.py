@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """What may happen now, and checking an action against the rules.
 
 ``resolve`` turns an action into the event to log: the same action with
@@ -26,7 +25,7 @@ from companion.games.alakaslam.state import (
     held_at_most,
 )
 from companion.games.base import JSON, action_type, check_fields, choice, integer
-from companion.i18n import _
+from companion.i18n import N_, Text, _
 from companion.names import TEAM_JOIN
 
 ACTIONS = ("serve", "shot", "point", "mulligan", "ability", "copy")
@@ -110,18 +109,22 @@ def side_name(state: State, side: int) -> str:
 
 
 #: How a point's reason reads, on every output.
-REASON_WORDS = {"no_return": "no return", "declined": "declined", "out": "out",
-                "net": "net", "bad_serve": "bad serve"}
+REASON_WORDS = {"no_return": _("no return"), "declined": _("declined"), "out": _("out"),
+                "net": _("net"), "bad_serve": _("bad serve")}
 
 
 def point_said(side: str, reason: str, number: int | None = None, *,
-               pair: bool = False) -> str:
+               pair: bool = False) -> Text:
     """Who won a point and why, as every output says it (the OLED, the phones' board in
     alakaslam.js, the chart): ``"Ann scores: no return"``, a ``pair`` taking the plural
     (``"Ann & Bea score: net"``); with its ``number``: ``"Ann scores point 3: net"``.
     The side named is the one that won it."""
-    point = "" if number is None else f" point {number}"
-    return f"{side} score{'' if pair else 's'}{point}: {REASON_WORDS.get(reason, reason)}"
+    said = {"side": side, "reason": REASON_WORDS.get(reason, reason)}
+    if number is None:
+        return _("{side} score: {reason}", **said) if pair else _("{side} scores: {reason}",
+                                                                  **said)
+    return (_("{side} score point {number}: {reason}", number=number, **said) if pair else
+            _("{side} scores point {number}: {reason}", number=number, **said))
 
 
 def _name(state: State, player: int) -> str:
@@ -142,22 +145,26 @@ def _point(state: State, action: Mapping[str, Any]) -> JSON:
     return {"type": "point", "winner": winner, "reason": reason}
 
 
-def _point_refusal(state: State, winner: int, reason: str) -> str:
+def _point_refusal(state: State, winner: int, reason: str) -> Text:
     """Why the record contradicts a point for ``winner`` by ``reason``, and what it allows."""
-    said = reason.replace("_", " ")
     if state.due == "serve":
-        receivers = 1 - state.serving_side
-        return (f"a bad serve gives the point to the receivers, "
-                f"{side_name(state, receivers)}; {side_name(state, winner)} "
-                f"{_serves(state, winner)} this point: give {side_name(state, winner)} the "
-                "point for another reason (no return, declined, out or net)")
-    last = 1 - state.hitter
+        said = {"receivers": side_name(state, 1 - state.serving_side),
+                "side": side_name(state, winner)}
+        return (_("a bad serve gives the point to the receivers, {receivers}; {side} serve "
+                  "this point: give {side} the point for another reason (no return, "
+                  "declined, out or net)", **said) if _pair(state, winner) else
+                _("a bad serve gives the point to the receivers, {receivers}; {side} serves "
+                  "this point: give {side} the point for another reason (no return, "
+                  "declined, out or net)", **said))
+    last = side_name(state, 1 - state.hitter)
     if winner == state.hitting_side and reason != "bad_serve":
-        return (f"{side_name(state, last)} hit last and the ball landed in: a point "
-                f"({said}) goes to {side_name(state, last)}, not to "
-                f"{side_name(state, winner)}, who {_is_to(state, winner)} to hit")
-    return (f"the serve of this point was recorded and landed in: not a bad serve; "
-            f"give {side_name(state, last)} the point for no return, declined, out or net")
+        said = {"last": last, "reason": REASON_WORDS[reason], "side": side_name(state, winner)}
+        return (_("{last} hit last and the ball landed in: a point ({reason}) goes to {last}, "
+                  "not to {side}, who are to hit", **said) if _pair(state, winner) else
+                _("{last} hit last and the ball landed in: a point ({reason}) goes to {last}, "
+                  "not to {side}, who is to hit", **said))
+    return _("the serve of this point was recorded and landed in: not a bad serve; give "
+             "{side} the point for no return, declined, out or net", side=last)
 
 
 def _before_mulligan(state: State) -> None:
@@ -190,32 +197,35 @@ def _copy(state: State, action: Mapping[str, Any]) -> JSON:
     in_play = [c for c in s.characters if c != "simon"]
     character = choice(action, "character", tuple(CHARACTERS), None, "field")
     if character is None:
-        raise InvalidAction(f"missing field 'character': whom Simon copies, "
-                            f"{_character_choices(in_play)}")
+        raise InvalidAction(_("missing field 'character': whom Simon copies, {choices}",
+                              choices=_character_choices(in_play)))
     if s.characters[p] != "simon":
-        raise IllegalAction(f"{_name(state, p)} plays {CHARACTERS[s.characters[p]]}: only "
-                            "Simon copies a character")
+        raise IllegalAction(_("{name} plays {character}: only Simon copies a character",
+                              name=_name(state, p), character=CHARACTERS[s.characters[p]]))
     why = _copy_refusal(state, p)
     if why is not None:
         raise IllegalAction(why)
     if character not in in_play:
-        raise IllegalAction(f"Simon copies a character in play, and {CHARACTERS[character]} "
-                            f"is not: 'character' {_character_choices(in_play)}")
+        raise IllegalAction(_("Simon copies a character in play, and {character} is not: "
+                              "'character' {choices}", character=CHARACTERS[character],
+                              choices=_character_choices(in_play)))
     return {"type": "copy", "player": p, "character": character}
 
 
-def _copy_refusal(state: State, p: int) -> str | None:
+def _copy_refusal(state: State, p: int) -> Text | None:
     """Why Simon (``p``) may not copy now, or None: he copies before the serve, and not
     once he has used the copied ability this point (a new copy replaces an unused one)."""
     if state.due != "serve":
         copied = state.copies[p]
-        keeps = (f"{_name(state, p)} keeps {CHARACTERS[copied]} until the point ends"
-                 if copied else f"{_name(state, p)} copied nobody this point and plays "
-                 "Simon until it ends")
-        return f"Simon copies before the serve; the rally is under way: {keeps}"
+        if copied:
+            return _("Simon copies before the serve; the rally is under way: {name} keeps "
+                     "{character} until the point ends", name=_name(state, p),
+                     character=CHARACTERS[copied])
+        return _("Simon copies before the serve; the rally is under way: {name} copied "
+                 "nobody this point and plays Simon until it ends", name=_name(state, p))
     if state.ability_used[p]:
-        return (f"{_name(state, p)} has used {CHARACTERS[acts_as(state, p)]}'s ability this "
-                f"point: no new copy until the next point")
+        return _("{name} has used {character}'s ability this point: no new copy until the "
+                 "next point", name=_name(state, p), character=CHARACTERS[acts_as(state, p)])
     return None
 
 
@@ -224,22 +234,23 @@ def _ability(state: State, action: Mapping[str, Any]) -> JSON:
     p = _player(state, action)
     who = acts_as(state, p)
     if who == SHOT_ABILITY:
-        raise IllegalAction(f"{_name(state, p)}'s Laurie ability is part of a shot: send "
-                            "the serve or shot with \"ability\": true (as the Support, "
-                            "\"support\": {..., \"ability\": true})")
+        raise IllegalAction(_("{name}'s Laurie ability is part of a shot: send the serve or "
+                              "shot with {field} (as the Support, {support})",
+                              name=_name(state, p), field='"ability": true',
+                              support='"support": {..., "ability": true}'))
     if not has_point_ability(state, p):
-        raise IllegalAction(f"{_name(state, p)} ({CHARACTERS[who]}) has no once-per-point "
-                            "ability to use here")
+        raise IllegalAction(_("{name} ({character}) has no once-per-point ability to use here",
+                              name=_name(state, p), character=CHARACTERS[who]))
     if state.ability_used[p]:
-        raise IllegalAction(f"{_name(state, p)} has used the ability this point already; "
-                            "it is back next point")
+        raise IllegalAction(_("{name} has used the ability this point already; it is back "
+                              "next point", name=_name(state, p)))
     wait = _ability_turn(state, p)
     if wait is not None:
         raise IllegalAction(wait)
     return {"type": "ability", "player": p}
 
 
-def _ability_turn(state: State, p: int) -> str | None:
+def _ability_turn(state: State, p: int) -> Text | None:
     """Why ``p`` cannot use the ability now, or None.
 
     Toots's ability is used on her side's turn (RULINGS, second round): from
@@ -262,21 +273,21 @@ def _ability_turn(state: State, p: int) -> str | None:
     if who == "josephias":
         if state.due == "shot" and state.hitting_side != side:
             return None
-        now = (f"{side_name(state, state.serving_side)} "
-               f"{_serves(state, state.serving_side)} now"
-               if state.due == "serve" else
-               f"{side_name(state, side)} {_is_to(state, side)} to hit now")
-        return (f"{_name(state, p)} can use Josephias's ability (a card from the discard "
-                f"instead of the draw) only in their side's draw phase, after their side's "
-                f"serve or shot is recorded and until the other side's shot: {now}")
+        now = (_serves_now(state, state.serving_side) if state.due == "serve" else
+               _("{side} are to hit now", side=side_name(state, side)) if _pair(state, side)
+               else _("{side} is to hit now", side=side_name(state, side)))
+        return _("{name} can use Josephias's ability (a card from the discard instead of the "
+                 "draw) only in their side's draw phase, after their side's serve or shot is "
+                 "recorded and until the other side's shot: {now}", name=_name(state, p),
+                 now=now)
     if who != "toots" or state.due != "serve":
         return None
     serving = state.serving_side
     if side == serving:
         return None
-    return (f"{_name(state, p)} can use Toots's ability only on their own turn: "
-            f"{side_name(state, serving)} {_serves(state, serving)} now; it is "
-            f"{_name(state, p)}'s to use once the serve is recorded")
+    return _("{name} can use Toots's ability only on their own turn: {now}; it is {name}'s "
+             "to use once the serve is recorded", name=_name(state, p),
+             now=_serves_now(state, serving))
 
 
 def _pair(state: State, side: int) -> bool:
@@ -284,14 +295,11 @@ def _pair(state: State, side: int) -> bool:
     return len(state.setup.side_players(side)) > 1
 
 
-def _serves(state: State, side: int) -> str:
-    """``serve`` for a pair, ``serves`` for one player."""
-    return "serve" if len(state.setup.side_players(side)) > 1 else "serves"
-
-
-def _is_to(state: State, side: int) -> str:
-    """``are`` for a pair, ``is`` for one player."""
-    return "are" if len(state.setup.side_players(side)) > 1 else "is"
+def _serves_now(state: State, side: int) -> Text:
+    """``Ann & Bea serve now`` (a pair), ``Ann serves now`` (one player)."""
+    name = side_name(state, side)
+    return (_("{side} serve now", side=name) if _pair(state, side) else
+            _("{side} serves now", side=name))
 
 
 def _serve(state: State, action: Mapping[str, Any]) -> JSON:
@@ -300,7 +308,8 @@ def _serve(state: State, action: Mapping[str, Any]) -> JSON:
     p = _player(state, action)
     corner = choice(action, "corner", CORNERS, None, "field")
     if corner is None:
-        raise InvalidAction('missing field \'corner\' ("red" or "blue")')
+        raise InvalidAction(_("missing field 'corner' ({choices})",
+                              choices=_or(['"red"', '"blue"'])))
     if state.due != "serve":
         side = side_name(state, state.hitter)
         raise IllegalAction(
@@ -353,24 +362,25 @@ def _laurie(state: State, who: int, part: Mapping[str, Any], key: str) -> bool:
     """
     ability = part.get("ability", False)
     if type(ability) is not bool:
-        raise InvalidAction(f"field '{key}' must be true or false")
+        raise InvalidAction(_("field '{key}' must be true or false", key=key))
     if not ability:
         return False
     acting = acts_as(state, who)
     if acting != SHOT_ABILITY:
-        raise IllegalAction(f"{_name(state, who)} ({CHARACTERS[acting]}) has no shot ability; "
-                            f"leave out \"{key}\"")
+        raise IllegalAction(_("{name} ({character}) has no shot ability; leave out "
+                              "\"{key}\"", name=_name(state, who),
+                              character=CHARACTERS[acting], key=key))
     if state.ability_used[who]:
-        raise IllegalAction(f"{_name(state, who)} has used Laurie's ability this point "
-                            "already: play a normal hit")
+        raise IllegalAction(_("{name} has used Laurie's ability this point already: play a "
+                              "normal hit", name=_name(state, who)))
     return True
 
 
 def _cards(value: object, who: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(c, str) and c in CARDS
                                               for c in value):
-        raise InvalidAction(f"{who}'s 'cards' must be a list of card strings: "
-                            f"{', '.join(CARDS)}")
+        raise InvalidAction(_("{name}'s 'cards' must be a list of card strings: {cards}",
+                              name=who, cards=", ".join(CARDS)))
     return list(value)
 
 
@@ -380,8 +390,8 @@ def _hitters(state: State, action: Mapping[str, Any], p: int) -> JSON:
     s = state.setup
     out: JSON = {}
     if "cards" not in action:
-        raise InvalidAction(f"missing field 'cards': {_name(state, p)}'s cards, e.g. "
-                            "[\"R2\", \"B1\"]")
+        raise InvalidAction(_("missing field 'cards': {name}'s cards, e.g. {example}",
+                              name=_name(state, p), example='["R2", "B1"]'))
     cards = _cards(action["cards"], _name(state, p))
     out["cards"] = cards
     mate = s.teammate(p)
@@ -397,21 +407,24 @@ def _hitters(state: State, action: Mapping[str, Any], p: int) -> JSON:
                 _laurie(state, p, action, "ability"))]
     if support is None:
         if mate is not None:
-            raise IllegalAction(f"{_name(state, p)}'s side has two players: the Support "
-                                f"plays too, as \"support\": {{\"player\": {mate}, "
-                                "\"cards\": [...]}")
+            raise IllegalAction(_("{name}'s side has two players: the Support plays too, "
+                                  "as {example}", name=_name(state, p),
+                                  example=f'"support": {{"player": {mate}, "cards": [...]}}'))
     else:
         if not isinstance(support, Mapping):
-            raise InvalidAction("'support' must be an object: {\"player\": q, \"cards\": [...]}")
+            raise InvalidAction(_("'support' must be an object: {example}",
+                                  example='{"player": q, "cards": [...]}'))
         check_fields({"type": "support", **support}, ("player", "cards", "enchant", "ability"))
-        q = _player(state, support, what="support field")
+        q = _player(state, support, what=_("support field"))
         if mate is None:
-            raise IllegalAction(f"{_name(state, p)} has no teammate: leave out 'support'")
+            raise IllegalAction(_("{name} has no teammate: leave out 'support'",
+                                  name=_name(state, p)))
         if q != mate:
-            raise IllegalAction(f"the Support is {_name(state, p)}'s teammate "
-                                f"{_name(state, mate)} (player {mate})")
+            raise IllegalAction(_("the Support is {name}'s teammate {mate} (player {number})",
+                                  name=_name(state, p), mate=_name(state, mate),
+                                  number=mate))
         if "cards" not in support:
-            raise InvalidAction("missing field 'support.cards': the Support's cards")
+            raise InvalidAction(_("missing field 'support.cards': the Support's cards"))
         scards = _cards(support["cards"], _name(state, q))
         hitters.append((q, scards, support.get("enchant"), "support.enchant",
                         _laurie(state, q, support, "support.ability")))
@@ -454,68 +467,91 @@ def _check_hand(state: State, who: int, cards: list[str], enchant: object, key: 
     if stuck:
         raise IllegalAction(stuck)
     if not 1 <= len(cards) <= MAX_CARDS:
-        raise IllegalAction(f"{name} plays 1 to {MAX_CARDS} cards in a shot; got {len(cards)}")
+        raise IllegalAction(_("{name} plays 1 to {most} cards in a shot; got {count}",
+                              name=name, most=MAX_CARDS, count=len(cards)))
     held = held_at_most(state, who)
     if len(cards) > held:
         at_serve = hand_size(state, who)
-        cards_word = f"card{'s' * (held != 1)}"
-        what = (f"{held} {cards_word} (the hand after "
-                f"{'mulligans' if state.mulligans[who] else 'the refill'})" if held == at_serve
-                else f"at most {held} {cards_word} (the hand at the serve, {at_serve}, and "
-                     f"what was drawn since, less what was played)")
+        what = (N_("{n} card (the hand after mulligans)", "{n} cards (the hand after "
+                   "mulligans)", held) if held == at_serve and state.mulligans[who] else
+                N_("{n} card (the hand after the refill)", "{n} cards (the hand after the "
+                   "refill)", held) if held == at_serve else
+                N_("at most {n} card (the hand at the serve, {at_serve}, and what was drawn "
+                   "since, less what was played)", "at most {n} cards (the hand at the "
+                   "serve, {at_serve}, and what was drawn since, less what was played)",
+                   held, at_serve=at_serve))
         counts = sorted({b.cards for b in state.bindings if b.player == who
                          and b.cards <= held} if not ability else ())
-        play = (f"play exactly {' or '.join(map(str, counts))}" if counts else
-                f"play 1 to {min(held, MAX_CARDS)}")
-        raise IllegalAction(f"{name} holds {what}: {len(cards)} cannot be played; {play}")
+        play = (_("play exactly {counts}", counts=_or([str(c) for c in counts])) if counts
+                else _("play 1 to {most}", most=min(held, MAX_CARDS)))
+        raise IllegalAction(_("{name} holds {what}: {count} cannot be played; {play}",
+                              name=name, what=what, count=len(cards), play=play))
     if ability and len(cards) != 1:
-        raise IllegalAction(f"{name} uses Laurie's ability: play exactly 1 card")
+        raise IllegalAction(_("{name} uses Laurie's ability: play exactly 1 card", name=name))
     if STRAIGHT in cards and acts_as(state, who) != "austin":
-        raise IllegalAction(f"only Austin plays a Hit-2 straight: {name} plays \"S2\" as "
-                            "\"R2\" or \"B2\"")
+        raise IllegalAction(_("only Austin plays a Hit-2 straight: {name} plays {straight} as "
+                              "{red} or {blue}", name=name, straight='"S2"', red='"R2"',
+                              blue='"B2"'))
     spells = [c for c in cards if c in ENCHANTS]
     if len(spells) > 1:
-        raise IllegalAction(f"{name} plays at most one Enchantment in a shot; got "
-                            f"{', '.join(spells)}")
+        raise IllegalAction(_("{name} plays at most one Enchantment in a shot; got {cards}",
+                              name=name, cards=", ".join(spells)))
     if "E1" in spells and s.format == "doubles":
-        raise IllegalAction("Enchant-1 cards are removed from the deck in doubles: "
-                            "play another card")
+        raise IllegalAction(_("Enchant-1 cards are removed from the deck in doubles: play "
+                              "another card"))
     if not ability:
         _obey(state, who, cards, spells)
     if not spells:
         if enchant is not None:
-            raise InvalidAction(f"'{key}' names whom an Enchantment binds; {name} plays none")
+            raise InvalidAction(_("'{key}' names whom an Enchantment binds; {name} plays none",
+                                  key=key, name=name))
         return None
     opponents = _opponents(state, who)
     free = [o for o in opponents if o != taken]
     if enchant is None:
         if len(free) > 1:
-            raise InvalidAction(f"name the opponent {name}'s Enchantment binds: '{key}': "
-                                f"{_choices(state, free)}")
+            raise InvalidAction(_("name the opponent {name}'s Enchantment binds: '{key}': "
+                                  "{choices}", name=name, key=key,
+                                  choices=_choices(state, free)))
         return free[0]
     if type(enchant) is not int or enchant not in opponents:
-        raise InvalidAction(f"'{key}' must be an opposing player: "
-                            f"{_choices(state, free)}")
+        raise InvalidAction(_("'{key}' must be an opposing player: {choices}", key=key,
+                              choices=_choices(state, free)))
     if enchant == taken:
-        raise IllegalAction(f"two teammates cannot enchant the same opponent: "
-                            f"{_name(state, enchant)} is enchanted already; '{key}': "
-                            f"{_choices(state, free)}")
+        raise IllegalAction(_("two teammates cannot enchant the same opponent: {name} is "
+                              "enchanted already; '{key}': {choices}",
+                              name=_name(state, enchant), key=key,
+                              choices=_choices(state, free)))
     return enchant
+
+
+def _or(items: Sequence[str]) -> str:
+    """``a or b or c``, each ``or`` said in the reader's language."""
+    if len(items) < 2:
+        return items[0] if items else ""
+    return _("{first} or {rest}", first=items[0], rest=_or(items[1:]))
+
+
+def _and(items: Sequence[str]) -> str:
+    """``a and b``, each ``and`` said in the reader's language."""
+    if len(items) < 2:
+        return items[0] if items else ""
+    return _("{first} and {rest}", first=items[0], rest=_and(items[1:]))
 
 
 def _choices(state: State, players: list[int]) -> str:
     """Players as the field takes them, each with the name a player reads:
     ``2 (Cid) or 3 (Dee)``."""
-    return " or ".join(f"{o} ({_name(state, o)})" for o in players)
+    return _or([f"{o} ({_name(state, o)})" for o in players])
 
 
 def _character_choices(characters: Sequence[str]) -> str:
     """Characters as the field takes them, each with its name: ``"rich" (Rich) or
     "austin" (Austin)``."""
-    return " or ".join(f'"{c}" ({CHARACTERS[c]})' for c in characters)
+    return _or([f'"{c}" ({CHARACTERS[c]})' for c in characters])
 
 
-def _stuck(state: State, who: int) -> str | None:
+def _stuck(state: State, who: int) -> Text | None:
     """Why no shot of ``who``'s can obey the Enchantments binding them, or None: each asks
     for more cards than the record lets them hold (:func:`held_at_most`), so the point is
     the other side's. Laurie's ability, unused, plays 1 card whatever binds her."""
@@ -526,15 +562,16 @@ def _stuck(state: State, who: int) -> str | None:
     if any(b.cards <= held for b in mine):
         return None
     other = 1 - state.setup.teams[who]
-    return (f"{_name(state, who)} is under {_under(mine)} and holds at most {held} "
-            f"card{'s' * (held != 1)}: no shot can obey it; give {side_name(state, other)} "
-            "the point (no return)")
+    return N_("{name} is under {under} and holds at most {n} card: no shot can obey it; "
+              "give {side} the point (no return)", "{name} is under {under} and holds at "
+              "most {n} cards: no shot can obey it; give {side} the point (no return)", held,
+              name=_name(state, who), under=_under(mine), side=side_name(state, other))
 
 
 def _under(bindings: Sequence[Binding]) -> str:
     """The Enchantments on a player in words: ``Rich's Enchant-2 and Enchant-3``."""
-    return " and ".join(("Rich's " if b.no_enchant else "") + f"Enchant-{b.cards}"
-                        for b in bindings)
+    return _and([_("Rich's Enchant-{n}", n=b.cards) if b.no_enchant else
+                 f"Enchant-{b.cards}" for b in bindings])  # i18n: not said (as printed)
 
 
 def _obey(state: State, who: int, cards: list[str], spells: list[str]) -> None:
@@ -551,13 +588,22 @@ def _obey(state: State, who: int, cards: list[str], spells: list[str]) -> None:
     counts: dict[int, bool] = {}
     for b in mine:
         counts[b.cards] = counts.get(b.cards, True) and b.no_enchant
+    ways: str
     if any(counts.values()):
         # Each way out in full: "2 cards, no Enchantment, or 3 cards".
-        ways_text = ", or ".join(f"{n} card{'s' * (n != 1)}"
-                                 + (", no Enchantment" if no_e else "")
-                                 for n, no_e in counts.items())
+        ways = _either([N_("{n} card, no Enchantment", "{n} cards, no Enchantment", n)
+                        if no_e else N_("{n} card", "{n} cards", n)
+                        for n, no_e in counts.items()])
     else:
-        ways_text = " or ".join(map(str, counts)) + (" card" if list(counts) == [1] else
-                                                     " cards")
-    raise IllegalAction(f"{name} is under {under}: play exactly {ways_text}")
+        ways = N_("{counts} card", "{counts} cards", max(counts),
+                  counts=_or([str(n) for n in counts]))
+    raise IllegalAction(_("{name} is under {under}: play exactly {ways}", name=name,
+                          under=under, ways=ways))
+
+
+def _either(ways: Sequence[str]) -> str:
+    """Ways out each said in full, ``2 cards, no Enchantment, or 3 cards``."""
+    if len(ways) < 2:
+        return ways[0] if ways else ""
+    return _("{first}, or {rest}", first=ways[0], rest=_either(ways[1:]))
 

@@ -27,8 +27,10 @@ def timeline(steps: Sequence[Step]) -> Chart:
             line.add(played, score)
         won = view["last_point"]
         marks.append(Mark(played, won["reason"],
-                          point_said(sides[won['winner']]['name'], won["reason"], played,
-                                     pair=len(sides[won['winner']]["players"]) > 1),
+                          # English as the rest of the chart until its words are
+                          # marked (issue #40): one language on a chart.
+                          str(point_said(sides[won['winner']]['name'], won["reason"], played,
+                                         pair=len(sides[won['winner']]["players"]) > 1)),
                           f"side-{won['winner']}"))
     by_reason = tuple(tuple(side[r] for r in REASONS)
                       for side in steps[-1].view["stats"]["points"])
@@ -39,4 +41,5 @@ def timeline(steps: Sequence[Step]) -> Chart:
         told.append(f"{side['name']} {sum(counts)}" + (f" ({why})" if why else ""))
     return Chart("Points by reason", "point", "score", lines,
                  "Points: " + ", ".join(told) + ".", marks,
-                 Bars("Points by reason", tuple(REASON_WORDS[r] for r in REASONS), by_reason))
+                 Bars("Points by reason", tuple(str(REASON_WORDS[r]) for r in REASONS),
+                      by_reason))
