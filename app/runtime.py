@@ -244,8 +244,11 @@ class Companion:
         def start(table: Table) -> TablePublisher:
             # On the writer thread: no change can come between the first state and
             # the subscription.
+            # Home Assistant's sensor names in the table's language (the OLED's: its
+            # menu may change it; the sensors take it at the next connection).
             publisher = TablePublisher(m, self.mqtt_info, self.catalog, password=password,
-                                       data=data, on_status=on_status, offers=self.offers)
+                                       data=data, on_status=on_status, offers=self.offers,
+                                       language=lambda: self.panel.ctx.language)
             table.subscribe(publisher.show)
             publisher.show(table.snapshot)
             self.panel.show_broker(publisher.status)

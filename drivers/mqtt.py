@@ -65,7 +65,7 @@ from urllib.parse import urlsplit
 from companion.catalog import Catalog
 from companion.config import ConfigError, Section
 from companion.games.base import JSON
-from companion.i18n import _, message
+from companion.i18n import ENGLISH, _, message
 from companion.offers import Offers
 from companion.table import Snapshot
 from companion.topics import (
@@ -242,14 +242,17 @@ class TablePublisher:
     identity last published (None: nothing remembered, nothing cleared).
     ``on_status(text)`` is called on paho's thread whenever :attr:`status`
     changes; it must only hand the text on. ``offers`` (None: none read) is
-    given every message of the table's offer topic. Call :meth:`close`
-    (idempotent) to publish ``offline`` and disconnect.
+    given every message of the table's offer topic. ``language()`` (None: English)
+    is the table's language when its Home Assistant sensors are published (at each
+    connection): their names are what a club reads in Home Assistant. Call
+    :meth:`close` (idempotent) to publish ``offline`` and disconnect.
     """
 
     def __init__(self, cfg: MqttConfig, info: TableInfo, catalog: Catalog, *,
                  password: str | None, data: Path | None,
                  on_status: Callable[[str], None] | None = None,
-                 offers: Offers | None = None) -> None:
+                 offers: Offers | None = None,
+                 language: Callable[[], str] | None = None) -> None:
         if cfg.url is None:
             raise ValueError("no broker URL in the [mqtt] config")
         self.cfg, self.info = cfg, info
@@ -265,6 +268,7 @@ class TablePublisher:
         self.sent = 0
         self._on_status = on_status
         self._offers = offers
+        self._language = language or (lambda: ENGLISH)
         #: What the broker refuses this table, by the ACL line that would grant it.
         self.refusals = Refusals(self.topics, cfg.discovery_prefix if cfg.discovery else None,
                                  cfg.username)
@@ -432,7 +436,8 @@ class TablePublisher:
         if self.cfg.discovery:
             configs = [(topic, self._publish(topic, payload, qos=1, retain=True))
                        for topic, payload in discovery(self.info, self.topics,
-                                                       self.cfg.discovery_prefix)]
+                                                       self.cfg.discovery_prefix,
+                                                       self._language())]
         with self._cond:
             lost, self._dropped_logged = self.dropped - self._dropped_logged, self.dropped
         if lost:

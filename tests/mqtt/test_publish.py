@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import replace
 
 from companion.topics import RESULTS, Topics, discovery, discovery_topics, summary_payload
 from tests.mqtt.support import START, TIMEOUT, Listener, companion, on_broker
@@ -211,3 +212,21 @@ def test_a_restarted_table_leaves_its_results_retained_for_a_later_hall(tmp_path
         assert later.json(results)["results"][0]["players"] == slam["players"]
         later.close()
     seen.close()
+
+
+def test_home_assistant_reads_the_sensors_in_the_table_s_language(tmp_path, mosquitto):
+    """A table set to German publishes its sensors' names in German (issue #40): Home
+    Assistant shows one name per sensor, and a club's installation reads the club's
+    language."""
+    cfg = on_broker(mosquitto, name="Fenstertisch")
+    cfg = replace(cfg, table=replace(cfg.table, language="de"))
+    with companion(cfg, tmp_path) as c:
+        assert c.publisher.wait_status(lambda s: s == "connected", TIMEOUT)
+        german = dict(discovery(c.mqtt_info, A, language="de"))
+        english = dict(discovery(c.mqtt_info, A))
+        fresh = Listener(mosquitto, ["homeassistant/#"])
+        fresh.wait_for(lambda: all(fresh.last(t) for t in german), "the discovery configs")
+        got = {t: fresh.json(t)["name"] for t in german}
+        assert got == {t: json.loads(p)["name"] for t, p in german.items()}
+        assert got != {t: json.loads(p)["name"] for t, p in english.items()}
+        fresh.close()
