@@ -12,10 +12,10 @@ messages (an English text in an old ``hall.db``) reads back as that text, as it 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from companion.i18n import Text, _
+from companion.i18n import Text
 
 #: The keys of a kept message (short: a round of 256 pairings keeps one per pairing).
 _ID, _PARAMS, _PLURAL, _N, _CONTEXT = "m", "p", "pl", "n", "c"
@@ -69,15 +69,4 @@ def revived(column: str) -> str:
     return value if isinstance(value, str) else column
 
 
-def listed(items: Sequence[str]) -> str:
-    """``items`` (each a message or a name) one after the other, ``"a; b; c"``, each said
-    in the reader's language ("" for none)."""
-    if not items:
-        return ""
-    out = items[0]
-    for item in items[1:]:
-        out = _("{items}; {item}", items=out, item=item)
-    return out
-
-
-__all__ = ["from_json", "kept", "listed", "revived", "to_json"]
+__all__ = ["from_json", "kept", "revived", "to_json"]

@@ -1,9 +1,10 @@
-"""Sentences of marked messages kept translatable (companion/i18n.py).
+"""Lists and sentences of marked messages kept translatable (companion/i18n.py): the
+one place the games and the hall join words whose number is known only at the time.
 
-A chart's summary says a number of sentences known only when the match is read (one
-per set): joining them with ``" ".join`` would leave plain English.
-These nest the messages instead, so each is said in the reader's language where the
-whole is said, and a language may put its own separator between them."""
+``", ".join`` or ``" ".join`` of messages would leave plain English: these nest them
+instead, so each part is said in the reader's language where the whole is said (a
+chart's summary of one sentence per set, the wizards who may still act, the pairs
+that meet again)."""
 
 from __future__ import annotations
 
@@ -21,3 +22,37 @@ def sentences(said: Sequence[Text | str]) -> Text | str:
         whole = _("{sentence} {more}", sentence=first, more=whole)
     return whole
 
+
+
+def joined(items: Sequence[object], sep: str = ", ") -> str:
+    """``items`` one after another with ``sep`` between (punctuation every shipped
+    language writes alike), each said in the reader's language (a :class:`Text` stays
+    one); ``""`` when empty."""
+    if not items:
+        return ""
+    first = items[0]
+    out: str = first if isinstance(first, str) else str(first)
+    for item in items[1:]:
+        # Not a catalog message: no language needs other words for a comma; its parts
+        # are said each in the reader's language.
+        out = Text("{a}" + sep + "{b}", {"a": out, "b": item})
+    return out
+
+
+def either(items: Sequence[object]) -> str:
+    """``"a, b or c"`` in the reader's language (``items`` not empty)."""
+    if len(items) == 1:
+        return joined(items)
+    return _("{some} or {last}", some=joined(items[:-1]), last=items[-1])
+
+
+def listed(items: Sequence[object]) -> str:
+    """``items`` one after the other, ``"a; b; c"``, each said in the reader's language
+    and the separator too (French writes ``" ; "``); ``""`` for none."""
+    if not items:
+        return ""
+    first = items[0]
+    out: str = first if isinstance(first, str) else str(first)
+    for item in items[1:]:
+        out = _("{items}; {item}", items=out, item=item)
+    return out

@@ -34,10 +34,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.games.said import listed
 from companion.i18n import Text, _
 from hall.director.model import Player, Result
 from hall.director.standings import effective
-from hall.texts import listed
 
 #: Up to this many players, every way to split them is tried.
 EXACT_UP_TO = 12
