@@ -50,7 +50,9 @@ from tornado.wsgi import WSGIContainer
 from app.connections import DEFAULT_LIMITS, Book, Client, ConnectionLimits
 from companion.config import ConfigError
 from companion.errors import CompanionError
+from companion.i18n import ENGLISH, _, translate
 from web.fanout import Connection
+from web.i18n import of_environ
 from web.reads import plays_first
 
 log = logging.getLogger(__name__)
@@ -294,10 +296,13 @@ class _Exchanges(httputil.HTTPServerConnectionDelegate):
             return
         # Part of a request came (or this system cannot tell: say why rather than not).
         limits = self.owner._limits
-        late, within = (("body", limits.request_timeout) if body
-                        else ("request line and headers", limits.idle_timeout))
-        answer = refusal_bytes(408, f"the request's {late} did not all arrive within "
-                                    f"{within:g} s; send the whole request at once")
+        # No headers to say a language by (they did not all come): the catalog's English.
+        answer = refusal_bytes(408, str(
+            _("the request's body did not all arrive within {seconds} s; send the whole "
+              "request at once", seconds=f"{limits.request_timeout:g}") if body
+            else _("the request's request line and headers did not all arrive within "
+                   "{seconds} s; send the whole request at once",
+                   seconds=f"{limits.idle_timeout:g}")))
         try:
             written = stream.write(answer)
         except iostream.StreamClosedError:
@@ -351,32 +356,34 @@ class _Exchange(httputil.HTTPMessageDelegate):
         size = len(start_line.method) + len(start_line.path) + len(start_line.version) + 4 \
             + sum(len(name) + len(value) + 4 for name, value in headers.get_all())
         if size > limits.max_headers:
-            return self._refuse_now(431, f"request headers too large: send at most "
-                                         f"{limits.max_headers} bytes of request line and "
-                                         "headers")
+            return self._refuse_now(431, _("request headers too large: send at most "
+                                           "{most} bytes of request line and headers",
+                                           most=limits.max_headers))
         if not _URI.fullmatch(start_line.path):
             # Tornado reads the request line as Latin-1: a byte past ASCII would reach
             # the app as text no URL decodes (RFC 3986: a URI is printable ASCII).
-            return self._refuse_now(400, "the request target is not a URI: send only "
-                                         "printable ASCII, percent-encoding the rest")
+            return self._refuse_now(400, _("the request target is not a URI: send only "
+                                           "printable ASCII, percent-encoding the rest"))
         coding = headers.get("Transfer-Encoding")
         if coding is not None and coding.strip().lower() != "chunked":
-            return self._refuse_now(400, "unsupported Transfer-Encoding: send the body with a "
-                                         "Content-Length or as Transfer-Encoding: chunked")
+            return self._refuse_now(400, _("unsupported Transfer-Encoding: send the body "
+                                           "with a Content-Length or as "
+                                           "Transfer-Encoding: chunked"))
         if coding is not None and ("Content-Length" in headers
                                    or start_line.version != "HTTP/1.1"):
             # Framed two ways, or chunked in HTTP/1.0: what follows on this connection
             # could be a smuggled request (RFC 9112 6.1); Tornado refuses such a body.
-            return self._refuse_now(400, "a request may have a Content-Length or "
-                                         "Transfer-Encoding: chunked, not both")
+            return self._refuse_now(400, _("a request may have a Content-Length or "
+                                           "Transfer-Encoding: chunked, not both"))
         length = headers.get("Content-Length")
         if length is not None:
             if not length.strip().isdigit():
-                return self._refuse_now(400, "Content-Length must be a whole number of bytes")
+                return self._refuse_now(400, _("Content-Length must be a whole number of "
+                                               "bytes"))
             if int(length) > limits.max_body:
                 # Never 100 Continue: the answer comes before any of the body.
-                return self._refuse_now(413, f"request body too large: send at most "
-                                             f"{limits.max_body} bytes")
+                return self._refuse_now(413, _("request body too large: send at most {most} "
+                                               "bytes", most=limits.max_body))
         rest = self.client.rest_left()
         if coding is not None or (length is not None and int(length) > 0):
             self.exchanges.expect_body(rest)
@@ -422,8 +429,10 @@ class _Exchange(httputil.HTTPMessageDelegate):
     # --- refusals by the server itself (loop thread) ----------------------------------
 
     def _write_refusal(self, status: int, message: str) -> None:
+        """``message`` in the language the request's headers ask (its ``?lang``, the
+        language cookie, the app's own, ``Accept-Language``: web/i18n.py's order)."""
         self.exchanges.stop_timer()
-        body = json.dumps({"error": message}).encode()
+        body = json.dumps({"error": translate(message, self._language())}).encode()
         headers = httputil.HTTPHeaders({"Content-Type": "application/json",
                                         "Content-Length": str(len(body)),
                                         "Connection": "close", "Date": http_date()})
@@ -431,6 +440,18 @@ class _Exchange(httputil.HTTPMessageDelegate):
                                                            httputil.responses[status]),
                                 headers, body)
         self.conn.finish()
+
+    def _language(self) -> str:
+        """The language the request's headers ask for (English before they came)."""
+        headers, line = self.headers, self.start_line
+        if headers is None or line is None:
+            return ENGLISH
+        # A target that is no URI (bytes past ASCII) has no query to read a language from.
+        query = line.path.partition("?")[2] if _URI.fullmatch(line.path) else ""
+        environ = {"QUERY_STRING": query,
+                   "HTTP_COOKIE": headers.get("Cookie", ""),
+                   "HTTP_ACCEPT_LANGUAGE": headers.get("Accept-Language", "")}
+        return of_environ(environ, self.owner._app.config.get("COMPANION_LANGUAGE"))
 
     def _refuse_now(self, status: int, message: str) -> None:
         """Answer from the headers alone and close, reading none of the body."""
@@ -472,8 +493,9 @@ class _Exchange(httputil.HTTPMessageDelegate):
         try:
             environ = self.owner._container.environ(request)
         except ValueError:  # a Host header with a port that is no number
-            body = json.dumps({"error": "malformed Host header: send the server's name or "
-                                        "address, and a port as digits"}).encode()
+            said = translate(_("malformed Host header: send the server's name or address, "
+                               "and a port as digits"), self._language())
+            body = json.dumps({"error": said}).encode()
             self._answer_of = ["400 Bad Request", [("Content-Type", "application/json"),
                                                    ("Content-Length", str(len(body))),
                                                    ("Connection", "close")]]

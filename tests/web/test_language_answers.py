@@ -9,6 +9,8 @@ from __future__ import annotations
 import gzip
 import http.client
 import json
+import re
+import socket
 from dataclasses import replace
 
 import pytest
@@ -293,3 +295,28 @@ def test_the_start_s_notice_is_said_on_the_page_in_the_page_s_language(services,
     said_here = translate(notice, lang)
     assert said_here in page and "damaged-Łukasz" in said_here
     assert (said_here == str(notice)) == (lang == "en")
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_the_server_s_own_refusals_are_said_in_the_asker_s_language(server, lang):
+    """The server refuses a body too large from the headers alone (before Flask): its
+    words too follow the request's Accept-Language."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+        sock.sendall(b"POST /api/action HTTP/1.1\r\nHost: localhost\r\n"
+                     b"Content-Type: application/json\r\nContent-Length: 999999999\r\n"
+                     + f"Accept-Language: {lang}\r\n\r\n".encode())
+        answer = b""
+        while b"\r\n\r\n" not in answer or not answer.rstrip().endswith(b"}"):
+            piece = sock.recv(4096)
+            if not piece:
+                break
+            answer += piece
+    head, _sep, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 413 ")
+    most = re.search(r"\d+", json.loads(body)["error"])
+    assert most is not None
+    expected = translate(_("request body too large: send at most {most} bytes",
+                           most=int(most.group())), lang)
+    assert json.loads(body) == {"error": expected}
+    assert (expected == translate(_("request body too large: send at most {most} bytes",
+                                    most=int(most.group())), "en")) == (lang == "en")
