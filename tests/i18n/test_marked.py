@@ -83,12 +83,22 @@ def python_words(path: Path) -> list[str]:
                 isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
             skipped |= {id(n) for n in ast.walk(node)}  # the names a module exports
     lines = path.read_text().splitlines()
+
+    def said_not(node: ast.expr) -> bool:
+        """Whether a line the string spans says it is not said."""
+        end = node.end_lineno or node.lineno
+        return any(NOT_SAID in lines[i - 1] for i in range(node.lineno, end + 1))
+
+    for node in ast.walk(tree):
+        # An f-string's parts carry their own lines from Python 3.12 on (one line each
+        # before): the comment on any line of the whole f-string covers them all.
+        if isinstance(node, ast.JoinedStr) and said_not(node):
+            skipped |= {id(n) for n in ast.walk(node)}
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) \
                 and id(node) not in skipped and WORDS.search(node.value) \
-                and NOT_SAID not in lines[node.lineno - 1] \
-                and node.value not in ALLOWED:
+                and not said_not(node) and node.value not in ALLOWED:
             found.append(f"{path.name}:{node.lineno}: {node.value!r}")
     return found
 
