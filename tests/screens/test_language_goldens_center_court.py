@@ -5,19 +5,10 @@ keys and hints. The same presses as the English scenes; only the language differ
 
 from __future__ import annotations
 
-import random
-from dataclasses import replace
-
 import pytest
 
 from companion.i18n import LANGUAGES
-from companion.login_code import LoginCodes
-from companion.panel import Panel
-from companion.store import Store
-from companion.table import Table
-from companion.ui.oled import render
-from tests.screens.test_golden import CTX, SCENES, assert_golden
-from tests.support import CATALOG
+from tests.screens.test_language_goldens import assert_scene_in
 
 #: Each scene of tests/screens/test_golden.py that draws Center Court's own words.
 CC_SCENES = ("board-new", "board-fault", "board-double-fault", "board-served", "board-in-play",
@@ -30,9 +21,4 @@ ORDER = ["de", *(lang for lang in LANGUAGES if lang not in ("de", "en"))]
 @pytest.mark.parametrize("scene", CC_SCENES)
 @pytest.mark.parametrize("lang", ORDER)
 def test_center_court_s_screens_in_each_language(lang, scene):
-    with Store(":memory:") as store:
-        table = Table(store, CATALOG, rng=random.Random(0))
-        panel = Panel(table, replace(CTX, language=lang),
-                      codes=LoginCodes(draw=lambda: "K7QM3XPA"))
-        SCENES[scene](table, panel)
-        assert_golden(render(panel.state, panel.ctx), f"lang-{lang}-cc-{scene}")
+    assert_scene_in(lang, scene, f"cc-{scene}")

@@ -5,18 +5,10 @@ English scenes; only the context's language differs (German's long words first).
 
 from __future__ import annotations
 
-import random
-from dataclasses import replace
-
 import pytest
 
-from companion.login_code import LoginCodes
-from companion.panel import Panel
-from companion.store import Store
-from companion.table import Table
-from companion.ui.oled import render
-from tests.screens.test_golden import CTX, SCENES, assert_golden
-from tests.support import CATALOG
+from tests.screens.test_golden import SCENES
+from tests.screens.test_language_goldens import assert_scene_in
 
 #: Every Wizard Dodgeball scene of the English goldens.
 WD_SCENES = [s for s in SCENES if "wd" in s.split("-")]
@@ -30,10 +22,4 @@ def test_the_game_s_scenes_are_all_here():
 @pytest.mark.parametrize("scene", WD_SCENES)
 @pytest.mark.parametrize("lang", LANGS)
 def test_wizard_dodgeball_s_screens_in_each_language(lang, scene):
-    with Store(":memory:") as store:
-        table = Table(store, CATALOG, rng=random.Random(0))
-        panel = Panel(table, replace(CTX, language=lang),
-                      codes=LoginCodes(draw=lambda: "K7QM3XPA"))
-        SCENES[scene](table, panel)
-        assert panel.state.language == lang
-        assert_golden(render(panel.state, panel.ctx), f"lang-{lang}-{scene}")
+    assert_scene_in(lang, scene)

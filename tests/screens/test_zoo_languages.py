@@ -8,25 +8,16 @@ box."""
 
 from __future__ import annotations
 
-import random
-from dataclasses import replace
-
 import pytest
 from babel.messages.pofile import read_po
 
 from companion.games.alakazoo import oled
 from companion.games.alakazoo.options import MAX_CREATURE, MAX_FACE
 from companion.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, _, speaking, translate
-from companion.login_code import LoginCodes
 from companion.names import MIN_WIDTH, short_names
-from companion.panel import Panel
-from companion.store import Store
-from companion.table import Table
 from companion.ui import canvas
 from companion.ui.base import SOFT_KEY_CHARS
-from companion.ui.oled import render
-from tests.screens.test_golden import CTX, SCENES, assert_golden
-from tests.support import CATALOG
+from tests.screens.test_language_goldens import assert_scene_in
 
 #: German first: its words are the longest (English too, for the boxes: its goldens are
 #: tests/screens/test_golden.py's).
@@ -200,10 +191,4 @@ ZOO = ("board-zoo-play", "board-zoo-final", "board-zoo-forced-pass", "board-zoo-
 @pytest.mark.parametrize("scene", ZOO)
 @pytest.mark.parametrize("lang", [lang for lang in ORDER if lang != "en"])
 def test_alakazoo_s_screens_in_each_language(lang, scene):
-    with Store(":memory:") as store:
-        table = Table(store, CATALOG, rng=random.Random(0))
-        panel = Panel(table, replace(CTX, language=lang),
-                      codes=LoginCodes(draw=lambda: "K7QM3XPA"))
-        SCENES[scene](table, panel)
-        assert panel.state.language == lang
-        assert_golden(render(panel.state, panel.ctx), f"lang-{lang}-{scene}")
+    assert_scene_in(lang, scene)
