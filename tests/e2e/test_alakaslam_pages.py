@@ -88,7 +88,7 @@ def test_spectator_board_shows_the_winner_abilities_and_copies(companion, phone)
     phone.goto(url(companion))
     players = phone.locator("#board .players li")
     expect(players.nth(3)).to_contain_text("copies Rich")
-    expect(players.nth(2)).to_contain_text("1 mulligan")
+    expect(players.nth(2)).to_contain_text("mulligans: 1")
     play(companion, {"type": "serve", "player": 0, "corner": "blue", "cards": ["R1"],
                      "support": {"player": 1, "cards": ["E2", "R1"], "enchant": 3}},
          {"type": "shot", "player": 3, "cards": ["B1", "R1"], "support": {"player": 2,
@@ -101,7 +101,7 @@ def test_spectator_board_shows_the_winner_abilities_and_copies(companion, phone)
     expect(phone.locator("#board .status.now")).to_have_count(0)
     expect(phone.locator("#board .score tr.winner .name")).to_have_text("Ann & Bea winner")
     # The match's stats: Laurie's ability counted, points by reason, the longest rally.
-    expect(players.nth(0)).to_contain_text("1 ability this match")
+    expect(players.nth(0)).to_contain_text("abilities this match: 1")
     stats = phone.locator("#board table.stats")
     expect(stats.locator("caption")).to_have_text("Points won by reason · longest rally 3")
     expect(stats.locator("thead th")).to_have_text(["Ann & Bea", "Cy & Di"])
