@@ -296,7 +296,7 @@ TC.slam.hitForm = function (v, shape, send, matchId) {
       const full = row.length >= 3 || (pick.ability[p] && row.length >= 1);
       const picker = el("div", {class: "picker", "data-player": p},
         el("p", {class: "who"}, el("strong", {}, name(p)), " ", role),
-        duty ? el("p", {class: "duty"}, TC.slam.obligation(v, duty)) : null,
+        duty ? el("p", {class: "duty"}, TC.slam.unbroken(TC.slam.obligation(v, duty))) : null,
         el("div", {class: "cardrow", role: "group", "aria-label": TC.t("{name}'s cards", {name: name(p)})},
           row.length ? row.map((c, i) => el("button", {type: "button", class: `pc chosen pc-${c[0]}`,
             "aria-label": TC.t("Take back {card}", {card: c}), "data-key": `chosen-${p}-${i}`,
@@ -335,7 +335,8 @@ TC.slam.hitForm = function (v, shape, send, matchId) {
     parts.push(el("div", {class: "preview"},
       TC.slam.court({cols, ball: pv.start, path, names: [v.sides[0].name, v.sides[1].name],
         label: TC.t("Preview: from {cell}. {landing}.", {cell: TC.slam.cell(pv.start), landing})}),
-      el("p", {class: `landing ${refused.length ? "refused" : pv.result || ""}`, "aria-live": "polite"}, landing)));
+      el("p", {class: `landing ${refused.length ? "refused" : pv.result || ""}`, "aria-live": "polite"},
+        TC.slam.unbroken(landing))));
     parts.push(el("button", {type: "button", class: "primary send", disabled: !ready(), "data-key": "send",
       onclick: () => { TC.slam.held.sent = true; send(action()); }}, serving ? TC.t("Serve") : TC.t("Hit")));
     form.replaceChildren(...parts);

@@ -105,6 +105,11 @@ TC.slam.obligation = function (v, o) {
     : TC.t("{name} must play exactly {what}", {name, what});
 };
 
+/** `text` with each card's name as printed ("Enchant-2") kept on one line: a line may
+ *  not break at its hyphen (alakaslam.css .slam-card). */
+TC.slam.unbroken = (text) => text.split(/(Enchant-\d)/).map((part, i) => (i % 2
+  ? TC.el("span", {class: "slam-card"}, part) : part));
+
 /** The end-of-turn draws after the last shot, e.g. "Ann draws 2". */
 TC.slam.drawText = function (v, d) {
   const name = v.players[d.player].name;
@@ -336,7 +341,7 @@ TC.boards.alakaslam = function (match) {
     now ? el("p", {class: "status now"}, now) : null,
     over ? TC.slam.stats(v) : null,
     el("ul", {class: "obligations", "aria-label": TC.t("Enchantments to obey")},
-      v.obligations.map((o) => el("li", {}, TC.slam.obligation(v, o)))),
+      v.obligations.map((o) => el("li", {}, TC.slam.unbroken(TC.slam.obligation(v, o))))),
     TC.slam.court({cols: v.court.cols, ball: v.ball, path: v.last_shot, label: TC.slam.courtLabel(v),
       names: [sideName(0), sideName(1)], faded: v.due !== "shot", unjudged: before}),
     el("p", {class: "status last"}, last.map((t, i) => [i ? el("br") : null, t])),
