@@ -16,12 +16,13 @@ import pytest
 from tests.e2e.browser_support import (
     SHOTS,
     accessibility_problems,
+    broken_words,
     play,
     require_chromium,
     start,
     url,
 )
-from tests.e2e.test_alakazoo_languages import BROKEN, english
+from tests.e2e.test_alakazoo_languages import english
 from tests.e2e.test_language_layout import speaking_tabs as speaking_tabs
 from tests.e2e.test_layout_matrix import LONG, PROBLEMS, TALL_BAR
 from tests.e2e.test_layout_matrix import table as table
@@ -139,7 +140,7 @@ def test_alakaslam_s_pages_in_every_language(table, speaking_tabs, fmt):
                     found += page.evaluate(TALL_BAR)
                 problems += [f"{where}: {p}" for p in found]
                 problems += [f"{where}: broken word {w}"
-                             for w in page.evaluate(BROKEN, [GAME, names])]
+                             for w in broken_words(page, GAME, names)]
                 text = _text(page)
                 assert any(n in text for n in names), where
                 problems += [f"{where}: English {p.pattern[:60]!r} in "
