@@ -16,8 +16,10 @@ TC.slam.who = function (v, p) {
 TC.slam.positions = function (at, names) {
   const one = (role, who) => `${who} ${TC.slam.cell(at[role])}`;
   const pair = (role, mate, who) => (at[mate] ? `${one(role, who[0])}, ${one(mate, who[1])}` : one(role, who[0]));
+  // Each message on its own: the extractor reads no message inside another's arguments.
+  const receivers = [TC.t("receiver"), TC.t("partner")];
   return TC.t("Stand: {servers}; {receivers}", {servers: pair("server", "server_mate", names),
-    receivers: pair("receiver", "receiver_mate", [TC.t("receiver"), TC.t("partner")])});
+    receivers: pair("receiver", "receiver_mate", receivers)});
 };
 
 /* --- the host's start form ------------------------------------------------------- */
@@ -326,8 +328,7 @@ TC.slam.hitForm = function (v, shape, send, matchId) {
     // A row the rules refuse lands nowhere: the table would not record it.
     const lands = pv.end && {cell: TC.slam.cell(pv.end), result: TC.slam.RESULTS[pv.result],
       side: v.sides[1 - side].name};
-    const landing = refused.length ? TC.t("Refused: {why}",
-      {why: refused.reduce((items, item) => TC.t("{items}; {item}", {items, item}))})
+    const landing = refused.length ? TC.t("Refused: {why}", {why: TC.slam.listed(refused)})
       : pv.end === null ? TC.t("Tap cards to see where the ball lands")
         : pv.result === "in" ? TC.t("Lands {cell}: {result}", lands)
           : TC.t("Lands {cell}: {result} — point to {side}", lands);

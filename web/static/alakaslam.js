@@ -59,6 +59,8 @@ TC.slam.RESULTS = {in: TC.t("in"), out: TC.t("out"), net: TC.t("net: did not cro
 TC.slam.MARKS = {in: TC.t("IN"), out: TC.t("OUT"), net: TC.t("NET"), bad_serve: TC.t("BAD SERVE")};
 /** A cell as people say it: "c2 r3" (column, row). */
 TC.slam.cell = (c) => TC.t("c{col} r{row}", {col: c[0], row: c[1]});
+/** Sentences one after the other, "a; b; c" (French writes " ; "). */
+TC.slam.listed = (items) => items.reduce((said, item) => TC.t("{items}; {item}", {items: said, item}));
 /** Names joined as the page's language joins them: "Ann and Bea". */
 TC.slam.and = (items) => new Intl.ListFormat(TC.lang, {type: "conjunction"}).format(items.map(String));
 /** An Enchantment's count of cards (1 to 3: Enchant-1 to Enchant-3). A script's words
@@ -327,8 +329,8 @@ TC.boards.alakaslam = function (match) {
   }
   const reminders = [];
   if (!over && v.draws && v.draws.length) {
-    reminders.push(TC.t("Draw: {draws}", {draws: v.draws.map((d) => TC.slam.drawText(v, d))
-      .reduce((items, item) => TC.t("{items}; {item}", {items, item}))}));
+    const draws = TC.slam.listed(v.draws.map((d) => TC.slam.drawText(v, d)));
+    reminders.push(TC.t("Draw: {draws}", {draws}));
   }
   if (!over && v.refill && v.refill.length) {
     const discard = v.refill.filter((r) => r.discard_up_to).map((r) => v.players[r.player].name);
