@@ -265,11 +265,11 @@ def test_host_point_mulligan_copy_and_ability_controls(companion, phone):
 
 
 def test_the_host_page_preview_lands_where_the_engine_does(companion, phone):
-    """The page's shot calculator (alakaslam.js) against court.py, in the real browser:
-    every row of 1 to 3 cards from every start cell of both court sizes, for both
-    sides, as a shot and as a serve from either corner."""
+    """The host page's shot calculator (alakaslam-host.js) against court.py, in the real
+    browser: every row of 1 to 3 cards from every start cell of both court sizes, for
+    both sides, as a shot and as a serve from either corner."""
     start(companion, SINGLES)
-    phone.goto(url(companion))
+    log_in(phone, companion, "host", "#host")
     rows = [list(r) for n in (1, 2, 3) for r in itertools.product(court.CARDS, repeat=n)]
     cells = {cols: [[c, r] for c in range(1, cols + 1) for r in range(1, court.ROWS + 1)]
              for cols in (3, 4)}

@@ -1,51 +1,14 @@
-/* AlakaSLAM on the phones: the court geometry (the engine's, for previews), the court
-   drawing and the board every page shows; the host's controls are in alakaslam-host.js. */
+/* AlakaSLAM on the phones: the words, the court drawing and the board every page shows;
+   the host's controls and the shot preview's geometry are in alakaslam-host.js. */
 "use strict";
 
 TC.slam = {};
 
-/* --- the court: a copy of companion/games/alakaslam/court.py -----------------------
-   The host page previews a shot before it is sent; tests/e2e/test_alakaslam_pages.py
-   runs these functions for every card row and start cell against the Python ones. */
-
+/* The court as companion/games/alakaslam/court.py has it (its geometry, for the host's
+   preview, is in alakaslam-host.js). */
 TC.slam.ROWS = 4;
 /** The last row of side 0's half; the net lies just beyond it. */
 TC.slam.NET = 2;
-TC.slam.HITS = ["R0", "R1", "R2", "R3", "B0", "B1", "B2", "B3"];
-TC.slam.ENCHANTS = ["E1", "E2", "E3"];
-TC.slam.STRAIGHT = "S2";
-
-/** How far one card moves the ball hit by `side`: [columns, rows]. */
-TC.slam.move = function (card, side) {
-  if (TC.slam.ENCHANTS.includes(card)) return [0, 0];
-  const forward = side === 0 ? 1 : -1;
-  if (card === TC.slam.STRAIGHT) return [0, 2 * forward];
-  return [card[0] === "R" ? -1 : 1, Number(card[1]) * forward];
-};
-
-/** Where the ball ends after `cards` (in order) hit by `side` from `start` ([col, row]). */
-TC.slam.land = function (start, cards, side) {
-  return cards.reduce(([col, row], card) => {
-    const [dc, dr] = TC.slam.move(card, side);
-    return [col + dc, row + dr];
-  }, start);
-};
-
-TC.slam.onCourt = (cell, cols) => cell[0] >= 1 && cell[0] <= cols && cell[1] >= 1 && cell[1] <= TC.slam.ROWS;
-
-/** "in", "out" or "net" for a shot by `side` landing on `cell`. */
-TC.slam.judge = function (cell, side, cols) {
-  if (!TC.slam.onCourt(cell, cols)) return "out";
-  return (cell[1] <= TC.slam.NET ? 0 : 1) === side ? "net" : "in";
-};
-
-/** The server's back corner: the baseline at the red or blue edge. */
-TC.slam.serveStart = (side, corner, cols) => [corner === "red" ? 1 : cols, side === 0 ? 1 : TC.slam.ROWS];
-
-/** "in" or "bad_serve": a serve must land in, in a column other than its own. */
-TC.slam.judgeServe = function (start, cell, side, cols) {
-  return TC.slam.judge(cell, side, cols) !== "in" || cell[0] === start[0] ? "bad_serve" : "in";
-};
 
 /* --- words ------------------------------------------------------------------------- */
 
