@@ -354,8 +354,9 @@ def obligation(view: Mapping[str, Any], player: int) -> str:
             if len(counts) == 1:
                 ((n, no_e),) = counts.items()
                 return _("play {n}, no E", n=n) if no_e else _("play {n}", n=n)
-            return _("play {counts}", counts=either([_("{n} (no E)", n=n) if no_e else str(n)
-                                                     for n, no_e in counts.items()]))
+            # Made apart from the sentence: Babel extracts no message inside another's call.
+            each = [_("{n} (no E)", n=n) if no_e else str(n) for n, no_e in counts.items()]
+            return _("play {counts}", counts=either(each))
     return ""
 
 
