@@ -9,6 +9,7 @@ above, side 2 below.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 from PIL import ImageDraw
@@ -18,7 +19,7 @@ from companion.games.alakaslam.court import NET, ROWS, Cell
 from companion.games.alakaslam.panel import GO, obligation, preview
 from companion.games.alakaslam.rules import REASON_WORDS, point_said
 from companion.games.said import joined
-from companion.i18n import N_, _, translate
+from companion.i18n import C_, N_, _, translate
 from companion.names import TEAM_JOIN
 from companion.ui.base import Screen, Ui
 from companion.ui.canvas import (
@@ -46,10 +47,13 @@ ROW_TOPS = (0, 13)
 STATUS_Y = 27
 #: The two full-width lines under the court.
 LINES_Y = (37, 46)
-#: A landing's verdict on the card picker (bold, capitals), and on the board's last line.
+#: A landing's verdict on the card picker (bold, capitals).
 RESULTS = {"in": _("IN"), "out": _("OUT"), "net": _("NET"), "bad_serve": _("BAD SERVE")}
-LANDED = {"in": _("in"), "out": REASON_WORDS["out"], "net": REASON_WORDS["net"],
-          "bad_serve": REASON_WORDS["bad_serve"]}
+#: A point's reason where the board's line is too narrow for its words (REASON_WORDS):
+#: a shorter word a language may have ("no return" is German's "kein Return" there).
+SHORT_REASONS = {"no_return": C_("narrow line", "no return"),
+                 "declined": C_("narrow line", "declined"), "out": C_("narrow line", "out"),
+                 "net": C_("narrow line", "net"), "bad_serve": C_("narrow line", "bad serve")}
 
 
 def board(draw: ImageDraw.ImageDraw, match: Mapping[str, Any]) -> None:
@@ -144,7 +148,7 @@ def status(view: Mapping[str, Any]) -> str:
     if won is not None:
         return _fitted(view, lambda n: (_("{side} win", side=_side(view, won, n))
                                         if _pair(view, won) else
-                                        _("{side} wins", side=_side(view, won, n))), STATUS)
+                                        _("{side} wins", side=_side(view, won, n))), room=STATUS)
     target = view["target"]
     text = translate(_("Serve · goal {target}", target=target) if view["due"] == "serve" else
                      _("Rally {rally} · goal {target}", rally=view["rally"], target=target))
@@ -163,8 +167,11 @@ def lines(view: Mapping[str, Any], options: Mapping[str, Any]) -> list[str]:
     """
     # The lambdas' defaults bind each line's own values (ruff B023); mypy infers the
     # type of no lambda with defaults, hence the ignores ([misc]) on those lines.
+    # Without "play" where the names would lose more than the verb says.
     out = [_fitted(view, lambda n, o=o: _("{name}: {obligation}", name=n[o["player"]],  # type: ignore[misc]
-                                         obligation=obligation(view, o["player"])))
+                                         obligation=obligation(view, o["player"])),
+                   lambda n, o=o: _("{name}: {obligation}", name=n[o["player"]],  # type: ignore[misc]
+                                    obligation=obligation(view, o["player"], verb=False)))
            for o in view["obligations"]]
     used = [CHARACTERS[x["acts_as"]] for x in view["players"] if x["ability_used"]]
     copies = [_fitted(view, lambda n, p=p, x=x: _("{name} as {character}", name=n[p],  # type: ignore[misc]
@@ -177,14 +184,10 @@ def lines(view: Mapping[str, Any], options: Mapping[str, Any]) -> list[str]:
         # Mulligans are taken before the serve: in a rally they are old news.
         out += copies + abilities
         if shot is not None:
-            where = _cell_name(shot["to"], view["court"]["cols"]) if shot["result"] == "in" \
-                else ""
-            result = LANDED[shot["result"]]
+            # The ball is in play: the last shot landed in, on the court (state.end_point).
+            cell = _cell_name(shot["to"], view["court"]["cols"])
             out.append(_fitted(view, lambda n: _("Last: {who} in {cell}",
-                                                 who=_hitters(view, shot, n), cell=where)
-                               if where else
-                               _("Last: {who} {result}", who=_hitters(view, shot, n),
-                                 result=result)))
+                                                 who=_hitters(view, shot, n), cell=cell)))
         return out
     mulligans = [_fitted(view, lambda n, p=p, x=x: N_(  # type: ignore[misc]
         "{name} mulligans: {n} card", "{name} mulligans: {n} cards", x["hand"], name=n[p]))
@@ -194,7 +197,8 @@ def lines(view: Mapping[str, Any], options: Mapping[str, Any]) -> list[str]:
              for p, x in enumerate(view["players"])
              if x["character"] == "simon" and not x["copy"]]
     if point is not None:
-        out.append(_fitted(view, lambda n: _point(view, point, n)))
+        out.append(_fitted(view, *(partial(_point, view, point, words=w)
+                                   for w in (None, REASON_WORDS, SHORT_REASONS))))
     elif options.get("coin_flip") is not None:
         side = options["coin_flip"]
         out.append(_fitted(view, lambda n: (
@@ -203,14 +207,18 @@ def lines(view: Mapping[str, Any], options: Mapping[str, Any]) -> list[str]:
     return out + simon + copies + mulligans + abilities
 
 
-def _fitted(view: Mapping[str, Any], line: Callable[[list[str]], str],
+def _fitted(view: Mapping[str, Any], *lines: Callable[[list[str]], str],
             room: int = LINE) -> str:
-    """``line(names)`` with the players' names shortened just enough to fit ``room``
-    pixels (see :func:`~companion.ui.canvas.fit_names`); a pair joined without the
-    spaces (``Ann&Bea``) before its names lose a letter. Measured as said in the
-    language being drawn (the tight form is that language's words, joined tight)."""
-    return fit_names([p["name"] for p in view["players"]], line,
-                     lambda n: translate(line(n)).replace(TEAM_JOIN, TIGHT_JOIN), width=room)
+    """The first of ``lines(names)`` (a line's shorter forms after it) with the players'
+    names shortened just enough to fit ``room`` pixels (see
+    :func:`~companion.ui.canvas.fit_names`); each form with a pair joined without the
+    spaces (``Ann&Bea``) before the names lose a letter. Measured as said in the
+    language being drawn (a tight form is that language's words, joined tight)."""
+    def tight(line: Callable[[list[str]], str]) -> Callable[[list[str]], str]:
+        return lambda n: translate(line(n)).replace(TEAM_JOIN, TIGHT_JOIN)
+
+    return fit_names([p["name"] for p in view["players"]],
+                     *(form for line in lines for form in (line, tight(line))), width=room)
 
 
 def _side(view: Mapping[str, Any], side: int, names: list[str]) -> str:
@@ -223,11 +231,15 @@ def _hitters(view: Mapping[str, Any], shot: Mapping[str, Any], names: list[str])
     return who or _side(view, shot["side"], names)
 
 
-def _point(view: Mapping[str, Any], point: Mapping[str, Any], names: list[str]) -> str:
+def _point(view: Mapping[str, Any], point: Mapping[str, Any], names: list[str],
+           words: Mapping[str, str] | None = None) -> str:
     """``"Ann scores: net"``: who won the last point and why, in the words of every
-    output (the loser goes without saying)."""
-    return point_said(_side(view, point["winner"], names), point["reason"],
-                      pair=_pair(view, point["winner"]))
+    output (the loser goes without saying); with the reasons' ``words``, the shorter
+    ``"+1 Ann: net"`` for a line too narrow for the sentence."""
+    side = _side(view, point["winner"], names)
+    if words is None:
+        return point_said(side, point["reason"], pair=_pair(view, point["winner"]))
+    return _("+1 {side}: {reason}", side=side, reason=words[point["reason"]])
 
 
 def _pair(view: Mapping[str, Any], side: int) -> bool:

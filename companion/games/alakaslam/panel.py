@@ -341,9 +341,10 @@ def preview(ui: Ui, match: Mapping[str, Any]) -> Preview:
     return Preview(side, cols, start, end, result if cards else "", cards)
 
 
-def obligation(view: Mapping[str, Any], player: int) -> str:
-    """``"play 2"``, ``"play 2, no E"``, ``"play 2 (no E) or 3"``; empty when unbound.
-    Marked words (the cards' "E" as printed), said where they are drawn.
+def obligation(view: Mapping[str, Any], player: int, verb: bool = True) -> str:
+    """``"play 2"``, ``"play 2, no E"``, ``"play 2 (no E) or 3"``; empty when unbound;
+    without the ``verb`` (a line too narrow for it): ``"2"``, ``"2, no E"``,
+    ``"2 (no E) or 3"``. Marked words (the cards' "E" as printed), said where drawn.
 
     Either count satisfies (two Enchantments on the Canadian single player), and
     Rich's "no Enchantment" holds only with his count: a count another binding asks
@@ -353,10 +354,12 @@ def obligation(view: Mapping[str, Any], player: int) -> str:
             counts = counts_of(o)
             if len(counts) == 1:
                 ((n, no_e),) = counts.items()
+                if not verb:
+                    return _("{n}, no E", n=n) if no_e else str(n)
                 return _("play {n}, no E", n=n) if no_e else _("play {n}", n=n)
             # Made apart from the sentence: Babel extracts no message inside another's call.
             each = [_("{n} (no E)", n=n) if no_e else str(n) for n, no_e in counts.items()]
-            return _("play {counts}", counts=either(each))
+            return _("play {counts}", counts=either(each)) if verb else either(each)
     return ""
 
 
