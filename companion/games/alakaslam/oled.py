@@ -209,16 +209,21 @@ def lines(view: Mapping[str, Any], options: Mapping[str, Any]) -> list[str]:
 
 def _fitted(view: Mapping[str, Any], *lines: Callable[[list[str]], str],
             room: int = LINE) -> str:
-    """The first of ``lines(names)`` (a line's shorter forms after it) with the players'
-    names shortened just enough to fit ``room`` pixels (see
-    :func:`~companion.ui.canvas.fit_names`); each form with a pair joined without the
-    spaces (``Ann&Bea``) before the names lose a letter. Measured as said in the
+    """The first of ``lines(names)`` (a line, then its shorter forms) that fits ``room``
+    pixels with the players' names shortened (each as short as a name is cut, at
+    most), its names shortened just enough (see :func:`~companion.ui.canvas.fit_names`):
+    a line's words are kept before a shorter form is taken. A pair is joined without
+    the spaces (``Ann&Bea``) before its names lose a letter. Measured as said in the
     language being drawn (a tight form is that language's words, joined tight)."""
+    names = [p["name"] for p in view["players"]]
+    least = short(names, 0, SMALL)
+
     def tight(line: Callable[[list[str]], str]) -> Callable[[list[str]], str]:
         return lambda n: translate(line(n)).replace(TEAM_JOIN, TIGHT_JOIN)
 
-    return fit_names([p["name"] for p in view["players"]],
-                     *(form for line in lines for form in (line, tight(line))), width=room)
+    line = next((form for form in lines if text_width(tight(form)(least), SMALL) <= room),
+                lines[-1])
+    return fit_names(names, line, tight(line), width=room)
 
 
 def _side(view: Mapping[str, Any], side: int, names: list[str]) -> str:
