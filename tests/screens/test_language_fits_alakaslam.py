@@ -99,8 +99,9 @@ BOXES: list[tuple[Text, str, int]] = [
     # hint across the screen.
     *((t, canvas.BIG, W // 2 - 4) for t in (_("Red"), _("Blue"))),
     *((t, canvas.SMALL, W) for t in CORNER_HINTS.values()),
-    # The ring's middle, between two cards 22 pixels apart (oled._strip).
-    (GO, canvas.BODY, 4 * canvas.char_width(canvas.BODY)),
+    # The ring's middle between two cards 22 pixels apart (oled._strip), its box clear
+    # of theirs and of the ring's arrows.
+    (GO, canvas.BODY, 3 * canvas.char_width(canvas.BODY)),
 ]
 #: Soft keys: at most SOFT_KEY_CHARS characters, within a key's cell.
 KEYS = [_("More"), _("Shot"), C_("soft key: record the serve", "Serve"), _("Add"), GO,
