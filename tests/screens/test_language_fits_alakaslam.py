@@ -4,10 +4,11 @@ in the font and room of the place it is drawn with its widest placeholders (a me
 companion/games/alakaslam/{panel,oled}.py that no box here names fails, so a new one is
 measured too); the board's lines and status keep their words with 16-capital names
 (the names are shortened, never the words); golden images of the game's screens in
-each language."""
+each language, whose frames show no English words the catalog says otherwise."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -20,6 +21,7 @@ from companion.games.alakaslam.panel import CORNER_HINTS, GO, NORMAL, REASON_LAB
 from companion.i18n import C_, DOMAIN, LANGUAGES, LOCALE_DIR, N_, Text, _, speaking, translate
 from companion.names import MIN_WIDTH, TEAM_JOIN, short_names
 from companion.ui import canvas
+from companion.ui import text as text_module
 from companion.ui.base import SOFT_KEY_CHARS
 from tests.screens.test_language_goldens import assert_scene_in
 
@@ -246,3 +248,47 @@ SLAM = ("board-slam-doubles-rally", "board-slam-before-serve", "board-slam-coin"
 @pytest.mark.parametrize("lang", [lang for lang in ORDER if lang != "en"])
 def test_alakaslam_s_screens_in_each_language(lang, scene):
     assert_scene_in(lang, scene)
+
+
+#: The game's messages whose English words a frame in another language must not show.
+GAME = ("companion/games/alakaslam/panel.py", "companion/games/alakaslam/oled.py",
+        "companion/games/alakaslam/rules.py")
+
+
+def english_left(lang: str) -> set[str]:
+    """The English words of the game's messages that ``lang`` says otherwise: a whole
+    message without placeholders, or a part between two placeholders (four letters at
+    least, so "in" or "as" of a name's line are not taken for English)."""
+    with (LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po").open("rb") as file:
+        catalog = read_po(file)
+    found = set()
+    for m in catalog:
+        if not m.id or not any(path in GAME for path, _line in m.locations):
+            continue
+        english = m.id if isinstance(m.id, str) else m.id[-1]
+        said = m.string if isinstance(m.string, str) else " ".join(m.string)
+        for part in re.split(r"\{\w+\}", english):
+            part = part.strip(" :;,.()?")
+            if len(re.sub(r"[^A-Za-z]", "", part)) >= 4 and part not in said:
+                found.add(part)
+    return found
+
+
+@pytest.mark.parametrize("lang", [lang for lang in ORDER if lang != "en"])
+def test_no_english_is_left_on_the_game_s_frames(lang, monkeypatch):
+    """Every text the game's screens draw in ``lang`` (the same scenes as the goldens):
+    none shows English words its catalog says otherwise."""
+    drawn: list[str] = []
+    original = text_module.draw
+
+    def recorded(canvas_, xy, text, style, fill=1):
+        drawn.append(text)
+        return original(canvas_, xy, text, style, fill)
+
+    monkeypatch.setattr(text_module, "draw", recorded)
+    for scene in SLAM:
+        assert_scene_in(lang, scene)
+    english = english_left(lang)
+    left = sorted({(t, e) for t in drawn for e in english if e in t})
+    assert left == [], (lang, left)
+    assert drawn

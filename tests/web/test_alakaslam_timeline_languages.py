@@ -3,7 +3,8 @@ chart's title, axes, marks (who won each point and why, a pair in the plural), i
 description and its bars said in the request's ``Accept-Language``, every placeholder
 filled (names in any script, the 16-capital name, the point's number, each reason in
 the same language); the data (series, x and y values, the bars' counts) the same in
-every language. And the history's summary line, marked words said in each language."""
+every language. And the history's summary line and the hall's card, marked words said in
+each language."""
 
 # ruff: noqa: E501 (each expected sentence on one line, as a reader compares them)
 
@@ -14,6 +15,7 @@ import random
 
 import pytest
 
+from companion.games.alakaslam.card import card
 from companion.games.alakaslam.view import summary
 from companion.i18n import Text, translate
 from companion.matchfile import replay
@@ -103,3 +105,16 @@ def test_the_history_s_summary_is_marked_words_said_in_each_language(lang):
     line = summary(match.state)
     assert isinstance(line, Text)
     assert translate(line, lang) == SUMMARY[lang]
+
+
+#: The hall's card of the same match: its score line and its column.
+CARD = {"en": ("2-1 (to 2)", "Pts"), "de": ("2-1 (bis 2)", "Pkt"), "fr": ("2-1 (en 2)", "Pts"),
+        "es": ("2-1 (a 2)", "Pts"), "pl": ("2-1 (do 2)", "Pkt")}
+
+
+@pytest.mark.parametrize("lang", list(CARD))
+def test_the_hall_s_card_is_said_in_each_language(lang):
+    match = replay([json.dumps(START), *map(json.dumps, PLAY)], random.Random(0), CATALOG)
+    shown = card(match.view())
+    assert (translate(shown.score, lang), translate(shown.columns[0], lang)) == CARD[lang]
+    assert [side[0] for side in shown.sides] == [A, B]  # names as entered, in any script
