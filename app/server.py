@@ -411,15 +411,14 @@ class _Exchange(httputil.HTTPMessageDelegate):
             return
         assert self.start_line is not None and self.headers is not None
         self.exchanges.complete()
-        request = httputil.HTTPServerRequest(connection=self.conn, start_line=self.start_line,
-                                             headers=self.headers, body=b"".join(self.body))
-        self.body = []
-        pool = (self.owner._play if plays_first(request.method or "", request.path)
+        line = self.start_line
+        pool = (self.owner._play if plays_first(line.method, line.path.partition("?")[0])
                 else self.owner._reads)
-        # The worker makes the environ: a burst of a thousand phones opening their
-        # streams at once queues only the parsed requests.
+        # The worker makes the request and its environ: a burst of a thousand phones
+        # opening their streams at once queues only what was parsed (the request line
+        # and headers), and the loop, which parses for every connection, does no more.
         try:
-            pool.submit(self._work, request, asyncio.get_running_loop())
+            pool.submit(self._work, asyncio.get_running_loop())
         except RuntimeError:  # the server is closing
             self._close()
 
@@ -470,15 +469,18 @@ class _Exchange(httputil.HTTPMessageDelegate):
 
     # --- the app's answer ---------------------------------------------------------------
 
-    def _work(self, request: httputil.HTTPServerRequest,
-              loop: asyncio.AbstractEventLoop) -> None:
-        """On a worker thread: the app's answer to ``request``, written through the loop.
+    def _work(self, loop: asyncio.AbstractEventLoop) -> None:
+        """On a worker thread: the app's answer to the request, written through the loop.
 
         The answer's last piece goes to the loop without waiting for it (one
         crossing from worker to loop per answer, the worker free at once);
         the loop then waits for the client to take it, at most
         ``answer_timeout``.
         """
+        assert self.start_line is not None and self.headers is not None
+        request = httputil.HTTPServerRequest(connection=self.conn, start_line=self.start_line,
+                                             headers=self.headers, body=b"".join(self.body))
+        self.body = []
         try:
             self._answer(request, loop)
         except iostream.StreamClosedError:
