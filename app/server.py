@@ -267,19 +267,19 @@ class _Listener:
         except Exception:  # one connection's failure never stops the accepting
             log.exception("a new connection from %s could not be served", address)
             stream.close()
-        with self._lock:
-            behind = self._queued - self._begun >= BEHIND
-            if behind:
-                self._paused = True
-        if behind:
-            self._pause()
 
     def queued(self) -> None:
-        """A request was handed to the play pool (loop thread). The reads' pool is not
-        counted: a burst of readers is bounded per address and by web/reads.py's gate,
-        and a host's new connection must not wait for the reads queued before it."""
+        """A request was handed to the play pool (loop thread): accepting pauses if the
+        workers are ``BEHIND``. The reads' pool is not counted: a burst of readers is
+        bounded per address and by web/reads.py's gate, and a host's new connection
+        must not wait for the reads queued before it."""
         with self._lock:
             self._queued += 1
+            pause = not self._paused and self._queued - self._begun >= BEHIND
+            if pause:
+                self._paused = True
+        if pause:
+            self._pause()
 
     def begun(self) -> None:
         """A play worker began a request (worker thread): accept again if the workers have
