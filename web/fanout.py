@@ -78,9 +78,9 @@ class Handover:
     """A stream's connection, now written by the fan-out thread.
 
     Kept per live phone for as long as it follows, so it holds no more than
-    it needs (slots, no lock of its own): a thousand phones opening their
-    streams at once leave these behind among what the burst made, and each
-    one keeps a 1 MB arena of Python's from going back to the system
+    it needs (slots, no lock of its own): these are made among everything a
+    burst of phones opening their streams makes, and any one of them keeps
+    the 1 MB arena of Python's it lies in from going back to the system
     (docs/design.md, "The web edge").
     """
 
