@@ -1,7 +1,7 @@
 # i18n: words not marked yet (issue #40)
 """Serving the web app (Flask, as WSGI) with Tornado, and the addresses to print.
 
-Tornado (its documented ``TCPServer``, ``HTTP1ServerConnection`` and
+Tornado (its documented ``add_accept_handler``, ``HTTP1ServerConnection`` and
 ``HTTPMessageDelegate``) parses every request on one asyncio loop thread and
 keeps each connection within app/connections.py's bounds; the Flask app runs
 on two small pools of worker threads, one for play (every change, the
@@ -41,10 +41,9 @@ from datetime import timedelta
 from typing import Any, TypeVar
 
 from flask import Flask
-from tornado import gen, httputil, iostream
+from tornado import gen, httputil, iostream, netutil
 from tornado.http1connection import HTTP1ConnectionParameters, HTTP1ServerConnection
 from tornado.netutil import bind_sockets
-from tornado.tcpserver import TCPServer
 from tornado.wsgi import WSGIContainer
 
 from app.connections import DEFAULT_LIMITS, Book, Client, ConnectionLimits
@@ -76,6 +75,10 @@ BODY_SLACK = 64 * 1024
 #: bound are answered 431 with a message; past this many times it, the connection
 #: is closed without a word (Tornado's own refusal).
 HEADER_SLACK = 4
+#: Requests waiting for a worker at which new connections are left in the kernel's
+#: listen queue, and at which they are accepted again (see _Listener).
+BEHIND = 4 * SPARE_THREADS
+CAUGHT_UP = SPARE_THREADS
 #: Bytes of an answer held back before they are written (see _Exchange._run_app).
 HOLD = 64 * 1024
 #: A request target as RFC 3986 allows it: printable ASCII.
@@ -163,9 +166,8 @@ class WebServer:
             body_timeout=BACKSTOP * limits.request_timeout,
             max_body_size=limits.max_body + BODY_SLACK,
         )
-        server = _Listener(self, params, max_buffer_size=HEADER_SLACK * limits.max_headers
-                           + limits.max_body + BODY_SLACK + 65536)
-        server.add_sockets(sockets)
+        server = _Listener(self, params, HEADER_SLACK * limits.max_headers + limits.max_body
+                           + BODY_SLACK + 65536, sockets)
         self._ready.set()
         while not self._stopping.is_set():
             self._turned = time.monotonic()
@@ -197,17 +199,99 @@ class WebServer:
         self._reads.shutdown(wait=False, cancel_futures=True)
 
 
-class _Listener(TCPServer):
-    """Tornado's TCP server, each connection admitted by the book and served as HTTP/1.1."""
+class _Listener:
+    """The listening sockets: each connection admitted by the book and served as HTTP/1.1.
+
+    Connections are accepted with Tornado's documented ``add_accept_handler``
+    and each made an ``IOStream`` as its ``TCPServer`` does, but accepting
+    pauses while the play workers are behind: while ``BEHIND`` requests or
+    more wait for one (a live stream's start is play), new connections wait
+    in the kernel's listen queue (1,024 long), where they cost the process
+    nothing, and are accepted again once the workers have caught up to
+    ``CAUGHT_UP``. A thousand phones
+    opening their streams at once are then taken a few hundred at a time,
+    not all together: each connection waiting for a worker holds Tornado's
+    objects (its stream, connection, coroutines and parsed request, about 8
+    KB), and what a burst of them made stays with the process after it as
+    1 MB arenas of Python's kept by the streams made among them (measured:
+    +9.4 MB of RSS for 1,000 streams opened at once, +1.4 MB for the same
+    opened 50 at a time; docs/design.md, "The web edge"). Only the server's
+    own backlog pauses it, never a client: a connection waiting for its
+    client's request counts for nothing, so a stranger holding connections
+    open cannot stop others being accepted.
+    """
 
     def __init__(self, owner: WebServer, params: HTTP1ConnectionParameters,
-                 max_buffer_size: int) -> None:
-        # Reads of 8 KB, as a request is ~1 KB: a thousand phones connecting at once
-        # each had a 64 KB buffer (Tornado's default) in RSS that stayed.
-        super().__init__(max_buffer_size=max_buffer_size, read_chunk_size=8192)
+                 max_buffer_size: int, sockets: list[socket.socket]) -> None:
         self.owner = owner
         self.params = params
+        self.max_buffer_size = max_buffer_size
         self.connections: set[HTTP1ServerConnection] = set()
+        self._sockets = sockets
+        self._loop = asyncio.get_running_loop()
+        #: Removes each socket's accept handler (none while paused or stopped).
+        self._removers: list[Callable[[], None]] = []
+        self._stopped = False
+        #: Requests handed to the pools, and begun by a worker; under ``_lock``, as is
+        #: ``_paused`` (a worker resumes what the loop paused).
+        self._lock = threading.Lock()
+        self._queued = 0
+        self._begun = 0
+        self._paused = False
+        self._listen()
+
+    def _listen(self) -> None:
+        """Accept on every socket (loop thread); nothing if accepting already or stopped."""
+        if self._stopped or self._removers:
+            return
+        self._removers = [netutil.add_accept_handler(sock, self._accepted)
+                          for sock in self._sockets]
+
+    def _pause(self) -> None:
+        for remove in self._removers:
+            remove()
+        self._removers = []
+
+    def stop(self) -> None:
+        """Accept no more connections (the sockets are closed by the server's thread)."""
+        self._stopped = True
+        self._pause()
+
+    def _accepted(self, sock: socket.socket, address: Any) -> None:
+        # Reads of 8 KB, as a request is ~1 KB: a thousand phones connecting at once
+        # each had a 64 KB buffer (Tornado's default) in RSS that stayed.
+        stream = iostream.IOStream(sock, max_buffer_size=self.max_buffer_size,
+                                   read_chunk_size=8192)
+        try:
+            self.handle_stream(stream, address)
+        except Exception:  # one connection's failure never stops the accepting
+            log.exception("a new connection from %s could not be served", address)
+            stream.close()
+
+    def queued(self) -> None:
+        """A request was handed to the play pool (loop thread): accepting pauses if the
+        workers are ``BEHIND``. The reads' pool is not counted: a burst of readers is
+        bounded per address and by web/reads.py's gate, and a host's new connection
+        must not wait for the reads queued before it."""
+        with self._lock:
+            self._queued += 1
+            pause = not self._paused and self._queued - self._begun >= BEHIND
+            if pause:
+                self._paused = True
+        if pause:
+            self._pause()
+
+    def begun(self) -> None:
+        """A play worker began a request (worker thread): accept again if the workers have
+        caught up since accepting paused."""
+        with self._lock:
+            self._begun += 1
+            resume = self._paused and self._queued - self._begun <= CAUGHT_UP
+            if resume:
+                self._paused = False
+        if resume:
+            with contextlib.suppress(RuntimeError):  # the loop has ended: nothing to accept
+                self._loop.call_soon_threadsafe(self._listen)
 
     def handle_stream(self, stream: iostream.IOStream, address: Any) -> None:
         host = address[0] if isinstance(address, tuple) else str(address)
@@ -339,6 +423,8 @@ class _Exchange(httputil.HTTPMessageDelegate):
         self.refused = False
         self.gone = False
         self.handed_over = False
+        #: Counted among the requests waiting for a play worker (see _Listener).
+        self._counted = False
         #: The app's status and headers (None once sent), and the pieces of its body
         #: held back (see _run_app): the worker's.
         self._answer_of: list[Any] = []
@@ -411,15 +497,17 @@ class _Exchange(httputil.HTTPMessageDelegate):
             return
         assert self.start_line is not None and self.headers is not None
         self.exchanges.complete()
-        request = httputil.HTTPServerRequest(connection=self.conn, start_line=self.start_line,
-                                             headers=self.headers, body=b"".join(self.body))
-        self.body = []
-        pool = (self.owner._play if plays_first(request.method or "", request.path)
+        line = self.start_line
+        pool = (self.owner._play if plays_first(line.method, line.path.partition("?")[0])
                 else self.owner._reads)
-        # The worker makes the environ: a burst of a thousand phones opening their
-        # streams at once queues only the parsed requests.
+        # The worker makes the request and its environ: a burst of a thousand phones
+        # opening their streams at once queues only what was parsed (the request line
+        # and headers), and the loop, which parses for every connection, does no more.
+        if pool is self.owner._play:  # counted before a worker may begin it
+            self._counted = True
+            self.exchanges.listener.queued()
         try:
-            pool.submit(self._work, request, asyncio.get_running_loop())
+            pool.submit(self._work, asyncio.get_running_loop())
         except RuntimeError:  # the server is closing
             self._close()
 
@@ -470,15 +558,20 @@ class _Exchange(httputil.HTTPMessageDelegate):
 
     # --- the app's answer ---------------------------------------------------------------
 
-    def _work(self, request: httputil.HTTPServerRequest,
-              loop: asyncio.AbstractEventLoop) -> None:
-        """On a worker thread: the app's answer to ``request``, written through the loop.
+    def _work(self, loop: asyncio.AbstractEventLoop) -> None:
+        """On a worker thread: the app's answer to the request, written through the loop.
 
         The answer's last piece goes to the loop without waiting for it (one
         crossing from worker to loop per answer, the worker free at once);
         the loop then waits for the client to take it, at most
         ``answer_timeout``.
         """
+        if self._counted:
+            self.exchanges.listener.begun()
+        assert self.start_line is not None and self.headers is not None
+        request = httputil.HTTPServerRequest(connection=self.conn, start_line=self.start_line,
+                                             headers=self.headers, body=b"".join(self.body))
+        self.body = []
         try:
             self._answer(request, loop)
         except iostream.StreamClosedError:

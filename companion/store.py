@@ -40,7 +40,7 @@ from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from companion import wal
 from companion.errors import (
@@ -61,6 +61,7 @@ if TYPE_CHECKING:
     from companion.catalog import Catalog
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 SCHEMA_VERSION = 4
 
@@ -1095,13 +1096,28 @@ class Store:
                               (-1 if limit is None else limit,)).fetchall()
         return self._summaries(rows)
 
+    @overload
+    def summaries(self, above: int, ids: Collection[int] = ()
+                  ) -> tuple[int, list[MatchSummary]]: ...
+
+    @overload
+    def summaries(self, above: int, ids: Collection[int], made: Callable[[MatchSummary], _T]
+                  ) -> tuple[int, list[_T]]: ...
+
     @_named_errors
-    def summaries(self, above: int, ids: Collection[int] = ()) -> tuple[int, list[MatchSummary]]:
-        """The version, and the matches with an id above ``above`` or in ``ids``, newest first.
+    def summaries(self, above: int, ids: Collection[int] = (),
+                  made: Callable[[MatchSummary], Any] | None = None) -> tuple[int, list[Any]]:
+        """The version, and the matches with an id above ``above`` or in ``ids``, newest first
+        (each passed through ``made`` where given).
 
         Both as of one committed change (one read transaction). What a reader
         needs to bring a history it holds up to date: a change only ever adds a
-        match (a new id) or changes the table's current one.
+        match (a new id) or changes the table's current one. Each row is read,
+        decoded and made into what the caller keeps one at a time, so reading
+        5,000 matches holds what is kept of them, not the rows and their decoded
+        JSON as well: Python keeps its small objects in 1 MB arenas that a single
+        object made meanwhile keeps from the system (docs/design.md, "Reads and
+        play").
         """
         wanted = sorted({int(i) for i in ids if int(i) <= above})
         marks = ",".join("?" * len(wanted))
@@ -1109,8 +1125,13 @@ class Store:
         with self._reading() as db:
             version = db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0]
             rows = db.execute(f"{self._SUMMARY} WHERE {where} ORDER BY id DESC",
-                              (above, *wanted)).fetchall()
-        return version, self._summaries(rows)
+                              (above, *wanted))
+            kept: list[Any] = []
+            for r in rows:
+                with _decoding(self.path, _("the match history")):
+                    summary = self._summary(r, json.loads(r[2]))
+                kept.append(summary if made is None else made(summary))
+        return version, kept
 
     def _summaries(self, rows: list[tuple[Any, ...]]) -> list[MatchSummary]:
         with _decoding(self.path, _("the match history")):

@@ -69,9 +69,20 @@ def framings(data: bytes) -> tuple[bytes, bytes]:
 KEEPALIVES = framings(KEEPALIVE)
 
 
-@dataclass(eq=False)
+#: Guards every Handover's ``gone`` event while it is made or set (rare: on asking, at the end).
+_GONE_LOCK = threading.Lock()
+
+
+@dataclass(eq=False, slots=True)
 class Handover:
-    """A stream's connection, now written by the fan-out thread."""
+    """A stream's connection, now written by the fan-out thread.
+
+    Kept per live phone for as long as it follows, so it holds no more than
+    it needs (slots, no lock of its own): these are made among everything a
+    burst of phones opening their streams makes, and any one of them keeps
+    the 1 MB arena of Python's it lies in from going back to the system
+    (docs/design.md, "The web edge").
+    """
 
     sock: socket.socket
     chunked: bool
@@ -82,11 +93,34 @@ class Handover:
     queued: bytes = b""
     #: Called once, on the fan-out thread, when the stream has ended.
     on_gone: Callable[[], None] | None = field(default=None, kw_only=True)
-    gone: threading.Event = field(default_factory=threading.Event)
+    #: The stream has ended (the fan-out dropped it); see :attr:`gone` to wait for it.
+    ended: bool = False
     #: Waiting for room to write (the selector watches for it).
     waiting: bool = False
     #: When the socket last refused bytes of the message now pending (monotonic).
     stalled_at: float | None = None
+    _gone: threading.Event | None = field(default=None, repr=False)
+
+    @property
+    def gone(self) -> threading.Event:
+        """Set once the stream has ended: made when first asked for (a test or a caller
+        that waits), not for every phone."""
+        with _GONE_LOCK:
+            if self._gone is None:
+                self._gone = threading.Event()
+                if self.ended:
+                    self._gone.set()
+            return self._gone
+
+    def end(self) -> bool:
+        """Mark the stream ended; whether it was still live (False: ended before)."""
+        with _GONE_LOCK:
+            if self.ended:
+                return False
+            self.ended = True
+            if self._gone is not None:
+                self._gone.set()
+            return True
 
 
 @dataclass(frozen=True)
@@ -280,7 +314,7 @@ class Fanout:
     def _end(self, handover: Handover) -> None:
         """End a live stream's response properly, as the server would have (the page
         then reconnects at its retry time), and drop it."""
-        if handover.gone.is_set():
+        if handover.ended:
             return
         if handover.chunked and not handover.pending:
             with contextlib.suppress(OSError):
@@ -347,7 +381,7 @@ class Fanout:
 
     def _drop(self, handover: Handover) -> None:
         """Forget a stream whose client is gone (or every stream, on close). Idempotent."""
-        if handover.gone.is_set():
+        if handover.ended:
             return
         if handover in self._streams:
             self._streams.discard(handover)
@@ -358,7 +392,8 @@ class Fanout:
 
     @staticmethod
     def _gone(handover: Handover) -> None:
-        handover.gone.set()
+        if not handover.end():
+            return
         if handover.on_gone is not None:
             try:
                 handover.on_gone()

@@ -449,8 +449,10 @@ class Reads:
             # Read before the rows: a rename between the two reads is seen next time.
             roster = store.roster
             if known is None or known.epoch != snapshot.epoch or known.roster != roster:
-                version, summaries = store.summaries(0)
-                rows = tuple(Row.of(m, self.catalog) for m in summaries)
+                # Each row made as it is read (store.summaries): the rows, not the rows and
+                # their decoded matches, are what the reading holds at most.
+                version, read = store.summaries(0, (), lambda m: Row.of(m, self.catalog))
+                rows = tuple(read)
                 finished = finished_marks(rows)
             else:
                 newest = known.rows[0].id if known.rows else 0

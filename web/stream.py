@@ -45,8 +45,8 @@ follows the changes after that version.
 
 from __future__ import annotations
 
+import functools
 import threading
-from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
@@ -96,9 +96,10 @@ class Stream:
         self.hand_over()()
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class _Place:
-    """One stream's place in a broker, from :meth:`Broker.open` until it is given back."""
+    """One stream's place in a broker, from :meth:`Broker.open` until it is given back
+    (one per live phone, so slots: see web/fanout.py Handover)."""
 
     client: str | None
     #: Given back already (ended, or shed): the stream's own end then gives back nothing.
@@ -150,7 +151,8 @@ class Broker:
         self._streams = 0
         #: Open streams' places per client that has any, oldest first (a client's entry
         #: goes with its last stream).
-        self._by_client: dict[str | None, deque[_Place]] = {}
+        #: Each address's places, oldest first (a list: most addresses hold one or two).
+        self._by_client: dict[str | None, list[_Place]] = {}
         self._closed = False
 
     @property
@@ -228,12 +230,12 @@ class Broker:
                 victim.shed = True
             place = _Place(client)
             self._streams += 1
-            self._by_client.setdefault(client, deque()).append(place)
+            self._by_client.setdefault(client, []).append(place)
             seen = (last_seen is not None and last_seen == self._version >= 0
                     and epoch in (None, self._epoch))
         if victim is not None:
             self._stop(victim)
-        stream = Stream(lambda: self._ended(place))
+        stream = Stream(functools.partial(self._ended, place))
         stream.body = self._run(last_seen if seen and last_seen is not None else -1,
                                 connection, stream, place)
         return stream

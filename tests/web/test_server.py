@@ -173,3 +173,54 @@ def test_a_page_closed_frees_its_stream_at_once(roomy):
     assert broker.streams == 1
     stream.close()  # no message or keep-alive is due for a minute
     wait_until(lambda: broker.streams == 0, timeout=5)
+
+
+def test_connections_beyond_the_play_workers_backlog_wait_and_are_all_answered():
+    """While the play workers are behind, new connections wait in the kernel's queue
+    (app/server.py _Listener) and are taken again as the workers catch up: however many
+    arrive at once, every one is answered, none is dropped or left waiting for good."""
+    from flask import Flask
+
+    from app.server import BEHIND, SPARE_THREADS
+
+    release = threading.Event()
+    entered = threading.Semaphore(0)
+    app = Flask(__name__)
+
+    @app.post("/hold")
+    def hold():
+        entered.release()
+        release.wait(60)
+        return "held"
+
+    @app.get("/ping")
+    def ping():
+        return "pong"
+
+    server = WebServer(app, "127.0.0.1", 0, max_streams=200)
+    conns = []
+    try:
+        # Every play worker held, and far more than BEHIND changes waiting behind them,
+        # each from an address of its own (one address may hold only a few connections).
+        for i in range(SPARE_THREADS + 6 * BEHIND):
+            conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60,
+                                              source_address=(f"127.0.1.{i + 1}", 0))
+            conn.request("POST", "/hold", body=b"")
+            conns.append(conn)
+        for _ in range(SPARE_THREADS):
+            assert entered.acquire(timeout=60)
+        late = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60,
+                                          source_address=("127.0.2.1", 0))
+        late.request("GET", "/ping")
+        conns.append(late)
+        release.set()
+        for conn in conns[:-1]:
+            response = conn.getresponse()
+            assert (response.status, response.read()) == (200, b"held")
+        response = late.getresponse()
+        assert (response.status, response.read()) == (200, b"pong")
+    finally:
+        release.set()
+        for conn in conns:
+            conn.close()
+        server.close()
