@@ -39,10 +39,12 @@ import json
 import math
 import threading
 import time
+from array import array
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import Any
 from urllib.parse import urlencode
 
@@ -56,7 +58,7 @@ from companion.i18n import N_, Text, _, translate
 from companion.integrity import replay_stored
 from companion.names import fold, name_key
 from companion.ratings import KeptRatings, Rating, Ratings, kept_table_ratings
-from companion.store import FINISHED, MatchSummary, StoredMatch, iso_utc
+from companion.store import ABANDONED, ACTIVE, FINISHED, MatchSummary, StoredMatch, iso_utc
 from companion.table import Table, match_json
 from companion.timeline import timeline
 from web.i18n import current, of_environ, said
@@ -311,46 +313,183 @@ def json_body(value: Any, headers: tuple[tuple[str, str], ...] = ()) -> Body:
                            ensure_ascii=False).encode(), headers=headers, language=lang)
 
 
-@dataclass(frozen=True)
-class Row:
-    """One match of the history as served: its JSON text, and what is searched and compared."""
+class Rows:
+    """The matches of the history as served, newest first, held column by column.
 
-    id: int
-    status: str
-    #: Changes whenever the match does (its status and its journal's length).
-    mark: tuple[str, int]
-    text: str
-    #: When it began (the order played is start time, then id).
-    started_at: float
-    #: Its players' names and its game's id and title, folded (companion.names.fold), for
-    #: ``q``.
-    words: str
+    Each column is one block of memory (``array``, ``bytes``), not an object or
+    eight per match: what the history holds of 5,000 matches (about 2 MB) is
+    then a dozen large blocks, which the C library's malloc gives back whole
+    once the history is let go, rather than 40,000 small objects spread over
+    Python's 1 MB arenas, where a few objects made by the load meanwhile keep
+    each arena from the system long after the history is gone
+    (docs/design.md, "Reads and play"). Made by :class:`RowsMaker`; never
+    changed once made.
+    """
 
-    @classmethod
-    def of(cls, m: MatchSummary, catalog: Catalog) -> Row:
-        """The row of ``m``, its game's title read in ``catalog`` (none for a game it
-        does not know)."""
-        title = catalog.title(m.game) if m.game in catalog else ""
-        words = fold("\n".join([*m.players, m.game, title]))
-        return cls(m.id, m.status, (m.status, m.entries),
-                   json.dumps(m.to_json(), separators=(",", ":"), ensure_ascii=False),
-                   m.started_at, words)
+    __slots__ = (
+        "_entries",
+        "_neg",
+        "_started",
+        "_statuses",
+        "_text_at",
+        "_texts",
+        "_words",
+        "_words_at",
+    )
+
+    def __init__(self, neg: array[int], entries: array[int], started: array[float],
+                 statuses: list[str], texts: bytes, text_at: array[int], words: bytes,
+                 words_at: array[int]) -> None:
+        #: The ids, negated (rising, for bisect).
+        self._neg = neg
+        #: Each match's journal length, start time and status.
+        self._entries, self._started, self._statuses = entries, started, statuses
+        #: Each match's JSON text followed by a comma, one after the other, in UTF-8;
+        #: ``_text_at`` holds where each begins, and the end.
+        self._texts, self._text_at = texts, text_at
+        #: What ``q`` searches in each (its players' names and its game's id and title,
+        #: folded: companion.names.fold), in UTF-8, and where each begins, and the end.
+        self._words, self._words_at = words, words_at
+
+    def __len__(self) -> int:
+        return len(self._neg)
+
+    def id(self, i: int) -> int:
+        """The id of the match at ``i`` (0: the newest)."""
+        return -self._neg[i]
+
+    def status(self, i: int) -> str:
+        return self._statuses[i]
+
+    def mark(self, i: int) -> tuple[str, int]:
+        """What changes whenever the match at ``i`` does: its status and journal's length."""
+        return self._statuses[i], self._entries[i]
+
+    def index(self, match_id: int) -> int | None:
+        """Where the match ``match_id`` is (None: not in the history)."""
+        i = bisect.bisect_left(self._neg, -match_id)
+        return i if i < len(self._neg) and self._neg[i] == -match_id else None
+
+    @property
+    def newest(self) -> int | None:
+        """The newest match's id (None: there is none)."""
+        return -self._neg[0] if self._neg else None
+
+    def text(self, i: int) -> bytes:
+        """The JSON of the match at ``i`` (``GET /api/history``'s row), UTF-8."""
+        return self._texts[self._text_at[i]:self._text_at[i + 1] - 1]
+
+    def whole(self) -> bytes:
+        """Every row as one JSON array (``GET /api/history`` with no parameters)."""
+        if not self._texts:
+            return b"[]"
+        with memoryview(self._texts) as texts:  # one copy, not three
+            return b"".join((b"[", texts[:-1], b"]"))
+
+    def finished_marks(self, indices: Iterable[int] | None = None
+                       ) -> tuple[tuple[float, int, int], ...]:
+        """The finished matches (of those at ``indices``; None: all) in the order played,
+        each as companion/ratings.py ``finished_mark`` tells it apart."""
+        at = range(len(self)) if indices is None else indices
+        return tuple(sorted((self._started[i], -self._neg[i], self._entries[i]) for i in at
+                            if self._statuses[i] == FINISHED))
+
+    def page(self, start: int, after: int | None, q: str, limit: int | None
+             ) -> tuple[list[int], int | None]:
+        """The rows from ``start`` on with an id above ``after`` matching every word of
+        ``q``, at most ``limit``; and the cursor of the next page (None: no more)."""
+        words = [w.encode() for w in fold(q).split()]
+        found: list[int] = []
+        for i in range(start, len(self)):
+            if after is not None and -self._neg[i] <= after:
+                break
+            if words:
+                said = self._words[self._words_at[i]:self._words_at[i + 1]]
+                if not all(w in said for w in words):
+                    continue
+            if limit is not None and len(found) == limit:
+                return found, -self._neg[found[-1]]
+            found.append(i)
+        return found, None
+
+    def start(self, before: int | None) -> int:
+        """Where the rows below the id ``before`` begin (None: from the newest)."""
+        return 0 if before is None else bisect.bisect_right(self._neg, -before)
 
 
-def finished_marks(rows: tuple[Row, ...]) -> tuple[tuple[float, int, int], ...]:
-    """The finished matches of ``rows`` in the order played, each as companion/ratings.py
-    ``finished_mark`` tells it apart."""
-    return tuple(sorted((r.started_at, r.id, r.mark[1]) for r in rows if r.status == FINISHED))
+class RowsMaker:
+    """:class:`Rows` made a match (or a run of another's) at a time, each column growing in
+    one block: a history read from the store never holds its matches as objects."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+        self._neg, self._entries = array("q"), array("q")
+        self._started = array("d")
+        self._statuses: list[str] = []
+        self._texts, self._words = bytearray(), bytearray()
+        self._text_lengths, self._words_lengths = array("q"), array("q")
+
+    def add(self, m: MatchSummary) -> None:
+        """The row of ``m``, its game's title read in the catalog (none for a game it
+        does not know), after the rows added so far."""
+        title = self.catalog.title(m.game) if m.game in self.catalog else ""
+        words = fold("\n".join([*m.players, m.game, title])).encode()
+        text = json.dumps(m.to_json(), separators=(",", ":"), ensure_ascii=False).encode()
+        self._neg.append(-m.id)
+        self._entries.append(m.entries)
+        self._started.append(m.started_at)
+        self._statuses.append(STATUSES.get(m.status, m.status))
+        self._texts += text
+        self._texts += b","
+        self._text_lengths.append(len(text) + 1)
+        self._words += words
+        self._words_lengths.append(len(words))
+
+    def copy(self, rows: Rows, start: int, end: int) -> None:
+        """The rows of ``rows`` from ``start`` to ``end`` (not included), as they are."""
+        if start >= end:
+            return
+        self._neg += rows._neg[start:end]
+        self._entries += rows._entries[start:end]
+        self._started += rows._started[start:end]
+        self._statuses += rows._statuses[start:end]
+        with memoryview(rows._texts) as texts:
+            self._texts += texts[rows._text_at[start]:rows._text_at[end]]
+        with memoryview(rows._words) as words:
+            self._words += words[rows._words_at[start]:rows._words_at[end]]
+        self._text_lengths.extend(b - a for a, b in zip(rows._text_at[start:end],
+                                                        rows._text_at[start + 1:end + 1],
+                                                        strict=True))
+        self._words_lengths.extend(b - a for a, b in zip(rows._words_at[start:end],
+                                                         rows._words_at[start + 1:end + 1],
+                                                         strict=True))
+
+    def made(self) -> Rows:
+        """The rows added and copied, in that order."""
+        return Rows(self._neg, self._entries, self._started, self._statuses,
+                    bytes(self._texts), array("q", accumulate(self._text_lengths, initial=0)),
+                    bytes(self._words), array("q", accumulate(self._words_lengths, initial=0)))
+
+
+#: The statuses a match has, each one string shared by every row (the store reads a new
+#: string for each).
+STATUSES = {s: s for s in (ACTIVE, FINISHED, ABANDONED)}
+
+
+def summary_marks(matches: Iterable[MatchSummary]) -> tuple[tuple[float, int, int], ...]:
+    """The finished ones of ``matches`` in the order played, each as companion/ratings.py
+    ``finished_mark`` tells it apart (as :meth:`Rows.finished_marks` does a row)."""
+    return tuple(sorted((m.started_at, m.id, m.entries) for m in matches
+                        if m.status == FINISHED))
 
 
 @dataclass(frozen=True)
 class History:
-    """The history as of one committed change: rows newest first, and by id."""
+    """The history as of one committed change: its rows (newest first)."""
 
     epoch: int
     version: int
-    rows: tuple[Row, ...]
-    by_id: dict[int, Row]
+    rows: Rows
     #: The table's match when it was read (its changes are looked for next time).
     current: int | None
     #: The store's renames and merges when it was read (Store.roster): each rewrites names.
@@ -358,27 +497,6 @@ class History:
     #: The finished matches in the order played, as the ratings tell them apart
     #: (companion/ratings.py finished_mark): start time, id, journal length.
     finished: tuple[tuple[float, int, int], ...] = ()
-    #: The ids, negated (rising, for bisect), in row order.
-    keys: list[int] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        self.keys.extend(-r.id for r in self.rows)
-
-    def page(self, before: int | None, after: int | None, q: str,
-             limit: int | None) -> tuple[list[Row], int | None]:
-        """The rows below ``before`` and above ``after`` matching every word of ``q``,
-        newest first, at most ``limit``; and the cursor of the next page (None: no more)."""
-        start = 0 if before is None else bisect.bisect_right(self.keys, -before)
-        words = fold(q).split()
-        found: list[Row] = []
-        for row in self.rows[start:]:
-            if after is not None and row.id <= after:
-                break
-            if all(w in row.words for w in words):
-                if limit is not None and len(found) == limit:
-                    return found, found[-1].id
-                found.append(row)
-        return found, None
 
 
 class Reads:
@@ -449,34 +567,44 @@ class Reads:
             # Read before the rows: a rename between the two reads is seen next time.
             roster = store.roster
             if known is None or known.epoch != snapshot.epoch or known.roster != roster:
-                # Each row made as it is read (store.summaries): the rows, not the rows and
-                # their decoded matches, are what the reading holds at most.
-                version, read = store.summaries(0, (), lambda m: Row.of(m, self.catalog))
-                rows = tuple(read)
-                finished = finished_marks(rows)
+                # Each row made as it is read (store.summaries) into the columns: the
+                # columns, not the rows and their decoded matches, are what it holds.
+                maker = RowsMaker(self.catalog)
+                version, _ = store.summaries(0, (), maker.add)
+                rows = maker.made()
+                finished = rows.finished_marks()
             else:
-                newest = known.rows[0].id if known.rows else 0
-                watch = {r.id for r in known.rows if r.status == "active"}
+                old = known.rows
+                newest = old.newest or 0
+                watch = {old.id(i) for i in range(len(old)) if old.status(i) == ACTIVE}
                 watch.update(i for i in (newest, known.current, current) if i is not None)
                 version, summaries = store.summaries(newest, watch)
-                changed = {m.id: Row.of(m, self.catalog) for m in summaries}
-                added = tuple(changed.pop(m.id) for m in summaries if m.id > newest)
-                rows = added + tuple(changed.get(r.id, r) for r in known.rows)
+                added = [m for m in summaries if m.id > newest]
+                # The changed matches where they are (one the history does not hold: left out).
+                changed = sorted((i, m) for m in summaries if m.id <= newest
+                                 and (i := old.index(m.id)) is not None)
+                maker = RowsMaker(self.catalog)
+                for m in added:
+                    maker.add(m)
+                begin = 0
+                for i, m in changed:
+                    maker.copy(old, begin, i)
+                    maker.add(m)
+                    begin = i + 1
+                maker.copy(old, begin, len(old))
+                rows = maker.made()
                 # The finished matches as the ratings read them: the same unless a result
                 # came, went or changed (not at a point: the ratings' check stays cheap).
                 finished = known.finished
-                was = {i: known.by_id.get(i) for i in changed}
-                went = any(old is None or (old.status == FINISHED and old.mark != changed[i].mark)
-                           for i, old in was.items())
-                came = finished_marks((*added, *(r for i, r in changed.items()
-                                                 if (old := was[i]) is None
-                                                 or r.mark != old.mark)))
+                went = any(old.status(i) == FINISHED and old.mark(i) != (m.status, m.entries)
+                           for i, m in changed)
+                came = summary_marks([*added, *(m for i, m in changed
+                                                if old.mark(i) != (m.status, m.entries))])
                 if went or (came and finished and came[0] < finished[-1]):
-                    finished = finished_marks(rows)  # the past changed: sorted again
+                    finished = rows.finished_marks()  # the past changed: sorted again
                 elif came:  # results played after the others: at the end
                     finished += came
-            made = History(snapshot.epoch, version, rows, {r.id: r for r in rows}, current,
-                           roster, finished)
+            made = History(snapshot.epoch, version, rows, current, roster, finished)
             self._history = made
         self._watch()
         return made
@@ -488,14 +616,16 @@ class Reads:
         key = ("history", history.epoch, history.version, before, after, q, limit)
 
         def make() -> Body:
-            rows, more = history.page(before, after, q, limit)
+            rows = history.rows
+            found, more = rows.page(rows.start(before), after, q, limit)
             headers: tuple[tuple[str, str], ...] = ()
             if more is not None:
                 asked = {"before": more, "after": after, "q": q or None, "limit": limit}
                 query = urlencode({k: v for k, v in asked.items() if v is not None})
                 headers = (("Link", f'</api/history?{query}>; rel="next"'),)  # i18n: not said
-            text = "[" + ",".join(r.text for r in rows) + "]"
-            return Body(text.encode(), headers=headers)
+            if len(found) == len(rows):  # all of it: the rows as they are kept
+                return Body(rows.whole(), headers=headers)
+            return Body(b"[" + b",".join(rows.text(i) for i in found) + b"]", headers=headers)
 
         return self._kept(self._pages, PAGES_KEPT, key, make)
 
@@ -503,7 +633,7 @@ class Reads:
         """The start record of a rematch of the newest match (``GET /api/rematch``)."""
         history = self.history()
         key = ("rematch", history.epoch, history.version, current())
-        newest = history.rows[0].id if history.rows else None
+        newest = history.rows.newest
         return self._kept(self._pages, PAGES_KEPT, key, lambda: json_body(
             None if newest is None else self.catalog.rematch(self.table.store.start_of(newest))))
 
@@ -531,10 +661,10 @@ class Reads:
         """What ``draw`` makes of a stored match, kept while it is unchanged (per ``lang``,
         the language its words are said in; None: it has none)."""
         history = self.history()
-        row = history.by_id.get(match_id)
-        if row is None:
+        at = history.rows.index(match_id)
+        if at is None:
             raise StoreError(_("there is no match {id}", id=match_id))
-        key = (what, history.epoch, history.roster, match_id, row.mark, lang)
+        key = (what, history.epoch, history.roster, match_id, history.rows.mark(at), lang)
         with self._lock:
             known = self._drawn.get(key)
         if known is not None:
@@ -586,7 +716,7 @@ class Reads:
         made, ratings = self._rated()
         # The names are the players' (most recently played first): they change when a match
         # starts (a new newest id) or a player is renamed (a new computation of the ratings).
-        newest = history.rows[0].id if history.rows else 0
+        newest = history.rows.newest or 0
         key = ("players", made, newest, game, offset, limit, current())
 
         def make() -> Body:
@@ -610,7 +740,7 @@ class Reads:
     def names(self, history: History) -> list[str]:
         """The players' names, the most recently played first (Store.players): read again
         when a match starts or a player is renamed, not when a result comes."""
-        key = (history.epoch, history.roster, history.rows[0].id if history.rows else 0)
+        key = (history.epoch, history.roster, history.rows.newest or 0)
         known = self._names
         if known is not None and known[0] == key:
             return known[1]
