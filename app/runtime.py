@@ -57,7 +57,7 @@ from drivers.serial_pad import SerialPad
 from web.app import create_app
 from web.auth import Sessions
 from web.fanout import Fanout
-from web.memory import give_back, limit_arenas
+from web.memory import give_back, limit_arenas, map_large
 from web.pins import Pin, kept_pin, new_pin, secret_key
 from web.services import Services, Simulator
 from web.stream import Broker
@@ -525,8 +525,10 @@ def run(args: argparse.Namespace) -> int:
     # serve_until_stopped below, synchronously; a stop and continue is not one of them.
     block_stop_signals()
     # Before any thread starts: what a burst of readers made is given back to the system
-    # once they are gone, not kept in an arena per thread (web/memory.py).
+    # once they are gone, not kept in an arena per thread nor among the arenas' small
+    # blocks (web/memory.py).
     limit_arenas()
+    map_large()
     # `kill -USR1` writes every thread's stack to stderr (the journal on the Pi): what a
     # table that seems stuck is doing, without stopping it.
     faulthandler.register(signal.SIGUSR1, all_threads=True)

@@ -9,8 +9,19 @@ after 20 s of readers served by the server's sixteen workers the
 companion's RSS stayed 35-40 MB above its rest with every answer gone
 (tests/bench/bench_reads.py; docs/design.md, "Reads and play"). Two of
 glibc's documented calls bound that: ``mallopt(M_ARENA_MAX, n)`` before the
-threads start, and ``malloc_trim(0)`` once what was kept is let go. With
-another C library (musl, macOS) both do nothing.
+threads start, and ``malloc_trim(0)`` once what was kept is let go.
+
+A third keeps the large blocks (an answer's bytes, the history's columns:
+web/reads.py) out of the arenas altogether: glibc maps a block of 128 KB or
+more on its own and unmaps it when freed, but by default it raises that
+threshold to the size of each mapped block freed, so after the first
+history answer (1.4 MB) is let go every block up to that size is carved
+from the arenas' heap, where the small blocks made meanwhile keep its pages
+from the system (and from ``malloc_trim``) long after the load.
+``mallopt(M_MMAP_THRESHOLD, n)`` fixes the threshold: after
+``tests/bench/bench_reads.py``'s load the RSS came back within 9% of its
+rest, not 12-13% (docs/design.md, "Reads and play"). With another C library
+(musl, macOS) these do nothing.
 """
 
 from __future__ import annotations
@@ -22,6 +33,10 @@ log = logging.getLogger(__name__)
 
 #: mallopt(3)'s parameter number for the most arenas (glibc's malloc.h).
 M_ARENA_MAX = -8
+#: mallopt(3)'s parameter number for the size from which a block is mapped on its own.
+M_MMAP_THRESHOLD = -3
+#: Blocks this big or bigger are mapped on their own (glibc's starting value, kept).
+MAP_FROM = 128 * 1024
 #: Arenas allowed: two threads allocate at once without waiting; the server's
 #: workers, the writer and the display share them.
 ARENAS = 2
@@ -50,6 +65,19 @@ def limit_arenas(arenas: int = ARENAS) -> bool:
     if not _LIBC.mallopt(ctypes.c_int(M_ARENA_MAX), ctypes.c_int(arenas)):
         log.warning("malloc refused a limit of %d arenas: memory freed after a load of "
                     "readers may stay with the process", arenas)
+        return False
+    return True
+
+
+def map_large(size: int = MAP_FROM) -> bool:
+    """Have malloc map every block of ``size`` bytes or more on its own, given back to the
+    system as soon as it is freed, however large the blocks freed before (glibc raises
+    its threshold otherwise). Whether the C library took it."""
+    if _LIBC is None:
+        return False
+    if not _LIBC.mallopt(ctypes.c_int(M_MMAP_THRESHOLD), ctypes.c_int(size)):
+        log.warning("malloc refused to map blocks of %d bytes on their own: memory freed "
+                    "after a load of readers may stay with the process", size)
         return False
     return True
 

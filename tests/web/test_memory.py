@@ -29,3 +29,31 @@ def test_a_table_without_mqtt_never_loads_paho():
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True, timeout=120).stdout.strip()
     assert loaded == "[]"
+
+
+@glibc
+def test_large_blocks_are_mapped_on_their_own_however_large_the_ones_freed_before():
+    # glibc raises its threshold to each mapped block freed: after a 4 MB answer is let go,
+    # blocks of 256 KB would come from the arenas' heap, where small blocks made meanwhile
+    # keep its pages. Fixed, each is a mapping of its own, unmapped when freed.
+    code = """if True:
+        import ctypes
+        from web.memory import map_large
+
+        class Info(ctypes.Structure):
+            _fields_ = [(name, ctypes.c_size_t) for name in (
+                "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks",
+                "uordblks", "fordblks", "keepcost")]
+
+        mallinfo2 = ctypes.CDLL(None).mallinfo2
+        mallinfo2.restype = Info
+        print(map_large())
+        answer = bytearray(4 << 20)
+        del answer
+        before = mallinfo2().hblks
+        kept = [bytearray(256 << 10) for _ in range(8)]
+        print(mallinfo2().hblks - before)
+    """
+    took, mapped = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                                  text=True, check=True, timeout=120).stdout.split()
+    assert took == "True" and int(mapped) == 8
