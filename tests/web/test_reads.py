@@ -194,6 +194,10 @@ def test_the_history_kept_in_memory_is_the_stored_history_after_any_changes(clie
         stored = [m.to_json() for m in runner.table.history()]
         assert client.get("/api/history").json == stored
         assert client.get("/api/history?limit=2").json == stored[:2]
+        assert client.get("/api/history?q=bob").json == stored  # searched as kept
+        if stored:  # a page below the newest, cut from the rows as kept
+            below = client.get(f"/api/history?before={stored[0]['id']}&limit=2")
+            assert below.json == stored[1:3]
 
 
 def test_what_is_kept_is_let_go_once_the_reads_stop_and_made_again_alike(client, host, app):
