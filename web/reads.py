@@ -570,7 +570,7 @@ class Reads:
                 # Each row made as it is read (store.summaries) into the columns: the
                 # columns, not the rows and their decoded matches, are what it holds.
                 maker = RowsMaker(self.catalog)
-                version, _ = store.summaries(0, (), maker.add)
+                version = store.summaries(0, (), maker.add)[0]
                 rows = maker.made()
                 finished = rows.finished_marks()
             else:
