@@ -19,8 +19,9 @@ history answer (1.4 MB) is let go every block up to that size is carved
 from the arenas' heap, where the small blocks made meanwhile keep its pages
 from the system (and from ``malloc_trim``) long after the load.
 ``mallopt(M_MMAP_THRESHOLD, n)`` fixes the threshold: after
-``tests/bench/bench_reads.py``'s load the RSS came back within 9% of its
-rest, not 12-13% (docs/design.md, "Reads and play"). With another C library
+``tests/bench/bench_reads.py``'s load the RSS came back to 9.6-10.5% above
+its rest, not 12-13%, and its highest under the load was 4-5 MB lower
+(docs/design.md, "Reads and play"). With another C library
 (musl, macOS) these do nothing.
 """
 
