@@ -74,6 +74,40 @@ def log_in(phone, companion: Companion, path: str, shown: str) -> None:
     require_chromium().expect(phone.locator(shown)).to_be_visible()
 
 
+#: Each word laid out on more than one line (a Range over a word has one box per line)
+#: in the shown text under the elements ``roots`` selects, as "word" (tag.class); a word
+#: inside one of ``names`` is passed over where a page lets a name wrap in its column.
+#: A compound's parts count as words: a line may end after its hyphen.
+_BROKEN_WORDS = """([roots, names]) => {
+  const found = [];
+  const skip = names.flatMap((n) => n.split(/\\s+/));
+  for (const root of document.querySelectorAll(roots)) {
+    const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      const el = node.parentElement;
+      if (!el || !el.getClientRects().length) continue;
+      if (el.closest('[hidden], .sr-only, select, script, style')) continue;
+      for (const m of node.textContent.matchAll(/[^\\s\\u002d\\u2010\\u00ad]{2,}/g)) {
+        if (skip.some((n) => m[0].includes(n))) continue;
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const lines = new Set(Array.from(range.getClientRects()).filter((r) => r.width)
+          .map((r) => Math.round(r.top)));
+        if (lines.size > 1) found.push(`"${m[0]}" (${el.tagName.toLowerCase()}.${el.className})`);
+      }
+    }
+  }
+  return found;
+}"""
+
+
+def broken_words(page, roots: str = "body", names: tuple[str, ...] | list[str] = ()) -> list[str]:
+    """The words of the page's shown text under ``roots`` (a selector) drawn across two
+    lines or more, each as '"word" (tag.class)'; words inside ``names`` are passed over."""
+    return page.evaluate(_BROKEN_WORDS, [roots, list(names)])
+
+
 def shot(page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)

@@ -66,7 +66,7 @@ def test_every_page_has_no_serious_accessibility_problem(companion, phones, sche
     scan(page, "host-logged-in")
     page.goto(url(companion, "sim"))  # the host's session holds here too
     expect(page.locator("#panel")).to_be_visible()
-    expect(page.locator("#panel button[data-seat='1']")).to_have_text("Seat 1 · Ann")
+    expect(page.locator("#panel button[data-seat='1']")).to_have_text("Seat 1 Ann")
     scan(page, "sim-logged-in")
     page.goto(url(companion, "history"))
     page.locator("#history details.more summary").first.click()

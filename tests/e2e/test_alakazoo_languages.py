@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from companion.i18n import DOMAIN, PLACEHOLDER, SCRIPTS, words
-from tests.e2e.browser_support import require_chromium, url
+from tests.e2e.browser_support import broken_words, require_chromium, url
 from tests.e2e.test_language_layout import speaking_tabs as speaking_tabs
 from tests.e2e.test_layout_matrix import LONG, check
 from tests.e2e.test_layout_matrix import table as table
@@ -24,31 +24,6 @@ expect = sync_api.expect
 OURS = ("web/static/alakazoo.js", "web/static/alakazoo-host.js", "companion/games/alakazoo/")
 #: Where the game's words are drawn: the board and the host's controls and bar.
 GAME = "#board, #actions, #bar"
-
-#: Every word of the game's parts in one piece: a word whose letters are drawn on two
-#: lines (a box too narrow for it) is broken. The players' names are not the language's
-#: words: a name wider than its column wraps inside it by design (alakazoo.css).
-BROKEN = """([selector, names]) => {
-  const found = [];
-  const name = names.flatMap((n) => n.split(/\\s+/));
-  for (const root of document.querySelectorAll(selector)) {
-    const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
-      const el = node.parentElement;
-      if (!el || !el.getClientRects().length || el.closest('[hidden], .sr-only, select')) continue;
-      for (const m of node.textContent.matchAll(/\\S{2,}/g)) {
-        if (name.some((n) => m[0].includes(n))) continue;
-        const range = document.createRange();
-        range.setStart(node, m.index);
-        range.setEnd(node, m.index + m[0].length);
-        const tops = new Set(Array.from(range.getClientRects()).filter((r) => r.width)
-          .map((r) => Math.round(r.top)));
-        if (tops.size > 1) found.push(`"${m[0]}" in ${el.tagName.toLowerCase()}.${el.className}`);
-      }
-    }
-  }
-  return found;
-}"""
 
 
 def english(lang: str) -> list[re.Pattern[str]]:
@@ -86,8 +61,10 @@ def test_alakazoo_s_pages_in_every_language(table, speaking_tabs):
                 page.goto(url(table, path))
                 expect(page.locator("#board > *").first).to_be_visible()
                 assert page.evaluate("document.documentElement.lang") == lang
+                # The players' names are not the language's words: a name wider than
+                # its column wraps inside it by design (alakazoo.css).
                 problems += [f"{tab.name} /{path}: broken word {w}"
-                             for w in page.evaluate(BROKEN, [GAME, LONG])]
+                             for w in broken_words(page, GAME, LONG)]
                 text = "\n".join(page.locator(GAME).all_inner_texts())
                 text += "\n" + "\n".join(page.locator(
                     f":is({GAME}) :is([aria-label], [title])").evaluate_all(

@@ -14,7 +14,7 @@ import pytest
 from app.config import Config
 from app.runtime import SIM_SEATS, Companion, WebOptions
 from companion.i18n import DOMAIN, LANGUAGES, SCRIPTS, words
-from tests.e2e.browser_support import PIN, require_chromium, shot, url
+from tests.e2e.browser_support import PIN, broken_words, require_chromium, shot, url
 from tests.e2e.test_layout_matrix import LONG, PROBLEMS, TABS
 
 expect = require_chromium().expect
@@ -29,25 +29,6 @@ SEAT = {"de": "Platz", "fr": "Place", "es": "Puesto", "pl": "Miejsce"}
 BACK = {"de": "ZURÜCK", "fr": "RETOUR", "es": "ATRÁS", "pl": "WSTECZ"}
 #: The layout checks (no scores to place on this page).
 LAYOUT = PROBLEMS.replace("arguments[0]", "''")
-#: Words of the page broken across two lines (a 16-capital name excepted: a name is
-#: broken anywhere, as on every page).
-BROKEN = """() => {
-  const broken = [];
-  const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
-  while (walker.nextNode()) {
-    const node = walker.currentNode;
-    if (node.parentElement.closest('[hidden]')) continue;
-    for (const m of node.textContent.matchAll(/\\S+/g)) {
-      if (/^[A-Z]{16}$/.test(m[0])) continue;
-      const range = document.createRange();
-      range.setStart(node, m.index);
-      range.setEnd(node, m.index + m[0].length);
-      const tops = new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top)));
-      if (tops.size > 1) broken.push(`broken word ${m[0]}`);
-    }
-  }
-  return broken;
-}"""
 #: The words of sim.js shown when the companion does not answer a press.
 NO_ANSWER = {"de": "Der Companion antwortet nicht", "fr": "Le companion ne répond pas",
              "es": "El companion no responde", "pl": "Companion nie odpowiada"}
@@ -97,12 +78,12 @@ def test_the_simulator_fits_the_phone_and_speaks_the_language(simulator, phones_
                 problems += [f"{lang}-{size} login: English {m!r}"
                              for m in english_left(lang, login)]
                 problems += [f"{lang}-{size} login: {p}" for p in page.evaluate(LAYOUT)]
-                problems += [f"{lang}-{size} login: {p}" for p in page.evaluate(BROKEN)]
+                problems += [f"{lang}-{size} login: {p}" for p in broken_words(page, "main")]
                 page.fill("#pin", PIN)
                 page.click("#login button")
                 seats = page.locator("#panel button[data-seat]")
-                expect(seats.nth(0)).to_have_text(f"{SEAT[lang]} 1 · {LONG[0]}")
-                expect(seats.nth(1)).to_have_text(f"{SEAT[lang]} 2 · {LONG[1]}")
+                expect(seats.nth(0)).to_have_text(f"{SEAT[lang]} 1 {LONG[0]}")
+                expect(seats.nth(1)).to_have_text(f"{SEAT[lang]} 2 {LONG[1]}")
                 expect(seats.nth(2)).to_have_text(f"{SEAT[lang]} 3")
                 expect(page.locator("#panel button[data-button=back]")).to_have_text(
                     BACK[lang])
@@ -114,7 +95,7 @@ def test_the_simulator_fits_the_phone_and_speaks_the_language(simulator, phones_
                 text = "\n".join(page.locator(OWN).all_inner_texts())
                 problems += [f"{lang}-{size}: English {m!r}" for m in english_left(lang, text)]
                 problems += [f"{lang}-{size}: {p}" for p in page.evaluate(LAYOUT)]
-                problems += [f"{lang}-{size}: {p}" for p in page.evaluate(BROKEN)]
+                problems += [f"{lang}-{size}: {p}" for p in broken_words(page, "main")]
                 problems += [f"{lang}-{size}: {e}" for e in errors]
                 shot(page, f"sim-{lang}-{size}")
             finally:

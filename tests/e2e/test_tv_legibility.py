@@ -11,7 +11,7 @@ import json
 import pytest
 
 from companion.topics import OFFLINE, TableInfo, Topics
-from tests.e2e.browser_support import require_chromium, shot
+from tests.e2e.browser_support import broken_words, require_chromium, shot
 from tests.e2e.test_night_pages import night  # noqa: F401 (a fixture)
 from tests.hall.conftest import hall, sender  # noqa: F401 (fixtures)
 from tests.hall.hall_support import Watch
@@ -27,8 +27,7 @@ LONG = ["WWWWWWWWWWWWWWWA", "MMMMMMMMMMMMMMMB", "WWWWWWWWWWWWWWWC", "MMMMMMMMMMM
 SMALLEST = 24
 
 #: What a reader across the room would miss: each visible text smaller than the least
-#: size, each word of a text laid out on more than one line (a Range over the word has
-#: one box per line), and the page wider than the screen.
+#: size, and the page wider than the screen (a word laid out on two lines: broken_words).
 TV_PROBLEMS = """(least) => {
   const found = [];
   const doc = document.documentElement;
@@ -40,16 +39,8 @@ TV_PROBLEMS = """(least) => {
     if (!node.textContent.trim() || !el.getClientRects().length) continue;
     if (el.closest('.sr-only, [hidden], script, style')) continue;
     const size = parseFloat(getComputedStyle(el).fontSize);
-    const text = node.textContent;
-    if (size < least) found.push(`${size}px: "${text.trim().slice(0, 30)}" (${said(el)})`);
-    for (const m of text.matchAll(/\\S+/g)) {
-      const range = document.createRange();
-      range.setStart(node, m.index);
-      range.setEnd(node, m.index + m[0].length);
-      const boxes = [...range.getClientRects()].filter((r) => r.width > 0);
-      const lines = new Set(boxes.map((r) => Math.round(r.top)));
-      if (lines.size > 1) found.push(`"${m[0]}" broken over ${lines.size} lines (${said(el)})`);
-    }
+    const text = node.textContent.trim().slice(0, 30);
+    if (size < least) found.push(`${size}px: "${text}" (${said(el)})`);
   }
   return found;
 }"""
@@ -87,7 +78,7 @@ def test_the_hall_and_its_leaderboard_read_from_across_the_room(hall, sender, br
         expect(page.locator(".tcard")).to_have_count(4)
         expect(page.locator(".club-list li").first).to_be_visible()
         expect(page.locator(".tcard[data-id='t2'] .chip.won")).to_have_text("Won")
-        problems = page.evaluate(TV_PROBLEMS, SMALLEST)
+        problems = page.evaluate(TV_PROBLEMS, SMALLEST) + broken_words(page)
         # The width is used: three cards a row, each a third of the screen; the leaderboard's one
         # game across the row, not a narrow column beside empty space.
         widths = page.locator(".tcard").evaluate_all("(cs) => cs.map((c) => c.offsetWidth)")
@@ -118,7 +109,7 @@ def test_the_night_on_the_tv_read_from_across_the_room(night, browser):  # noqa:
         expect(page.locator("#games .game")).to_have_count(3)
         expect(page.locator("#games .game.st-playing .line")).to_contain_text("Live:")
         expect(page.locator("#standings tbody tr")).to_have_count(5)
-        problems = page.evaluate(TV_PROBLEMS, SMALLEST)
+        problems = page.evaluate(TV_PROBLEMS, SMALLEST) + broken_words(page)
         shot(page, "tv-night")
     finally:
         page.context.close()

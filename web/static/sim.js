@@ -28,7 +28,10 @@
     for (const seat of panel.querySelectorAll("button[data-seat]")) {
       const name = players[Number(seat.dataset.seat) - 1];
       const n = seat.dataset.seat;
-      seat.textContent = name ? TC.t("Seat {n} · {name}", {n, name}) : TC.t("Seat {n}", {n});
+      // The name on a line of its own (isolated: a right-to-left name never reorders
+      // the seat's words), so a 16-capital name fits a phone's width unbroken.
+      seat.replaceChildren(TC.t("Seat {n}", {n}),
+        ...(name ? [" ", TC.el("bdi", {class: "seat-name"}, name)] : []));
     }
   }, (online) => {
     // Back after being away: the press that got no answer is said no more. Only on the
