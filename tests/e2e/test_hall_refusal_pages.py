@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from hall.run import Hall
-from tests.e2e.browser_support import PHONE, require_chromium, shot
+from tests.e2e.browser_support import PHONE, broken_words, require_chromium, shot
 from tests.hall.hall_support import Watch
 from tests.hall.night_support import PIN
 from tests.mqtt.support import TIMEOUT
@@ -65,8 +65,10 @@ def test_the_board_and_the_director_see_the_offers_refused(refused, browser, vie
     expect(banner).to_contain_text("Broker: Angebote abgelehnt: nicht berechtigt (dem "
                                    f"Benutzer 'hall' `{LINE}` in der ACL des Brokers geben)")
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    assert broken_words(page, "#broker", (f"`{LINE}`",)) == []
     page.goto(f"{url}director")
     expect(link).to_contain_text("Broker: Angebote abgelehnt: nicht berechtigt",
                                  timeout=10_000)
     expect(link).to_contain_text("Die Tische bekommen ihre Spiele erst, wenn er sie annimmt.")
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    assert broken_words(page, "#link", (f"`{LINE}`",)) == []

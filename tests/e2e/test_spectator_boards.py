@@ -13,6 +13,7 @@ from tests.e2e.browser_support import (
     SHOTS,
     above_the_fold,
     accessibility_problems,
+    broken_words,
     play,
     require_chromium,
     shot,
@@ -467,4 +468,5 @@ def test_the_phones_say_what_an_undo_took_back_in_their_language(companion, phon
         expect(phone.locator("#board")).not_to_be_empty()
         companion.runner.call(lambda t: t.undo())
         expect(notice).to_have_text(said)
+        assert broken_words(phone, "#undone") == []
         companion.runner.call(lambda t: t.abandon())

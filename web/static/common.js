@@ -34,8 +34,7 @@ TC.words = JSON.parse(document.getElementById("words")?.textContent || "{}");
 TC.lang = document.documentElement.lang || "en";
 TC.t = (message, params) => (TC.words[message] || message).replace(
   /\{(\w+)\}/g, (whole, key) => (params && key in params ? String(params[key]) : whole));
-/** Words the server said in every language (an object by language code, such as the
- *  hall's broker_words: one stream for every screen): this page's, else `english`. */
+/** Words said in every language ({de: ...}; the hall's broker_words): this page's. */
 TC.inLanguage = (words, english) => (words && words[TC.lang]) || english;
 
 /** A rating (one decimal) the page's language's way: 1,5 in German, 1.5 in English. */
@@ -205,22 +204,15 @@ TC.stream = function (on, shownEpoch) {
 /* --- boards -------------------------------------------------------------------- */
 
 TC.boards = {};
-/** Each game's words for its kinds of event (`TC.eventWords[game] = {point: TC.t("point")}`)
- *  and its own account of a last play (`TC.lastWords[game](last)`), set by its script:
- *  what an undo took back is said with them (TC.undoneWords). */
+/* Each game's script sets its words for its kinds of event and its last play's. */
 TC.eventWords = {};
 TC.lastWords = {};
-/** What an undo took back or a redo put back (the state's `undone` or `redone`: {type,
- *  to | by, last}, companion/undone.py) in the page's words, for a match of `game`: the
- *  game's account of its last play, else its word for the kind and whom it was for. A
- *  kind the game has no word for is said as its type is named. */
-TC.undoneWords = function (told, game) {
-  const last = TC.lastWords[game];
-  if (told.last && last) return last(told.last);
-  const what = (TC.eventWords[game] || {})[told.type] || String(told.type).replace(/_/g, " ");
-  if (typeof told.to === "string") return TC.t("{what} to {name}", {what, name: told.to});
-  if (typeof told.by === "string") return TC.t("{what} by {name}", {what, name: told.by});
-  return what;
+/** What an undo took back (the state's `undone`, companion/undone.py) in words. */
+TC.undoneWords = function (u, game) {
+  if (u.last && TC.lastWords[game]) return TC.lastWords[game](u.last);
+  const what = (TC.eventWords[game] || {})[u.type] || String(u.type).replace(/_/g, " ");
+  return typeof u.to === "string" ? TC.t("{what} to {name}", {what, name: u.to})
+    : typeof u.by === "string" ? TC.t("{what} by {name}", {what, name: u.by}) : what;
 };
 
 /* A page carries the style and scripts of the game on the table only (a phone on the
