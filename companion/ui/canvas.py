@@ -13,6 +13,7 @@ translated at this one output step.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from PIL import Image, ImageDraw
@@ -174,13 +175,36 @@ BOX_LINES = 6
 BOX_TEXT = WIDTH - 2 * char_width(SMALL) - 3
 
 
+#: Marks that never begin a line, though a language may set a space before them: French
+#: writes "jouez : 2 cartes" and "(lent ?)"; the mark stays with the word before it.
+CLOSING = frozenset(":;!?»).,]")
+#: A mark set before a space that never ends a line: French's "«" stays with its word.
+OPENING = frozenset("«")
+#: A word's pieces where a word wider than a line may break: each character with the
+#: closing marks after it (and the spaces between), and each space.
+_PIECES = re.compile(rf"[^ ](?: *[{re.escape(''.join(sorted(CLOSING)))}])*| ")
+
+
+def _words(message: str) -> list[str]:
+    """``message``'s words as a line may break between them: a word of closing marks
+    only joins the word before it, an opening mark the word after it."""
+    words: list[str] = []
+    for word in message.split():
+        if words and (set(word) <= CLOSING or set(words[-1]) <= OPENING):
+            words[-1] = f"{words[-1]} {word}"
+        else:
+            words.append(word)
+    return words
+
+
 def wrap(message: str, width: int, name: str = SMALL) -> list[str]:
     """``message`` in lines of at most ``width`` pixels of font ``name``, broken between
-    words (a word wider than a line, such as a name in CJK, between its characters).
+    words (a word wider than a line, such as a name in CJK, between its characters);
+    a line never starts with a closing mark set apart, such as French's " :".
     Every character of ``message`` but the spaces where it breaks is kept."""
     lines: list[str] = []
     line = ""
-    for word in translate(message).split():
+    for word in _words(translate(message)):
         joined = f"{line} {word}" if line else word
         if text_width(joined, name) <= width:
             line = joined
@@ -188,11 +212,14 @@ def wrap(message: str, width: int, name: str = SMALL) -> list[str]:
         if line:
             lines.append(line)
         line = ""
-        for char in word:
-            if line and text_width(line + char, name) > width:
-                lines.append(line)
+        # Wider than a line: broken between its characters, never so that a closing
+        # mark starts a line (a mark goes with the character before it).
+        for piece in _PIECES.findall(word):
+            if line and text_width(line + piece, name) > width:
+                lines.append(line.rstrip())
                 line = ""
-            line += char
+            if line or piece != " ":
+                line += piece
     if line:
         lines.append(line)
     return lines

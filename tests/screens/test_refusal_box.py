@@ -14,6 +14,7 @@ from collections.abc import Iterator
 import pytest
 
 from companion.errors import CompanionError
+from companion.i18n import DOMAIN, LANGUAGES, words
 from companion.inputs import Input
 from companion.match import Match, StartRecord
 from companion.panel import Panel
@@ -178,3 +179,25 @@ def test_a_press_on_a_page_with_more_to_come_turns_it_and_does_nothing_else():
 
 def test_a_short_refusal_is_one_box_as_before():
     assert canvas.pages("Bob serves now, not Ann") == [("Bob serves now, not Ann",)]
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_no_line_of_a_box_starts_with_a_closing_mark_set_apart(lang):
+    # French sets a space before ":" ";" "!" "?": the box must not start a line with
+    # the mark (seen in the French AlakaSLAM refusal "... Enchant-2 / : jouez ...").
+    said = [m for m in words(lang, DOMAIN).values() if " :" in m or " ?" in m or " !" in m]
+    if lang == "fr":
+        assert len(said) > 50  # French's marks are there to be tested
+    for message in said:
+        # The box's line and narrower ones, down to where a word with its mark is wider
+        # than the line and is broken inside (never before its mark).
+        for width in range(60, canvas.BOX_TEXT + 1, 3):
+            lines = canvas.wrap(message, width)
+            assert not any(line[0] in canvas.CLOSING for line in lines), (message, lines)
+            assert "".join(lines).replace(" ", "") == message.replace(" ", ""), message
+
+
+def test_an_opening_mark_stays_with_its_word():
+    lines = canvas.wrap("Il a dit « bonjour » puis « au revoir », et « à demain » enfin",
+                        canvas.BOX_TEXT)
+    assert not any(line.endswith("«") or line.startswith("»") for line in lines), lines

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """AlakaSLAM: the score, who serves and hits, the shot calculator and Enchantments.
 
 The companion keeps the score (first to ``target``, 3 by default), the side
@@ -27,7 +26,7 @@ __all__ = ["CARDS", "CHARACTERS", "GAME"]
 
 GAME = Game(
     id=GAME_ID,
-    title="AlakaSLAM",
+    title="AlakaSLAM",  # i18n: not said (the game's name, the same in every language)
     seats=(2, 4),
     options=OPTIONS,
     prepare=prepare,

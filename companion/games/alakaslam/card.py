@@ -1,9 +1,9 @@
-# i18n: words not marked yet (issue #40)
 """AlakaSLAM's hall card (each side's points to the target) and its results, side v side."""
 
 from __future__ import annotations
 
 from companion.games.base import JSON, Card, name_text, won
+from companion.i18n import _
 from companion.names import TEAM_JOIN
 
 
@@ -14,7 +14,8 @@ def card(view: JSON) -> Card:
               tuple(side["players"]), won(view["winner"], i))
              for i, side in enumerate(view["sides"])]
     score = "-".join(cells[0] for _, cells, _, _ in sides)
-    return Card(f"{score} (to {view['target']})", ["Pts"], sides)
+    return Card(_("{score} (to {target})", score=score, target=view["target"]), [_("Pts")],
+                sides)
 
 
 def tiebreaks(view: JSON) -> list[float]:

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """Applying a resolved event: the state after it (pure, deterministic)."""
 
 from __future__ import annotations
@@ -70,7 +69,7 @@ def _hit(state: State, event: Mapping[str, Any]) -> State:
         end = land(start, cards, side)
         result = judge_serve(start, end, side, state.cols)
     else:
-        assert state.ball is not None, "a shot is due only with the ball in play"
+        assert state.ball is not None, "a shot is due only with the ball in play"  # i18n: not said
         start = state.ball
         end = land(start, cards, side)
         result = judge(end, side, state.cols)
@@ -84,7 +83,8 @@ def _hit(state: State, event: Mapping[str, Any]) -> State:
         for card in hand:
             n = enchant_value(card)
             if n is not None:
-                assert target is not None, "resolve names whom an Enchantment binds"
+                assert target is not None, \
+                    "resolve names whom an Enchantment binds"  # i18n: not said
                 rich = n == 2 and acts_as(state, who) == "rich"
                 bindings.append(Binding(player=target, cards=n, no_enchant=rich, by=who))
     return replace(state, due="shot", hitting_side=1 - side, ball=end, rally=state.rally + 1,

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """The AlakaSLAM board and card picker: the court drawn beside the score.
 
 The court is drawn with side 1's baseline (row 1) at the top and the red
@@ -10,6 +9,7 @@ above, side 2 below.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 from PIL import ImageDraw
@@ -17,7 +17,9 @@ from PIL import ImageDraw
 from companion.games.alakaslam import CHARACTERS
 from companion.games.alakaslam.court import NET, ROWS, Cell
 from companion.games.alakaslam.panel import GO, obligation, preview
-from companion.games.alakaslam.rules import point_said
+from companion.games.alakaslam.rules import REASON_WORDS, point_said
+from companion.games.said import joined
+from companion.i18n import C_, N_, _, translate
 from companion.names import TEAM_JOIN
 from companion.ui.base import Screen, Ui
 from companion.ui.canvas import (
@@ -45,9 +47,13 @@ ROW_TOPS = (0, 13)
 STATUS_Y = 27
 #: The two full-width lines under the court.
 LINES_Y = (37, 46)
-RESULTS = {"in": "IN", "out": "OUT", "net": "NET", "bad_serve": "BAD SERVE"}
-REASONS = {"no_return": "no return", "declined": "declined", "out": "out", "net": "net",
-           "bad_serve": "bad serve"}
+#: A landing's verdict on the card picker (bold, capitals).
+RESULTS = {"in": _("IN"), "out": _("OUT"), "net": _("NET"), "bad_serve": _("BAD SERVE")}
+#: A point's reason where the board's line is too narrow for its words (REASON_WORDS):
+#: a shorter word a language may have ("no return" is German's "kein Return" there).
+SHORT_REASONS = {"no_return": C_("narrow line", "no return"),
+                 "declined": C_("narrow line", "declined"), "out": C_("narrow line", "out"),
+                 "net": C_("narrow line", "net"), "bad_serve": C_("narrow line", "bad serve")}
 
 
 def board(draw: ImageDraw.ImageDraw, match: Mapping[str, Any]) -> None:
@@ -137,12 +143,15 @@ LINE, STATUS = WIDTH, WIDTH - RIGHT
 
 def status(view: Mapping[str, Any]) -> str:
     """What is due and the match's target: ``"Serve · goal 3"``, ``"Rally 3 · goal 3"``,
-    ``"Ann wins"``; within :data:`STATUS` pixels."""
-    if view["winner"] is not None:
-        win = "win" if _pair(view, view["winner"]) else "wins"
-        return _fitted(view, lambda n: f"{_side(view, view['winner'], n)} {win}", STATUS)
-    due = "Serve" if view["due"] == "serve" else f"Rally {view['rally']}"
-    text = f"{due} · goal {view['target']}"
+    ``"Ann wins"``; within :data:`STATUS` pixels, in the language being drawn."""
+    won = view["winner"]
+    if won is not None:
+        return _fitted(view, lambda n: (_("{side} win", side=_side(view, won, n))
+                                        if _pair(view, won) else
+                                        _("{side} wins", side=_side(view, won, n))), room=STATUS)
+    target = view["target"]
+    text = translate(_("Serve · goal {target}", target=target) if view["due"] == "serve" else
+                     _("Rally {rally} · goal {target}", rally=view["rally"], target=target))
     # A rally of ten shots or more: the dot alone keeps the two apart.
     return text if text_width(text, SMALL) <= STATUS else text.replace(" · ", "·")
 
@@ -158,45 +167,63 @@ def lines(view: Mapping[str, Any], options: Mapping[str, Any]) -> list[str]:
     """
     # The lambdas' defaults bind each line's own values (ruff B023); mypy infers the
     # type of no lambda with defaults, hence the ignores ([misc]) on those lines.
-    out = [_fitted(view, lambda n, o=o: f"{n[o['player']]}: {obligation(view, o['player'])}")  # type: ignore[misc]
+    # Without "play" where the names would lose more than the verb says.
+    out = [_fitted(view, lambda n, o=o: _("{name}: {obligation}", name=n[o["player"]],  # type: ignore[misc]
+                                         obligation=obligation(view, o["player"])),
+                   lambda n, o=o: _("{name}: {obligation}", name=n[o["player"]],  # type: ignore[misc]
+                                    obligation=obligation(view, o["player"], verb=False)))
            for o in view["obligations"]]
     used = [CHARACTERS[x["acts_as"]] for x in view["players"] if x["ability_used"]]
-    copies = [_fitted(view, lambda n, p=p, x=x: f"{n[p]} as {CHARACTERS[x['copy']]}")  # type: ignore[misc]
+    copies = [_fitted(view, lambda n, p=p, x=x: _("{name} as {character}", name=n[p],  # type: ignore[misc]
+                                                  character=CHARACTERS[x["copy"]]))
               for p, x in enumerate(view["players"]) if x["copy"]]
-    abilities = [fit("Used: " + ", ".join(used), SMALL, WIDTH)] if used else []
+    abilities = [fit(_("Used: {characters}", characters=joined(used)), SMALL, WIDTH)] \
+        if used else []
     shot, point = view["last_shot"], view["last_point"]
     if view["due"] == "shot":
         # Mulligans are taken before the serve: in a rally they are old news.
         out += copies + abilities
         if shot is not None:
-            where = _cell_name(shot["to"], view["court"]["cols"]) if shot["result"] == "in" \
-                else ""
-            result = RESULTS[shot["result"]].lower()
-            out.append(_fitted(view, lambda n: f"Last: {_hitters(view, shot, n)} {result} "
-                                               f"{where}".rstrip()))
+            # The ball is in play: the last shot landed in, on the court (state.end_point).
+            cell = _cell_name(shot["to"], view["court"]["cols"])
+            out.append(_fitted(view, lambda n: _("Last: {who} in {cell}",
+                                                 who=_hitters(view, shot, n), cell=cell)))
         return out
-    mulligans = [_fitted(view, lambda n, p=p, x=x: f"{n[p]} mulligans: {x['hand']} cards")  # type: ignore[misc]
+    mulligans = [_fitted(view, lambda n, p=p, x=x: N_(  # type: ignore[misc]
+        "{name} mulligans: {n} card", "{name} mulligans: {n} cards", x["hand"], name=n[p]))
                  for p, x in enumerate(view["players"]) if x.get("mulligans")]
     # Simon copies before the serve: his player is reminded each time (not blocked).
-    simon = [_fitted(view, lambda n, p=p: f"{n[p]}: Simon, copy whom?")  # type: ignore[misc]
+    simon = [_fitted(view, lambda n, p=p: _("{name}: Simon, copy whom?", name=n[p]))  # type: ignore[misc]
              for p, x in enumerate(view["players"])
              if x["character"] == "simon" and not x["copy"]]
     if point is not None:
-        out.append(_fitted(view, lambda n: _point(view, point, n)))
+        out.append(_fitted(view, *(partial(_point, view, point, words=w)
+                                   for w in (None, REASON_WORDS, SHORT_REASONS))))
     elif options.get("coin_flip") is not None:
         side = options["coin_flip"]
-        verb = "serve" if _pair(view, side) else "serves"
-        out.append(_fitted(view, lambda n: f"Coin flip: {_side(view, side, n)} {verb}"))
+        out.append(_fitted(view, lambda n: (
+            _("Coin flip: {side} serve", side=_side(view, side, n)) if _pair(view, side) else
+            _("Coin flip: {side} serves", side=_side(view, side, n)))))
     return out + simon + copies + mulligans + abilities
 
 
-def _fitted(view: Mapping[str, Any], line: Callable[[list[str]], str],
+def _fitted(view: Mapping[str, Any], *lines: Callable[[list[str]], str],
             room: int = LINE) -> str:
-    """``line(names)`` with the players' names shortened just enough to fit ``room``
-    pixels (see :func:`~companion.ui.canvas.fit_names`); a pair joined without the
-    spaces (``Ann&Bea``) before its names lose a letter."""
-    return fit_names([p["name"] for p in view["players"]], line,
-                     lambda n: line(n).replace(TEAM_JOIN, TIGHT_JOIN), width=room)
+    """The first of ``lines(names)`` (a line, then its shorter forms) that fits ``room``
+    pixels with the players' names shortened (each as short as a name is cut, at
+    most), its names shortened just enough (see :func:`~companion.ui.canvas.fit_names`):
+    a line's words are kept before a shorter form is taken. A pair is joined without
+    the spaces (``Ann&Bea``) before its names lose a letter. Measured as said in the
+    language being drawn (a tight form is that language's words, joined tight)."""
+    names = [p["name"] for p in view["players"]]
+    least = short(names, 0, SMALL)
+
+    def tight(line: Callable[[list[str]], str]) -> Callable[[list[str]], str]:
+        return lambda n: translate(line(n)).replace(TEAM_JOIN, TIGHT_JOIN)
+
+    line = next((form for form in lines if text_width(tight(form)(least), SMALL) <= room),
+                lines[-1])
+    return fit_names(names, line, tight(line), width=room)
 
 
 def _side(view: Mapping[str, Any], side: int, names: list[str]) -> str:
@@ -209,13 +236,15 @@ def _hitters(view: Mapping[str, Any], shot: Mapping[str, Any], names: list[str])
     return who or _side(view, shot["side"], names)
 
 
-def _point(view: Mapping[str, Any], point: Mapping[str, Any], names: list[str]) -> str:
+def _point(view: Mapping[str, Any], point: Mapping[str, Any], names: list[str],
+           words: Mapping[str, str] | None = None) -> str:
     """``"Ann scores: net"``: who won the last point and why, in the words of every
-    output (the loser goes without saying)."""
-    # English as the rest of this screen until its words are marked (issue #40): a
-    # marked line would be said in the table's language but measured here in English.
-    return str(point_said(_side(view, point["winner"], names), point["reason"],
-                          pair=_pair(view, point["winner"])))
+    output (the loser goes without saying); with the reasons' ``words``, the shorter
+    ``"+1 Ann: net"`` for a line too narrow for the sentence."""
+    side = _side(view, point["winner"], names)
+    if words is None:
+        return point_said(side, point["reason"], pair=_pair(view, point["winner"]))
+    return _("+1 {side}: {reason}", side=side, reason=words[point["reason"]])
 
 
 def _pair(view: Mapping[str, Any], side: int) -> bool:
@@ -246,7 +275,7 @@ def picker(draw: ImageDraw.ImageDraw, ui: Ui, screen: Screen, match: Mapping[str
     if seen.result:
         # A bad serve's name fills the line; the court shows where it landed.
         where = "" if seen.result == "bad_serve" else _cell_name(seen.end, seen.cols)
-        verdict = f"{RESULTS[seen.result]} {where}".strip()
+        verdict = f"{translate(RESULTS[seen.result])} {where}".strip()
         write(draw, (RIGHT, 22), fit(verdict, BOLD, WIDTH - RIGHT), BOLD)
     _strip(draw, screen.items, cursor, LINES_Y[0])
     if screen.hint:
@@ -267,7 +296,7 @@ def _strip(draw: ImageDraw.ImageDraw, items: tuple[str, ...], cursor: int, y: in
     slot = 22
     middle = WIDTH // 2
     for offset in range(-span, span + 1):
-        label = items[(cursor + offset) % n]
+        label = translate(items[(cursor + offset) % n])  # "Go" in the table's language
         x = middle + offset * slot - len(label) * char_width(BODY) // 2
         if offset == 0:
             draw.rectangle((x - 2, y - 1, x + len(label) * char_width(BODY) + 1, y + 8), fill=1)

@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """AlakaSLAM on the panel: points on the seat buttons, serves and shots with a card picker.
 
 A point is one press: a seat button gives the point to that seat's player's
@@ -44,6 +43,8 @@ from companion.games.alakaslam.court import (
 )
 from companion.games.alakaslam.options import DEFAULT_TEAMS, FORMATS
 from companion.games.alakaslam.rules import CORNERS, MAX_CARDS, REASONS
+from companion.games.said import either
+from companion.i18n import C_, N_, _
 from companion.inputs import Input
 from companion.inputs import seat as seat_key
 from companion.names import short_names
@@ -61,29 +62,35 @@ from companion.ui.base import (
     listing,
 )
 
-GO = "Go"
+#: The ring's middle: OK there sends the row (drawn in the table's language; compared as
+#: its English words).
+GO = _("Go")
 #: The picker's ring from Go: PREV goes through REDS, NEXT through BLUES.
 REDS = ("R1", "R2", "R3", "R0")
 BLUES = ("B1", "B2", "B3", "B0")
 #: How the reasons for a point read in the menu.
-REASON_LABELS = {"no_return": "No return", "declined": "Declined", "out": "Out",
-                 "net": "Net", "bad_serve": "Bad serve"}
+REASON_LABELS = {"no_return": _("No return"), "declined": _("Declined"), "out": _("Out"),
+                 "net": _("Net"), "bad_serve": _("Bad serve")}
 #: Characters of a name in a list row (rows show 20): "Player 1: Josephias".
 NAME_CHARS = 8
 BOARD = Outcome(Ui())
 MORE = Outcome(Ui(screen="slam-more"))
+#: The corner picker's hint: which corner each colour is.
+CORNER_HINTS = {"red": _("the red edge's corner"), "blue": _("the blue edge's corner")}
+#: Laurie's choice for a hit of hers without her ability, by what is due.
+NORMAL = {"serve": _("Normal serve"), "shot": _("Normal shot")}
 
 
 def board(ui: Ui, match: Mapping[str, Any]) -> dict[Input, Binding]:
     """Seat buttons: a point for that seat's side. OK: the serve or shot due. PREV: more."""
     view = match["view"]
-    keys = {Input("prev"): Binding("More", MORE)}
+    keys = {Input("prev"): Binding(_("More"), MORE)}
     for seat, player in enumerate(view["players"]):
         keys[seat_key(seat)] = Binding("", _act({"type": "point",
                                                            "winner": player["side"]}))
     kind = view["due"]
     if kind in ("serve", "shot"):
-        label = "Serve" if kind == "serve" else "Shot"
+        label = C_("soft key: record the serve", "Serve") if kind == "serve" else _("Shot")
         keys[Input("ok")] = Binding(label, _next(match, {"type": kind}))
     return keys
 
@@ -216,7 +223,7 @@ def _player(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     side = view["serving_side"] if p["type"] == "serve" else view["hitting_side"]
     entries = [(_player_label(view, q), _next(match, {**p, "player": q}))
                for q in view["sides"][side]["players"]]
-    title = "Who serves?" if p["type"] == "serve" else "Who is at the ball?"
+    title = _("Who serves?") if p["type"] == "serve" else _("Who is at the ball?")
     return listing(ui, title, entries, back=BOARD)
 
 
@@ -230,9 +237,9 @@ def _corner(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     p = dict(ui.pending)
     corner = CORNERS[ui.cursor % len(CORNERS)]
     pick = _next(match, {**p, "corner": corner})
-    return choice_row(ui, len(CORNERS), Binding("OK", pick), Binding("Back", BOARD),
-                      title=f"{_name(match['view'], p['player'])} serves from",
-                      items=("Red", "Blue"), hint=f"the {corner} edge's corner")
+    return choice_row(ui, len(CORNERS), Binding(_("OK"), pick), Binding(_("Back"), BOARD),
+                      title=_("{name} serves from", name=_name(match["view"], p["player"])),
+                      items=(_("Red"), _("Blue")), hint=CORNER_HINTS[corner])
 
 
 def _laurie(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
@@ -242,10 +249,12 @@ def _laurie(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     p = dict(ui.pending)
     support = "ability" in p  # the first player's choice is made: this is the Support's
     key, who = ("support_ability", p["support"]) if support else ("ability", p["player"])
-    normal = "Normal Support" if support else f"Normal {p['type']}"
-    entries = [(normal, _next(match, {**p, key: False})),
-               ("Ability: 1 card", _next(match, {**p, key: True}))]
-    return listing(ui, f"{_name(match['view'], who)}: Laurie", entries, back=BOARD)
+    normal = _("Normal Support") if support else NORMAL[p["type"]]
+    entries: list[tuple[str, Outcome]] = [(normal, _next(match, {**p, key: False})),
+                                          (_("Ability: 1 card"),
+                                           _next(match, {**p, key: True}))]
+    return listing(ui, _("{name}: {character}", name=_name(match["view"], who),
+                         character=CHARACTERS["laurie"]), entries, back=BOARD)
 
 
 def _enchant(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
@@ -257,7 +266,8 @@ def _enchant(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     card = next(c for c in cards if c in ENCHANTS)
     entries = [(_player_label(view, o), _next(match, {**p, key: o}))
                for o in _targets(view, p, who)]
-    return listing(ui, f"{_name(view, who)}'s {card} binds", entries, back=BOARD)
+    return listing(ui, _("{name}'s {card} binds", name=_name(view, who), card=card), entries,
+                   back=BOARD)
 
 
 # --- the card picker -----------------------------------------------------------------
@@ -331,8 +341,10 @@ def preview(ui: Ui, match: Mapping[str, Any]) -> Preview:
     return Preview(side, cols, start, end, result if cards else "", cards)
 
 
-def obligation(view: Mapping[str, Any], player: int) -> str:
-    """``"play 2"``, ``"play 2, no E"``, ``"play 2 (no E) or 3"``; empty when unbound.
+def obligation(view: Mapping[str, Any], player: int, verb: bool = True) -> str:
+    """``"play 2"``, ``"play 2, no E"``, ``"play 2 (no E) or 3"``; empty when unbound;
+    without the ``verb`` (a line too narrow for it): ``"2"``, ``"2, no E"``,
+    ``"2 (no E) or 3"``. Marked words (the cards' "E" as printed), said where drawn.
 
     Either count satisfies (two Enchantments on the Canadian single player), and
     Rich's "no Enchantment" holds only with his count: a count another binding asks
@@ -342,9 +354,12 @@ def obligation(view: Mapping[str, Any], player: int) -> str:
             counts = counts_of(o)
             if len(counts) == 1:
                 ((n, no_e),) = counts.items()
-                return f"play {n}{', no E' if no_e else ''}"
-            return "play " + " or ".join(f"{n}{' (no E)' if no_e else ''}"
-                                         for n, no_e in counts.items())
+                if not verb:
+                    return _("{n}, no E", n=n) if no_e else str(n)
+                return _("play {n}, no E", n=n) if no_e else _("play {n}", n=n)
+            # Made apart from the sentence: Babel extracts no message inside another's call.
+            each = [_("{n} (no E)", n=n) if no_e else str(n) for n, no_e in counts.items()]
+            return _("play {counts}", counts=either(each)) if verb else either(each)
     return ""
 
 
@@ -374,26 +389,27 @@ def _cards(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     }
     if items[cursor] != GO:
         added = replace(ui, picked=(*ui.picked, items[cursor]), cursor=0)
-        keys[Input("ok")] = Binding("Add", Outcome(added))
+        keys[Input("ok")] = Binding(_("Add"), Outcome(added))
     elif ui.picked:
         key = "support_cards" if support else "cards"
-        keys[Input("ok")] = Binding("Go", _next(match, {**p, key: ui.picked}))
+        keys[Input("ok")] = Binding(GO, _next(match, {**p, key: ui.picked}))
     if ui.picked:
-        keys[Input("back")] = Binding("Undo", Outcome(replace(ui, picked=ui.picked[:-1],
-                                                              cursor=0)))
+        keys[Input("back")] = Binding(C_("soft key: take the last card back", "Undo"),
+                                      Outcome(replace(ui, picked=ui.picked[:-1], cursor=0)))
     elif support:
         # Back to the first player's row, with its cards to change.
         first = tuple((k, v) for k, v in ui.pending
                       if k not in ("cards", "support", "support_ability"))
-        keys[Input("back")] = Binding("Back", Outcome(Ui(screen="slam-cards", pending=first,
-                                                         picked=p["cards"])))
+        keys[Input("back")] = Binding(_("Back"), Outcome(Ui(screen="slam-cards", pending=first,
+                                                            picked=p["cards"])))
     else:
-        keys[Input("back")] = Binding("Back", BOARD)
+        keys[Input("back")] = Binding(_("Back"), BOARD)
     # The Support's row goes on from the first player's: their cards stay in sight.
-    title = f"{_name(view, who)} after {' '.join(p['cards'])}" if support else _name(view, who)
+    title: str = _("{name} after {cards}", name=_name(view, who), cards=" ".join(p["cards"])) \
+        if support else _name(view, who)
     return Screen(keys=keys, title=title, items=items,
                   # Laurie's ability ignores every Enchantment on her: one card, whatever binds.
-                  hint="ability: 1 card" if ability else obligation(view, who))
+                  hint=_("ability: 1 card") if ability else obligation(view, who))
 
 
 # --- the other actions ------------------------------------------------------------------
@@ -404,19 +420,20 @@ def _more(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     assert match is not None
     view = match["view"]
     # Only the sides the record allows a point for (none to the side to hit).
-    entries = [(f"Point {s['name']}", Outcome(Ui(screen="slam-reason",
-                                                 pending=(("winner", side),))))
-               for side, s in enumerate(view["sides"]) if _reasons(match, side)]
+    entries: list[tuple[str, Outcome]] = [
+        (_("Point {side}", side=s["name"]),
+         Outcome(Ui(screen="slam-reason", pending=(("winner", side),))))
+        for side, s in enumerate(view["sides"]) if _reasons(match, side)]
     if _shape(match, "mulligan"):
-        entries.append(("Mulligan", Outcome(Ui(screen="slam-who",
-                                               pending=(("type", "mulligan"),)))))
+        entries.append((_("Mulligan"), Outcome(Ui(screen="slam-who",
+                                                  pending=(("type", "mulligan"),)))))
     if _shape(match, "ability"):
-        entries.append(("Ability", Outcome(Ui(screen="slam-who",
-                                              pending=(("type", "ability"),)))))
+        entries.append((_("Ability"), Outcome(Ui(screen="slam-who",
+                                                 pending=(("type", "ability"),)))))
     if (shape := _shape(match, "copy")) is not None:
-        entries.append((f"{_name(view, shape['player'][0])} copies",
+        entries.append((_("{name} copies", name=_name(view, shape["player"][0])),
                         Outcome(Ui(screen="slam-copy"))))
-    return listing(ui, "AlakaSLAM", entries, back=BOARD)
+    return listing(ui, "AlakaSLAM", entries, back=BOARD)  # i18n: not said (the game's name)
 
 
 def _reasons(match: Mapping[str, Any], side: int) -> list[str]:
@@ -431,10 +448,11 @@ def _reason(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     only for the receivers, before the serve is recorded)."""
     assert match is not None
     winner = dict(ui.pending)["winner"]
-    entries = [(REASON_LABELS[r], _act({"type": "point", "winner": winner, "reason": r}))
-               for r in _reasons(match, winner)]
-    return listing(ui, f"Point {match['view']['sides'][winner]['name']}: why?", entries,
-                   back=MORE)
+    entries: list[tuple[str, Outcome]] = [
+        (REASON_LABELS[r], _act({"type": "point", "winner": winner, "reason": r}))
+        for r in _reasons(match, winner)]
+    return listing(ui, _("Point {side}: why?", side=match["view"]["sides"][winner]["name"]),
+                   entries, back=MORE)
 
 
 def _who(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
@@ -443,17 +461,18 @@ def _who(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     shape = _shape(match, kind)
     assert match is not None and shape is not None
     view = match["view"]
-    entries = []
+    entries: list[tuple[str, Outcome]] = []
     # "Player4: 8 > 7 cards" fills a row of 20.
     short = short_names([p["name"] for p in view["players"]], NAME_CHARS - 1)
     for q in shape["player"]:
         if kind == "mulligan":
             hand = view["players"][q]["hand"]
-            label = f"{short[q]}: {hand} > {hand - 1} cards"
+            label: str = N_("{name}: {hand} > {n} card", "{name}: {hand} > {n} cards", hand - 1,
+                            name=short[q], hand=hand)
         else:
             label = f"{_name(view, q)} ({CHARACTERS[view['players'][q]['acts_as']]})"
         entries.append((label, _act({"type": kind, "player": q})))
-    return listing(ui, "Mulligan" if kind == "mulligan" else "Ability used", entries,
+    return listing(ui, _("Mulligan") if kind == "mulligan" else _("Ability used"), entries,
                    back=MORE)
 
 
@@ -464,7 +483,7 @@ def _copy(ui: Ui, match: Mapping[str, Any] | None, ctx: Context) -> Screen:
     simon = shape["player"][0]
     entries = [(CHARACTERS[c], _act({"type": "copy", "player": simon, "character": c}))
                for c in shape["character"]]
-    return listing(ui, f"{_name(match['view'], simon)} copies", entries, back=MORE)
+    return listing(ui, _("{name} copies", name=_name(match["view"], simon)), entries, back=MORE)
 
 
 # --- setting up a match -------------------------------------------------------------------
@@ -509,12 +528,12 @@ def setup_rows(ui: Ui, draft: Draft, first_row: int) -> list[tuple[str, Outcome]
     if FORMATS[n] == "canadian":
         alone = teams.index(0) if teams.count(0) == 1 else teams.index(1)
         following = (alone + 1) % n
-        rows.append((f"Alone: {draft.players[alone]}",
+        rows.append((_("Alone: {name}", name=draft.players[alone]),
                      _with(draft, teams=tuple(0 if q == following else 1 for q in range(n)))))
     elif FORMATS[n] == "doubles":
         partner = next(q for q in range(1, n) if teams[q] == teams[0])
         following = partner % (n - 1) + 1
-        rows.append((f"P1 partner: {draft.players[partner]}",
+        rows.append((_("P1 partner: {name}", name=draft.players[partner]),
                      _with(draft, teams=tuple(0 if q in (0, following) else 1
                                               for q in range(n)))))
     return [(label, Outcome(replace(ui, draft=new, cursor=first_row + i)))

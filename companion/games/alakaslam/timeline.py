@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """AlakaSLAM's timeline: each side's score point by point, and its points by reason."""
 
 from __future__ import annotations
@@ -8,6 +7,8 @@ from collections.abc import Sequence
 from companion.games.alakaslam.rules import REASON_WORDS, point_said
 from companion.games.alakaslam.state import REASONS
 from companion.games.chart import Bars, Chart, Mark, Series, Step
+from companion.games.said import joined
+from companion.i18n import Text, _
 
 
 def timeline(steps: Sequence[Step]) -> Chart:
@@ -27,19 +28,18 @@ def timeline(steps: Sequence[Step]) -> Chart:
             line.add(played, score)
         won = view["last_point"]
         marks.append(Mark(played, won["reason"],
-                          # English as the rest of the chart until its words are
-                          # marked (issue #40): one language on a chart.
-                          str(point_said(sides[won['winner']]['name'], won["reason"], played,
-                                         pair=len(sides[won['winner']]["players"]) > 1)),
+                          point_said(sides[won["winner"]]["name"], won["reason"], played,
+                                     pair=len(sides[won["winner"]]["players"]) > 1),
                           f"side-{won['winner']}"))
     by_reason = tuple(tuple(side[r] for r in REASONS)
                       for side in steps[-1].view["stats"]["points"])
-    told = []
+    told: list[Text | str] = []
     for side, counts in zip(sides, by_reason, strict=True):
-        why = ", ".join(f"{REASON_WORDS[r]} {n}" for r, n in zip(REASONS, counts, strict=True)
-                        if n)
-        told.append(f"{side['name']} {sum(counts)}" + (f" ({why})" if why else ""))
-    return Chart("Points by reason", "point", "score", lines,
-                 "Points: " + ", ".join(told) + ".", marks,
-                 Bars("Points by reason", tuple(str(REASON_WORDS[r]) for r in REASONS),
+        why = joined([_("{reason} {n}", reason=REASON_WORDS[r], n=n)
+                      for r, n in zip(REASONS, counts, strict=True) if n])
+        told.append(_("{side} {points} ({why})", side=side["name"], points=sum(counts), why=why)
+                    if why else f"{side['name']} {sum(counts)}")
+    return Chart(_("Points by reason"), _("point"), _("score"), lines,
+                 _("Points: {sides}.", sides=joined(told)), marks,
+                 Bars(_("Points by reason"), tuple(REASON_WORDS[r] for r in REASONS),
                       by_reason))

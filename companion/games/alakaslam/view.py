@@ -1,12 +1,13 @@
-# i18n: words not marked yet (issue #40)
 """The match as every output shows it, with the draw and refill reminders."""
 
 from __future__ import annotations
 
 from companion.games.alakaslam.court import serve_positions
-from companion.games.alakaslam.rules import side_name
+from companion.games.alakaslam.rules import REASON_WORDS, side_name
 from companion.games.alakaslam.state import REASONS, State, acts_as, draws, hand_size
 from companion.games.base import JSON
+from companion.games.said import joined
+from companion.i18n import N_, Text, _
 
 
 def view(state: State) -> JSON:
@@ -86,19 +87,20 @@ def winner(state: State) -> int | tuple[int, ...] | None:
 def summary(state: State) -> str:
     """The score from side 0's view, then the stats, for the history; e.g.
     ``3-1 · Ann: 2 out, 1 no return · Bob: 1 net · longest rally 6 · 2 abilities used``.
-    """
-    parts = [f"{state.score[0]}-{state.score[1]}"]
+    Marked words (a :class:`~companion.i18n.Text`), each part said in the reader's
+    language where the whole is said (companion/games/said.py)."""
+    parts: list[Text | str] = [f"{state.score[0]}-{state.score[1]}"]
     for side in (0, 1):
-        how = ", ".join(f"{n} {reason.replace('_', ' ')}"
-                        for reason, n in zip(REASONS, state.won_by[side], strict=True) if n)
+        how = joined([_("{n} {reason}", n=n, reason=REASON_WORDS[reason])
+                      for reason, n in zip(REASONS, state.won_by[side], strict=True) if n])
         if how:
-            parts.append(f"{side_name(state, side)}: {how}")
+            parts.append(_("{side}: {how}", side=side_name(state, side), how=how))
     if state.longest_rally:
-        parts.append(f"longest rally {state.longest_rally}")
+        parts.append(_("longest rally {n}", n=state.longest_rally))
     used = sum(state.abilities)
     if used:
-        parts.append(f"{used} {'ability' if used == 1 else 'abilities'} used")
-    return " · ".join(parts)
+        parts.append(N_("{n} ability used", "{n} abilities used", used))
+    return joined(parts, " · ")
 
 
 def turn(state: State) -> tuple[int, ...]:
