@@ -440,7 +440,7 @@ class _Exchange(httputil.HTTPMessageDelegate):
         language cookie, the app's own, ``Accept-Language``: web/i18n.py's order)."""
         self.exchanges.stop_timer()
         body = json.dumps({"error": translate(message, self._language())}).encode()
-        headers = httputil.HTTPHeaders(refusal_fields(body))
+        headers = httputil.HTTPHeaders(dict(refusal_fields(body)))
         self.conn.write_headers(httputil.ResponseStartLine("HTTP/1.1", status,
                                                            httputil.responses[status]),
                                 headers, body)

@@ -11,8 +11,8 @@ import time
 
 import pytest
 
-from hall.app import create_hall_app, hall_broker
 from drivers.broker import BrokerAddress
+from hall.app import create_hall_app, hall_broker
 from hall.cards import Board
 from hall.listener import Listener
 from web.i18n import COOKIE
