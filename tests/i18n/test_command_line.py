@@ -43,7 +43,7 @@ CLI_FILES = ("app/cli.py", "app/runtime.py", "app/terminal.py", "companion/confi
              "companion/recovery.py", "companion/salvage.py", "companion/integrity.py",
              "companion/players_command.py", "companion/matchfile.py", "drivers/broker.py",
              "drivers/buttons.py", "drivers/display.py", "drivers/leds.py", "drivers/mqtt.py",
-             "drivers/serial_pad.py", "app/server.py")
+             "drivers/serial_pad.py", "app/server.py", "companion/topics.py")
 
 
 def env(**chosen: str) -> dict[str, str]:
@@ -358,3 +358,26 @@ def test_a_start_refused_by_the_address_speaks_the_terminals_language_else_the_t
                        "192.0.2.1", language=ASKED[lang])
     assert result.returncode == 2 and "192.0.2.1" in result.stderr
     assert english_left(lang, result.stderr) == [], result.stderr
+
+
+PREFIX_REFUSED = {
+    "de": "companion: --prefix 'a/+/b': darf die Platzhalter + und # nicht enthalten\n",
+    "fr": "companion : --prefix 'a/+/b' : ne doit pas contenir les jokers + ou #\n",
+    "es": "companion: --prefix 'a/+/b': no debe contener los comodines + o #\n",
+    "pl": "companion: --prefix 'a/+/b': nie może zawierać symboli wieloznacznych + ani #\n",
+}
+
+
+@pytest.mark.parametrize("lang", list(ASKED))
+def test_a_topic_prefix_refused_in_the_terminals_language(tmp_path, lang):
+    """The hall's --prefix and a table's [mqtt] prefix are checked by one rule
+    (companion/topics.py prefix_problem): its words too are the terminal's."""
+    result = companion("hall", "--mqtt", "mqtt://127.0.0.1:1", "--prefix", "a/+/b",
+                       "--data", str(tmp_path), language=ASKED[lang])
+    assert result.returncode == 2 and result.stderr == PREFIX_REFUSED[lang], result.stderr
+    config = tmp_path / "companion.toml"
+    config.write_text('[mqtt]\nurl = "mqtt://broker.local"\ntable = "t1"\nprefix = ""\n')
+    table = companion("run", "--sim", "--config", str(config), "--data", str(tmp_path),
+                      language=ASKED[lang])
+    assert table.returncode == 2 and "[mqtt] prefix" in table.stderr, table.stderr
+    assert english_left(lang, result.stderr + table.stderr) == [], table.stderr
