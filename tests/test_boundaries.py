@@ -303,9 +303,10 @@ def test_generic_code_names_no_game():
 
 def test_shared_page_files_name_no_game():
     """The pages' shared scripts, styles and templates name no game either: a game's page
-    files are its own (web/static/<game>.js, <game>-host.js, <game>.css), and what a
-    shared page says of a game it reads from the catalog (a title, a kit's lineups)."""
-    own = {f"{g}{end}" for g in CATALOG for end in (".js", "-host.js", ".css")}
+    files are its own (web/static/<game>.js, <game>-host.js, <game>.css,
+    <game>-host.css), and what a shared page says of a game it reads from the catalog
+    (a title, a kit's lineups)."""
+    own = {f"{g}{end}" for g in CATALOG for end in (".js", "-host.js", ".css", "-host.css")}
     names = [re.escape(w) for g in CATALOG.games.values() for w in (g.id, g.title)]
     named = re.compile(rf"(?<![\w-])({'|'.join(names)})(?![\w-])", re.I)
     shared = [p for p in sorted((ROOT / "web" / "static").iterdir())

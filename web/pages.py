@@ -26,13 +26,14 @@ def json_block(text: str) -> Markup:
 
 def game_assets(catalog: Catalog, parts: tuple[str, ...]) -> dict[str, list[str]]:
     """Each game's of ``catalog`` files for a page, in the order they load, those that
-    exist (a game with none is drawn the generic way): its style
-    ``static/<game>.css``, then its scripts, ``static/<game>.js`` (its board) for the
-    part "" and ``static/<game>-host.js`` for "host", each after the script of its words
-    in the page's language (:func:`game_words`; none in English, whose words are the
-    scripts' own)."""
+    exist (a game with none is drawn the generic way): its styles, then its scripts,
+    ``static/<game>.css`` and ``static/<game>.js`` (its board) for the part "", and
+    ``static/<game>-host.css`` and ``static/<game>-host.js`` for "host" (the host's
+    controls: a spectator's phone downloads neither), each script after the script of
+    its words in the page's language (:func:`game_words`; none in English, whose words
+    are the scripts' own)."""
     lang = current()
-    names = [("", ".css"), *((part, ".js") for part in parts)]
+    names = [*((part, ".css") for part in parts), *((part, ".js") for part in parts)]
     found: dict[str, list[str]] = {}
     for g in catalog:
         urls = found[g] = []

@@ -88,7 +88,7 @@ def test_spectator_board_shows_the_winner_abilities_and_copies(companion, phone)
     phone.goto(url(companion))
     players = phone.locator("#board .players li")
     expect(players.nth(3)).to_contain_text("copies Rich")
-    expect(players.nth(2)).to_contain_text("1 mulligan")
+    expect(players.nth(2)).to_contain_text("mulligans: 1")
     play(companion, {"type": "serve", "player": 0, "corner": "blue", "cards": ["R1"],
                      "support": {"player": 1, "cards": ["E2", "R1"], "enchant": 3}},
          {"type": "shot", "player": 3, "cards": ["B1", "R1"], "support": {"player": 2,
@@ -101,7 +101,7 @@ def test_spectator_board_shows_the_winner_abilities_and_copies(companion, phone)
     expect(phone.locator("#board .status.now")).to_have_count(0)
     expect(phone.locator("#board .score tr.winner .name")).to_have_text("Ann & Bea winner")
     # The match's stats: Laurie's ability counted, points by reason, the longest rally.
-    expect(players.nth(0)).to_contain_text("1 ability this match")
+    expect(players.nth(0)).to_contain_text("abilities this match: 1")
     stats = phone.locator("#board table.stats")
     expect(stats.locator("caption")).to_have_text("Points won by reason · longest rally 3")
     expect(stats.locator("thead th")).to_have_text(["Ann & Bea", "Cy & Di"])
@@ -265,11 +265,11 @@ def test_host_point_mulligan_copy_and_ability_controls(companion, phone):
 
 
 def test_the_host_page_preview_lands_where_the_engine_does(companion, phone):
-    """The page's shot calculator (alakaslam.js) against court.py, in the real browser:
-    every row of 1 to 3 cards from every start cell of both court sizes, for both
-    sides, as a shot and as a serve from either corner."""
+    """The host page's shot calculator (alakaslam-host.js) against court.py, in the real
+    browser: every row of 1 to 3 cards from every start cell of both court sizes, for
+    both sides, as a shot and as a serve from either corner."""
     start(companion, SINGLES)
-    phone.goto(url(companion))
+    log_in(phone, companion, "host", "#host")
     rows = [list(r) for n in (1, 2, 3) for r in itertools.product(court.CARDS, repeat=n)]
     cells = {cols: [[c, r] for c in range(1, cols + 1) for r in range(1, court.ROWS + 1)]
              for cols in (3, 4)}

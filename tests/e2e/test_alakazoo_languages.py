@@ -26,20 +26,25 @@ OURS = ("web/static/alakazoo.js", "web/static/alakazoo-host.js", "companion/game
 GAME = "#board, #actions, #bar"
 
 
-def english(lang: str) -> list[re.Pattern[str]]:
-    """The game's English messages a translation replaces, each as the pattern of its
-    words with any placeholder's value (words of three letters or fewer, and messages
-    the language says alike, cannot tell a language apart)."""
+def english(lang: str, ours: tuple[str, ...] = OURS) -> list[re.Pattern[str]]:
+    """The English messages of the files ``ours`` (paths or their starts) a translation
+    replaces, each as the pattern of its words with any placeholder's value (words of
+    three letters or fewer, and messages the language says alike, cannot tell a language
+    apart; nor can a pattern its translation matches: "Point {side}", "Point pour {side}";
+    nor a word in a card's name as printed, "Enchant" in "Enchant-2")."""
     found = []
     for domain in (DOMAIN, SCRIPTS):
-        said = words(lang, domain, lambda path: path.startswith(OURS))
+        said = words(lang, domain, lambda path: path.startswith(ours))
         for message, translation in said.items():
             literal = PLACEHOLDER.sub("", message)
             if translation == message or len(re.sub(r"[^A-Za-z]", "", literal)) <= 3:
                 continue
             parts = [re.escape(p) for p in PLACEHOLDER.split(message)[::2]]
-            found.append(re.compile(r"(?<!\w)" + r".{1,80}?".join(parts)
-                                    + (r"(?!\w)" if message[-1].isalnum() else "")))
+            # A word joined by a hyphen is another's (Enchant-2, a card's printed name).
+            pattern = re.compile(r"(?<![\w-])" + r".{1,80}?".join(parts)
+                                 + (r"(?![\w-])" if message[-1].isalnum() else ""))
+            if not pattern.search(PLACEHOLDER.sub("WWWWWWWWWWWWWWWA", translation)):
+                found.append(pattern)
     return found
 
 

@@ -69,6 +69,19 @@ def test_a_page_carries_the_style_of_the_game_on_the_table_only(client, host):
         assert all(f"/static/{g}.css" in page for g in styled())
 
 
+def test_the_host_s_controls_are_styled_on_the_host_page_only(client, host):
+    """A game's host style (<game>-host.css: its controls, start form) is the host page's,
+    after the board's; a spectator's phone downloads the board's only."""
+    from tests.web.test_api import SLAM_START
+    assert host.post("/api/match", SLAM_START).status_code == 200
+    game = SLAM_START["game"]
+    assert (STATIC / f"{game}-host.css").exists()
+    links = {path: re.findall(r'<link rel="stylesheet" href="/static/([\w-]+)\.css">',
+                              client.get(path).get_data(as_text=True)) for path in ("/", "/host")}
+    assert game in links["/"] and f"{game}-host" not in links["/"], links
+    assert links["/host"].index(game) < links["/host"].index(f"{game}-host"), links
+
+
 def test_a_theme_sets_colours_only():
     """Every stylesheet's light or dark block sets colour variables on the page's root and
     nothing else: a theme cannot move anything, so a layout checked in one theme holds

@@ -1,22 +1,67 @@
-// i18n: words not marked yet (issue #40)
 /* AlakaSLAM on the host page: the start form's characters and sides, the serve and
    shot card picker with its preview, point, mulligan, ability and copy controls.
-   Needs alakaslam.js (the geometry, the words, the court drawing). */
+   Needs alakaslam.js (the words, the court drawing). */
 "use strict";
+
+/* --- the court's geometry: a copy of companion/games/alakaslam/court.py ------------
+   The host page previews a shot before it is sent (its rows and net: alakaslam.js);
+   tests/e2e/test_alakaslam_pages.py runs these functions for every card row and start
+   cell against the Python ones. Only the host's page needs them: the spectator's stays
+   light (tests/web/test_api.py LIGHT). */
+
+TC.slam.HITS = ["R0", "R1", "R2", "R3", "B0", "B1", "B2", "B3"];
+TC.slam.ENCHANTS = ["E1", "E2", "E3"];
+TC.slam.STRAIGHT = "S2";
+
+/** How far one card moves the ball hit by `side`: [columns, rows]. */
+TC.slam.move = function (card, side) {
+  if (TC.slam.ENCHANTS.includes(card)) return [0, 0];
+  const forward = side === 0 ? 1 : -1;
+  if (card === TC.slam.STRAIGHT) return [0, 2 * forward];
+  return [card[0] === "R" ? -1 : 1, Number(card[1]) * forward];
+};
+
+/** Where the ball ends after `cards` (in order) hit by `side` from `start` ([col, row]). */
+TC.slam.land = function (start, cards, side) {
+  return cards.reduce(([col, row], card) => {
+    const [dc, dr] = TC.slam.move(card, side);
+    return [col + dc, row + dr];
+  }, start);
+};
+
+TC.slam.onCourt = (cell, cols) => cell[0] >= 1 && cell[0] <= cols && cell[1] >= 1 && cell[1] <= TC.slam.ROWS;
+
+/** "in", "out" or "net" for a shot by `side` landing on `cell`. */
+TC.slam.judge = function (cell, side, cols) {
+  if (!TC.slam.onCourt(cell, cols)) return "out";
+  return (cell[1] <= TC.slam.NET ? 0 : 1) === side ? "net" : "in";
+};
+
+/** The server's back corner: the baseline at the red or blue edge. */
+TC.slam.serveStart = (side, corner, cols) => [corner === "red" ? 1 : cols, side === 0 ? 1 : TC.slam.ROWS];
+
+/** "in" or "bad_serve": a serve must land in, in a column other than its own. */
+TC.slam.judgeServe = function (start, cell, side, cols) {
+  return TC.slam.judge(cell, side, cols) !== "in" || cell[0] === start[0] ? "bad_serve" : "in";
+};
 
 /** "Ann (Simon as Austin)": the character whose ability the player uses now. */
 TC.slam.who = function (v, p) {
   const pl = v.players[p];
-  return pl.copy ? `Simon as ${TC.slam.character(pl.copy)}` : TC.slam.character(pl.character);
+  return pl.copy ? TC.t("Simon as {character}", {character: TC.slam.character(pl.copy)})
+    : TC.slam.character(pl.character);
 };
 
 /** Where everyone stands for a serve from one corner (`at`: one corner of the view's
  *  serve_positions), the server and their partner by name, e.g.
  *  "Stand: Bea c4 r1, Ann c2 r2; receiver c1 r4, partner c3 r3". */
 TC.slam.positions = function (at, names) {
-  const one = (role, name) => `${name || role} ${TC.slam.cell(at[role])}`;
-  const pair = (role, mate, who) => one(role, who[0]) + (at[mate] ? `, ${one(mate, who[1])}` : "");
-  return `Stand: ${pair("server", "server_mate", names)}; ${pair("receiver", "receiver_mate", ["receiver", "partner"])}`;
+  const one = (role, who) => `${who} ${TC.slam.cell(at[role])}`;
+  const pair = (role, mate, who) => (at[mate] ? `${one(role, who[0])}, ${one(mate, who[1])}` : one(role, who[0]));
+  // Each message on its own: the extractor reads no message inside another's arguments.
+  const receivers = [TC.t("receiver"), TC.t("partner")];
+  return TC.t("Stand: {servers}; {receivers}", {servers: pair("server", "server_mate", names),
+    receivers: pair("receiver", "receiver_mate", receivers)});
 };
 
 /* --- the host's start form ------------------------------------------------------- */
@@ -36,11 +81,11 @@ TC.slam.startForm = function (box, game, current) {
   // a character of their own, however many more play this time.
   const chosen = [...(before.characters || []), ...ids.filter((id) => !(before.characters || []).includes(id))];
   const rows = inputs().map((_, i) => {
-    const character = el("select", {name: "character", "aria-label": `Player ${i + 1}'s character`},
+    const character = el("select", {name: "character", "aria-label": TC.t("Player {number}'s character", {number: i + 1})},
       ids.map((id) => el("option", {value: id, selected: chosen[i] === id},
         game.extras.characters[id])));
-    const side = el("select", {name: "side", "aria-label": `Player ${i + 1}'s side`,
-      onchange: () => update()}, [0, 1].map((s) => el("option", {value: s}, `Side ${s + 1}`)));
+    const side = el("select", {name: "side", "aria-label": TC.t("Player {number}'s side", {number: i + 1}),
+      onchange: () => update()}, [0, 1].map((s) => el("option", {value: s}, TC.t("Side {number}", {number: s + 1}))));
     const name = el("span", {class: "who"});
     return {row: el("div", {class: "slam-player", "data-slot": i}, name, character, side), name, character, side};
   });
@@ -48,10 +93,10 @@ TC.slam.startForm = function (box, game, current) {
   const update = () => {
     const names = inputs().map((i) => i.value.trim());
     const active = rows.filter((_, i) => names[i]);
-    const formats = {2: "singles, a 3 by 4 court", 3: "Canadian doubles (1 v 2), a 4 by 4 court",
-      4: "doubles (2 v 2), a 4 by 4 court"};
-    format.textContent = formats[active.length] ? `${active.length} players: ${formats[active.length]}`
-      : "Name 2 to 4 players";
+    const formats = {2: TC.t("2 players: singles, a 3 by 4 court"),
+      3: TC.t("3 players: Canadian doubles (1 v 2), a 4 by 4 court"),
+      4: TC.t("4 players: doubles (2 v 2), a 4 by 4 court")};
+    format.textContent = formats[active.length] || TC.t("Name 2 to 4 players");
     rows.forEach((r, i) => {
       r.row.hidden = !names[i];
       r.name.textContent = names[i];
@@ -67,12 +112,12 @@ TC.slam.startForm = function (box, game, current) {
     if (formats[active.length]) {
       const sideOf = (r, k) => (active.length > 2 ? Number(r.side.value) : k);
       const members = [0, 1].map((x) => active.filter((r, k) => sideOf(r, k) === x)
-        .map((r) => r.name.textContent).join(" & ") || "nobody");
-      sides.textContent = `Side 1: ${members[0]} · Side 2: ${members[1]}`;
+        .map((r) => r.name.textContent).join(" & ") || TC.t("nobody"));
+      sides.textContent = TC.t("Side 1: {first} · Side 2: {second}", {first: members[0], second: members[1]});
     } else sides.textContent = "";
   };
   // Right under the names it belongs to, before the menu options.
-  box.prepend(el("fieldset", {class: "slam-setup"}, el("legend", {}, "Characters and sides"),
+  box.prepend(el("fieldset", {class: "slam-setup"}, el("legend", {}, TC.t("Characters and sides")),
     format, rows.map((r) => r.row), sides));
   update();
   const players = document.getElementById("players");
@@ -100,27 +145,31 @@ TC.slam.controls = function (box, match, send) {
   const button = (text, action, attrs) => TC.el("button", {type: "button", onclick: () => send(action), ...attrs}, text);
   const ability = shape("ability");
   if (ability) {
-    box.append(TC.el("fieldset", {"data-action": "ability"}, TC.el("legend", {}, "Once-per-point ability"),
-      ability.player.map((p) => button(`${v.players[p].name}'s ability (${TC.slam.character(v.players[p].acts_as)})`,
+    box.append(TC.el("fieldset", {"data-action": "ability"}, TC.el("legend", {}, TC.t("Once-per-point ability")),
+      ability.player.map((p) => button(TC.t("{name}'s ability ({character})",
+        {name: v.players[p].name, character: TC.slam.character(v.players[p].acts_as)}),
         {type: "ability", player: p}))));
   }
   const mulligan = shape("mulligan");
   if (mulligan) {
-    box.append(TC.el("fieldset", {"data-action": "mulligan"}, TC.el("legend", {}, "Mulligan (before the serve)"),
+    box.append(TC.el("fieldset", {"data-action": "mulligan"}, TC.el("legend", {}, TC.t("Mulligan (before the serve)")),
       mulligan.player.map((p) => button(`${v.players[p].name} ${v.players[p].hand}→${v.players[p].hand - 1}`,
-        {type: "mulligan", player: p}, {"aria-label": `Mulligan ${v.players[p].name}: hand ${v.players[p].hand - 1}`}))));
+        {type: "mulligan", player: p},
+        {"aria-label": TC.t("Mulligan {name}: hand {hand}", {name: v.players[p].name, hand: v.players[p].hand - 1})}))));
   }
   const copy = shape("copy");
   if (copy) {
     for (const p of copy.player) {
-      const pick = TC.el("select", {name: "character", "aria-label": `Character ${v.players[p].name} copies`},
+      const pick = TC.el("select", {name: "character", "aria-label": TC.t("Character {name} copies", {name: v.players[p].name})},
         copy.character.map((c) => TC.el("option", {value: c, selected: v.players[p].copy === c}, TC.slam.character(c))));
       // Before each serve Simon's player is reminded to choose (the serve is not blocked).
       const remind = v.due === "serve" && !v.players[p].copy ?
         TC.el("p", {class: "hint", "data-remind": "simon"},
-          `${v.players[p].name} plays Simon: choose whom to copy before the serve`) : null;
-      box.append(TC.el("fieldset", {"data-action": "copy"}, TC.el("legend", {}, `${v.players[p].name} (Simon) copies`),
-        remind, pick, TC.el("button", {type: "button", onclick: () => send({type: "copy", player: p, character: pick.value})}, "Copy")));
+          TC.t("{name} plays Simon: choose whom to copy before the serve", {name: v.players[p].name})) : null;
+      box.append(TC.el("fieldset", {"data-action": "copy"},
+        TC.el("legend", {}, TC.t("{name} (Simon) copies", {name: v.players[p].name})),
+        remind, pick, TC.el("button", {type: "button", onclick: () => send({type: "copy", player: p, character: pick.value})},
+          TC.t("Copy"))));
     }
   }
 };
@@ -132,24 +181,25 @@ TC.slam.pointForm = function (v, shapes, send) {
   const el = TC.el;
   const allowed = [0, 1].map((w) => shapes.filter((s) => s.winner.includes(w)).flatMap((s) => s.reason));
   const winners = [0, 1].filter((w) => allowed[w].length);
-  const reason = el("select", {name: "reason", "aria-label": "Reason"},
+  const reason = el("select", {name: "reason", "aria-label": TC.t("Reason")},
     Object.entries(TC.slam.REASONS).filter(([k]) => winners.some((w) => allowed[w].includes(k)))
       .map(([k, label]) => el("option", {value: k}, label)));
   // In a rally, the point goes to the side that hit last (the other missed it).
   const likely = v.due === "shot" ? 1 - v.hitting_side : null;
   const hint = el("p", {class: "hint", "aria-live": "polite"});
   const buttons = winners.map((w) => el("button", {type: "button", class: w === likely ? "primary" : null,
-    "data-winner": w, onclick: () => send({type: "point", winner: w, reason: reason.value})}, `Point ${v.sides[w].name}`));
+    "data-winner": w, onclick: () => send({type: "point", winner: w, reason: reason.value})},
+    TC.t("Point {side}", {side: v.sides[w].name})));
   const update = () => {
     buttons.forEach((b, i) => { b.disabled = !allowed[winners[i]].includes(reason.value); });
     const shut = winners.filter((w) => !allowed[w].includes(reason.value));
     hint.textContent = likely !== null
-      ? `${v.sides[likely].name} hit last: the point is theirs`
-      : shut.length ? `A bad serve is the receivers' point (${v.sides[1 - v.serving_side].name})` : "";
+      ? TC.t("{side} hit last: the point is theirs", {side: v.sides[likely].name})
+      : shut.length ? TC.t("A bad serve is the receivers' point ({side})", {side: v.sides[1 - v.serving_side].name}) : "";
   };
   reason.onchange = update;
   update();
-  return el("fieldset", {"data-action": "point"}, el("legend", {}, "Point"), buttons, reason, hint);
+  return el("fieldset", {"data-action": "point"}, el("legend", {}, TC.t("Point")), buttons, reason, hint);
 };
 
 /** The cards a player may put in a row: no Enchant-1 in doubles, the straight Hit-2 for Austin. */
@@ -170,18 +220,11 @@ TC.slam.refusal = function (v, p, cards, ability) {
   const spells = cards.some((c) => TC.slam.ENCHANTS.includes(c));
   const rich = o.no_enchant_each;
   if (o.cards.some((n, i) => cards.length === n && !(rich[i] && spells))) return null;
-  const under = o.cards.map((n, i) => `${rich[i] ? "Rich's " : ""}Enchant-${n}`).join(" and ");
-  // Each count once; Rich's "no Enchantment" only where every binding with it is his.
-  const counts = new Map();
-  o.cards.forEach((n, i) => counts.set(n, (counts.has(n) ? counts.get(n) : true) && rich[i]));
-  const sorted = [...counts.entries()];  // in the order they bind
-  const count = (n) => `${n} card${n === 1 ? "" : "s"}`;
-  let ways;
-  if (sorted.length === 1) ways = count(sorted[0][0]) + (sorted[0][1] ? ", no Enchantment" : "");
-  else if (sorted.some(([, noE]) => noE)) {
-    ways = sorted.map(([n, noE]) => count(n) + (noE ? ", no Enchantment" : "")).join(", or ");
-  } else ways = `${sorted.map(([n]) => n).join(" or ")} cards`;
-  return `${v.players[p].name} is under ${under}: play exactly ${ways}`;
+  // As the engine's _under: the cards' names as printed, Rich's said as his.
+  const under = TC.slam.and(o.cards.map((n, i) => (rich[i] ? TC.t("Rich's Enchant-{n}", {n})
+    : `Enchant-${n}`)));  // i18n: not said (a card's name as printed)
+  return TC.t("{name} is under {under}: play exactly {ways}", {name: v.players[p].name, under,
+    ways: TC.slam.ways(o, (count) => TC.t("{cards}, no Enchantment", {cards: count}))});
 };
 
 /** What the serve or shot picker held when the page last drew it: {match, turn, pick, sent}.
@@ -266,68 +309,79 @@ TC.slam.hitForm = function (v, shape, send, matchId) {
     const focused = document.activeElement && form.contains(document.activeElement)
       ? document.activeElement.dataset.key : null;
     const name = (p) => v.players[p].name;
-    const parts = [el("legend", {}, serving ? `${v.sides[side].name} serve` : `${v.sides[side].name} hit · rally ${v.rally}`)];
+    const parts = [el("legend", {}, serving ? TC.t("{side} serve", {side: v.sides[side].name})
+      : TC.t("{side} hit · rally {rally}", {side: v.sides[side].name, rally: v.rally}))];
     if (movedOn && !cards().length) {
-      parts.push(el("p", {class: "moved", role: "status"}, "The table moved on (a shot or a point was recorded elsewhere): pick again"));
+      parts.push(el("p", {class: "moved", role: "status"},
+        TC.t("The table moved on (a shot or a point was recorded elsewhere): pick again")));
     }
     if (mates.length > 1) {
-      parts.push(el("div", {class: "row", role: "group", "aria-label": serving ? "Server" : "At the ball"},
-        el("span", {class: "label"}, serving ? "Server" : "At the ball"),
+      const label = serving ? TC.t("Server") : TC.t("At the ball");
+      parts.push(el("div", {class: "row", role: "group", "aria-label": label},
+        el("span", {class: "label"}, label),
         shape.player.map((p) => toggle(name(p), pick.player === p, () => { pick.player = p; render(); },
           {"data-key": `player-${p}`}))));
     }
     if (serving) {
-      parts.push(el("div", {class: "row", role: "group", "aria-label": "Corner"}, el("span", {class: "label"}, "Corner"),
-        ["red", "blue"].map((c) => toggle(`${c[0].toUpperCase()}${c.slice(1)}`, pick.corner === c,
+      const corners = {red: TC.t("Red"), blue: TC.t("Blue")};
+      parts.push(el("div", {class: "row", role: "group", "aria-label": TC.t("Corner")},
+        el("span", {class: "label"}, TC.t("Corner")),
+        ["red", "blue"].map((c) => toggle(corners[c], pick.corner === c,
           () => { pick.corner = c; render(); }, {class: `toggle corner-${c}`, "data-key": `corner-${c}`}))));
       if (v.serve_positions) parts.push(el("p", {class: "hint positions"}, TC.slam.positions(v.serve_positions[pick.corner],
         hitters().map((p) => v.players[p].name))));
     }
     for (const p of hitters()) {
       const row = pick.rows[p];
-      const role = p === pick.player ? (serving ? "serves" : "at the ball") : "Support";
+      const said = {character: TC.slam.who(v, p)};
+      const role = p !== pick.player ? TC.t("({character}) Support", said)
+        : serving ? TC.t("({character}) serves", said) : TC.t("({character}) at the ball", said);
       const duty = v.obligations.find((o) => o.player === p);
       const full = row.length >= 3 || (pick.ability[p] && row.length >= 1);
       const picker = el("div", {class: "picker", "data-player": p},
-        el("p", {class: "who"}, el("strong", {}, name(p)), ` (${TC.slam.who(v, p)}) ${role}`),
-        duty ? el("p", {class: "duty"}, TC.slam.obligation(v, duty)) : null,
-        el("div", {class: "cardrow", role: "group", "aria-label": `${name(p)}'s cards`},
+        el("p", {class: "who"}, el("strong", {}, name(p)), " ", role),
+        duty ? el("p", {class: "duty"}, TC.slam.unbroken(TC.slam.obligation(v, duty))) : null,
+        el("div", {class: "cardrow", role: "group", "aria-label": TC.t("{name}'s cards", {name: name(p)})},
           row.length ? row.map((c, i) => el("button", {type: "button", class: `pc chosen pc-${c[0]}`,
-            "aria-label": `Take back ${c}`, "data-key": `chosen-${p}-${i}`,
+            "aria-label": TC.t("Take back {card}", {card: c}), "data-key": `chosen-${p}-${i}`,
             onclick: () => { row.splice(i, 1); render(); }}, c, el("span", {"aria-hidden": "true"}, " ×")))
-            : el("span", {class: "hint"}, "Tap up to 3 cards")),
-        el("div", {class: "deck", role: "group", "aria-label": `Add a card to ${name(p)}'s row`},
+            : el("span", {class: "hint"}, TC.t("Tap up to 3 cards"))),
+        el("div", {class: "deck", role: "group", "aria-label": TC.t("Add a card to {name}'s row", {name: name(p)})},
           // One Enchantment a row: once it holds one, the others are not offered.
           TC.slam.cardsFor(v, p).filter((c) => !(isSpell(c) && row.some(isSpell))).map((c) => el("button", {type: "button", class: `pc pc-${c[0]}`,
-            disabled: full, "data-card": c, "data-key": `add-${p}-${c}`, "aria-label": `Add ${c}`,
+            disabled: full, "data-card": c, "data-key": `add-${p}-${c}`, "aria-label": TC.t("Add {card}", {card: c}),
             onclick: () => { row.push(c); render(); }}, c))));
       if (needsTarget(p)) {
-        picker.append(el("div", {class: "row", role: "group", "aria-label": `Whom ${name(p)}'s Enchantment binds`},
-          el("span", {class: "label"}, "Enchant"),
+        picker.append(el("div", {class: "row", role: "group",
+          "aria-label": TC.t("Whom {name}'s Enchantment binds", {name: name(p)})},
+          el("span", {class: "label"}, TC.t("Enchant")),
           targets(p).map((o) => toggle(name(o), pick.enchant[p] === o, () => { pick.enchant[p] = o; render(); },
             {"data-key": `enchant-${p}-${o}`}))));
       }
       if (laurie(p)) {
         picker.append(el("label", {class: "ability"}, el("input", {type: "checkbox", checked: pick.ability[p],
           "data-key": `ability-${p}`, onchange: (e) => { pick.ability[p] = e.target.checked; row.splice(1); render(); }}),
-        el("span", {}, "Laurie's ability: draw 3, play 1, Enchantments ignored")));
+        el("span", {}, TC.t("Laurie's ability: draw 3, play 1, Enchantments ignored"))));
       }
       parts.push(picker);
     }
     const pv = preview();
     const refused = refusals();
     // A row the rules refuse lands nowhere: the table would not record it.
-    const landing = refused.length ? `Refused: ${refused.join("; ")}`
-      : pv.end === null ? "Tap cards to see where the ball lands"
-        : `Lands ${TC.slam.cell(pv.end)}: ${TC.slam.RESULTS[pv.result]}` +
-          (pv.result === "in" ? "" : ` — point to ${v.sides[1 - side].name}`);
+    const lands = pv.end && {cell: TC.slam.cell(pv.end), result: TC.slam.RESULTS[pv.result],
+      side: v.sides[1 - side].name};
+    const landing = refused.length ? TC.t("Refused: {why}", {why: TC.slam.listed(refused)})
+      : pv.end === null ? TC.t("Tap cards to see where the ball lands")
+        : pv.result === "in" ? TC.t("Lands {cell}: {result}", lands)
+          : TC.t("Lands {cell}: {result} — point to {side}", lands);
     const path = pv.end && !refused.length ? {from: pv.start, to: pv.end, result: pv.result} : null;
     parts.push(el("div", {class: "preview"},
       TC.slam.court({cols, ball: pv.start, path, names: [v.sides[0].name, v.sides[1].name],
-        label: `Preview: from ${TC.slam.cell(pv.start)}. ${landing}.`}),
-      el("p", {class: `landing ${refused.length ? "refused" : pv.result || ""}`, "aria-live": "polite"}, landing)));
+        label: TC.t("Preview: from {cell}. {landing}.", {cell: TC.slam.cell(pv.start), landing})}),
+      el("p", {class: `landing ${refused.length ? "refused" : pv.result || ""}`, "aria-live": "polite"},
+        TC.slam.unbroken(landing))));
     parts.push(el("button", {type: "button", class: "primary send", disabled: !ready(), "data-key": "send",
-      onclick: () => { TC.slam.held.sent = true; send(action()); }}, serving ? "Serve" : "Hit"));
+      onclick: () => { TC.slam.held.sent = true; send(action()); }}, serving ? TC.t("Serve") : TC.t("Hit")));
     form.replaceChildren(...parts);
     const again = focused && form.querySelector(`[data-key="${focused}"]`);
     if (again && !again.disabled) again.focus();

@@ -1,89 +1,86 @@
-// i18n: words not marked yet (issue #40)
-/* AlakaSLAM on the phones: the court geometry (the engine's, for previews), the court
-   drawing and the board every page shows; the host's controls are in alakaslam-host.js. */
+/* AlakaSLAM on the phones: the words, the court drawing and the board every page shows;
+   the host's controls and the shot preview's geometry are in alakaslam-host.js. */
 "use strict";
 
 TC.slam = {};
 
-/* --- the court: a copy of companion/games/alakaslam/court.py -----------------------
-   The host page previews a shot before it is sent; tests/e2e/test_alakaslam_pages.py
-   runs these functions for every card row and start cell against the Python ones. */
-
+/* The court as companion/games/alakaslam/court.py has it (its geometry, for the host's
+   preview, is in alakaslam-host.js). */
 TC.slam.ROWS = 4;
 /** The last row of side 0's half; the net lies just beyond it. */
 TC.slam.NET = 2;
-TC.slam.HITS = ["R0", "R1", "R2", "R3", "B0", "B1", "B2", "B3"];
-TC.slam.ENCHANTS = ["E1", "E2", "E3"];
-TC.slam.STRAIGHT = "S2";
-
-/** How far one card moves the ball hit by `side`: [columns, rows]. */
-TC.slam.move = function (card, side) {
-  if (TC.slam.ENCHANTS.includes(card)) return [0, 0];
-  const forward = side === 0 ? 1 : -1;
-  if (card === TC.slam.STRAIGHT) return [0, 2 * forward];
-  return [card[0] === "R" ? -1 : 1, Number(card[1]) * forward];
-};
-
-/** Where the ball ends after `cards` (in order) hit by `side` from `start` ([col, row]). */
-TC.slam.land = function (start, cards, side) {
-  return cards.reduce(([col, row], card) => {
-    const [dc, dr] = TC.slam.move(card, side);
-    return [col + dc, row + dr];
-  }, start);
-};
-
-TC.slam.onCourt = (cell, cols) => cell[0] >= 1 && cell[0] <= cols && cell[1] >= 1 && cell[1] <= TC.slam.ROWS;
-
-/** "in", "out" or "net" for a shot by `side` landing on `cell`. */
-TC.slam.judge = function (cell, side, cols) {
-  if (!TC.slam.onCourt(cell, cols)) return "out";
-  return (cell[1] <= TC.slam.NET ? 0 : 1) === side ? "net" : "in";
-};
-
-/** The server's back corner: the baseline at the red or blue edge. */
-TC.slam.serveStart = (side, corner, cols) => [corner === "red" ? 1 : cols, side === 0 ? 1 : TC.slam.ROWS];
-
-/** "in" or "bad_serve": a serve must land in, in a column other than its own. */
-TC.slam.judgeServe = function (start, cell, side, cols) {
-  return TC.slam.judge(cell, side, cols) !== "in" || cell[0] === start[0] ? "bad_serve" : "in";
-};
 
 /* --- words ------------------------------------------------------------------------- */
 
 TC.slam.character = (id) => id[0].toUpperCase() + id.slice(1);
-TC.slam.FORMATS = {singles: "Singles", canadian: "Canadian doubles", doubles: "Doubles"};
-TC.slam.REASONS = {no_return: "no return", declined: "declined", out: "out", net: "net",
-  bad_serve: "bad serve"};
-TC.slam.RESULTS = {in: "in", out: "out", net: "net: did not cross", bad_serve: "bad serve"};
-/** A cell as people say it: "c2 r3". */
-TC.slam.cell = (c) => `c${c[0]} r${c[1]}`;
-TC.slam.plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+TC.slam.FORMATS = {singles: TC.t("Singles"), canadian: TC.t("Canadian doubles"), doubles: TC.t("Doubles")};
+/** Why a point was won, as the rules say it (rules.py REASON_WORDS). */
+TC.slam.REASONS = {no_return: TC.t("no return"), declined: TC.t("declined"), out: TC.t("out"), net: TC.t("net"),
+  bad_serve: TC.t("bad serve")};
+/** Where a shot landed, in words; MARKS: as the court drawing writes it beside the landing. */
+TC.slam.RESULTS = {in: TC.t("in"), out: TC.t("out"), net: TC.t("net: did not cross"), bad_serve: TC.t("bad serve")};
+TC.slam.MARKS = {in: TC.t("IN"), out: TC.t("OUT"), net: TC.t("NET"), bad_serve: TC.t("BAD SERVE")};
+/** A cell as people say it: "c2 r3" (column, row). */
+TC.slam.cell = (c) => TC.t("c{col} r{row}", {col: c[0], row: c[1]});
+/** Sentences one after the other, "a; b; c" (French writes " ; "). */
+TC.slam.listed = (items) => items.reduce((said, item) => TC.t("{items}; {item}", {items: said, item}));
+/** Names joined as the page's language joins them: "Ann and Bea". */
+TC.slam.and = (items) => new Intl.ListFormat(TC.lang, {type: "conjunction"}).format(items.map(String));
+/** An Enchantment's count of cards (1 to 3: Enchant-1 to Enchant-3). A script's words
+ *  take no plural forms (scripts.po has none): each count is a message of its own, its
+ *  noun in the form that count takes ("2 karty", "3 karty" in Polish). */
+TC.slam.CARDS = {1: TC.t("1 card"), 2: TC.t("2 cards"), 3: TC.t("3 cards")};
+
+/** The ways out of the Enchantments on a player, each count once (in the order they
+ *  bind) with whether it forbids an Enchantment (Rich's: only where every binding with
+ *  that count is his): [[2, true], [3, false]]. */
+TC.slam.counts = function (o) {
+  const each = o.no_enchant_each || o.cards.map(() => o.no_enchant);
+  const counts = new Map();
+  o.cards.forEach((n, i) => counts.set(n, (counts.has(n) ? counts.get(n) : true) && each[i]));
+  return [...counts.entries()];
+};
+
+/** "2 cards, no Enchantment"; with two counts either satisfies: "2 or 3 cards", and one
+ *  forbidding an Enchantment is said in full ("2 cards{sep}no Enchantment, or 3 cards":
+ *  `noE` says it). */
+TC.slam.ways = function (o, noE) {
+  const sorted = TC.slam.counts(o);
+  if (sorted.length === 1) {
+    const [n, no] = sorted[0];
+    return no ? TC.t("{cards}, no Enchantment", {cards: TC.slam.CARDS[n]}) : TC.slam.CARDS[n];
+  }
+  if (sorted.some(([, no]) => no)) {
+    return sorted.map(([n, no]) => (no ? noE(TC.slam.CARDS[n]) : TC.slam.CARDS[n]))
+      .reduceRight((rest, first) => TC.t("{first}, or {rest}", {first, rest}));
+  }
+  // Two counts, the larger 2 or 3: the noun in the form those take.
+  return TC.t("{counts} cards", {counts: new Intl.ListFormat(TC.lang, {type: "disjunction"})
+    .format(sorted.map(([n]) => String(n)))});
+};
 
 /** "Bea must play exactly 2 cards, no Enchantment (Enchanted by Cy)"; with two
  *  Enchantments either count satisfies, and Rich's "no Enchantment" holds only with his
  *  count: "exactly 2 cards with no Enchantment, or 3 cards"; two Enchant-2s: "2 cards". */
 TC.slam.obligation = function (v, o) {
-  const each = o.no_enchant_each || o.cards.map(() => o.no_enchant);
-  const counts = new Map();
-  o.cards.forEach((n, i) => counts.set(n, (counts.has(n) ? counts.get(n) : true) && each[i]));
-  const sorted = [...counts.entries()];  // in the order they bind
-  const cards = (n) => `${n} card${n === 1 ? "" : "s"}`;
-  const by = (o.by || []).map((b) => v.players[b].name).join(" and ");
-  let what;
-  if (sorted.length === 1) what = cards(sorted[0][0]) + (sorted[0][1] ? ", no Enchantment" : "");
-  else if (sorted.some(([, noE]) => noE)) {
-    what = sorted.map(([n, noE]) => cards(n) + (noE ? " with no Enchantment" : "")).join(", or ");
-  } else what = `${sorted.map(([n]) => n).join(" or ")} cards`;
-  return `${v.players[o.player].name} must play exactly ${what}` + (by ? ` (Enchanted by ${by})` : "");
+  const what = TC.slam.ways(o, (cards) => TC.t("{cards} with no Enchantment", {cards}));
+  const name = v.players[o.player].name;
+  const by = (o.by || []).map((b) => v.players[b].name);
+  return by.length ? TC.t("{name} must play exactly {what} (Enchanted by {by})", {name, what, by: TC.slam.and(by)})
+    : TC.t("{name} must play exactly {what}", {name, what});
 };
+
+/** `text` with each card's name as printed ("Enchant-2") kept on one line: a line may
+ *  not break at its hyphen (alakaslam.css .slam-card). */
+TC.slam.unbroken = (text) => text.split(/(Enchant-\d)/).map((part, i) => (i % 2
+  ? TC.el("span", {class: "slam-card"}, part) : part));
 
 /** The end-of-turn draws after the last shot, e.g. "Ann draws 2". */
 TC.slam.drawText = function (v, d) {
   const name = v.players[d.player].name;
-  let text = d.discard_first ? `${name} discards ${d.discard_first}, then draws ${d.draw}`
-    : `${name} draws ${d.draw}`;
-  if (d.from_discard) text += " (may take 1 from the discard instead)";
-  return text;
+  const drawn = d.discard_first ? TC.t("{name} discards {discard}, then draws {draw}",
+    {name, discard: d.discard_first, draw: d.draw}) : TC.t("{name} draws {draw}", {name, draw: d.draw});
+  return d.from_discard ? TC.t("{draws} (may take 1 from the discard instead)", {draws: drawn}) : drawn;
 };
 
 /* --- the court drawing ----------------------------------------------------------- */
@@ -177,8 +174,8 @@ TC.slam.court = function ({cols, ball, path, label, names, faded, unjudged}) {
     s("rect", {class: "lines", x: S, y: S, width: cols * S, height: rows * S}),
     s("line", {class: "net", x1: S - 6, x2: (cols + 1) * S + 6, y1: (TC.slam.NET + 1) * S,
       y2: (TC.slam.NET + 1) * S}),
-    s("text", {class: "edge red", x: S / 2, y: H / 2, transform: `rotate(-90 ${S / 2} ${H / 2})`}, "RED"),
-    s("text", {class: "edge blue", x: W - S / 2, y: H / 2, transform: `rotate(90 ${W - S / 2} ${H / 2})`}, "BLUE"),
+    s("text", {class: "edge red", x: S / 2, y: H / 2, transform: `rotate(-90 ${S / 2} ${H / 2})`}, TC.t("RED")),
+    s("text", {class: "edge blue", x: W - S / 2, y: H / 2, transform: `rotate(90 ${W - S / 2} ${H / 2})`}, TC.t("BLUE")),
   ];
   for (let c = 1; c <= cols; c++) {
     // Inside the court's edges: the margin is where a ball out lands.
@@ -190,7 +187,7 @@ TC.slam.court = function ({cols, ball, path, label, names, faded, unjudged}) {
     // the margin beyond its end; a line still too wide (13px semibold) is squeezed.
     const room = W - 8;
     const font = {size: 13, weight: 600};
-    const wide = (text) => TC.textWidth(text, `${font.weight} ${font.size}px system-ui, sans-serif`);
+    const wide = (text) => TC.textWidth(text, `${font.weight} ${font.size}px system-ui, sans-serif`);  // i18n: not said
     const lines = (name) => {
       const text = String(name);
       const cut = text.indexOf(" & "), a = text.slice(0, cut + 2);  // " &" kept if it fits
@@ -206,7 +203,7 @@ TC.slam.court = function ({cols, ball, path, label, names, faded, unjudged}) {
   if (path) {
     const bad = path.result !== "in";
     const [x1, y1, x2, y2] = [cx(path.from[0]), cy(path.from[1]), cx(path.to[0]), cy(path.to[1])];
-    const word = TC.slam.RESULTS[path.result].split(":")[0].toUpperCase();
+    const word = TC.slam.MARKS[path.result];
     const place = TC.slam.resultPlace({W, H, S, rows, x1, y1, x2, y2, width: word.length * 10 + 4,
       named: !!names});
     parts.push(s("g", {class: `path ${bad ? "bad" : "good"}${faded ? " faded" : ""}`},
@@ -235,13 +232,15 @@ TC.slam.shotBeforePoint = function (v) {
 /** The court's text alternative: where the ball is and where the last shot went. */
 TC.slam.courtLabel = function (v) {
   const c = v.court;
-  const out = [`Court, ${c.cols} columns by ${c.rows} rows.`];
-  out.push(v.ball ? `Ball at ${TC.slam.cell(v.ball)}.` : "No ball in play.");
+  // 3 or 4 columns by 4 rows (court.py): the nouns in the form those counts take.
+  const out = [TC.t("Court, {cols} columns by {rows} rows.", {cols: c.cols, rows: c.rows})];
+  out.push(v.ball ? TC.t("Ball at {cell}.", {cell: TC.slam.cell(v.ball)}) : TC.t("No ball in play."));
   if (v.last_shot) {
     const l = v.last_shot;
-    const before = TC.slam.shotBeforePoint(v);
-    out.push(`${before ? "Shot before the point was awarded" : "Last shot"} by ${v.sides[l.side].name}: ` +
-      `${TC.slam.cell(l.from)} to ${TC.slam.cell(l.to)}${before ? "" : `, ${TC.slam.RESULTS[l.result]}`}.`);
+    const said = {side: v.sides[l.side].name, from: TC.slam.cell(l.from), to: TC.slam.cell(l.to),
+      result: TC.slam.RESULTS[l.result]};
+    out.push(TC.slam.shotBeforePoint(v) ? TC.t("Shot before the point was awarded by {side}: {from} to {to}.", said)
+      : TC.t("Last shot by {side}: {from} to {to}, {result}.", said));
   }
   return out.join(" ");
 };
@@ -253,55 +252,65 @@ TC.boards.alakaslam = function (match) {
   const over = v.winner !== null;
   const el = TC.el;
   const sideName = (i) => v.sides[i].name;
-  const head = over ? TC.boards.alakaslam.title(match) : `${TC.slam.FORMATS[v.format]} · first to ${v.target}`;
+  const head = over ? TC.boards.alakaslam.title(match)
+    : TC.t("{format} · first to {target}", {format: TC.slam.FORMATS[v.format], target: v.target});
   const rows = [0, 1].map((i) => el("tr", {class: v.winner === i ? "winner" : "", "data-side": i},
-    el("td", {class: "serve", "aria-label": !over && v.serving_side === i ? "serves" : null},
+    el("td", {class: "serve", "aria-label": !over && v.serving_side === i ? TC.t("serves") : null},
       !over && v.serving_side === i ? "●" : ""),
     el("th", {scope: "row", class: `name side-${i}${TC.nameClass(sideName(i))}`}, sideName(i),
-      v.winner === i ? [" ", el("span", {class: "chip won"}, "winner")] : null),
+      v.winner === i ? [" ", el("span", {class: "chip won"}, TC.t("winner"))] : null),
     el("td", {class: "points"}, v.sides[i].score)));
   let now = "";
-  if (!over && v.due === "serve") now = `${sideName(v.serving_side)} to serve`;
-  else if (!over) now = `${sideName(v.hitting_side)} to hit · rally ${v.rally}`;
+  if (!over && v.due === "serve") now = TC.t("{side} to serve", {side: sideName(v.serving_side)});
+  else if (!over) now = TC.t("{side} to hit · rally {rally}", {side: sideName(v.hitting_side), rally: v.rally});
   const players = v.players.map((pl, p) => {
     const hits = !over && (v.due === "serve" ? v.serving_side : v.hitting_side) === pl.side;
     return el("li", {class: `side${pl.side}${hits ? " now" : ""}`},
       el("span", {class: "pname"}, pl.name),
       el("span", {class: "char"}, TC.slam.character(pl.character)),
-      pl.copy ? el("span", {class: "chip"}, `copies ${TC.slam.character(pl.copy)}`) : null,
-      pl.ability_used ? el("span", {class: "chip used"}, "ability used") : null,
-      pl.mulligans ? el("span", {class: "chip"}, TC.slam.plural(pl.mulligans, "mulligan")) : null,
+      pl.copy ? el("span", {class: "chip"}, TC.t("copies {character}", {character: TC.slam.character(pl.copy)})) : null,
+      pl.ability_used ? el("span", {class: "chip used"}, TC.t("ability used")) : null,
+      // Counts with no noun to agree with them (a script's words take no plural forms).
+      pl.mulligans ? el("span", {class: "chip"}, TC.t("mulligans: {n}", {n: pl.mulligans})) : null,
       v.stats && v.stats.abilities && v.stats.abilities[p]
-        ? el("span", {class: "uses"}, `${v.stats.abilities[p]} ${v.stats.abilities[p] === 1 ? "ability" : "abilities"} this match`) : null);
+        ? el("span", {class: "uses"}, TC.t("abilities this match: {n}", {n: v.stats.abilities[p]})) : null);
   });
   const last = [];
   // The point was awarded by a button for another reason: the shot is drawn unjudged.
   const before = TC.slam.shotBeforePoint(v);
   if (v.last_shot && !before) {
     const l = v.last_shot;
-    last.push(`Last shot (${sideName(l.side)}): ${TC.slam.cell(l.from)} → ${TC.slam.cell(l.to)}, ${TC.slam.RESULTS[l.result]}`);
+    last.push(TC.t("Last shot ({side}): {from} → {to}, {result}", {side: sideName(l.side),
+      from: TC.slam.cell(l.from), to: TC.slam.cell(l.to), result: TC.slam.RESULTS[l.result]}));
   }
   // As rules.point_said (a pair: "score")
-  const w = v.last_point && v.last_point.winner;
-  if (v.last_point) last.push(`Last point: ${sideName(w)} score${v.sides[w].players.length > 1 ? "" : "s"}: ${TC.slam.REASONS[v.last_point.reason]}`);
+  if (v.last_point) {
+    const w = v.last_point.winner;
+    const said = {side: sideName(w), reason: TC.slam.REASONS[v.last_point.reason]};
+    last.push(v.sides[w].players.length > 1 ? TC.t("Last point: {side} score: {reason}", said)
+      : TC.t("Last point: {side} scores: {reason}", said));
+  }
   const reminders = [];
-  if (!over && v.draws && v.draws.length) reminders.push(`Draw: ${v.draws.map((d) => TC.slam.drawText(v, d)).join("; ")}`);
+  if (!over && v.draws && v.draws.length) {
+    const draws = TC.slam.listed(v.draws.map((d) => TC.slam.drawText(v, d)));
+    reminders.push(TC.t("Draw: {draws}", {draws}));
+  }
   if (!over && v.refill && v.refill.length) {
     const discard = v.refill.filter((r) => r.discard_up_to).map((r) => v.players[r.player].name);
-    if (discard.length) reminders.push(`${discard.join(" and ")} may discard up to 3`);
-    reminders.push(`Hands to: ${v.refill.map((r) => `${v.players[r.player].name} ${r.hand}`).join(", ")}`);
+    if (discard.length) reminders.push(TC.t("{names} may discard up to 3", {names: TC.slam.and(discard)}));
+    reminders.push(TC.t("Hands to: {hands}", {hands: v.refill.map((r) => `${v.players[r.player].name} ${r.hand}`).join(", ")}));
   }
   return el("div", {class: "slam"},
     el("p", {class: `head${over ? " over" : ""}`}, head),
     el("table", {class: "score"}, el("tbody", {}, rows)),
     now ? el("p", {class: "status now"}, now) : null,
     over ? TC.slam.stats(v) : null,
-    el("ul", {class: "obligations", "aria-label": "Enchantments to obey"},
-      v.obligations.map((o) => el("li", {}, TC.slam.obligation(v, o)))),
+    el("ul", {class: "obligations", "aria-label": TC.t("Enchantments to obey")},
+      v.obligations.map((o) => el("li", {}, TC.slam.unbroken(TC.slam.obligation(v, o))))),
     TC.slam.court({cols: v.court.cols, ball: v.ball, path: v.last_shot, label: TC.slam.courtLabel(v),
       names: [sideName(0), sideName(1)], faded: v.due !== "shot", unjudged: before}),
     el("p", {class: "status last"}, last.map((t, i) => [i ? el("br") : null, t])),
-    el("ul", {class: "players", "aria-label": "Players"}, players),
+    el("ul", {class: "players", "aria-label": TC.t("Players")}, players),
     reminders.length ? el("p", {class: "reminders"}, reminders.map((t, i) => [i ? el("br") : null, t])) : null,
     over ? null : TC.slam.stats(v));
 };
@@ -311,7 +320,9 @@ TC.boards.alakaslam.title = function (match) {
   const [a, b] = v.sides;
   if (v.winner !== null) {
     const w = v.sides[v.winner];
-    return `${w.name} win${w.players.length > 1 ? "" : "s"} ${w.score}-${v.sides[1 - v.winner].score}`;
+    const score = `${w.score}-${v.sides[1 - v.winner].score}`;
+    return w.players.length > 1 ? TC.t("{side} win {score}", {side: w.name, score})
+      : TC.t("{name} wins {score}", {name: w.name, score});
   }
   return `${a.name} ${a.score}-${b.score} ${b.name}`;
 };
@@ -322,7 +333,7 @@ TC.slam.stats = function (v) {
   // Before the first point there is nothing to count.
   if (!st || !st.points || (v.winner === null && v.sides.every((s) => s.score === 0))) return null;
   // Reasons down, sides across (as every game's stats): a phone's width holds two columns.
-  return TC.statsTable(`Points won by reason · longest rally ${st.longest_rally}`,
+  return TC.statsTable(TC.t("Points won by reason · longest rally {shots}", {shots: st.longest_rally}),
     v.sides.map((side) => side.name),
     Object.entries(TC.slam.REASONS).map(([r, label]) => [label, st.points.map((by) => by[r] || 0)]));
 };

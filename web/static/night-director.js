@@ -143,11 +143,16 @@
       .then(() => { $("late-name").value = ""; $("late-points").value = "0"; });
   });
 
+  // Where a game is played: a bye, its table's name, or no table yet.
+  const where = (g) => {
+    if (g.bye) return TC.t("Bye");
+    return g.table ? NIGHT.tableName(cards, g.table) : TC.t("No table");
+  };
   const gameItem = (g) => {
     const path = `/api/events/${event.id}/pairings/${g.id}`;
     const label = NIGHT.label(g);
     const li = TC.el("li", {class: "dgame", "data-id": g.id},
-      TC.el("p", {class: "who"}, TC.t("{table}: {game}", {table: g.bye ? TC.t("Bye") : g.table ? NIGHT.tableName(cards, g.table) : TC.t("No table"), game: label})),
+      TC.el("p", {class: "who"}, TC.t("{table}: {game}", {table: where(g), game: label})),
       TC.el("p", {class: "line"}, NIGHT.gameLine(g, cards)),
       TC.el("p", {class: "why hint", hidden: true}));
     if (g.bye) return li;
@@ -253,7 +258,8 @@
     event = state;
     $("current").hidden = false;
     $("event-title").textContent = state.name;
-    $("event-sub").textContent = `${state.game_title} · ${NIGHT.roundLine(state)}` + (state.winner ? ` · ${TC.t("winner: {name}", {name: state.winner})}` : "");
+    const won = state.winner ? TC.t("winner: {name}", {name: state.winner}) : "";
+    $("event-sub").textContent = [state.game_title, NIGHT.roundLine(state), won].filter(Boolean).join(" · ");
     $("start").textContent = state.finished ? TC.t("Finished") : state.last_round ? TC.t("Finish the event")
       : TC.t("Start round {round}", {round: state.round + 1});
     $("start").disabled = !state.can_start;
