@@ -34,8 +34,6 @@ TC.words = JSON.parse(document.getElementById("words")?.textContent || "{}");
 TC.lang = document.documentElement.lang || "en";
 TC.t = (message, params) => (TC.words[message] || message).replace(
   /\{(\w+)\}/g, (whole, key) => (params && key in params ? String(params[key]) : whole));
-/** Words said in every language ({de: ...}; the hall's broker_words): this page's. */
-TC.inLanguage = (words, english) => (words && words[TC.lang]) || english;
 
 /** A rating (one decimal) the page's language's way: 1,5 in German, 1.5 in English. */
 TC.number = (x) => x.toLocaleString(TC.lang, {minimumFractionDigits: 1, maximumFractionDigits: 1});
@@ -204,15 +202,14 @@ TC.stream = function (on, shownEpoch) {
 /* --- boards -------------------------------------------------------------------- */
 
 TC.boards = {};
-/* Each game's script sets its words for its kinds of event and its last play's. */
+/* What an undo took back (companion/undone.py) in words; game scripts add theirs. */
 TC.eventWords = {};
 TC.lastWords = {};
-/** What an undo took back (the state's `undone`, companion/undone.py) in words. */
-TC.undoneWords = function (u, game) {
-  if (u.last && TC.lastWords[game]) return TC.lastWords[game](u.last);
-  const what = (TC.eventWords[game] || {})[u.type] || String(u.type).replace(/_/g, " ");
-  return typeof u.to === "string" ? TC.t("{what} to {name}", {what, name: u.to})
-    : typeof u.by === "string" ? TC.t("{what} by {name}", {what, name: u.by}) : what;
+TC.undoneWords = (u, g) => {
+  if (u.last && TC.lastWords[g]) return TC.lastWords[g](u.last);
+  const what = (TC.eventWords[g] || {})[u.type] || u.type.replace(/_/g, " ");
+  return u.to ? TC.t("{what} to {name}", {what, name: u.to})
+    : u.by ? TC.t("{what} by {name}", {what, name: u.by}) : what;
 };
 
 /* A page carries the style and scripts of the game on the table only (a phone on the

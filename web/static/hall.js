@@ -77,7 +77,7 @@ const draw = {all: false, ids: new Set(), pending: false, last: 0};
 function showAll(body) {
   hall.connected = body.connected;
   hall.broker = body.broker;
-  hall.said = TC.inLanguage(body.broker_words, body.broker);
+  hall.said = (body.broker_words || {})[TC.lang] || body.broker;
   hall.cards = new Map(body.tables.map((t) => [t.id, t]));
   draw.all = true;
   draw.ids.clear();

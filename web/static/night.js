@@ -29,7 +29,7 @@ NIGHT.cards = () => fetch("/api/tables", {cache: "no-cache"}).then((r) => r.json
     const since = d.connected ? null
       : NIGHT.link.connected ? Date.now() / 1000 : NIGHT.link.since;
     NIGHT.link = {connected: d.connected, broker: d.broker,
-      said: TC.inLanguage(d.broker_words, d.broker), since};
+      said: (d.broker_words || {})[TC.lang] || d.broker, since};
     const lost = document.getElementById("broker-lost");
     if (lost) {
       lost.hidden = d.connected;
