@@ -205,7 +205,8 @@ def _check_mqtt(m: MqttConfig) -> None:
                             most=MAX_TABLE_NAME))
     for key in ("prefix", "discovery_prefix"):
         if (problem := prefix_problem(getattr(m, key))) is not None:
-            raise ConfigError(f"[mqtt] {key}: {getattr(m, key)!r} {problem}")
+            raise ConfigError(_("{key}: {value} {problem}", key=f"[mqtt] {key}",
+                                value=repr(getattr(m, key)), problem=problem))
     if m.page is not None:
         page = urlsplit(m.page) if m.page.isprintable() else None
         if page is None or page.scheme not in ("http", "https") or not page.hostname:

@@ -18,7 +18,8 @@ the copy, but ask first) go with each.
 An answer that carries words (a timeline's labels, a board's, a player's chart) is
 made and kept once per language asked for (web/i18n.py :func:`said`): its key holds
 the language, its ETag is of its own bytes, and ``Vary`` names what chose the
-language. The history and the match files carry none and are kept once.
+language. The match files carry none and are kept once; the history is kept once, and
+a page of it once per language where a game's summary line has words.
 
 However many readers ask, they cannot starve the table's writer of the
 interpreter: :class:`ReadGate` lets reads through one at a time and each
@@ -52,7 +53,7 @@ from companion import matchfile
 from companion.catalog import Catalog
 from companion.errors import StoreError, UnknownPlayer
 from companion.games.chart import Chart, Series
-from companion.i18n import N_, Text, _, translate
+from companion.i18n import ENGLISH, N_, Text, _, translate
 from companion.integrity import replay_stored
 from companion.names import fold, name_key
 from companion.ratings import KeptRatings, Rating, Ratings, kept_table_ratings
@@ -319,12 +320,19 @@ class Row:
     status: str
     #: Changes whenever the match does (its status and its journal's length).
     mark: tuple[str, int]
+    #: Its JSON, the summary line in English.
     text: str
     #: When it began (the order played is start time, then id).
     started_at: float
     #: Its players' names and its game's id and title, folded (companion.names.fold), for
     #: ``q``.
     words: str
+    #: Its summary line when that has words to say (a message, companion/kept_text.py):
+    #: :meth:`text_in` says it in each reader's language. None: a bare score, the same
+    #: in every language.
+    summary: Text | None = None
+    #: Its JSON in each language asked for but English, made once.
+    languages: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, m: MatchSummary, catalog: Catalog) -> Row:
@@ -334,7 +342,19 @@ class Row:
         words = fold("\n".join([*m.players, m.game, title]))
         return cls(m.id, m.status, (m.status, m.entries),
                    json.dumps(m.to_json(), separators=(",", ":"), ensure_ascii=False),
-                   m.started_at, words)
+                   m.started_at, words, m.summary if isinstance(m.summary, Text) else None)
+
+    def text_in(self, lang: str) -> str:
+        """Its JSON with the summary line said in ``lang``."""
+        if self.summary is None or lang == ENGLISH:
+            return self.text
+        known = self.languages.get(lang)
+        if known is None:
+            value = json.loads(self.text)
+            value["summary"] = translate(self.summary, lang)
+            known = self.languages.setdefault(lang, json.dumps(value, separators=(",", ":"),
+                                                          ensure_ascii=False))
+        return known
 
 
 def finished_marks(rows: tuple[Row, ...]) -> tuple[tuple[float, int, int], ...]:
@@ -485,7 +505,8 @@ class Reads:
                      limit: int | None) -> Body:
         """``GET /api/history`` with these parameters (see docs/api.md)."""
         history = self.history()
-        key = ("history", history.epoch, history.version, before, after, q, limit)
+        lang = current()
+        key = ("history", history.epoch, history.version, before, after, q, limit, lang)
 
         def make() -> Body:
             rows, more = history.page(before, after, q, limit)
@@ -494,8 +515,10 @@ class Reads:
                 asked = {"before": more, "after": after, "q": q or None, "limit": limit}
                 query = urlencode({k: v for k, v in asked.items() if v is not None})
                 headers = (("Link", f'</api/history?{query}>; rel="next"'),)  # i18n: not said
-            text = "[" + ",".join(r.text for r in rows) + "]"
-            return Body(text.encode(), headers=headers)
+            text = "[" + ",".join(r.text_in(lang) for r in rows) + "]"
+            # Its summary lines said in the reader's language, where a game's have words.
+            worded = any(r.summary is not None for r in rows)
+            return Body(text.encode(), headers=headers, language=lang if worded else None)
 
         return self._kept(self._pages, PAGES_KEPT, key, make)
 

@@ -202,6 +202,15 @@ TC.stream = function (on, shownEpoch) {
 /* --- boards -------------------------------------------------------------------- */
 
 TC.boards = {};
+/* What an undo took back (companion/undone.py) in words; game scripts add theirs. */
+TC.eventWords = {};
+TC.lastWords = {};
+TC.undoneWords = (u, g) => {
+  if (u.last && TC.lastWords[g]) return TC.lastWords[g](u.last);
+  const what = (TC.eventWords[g] || {})[u.type] || u.type.replace(/_/g, " ");
+  return u.to ? TC.t("{what} to {name}", {what, name: u.to})
+    : u.by ? TC.t("{what} by {name}", {what, name: u.by}) : what;
+};
 
 /* A page carries the style and scripts of the game on the table only (a phone on the
    Pi's Wi-Fi downloads no other game's code); those of the others, as the page names them
