@@ -168,8 +168,9 @@ def tls_context(ca_file: str | None) -> ssl.SSLContext:
 
 
 def describe(err: BaseException | None, address: BrokerAddress, *,
-             ca_hint: str = "[mqtt] ca_file") -> tuple[str, Text]:
-    """A failed connection attempt's error as (short status, log text).
+             ca_hint: str = "[mqtt] ca_file") -> tuple[Text, Text]:
+    """A failed connection attempt's error as (short status, log text), each a message
+    (the short one is the OLED's info screen's: three lines of 14 letters).
 
     ``ca_hint`` names where the CA file is set (the config key, or the
     hall's option), for the text on a certificate that is not trusted. The log text is
@@ -179,42 +180,42 @@ def describe(err: BaseException | None, address: BrokerAddress, *,
     where = f"{host}:{address.port}"
     if isinstance(err, ssl.SSLCertVerificationError):
         if "hostname" in (err.verify_message or "").lower() or "match" in str(err):
-            return "TLS: wrong host in certificate", \
+            return _("TLS: wrong host in certificate"), \
                 _("TLS verification failed: the broker's certificate is not for {host} "
                   "({reason})", host=host, reason=str(err))
-        return "TLS: certificate not trusted", \
+        return _("TLS: certificate not trusted"), \
             _("TLS: the broker's certificate is not trusted ({reason}); set {option} to the "
               "CA that signed it", reason=err.verify_message or str(err), option=ca_hint)
     if isinstance(err, ssl.SSLError):
-        return "TLS: handshake failed", \
+        return _("TLS: handshake failed"), \
             _("TLS handshake with {where} failed ({reason}): is it a TLS port?", where=where,
               reason=err.reason or str(err))
     if address.tls and isinstance(err, (ConnectionResetError, BrokenPipeError)):
-        return "TLS: handshake failed", \
+        return _("TLS: handshake failed"), \
             _("{where} closed the connection: is it a TLS port?", where=where)
     if isinstance(err, socket.gaierror):
-        return "broker name not found", _("cannot resolve the broker's name {host}: {reason}",
+        return _("broker name not found"), _("cannot resolve the broker's name {host}: {reason}",
                                           host=repr(host), reason=err.strerror)
     if isinstance(err, ConnectionRefusedError):
-        return "unreachable: port closed", \
+        return _("unreachable: port closed"), \
             _("nothing listens on {where} (connection refused)", where=where)
     if isinstance(err, TimeoutError):
-        return "unreachable: timed out", _("{where} did not answer (timed out)", where=where)
+        return _("unreachable: timed out"), _("{where} did not answer (timed out)", where=where)
     if isinstance(err, OSError):
-        return "unreachable", _("cannot reach {where}: {reason}", where=where,
+        return _("unreachable"), _("cannot reach {where}: {reason}", where=where,
                                 reason=err.strerror or str(err))
-    return "connection failed", _("cannot connect to {where}: {reason}", where=where,
+    return _("connection failed"), _("cannot connect to {where}: {reason}", where=where,
                                   reason=str(err))
 
 
-def closed_unanswered(address: BrokerAddress) -> tuple[str, Text]:
+def closed_unanswered(address: BrokerAddress) -> tuple[Text, Text]:
     """(short status, log text) for a server that took the connection and closed it
     without answering as a broker: most often a TLS port spoken to in the clear."""
     where = f"{address.host}:{address.port}"
     if address.tls:
-        return "no answer", _("{where} closed the connection without answering as a broker",
+        return _("no answer"), _("{where} closed the connection without answering as a broker",
                               where=where)
-    return "no answer: TLS port?", _("{where} closed the connection without answering as a "
+    return _("no answer: TLS port?"), _("{where} closed the connection without answering as a "
                                      "broker: is it a TLS port? (then use mqtts://)",
                                      where=where)
 
@@ -226,7 +227,7 @@ def timed_out(reason: ReasonCode | None) -> bool:
 
 
 def unanswered(address: BrokerAddress, reason: ReasonCode | None,
-               keepalive: float) -> tuple[str, Text]:
+               keepalive: float) -> tuple[Text, Text]:
     """(short status, log text) for a connection that ended before the broker answered.
 
     ``reason`` is paho's reason for the end: a keep-alive timeout is a server
@@ -234,7 +235,7 @@ def unanswered(address: BrokerAddress, reason: ReasonCode | None,
     overloaded, a network that drops the packets), not one that closed it.
     """
     if timed_out(reason):
-        return "no answer: timed out", _(
+        return _("no answer: timed out"), _(
             "{where} took the connection but did not answer as a broker within {seconds} s "
             "(keep-alive timeout): is the broker stopped or overloaded, or the network "
             "dropping packets?", where=f"{address.host}:{address.port}",

@@ -224,9 +224,11 @@ class Refusals(Episodes):
         if not found:
             return None
         scope, reason = found[0]
-        short = {OWN: "may not publish", DISCOVERY: "HA refused",
-                 OLD: "old id not cleared", OFFERS: "offers refused"}[scope.kind]
-        return f"{short}: {reason.lower()}"
+        said = REASONS.get(reason) or reason.lower()
+        return {OWN: _("may not publish: {reason}", reason=said),
+                DISCOVERY: _("HA refused: {reason}", reason=said),
+                OLD: _("old id not cleared: {reason}", reason=said),
+                OFFERS: _("offers refused: {reason}", reason=said)}[scope.kind]
 
     def began(self, change: Change, table: str, retry: float) -> str:
         """The log line of an episode that began: what is refused, why, what to do."""
