@@ -20,13 +20,13 @@ from functools import reduce
 from pathlib import Path
 from typing import Any, NoReturn
 
-from app.terminal import say, terminal, unshipped_word
+from app.terminal import refused, say, terminal, unshipped_word
 from companion import __version__, matchfile, players_command
 from companion.catalog import Catalog, build
 from companion.config import valid_host
 from companion.data_folder import DB_NAME, default_data_dir
 from companion.errors import CompanionError
-from companion.i18n import C_, LANGUAGES, Text, _, message, speaking, translate
+from companion.i18n import C_, LANGUAGES, Text, _, speaking, translate
 from companion.names import TEAM_JOIN
 from companion.rulings import ruling_words
 from companion.salvage import STATUS_WORDS, salvage
@@ -58,8 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             return args.handler(args)
         except CompanionError as err:
-            say(_("companion: {error}", error=message(err)), sys.stderr)
-            return 2
+            return refused(err)
         except BrokenPipeError:  # e.g. `companion export 3 | head`
             return 0
 

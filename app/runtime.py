@@ -34,9 +34,11 @@ from app.notices import NoticeClock
 from app.oled_language import keep_language, starting_language
 from app.server import WebServer, page_urls
 from app.stopping import block_stop_signals, serve_until_stopped, watchdog_every
+from app.terminal import refused
 from companion import config as config_module
 from companion.catalog import Catalog, build
 from companion.data_folder import DB_NAME, default_data_dir
+from companion.errors import CompanionError
 from companion.i18n import C_, Text, _, speaking, translate
 from companion.inputs import Input
 from companion.login_code import LoginCodes
@@ -518,6 +520,20 @@ def run(args: argparse.Namespace) -> int:
         cfg = replace(cfg, table=replace(cfg.table, data=data))
     if args.sim:
         cfg = sim_seats(cfg)
+    term = getattr(args, "terminal", None)
+    try:
+        return _serve(args, cfg)
+    except CompanionError as err:
+        if term is not None and term.named is not None:
+            raise  # the command line says it in the terminal's language (app/cli.py)
+        # Where the environment names no language (a service's usual case), a start
+        # refused once the config is read is said as the banner is: in the table's own.
+        with speaking(starting_language(cfg.table.data, cfg.table.language)):
+            return refused(err)
+
+
+def _serve(args: argparse.Namespace, cfg: Config) -> int:
+    """``companion run`` with its config read: start, serve, stop."""
     pin = host_pin(args, cfg, cfg.table.data)
     host = args.host or ("127.0.0.1" if args.sim else cfg.web.host)
     port = cfg.web.port if args.port is None else args.port

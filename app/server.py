@@ -1,4 +1,3 @@
-# i18n: words not marked yet (issue #40)
 """Serving the web app (Flask, as WSGI) with Tornado, and the addresses to print.
 
 Tornado (its documented ``add_accept_handler``, ``HTTP1ServerConnection`` and
@@ -49,7 +48,7 @@ from tornado.wsgi import WSGIContainer
 from app.connections import DEFAULT_LIMITS, Book, Client, ConnectionLimits
 from companion.config import ConfigError
 from companion.errors import CompanionError
-from companion.i18n import ENGLISH, _, translate
+from companion.i18n import ENGLISH, Text, _, language, translate
 from web.fanout import Connection
 from web.i18n import of_environ
 from web.reads import plays_first
@@ -177,6 +176,12 @@ class WebServer:
         await server.close_all()
         self._play.shutdown(wait=False, cancel_futures=True)
         self._reads.shutdown(wait=False, cancel_futures=True)
+
+    @property
+    def language(self) -> str | None:
+        """The app's own language (web/i18n.py ``setup``: the hall's ``--language``), said
+        to a request that names none; None for a table's app (its phones speak their own)."""
+        return language(self._app.config.get("COMPANION_LANGUAGE"))  # i18n: not said
 
     def healthy(self) -> bool:
         """Whether the server is serving: its thread alive and its loop turning."""
@@ -380,13 +385,15 @@ class _Exchanges(httputil.HTTPServerConnectionDelegate):
             return
         # Part of a request came (or this system cannot tell: say why rather than not).
         limits = self.owner._limits
-        # No headers to say a language by (they did not all come): the catalog's English.
-        answer = refusal_bytes(408, str(
-            _("the request's body did not all arrive within {seconds} s; send the whole "
-              "request at once", seconds=f"{limits.request_timeout:g}") if body
+        # No headers came whole to say a language by: the app's own (the hall's
+        # --language), else English, as every refusal's order ends (web/i18n.py). A
+        # table's app has none: its phones speak their own, not the OLED's.
+        said = _("the request's body did not all arrive within {seconds} s; send the whole "
+                 "request at once", seconds=f"{limits.request_timeout:g}") if body \
             else _("the request's request line and headers did not all arrive within "
                    "{seconds} s; send the whole request at once",
-                   seconds=f"{limits.idle_timeout:g}")))
+                   seconds=f"{limits.idle_timeout:g}")
+        answer = refusal_bytes(408, translate(said, self.owner.language or ENGLISH))
         try:
             written = stream.write(answer)
         except iostream.StreamClosedError:
@@ -450,18 +457,18 @@ class _Exchange(httputil.HTTPMessageDelegate):
             # the app as text no URL decodes (RFC 3986: a URI is printable ASCII).
             return self._refuse_now(400, _("the request target is not a URI: send only "
                                            "printable ASCII, percent-encoding the rest"))
-        coding = headers.get("Transfer-Encoding")
+        coding = headers.get("Transfer-Encoding")  # i18n: not said (a header)
         if coding is not None and coding.strip().lower() != "chunked":
             return self._refuse_now(400, _("unsupported Transfer-Encoding: send the body "
                                            "with a Content-Length or as "
                                            "Transfer-Encoding: chunked"))
-        if coding is not None and ("Content-Length" in headers
+        if coding is not None and ("Content-Length" in headers  # i18n: not said (a header)
                                    or start_line.version != "HTTP/1.1"):
             # Framed two ways, or chunked in HTTP/1.0: what follows on this connection
             # could be a smuggled request (RFC 9112 6.1); Tornado refuses such a body.
             return self._refuse_now(400, _("a request may have a Content-Length or "
                                            "Transfer-Encoding: chunked, not both"))
-        length = headers.get("Content-Length")
+        length = headers.get("Content-Length")  # i18n: not said (a header)
         if length is not None:
             if not length.strip().isdigit():
                 return self._refuse_now(400, _("Content-Length must be a whole number of "
@@ -487,8 +494,8 @@ class _Exchange(httputil.HTTPMessageDelegate):
             # Tornado reads what is left (up to BODY_SLACK more) and then closes.
             self.refused = True
             self.body = []
-            self._write_refusal(413, f"request body too large: send at most "
-                                     f"{self.owner._limits.max_body} bytes")
+            self._write_refusal(413, _("request body too large: send at most {most} bytes",
+                                       most=self.owner._limits.max_body))
             return
         self.body.append(chunk)
 
@@ -521,9 +528,7 @@ class _Exchange(httputil.HTTPMessageDelegate):
         language cookie, the app's own, ``Accept-Language``: web/i18n.py's order)."""
         self.exchanges.stop_timer()
         body = json.dumps({"error": translate(message, self._language())}).encode()
-        headers = httputil.HTTPHeaders({"Content-Type": "application/json",
-                                        "Content-Length": str(len(body)),
-                                        "Connection": "close", "Date": http_date()})
+        headers = httputil.HTTPHeaders(dict(refusal_fields(body)))
         self.conn.write_headers(httputil.ResponseStartLine("HTTP/1.1", status,
                                                            httputil.responses[status]),
                                 headers, body)
@@ -537,9 +542,9 @@ class _Exchange(httputil.HTTPMessageDelegate):
         # A target that is no URI (bytes past ASCII) has no query to read a language from.
         query = line.path.partition("?")[2] if _URI.fullmatch(line.path) else ""
         environ = {"QUERY_STRING": query,
-                   "HTTP_COOKIE": headers.get("Cookie", ""),
-                   "HTTP_ACCEPT_LANGUAGE": headers.get("Accept-Language", "")}
-        return of_environ(environ, self.owner._app.config.get("COMPANION_LANGUAGE"))
+                   "HTTP_COOKIE": headers.get("Cookie", ""),  # i18n: not said
+                   "HTTP_ACCEPT_LANGUAGE": headers.get("Accept-Language", "")}  # i18n: not said
+        return of_environ(environ, self.owner.language)
 
     def _refuse_now(self, status: int, message: str) -> None:
         """Answer from the headers alone and close, reading none of the body."""
@@ -589,9 +594,7 @@ class _Exchange(httputil.HTTPMessageDelegate):
             said = translate(_("malformed Host header: send the server's name or address, "
                                "and a port as digits"), self._language())
             body = json.dumps({"error": said}).encode()
-            self._answer_of = ["400 Bad Request", [("Content-Type", "application/json"),
-                                                   ("Content-Length", str(len(body))),
-                                                   ("Connection", "close")]]
+            self._answer_of = ["400 Bad Request", refusal_fields(body)]  # i18n: not said
             self._held = [body]
             self._send_last(loop)
             return
@@ -646,8 +649,9 @@ class _Exchange(httputil.HTTPMessageDelegate):
             status, headers = answer
             code, _, reason = status.partition(" ")
             fields = httputil.HTTPHeaders(headers)
-            if "Date" not in fields:  # RFC 9110 6.6.1: a server with a clock sends one
-                fields["Date"] = http_date()
+            # RFC 9110 6.6.1: a server with a clock sends one.
+            if "Date" not in fields:  # i18n: not said
+                fields["Date"] = http_date()  # i18n: not said
             start = (httputil.ResponseStartLine("HTTP/1.1", int(code), reason), fields)
             answer[0] = None  # sent
         data = b"".join(self._held)
@@ -784,14 +788,19 @@ class _Exchange(httputil.HTTPMessageDelegate):
         return Connection(sock, chunked, release)
 
 
+def refusal_fields(body: bytes) -> list[tuple[str, str]]:
+    """The headers of a refusal whose JSON is ``body``: the connection closes after it."""
+    return [("Content-Type", "application/json"),  # i18n: not said
+            ("Content-Length", str(len(body))), ("Connection", "close"),  # i18n: not said
+            ("Date", http_date())]  # i18n: not said
+
+
 def refusal_bytes(status: int, message: str) -> bytes:
     """A whole answer refusing a request, as bytes: JSON naming ``message``, and the
     connection closes after it."""
     body = json.dumps({"error": message}).encode()
-    head = (f"HTTP/1.1 {status} {httputil.responses[status]}\r\n"
-            "Content-Type: application/json\r\n"
-            f"Content-Length: {len(body)}\r\nConnection: close\r\n"
-            f"Date: {http_date()}\r\n\r\n")
+    head = f"HTTP/1.1 {status} {httputil.responses[status]}\r\n" + "".join(
+        f"{name}: {value}\r\n" for name, value in refusal_fields(body)) + "\r\n"
     return head.encode("ascii") + body
 
 
@@ -819,23 +828,27 @@ def http_date() -> str:
     return _date[1]
 
 
-def _cannot_serve(host: str, port: int, err: OSError) -> str:
-    """Why the server could not listen, and what to change, as one line."""
+def _cannot_serve(host: str, port: int, err: OSError) -> Text:
+    """Why the server could not listen, and what to change, as one line (said in the
+    language of whoever reads it: the command line's, app/terminal.py)."""
     address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-    where = "--host or [web] host; 0.0.0.0 serves on every address"
+    where = _("--host or [web] host; 0.0.0.0 serves on every address")
     if isinstance(err, socket.gaierror):
-        return (f"cannot serve on {address}: {host!r} is not an address of this machine "
-                f"({err.strerror or err}); use one of its addresses or names ({where})")
+        return _("cannot serve on {address}: {host} is not an address of this machine "
+                 "({reason}); use one of its addresses or names ({where})", address=address,
+                 host=repr(host), reason=err.strerror or str(err), where=where)
     if err.errno == errno.EADDRINUSE:
-        return (f"cannot serve on {address}: the port is already in use (another companion "
-                "running?); stop that program or choose another port (--port or [web] port)")
+        return _("cannot serve on {address}: the port is already in use (another companion "
+                 "running?); stop that program or choose another port (--port or [web] port)",
+                 address=address)
     if err.errno == errno.EADDRNOTAVAIL:
-        return (f"cannot serve on {address}: {host} is not an address of this machine; "
-                f"use one of its addresses ({where})")
+        return _("cannot serve on {address}: {host} is not an address of this machine; use "
+                 "one of its addresses ({where})", address=address, host=host, where=where)
     if err.errno == errno.EACCES and 0 < port < 1024:
-        return (f"cannot serve on {address}: ports below 1024 need root; choose a port "
-                "from 1024 up (--port or [web] port)")
-    return f"cannot serve on {address}: {err.strerror or err}"
+        return _("cannot serve on {address}: ports below 1024 need root; choose a port from "
+                 "1024 up (--port or [web] port)", address=address)
+    return _("cannot serve on {address}: {reason}", address=address,
+             reason=err.strerror or str(err))
 
 
 def ensure_open_files(needed: int, max_streams: int) -> None:
@@ -847,11 +860,12 @@ def ensure_open_files(needed: int, max_streams: int) -> None:
     if soft == resource.RLIM_INFINITY or soft >= needed:
         return
     if hard != resource.RLIM_INFINITY and hard < needed:
-        raise ConfigError(
-            f"[web] max_streams = {max_streams} needs about {needed} open files, but this "
-            f"process may open at most {hard} (RLIMIT_NOFILE); lower [web] max_streams to "
-            f"{max(1, (hard - OTHER_FILES - 4 * SPARE_THREADS) // 2)} or raise the limit "
-            "(LimitNOFILE= in the systemd unit, ulimit -n)")
+        raise ConfigError(_(
+            "[web] max_streams = {streams} needs about {needed} open files, but this process "
+            "may open at most {most} (RLIMIT_NOFILE); lower [web] max_streams to {fits} or "
+            "raise the limit (LimitNOFILE= in the systemd unit, ulimit -n)",
+            streams=max_streams, needed=needed, most=hard,
+            fits=max(1, (hard - OTHER_FILES - 4 * SPARE_THREADS) // 2)))
     resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
     log.info("open-file limit raised from %d to %d for [web] max_streams = %d",
              soft, needed, max_streams)

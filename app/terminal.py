@@ -21,7 +21,8 @@ from typing import TextIO
 
 from babel import default_locale
 
-from companion.i18n import ENGLISH, LANGUAGES, _, language, translate
+from companion.errors import CompanionError
+from companion.i18n import ENGLISH, LANGUAGES, _, language, message, translate
 
 #: The environment's variables naming a person's language, in gettext's order.
 VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
@@ -64,3 +65,10 @@ def unshipped_word(term: Terminal) -> str:
 def say(text: object, file: TextIO | None = None) -> None:
     """Print ``text`` (a marked message: in the language spoken now) on a line."""
     print(translate(text), file=file or sys.stdout)
+
+
+def refused(err: CompanionError) -> int:
+    """Say why a command cannot go on (``companion: ...``, on standard error, in the
+    language spoken now) and give the exit code a refusal exits with."""
+    say(_("companion: {error}", error=message(err)), sys.stderr)
+    return 2

@@ -90,8 +90,8 @@ def _check_result(stored: StoredMatch, match: Match, damaged: Any) -> None:
     # A match just begun has no summary stored yet.
     if stored.summary != summary and (stored.journal or stored.summary):
         raise damaged(_("its result"), _("the stored score is {stored}, the replay gives "
-                                         "{replayed}", stored=repr(stored.summary),
-                                         replayed=repr(summary)))
+                                         "{replayed}", stored=repr(str(stored.summary)),
+                                         replayed=repr(str(summary))))
     expected = ABANDONED if stored.status == ABANDONED and winner is None else (
         FINISHED if winner is not None else ACTIVE)
     if stored.status != expected:

@@ -36,6 +36,7 @@ from companion.table import Snapshot, Table
 from companion.ui import controls
 from companion.ui.base import ShownOffer
 from companion.ui.controls import Context, Ctx, Screen, Ui
+from companion.undone import undone_words
 
 HISTORY_ROWS = 20
 #: How many recent matches the setup screen takes player names from.
@@ -272,26 +273,33 @@ class Panel:
         return ui
 
     def _undone(self, kind: str) -> str:
-        """"Undone: point to Ann" or "Redone: serve by Ann" (the table's words,
-        Snapshot.undone and .redone) in the notice strip: the names in them shortened as
-        the board shortens names (told apart) until the line fits; the bare word only
-        when even the shortest names leave it too long."""
+        """"Undone: point to Ann" or "Redone: serve by Ann" (what the table told,
+        Snapshot.undone and .redone, in the game's words: companion/undone.py) in the
+        notice strip: the names in them shortened as the board shortens names (told
+        apart) until the line fits; the bare word only when even the shortest names leave
+        it too long."""
         snapshot = self.table.snapshot
-        words = snapshot.undone if kind == "undo" else snapshot.redone
-        if words is None:
+        told = snapshot.undone if kind == "undo" else snapshot.redone
+        match = self.table.match
+        if told is None or match is None:
             return UNDONE[kind]
+        kinds = match.game.event_words
+        whom = str(told.get("to", told.get("by", "")))
         players = (snapshot.match or {}).get("players") or []
-        names = sorted({n for n in players if isinstance(n, str) and n in words},
+        names = sorted({n for n in players if isinstance(n, str) and n and n in whom},
                        key=len, reverse=True)
-        said = UNDONE_WHAT[kind](words)
+        said = UNDONE_WHAT[kind](undone_words(told, kinds))
         width = max((len(n) for n in names), default=0)
         with self._speaking():
             while len(translate(said)) > NOTICE_CHARS and width > MIN_WIDTH:
                 width -= 1
-                shortened = words
-                for name, short in zip(names, short_names(names, width), strict=True):
-                    shortened = shortened.replace(name, short)
-                said = UNDONE_WHAT[kind](shortened)
+                shorter = dict(zip(names, short_names(names, width), strict=True))
+
+                def shortened(name: str, shorter: dict[str, str] = shorter) -> str:
+                    for whole, short in shorter.items():
+                        name = name.replace(whole, short)
+                    return name
+                said = UNDONE_WHAT[kind](undone_words(told, kinds, shortened))
             return said if len(translate(said)) <= NOTICE_CHARS else UNDONE[kind]
 
     def _language(self, language: str, ui: Ui) -> Ui:

@@ -54,6 +54,7 @@ from companion.errors import (
 )
 from companion.games.base import JSON, clean_name, name_key
 from companion.i18n import Text, _
+from companion.kept_text import kept, revived
 from companion.rulings import Ruling, ruled_standing
 from companion.teams import teams
 
@@ -948,7 +949,7 @@ class Store:
         cur = db.execute(
             "UPDATE matches SET status = ?, winner = ?, summary = ?, updated_at = ?,"
             " standing = ? WHERE id = ?",
-            (status, _dumps(winner), summary, now,
+            (status, _dumps(winner), kept(summary), now,
              None if standing is None or status != FINISHED else _dumps(standing), match_id),
         )
         if cur.rowcount != 1:
@@ -969,7 +970,7 @@ class Store:
                     cur = db.execute(
                         "INSERT INTO matches (game, start, status, winner, summary,"
                         " started_at, updated_at, standing) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        (start["game"], _dumps(start), status, _dumps(winner), summary,
+                        (start["game"], _dumps(start), status, _dumps(winner), kept(summary),
                          now if started_at is None else started_at, now,
                          None if standing is None or status != FINISHED
                          else _dumps(standing)),
@@ -1009,7 +1010,7 @@ class Store:
                 "INSERT INTO matches (id, game, start, status, winner, summary, started_at,"
                 " updated_at, standing) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (None if taken else match.id, match.game, _dumps(match.start), status,
-                 _dumps(match.winner), match.summary, match.started_at, match.updated_at,
+                 _dumps(match.winner), kept(match.summary), match.started_at, match.updated_at,
                  None if match.standing is None or status != FINISHED
                  else _dumps(match.standing)))
             match_id = _inserted(cur)
@@ -1062,7 +1063,7 @@ class Store:
             journal = tuple((op, None if ev is None else json.loads(ev)) for op, ev in rows)
             return StoredMatch(match_id, json.loads(row[0]), row[1], journal, row[2],
                                winner=None if row[3] is None else json.loads(row[3]),
-                               summary=row[4], database=self.path)
+                               summary=revived(row[4]), database=self.path)
 
     @_named_errors
     def with_start(self, start: JSON) -> list[StoredMatch]:
@@ -1143,7 +1144,7 @@ class Store:
         winner = None if r[4] is None else json.loads(r[4])
         return MatchSummary(id=r[0], game=r[1], players=players, status=r[3],
                             winner=winner if ruling is None else ruling.pop("winner"),
-                            summary=r[5], started_at=r[6], updated_at=r[7], plays=r[8],
+                            summary=revived(r[5]), started_at=r[6], updated_at=r[7], plays=r[8],
                             entries=r[9],
                             ruling=None if ruling is None else _without(ruling, "standing"),
                             teams=teams(self.catalog, r[1], players,
@@ -1355,7 +1356,7 @@ class Store:
                 stored = self._load(db, match_id)
                 if stored.journal:  # a match begun has no summary yet
                     db.execute("UPDATE matches SET summary = ? WHERE id = ?",
-                               (summary(stored), match_id))
+                               (kept(summary(stored)), match_id))
         db.execute("DELETE FROM players WHERE key = ?", (key,))
         db.execute("INSERT INTO players (key, name) VALUES (?, ?) ON CONFLICT (key)"
                    " DO UPDATE SET name = excluded.name", (name_key(name), name))

@@ -39,7 +39,7 @@ from companion.standings import standing
 from companion.store import ABANDONED, ACTIVE, FINISHED, MatchSummary, Store, StoredMatch
 from companion.subscribers import Subscribers
 from companion.topics import RESULTS_KEPT
-from companion.undone import undone_words
+from companion.undone import undone_of
 
 log = logging.getLogger(__name__)
 #: The most refused rulings remembered (so each is logged once).
@@ -66,13 +66,14 @@ class Snapshot:
     #: ``results``): the same object until one finishes, is undone or renamed. Not part of
     #: the state JSON: the MQTT publisher sends it for the hall's club leaderboard.
     results: tuple[JSON, ...] = field(default=(), compare=False)
-    #: After an undo, what it took back in words ("point to Ann", companion/undone.py):
-    #: the state JSON's ``undone``, so the OLED, the host page and the phones say "Undone:
-    #: …" of one text, whoever undid. None after any other change (and on a resume): news
-    #: of the change, like ``change``, not part of what the table shows.
-    undone: str | None = field(default=None, compare=False)
-    #: After a redo, what it put back, in the same words: the state JSON's ``redone``.
-    redone: str | None = field(default=None, compare=False)
+    #: After an undo, what it took back, as data (``{"type": "point", "to": "Ann"}``,
+    #: companion/undone.py): the state JSON's ``undone``, so the OLED, the host page and
+    #: the phones say "Undone: …" of one event, whoever undid, each in its reader's
+    #: language. None after any other change (and on a resume): news of the change, like
+    #: ``change``, not part of what the table shows.
+    undone: JSON | None = field(default=None, compare=False)
+    #: After a redo, what it put back, told the same way: the state JSON's ``redone``.
+    redone: JSON | None = field(default=None, compare=False)
     #: The ids of the hall's rulings this table took lately (Store.rulings_taken), sent
     #: with ``results``: the hall sends them no more. Not part of the state JSON.
     rulings: tuple[str, ...] = field(default=(), compare=False)
@@ -188,19 +189,19 @@ class Table:
         # Try it on the match first so a refusal changes nothing stored; the
         # in-memory step is reversed if the commit then fails.
         do, undo = (match.undo, match.redo) if op == UNDO else (match.redo, match.undo)
-        # Words for what an undo takes back, from the view that still shows it; for what
-        # a redo puts back, from the view that shows it again.
+        # What an undo takes back, told from the view that still shows it; what a redo
+        # puts back, from the view that shows it again.
         view = match.view() if op == UNDO else None
         event = do()
-        words = undone_words(match.view() if view is None else view, match.start.players, event)
+        told = undone_of(match.view() if view is None else view, match.start.players, event)
         try:
             version = self._record(match_id, op, None, match.game.winner(match.state),
                                    match.game.summary(match.state), match.view)
         except BaseException:
             undo()
             raise
-        return self._publish(version, _change(op, match_id, event), words if op == UNDO else None,
-                             words if op == REDO else None)
+        return self._publish(version, _change(op, match_id, event), told if op == UNDO else None,
+                             told if op == REDO else None)
 
     def _record(self, match_id: int, op: str, event: JSON | None, winner: Any,
                 summary: str, view: Callable[[], JSON]) -> int:
@@ -334,14 +335,14 @@ class Table:
         change; on the writer thread, like :meth:`subscribe`. Returns the unsubscriber."""
         return self._troubles.add(subscriber)
 
-    def _publish(self, version: int, change: JSON, undone: str | None = None,
-                 redone: str | None = None) -> Snapshot:
+    def _publish(self, version: int, change: JSON, undone: JSON | None = None,
+                 redone: JSON | None = None) -> Snapshot:
         self.snapshot = snapshot = self._snapshot(version, change, undone, redone)
         self._subscribers.notify(snapshot)
         return snapshot
 
     def _snapshot(self, version: int, change: JSON | None = None,
-                  undone: str | None = None, redone: str | None = None) -> Snapshot:
+                  undone: JSON | None = None, redone: JSON | None = None) -> Snapshot:
         match = self._match
         if match is None:
             return Snapshot(version, None, self._store.epoch, change, self._results,

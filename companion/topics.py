@@ -38,7 +38,7 @@ from companion import __version__
 from companion.catalog import Catalog
 from companion.games.base import JSON
 from companion.headline import headline
-from companion.i18n import C_, ENGLISH, translate
+from companion.i18n import C_, ENGLISH, _, translate
 
 DEFAULT_PREFIX = "table-companion"
 DISCOVERY_PREFIX = "homeassistant"
@@ -77,28 +77,25 @@ def valid_table_id(text: str) -> bool:
 
 
 def prefix_problem(text: str) -> str | None:
-    """Why ``text`` cannot be a topic prefix, or None when it can (words of the
-    configuration's checks, which the command line says in English, as its other
-    messages).
+    """Why ``text`` cannot be a topic prefix, or None when it can (a message: the
+    configuration's check, said to a person by the command line in its language).
 
     Levels are separated by ``/``; none may be empty or hold a wildcard
     (``+``, ``#``) or a control character, and a prefix starting with ``$``
     would be a broker's own ($SYS) topic.
     """
     if not text:
-        return "must not be empty"  # i18n: not said (the command line's)
+        return _("must not be empty")
     if len(text.encode("utf-8")) > MAX_PREFIX:
-        return f"must be at most {MAX_PREFIX} bytes"  # i18n: not said (the command line's)
+        return _("must be at most {most} bytes", most=MAX_PREFIX)
     if text.startswith("$"):
-        return ("must not start with $ "  # i18n: not said (the command line's)
-                "(topics starting with $ are the broker's own)")
+        return _("must not start with $ (topics starting with $ are the broker's own)")
     if any(c in "+#" for c in text):
-        return "must not hold the wildcards + or #"  # i18n: not said (the command line's)
+        return _("must not hold the wildcards + or #")
     if not text.isprintable():
-        return "must not hold control characters"  # i18n: not said (the command line's)
+        return _("must not hold control characters")
     if any(not level for level in text.split("/")):
-        return ("must not start or end with / or hold "  # i18n: not said (the command line's)
-                "an empty level (//)")
+        return _("must not start or end with / or hold an empty level (//)")
     return None
 
 

@@ -1,34 +1,62 @@
-"""What an undo took back, in a few words ("point to Ann", "#21 hit #45: out").
+"""What an undo took back (or a redo put back): data, worded in each reader's language.
 
-The words come from what the table already tells of an event: the game's own text
-of its last play, when its view keeps one for this very event (Wizard Dodgeball's
-``last.text``); else the event's type and whom it was for (a point's winner, the
-player who acted), named as the view names its sides and players. Pure: the host
-page and the phones say "Undone: …" with it (``POST /api/undo``'s ``undone``).
+The table tells it as data (Snapshot.undone and .redone, the state JSON's ``undone``
+and ``redone``), one message for every phone: ``type``, the event's type; ``to``, whom
+it was for (a point's winner, named as the view names its sides) or ``by``, the player
+who acted (named as the view names its players); and ``last``, the game's own account
+of its last play when its view keeps one for this very event (Wizard Dodgeball's
+``last``). Words are made from it where it is shown: on the OLED by :func:`undone_words`
+with the game's words for its event kinds (Game.event_words), on the pages by
+``TC.undoneWords`` (web/static/common.js) with the game script's. Pure.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
+
+from companion.i18n import Text, _
 
 JSON = Mapping[str, Any]
 
 
-def undone_words(view: JSON, players: Sequence[str], event: JSON) -> str:
-    """``event`` in words, from ``view``: the game's view after the event (before the
-    undo) and ``players``, the start record's names."""
+def undone_of(view: JSON, players: Sequence[str], event: JSON) -> dict[str, Any]:
+    """``event`` as the table tells it (see the module), from ``view``: the game's view
+    that shows it (before an undo, after a redo) and ``players``, the start record's
+    names."""
+    kind = event.get("type")
+    told: dict[str, Any] = {"type": kind if isinstance(kind, str) else "action"}
     last = view.get("last")
-    if (isinstance(last, Mapping) and last.get("type") == event.get("type")
-            and isinstance(last.get("text"), str)):
-        return last["text"]
-    kind = str(event.get("type", "action")).replace("_", " ")
-    if isinstance(event.get("winner"), int):
-        return f"{kind} to {_name(view.get('sides'), players, event['winner'])}"
+    if isinstance(last, Mapping) and last.get("type") == kind \
+            and isinstance(last.get("text"), str):
+        told["last"] = dict(last)
+        return told
+    if isinstance(event.get("winner"), int) and not isinstance(event["winner"], bool):
+        told["to"] = _name(view.get("sides"), players, event["winner"])
+        return told
     who = event.get("player", event.get("by"))
     if isinstance(who, int) and not isinstance(who, bool):
-        return f"{kind} by {_name(view.get('players'), players, who)}"
-    return kind
+        told["by"] = _name(view.get("players"), players, who)
+    return told
+
+
+def undone_words(told: JSON, kinds: Mapping[str, Text],
+                 name: Callable[[str], str] = str) -> Text | str:
+    """What :func:`undone_of` told, in words ("point to Ann", "#21 hit #45: out"): the
+    game's own account of the play, else its word for the event's kind (``kinds``; a kind
+    it has none for is said as it is named, underscores as spaces) and whom it was for,
+    each name as ``name`` gives it (the OLED shortens them)."""
+    last = told.get("last")
+    if isinstance(last, Mapping) and isinstance(last.get("text"), str):
+        said: Text | str = last["text"]
+        return said
+    kind = str(told.get("type", "action"))
+    what: Text | str = kinds.get(kind) or kind.replace("_", " ")
+    if isinstance(told.get("to"), str):
+        return _("{what} to {name}", what=what, name=name(told["to"]))
+    if isinstance(told.get("by"), str):
+        return _("{what} by {name}", what=what, name=name(told["by"]))
+    return what
 
 
 def _name(listed: Any, players: Sequence[str], index: int) -> str:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from companion.config import ConfigError, valid_host
-from companion.i18n import _
+from companion.i18n import Text, _
 
 if TYPE_CHECKING:  # paho only in annotations: a table without MQTT never loads it (~3 MB)
     import paho.mqtt.client as mqtt
@@ -40,12 +40,12 @@ MQTT_PORTS = {"mqtt": 1883, "mqtts": 8883}
 MIN_RETRY, MAX_RETRY = 1, 15
 #: MQTT v5 reason codes the status names in its own words.
 REFUSED = {
-    "Bad user name or password": "refused: bad user or password",
-    "Not authorized": "refused: not authorized",
-    "Client identifier not valid": "refused: client id not valid",
-    "Server unavailable": "refused: broker unavailable",
-    "Server busy": "refused: broker busy",
-    "Banned": "refused: banned",
+    "Bad user name or password": _("refused: bad user or password"),
+    "Not authorized": _("refused: not authorized"),
+    "Client identifier not valid": _("refused: client id not valid"),
+    "Server unavailable": _("refused: broker unavailable"),
+    "Server busy": _("refused: broker busy"),
+    "Banned": _("refused: banned"),
 }
 #: The refusals that are about the user name and password.
 CREDENTIAL_REFUSALS = ("Bad user name or password", "Not authorized")
@@ -168,46 +168,56 @@ def tls_context(ca_file: str | None) -> ssl.SSLContext:
 
 
 def describe(err: BaseException | None, address: BrokerAddress, *,
-             ca_hint: str = "[mqtt] ca_file") -> tuple[str, str]:
-    """A failed connection attempt's error as (short status, log text).
+             ca_hint: str = "[mqtt] ca_file") -> tuple[Text, Text]:
+    """A failed connection attempt's error as (short status, log text), each a message
+    (the short one is the OLED's info screen's: three lines of 14 letters).
 
     ``ca_hint`` names where the CA file is set (the config key, or the
-    hall's option), for the text on a certificate that is not trusted.
+    hall's option), for the text on a certificate that is not trusted. The log text is
+    a message: the hall's page says it in its reader's language (hall/listener.py).
     """
     host = address.host
     where = f"{host}:{address.port}"
     if isinstance(err, ssl.SSLCertVerificationError):
         if "hostname" in (err.verify_message or "").lower() or "match" in str(err):
-            return "TLS: wrong host in certificate", \
-                f"TLS verification failed: the broker's certificate is not for {host} ({err})"
-        return "TLS: certificate not trusted", \
-            (f"TLS: the broker's certificate is not trusted ({err.verify_message or err}); "
-             f"set {ca_hint} to the CA that signed it")
+            return _("TLS: wrong host in certificate"), \
+                _("TLS verification failed: the broker's certificate is not for {host} "
+                  "({reason})", host=host, reason=str(err))
+        return _("TLS: certificate not trusted"), \
+            _("TLS: the broker's certificate is not trusted ({reason}); set {option} to the "
+              "CA that signed it", reason=err.verify_message or str(err), option=ca_hint)
     if isinstance(err, ssl.SSLError):
-        return "TLS: handshake failed", \
-            f"TLS handshake with {where} failed ({err.reason or err}): is it a TLS port?"
+        return _("TLS: handshake failed"), \
+            _("TLS handshake with {where} failed ({reason}): is it a TLS port?", where=where,
+              reason=err.reason or str(err))
     if address.tls and isinstance(err, (ConnectionResetError, BrokenPipeError)):
-        return "TLS: handshake failed", f"{where} closed the connection: is it a TLS port?"
+        return _("TLS: handshake failed"), \
+            _("{where} closed the connection: is it a TLS port?", where=where)
     if isinstance(err, socket.gaierror):
-        return "broker name not found", f"cannot resolve the broker's name {host!r}: " \
-            f"{err.strerror}"
+        return _("broker name not found"), _("cannot resolve the broker's name {host}: {reason}",
+                                          host=repr(host), reason=err.strerror)
     if isinstance(err, ConnectionRefusedError):
-        return "unreachable: port closed", f"nothing listens on {where} (connection refused)"
+        return _("unreachable: port closed"), \
+            _("nothing listens on {where} (connection refused)", where=where)
     if isinstance(err, TimeoutError):
-        return "unreachable: timed out", f"{where} did not answer (timed out)"
+        return _("unreachable: timed out"), _("{where} did not answer (timed out)", where=where)
     if isinstance(err, OSError):
-        return "unreachable", f"cannot reach {where}: {err.strerror or err}"
-    return "connection failed", f"cannot connect to {where}: {err}"
+        return _("unreachable"), _("cannot reach {where}: {reason}", where=where,
+                                reason=err.strerror or str(err))
+    return _("connection failed"), _("cannot connect to {where}: {reason}", where=where,
+                                  reason=str(err))
 
 
-def closed_unanswered(address: BrokerAddress) -> tuple[str, str]:
+def closed_unanswered(address: BrokerAddress) -> tuple[Text, Text]:
     """(short status, log text) for a server that took the connection and closed it
     without answering as a broker: most often a TLS port spoken to in the clear."""
     where = f"{address.host}:{address.port}"
     if address.tls:
-        return "no answer", f"{where} closed the connection without answering as a broker"
-    return "no answer: TLS port?", (f"{where} closed the connection without answering as a "
-                                    "broker: is it a TLS port? (then use mqtts://)")
+        return _("no answer"), _("{where} closed the connection without answering as a broker",
+                              where=where)
+    return _("no answer: TLS port?"), _("{where} closed the connection without answering as a "
+                                     "broker: is it a TLS port? (then use mqtts://)",
+                                     where=where)
 
 
 def timed_out(reason: ReasonCode | None) -> bool:
@@ -217,7 +227,7 @@ def timed_out(reason: ReasonCode | None) -> bool:
 
 
 def unanswered(address: BrokerAddress, reason: ReasonCode | None,
-               keepalive: float) -> tuple[str, str]:
+               keepalive: float) -> tuple[Text, Text]:
     """(short status, log text) for a connection that ended before the broker answered.
 
     ``reason`` is paho's reason for the end: a keep-alive timeout is a server
@@ -225,22 +235,23 @@ def unanswered(address: BrokerAddress, reason: ReasonCode | None,
     overloaded, a network that drops the packets), not one that closed it.
     """
     if timed_out(reason):
-        return "no answer: timed out", (
-            f"{address.host}:{address.port} took the connection but did not answer as a "
-            f"broker within {keepalive:g} s (keep-alive timeout): is the broker stopped "
-            "or overloaded, or the network dropping packets?")
+        return _("no answer: timed out"), _(
+            "{where} took the connection but did not answer as a broker within {seconds} s "
+            "(keep-alive timeout): is the broker stopped or overloaded, or the network "
+            "dropping packets?", where=f"{address.host}:{address.port}",
+            seconds=f"{keepalive:g}")
     return closed_unanswered(address)
 
 
-def lost(reason: ReasonCode | None, keepalive: float) -> str:
+def lost(reason: ReasonCode | None, keepalive: float) -> Text:
     """The log text of a connection that was up and is gone, from paho's ``reason``."""
     if timed_out(reason):
-        return (f"connection lost: the broker stopped answering (nothing within the "
-                f"{keepalive:g} s keep-alive)")
-    return "connection lost"
+        return _("connection lost: the broker stopped answering (nothing within the "
+                 "{seconds} s keep-alive)", seconds=f"{keepalive:g}")
+    return _("connection lost")
 
 
 def refusal(reason: ReasonCode) -> str:
     """The short status of a broker's refusal (CONNACK ``reason``)."""
     name = reason.getName()
-    return REFUSED.get(name, f"refused: {name.lower()}")
+    return REFUSED.get(name) or _("refused: {reason}", reason=name.lower())

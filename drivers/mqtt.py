@@ -205,7 +205,8 @@ def _check_mqtt(m: MqttConfig) -> None:
                             most=MAX_TABLE_NAME))
     for key in ("prefix", "discovery_prefix"):
         if (problem := prefix_problem(getattr(m, key))) is not None:
-            raise ConfigError(f"[mqtt] {key}: {getattr(m, key)!r} {problem}")
+            raise ConfigError(_("{key}: {value} {problem}", key=f"[mqtt] {key}",
+                                value=repr(getattr(m, key)), problem=problem))
     if m.page is not None:
         page = urlsplit(m.page) if m.page.isprintable() else None
         if page is None or page.scheme not in ("http", "https") or not page.hostname:
@@ -261,7 +262,7 @@ class TablePublisher:
         self.topics = Topics(cfg.prefix, info.id)
         self.url = cfg.url
         #: Short text for the info screen: "connecting", "connected", or what is wrong.
-        self.status = "connecting"
+        self.status: str = _("connecting")
         #: Events dropped because the queue was full while the broker was away.
         self.dropped = 0
         #: Events handed to the broker (QoS 1).
@@ -506,7 +507,7 @@ class TablePublisher:
 
     def _connected_status(self) -> str:
         """The status while connected: what the broker refuses, if anything."""
-        return self.refusals.status() or "connected"
+        return self.refusals.status() or _("connected")
 
     def _publish_newest(self) -> None:
         with self._cond:
@@ -701,12 +702,13 @@ class TablePublisher:
             sure = reason == SESSION_TAKEN_OVER
             how = ("" if sure else f"the broker dropped the connection {self._brief} times "
                    f"within {BRIEF:g} s of connecting: probably ")
-            self._problem("taken over by another companion" + ("" if sure else "?"),
+            self._problem(_("taken over by another companion") if sure
+                          else _("taken over by another companion?"),
                           f"{how}another client connected as table {self.info.id!r} "
                           f"(client id table-companion-{self.info.id}); is [mqtt] table "
                           "set to the same id on two companions?")
         elif was:
-            self._problem("connection lost", f"lost the connection to {self.url} ({reason}"
+            self._problem(_("connection lost"), f"lost the connection to {self.url} ({reason}"
                           + (": the broker stopped answering)" if timed_out(reason) else ")"))
         elif not answered:  # a refusal was said when it came
             self._problem(*unanswered(self.cfg.address, reason, KEEPALIVE))

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from companion.games.base import JSON
+from companion.i18n import Text, _
 from companion.topics import HALL, Topics, discovery_node
 
 #: The scopes' kinds, the most telling first (the status shows the first refused);
@@ -46,6 +47,14 @@ _ORDER = (OWN, DISCOVERY, OLD, OFFERS, HALL_OFFERS)
 MAX_PENDING = 1024
 
 log = logging.getLogger(__name__)
+
+#: The reasons a broker gives for refusing a publish (MQTT v5 PUBACK reason codes, as
+#: paho names them) in words a person reads; another is shown as paho names it.
+REASONS = {"Not authorized": _("not authorized"), "Quota exceeded": _("quota exceeded"),
+           "Topic Name invalid": _("topic name not valid"),
+           "Payload format invalid": _("payload format not valid"),
+           "Unspecified error": _("unspecified error"),
+           "Implementation specific error": _("the broker's own error")}
 V = TypeVar("V")
 
 
@@ -122,10 +131,10 @@ class Episodes(abc.ABC):
     def scope(self, topic: str) -> Scope:
         """The scope (the ACL line) that grants ``topic``: each client's own ACL lines."""
 
-    def _who(self) -> str:
+    def _who(self) -> Text:
         """Whom the ACL line must name."""
-        return (f"user {self.username!r}" if self.username is not None
-                else "anonymous clients (before any `user` line)")
+        return (_("user {name}", name=repr(self.username)) if self.username is not None
+                else _("anonymous clients (before any `user` line)"))
 
     def answer(self, topic: str, reason: str | None) -> Change | None:
         """The broker's answer to a publish on (or subscription to) ``topic``: ``reason``
@@ -215,9 +224,11 @@ class Refusals(Episodes):
         if not found:
             return None
         scope, reason = found[0]
-        short = {OWN: "may not publish", DISCOVERY: "HA refused",
-                 OLD: "old id not cleared", OFFERS: "offers refused"}[scope.kind]
-        return f"{short}: {reason.lower()}"
+        said = REASONS.get(reason) or reason.lower()
+        return {OWN: _("may not publish: {reason}", reason=said),
+                DISCOVERY: _("HA refused: {reason}", reason=said),
+                OLD: _("old id not cleared: {reason}", reason=said),
+                OFFERS: _("offers refused: {reason}", reason=said)}[scope.kind]
 
     def began(self, change: Change, table: str, retry: float) -> str:
         """The log line of an episode that began: what is refused, why, what to do."""
@@ -263,8 +274,9 @@ class HallRefusals(Episodes):
         if not found:
             return None
         scope, reason = found[0]
-        return (f"offers refused: {reason.lower()} (give {self._who()} `{scope.acl}` in the "
-                "broker's ACL)")
+        return _("offers refused: {reason} (give {who} `{acl}` in the broker's ACL)",
+                 reason=REASONS.get(reason) or reason.lower(), who=self._who(),
+                 acl=scope.acl)
 
     def began(self, change: Change, retry: float) -> str:
         """The log line of an episode that began: what is refused, why, what to do."""

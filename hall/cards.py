@@ -37,9 +37,14 @@ from urllib.parse import urlsplit
 
 from companion.games.base import JSON
 from companion.headline import MAX_TEXT
+from companion.i18n import C_, LANGUAGES, translate
 from companion.topics import AVAILABILITY, OFFLINE, ONLINE, SUMMARY, Topics, dumps
 
 log = logging.getLogger(__name__)
+
+#: The hall's link to the broker before the first connection, and while connected with
+#: nothing refused (``broker`` holds these English words: the pages compare them).
+CONNECTING, CONNECTED = C_("broker", "connecting"), C_("broker", "connected")
 
 #: Larger payloads are not parsed (a summary of any game is under 2 KB).
 MAX_PAYLOAD = 64 * 1024
@@ -189,7 +194,8 @@ class BoardView:
     """
 
     version: int
-    #: The body's start, up to the cards: ``{"broker":...,"connected":...,"tables":[``.
+    #: The body's start, up to the cards:
+    #: ``{"broker":...,"broker_words":...,"connected":...,"tables":[``.
     head: str
     #: Every card's table id, in order, and the card's JSON text in the same order.
     ids: tuple[str, ...]
@@ -200,7 +206,11 @@ class BoardView:
     @classmethod
     def of(cls, version: int, broker: str, connected: bool, cards: dict[str, JSON],
            texts: dict[str, str]) -> BoardView:
-        head = dumps({"broker": broker, "connected": connected, "tables": []})[:-2]
+        # One stream for every screen, each in its own language: the status's words in
+        # every shipped one (``broker`` itself stays the log's English, for programs).
+        words = {lang: translate(broker, lang) for lang in LANGUAGES}
+        head = dumps({"broker": broker, "broker_words": words, "connected": connected,
+                      "tables": []})[:-2]
         ids = tuple(sorted(cards))
         by_name = sorted(ids, key=lambda t: (cards[t]["name"], t))
         return cls(version, head, ids, tuple(texts[t] for t in ids),
@@ -236,7 +246,7 @@ class Board:
         self._card_texts: dict[str, str] = {}
         self._view: BoardView | None = None
         self._version = 0
-        self._broker = "connecting"
+        self._broker: str = CONNECTING
         self._connected = False
         #: Every card's table, the one heard from least recently first.
         self._heard: OrderedDict[str, None] = OrderedDict()

@@ -8,8 +8,9 @@ names the event's ``version`` it was made on and is refused (409) when the
 event moved on; a refusal (4xx, ``{"error": ...}``) changes nothing.
 
 Every answer speaks the request's language (web/i18n.py): a refusal's ``error``, a
-pairing's ``why`` and every word in an event's state (hall/texts.py ``said``); its
-field names and the names in it stay as they are.
+pairing's ``why`` and every word in an event's state (kept as messages,
+companion/kept_text.py, and said at each answer); its field names and the names in it
+stay as they are.
 """
 
 from __future__ import annotations

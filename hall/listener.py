@@ -33,9 +33,11 @@ from pathlib import Path
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 
+from companion.i18n import C_, _
 from companion.topics import AVAILABILITY, RESULTS, SUMMARY, Topics
 from drivers.broker import (
     CREDENTIAL_REFUSALS,
+    MQTT_PASSWORD_ENV,
     BrokerAddress,
     describe,
     lost,
@@ -46,7 +48,7 @@ from drivers.broker import (
     unanswered,
 )
 from drivers.refusals import Change, HallRefusals, Pending
-from hall.cards import Complaints
+from hall.cards import CONNECTED, CONNECTING, Complaints
 
 log = logging.getLogger(__name__)
 
@@ -98,9 +100,9 @@ class Listener:
         self._retry_at: float | None = None
         self._on_connected = on_connected
         self._on_message, self._on_status = on_message, on_status
-        # The status is the log's words, also shown by the hall page (its one stream for
-        # every screen): not said in a language (words of drivers/broker.py among them).
-        self.status = "connecting"
+        # The status is the log's words (English), and a message the hall's pages say in
+        # their reader's language (hall/cards.py BoardView: one stream for every screen).
+        self.status: str = CONNECTING
         self.connected = False
         self._stop = threading.Event()
         self._refused: str | None = None
@@ -155,7 +157,8 @@ class Listener:
         if reason.is_failure:
             self._refused = refusal(reason)
             if reason.getName() in CREDENTIAL_REFUSALS:
-                self._refused += " (check --user and COMPANION_MQTT_PASSWORD)"  # i18n: not said
+                self._refused = _("{refusal} (check --user and {variable})",
+                                  refusal=self._refused, variable=MQTT_PASSWORD_ENV)
             client.disconnect()
             return
         client.subscribe([(Topics.every(self.prefix, SUMMARY), 0),
@@ -172,7 +175,7 @@ class Listener:
         self._say(True, self._connected_status())
 
     def _connected_status(self) -> str:
-        return self.refusals.status() or "connected"
+        return self.refusals.status() or CONNECTED
 
     def _published(self, client: mqtt.Client, userdata: object, mid: int,
                    reason: mqtt.ReasonCode, properties: object) -> None:
@@ -245,10 +248,10 @@ class Listener:
                     self._client.disconnect()
             if self._stop.is_set():
                 break
-            self._say(False, f"{why}; retry in {delay:g} s")  # i18n: not said
+            self._say(False, _("{why}; retry in {seconds} s", why=why, seconds=f"{delay:g}"))
             self._stop.wait(delay)
             delay = min(delay * 2, MAX_DELAY)
-        self.connected, self.status = False, "stopped"
+        self.connected, self.status = False, C_("broker", "stopped")
         log.info("broker %s: stopped", self.address)
 
     def publish(self, topic: str, payload: bytes) -> None:

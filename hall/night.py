@@ -47,6 +47,7 @@ from typing import Any
 from companion.catalog import Catalog
 from companion.errors import InvalidAction
 from companion.i18n import ENGLISH, N_, _, message, said
+from companion.kept_text import from_json, kept, revived, to_json
 from companion.names import clean_name, name_key, name_problem
 from companion.rulings import CORRECTED, KEPT, MAX_RULINGS
 from companion.topics import dumps, valid_table_id
@@ -85,7 +86,6 @@ from hall.revisions import (
     standing_of,
     tiebreak_ok,
 )
-from hall.texts import from_json, kept, revived, to_json
 from web.reads import Body, json_body
 
 #: The database file (shared with the club leaderboard, hall/results.py; its own tables).
@@ -425,7 +425,7 @@ class Night:
         notes = e.doc.setdefault("notes", [])
         if any(n["key"] == key for n in notes):
             return False
-        # Kept as its message (hall/texts.py): each reader is told it in their language.
+        # Kept as its message (companion/kept_text.py): each reader is told it in theirs.
         notes.append({"key": key, "text": to_json(text), "at": round(self._clock(), 3)})
         del notes[:-MAX_NOTES]
         return True
@@ -514,7 +514,7 @@ class Night:
     def state(self, eid: str) -> dict[str, Any]:
         """The whole event as the pages show it (docs/api.md, "Club night"); its words
         (a pairing's why, a note, a problem) are messages, said in a reader's language by
-        :func:`hall.texts.said`."""
+        :func:`companion.i18n.said`."""
         with self._lock:
             e = self._event(eid)
             table = self._standings(e)

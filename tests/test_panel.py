@@ -271,4 +271,4 @@ def test_an_undo_and_a_redo_say_what_they_did_with_long_names(panel):
     open_menu_item(panel, "Redo")
     said = panel.state.ui.message
     assert said.startswith("Redone: serve by WWW") and len(said) <= 24, said
-    assert panel.table.snapshot.to_json()["redone"] == f"serve by {names[0]}"
+    assert panel.table.snapshot.to_json()["redone"] == {"type": "serve", "by": names[0]}

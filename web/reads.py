@@ -18,7 +18,8 @@ the copy, but ask first) go with each.
 An answer that carries words (a timeline's labels, a board's, a player's chart) is
 made and kept once per language asked for (web/i18n.py :func:`said`): its key holds
 the language, its ETag is of its own bytes, and ``Vary`` names what chose the
-language. The history and the match files carry none and are kept once.
+language. The match files carry none and are kept once; the history is kept once, and
+a page of it once per language where a game's summary line has words.
 
 However many readers ask, they cannot starve the table's writer of the
 interpreter: :class:`ReadGate` lets reads through one at a time and each
@@ -55,7 +56,7 @@ from companion import matchfile
 from companion.catalog import Catalog
 from companion.errors import StoreError, UnknownPlayer
 from companion.games.chart import Chart, Series
-from companion.i18n import N_, Text, _, translate
+from companion.i18n import ENGLISH, N_, Text, _, translate
 from companion.integrity import replay_stored
 from companion.names import fold, name_key
 from companion.ratings import KeptRatings, Rating, Ratings, kept_table_ratings
@@ -329,7 +330,9 @@ class Rows:
 
     __slots__ = (
         "_entries",
+        "_languages",
         "_neg",
+        "_said",
         "_started",
         "_statuses",
         "_text_at",
@@ -340,7 +343,8 @@ class Rows:
 
     def __init__(self, neg: array[int], entries: array[int], started: array[float],
                  statuses: list[str], texts: bytes, text_at: array[int], words: bytes,
-                 words_at: array[int]) -> None:
+                 words_at: array[int], said: dict[int, Text],
+                 languages: dict[tuple[int, str], bytes]) -> None:
         #: The ids, negated (rising, for bisect).
         self._neg = neg
         #: Each match's journal length, start time and status.
@@ -351,6 +355,13 @@ class Rows:
         #: What ``q`` searches in each (its players' names and its game's id and title,
         #: folded: companion.names.fold), in UTF-8, and where each begins, and the end.
         self._words, self._words_at = words, words_at
+        #: The summary lines that have words to say (a message, companion/kept_text.py),
+        #: by match id: :meth:`text_in` says them in each reader's language. The others
+        #: are a bare score, the same in every language.
+        self._said = said
+        #: Those matches' JSON in each language asked for but English, made once, by
+        #: (id, language): shared with the rows made from these (a changed match's go).
+        self._languages = languages
 
     def __len__(self) -> int:
         return len(self._neg)
@@ -383,6 +394,30 @@ class Rows:
     def text(self, i: int) -> bytes:
         """The JSON of the match at ``i`` (``GET /api/history``'s row), UTF-8."""
         return self._texts[self._text_at[i]:self._text_at[i + 1] - 1]
+
+    def text_in(self, i: int, lang: str) -> bytes:
+        """The JSON of the match at ``i`` with its summary line said in ``lang``."""
+        match_id = -self._neg[i]
+        said = self._said.get(match_id)
+        if said is None or lang == ENGLISH:
+            return self.text(i)
+        known = self._languages.get((match_id, lang))
+        if known is None:
+            value = json.loads(self.text(i))
+            value["summary"] = translate(said, lang)
+            known = self._languages.setdefault((match_id, lang), json.dumps(
+                value, separators=(",", ":"), ensure_ascii=False).encode())
+        return known
+
+    def worded(self, indices: Iterable[int]) -> bool:
+        """Whether a summary line of the matches at ``indices`` has words to say."""
+        return bool(self._said) and any(-self._neg[i] in self._said for i in indices)
+
+    def changed(self, ids: Iterable[int]) -> None:
+        """Let go of what was said of the matches ``ids`` (they changed)."""
+        gone = set(ids)
+        for key in [k for k in self._languages if k[0] in gone]:
+            self._languages.pop(key, None)
 
     def whole(self) -> bytes:
         """Every row as one JSON array (``GET /api/history`` with no parameters)."""
@@ -426,8 +461,12 @@ class RowsMaker:
     """:class:`Rows` made a match (or a run of another's) at a time, each column growing in
     one block: a history read from the store never holds its matches as objects."""
 
-    def __init__(self, catalog: Catalog) -> None:
+    def __init__(self, catalog: Catalog, languages: dict[tuple[int, str], bytes] | None = None
+                 ) -> None:
+        """``languages``: what the rows copied have said (:class:`Rows`), kept on."""
         self.catalog = catalog
+        self._said: dict[int, Text] = {}
+        self._languages = {} if languages is None else languages
         self._neg, self._entries = array("q"), array("q")
         self._started = array("d")
         self._statuses: list[str] = []
@@ -449,11 +488,16 @@ class RowsMaker:
         self._text_lengths.append(len(text) + 1)
         self._words += words
         self._words_lengths.append(len(words))
+        if isinstance(m.summary, Text):
+            self._said[m.id] = m.summary
 
     def copy(self, rows: Rows, start: int, end: int) -> None:
         """The rows of ``rows`` from ``start`` to ``end`` (not included), as they are."""
         if start >= end:
             return
+        if rows._said:  # the runs' ids are the ids from rows.id(end - 1) to rows.id(start)
+            low, high = rows.id(end - 1), rows.id(start)
+            self._said.update((k, v) for k, v in rows._said.items() if low <= k <= high)
         self._neg += rows._neg[start:end]
         self._entries += rows._entries[start:end]
         self._started += rows._started[start:end]
@@ -472,7 +516,8 @@ class RowsMaker:
         """The rows added and copied, in that order."""
         return Rows(self._neg, self._entries, self._started, self._statuses,
                     bytes(self._texts), array("q", accumulate(self._text_lengths, initial=0)),
-                    bytes(self._words), array("q", accumulate(self._words_lengths, initial=0)))
+                    bytes(self._words), array("q", accumulate(self._words_lengths, initial=0)),
+                    self._said, self._languages)
 
 
 #: The statuses a match has, each one string shared by every row (the store reads a new
@@ -587,7 +632,7 @@ class Reads:
                 # The changed matches where they are (one the history does not hold: left out).
                 changed = sorted((i, m) for m in summaries if m.id <= newest
                                  and (i := old.index(m.id)) is not None)
-                maker = RowsMaker(self.catalog)
+                maker = RowsMaker(self.catalog, old._languages)
                 for m in added:
                     maker.add(m)
                 begin = 0
@@ -597,6 +642,7 @@ class Reads:
                     begin = i + 1
                 maker.copy(old, begin, len(old))
                 rows = maker.made()
+                rows.changed(m.id for _i, m in changed)
                 # The finished matches as the ratings read them: the same unless a result
                 # came, went or changed (not at a point: the ratings' check stays cheap).
                 finished = known.finished
@@ -617,7 +663,8 @@ class Reads:
                      limit: int | None) -> Body:
         """``GET /api/history`` with these parameters (see docs/api.md)."""
         history = self.history()
-        key = ("history", history.epoch, history.version, before, after, q, limit)
+        lang = current()
+        key = ("history", history.epoch, history.version, before, after, q, limit, lang)
 
         def make() -> Body:
             rows = history.rows
@@ -627,9 +674,13 @@ class Reads:
                 asked = {"before": more, "after": after, "q": q or None, "limit": limit}
                 query = urlencode({k: v for k, v in asked.items() if v is not None})
                 headers = (("Link", f'</api/history?{query}>; rel="next"'),)  # i18n: not said
-            if len(found) == len(rows):  # all of it: the rows as they are kept
+            # Its summary lines said in the reader's language, where a game's have words.
+            worded = rows.worded(found)
+            said = lang if worded else None
+            if len(found) == len(rows) and not worded:  # all of it: the rows as kept
                 return Body(rows.whole(), headers=headers)
-            return Body(b"[" + b",".join(rows.text(i) for i in found) + b"]", headers=headers)
+            return Body(b"[" + b",".join(rows.text_in(i, lang) for i in found) + b"]",
+                        headers=headers, language=said)
 
         return self._kept(self._pages, PAGES_KEPT, key, make)
 

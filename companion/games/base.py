@@ -106,6 +106,9 @@ class Game:
       view before the first. Pure; only views and events are read. Default:
       :func:`~companion.games.chart.scores_chart`, the view's scores by player.
     - ``extras``: static facts the host's start form needs (JSON-ready).
+    - ``event_words``: the game's word for each kind of its events, by ``type``
+      (``{"point": C_("event", "point")}``): what an undo took back is said with it
+      (companion/undone.py). A kind it has none for is said as its type is named.
     - ``shared_wins``: a tuple ``winner`` is players level on points, each
       playing for themselves (Alakazoo), not a team (AlakaSLAM doubles).
     """
@@ -129,6 +132,7 @@ class Game:
     timeline: Callable[[Sequence[Step]], Chart] = None  # type: ignore[assignment]
     extras: Mapping[str, Any] = field(default_factory=dict)
     shared_wins: bool = False
+    event_words: Mapping[str, Text] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # The faces left out (None) get their defaults (the class docstring).

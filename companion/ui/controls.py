@@ -355,7 +355,7 @@ def _info(ui: Ui, match: Mapping[str, Any] | None, ctx: Ctx) -> Screen:
     """The page's address; with a broker configured, its connection's status as the line."""
     return Screen(keys={Input("back"): Binding(_("Back"), Outcome(Ui()))},
                   title=_("Phone page"), hint=ctx.address or _("not served"),
-                  items=() if ctx.broker is None else (f"MQTT: {ctx.broker}",))
+                  items=() if ctx.broker is None else (ctx.broker,))
 
 
 def _code(ui: Ui, match: Mapping[str, Any] | None, ctx: Ctx) -> Screen:

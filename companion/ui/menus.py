@@ -72,6 +72,14 @@ def choices(draw: ImageDraw.ImageDraw, screen: Screen, cursor: int) -> None:
         write_centred(draw, KEYS_TOP - 10, screen.hint, SMALL)
 
 
+#: The lines the broker's status has on the info screen, each of its width (the screen
+#: beside the QR code: 14 small letters); tests/screens/test_language_fits.py holds every
+#: status to them in every language.
+STATUS_LINES = 3
+#: Its lines, across the screen, when no phone page is served (no QR code).
+UNSERVED_STATUS_LINES = 2
+
+
 def info(image: Image.Image, draw: ImageDraw.ImageDraw, screen: Screen, ctx: Context) -> None:
     """The spectator page's address, as text and as a QR code to scan, and the MQTT
     broker's status (the screen's one item) when a broker is configured."""
@@ -82,7 +90,9 @@ def info(image: Image.Image, draw: ImageDraw.ImageDraw, screen: Screen, ctx: Con
         write_centred(draw, top + 10, _("Phone pages are"), SMALL)
         write_centred(draw, top + 19, _("not being served"), SMALL)
         if broker:
-            write_centred(draw, top + 32, broker, SMALL)
+            said = _("MQTT: {status}", status=broker)
+            for i, line in enumerate(wrap(said, WIDTH - 2)[:UNSERVED_STATUS_LINES]):
+                write_centred(draw, top + 27 + 8 * i, line, SMALL)
         return
     qr = segno.make(address, error="l", micro=False)
     size = int(qr.symbol_size(border=1)[0])   # whole modules at scale 1 (typed int | float)
@@ -99,12 +109,15 @@ def info(image: Image.Image, draw: ImageDraw.ImageDraw, screen: Screen, ctx: Con
     width = WIDTH - left
     host, _colon, port = address.split("://", 1)[-1].rstrip("/").partition(":")
     if broker:
-        # Tighter, so the status has three lines under the address.
+        # Tighter, so the status has three whole lines under the address: its label
+        # shares the port's line, at its right end.
         write(draw, (left, 1), fit(_("Scan to watch:"), SMALL, width), SMALL)
         write(draw, (left, 10), fit(host, SMALL, width), SMALL)
         if port:
-            write(draw, (left, 18), fit(f":{port}", SMALL, width), SMALL)
-        for i, line in enumerate(wrap(broker, width)[:3]):
+            write(draw, (left, 18), f":{port}", SMALL)
+        label = "MQTT:"  # i18n: not said (the protocol's name, in every language)
+        write(draw, (WIDTH - text_width(label, SMALL), 18), label, SMALL)
+        for i, line in enumerate(wrap(broker, width)[:STATUS_LINES]):
             write(draw, (left, 28 + 8 * i), fit(line, SMALL, width), SMALL)
         return
     write(draw, (left, 1), _("Scan to"), SMALL)

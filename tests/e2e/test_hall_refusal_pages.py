@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from hall.run import Hall
-from tests.e2e.browser_support import PHONE, require_chromium, shot
+from tests.e2e.browser_support import PHONE, broken_words, require_chromium, shot
 from tests.hall.hall_support import Watch
 from tests.hall.night_support import PIN
 from tests.mqtt.support import TIMEOUT
@@ -45,7 +45,7 @@ def test_the_board_and_the_director_see_the_offers_refused(refused, browser, vie
     page.goto(url)
     banner = page.locator("#broker")
     expect(banner).to_be_visible()
-    expect(banner).to_contain_text("The broker refuses the hall's offers: not authorized")
+    expect(banner).to_contain_text("Broker: offers refused: not authorized")
     expect(banner).to_contain_text(f"give user 'hall' `{LINE}` in the broker's ACL")
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
     shot(page, f"hall-offers-refused-{viewport['width']}")
@@ -54,8 +54,21 @@ def test_the_board_and_the_director_see_the_offers_refused(refused, browser, vie
     page.click("#login button")
     link = page.locator("#link")
     expect(link).to_be_visible(timeout=10_000)
-    expect(link).to_contain_text("The broker refuses the hall's offers: not authorized")
+    expect(link).to_contain_text("Broker: offers refused: not authorized")
     expect(link).to_contain_text(LINE)
-    expect(link).to_contain_text("the tables do not get their games until it takes them")
+    expect(link).to_contain_text("The tables do not get their games until it takes them")
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
     shot(page, f"director-offers-refused-{viewport['width']}")
+    # In German (the page's choice, kept for the director's page too): the status in
+    # its words, the ACL line as the broker reads it.
+    page.goto(f"{url}?lang=de")
+    expect(banner).to_contain_text("Broker: Angebote abgelehnt: nicht berechtigt (dem "
+                                   f"Benutzer 'hall' `{LINE}` in der ACL des Brokers geben)")
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    assert broken_words(page, "#broker", (f"`{LINE}`",)) == []
+    page.goto(f"{url}director")
+    expect(link).to_contain_text("Broker: Angebote abgelehnt: nicht berechtigt",
+                                 timeout=10_000)
+    expect(link).to_contain_text("Die Tische bekommen ihre Spiele erst, wenn er sie annimmt.")
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    assert broken_words(page, "#link", (f"`{LINE}`",)) == []

@@ -13,6 +13,7 @@ from tests.e2e.browser_support import (
     SHOTS,
     above_the_fold,
     accessibility_problems,
+    broken_words,
     play,
     require_chromium,
     shot,
@@ -435,3 +436,37 @@ def test_after_an_end_the_page_shows_the_match_played_before(companion, phone):
     phone.goto(url(companion))
     expect(phone.locator("#board .empty")).to_contain_text("Last: Ann v Bob: Ann won")
     expect(phone.locator("#board .last-match .head")).to_have_text("Ann wins 6-0")
+
+
+#: What the phones say of an undo, in each page's language: a Center Court point, a
+#: Wizard Dodgeball activation ended, an Alakazoo display (written as a club reads them).
+UNDONE_SAID = {
+    "de": ("Rückgängig: Punkt für Bob", "Rückgängig: Aktivierung beendet",
+           "Rückgängig: Auslegen von Ann"),
+    "fr": ("Annulé : point pour Bob", "Annulé : fin d'activation", "Annulé : pose (Ann)"),
+    "es": ("Deshecho: punto para Bob", "Deshecho: fin de activación",
+           "Deshecho: colocación de Ann"),
+    "pl": ("Cofnięto: punkt (Bob)", "Cofnięto: koniec aktywacji", "Cofnięto: wyłożenie (Ann)"),
+}
+
+
+@pytest.mark.parametrize("lang", list(UNDONE_SAID))
+def test_the_phones_say_what_an_undo_took_back_in_their_language(companion, phones, lang):
+    """One state for every phone tells what the undo took back as data: each page words it
+    with its game's words (no English left in the notice)."""
+    point, ended, displayed = UNDONE_SAID[lang]
+    phone = phones.open(PHONE, "light")
+    for setup, action, said in (
+            (CC, POINT[1], point),
+            (WD_START, {"type": "end_activation"}, ended),
+            ({"game": "alakazoo", "players": ["Ann", "Bob"], "options": {"first_player": 0}},
+             {"type": "display", "by": 0, "space": 1, "creature": 1}, displayed)):
+        start(companion, setup)
+        play(companion, action)
+        phone.goto(url(companion, f"?lang={lang}"))
+        notice = phone.locator("#undone")
+        expect(phone.locator("#board")).not_to_be_empty()
+        companion.runner.call(lambda t: t.undo())
+        expect(notice).to_have_text(said)
+        assert broken_words(phone, "#undone") == []
+        companion.runner.call(lambda t: t.abandon())

@@ -159,6 +159,11 @@ def get(url: str, method: str = "GET", headers: dict | None = None) -> tuple[int
         return err.code, dict(err.headers), json.loads(err.read())
 
 
+#: How long a hall may take to end after SIGTERM or SIGKILL: generous, for a loaded
+#: machine (a 20 s wait once ran out under a load average of 20).
+STOPPED = 90
+
+
 class HallProcess:
     """``companion hall --host 127.0.0.1 --port 0 ARGS...`` in its own process.
 
@@ -186,7 +191,7 @@ class HallProcess:
 
     def stop(self) -> tuple[int, str, str]:
         self.proc.send_signal(signal.SIGTERM)
-        out, err = self.proc.communicate(timeout=20)
+        out, err = self.proc.communicate(timeout=STOPPED)
         return self.proc.returncode, "".join(self.lines) + out, err
 
     def __enter__(self) -> HallProcess:
@@ -195,7 +200,7 @@ class HallProcess:
     def __exit__(self, *exc: object) -> None:
         if self.proc.poll() is None:
             self.proc.kill()
-        self.proc.communicate(timeout=20)
+        self.proc.communicate(timeout=STOPPED)
 
 
 def score(card: dict) -> str | None:

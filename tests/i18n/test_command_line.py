@@ -15,6 +15,7 @@ import random
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -42,7 +43,7 @@ CLI_FILES = ("app/cli.py", "app/runtime.py", "app/terminal.py", "companion/confi
              "companion/recovery.py", "companion/salvage.py", "companion/integrity.py",
              "companion/players_command.py", "companion/matchfile.py", "drivers/broker.py",
              "drivers/buttons.py", "drivers/display.py", "drivers/leds.py", "drivers/mqtt.py",
-             "drivers/serial_pad.py")
+             "drivers/serial_pad.py", "app/server.py", "companion/topics.py")
 
 
 def env(**chosen: str) -> dict[str, str]:
@@ -310,3 +311,73 @@ def test_the_damaged_storage_notices_fit_the_oled_read_whole(lang):
         assert len(pages) == 1, (lang, pages)
         assert "".join(w for line in pages[0] for w in line.split()) == \
             "".join(said.split()), (lang, pages)
+
+
+PORT_IN_USE = {
+    "de": "companion: 127.0.0.1:{port} kann nicht bedient werden: der Port ist schon belegt "
+          "(läuft ein anderer Companion?); dieses Programm beenden oder einen anderen Port "
+          "wählen (--port oder [web] port)\n",
+    "fr": "companion : impossible d'écouter sur 127.0.0.1:{port} : le port est déjà pris (un "
+          "autre companion tourne ?) ; arrêtez ce programme ou choisissez un autre port "
+          "(--port ou [web] port)\n",
+    "es": "companion: no se puede servir en 127.0.0.1:{port}: el puerto ya está en uso (¿otro "
+          "companion en marcha?); detén ese programa o elige otro puerto (--port o [web] "
+          "port)\n",
+    "pl": "companion: nie można serwować na 127.0.0.1:{port}: port jest już zajęty (działa "
+          "inny companion?); zatrzymaj tamten program albo wybierz inny port (--port lub "
+          "[web] port)\n",
+}
+
+
+@pytest.mark.parametrize("lang", list(ASKED))
+def test_a_start_refused_by_the_address_speaks_the_terminals_language_else_the_tables(
+        tmp_path, lang):
+    """``companion run`` that cannot listen (app/server.py) says why as the banner would:
+    in the terminal's language, and where the environment names none in the table's."""
+    with socket.socket() as other:
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        port = other.getsockname()[1]
+        result = companion("run", "--sim", "--data", str(tmp_path), "--port", str(port),
+                           language=ASKED[lang])
+        assert result.returncode == 2
+        assert result.stderr == PORT_IN_USE[lang].format(port=port)
+        # A service names no language: the table's own ([table] language).
+        config = tmp_path / "companion.toml"
+        config.write_text(f'[table]\nlanguage = "{lang}"\n')
+        quiet = companion("run", "--sim", "--config", str(config), "--data", str(tmp_path),
+                          "--port", str(port))
+        assert quiet.returncode == 2 and quiet.stderr == result.stderr
+        # A terminal that names English is answered in English, whatever the table speaks.
+        english = companion("run", "--sim", "--config", str(config), "--data", str(tmp_path),
+                            "--port", str(port), language={"LANG": "en_GB.UTF-8"})
+        assert english.stderr.startswith(f"companion: cannot serve on 127.0.0.1:{port}: the "
+                                         "port is already in use"), english.stderr
+    # A host that is not this machine's, with its own words around the system's reason.
+    result = companion("run", "--sim", "--data", str(tmp_path), "--port", "0", "--host",
+                       "192.0.2.1", language=ASKED[lang])
+    assert result.returncode == 2 and "192.0.2.1" in result.stderr
+    assert english_left(lang, result.stderr) == [], result.stderr
+
+
+PREFIX_REFUSED = {
+    "de": "companion: --prefix 'a/+/b': darf die Platzhalter + und # nicht enthalten\n",
+    "fr": "companion : --prefix 'a/+/b' : ne doit pas contenir les jokers + ou #\n",
+    "es": "companion: --prefix 'a/+/b': no debe contener los comodines + o #\n",
+    "pl": "companion: --prefix 'a/+/b': nie może zawierać symboli wieloznacznych + ani #\n",
+}
+
+
+@pytest.mark.parametrize("lang", list(ASKED))
+def test_a_topic_prefix_refused_in_the_terminals_language(tmp_path, lang):
+    """The hall's --prefix and a table's [mqtt] prefix are checked by one rule
+    (companion/topics.py prefix_problem): its words too are the terminal's."""
+    result = companion("hall", "--mqtt", "mqtt://127.0.0.1:1", "--prefix", "a/+/b",
+                       "--data", str(tmp_path), language=ASKED[lang])
+    assert result.returncode == 2 and result.stderr == PREFIX_REFUSED[lang], result.stderr
+    config = tmp_path / "companion.toml"
+    config.write_text('[mqtt]\nurl = "mqtt://broker.local"\ntable = "t1"\nprefix = ""\n')
+    table = companion("run", "--sim", "--config", str(config), "--data", str(tmp_path),
+                      language=ASKED[lang])
+    assert table.returncode == 2 and "[mqtt] prefix" in table.stderr, table.stderr
+    assert english_left(lang, result.stderr + table.stderr) == [], table.stderr

@@ -226,7 +226,7 @@ def test_the_info_screen_shows_the_broker(tmp_path, mosquitto):
         def showing(status: str) -> bool:
             state = c.panel.state
             frame = c.oled.device.image
-            return (state.screen.items == (f"MQTT: {status}",) and frame is not None
+            return (state.screen.items == (status,) and frame is not None
                     and frame.tobytes() == render(state, c.ctx).tobytes())
 
         c.press("next").result(TIMEOUT)  # Info (no match on the table)

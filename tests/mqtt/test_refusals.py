@@ -133,7 +133,7 @@ def test_a_table_whose_user_may_not_write_its_topics_says_so_and_keeps_its_old_c
 
         def showing() -> bool:
             state, frame = c.panel.state, c.oled.device.image
-            return (state.screen.items == ("MQTT: may not publish: not authorized",)
+            return (state.screen.items == ("may not publish: not authorized",)
                     and frame is not None and frame.tobytes() == render(state, c.ctx).tobytes())
 
         with shown:

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
+from companion.i18n import _
 from companion.inputs import Input
 from companion.login_code import LoginCodes
 from companion.panel import Panel
@@ -110,11 +111,13 @@ SCENES: dict[str, Callable[[Table, Panel], None]] = {
     "code": lambda t, p: press(p, "back", *["next"] * 3, "ok"),
     # The Language menu (last in the menu), the cursor on the language spoken.
     "language": lambda t, p: press(p, "back", "prev", "ok"),
-    # A broker configured: its status under the address, the QR code as it was.
-    "info-mqtt-connected": lambda t, p: (p.show_broker("connected"), press(p, "next")),
+    # A broker configured: its status under the address, the QR code as it was (each
+    # status a message, as drivers/mqtt.py reports it: said in the OLED's language).
+    "info-mqtt-connected": lambda t, p: (p.show_broker(_("connected")), press(p, "next")),
     "info-mqtt-refused": lambda t, p: (press(p, "next"),
-                                       p.show_broker("refused: bad user or password")),
-    "info-mqtt-tls": lambda t, p: (press(p, "next"), p.show_broker("TLS: certificate not trusted")),
+                                       p.show_broker(_("refused: bad user or password"))),
+    "info-mqtt-tls": lambda t, p: (press(p, "next"),
+                                   p.show_broker(_("TLS: certificate not trusted"))),
     # Undo (hold BACK) before anything was recorded.
     "refused": lambda t, p: (started(t, p), press(p, "back!")),
     # The phone awards the point while the return screen is open on the panel.

@@ -49,7 +49,9 @@ REFUSALS = ["no match is running: start one first", "no offers are read: no brok
 #: Messages with placeholders, each measured below with its widest values.
 FILLED = ["Game: {game}", "Players: {count}", "Point {name}", "Next: {players}",
           "R{round} · {event}", "{page}/{pages} more", "Undone: {what}", "Redone: {what}",
-          "Scan to watch:", "Scan to", "watch:", "{option}: {choice}"]
+          "Scan to watch:", "Scan to", "watch:", "{option}: {choice}",
+          # The broker's status: tests/screens/test_broker_status_fits.py.
+          "MQTT: {status}"]
 #: The modules whose messages the OLED draws (the catalog's locations). The store's and
 #: the match's other messages (a start record's shape, the storage's full account) go to
 #: a phone and the log: the OLED draws the store's short notices (NOTICES) and the

@@ -20,7 +20,8 @@ from tests.screens.test_golden import CTX, SCENES, assert_golden
 from tests.support import CATALOG
 
 #: The scenes drawn in every language.
-LANGUAGE_SCENES = ("welcome", "menu", "confirm-new", "refused", "setup", "notice-undone")
+LANGUAGE_SCENES = ("welcome", "menu", "confirm-new", "refused", "setup", "notice-undone",
+                   "info-mqtt-refused")
 
 
 @pytest.mark.parametrize("scene", LANGUAGE_SCENES)

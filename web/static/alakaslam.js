@@ -4,6 +4,10 @@
 
 TC.slam = {};
 
+/* What an undo took back: each kind of event's word. */
+TC.eventWords.alakaslam = {serve: TC.t("serve"), shot: TC.t("shot"), point: TC.t("point"),
+  mulligan: TC.t("mulligan"), copy: TC.t("copy"), ability: TC.t("ability")};
+
 /* The court as companion/games/alakaslam/court.py has it (its geometry, for the host's
    preview, is in alakaslam-host.js). */
 TC.slam.ROWS = 4;
@@ -85,19 +89,6 @@ TC.slam.drawText = function (v, d) {
 
 /* --- the court drawing ----------------------------------------------------------- */
 
-/** An SVG element, as TC.el makes HTML ones. */
-TC.slam.svg = function (tag, attrs, ...children) {
-  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v);
-  }
-  for (const c of children.flat(Infinity)) {
-    if (c === null || c === undefined || c === false) continue;
-    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return node;
-};
-
 /**
  * The court, side 0's baseline (row 1) at the top, the red edge (col 1) on the left, as
  * the OLED draws it and in the order of the score rows above it,
@@ -157,7 +148,7 @@ TC.slam.court = function ({cols, ball, path, label, names, faded, unjudged}) {
   const clampRow = (r) => Math.max(0, Math.min(rows + 1, r));
   const cx = (c) => clampCol(c) * S + S / 2;
   const cy = (r) => clampRow(r) * S + S / 2;
-  const s = TC.slam.svg;
+  const s = TC.svg;
   // Its own arrowhead: a page may show two courts, one of them hidden.
   const arrow = `arrow${++TC.slam.courts}`;
   const cells = [];

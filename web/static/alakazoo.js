@@ -3,6 +3,10 @@
 "use strict";
 
 TC.zoo = {};
+/* What an undo took back: each kind of event's word. */
+TC.eventWords.alakazoo = {display: TC.t("display"), roll: TC.t("roll"), column: TC.t("column"),
+  helper: TC.t("helper"), swap: TC.t("swap"), dark_power: TC.t("dark power"),
+  end_turn: TC.t("end turn")};
 
 /* --- words ------------------------------------------------------------------------- */
 

@@ -1,6 +1,9 @@
 /* Center Court on the phones: its board (the host's controls are in host.js). */
 "use strict";
 
+/* What an undo took back: each kind of event's word. */
+TC.eventWords["center-court"] = {serve: TC.t("serve"), return: TC.t("return"), point: TC.t("point")};
+
 TC.boards["center-court"] = function (match) {
   const el = TC.el;
   const v = match.view;

@@ -13,9 +13,11 @@ TC.isolate = (text) => String(text).replace(RTL_RUN, "\u2068$&\u2069");
 
 /** Make an element: el("p", {class: "x"}, "text", child). Text is never parsed as HTML;
  * its right-to-left runs (a Hebrew or Arabic name) are isolated (TC.isolate), so such a
- * name never turns a score line round. */
-TC.el = function (tag, attrs, ...children) {
-  const node = document.createElement(tag);
+ * name never turns a score line round. TC.svg makes an SVG element the same way. */
+TC.el = (tag, attrs, ...children) => TC.fill(document.createElement(tag), attrs, children);
+TC.svg = (tag, attrs, ...children) =>
+  TC.fill(document.createElementNS("http://www.w3.org/2000/svg", tag), attrs, children);
+TC.fill = function (node, attrs, children) {
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === false || v === null || v === undefined) continue;
     if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
@@ -202,6 +204,15 @@ TC.stream = function (on, shownEpoch) {
 /* --- boards -------------------------------------------------------------------- */
 
 TC.boards = {};
+/* What an undo took back (companion/undone.py) in words; game scripts add theirs. */
+TC.eventWords = {};
+TC.lastWords = {};
+TC.undoneWords = (u, g) => {
+  if (u.last && TC.lastWords[g]) return TC.lastWords[g](u.last);
+  const what = (TC.eventWords[g] || {})[u.type] || u.type.replace(/_/g, " ");
+  return u.to ? TC.t("{what} to {name}", {what, name: u.to})
+    : u.by ? TC.t("{what} by {name}", {what, name: u.by}) : what;
+};
 
 /* A page carries the style and scripts of the game on the table only (a phone on the
    Pi's Wi-Fi downloads no other game's code); those of the others, as the page names them

@@ -5,7 +5,9 @@
    stream again. */
 "use strict";
 
-const hall = {cards: new Map(), connected: true, broker: "", seq: null, source: null};
+/* broker: the hall's link to the broker as the API says it (English), said: in this page's
+   language (the list's broker_words). */
+const hall = {cards: new Map(), connected: true, broker: "", said: "", seq: null, source: null};
 const grid = document.getElementById("tables");
 const empty = document.getElementById("empty");
 const offline = document.getElementById("offline");
@@ -60,8 +62,8 @@ function summaryLine() {
   const refused = hall.connected && hall.broker !== "connected";
   brokerBanner.hidden = hall.connected && !refused;
   brokerBanner.textContent = !hall.connected
-    ? TC.t("Not connected to the broker ({status}): showing the last scores known.", {status: hall.broker})
-    : refused ? TC.t("The broker {status}.", {status: hall.broker.replace(/^offers refused/, TC.t("refuses the hall's offers"))}) : "";
+    ? TC.t("Not connected to the broker ({status}): showing the last scores known.", {status: hall.said})
+    : refused ? TC.t("Broker: {status}", {status: hall.said}) : "";
 }
 
 /* Drawing is coalesced: a message only changes hall.cards and notes what to draw again;
@@ -75,6 +77,7 @@ const draw = {all: false, ids: new Set(), pending: false, last: 0};
 function showAll(body) {
   hall.connected = body.connected;
   hall.broker = body.broker;
+  hall.said = (body.broker_words || {})[TC.lang] || body.broker;
   hall.cards = new Map(body.tables.map((t) => [t.id, t]));
   draw.all = true;
   draw.ids.clear();

@@ -394,13 +394,17 @@ TC.tellApart = function (box) {
     $("game").focus({preventScroll: true});
   });
   $("game").addEventListener("change", () => { renderStart(true); renderMatchRow(); });
-  // The table says what the undo took back (the answer's `undone`): said in the bar, by Undo.
+  // The table tells what the undo took back (the answer's `undone`): said in the bar, by
+  // Undo, in the page's words.
+  const told = (s, key) => s && s.match && s[key] ? TC.undoneWords(s[key], s.match.game) : null;
   $("undo").addEventListener("click", () => act("/api/undo").then((s) => {
-    if (s && s.undone) say(TC.t("Undone: {what}", {what: s.undone}), undefined, true);
+    const what = told(s, "undone");
+    if (what) say(TC.t("Undone: {what}", {what}), undefined, true);
   }));
   // And what a redo put back (`redone`).
   $("redo").addEventListener("click", () => act("/api/redo").then((s) => {
-    if (s && s.redone) say(TC.t("Redone: {what}", {what: s.redone}), undefined, true);
+    const what = told(s, "redone");
+    if (what) say(TC.t("Redone: {what}", {what}), undefined, true);
   }));
   $("end").addEventListener("click", () => {
     if (confirm(TC.t("End this match? It stays in the history, without a result."))) act("/api/match/end");

@@ -15,8 +15,9 @@ NIGHT.eventId = function () {
 NIGHT.event = (id) => fetch(`/api/events/${encodeURIComponent(id)}`, {cache: "no-cache"})
   .then((r) => { if (!r.ok) throw new Error(r.statusText); return r.json(); });
 
-/** The hall's link to the broker as last read: {connected, broker, since}. */
-NIGHT.link = {connected: true, broker: "", since: null};
+/** The hall's link to the broker as last read: {connected, broker, said (in the page's
+ *  language), since}. */
+NIGHT.link = {connected: true, broker: "", said: "", since: null};
 
 /** "21:14": a Unix time as the phone's clock says it. */
 NIGHT.clock = (t) => new Date(t * 1000).toLocaleTimeString(TC.lang, {hour: "2-digit", minute: "2-digit"});
@@ -27,7 +28,8 @@ NIGHT.cards = () => fetch("/api/tables", {cache: "no-cache"}).then((r) => r.json
   .then((d) => {
     const since = d.connected ? null
       : NIGHT.link.connected ? Date.now() / 1000 : NIGHT.link.since;
-    NIGHT.link = {connected: d.connected, broker: d.broker, since};
+    NIGHT.link = {connected: d.connected, broker: d.broker,
+      said: (d.broker_words || {})[TC.lang] || d.broker, since};
     const lost = document.getElementById("broker-lost");
     if (lost) {
       lost.hidden = d.connected;
@@ -42,8 +44,8 @@ NIGHT.cards = () => fetch("/api/tables", {cache: "no-cache"}).then((r) => r.json
 NIGHT.linkProblem = function () {
   const link = NIGHT.link;
   if (!link || !link.connected || link.broker === "connected") return "";
-  return TC.t("The broker {status}: the tables do not get their games until it takes them.",
-    {status: link.broker.replace(/^offers refused/, TC.t("refuses the hall's offers"))});
+  return TC.t("Broker: {status}. The tables do not get their games until it takes them.",
+    {status: link.said});
 };
 
 /** Call show(event, cards) with the newest event now and every `every` ms (and when the

@@ -30,10 +30,11 @@ let opened = true;
 let undoneEnds = null;
 const sayUndone = (state) => {
   clearTimeout(undoneEnds);
-  const news = !opened && typeof state.undone === "string";
+  const news = !opened && state.undone && state.match
+    ? TC.t("Undone: {what}", {what: TC.undoneWords(state.undone, state.match.game)}) : "";
   opened = false;
   undone.hidden = !news;
-  undone.textContent = news ? TC.t("Undone: {what}", {what: state.undone}) : "";
+  undone.textContent = news;
   if (news) undoneEnds = setTimeout(() => { undone.hidden = true; undone.textContent = ""; }, UNDONE_MS);
 };
 TC.follow((state) => {

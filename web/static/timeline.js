@@ -3,7 +3,6 @@
    small. One drawing for every game: lines over the match, marks on them, and bars. */
 "use strict";
 (function () {
-  const NS = "http://www.w3.org/2000/svg";
   // The page's colours for sides and players, with fallbacks that read in both themes.
   const COLOURS = {"side-0": "var(--side-0, var(--red, #d9484d))", "side-1": "var(--side-1, var(--blue, #3d7fe0))",
     "player-0": "var(--player-0, var(--red, #d9484d))", "player-1": "var(--player-1, var(--blue, #3d7fe0))",
@@ -26,12 +25,7 @@
   // a team), then drawn closer.
   const fit = (text, room) => TC.fitText(text, room, {size: 13, smallest: 10});
 
-  const svg = (tag, attrs, ...children) => {
-    const node = document.createElementNS(NS, tag);
-    for (const [k, v] of Object.entries(attrs || {})) if (v !== null && v !== undefined) node.setAttribute(k, v);
-    for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c instanceof Node ? c : String(c));
-    return node;
-  };
+  const svg = TC.svg;
 
   function glyph(shape, x, y, fill) {
     const s = 4;

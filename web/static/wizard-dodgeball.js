@@ -197,6 +197,12 @@ TC.wdLast = function (last) {
   return last.cast === null ? TC.t("#{caster} {spell}: {news}", said) : TC.t("#{caster} {spell} {total}: {news}", said);
 };
 
+/* What an undo took back: the last play as above, else the kind's word (a throw, pass,
+   hit, catch or cast is always the view's last play, said by TC.wdLast). */
+TC.lastWords["wizard-dodgeball"] = (last) => TC.wdLast(last);
+TC.eventWords["wizard-dodgeball"] = {cast_roll: TC.t("cast roll"), dispel: TC.t("dispel"),
+  end_activation: TC.t("end activation")};
+
 /** The dice behind the last play, e.g. " · throw 4+5 v dodge 2+3". */
 TC.lastDice = function (last) {
   const sum = (d) => d.join("+");

@@ -12,7 +12,7 @@ contract's AlakaSLAM section; court.py holds the geometry.
 from __future__ import annotations
 
 from companion.games.alakaslam.court import CARDS
-from companion.games.alakaslam.events import apply
+from companion.games.alakaslam.events import EVENT_WORDS, apply
 from companion.games.alakaslam.options import CHARACTERS, OPTIONS, again, prepare
 from companion.games.alakaslam.rules import legal, resolve
 from companion.games.alakaslam.state import setup
@@ -40,5 +40,6 @@ GAME = Game(
     turn=turn,
     again=again,
     timeline=timeline,
+    event_words=EVENT_WORDS,
     extras={"characters": dict(CHARACTERS), "cards": list(CARDS)},
 )

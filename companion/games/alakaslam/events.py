@@ -22,6 +22,13 @@ from companion.games.alakaslam.state import (
     refill_size,
 )
 from companion.games.base import with_item
+from companion.i18n import C_
+
+#: What an undo or a redo says of each kind of event (companion/undone.py): "serve by
+#: Ann", "point to Ann & Bea". A Support's cards travel inside its side's shot.
+EVENT_WORDS = {"serve": C_("event", "serve"), "shot": C_("event", "shot"),
+               "point": C_("event", "point"), "mulligan": C_("event", "mulligan"),
+               "copy": C_("event", "copy"), "ability": C_("event", "ability")}
 
 
 def apply(state: State, event: Mapping[str, Any]) -> State:

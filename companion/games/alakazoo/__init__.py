@@ -12,7 +12,7 @@ and the contract's Alakazoo section; docs/rules.md says them in full.
 
 from __future__ import annotations
 
-from companion.games.alakazoo.events import apply
+from companion.games.alakazoo.events import EVENT_WORDS, apply
 from companion.games.alakazoo.options import (
     CREATURES,
     DEFAULT_CREATURES,
@@ -50,6 +50,7 @@ GAME = Game(
     turn=turn,
     again=again,
     timeline=timeline,
+    event_words=EVENT_WORDS,
     extras={"creatures": list(DEFAULT_CREATURES), "creature_count": CREATURES,
             "dice_faces": list(DEFAULT_FACES), "max_dice": MAX_DICE,
             "max_creature_name": MAX_CREATURE, "max_face": MAX_FACE,

@@ -16,6 +16,14 @@ from companion.games.alakazoo.state import (
     full,
 )
 from companion.games.base import with_item
+from companion.i18n import C_
+
+#: The words for each kind of event, by its type (what an undo took back is said with
+#: them: companion/undone.py).
+EVENT_WORDS = {"display": C_("event", "display"), "roll": C_("event", "roll"),
+               "column": C_("event", "column"), "helper": C_("event", "helper"),
+               "swap": C_("event", "swap"), "dark_power": C_("event", "dark power"),
+               "end_turn": C_("event", "end turn")}
 
 
 def apply(state: State, event: Mapping[str, Any]) -> State:

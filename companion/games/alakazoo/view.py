@@ -13,6 +13,7 @@ from companion.games.alakazoo.state import (
     winners,
 )
 from companion.games.base import JSON
+from companion.games.said import joined
 from companion.i18n import N_, _
 
 #: The penalties the companion cannot see, shown as reminders (each +1 Dark Power). The
@@ -105,8 +106,8 @@ def winner(state: State) -> int | tuple[int, ...] | None:
 
 def summary(state: State) -> str:
     """Totals in seat order, then each player's points and the stats, for the history;
-    e.g. ``14-11-9 · Ann: 6 in play + 8 jury · ... · 2 forced passes``. The history keeps
-    it as written, in English (the store keeps text, not messages)."""
+    e.g. ``14-11-9 · Ann: 6 in play + 8 jury · ... · 2 forced passes``: one message of
+    its parts, which the history keeps and says in each reader's language."""
     total = totals(state)
     parts: list[str] = ["-".join(map(str, total))]
     for p, name in enumerate(state.setup.names):
@@ -123,7 +124,7 @@ def summary(state: State) -> str:
         parts.append(_("{n} Dark Power taken", n=dark))
     if state.ended == "stuck":
         parts.append(_("ended: nobody could act"))
-    return " · ".join(parts)
+    return joined(parts, " · ")
 
 
 def turn(state: State) -> tuple[int, ...]:

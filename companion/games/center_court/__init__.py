@@ -19,7 +19,7 @@ volley value of a rally; the players keep their cards. The rules applied
 from __future__ import annotations
 
 from companion.games.base import Game
-from companion.games.center_court.events import apply
+from companion.games.center_court.events import EVENT_WORDS, apply
 from companion.games.center_court.options import OPTIONS, again, prepare
 from companion.games.center_court.rules import legal, resolve
 from companion.games.center_court.state import GAME_ID, setup
@@ -44,4 +44,5 @@ GAME = Game(
     turn=turn,
     again=again,
     timeline=timeline,
+    event_words=EVENT_WORDS,
 )

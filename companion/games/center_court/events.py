@@ -18,6 +18,12 @@ from companion.games.center_court.state import (
     sets_to_win,
     sets_won,
 )
+from companion.i18n import C_
+
+#: The words for each kind of event, by its type (what an undo took back is said with
+#: them: companion/undone.py).
+EVENT_WORDS = {"serve": C_("event", "serve"), "return": C_("event", "return"),
+               "point": C_("event", "point")}
 
 
 def apply(state: State, event: Mapping[str, Any]) -> State:

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from companion.games.base import Game
 from companion.games.wizard_dodgeball.cards import CARD_OF, CARDS, SHORT, SPELLS, TITLES
-from companion.games.wizard_dodgeball.events import apply
+from companion.games.wizard_dodgeball.events import EVENT_WORDS, apply
 from companion.games.wizard_dodgeball.options import (
     DEFAULT_ROSTERS,
     JERSEY_MAX,
@@ -74,6 +74,7 @@ GAME = Game(
     turn=turn,
     again=again,
     timeline=timeline,
+    event_words=EVENT_WORDS,
     extras={
         "cards": [{"id": c.id, "faces": list(c.faces), "cost": c.cost} for c in CARDS],
         "spells": {s: TITLES[s] for s in SPELLS},

@@ -21,7 +21,15 @@ from companion.games.wizard_dodgeball.state import (
     uses_speed,
 )
 from companion.games.wizard_dodgeball.words import jerseys, joined
-from companion.i18n import Text, _
+from companion.i18n import C_, Text, _
+
+#: The words for each kind of event, by its type (what an undo took back is said with
+#: them, companion/undone.py, where the view's last play does not say it already).
+EVENT_WORDS = {"throw": C_("event", "throw"), "pass": C_("event", "pass"),
+               "hit": C_("event", "hit"), "catch": C_("event", "catch"),
+               "cast": C_("event", "cast"), "cast_roll": C_("event", "cast roll"),
+               "dispel": C_("event", "dispel"),
+               "end_activation": C_("event", "end activation")}
 
 
 def apply(state: State, event: Mapping[str, Any]) -> State:

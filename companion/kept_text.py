@@ -1,12 +1,14 @@
-"""The hall's words kept for later and said in each reader's language (issue #40).
+"""Words kept in a database and said, later, in each reader's language (issue #40).
 
-A pairing's "why" and a note to the director are made once, in English, as a
-:class:`companion.i18n.Text`, and read for weeks after, by a director's phone in one
-language and a TV in another. So they are kept as what they are, a message and its
+A match's summary line (companion/store.py), a club night's pairing "why" and a note
+to the director (hall/night.py) are made once, in English, as a
+:class:`companion.i18n.Text`, and read for weeks after, by a phone in one language, a
+TV or a terminal in another. So they are kept as what they are, a message and its
 placeholders (:func:`kept`, a JSON text for the database; :func:`revived` reads it
-back), and said in a language only where an answer is made (companion/i18n.py's
-``said``: every ``Text`` inside an answer's JSON). A value kept before the hall kept
-messages (an English text in an old ``hall.db``) reads back as that text, as it is.
+back), and said in a language only where they are shown (companion/i18n.py's
+``translate``, or ``said`` for every ``Text`` inside an answer's JSON). A value kept
+before messages were (an English text in an old database) reads back as that text, as
+it is.
 """
 
 from __future__ import annotations
