@@ -2,8 +2,10 @@
 
 Run: .venv/bin/python -m tests.bench.bench_reads [--matches 5000] [--addresses 8]
      [--connections 16] [--seconds 20] [--settle 30] [--seeded FILE] [--readers-nice N]
+     [--bare]
 
-A real ``companion run --sim`` over a database of ``--matches`` stored
+A real ``companion run --sim``, with the environment systemd/companion.service
+gives it on a table (``--bare``: without), over a database of ``--matches`` stored
 matches (Center Court, a few score lines each imported many times under
 other names) and a serial pad on a loopback socket. ``--addresses`` reading
 addresses (127.0.0.11, 127.0.0.12, ...; all loopback), each with
@@ -60,6 +62,18 @@ BUDGETS = {"host action": 50.0, "press to OLED frame": 50.0, "phone's state (str
 PHONE = "127.0.0.200"
 #: RSS after the load, as a share of its rest, that the budget allows.
 RSS_BACK = 1.10
+#: The unit the companion runs under on a table: its environment is the bench's too.
+UNIT = Path(__file__).resolve().parents[2] / "systemd" / "companion.service"
+
+
+def unit_environment(unit: Path = UNIT) -> dict[str, str]:
+    """What the unit's ``Environment=`` lines set (glibc's malloc tunables)."""
+    found: dict[str, str] = {}
+    for text in unit.read_text().splitlines():
+        if text.startswith("Environment="):
+            name, _, value = text.removeprefix("Environment=").partition("=")
+            found[name] = value
+    return found
 
 
 def seed(path: Path, count: int) -> None:
@@ -312,6 +326,8 @@ def bench(args: argparse.Namespace) -> None:
             if args.seeded is not None:
                 shutil.copyfile(data / DB_NAME, args.seeded)
         pad = Pad()
+        if not args.bare:  # run as systemd runs it on a table (the children inherit it)
+            os.environ.update(unit_environment())
         companion = Process(data, 200, f'[serial]\nurl = "socket://127.0.0.1:{pad.port}"\n')
         readers = None
         try:
@@ -409,7 +425,9 @@ def bench(args: argparse.Namespace) -> None:
             pad.close()
     print(f"--- {args.matches} stored matches; {args.addresses} reading addresses x "
           f"{args.connections} connections for {args.seconds:g} s; readers' languages "
-          f"{args.languages}")
+          f"{args.languages}; the companion's environment "
+          + ("as this shell's (--bare)" if args.bare else
+             f"as systemd/companion.service sets it: {unit_environment()}"))
     if unanswered:
         print(f"  NOT LOADED: {len(unanswered)} of {args.addresses} reading addresses had no "
               f"answer in {ready_after:.0f} s ({', '.join(unanswered)}); the figures below "
@@ -461,6 +479,9 @@ def main() -> None:
                         help="the readers' Accept-Language, one per connection in turn "
                         "(en,de: half the phones German): answers with words are kept per "
                         "language")
+    parser.add_argument("--bare", action="store_true",
+                        help="run the companion without the environment "
+                        "systemd/companion.service gives it (glibc's malloc tunables)")
     args = parser.parse_args()
     print("command:", " ".join([Path(sys.executable).name, "-m", "tests.bench.bench_reads",
                                 *sys.argv[1:]]), flush=True)
