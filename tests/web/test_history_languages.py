@@ -103,3 +103,17 @@ def test_companion_history_says_the_summary_line_in_the_terminals_language(tmp_p
         shown = companion("history", "--data", str(tmp_path), language=ASKED[lang])
         assert shown.returncode == 0, shown.stderr
         assert DODGE_LINE[lang] in shown.stdout.splitlines()[1], shown.stdout
+
+
+def test_the_summary_lines_stay_said_as_the_history_is_brought_up_to_date(host, client):
+    """The history brought up to date a change at a time (web/reads.py: the rows before
+    copied as they are) still says every earlier match's line in the reader's language."""
+    played(host)
+    first = client.get("/api/history", headers={"Accept-Language": "de"}).json
+    assert host.post("/api/match", EACH_GAME["center-court"]).status_code == 200  # a change
+    assert host.post("/api/action", {"type": "point", "winner": 0}).status_code == 200
+    again = client.get("/api/history", headers={"Accept-Language": "de"})
+    assert again.json[1:] == first and again.json[1]["summary"] == SLAM_LINE["de"]
+    assert "Accept-Language" in again.headers["Vary"]
+    page = client.get("/api/history?limit=2", headers={"Accept-Language": "fr"}).json
+    assert page[1]["summary"] == SLAM_LINE["fr"]
