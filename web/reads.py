@@ -668,6 +668,10 @@ class Reads:
 
         def make() -> Body:
             rows = history.rows
+            if before is None and after is None and limit is None and not fold(q).split():
+                worded = rows.worded(range(len(rows)))
+                if lang == ENGLISH or not worded:  # all of it as kept: English or no words
+                    return Body(rows.whole(), language=lang if worded else None)
             found, more = rows.page(rows.start(before), after, q, limit)
             headers: tuple[tuple[str, str], ...] = ()
             if more is not None:
@@ -677,8 +681,6 @@ class Reads:
             # Its summary lines said in the reader's language, where a game's have words.
             worded = rows.worded(found)
             said = lang if worded else None
-            if len(found) == len(rows) and not worded:  # all of it: the rows as kept
-                return Body(rows.whole(), headers=headers)
             return Body(b"[" + b",".join(rows.text_in(i, lang) for i in found) + b"]",
                         headers=headers, language=said)
 
