@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import random
@@ -209,7 +210,7 @@ def test_a_database_from_before_players_is_upgraded_and_rated_alike(tmp_path):
             random_match(table, rng, NAMES)
         expected = computed(store)
     # As schema 1 left it: no players, no standings.
-    with sqlite3.connect(path) as db:
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
         db.execute("DROP TABLE players")
         db.execute("ALTER TABLE matches DROP COLUMN standing")
         db.execute("DELETE FROM meta WHERE key = 'roster'")
@@ -444,7 +445,7 @@ def test_a_database_keyed_before_names_were_folded_is_re_keyed_and_renames_find_
             while table.snapshot.match["status"] == "active":
                 table.act({"type": "point", "winner": 0})
     old = "Zoe\u0308"
-    with sqlite3.connect(path) as db:  # as a companion before folding left it
+    with contextlib.closing(sqlite3.connect(path)) as db, db:  # as before folding left it
         for match_id, start in db.execute("SELECT id, start FROM matches").fetchall():
             record = json.loads(start)
             record["players"] = [old if p == "Zoë" else "Özil" if p == "ÖZIL" else p

@@ -163,6 +163,13 @@ class TableProcess:
         self.wait_offer(offer_id)
         if how == "press":
             state = self.call("POST", "/api/sim/button", {"button": "ok"})
+            match = state["match"]
+            if match is None or match["status"] != "active":
+                # The offer came while the board showed the one before it (on a loaded
+                # machine, after its first look): the panel said "Hall's offer changed",
+                # and a press takes that notice away first (companion/panel.py
+                # show_offer). A player reads it and presses again.
+                state = self.call("POST", "/api/sim/button", {"button": "ok"})
         else:
             state = self.call("POST", "/api/offer/start", {"offer": offer_id})
         match = state["match"]
