@@ -58,29 +58,31 @@ def _glibc() -> ctypes.CDLL | None:
 _LIBC = _glibc()
 
 
+def _mallopt(param: int, value: int, refused: str) -> bool:
+    """``mallopt(param, value)``; whether the C library took it (False: not glibc, or
+    refused, and then ``refused`` is logged: what stays with the process)."""
+    if _LIBC is None:
+        return False
+    if not _LIBC.mallopt(ctypes.c_int(param), ctypes.c_int(value)):
+        log.warning("%s: memory freed after a load of readers may stay with the process",
+                    refused)
+        return False
+    return True
+
+
 def limit_arenas(arenas: int = ARENAS) -> bool:
     """Let malloc keep at most ``arenas`` arenas; call before the threads start. Whether
     the C library took it (False: not glibc, or refused)."""
-    if _LIBC is None:
-        return False
-    if not _LIBC.mallopt(ctypes.c_int(M_ARENA_MAX), ctypes.c_int(arenas)):
-        log.warning("malloc refused a limit of %d arenas: memory freed after a load of "
-                    "readers may stay with the process", arenas)
-        return False
-    return True
+    refused = f"malloc refused a limit of {arenas} arenas"  # i18n: not said (a log line)
+    return _mallopt(M_ARENA_MAX, arenas, refused)
 
 
 def map_large(size: int = MAP_FROM) -> bool:
     """Have malloc map every block of ``size`` bytes or more on its own, given back to the
     system as soon as it is freed, however large the blocks freed before (glibc raises
     its threshold otherwise). Whether the C library took it."""
-    if _LIBC is None:
-        return False
-    if not _LIBC.mallopt(ctypes.c_int(M_MMAP_THRESHOLD), ctypes.c_int(size)):
-        log.warning("malloc refused to map blocks of %d bytes on their own: memory freed "
-                    "after a load of readers may stay with the process", size)
-        return False
-    return True
+    refused = f"malloc refused to map blocks of {size} bytes on their own"  # i18n: not said
+    return _mallopt(M_MMAP_THRESHOLD, size, refused)
 
 
 def give_back() -> bool:
