@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 
 from flask import Flask, Request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
-from itsdangerous import BadSignature
+from itsdangerous import BadSignature, URLSafeTimedSerializer
 from werkzeug.datastructures import Headers
 
 from companion.i18n import Text, _
@@ -282,15 +282,39 @@ class SteadySessionInterface(SecureCookieSessionInterface):
     names a clock change when it sees one.
     """
 
+    def __init__(self) -> None:
+        #: The signing serializer and cookie name, each with the keys and name it was made
+        #: for: made again only when the app's keys or cookie name change.
+        self._signing: tuple[object, URLSafeTimedSerializer | None] | None = None
+        self._cookie: tuple[object, str] | None = None
+
+    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        """Flask's serializer, made once for the app's keys rather than for every request.
+
+        Making one costs as much as the rest of a small request: itsdangerous tries
+        the serializer on ``{}`` to learn whether it gives text, and that goes
+        through the app's JSON (web/i18n.py ``SaidJSON``), which works out the
+        request's language. A serializer keeps no state between calls, so one
+        serves every worker thread."""
+        keys = (app.secret_key, tuple(app.config.get("SECRET_KEY_FALLBACKS") or ()))
+        made = self._signing
+        if made is None or made[0] != keys:
+            made = self._signing = (keys, super().get_signing_serializer(app))
+        return made[1]
+
     def get_cookie_name(self, app: Flask) -> str:
         """The app's cookie name with a mark of its signing key (``companion_host_3f9a0c1e``:
         8 hex digits of the key's SHA-256, which tell nothing of the key). A browser sends an
         address's cookies to every port, so two tables tried on one PC (one address, two
         ports, two data folders) would otherwise share one cookie, and logging in to one
         would log the other out; a table restarted keeps its key, and so its cookie."""
-        key = app.secret_key
-        key = key.encode() if isinstance(key, str) else bytes(key or b"")
-        return f"{super().get_cookie_name(app)}_{sha256(key).hexdigest()[:8]}"
+        asked = (app.secret_key, super().get_cookie_name(app))
+        named = self._cookie
+        if named is None or named[0] != asked:
+            key = app.secret_key
+            key = key.encode() if isinstance(key, str) else bytes(key or b"")
+            named = self._cookie = (asked, f"{asked[1]}_{sha256(key).hexdigest()[:8]}")
+        return named[1]
 
     def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
         serializer = self.get_signing_serializer(app)

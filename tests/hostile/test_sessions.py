@@ -4,6 +4,7 @@ and a change made by another site's page is refused even with a valid session.""
 from __future__ import annotations
 
 import pytest
+from flask.sessions import SecureCookieSessionInterface
 
 from app.config import Config
 from app.runtime import Companion, WebOptions
@@ -33,6 +34,26 @@ def test_a_session_expires_when_idle(client, services, clock):
     refused = host.post("/api/match", START)
     assert refused.status_code == 403 and "expired" in refused.json["error"]
     assert client.get("/api/session").json["host"] is False
+
+
+def test_a_new_signing_key_is_taken_at_once(app, client):
+    """The session's signer is made once for the app's key (web/auth.py), not once per
+    request: a key changed under it must still be the one that signs and checks."""
+    old_key = app.secret_key
+    host = Host(client)
+    assert host.post("/api/match", START).status_code == 200
+    app.secret_key = b"n" * 32
+    point = {"type": "point", "winner": 0}
+    # Signed with the old key: not the host's any more.
+    assert host.post("/api/action", point).status_code == 403
+    assert client.get("/api/session").json["host"] is False
+    # Signed with the new key (Flask's own signer for it reads the cookie), and
+    # checked with it.
+    assert Host(client).post("/api/action", point).status_code == 200
+    cookie = client.get_cookie(app.session_interface.get_cookie_name(app))
+    assert SecureCookieSessionInterface().get_signing_serializer(app).loads(cookie.value)["host"]
+    app.secret_key = old_key
+    assert Host(app.test_client()).post("/api/action", point).status_code == 200
 
 
 def served(tmp_path, pin):
