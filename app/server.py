@@ -160,8 +160,12 @@ class WebServer:
             # Tornado reads up to HEADER_SLACK times the bound, so that headers past it
             # are answered 431 (headers_received); past that it closes the connection.
             max_header_size=HEADER_SLACK * limits.max_headers,
-            # Our own timers answer 408 first (_Exchanges); Tornado's close without a word.
-            header_timeout=BACKSTOP * limits.idle_timeout,
+            # Our own timers answer 408 first (_Exchanges). The headers' time is ours
+            # alone: a connection reads headers only while its timer is set, and
+            # Tornado's own limit costs every request a timeout and a turn of the loop.
+            # The body's is Tornado's too, as a backstop: after a 413 Tornado reads
+            # what is left of the body (up to BODY_SLACK), and a client trickling it
+            # would otherwise hold the connection; Tornado closes it without a word.
             body_timeout=BACKSTOP * limits.request_timeout,
             max_body_size=limits.max_body + BODY_SLACK,
         )
@@ -333,6 +337,11 @@ class _Exchanges(httputil.HTTPServerConnectionDelegate):
                  listener: _Listener, stream: iostream.IOStream) -> None:
         self.owner, self.client = owner, client
         self.connection, self.listener, self.stream = connection, listener, stream
+        self._loop = listener._loop
+        #: When the client's time is up (the loop's clock; None: the server's turn), and
+        #: whether it is a body's time. One timer rings for it (see _expect).
+        self._due: float | None = None
+        self._body = False
         self._timer: asyncio.TimerHandle | None = None
         #: Bytes received on the connection up to the end of its last whole request.
         self._received = 0
@@ -342,7 +351,7 @@ class _Exchanges(httputil.HTTPServerConnectionDelegate):
         return _Exchange(self.owner, self, request_conn)
 
     def on_close(self, server_conn: object) -> None:
-        self.stop_timer()
+        self.end_timer()
         self.listener.connections.discard(self.connection)
         self.owner._book.gone(self.client)
 
@@ -364,18 +373,44 @@ class _Exchanges(httputil.HTTPServerConnectionDelegate):
         self._expect(rest + self.owner._limits.request_timeout, body=True)
 
     def stop_timer(self) -> None:
-        """The request is complete (or the connection gone): the server's turn."""
+        """The request is complete (or refused): the server's turn. The timer stays set
+        and finds nothing due when it rings, unless a next request is due by then."""
+        self._due = None
+
+    def end_timer(self) -> None:
+        """The connection is gone or handed over: nothing is due on it any more."""
+        self._due = None
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
 
     def _expect(self, seconds: float, body: bool) -> None:
-        self.stop_timer()
-        loop = asyncio.get_running_loop()
-        self._timer = loop.call_later(seconds, self._too_late, body)
+        # Requests come and go far faster than their time runs out, so the timer is
+        # not set again for each: it rings at the earliest time that was due, and is
+        # set again then for the time due now (one timer per connection's 15 s, not
+        # two for each request, on the loop that parses every request).
+        loop = self._loop
+        due = loop.time() + seconds
+        self._due, self._body = due, body
+        timer = self._timer
+        if timer is not None:
+            if timer.when() <= due:
+                return
+            timer.cancel()
+        self._timer = loop.call_at(due, self._ring)
+
+    def _ring(self) -> None:
+        self._timer = None
+        due = self._due
+        if due is None:
+            return  # the server's turn: the next request sets the timer again
+        if self._loop.time() < due:
+            self._timer = self._loop.call_at(due, self._ring)
+            return
+        self._due = None
+        self._too_late(self._body)
 
     def _too_late(self, body: bool) -> None:
-        self._timer = None
         stream = self.stream
         if stream.closed():
             return
@@ -726,7 +761,7 @@ class _Exchange(httputil.HTTPMessageDelegate):
 
     def _close(self) -> None:
         self.gone = True
-        self.exchanges.stop_timer()
+        self.exchanges.end_timer()
         self.client.since = None
         self.owner._book.gone(self.client)
         self.client.close()
@@ -766,7 +801,7 @@ class _Exchange(httputil.HTTPMessageDelegate):
         # websockets do): from here the fan-out writes the response's next chunks.
         stream = self.conn.detach()  # type: ignore[attr-defined]
         self.handed_over = True
-        self.exchanges.stop_timer()
+        self.exchanges.end_timer()
         self.owner._book.gone(self.client)
         held = None if stream is None or stream.closed() else stream.fileno()
         try:

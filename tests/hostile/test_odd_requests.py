@@ -88,6 +88,31 @@ def test_a_next_request_cut_short_on_a_kept_connection_is_answered_408(server):
         assert "request line and headers" in json_error(status, headers, body)
 
 
+def test_a_kept_connection_has_its_whole_time_after_each_answer(server):
+    """The time for a next request runs from the last answer, however long the
+    connection has been open: busy past the first idle_timeout (2 s), it is still
+    served; a request cut short then is answered 408 only at its own time, and the
+    connection left idle after is closed only at its own."""
+    with connect(server.port, timeout=8) as sock:
+        opened = time.monotonic()
+        while time.monotonic() - opened < 3.0:
+            sock.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            assert answer(sock)[0] == 200
+        sock.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # no blank line
+        cut_short = time.monotonic()
+        status, _, _ = answer(sock)
+        assert status == 408
+        assert time.monotonic() - cut_short > 1.8  # its own 2 s, not the connection's
+    with connect(server.port, timeout=8) as sock:
+        opened = time.monotonic()
+        while time.monotonic() - opened < 3.0:
+            sock.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            assert answer(sock)[0] == 200
+        answered = time.monotonic()
+        assert sock.recv(4096) == b""
+        assert time.monotonic() - answered > 1.8
+
+
 def test_a_kept_connection_left_idle_is_closed_without_an_answer(server):
     """An answer there would be read as the answer to the client's next request."""
     with connect(server.port, timeout=8) as sock:
