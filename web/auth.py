@@ -6,6 +6,7 @@ session cookie and the session's CSRF token in the ``X-CSRF-Token`` header.
 
 from __future__ import annotations
 
+import functools
 import hmac
 import ipaddress
 import logging
@@ -362,13 +363,26 @@ def host_names(extra: Iterable[str] = ()) -> frozenset[str]:
     return frozenset(names)
 
 
+#: The longest ``Host`` that can name us: a DNS name (253) and a port.
+MAX_HOST = 253 + len(":65535")
+
+
 def host_allowed(host_header: str, names: frozenset[str]) -> bool:
     """Whether a request's ``Host`` names this companion.
 
     Any IP address is allowed: DNS rebinding needs a domain name that the
     attacker controls, and a literal address cannot be rebound. Names must be
-    ours.
+    ours. A header longer than any name or address with its port is neither.
     """
+    if len(host_header) > MAX_HOST:
+        return False
+    return _host_allowed(host_header, names)
+
+
+# Every request asks, and a table's requests name one host or two: the answers are
+# kept (a few KB at most: 64 hosts of at most MAX_HOST characters).
+@functools.lru_cache(maxsize=64)
+def _host_allowed(host_header: str, names: frozenset[str]) -> bool:
     host = host_header.strip().lower()
     if host.startswith("["):  # [v6]:port
         host = host[1:].partition("]")[0]

@@ -25,6 +25,11 @@ CONTENT_SECURITY_POLICY = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
     "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
 
+#: The headers every answer carries unless it sets its own.
+SECURITY_HEADERS = (("Content-Security-Policy", CONTENT_SECURITY_POLICY),  # i18n: not said
+                    ("X-Content-Type-Options", "nosniff"),  # i18n: not said
+                    ("Referrer-Policy", "no-referrer"))  # i18n: not said
+
 
 #: What an unexpected fault answers (the log has the traceback).
 INTERNAL = _("internal error")
@@ -53,10 +58,13 @@ def guard(app: Flask, extra_host_names: Iterable[str] = (), *,
 
     @app.after_request
     def security_headers(response: Response) -> Response:
-        response.headers.setdefault("Content-Security-Policy",  # i18n: not said
-                                    CONTENT_SECURITY_POLICY)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")  # i18n: not said
-        response.headers.setdefault("Referrer-Policy", "no-referrer")  # i18n: not said
+        # Each that an answer does not set itself. One look at the names it has: werkzeug's
+        # setdefault reads them all again for each header, on every answer.
+        headers = response.headers
+        present = {name.lower() for name, _value in headers.items()}
+        for name, value in SECURITY_HEADERS:
+            if name.lower() not in present:
+                headers.add(name, value)
         return response
 
     @app.errorhandler(HTTPException)

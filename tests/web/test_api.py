@@ -164,6 +164,7 @@ def test_the_lockout_remembers_a_bounded_number_of_addresses(clock):
     ("localhost", True), ("localhost:8080", True), ("127.0.0.1:8080", True),
     ("192.168.1.23:8080", True), ("[::1]:8080", True), ("[fe80::1]", True),
     ("evil.example", False), ("evil.example:8080", False), ("localhost.evil.example", False),
+    ("localhost" + " " * 300, False), ("1" * 1000, False),
 ])
 def test_host_header_allowlist(client, host_header, allowed):
     response = client.get("/api/state", headers={"Host": host_header})
