@@ -5,8 +5,10 @@ Tornado (its documented ``add_accept_handler``, ``HTTP1ServerConnection`` and
 keeps each connection within app/connections.py's bounds; the Flask app runs
 on two small pools of worker threads, one for play (every change, the
 phones' state and streams: :func:`plays_first`) and one for the reads that
-can wait, so no queue of readers is ever ahead of the host's point. A live
-stream's connection leaves the server once its first message is written:
+can wait, so no queue of readers is ever ahead of the host's point. The
+state, made from memory and waiting on nothing, is answered by the loop
+itself (:func:`answered_at_once`): handing it to a worker and back cost more
+than making it. A live stream's connection leaves the server once its first message is written:
 the fan-out (web/fanout.py) writes every later message to its socket.
 
 What the server adds to the WSGI environ is its own (PEP 3333 allows a
@@ -51,7 +53,7 @@ from companion.errors import CompanionError
 from companion.i18n import ENGLISH, Text, _, language, translate
 from web.fanout import Connection
 from web.i18n import of_environ
-from web.reads import plays_first
+from web.reads import answered_at_once, plays_first
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -465,6 +467,8 @@ class _Exchange(httputil.HTTPMessageDelegate):
         self.refused = False
         self.gone = False
         self.handed_over = False
+        #: Answered by the loop itself (web/reads.py answered_at_once), not a worker.
+        self._at_once = False
         #: Counted among the requests waiting for a play worker (see _Listener).
         self._counted = False
         #: The app's status and headers (None once sent), and the pieces of its body
@@ -540,8 +544,12 @@ class _Exchange(httputil.HTTPMessageDelegate):
         assert self.start_line is not None and self.headers is not None
         self.exchanges.complete()
         line = self.start_line
-        pool = (self.owner._play if plays_first(line.method, line.path.partition("?")[0])
-                else self.owner._reads)
+        path = line.path.partition("?")[0]
+        if answered_at_once(line.method, path):
+            self._at_once = True
+            self._work(asyncio.get_running_loop())
+            return
+        pool = self.owner._play if plays_first(line.method, path) else self.owner._reads
         # The worker makes the request and its environ: a burst of a thousand phones
         # opening their streams at once queues only what was parsed (the request line
         # and headers), and the loop, which parses for every connection, does no more.
@@ -604,7 +612,8 @@ class _Exchange(httputil.HTTPMessageDelegate):
         The answer's last piece goes to the loop without waiting for it (one
         crossing from worker to loop per answer, the worker free at once);
         the loop then waits for the client to take it, at most
-        ``answer_timeout``.
+        ``answer_timeout``. An answer made at once (web/reads.py
+        ``answered_at_once``) is made here on the loop itself and written whole.
         """
         if self._counted:
             self.exchanges.listener.begun()
@@ -634,13 +643,15 @@ class _Exchange(httputil.HTTPMessageDelegate):
             self._send_last(loop)
             return
         client = self.client
-        environ["companion.connection"] = lambda: self._hand_over_from(loop)
+        environ["companion.connection"] = self._no_stream if self._at_once \
+            else lambda: self._hand_over_from(loop)
         environ["companion.rest"] = \
             lambda seconds: loop.call_soon_threadsafe(client.rest, seconds)
         self._run_app(environ, loop)
 
     def _run_app(self, environ: dict[str, Any], loop: asyncio.AbstractEventLoop) -> None:
-        """On a worker thread: call the app and write its answer through the loop.
+        """On a worker thread (or the loop, for an answer made at once): call the app and
+        write its answer through the loop.
 
         Pieces of the answer are held back up to HOLD bytes and written together, so
         that most answers (one piece) and a stream's start (its retry line and first
@@ -656,7 +667,8 @@ class _Exchange(httputil.HTTPMessageDelegate):
 
             def write(data: bytes) -> None:
                 self._held.append(data)
-                self._send(loop)
+                if not self._at_once:  # the loop cannot wait for itself: all goes at the end
+                    self._send(loop)
             return write
 
         body: Iterable[bytes] = self.owner._app(environ, start_response)
@@ -667,7 +679,7 @@ class _Exchange(httputil.HTTPMessageDelegate):
                 if data:
                     self._held.append(data)
                     self._held_size += len(data)
-                    if self._held_size >= HOLD:
+                    if self._held_size >= HOLD and not self._at_once:
                         self._send(loop)
             if not self.handed_over:
                 self._send_last(loop)
@@ -704,6 +716,9 @@ class _Exchange(httputil.HTTPMessageDelegate):
         start, data = self._take()
         if self.owner._stopped:
             raise iostream.StreamClosedError()
+        if self._at_once:
+            self._write_last(start, data)
+            return
         try:
             loop.call_soon_threadsafe(self._write_last, start, data)
         except RuntimeError:  # the loop has ended: nowhere to answer
@@ -767,6 +782,10 @@ class _Exchange(httputil.HTTPMessageDelegate):
         self.client.close()
 
     # --- a live stream leaving the server ---------------------------------------------
+
+    def _no_stream(self) -> Connection | None:
+        raise RuntimeError("a request answered at once (web/reads.py AT_ONCE) cannot start "
+                           "a stream: it is made on the server's loop")
 
     def _hand_over_from(self, loop: asyncio.AbstractEventLoop) -> Connection | None:
         """On the worker thread: the stream's connection, taken from Tornado for the

@@ -85,6 +85,18 @@ FORGET_AFTER = 10.0
 PLAY_READS = frozenset({"/api/state", "/api/events", "/api/sim/events", "/api/offer"})
 
 
+#: Play reads made from memory, waiting on nothing (no lock, no disk, no other thread):
+#: the state's JSON, encoded once for each version.
+AT_ONCE = frozenset({"/api/state"})
+
+
+def answered_at_once(method: str, path: str) -> bool:
+    """Whether a request's answer is made by the server's loop itself, not a worker:
+    one that waits on nothing (:data:`AT_ONCE`). Handing it to a worker and back costs
+    two threads woken, more than making it; every phone asks for the state."""
+    return method in ("GET", "HEAD") and path in AT_ONCE
+
+
 def plays_first(method: str, path: str) -> bool:
     """Whether a request is play: every change (the host's, the simulator's buttons, a
     login) and the phones' state and streams. The rest are reads that can wait."""

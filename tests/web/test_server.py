@@ -224,3 +224,60 @@ def test_connections_beyond_the_play_workers_backlog_wait_and_are_all_answered()
         for conn in conns:
             conn.close()
         server.close()
+
+
+def test_the_state_is_answered_while_every_play_worker_is_held():
+    """The state is made by the server's loop (web/reads.py AT_ONCE), not a worker: a
+    phone gets it even while every play worker waits on a change (a slow disk), and an
+    answer past what the server holds back is written whole, with HEAD as GET."""
+    from flask import Flask, Response
+
+    from app.server import HOLD, SPARE_THREADS
+
+    release = threading.Event()
+    entered = threading.Semaphore(0)
+    app = Flask(__name__)
+    big = json.dumps({"version": 7, "pad": "x" * (3 * HOLD)})
+
+    @app.post("/hold")
+    def hold():
+        entered.release()
+        release.wait(300)
+        return "held"
+
+    @app.get("/api/state")
+    def state():
+        return Response(big, mimetype="application/json")
+
+    server = WebServer(app, "127.0.0.1", 0, max_streams=200)
+    conns = []
+    try:
+        for i in range(SPARE_THREADS):
+            conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60,
+                                              source_address=(f"127.0.1.{i + 1}", 0))
+            conn.request("POST", "/hold", body=b"")
+            conns.append(conn)
+        for _ in range(SPARE_THREADS):
+            assert entered.acquire(timeout=60)
+        # A worker would take the state only once a hold ends (300 s): within 30 s is
+        # the loop's answer, however busy the machine.
+        phone = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        for _ in range(2):  # twice on one kept connection
+            phone.request("GET", "/api/state")
+            response = phone.getresponse()
+            assert (response.status, response.read().decode()) == (200, big)
+        phone.request("HEAD", "/api/state")
+        response = phone.getresponse()
+        assert response.status == 200 and response.read() == b""
+        assert int(response.getheader("Content-Length")) == len(big)
+        phone.close()
+        assert not release.is_set()  # answered while every worker was still held
+        release.set()
+        for conn in conns:
+            response = conn.getresponse()
+            assert (response.status, response.read()) == (200, b"held")
+    finally:
+        release.set()
+        for conn in conns:
+            conn.close()
+        server.close()
