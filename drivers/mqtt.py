@@ -391,8 +391,11 @@ class TablePublisher:
                     wait = None if self._retry_at is None or not self._connected else max(
                         0.0, self._retry_at - time.monotonic())
                     self._cond.wait(wait)
-                if self._closing:
-                    final = self._connected and self._greeted == self._connection
+                # Closing: what the table did last goes out before `offline` (a
+                # connection made too late to be greeted is greeted now: else the broker
+                # would keep no state of a table stopped just after it connected).
+                final = self._closing
+                if final and not self._connected:
                     break
                 self._acks = False
                 connection = self._connection
@@ -413,12 +416,8 @@ class TablePublisher:
                     self._publish_events()
             except Exception:
                 log.exception("publishing to the MQTT broker failed")
-        if final:  # what the table did last goes out before `offline`
-            try:
-                self._publish_newest()
-                self._publish_events()
-            except Exception:
-                log.exception("publishing to the MQTT broker failed")
+            if final:
+                break
 
     def _greet(self) -> None:
         """What a fresh connection gets: online, state, discovery, clearing, then events.
