@@ -9,6 +9,7 @@ import logging
 import socket
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import replace
 
 import pytest
@@ -175,6 +176,41 @@ def test_a_page_closed_frees_its_stream_at_once(roomy):
     wait_until(lambda: broker.streams == 0, timeout=5)
 
 
+@contextmanager
+def workers_held(app, holders: int):
+    """``app`` served, with every play worker held by a ``POST /hold`` (``holders`` of
+    them in all, each from an address of its own: one address may hold only a few
+    connections). Yields the server, the holders' connections (a test may add its own,
+    closed with them) and the event that lets the holders go."""
+    from app.server import SPARE_THREADS
+
+    release = threading.Event()
+    entered = threading.Semaphore(0)
+
+    @app.post("/hold")
+    def hold():
+        entered.release()
+        release.wait(300)
+        return "held"
+
+    server = WebServer(app, "127.0.0.1", 0, max_streams=200)
+    conns: list[http.client.HTTPConnection] = []
+    try:
+        for i in range(holders):
+            conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60,
+                                              source_address=(f"127.0.1.{i + 1}", 0))
+            conn.request("POST", "/hold", body=b"")
+            conns.append(conn)
+        for _ in range(SPARE_THREADS):
+            assert entered.acquire(timeout=60)
+        yield server, conns, release
+    finally:
+        release.set()
+        for conn in conns:
+            conn.close()
+        server.close()
+
+
 def test_connections_beyond_the_play_workers_backlog_wait_and_are_all_answered():
     """While the play workers are behind, new connections wait in the kernel's queue
     (app/server.py _Listener) and are taken again as the workers catch up: however many
@@ -183,47 +219,25 @@ def test_connections_beyond_the_play_workers_backlog_wait_and_are_all_answered()
 
     from app.server import BEHIND, SPARE_THREADS
 
-    release = threading.Event()
-    entered = threading.Semaphore(0)
     app = Flask(__name__)
-
-    @app.post("/hold")
-    def hold():
-        entered.release()
-        release.wait(60)
-        return "held"
 
     @app.get("/ping")
     def ping():
         return "pong"
 
-    server = WebServer(app, "127.0.0.1", 0, max_streams=200)
-    conns = []
-    try:
-        # Every play worker held, and far more than BEHIND changes waiting behind them,
-        # each from an address of its own (one address may hold only a few connections).
-        for i in range(SPARE_THREADS + 6 * BEHIND):
-            conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60,
-                                              source_address=(f"127.0.1.{i + 1}", 0))
-            conn.request("POST", "/hold", body=b"")
-            conns.append(conn)
-        for _ in range(SPARE_THREADS):
-            assert entered.acquire(timeout=60)
+    # Far more than BEHIND changes waiting behind the held workers.
+    with workers_held(app, SPARE_THREADS + 6 * BEHIND) as (server, conns, release):
+        held = list(conns)
         late = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60,
                                           source_address=("127.0.2.1", 0))
         late.request("GET", "/ping")
         conns.append(late)
         release.set()
-        for conn in conns[:-1]:
+        for conn in held:
             response = conn.getresponse()
             assert (response.status, response.read()) == (200, b"held")
         response = late.getresponse()
         assert (response.status, response.read()) == (200, b"pong")
-    finally:
-        release.set()
-        for conn in conns:
-            conn.close()
-        server.close()
 
 
 def test_the_state_is_answered_while_every_play_worker_is_held():
@@ -234,34 +248,18 @@ def test_the_state_is_answered_while_every_play_worker_is_held():
 
     from app.server import HOLD, SPARE_THREADS
 
-    release = threading.Event()
-    entered = threading.Semaphore(0)
     app = Flask(__name__)
     big = json.dumps({"version": 7, "pad": "x" * (3 * HOLD)})
-
-    @app.post("/hold")
-    def hold():
-        entered.release()
-        release.wait(300)
-        return "held"
 
     @app.get("/api/state")
     def state():
         return Response(big, mimetype="application/json")
 
-    server = WebServer(app, "127.0.0.1", 0, max_streams=200)
-    conns = []
-    try:
-        for i in range(SPARE_THREADS):
-            conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60,
-                                              source_address=(f"127.0.1.{i + 1}", 0))
-            conn.request("POST", "/hold", body=b"")
-            conns.append(conn)
-        for _ in range(SPARE_THREADS):
-            assert entered.acquire(timeout=60)
+    with workers_held(app, SPARE_THREADS) as (server, conns, release):
         # A worker would take the state only once a hold ends (300 s): within 30 s is
         # the loop's answer, however busy the machine.
         phone = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        conns.append(phone)
         for _ in range(2):  # twice on one kept connection
             phone.request("GET", "/api/state")
             response = phone.getresponse()
@@ -270,14 +268,8 @@ def test_the_state_is_answered_while_every_play_worker_is_held():
         response = phone.getresponse()
         assert response.status == 200 and response.read() == b""
         assert int(response.getheader("Content-Length")) == len(big)
-        phone.close()
         assert not release.is_set()  # answered while every worker was still held
         release.set()
-        for conn in conns:
+        for conn in conns[:-1]:
             response = conn.getresponse()
             assert (response.status, response.read()) == (200, b"held")
-    finally:
-        release.set()
-        for conn in conns:
-            conn.close()
-        server.close()
