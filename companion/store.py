@@ -555,6 +555,8 @@ class Store:
         self._lock = threading.Lock()
         #: Readers' connections not in use now, and all of them (closed with the store).
         self._idle_readers: list[sqlite3.Connection] = []
+        #: Set by close(): a reader still in use is closed when its read ends.
+        self._readers_closed = False
         self._readers: list[sqlite3.Connection] = []
         self._readers_lock = threading.Lock()
         if not create and self.path != ":memory:":
@@ -659,10 +661,15 @@ class Store:
         if self._checkpointer is not None:
             self._checkpointer.close()
         with self._readers_lock:
-            for reader in self._readers:
-                reader.close()  # one in use fails its read with "closed database"
-            self._readers.clear()
+            # Only the idle ones: a connection closed under a statement another thread
+            # is running can crash the process (CPython's sqlite3 frees what that
+            # statement uses). A read under way ends its own (_reading), and no new
+            # read begins on a closed store.
+            for reader in self._idle_readers:
+                self._readers.remove(reader)
+                reader.close()
             self._idle_readers.clear()
+            self._readers_closed = True
         with self._lock:
             if self._db is not None:
                 self._db.close()
@@ -723,8 +730,13 @@ class Store:
                 self._drop_reader(reader)  # in an unknown state: never reused
                 raise
             with self._readers_lock:
-                if reader in self._readers:  # not closed with the store meanwhile
+                closed = self._readers_closed
+                if not closed:
                     self._idle_readers.append(reader)
+                else:  # the store was closed meanwhile: this read was its last
+                    self._readers.remove(reader)
+            if closed:
+                reader.close()
 
     def close_idle_readers(self) -> int:
         """Close the readers' connections no read is using, and with them their page

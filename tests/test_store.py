@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
 from contextlib import closing
 
 import pytest
@@ -67,6 +68,34 @@ def test_idle_reader_connections_are_closed_and_the_reads_go_on(store, memory_st
     assert store.close_idle_readers() == 1
     memory_store.begin_match(START)
     assert memory_store.close_idle_readers() == 0 and len(memory_store.history()) == 1
+
+
+def test_a_read_under_way_when_the_store_closes_ends_whole(store):
+    """Closing the store (the companion stopping) leaves a read under way to finish on
+    its own connection, closed after it: one closed under its running statement could
+    crash the whole process (a segmentation fault seen once in the suite). No read
+    begins after."""
+    first, _ = store.begin_match(START)
+    store.set_status(first, "finished", winner=0, summary="6-0")
+    second, _ = store.begin_match({**START, "players": ["Cy", "Di"]})
+    entered, release = threading.Event(), threading.Event()
+    read: list[object] = []
+
+    def made(summary):
+        entered.set()
+        assert release.wait(30)
+        return summary.id
+
+    reader = threading.Thread(target=lambda: read.append(store.summaries(0, (), made)))
+    reader.start()
+    assert entered.wait(30)  # the read is under way, its statement running
+    store.close()
+    release.set()
+    reader.join(30)
+    assert read and read[0][1] == [second, first]
+    with pytest.raises(StoreError, match="closed"):
+        store.history()
+    assert store.close_idle_readers() == 0  # the read's connection was closed, not kept
 
 
 def test_version_and_matches_survive_reopening(tmp_path):
