@@ -337,6 +337,10 @@ def conform(catalog: Catalog, game_id: str, rng: random.Random, folder: Path) ->
                 played.panel += 1
                 deep = len(run.table.match.events) <= events  # an undo (or a redo's twin)
             elif match["can_undo"] and roll < UNDO + PANEL_TURN + PANEL_UNDO:
+                if run.panel.state.ui.notice:
+                    # A notice on the board ("Changed from a phone") is taken away by the
+                    # first press, as the panel's rule is; a player holds BACK again.
+                    run.runner.call(lambda table: press(run.panel, "back!"))
                 run.runner.call(lambda table: press(run.panel, "back!"))  # hold BACK: undo
                 if run.panel.state.ui.message is None or not \
                         run.panel.state.ui.message.startswith("Undone"):
