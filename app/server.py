@@ -8,8 +8,9 @@ phones' state and streams: :func:`plays_first`) and one for the reads that
 can wait, so no queue of readers is ever ahead of the host's point. The
 state, made from memory and waiting on nothing, is answered by the loop
 itself (:func:`answered_at_once`): handing it to a worker and back cost more
-than making it. A live stream's connection leaves the server once its first message is written:
-the fan-out (web/fanout.py) writes every later message to its socket.
+than making it. A live stream's connection leaves the server once its first
+message is written: the fan-out (web/fanout.py) writes every later message
+to its socket.
 
 What the server adds to the WSGI environ is its own (PEP 3333 allows a
 server's keys): ``companion.connection``, a live stream's connection ready

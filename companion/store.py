@@ -555,10 +555,10 @@ class Store:
         self._lock = threading.Lock()
         #: Readers' connections not in use now, and all of them (closed with the store).
         self._idle_readers: list[sqlite3.Connection] = []
-        #: Set by close(): a reader still in use is closed when its read ends.
-        self._readers_closed = False
         self._readers: list[sqlite3.Connection] = []
         self._readers_lock = threading.Lock()
+        #: Set by close(): a reader still in use is closed when its read ends.
+        self._readers_closed = False
         if not create and self.path != ":memory:":
             _require_database(Path(self.path))
         if self.path != ":memory:":
