@@ -245,6 +245,8 @@ def announced_beside(page, selector: str) -> None:
     expect(message).not_to_be_empty()
     expect(message).to_have_attribute("aria-live", "assertive")
     expect(message).to_have_attribute("role", "alert")
+    # The page scrolls it into view on the frame after it is said: wait for that frame.
+    expect(message).to_be_in_viewport(ratio=1)
     b = message.bounding_box()
     assert b["y"] >= 0 and b["y"] + b["height"] <= PHONE["height"], b
 
@@ -315,6 +317,7 @@ def test_a_stale_tap_in_the_bar_is_said_in_the_bar(companion, phone):
     message = phone.locator("#bar > #message")
     expect(message).to_contain_text("Someone else changed the table")
     expect(message).to_have_attribute("aria-live", "assertive")
+    expect(message).to_be_in_viewport(ratio=1)
     b = message.bounding_box()
     assert b["y"] >= 0 and b["y"] + b["height"] <= PHONE["height"], b
     expect(phone.locator(".points").nth(1)).to_have_text("15")  # resynced: Bob's point
