@@ -102,6 +102,36 @@ _BROKEN_WORDS = """([roots, names]) => {
 }"""
 
 
+#: Each shown element that reaches past the sides of its card (the nearest ancestor
+#: ``cards`` selects): "tag.class "text" left-right in card left-right". The page can be
+#: narrow enough and still run a field out of its card, as an intrinsic width does.
+_OUT_OF_CARD = """(cards) => {
+  const found = [];
+  const skip = '[hidden], option, script, style, details:not([open]) > :not(summary)';
+  for (const card of document.querySelectorAll(cards)) {
+    for (const el of card.querySelectorAll('*')) {
+      if (el.closest(skip)) continue;
+      const r = el.getBoundingClientRect();
+      if (!r.width || el.parentElement.closest(cards) !== card) continue;
+      const c = card.getBoundingClientRect();
+      if (r.right > c.right + .5 || r.left < c.left - .5) {
+        const text = el.textContent.trim().slice(0, 30);
+        found.push(`${el.tagName.toLowerCase()}.${el.className} "${text}" ` +
+                   `${Math.round(r.left)}-${Math.round(r.right)} in ${card.className} ` +
+                   `${Math.round(c.left)}-${Math.round(c.right)}`);
+      }
+    }
+  }
+  return found;
+}"""
+
+
+def out_of_card(page, cards: str = ".card") -> list[str]:
+    """The shown elements that reach past the sides of their card (the nearest ancestor
+    ``cards`` selects), each as 'tag.class "text" left-right in card left-right'."""
+    return page.evaluate(_OUT_OF_CARD, cards)
+
+
 def broken_words(page, roots: str = "body", names: tuple[str, ...] | list[str] = ()) -> list[str]:
     """The words of the page's shown text under ``roots`` (a selector) drawn across two
     lines or more, each as '"word" (tag.class)'; words inside ``names`` are passed over."""

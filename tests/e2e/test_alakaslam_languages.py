@@ -24,7 +24,7 @@ from tests.e2e.browser_support import (
 )
 from tests.e2e.test_alakazoo_languages import english
 from tests.e2e.test_language_layout import speaking_tabs as speaking_tabs
-from tests.e2e.test_layout_matrix import LONG, PROBLEMS, TALL_BAR
+from tests.e2e.test_layout_matrix import LONG, TALL_BAR, layout_problems
 from tests.e2e.test_layout_matrix import table as table
 
 sync_api = require_chromium()
@@ -135,7 +135,7 @@ def test_alakaslam_s_pages_in_every_language(table, speaking_tabs, fmt):
                     page.locator(f".picker[data-player='{player}'] [data-card={card}]").click()
                 if path and (state, fmt) in TAPS:
                     expect(page.locator(".hit .landing")).not_to_have_text("")
-                found = page.evaluate(PROBLEMS.replace("arguments[0]", "'#board .score .points'"))
+                found = layout_problems(page, "#board .score .points")
                 if path:
                     found += page.evaluate(TALL_BAR)
                 problems += [f"{where}: {p}" for p in found]

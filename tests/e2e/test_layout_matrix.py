@@ -24,6 +24,7 @@ from app.runtime import Companion, WebOptions
 from tests.e2e.browser_support import (
     PIN,
     SHOTS,
+    out_of_card,
     play,
     require_chromium,
     start,
@@ -82,8 +83,9 @@ TABS = {("390", "light"): {"width": 390, "height": 844},
 SCORES = "#board .score .points, #board .score .games, #board .score .set, #board .pts"
 
 #: What runs out of its box: elements whose text is wider than they are (an ellipsis only
-#: where the whole text is in a title), and the page wider than the screen.
-PROBLEMS = """() => {
+#: where the whole text is in a title), the page wider than the screen, and the elements
+#: the selector given picks (the scores) that do not lie wholly inside the screen.
+PROBLEMS = """(scores) => {
   const found = [];
   const said = (el, n) =>
     `${el.tagName.toLowerCase()}.${el.className} "${el.textContent.trim().slice(0, n)}"`;
@@ -116,13 +118,22 @@ PROBLEMS = """() => {
     if (a.getBoundingClientRect().height < 44) found.push(`${said(a, 20)} is under 44 px tall`);
   }
   const box = (el) => el.getBoundingClientRect();
-  for (const el of document.querySelectorAll(arguments[0] || '#none')) {
+  for (const el of document.querySelectorAll(scores || '#none')) {
     const b = box(el);
     if (b.width && (b.left < 0 || b.right > window.innerWidth + .5))
       found.push(`score ${said(el, 9)} at ${Math.round(b.left)}-${Math.round(b.right)}`);
   }
   return found;
 }"""
+#: The pages' cards: nothing shown inside one reaches past its sides.
+CARDS = ".card, .dgame, .dheld"
+
+
+def layout_problems(page, scores: str = "") -> list[str]:
+    """What runs out of its box or its card on ``page`` as it is now (see layout_problems), each
+    ``scores`` selects wholly inside the screen."""
+    return page.evaluate(PROBLEMS, scores) + [f"out of its card: {w}"
+                                              for w in out_of_card(page, CARDS)]
 
 
 #: The host's bar at the bottom of the screen stays small whatever the names: no button
@@ -181,7 +192,7 @@ def tabs(table, phones_context):
 
 
 def check(table: Companion, tabs: list[Tab], label: str) -> list[str]:
-    """What is wrong on each tab's three pages as the table is now (see PROBLEMS)."""
+    """What is wrong on each tab's three pages as the table is now (see layout_problems)."""
     problems = []
     for tab in tabs:
         navs = {}
@@ -196,7 +207,7 @@ def check(table: Companion, tabs: list[Tab], label: str) -> list[str]:
             if page_name == "host" and space.count():
                 space.first.click()  # Alakazoo: the creatures' buttons for that space
                 expect(page.locator(".creatures button").first).to_be_visible()
-            found = page.evaluate(PROBLEMS.replace("arguments[0]", repr(SCORES)))
+            found = layout_problems(page, SCORES)
             if page_name == "host":
                 found += page.evaluate(TALL_BAR)
             navs[page_name] = page.evaluate("""Array.from(document.querySelectorAll('header nav a'))

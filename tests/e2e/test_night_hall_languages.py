@@ -14,7 +14,7 @@ import pytest
 
 from companion.i18n import DOMAIN, words
 from tests.e2e.browser_support import require_chromium, shot
-from tests.e2e.test_layout_matrix import PROBLEMS, TABS
+from tests.e2e.test_layout_matrix import TABS, layout_problems
 from tests.e2e.test_night_languages import ORDER, corrected, english_left  # noqa: F401
 from tests.e2e.test_night_pages import fits, night  # noqa: F401 (fixtures)
 from tests.hall.night_support import PIN, HttpDirector
@@ -88,7 +88,7 @@ def test_why_this_pairing_and_the_tv_in_every_language(corrected, browser, lang)
                 assert all(n in said for n in game["players"]), said
             expect(page.locator("#start-why")).not_to_be_empty()
             problems += [f"{lang}-{size} director: {p}"
-                         for p in page.evaluate(PROBLEMS.replace("arguments[0]", "''"))]
+                         for p in layout_problems(page)]
             fits(page)
             left += english_in(lang, page.evaluate(TEXT))
             shot(page, f"night-why-{lang}-{size}")
@@ -96,7 +96,7 @@ def test_why_this_pairing_and_the_tv_in_every_language(corrected, browser, lang)
             expect(page.locator("#games .game")).to_have_count(3)
             expect(page.locator("#standings tbody tr")).to_have_count(5)
             problems += [f"{lang}-{size} tv: {p}"
-                         for p in page.evaluate(PROBLEMS.replace("arguments[0]", "''"))]
+                         for p in layout_problems(page)]
             fits(page)
             left += english_in(lang, page.evaluate(TEXT))
             shot(page, f"night-tv-{lang}-{size}")

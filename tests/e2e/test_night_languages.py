@@ -1,9 +1,9 @@
 """The director's page and the printable standings in every shipped language (issue
 #40), German's long words first: at 390x844 and 320x640 with 16-capital names, a round
-under way with a bye, a result entered and corrected, nothing runs out of its box or
-scrolls sideways (tests/e2e/test_layout_matrix.py's checks), the page says its language,
-and none of the English messages a translation replaces is left in the page's own words
-(its headings, labels, buttons, menus and the script's lines)."""
+under way with a bye, a result entered and corrected, nothing runs out of its box or its
+card or scrolls sideways (tests/e2e/test_layout_matrix.py's checks), the page says its
+language, and none of the English messages a translation replaces is left in the page's
+own words (its headings, labels, buttons, menus and the script's lines)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 
 from companion.i18n import DOMAIN, LANGUAGES, SCRIPTS, words
 from tests.e2e.browser_support import broken_words, require_chromium, shot
-from tests.e2e.test_layout_matrix import PROBLEMS, TABS
+from tests.e2e.test_layout_matrix import TABS, layout_problems
 from tests.e2e.test_night_pages import LONG, fits, night  # noqa: F401 (a fixture)
 from tests.hall.night_support import PIN, HttpDirector
 from tests.mqtt_support import mosquitto  # noqa: F401 (a fixture)
@@ -81,7 +81,7 @@ def test_the_director_page_fits_the_phone_in_every_language(corrected, browser, 
             expect(page.locator("#fixes li")).to_have_count(1)
             assert page.evaluate("document.documentElement.lang") == lang
             problems += [f"{lang}-{size} director: {p}"
-                         for p in page.evaluate(PROBLEMS.replace("arguments[0]", "''"))]
+                         for p in layout_problems(page)]
             fits(page)
             # The event's name and the page's words whole on their line; the players'
             # 16-capital names wrap in a table's card by design (night.css).
@@ -92,7 +92,7 @@ def test_the_director_page_fits_the_phone_in_every_language(corrected, browser, 
             page.goto(f"{hall.urls[0]}night/standings?event={eid}")
             expect(page.locator("table.standings tbody tr")).to_have_count(5)
             problems += [f"{lang}-{size} standings: {p}"
-                         for p in page.evaluate(PROBLEMS.replace("arguments[0]", "''"))]
+                         for p in layout_problems(page)]
             english += english_left(lang, page.locator("main, body").first.inner_text())
             problems += errors
             page.close()

@@ -15,7 +15,7 @@ from app.config import Config
 from app.runtime import SIM_SEATS, Companion, WebOptions
 from companion.i18n import DOMAIN, LANGUAGES, SCRIPTS, words
 from tests.e2e.browser_support import PIN, broken_words, require_chromium, shot, url
-from tests.e2e.test_layout_matrix import LONG, PROBLEMS, TABS
+from tests.e2e.test_layout_matrix import LONG, TABS, layout_problems
 
 expect = require_chromium().expect
 
@@ -27,8 +27,6 @@ OWN = "header, h1, #sim-hint, #login, #panel, #message"
 #: read from the catalog: the test holds the translation to what a club reads).
 SEAT = {"de": "Platz", "fr": "Place", "es": "Puesto", "pl": "Miejsce"}
 BACK = {"de": "ZURÜCK", "fr": "RETOUR", "es": "ATRÁS", "pl": "WSTECZ"}
-#: The layout checks (no scores to place on this page).
-LAYOUT = PROBLEMS.replace("arguments[0]", "''")
 #: The words of sim.js shown when the companion does not answer a press.
 NO_ANSWER = {"de": "Der Companion antwortet nicht", "fr": "Le companion ne répond pas",
              "es": "El companion no responde", "pl": "Companion nie odpowiada"}
@@ -77,7 +75,7 @@ def test_the_simulator_fits_the_phone_and_speaks_the_language(simulator, phones_
                 login = "\n".join(page.locator(OWN).all_inner_texts())
                 problems += [f"{lang}-{size} login: English {m!r}"
                              for m in english_left(lang, login)]
-                problems += [f"{lang}-{size} login: {p}" for p in page.evaluate(LAYOUT)]
+                problems += [f"{lang}-{size} login: {p}" for p in layout_problems(page)]
                 problems += [f"{lang}-{size} login: {p}" for p in broken_words(page, "main")]
                 page.fill("#pin", PIN)
                 page.click("#login button")
@@ -94,7 +92,7 @@ def test_the_simulator_fits_the_phone_and_speaks_the_language(simulator, phones_
                 page.unroute("**/api/sim/button")
                 text = "\n".join(page.locator(OWN).all_inner_texts())
                 problems += [f"{lang}-{size}: English {m!r}" for m in english_left(lang, text)]
-                problems += [f"{lang}-{size}: {p}" for p in page.evaluate(LAYOUT)]
+                problems += [f"{lang}-{size}: {p}" for p in layout_problems(page)]
                 problems += [f"{lang}-{size}: {p}" for p in broken_words(page, "main")]
                 problems += [f"{lang}-{size}: {e}" for e in errors]
                 shot(page, f"sim-{lang}-{size}")
