@@ -86,7 +86,10 @@ PLAY_READS = frozenset({"/api/state", "/api/events", "/api/sim/events", "/api/of
 
 
 #: Play reads made from memory, waiting on nothing (no lock, no disk, no other thread):
-#: the state's JSON, encoded once for each version.
+#: the state's JSON, encoded once for each version. Not the hall's offer: it is read
+#: under the offers' lock, which the broker's thread holds while it takes an offer in
+#: (its log line included), and only the host's pages ask for it (every 3 s, and at
+#: each change of the table).
 AT_ONCE = frozenset({"/api/state"})
 
 
