@@ -155,6 +155,11 @@ def test_host_starts_a_match_with_portals_names_and_dice(companion, phone):
     first = phone.locator("[name=first_player]")
     expect(first.locator("option")).to_have_text(
         ["Ann", "Bob", "Cleo", "Player 4", "the device rolls"])
+    # A seat chosen to play first, then emptied: the device rolls (never a seat nobody has).
+    first.select_option(label="Cleo")
+    names.nth(2).fill("")
+    expect(first.locator("option:checked")).to_have_text("the device rolls")
+    names.nth(2).fill("Cleo")
     first.select_option(label="Bob")
     phone.locator("[name=dark_power_reset]").select_option(label="Keep")
     phone.locator(".zoo-names summary").click()

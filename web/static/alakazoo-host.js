@@ -44,12 +44,14 @@ TC.zoo.startForm = function (box, game, current) {
   const update = () => {
     const typed = inputs().map((i) => i.value.trim());
     portals.forEach((r, i) => { r.row.hidden = !typed[i]; r.who.textContent = TC.t("{name}'s portal", {name: typed[i]}); });
-    // The first player's menu names the players; no choice for a seat left empty.
+    // The first player's menu names the players; no choice for a seat left empty, and a
+    // seat chosen, then emptied, leaves the choice to the device's roll.
     if (first) {
       [...first.options].forEach((o, k) => {
         if (k < typed.length) { o.textContent = typed[k] || TC.t("Player {number}", {number: k + 1}); o.hidden = !typed[k]; }
         else o.textContent = TC.t("the device rolls");
       });
+      if (first.selectedOptions[0]?.hidden) first.selectedIndex = first.options.length - 1;
     }
     for (const r of portals) names.forEach((n, c) => { r.pick.options[c].textContent = n.value.trim() || TC.t("Creature {number}", {number: c + 1}); });
     // Each creature is on one Portal board at most: a creature another seated player's
