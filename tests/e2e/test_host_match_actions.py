@@ -20,6 +20,7 @@ from tests.e2e.browser_support import (
     require_chromium,
     shot,
     start,
+    url,
 )
 
 sync_api = require_chromium()
@@ -369,3 +370,125 @@ def test_a_tap_whose_answer_was_lost_is_told_from_the_table(companion, phone):
     # Recorded once, whatever the retries: they carried the same key and premise.
     assert companion.table.version == 2
     shot(phone, "host-tap-answer-lost")
+
+
+def busy_first(page, pattern: str) -> list[int]:
+    """Answer the first request ``pattern`` matches as a busy server does (429, Retry-After
+    1 s, the reason in JSON) and let the rest through: the statuses given, in order."""
+    given: list[int] = []
+
+    def answer(route) -> None:
+        if given:
+            given.append(200)
+            route.continue_()
+            return
+        given.append(429)
+        route.fulfill(status=429, headers={"Retry-After": "1"}, content_type="application/json",
+                      body='{"error": "Too many requests from this address: try again soon"}')
+    page.route(pattern, answer)
+    return given
+
+
+def test_a_busy_table_s_answer_is_asked_again_never_taken_for_the_read(companion, phone):
+    """A read refused because the table is busy (429 or 503, as web/reads.py's gate
+    answers many reads from one address) is asked again after its Retry-After. The
+    refusal is never taken for the answer: the start form gets its games, the Rematch
+    button its match, and the spectator's line its last match (not "none played")."""
+    errors: list[str] = []
+    phone.on("pageerror", lambda e: errors.append(str(e)))
+    start(companion, {"game": "center-court", "players": ["Łukasz", "Σοφία"],
+                      "options": {"sets": 1}})
+    companion.runner.call(lambda t: t.abandon())
+    games = busy_first(phone, "**/api/games")
+    rematch = busy_first(phone, "**/api/rematch")
+    log_in(phone, companion, "host", "#host")
+    expect(phone.locator("#rematch")).to_be_visible()
+    expect(phone.locator("#rematch")).to_have_attribute(
+        "aria-label", "Rematch: Łukasz, Σοφία, same options")
+    expect(phone.locator("#game")).to_have_value("center-court")
+    assert games[:2] == [429, 200] and rematch[:2] == [429, 200]
+    phone.click("#rematch")
+    expect(phone.locator("#end")).to_be_visible()
+    assert companion.table.snapshot.match["players"] == ["Łukasz", "Σοφία"]
+    # The spectator's line of the last match, asked of a busy table.
+    companion.runner.call(lambda t: t.abandon())
+    history = busy_first(phone, "**/api/history?limit=5")
+    phone.goto(url(companion))
+    expect(phone.locator("#board .empty")).to_contain_text("Last: Łukasz v Σοφία")
+    assert history[:2] == [429, 200]
+    assert errors == []
+
+
+#: The height of a box as drawn, and as its content alone would make it (no least height).
+HEIGHTS = """(id) => {
+  const box = document.getElementById(id);
+  const kept = box.style.minHeight;
+  box.style.minHeight = "";
+  const natural = box.offsetHeight;
+  box.style.minHeight = kept;
+  return [box.offsetHeight, natural];
+}"""
+
+
+def test_the_controls_give_back_their_room_once_the_match_is_over(companion, phone):
+    """While a match is played its controls' box keeps its tallest height (what lies under
+    it stays put); once the match is won, or gone, the box is as tall as what it holds:
+    no empty screen above the board and the form."""
+    log_in(phone, companion, "host", "#host")
+    start(companion, {"game": "alakazoo", "players": ["Ольга", "李小龙"],
+                      "options": {"first_player": 1, "portals": [2, 3],
+                                  "dark_power_reset": False}})
+    drawn_for(phone, companion)
+    phone.locator("fieldset[data-action=display] button[data-space]").first.click()
+    expect(phone.locator(".creatures button").first).to_be_visible()
+    played, _ = phone.evaluate(HEIGHTS, "actions")
+    three = [{"type": "dark_power", "reason": "hand"}] * 3
+    shown = [{"type": "display", "space": 1, "creature": c} for c in (1, 4)]
+    play(companion, shown[0], *three, {"type": "end_turn"}, shown[1], *three,
+         {"type": "end_turn"})
+    assert companion.table.snapshot.match["status"] == "finished"
+    expect(phone.locator("#rematch")).to_be_visible()
+    drawn_for(phone, companion)
+    drawn, natural = phone.evaluate(HEIGHTS, "actions")
+    assert natural < played and abs(drawn - natural) <= 1, (played, drawn, natural)
+    assert abs(phone.evaluate(HEIGHTS, "bar")[0] - phone.evaluate(HEIGHTS, "bar")[1]) <= 1
+    shot(phone, "host-won-no-room-kept")
+    # A match ended without a result: the table is empty, and so is the box.
+    start(companion, {"game": "center-court", "players": ["Łukasz", "Σοφία"]})
+    drawn_for(phone, companion)
+    expect(phone.locator("#end")).to_be_visible()
+    assert phone.evaluate(HEIGHTS, "actions")[0] > 0
+    companion.runner.call(lambda t: t.abandon())
+    expect(phone.locator("#board")).to_contain_text("No match")
+    assert phone.evaluate(HEIGHTS, "actions") == [0, 0]
+
+
+def test_a_tap_waiting_for_its_answer_says_so_and_a_second_on_its_state_is_told_apart(
+        companion, phone):
+    """A tap the table has not answered within 2 s is said to be waiting (a table slow or
+    stuck is never silence). A second tap made on the same state before the first was
+    answered is refused once the first is recorded, and said to be this page's own
+    earlier tap, not "someone else"; one point is recorded."""
+    start(companion, {"game": "center-court", "players": ["Łukasz", "Σοφία"]})
+    log_in(phone, companion, "host", "#host")
+    drawn_for(phone, companion)
+    held: list = []
+    phone.route("**/api/action", lambda route: held.append(route))
+    point = phone.locator("#bar [data-action=point] button").first
+    message = phone.locator("#bar > #message")
+    point.click()
+    expect(message).to_have_text("Waiting for the table to answer…")
+    expect(message).to_have_class("note")  # news, not a refusal
+    point.click()
+    for _ in range(200):  # the page's turns, until it has sent the second (10 s at most)
+        if len(held) == 2:
+            break
+        phone.wait_for_timeout(50)
+    assert len(held) == 2
+    held[0].continue_()
+    expect(phone.locator(".points").nth(0)).to_have_text("15")
+    held[1].continue_()
+    expect(message).to_have_text("Your tap before this one was recorded first: this one was "
+                                 "not. Here is the table now.")
+    assert companion.table.snapshot.match["view"]["points"] == ["15", "0"]
+    phone.unroute("**/api/action")

@@ -46,6 +46,16 @@ document.getElementById("language")?.addEventListener("change", (event) => {
   location.reload();
 });
 
+/** A read of the API; a busy server's 429 or 503 is asked again after its Retry-After
+ *  (10 s at most), five times in all. Resolves to the last answer; rejects as fetch. */
+TC.read = (path, init = {}, tries = 5) => fetch(path, init).then((r) => (
+  (r.status !== 429 && r.status !== 503) || tries < 2 ? r
+    : new Promise((go) => setTimeout(go, Math.min(10, Number(r.headers.get("Retry-After")) || 1) * 1e3))
+      .then(() => TC.read(path, init, tries - 1))));
+/** Its JSON; an answer not 2xx rejects with the server's `error` and its `status`. */
+TC.readJSON = (path, init) => TC.read(path, init).then((r) => (r.ok ? r.json() : r.json().catch(() => ({}))
+  .then((b) => { throw Object.assign(new Error(b.error || r.statusText), {status: r.status}); })));
+
 /** The state the page was served with, so it shows at once. */
 TC.initial = JSON.parse(document.getElementById("state").textContent);
 
@@ -201,7 +211,7 @@ TC.stream = function (on, shownEpoch) {
   return {wake};
 };
 
-/* --- boards -------------------------------------------------------------------- */
+/* --- boards --- */
 
 TC.boards = {};
 /* What an undo took back (companion/undone.py) in words; game scripts add theirs. */
@@ -260,7 +270,7 @@ TC.script = function (src) {
   return TC.loading[src];
 };
 
-/* --- timeline charts (helper B) --------------------------------------------------------- */
+/* --- timeline charts --- */
 
 /** Show a match's timeline in `container` (web/static/timeline.js, TC.timeline.show: `source`
  *  "current" with the table `state` shown, or a stored match's id). The chart's script
@@ -317,14 +327,7 @@ TC.steady = function (box, key) {
   box.style.minHeight = `${box.tcTallest}px`;
 };
 
-/* Each game's parts of the host page, registered by its host script (static/<game>-host.js,
-   loaded with its board's) under the game's id, as its board script registers its board:
-   - controls(box, match, send): the controls the rules allow now, appended to `box`; a tap
-     calls send(action, near) (near: the control's group, where a refusal is said);
-   - startForm(box, game, current), optional: the start form's own parts, appended to the
-     options `box` (current: the rematch record of this game, or null); returns a function
-     that adds them to the options sent.
-   A game without one gets the generic controls built from its `legal` (host.js). */
+/* Each game's parts of the host page, by game id (their contract: host.js). */
 TC.hosts = {};
 
 /** What an empty table says: "No match in play.", then what the newest match played
@@ -347,7 +350,7 @@ TC.sidesText = (m) => TC.sides(m).map((side) => side.join(" & ")).join(" v ");
 TC.noMatch = function (container, state) {
   const line = TC.el("p", {class: "empty"}, TC.t("No match in play."));
   const last = TC.el("div", {class: "last-match"});
-  fetch("/api/history?limit=5", {cache: "no-store"}).then((r) => (r.ok ? r.json() : [])).then((rows) => {
+  TC.readJSON("/api/history?limit=5", {cache: "no-store"}).then((rows) => {
     if (container.tcState !== state) return;
     const m = rows.find((row) => !(row.status === "abandoned" && !row.plays)) || rows[0];
     if (!m) { line.textContent = TC.t("No match played yet."); return; }
@@ -357,8 +360,8 @@ TC.noMatch = function (container, state) {
     line.append(" ", TC.t("Last: {match}: {outcome}",
       {match: TC.sidesText(m), outcome: [came, m.summary].filter(Boolean).join(" · ")}));
     if (m.status !== "finished") return;
-    return fetch(`/api/matches/${m.id}`, {cache: "no-store"}).then((r) => (r.ok ? r.json() : null)).then((match) => {
-      if (match && container.tcState === state) TC.renderBoard(last, {match});
+    return TC.readJSON(`/api/matches/${m.id}`, {cache: "no-store"}).then((match) => {
+      if (container.tcState === state) TC.renderBoard(last, {match});
     });
   }).catch(() => {});
   return [line, last];

@@ -64,8 +64,7 @@
     box.addEventListener("toggle", () => {
       if (!box.open || box.dataset.loaded) return;
       box.dataset.loaded = "1";
-      fetch(`/api/matches/${m.id}`, {cache: "no-store"})
-        .then((r) => r.json().then((d) => { if (!r.ok) throw new Error(d.error || r.statusText); return d; }))
+      TC.readJSON(`/api/matches/${m.id}`, {cache: "no-store"})
         .then((match) => TC.renderBoard(board, {match}))
         .catch((err) => { delete box.dataset.loaded; board.replaceChildren(TC.el("p", {class: "error"}, err.message)); });
       TC.showTimeline(chart, m.id);
@@ -111,19 +110,13 @@
     if (query) params.set("q", query);
     return `/api/history?${params}`;
   };
-  const pause = (seconds) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-  /** A page and the address of the next; a busy server's 429 or 503 is asked again after
-   *  its Retry-After. "no-cache": an unchanged page comes from the browser's copy (304). */
-  const get = (path, tries = 5) => fetch(path, {cache: "no-cache"}).then((r) => {
-    if ((r.status === 429 || r.status === 503) && tries > 1) {
-      return pause(Math.min(10, Number(r.headers.get("Retry-After")) || 1)).then(() => get(path, tries - 1));
-    }
-    return r.json().then((body) => {
-      if (!r.ok) throw new Error(body.error || r.statusText);
-      const link = /<([^>]+)>;\s*rel="next"/.exec(r.headers.get("Link") || "");
-      return {matches: body, next: link ? link[1] : null};
-    });
-  });
+  /** A page and the address of the next; a busy server is asked again (TC.read).
+   *  "no-cache": an unchanged page comes from the browser's copy (304). */
+  const get = (path) => TC.read(path, {cache: "no-cache"}).then((r) => r.json().then((body) => {
+    if (!r.ok) throw new Error(body.error || r.statusText);
+    const link = /<([^>]+)>;\s*rel="next"/.exec(r.headers.get("Link") || "");
+    return {matches: body, next: link ? link[1] : null};
+  }));
 
   const show = () => {
     const all = [...loaded.values()].sort((a, b) => b.id - a.id);

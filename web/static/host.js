@@ -2,6 +2,16 @@
 
 /* The score header and names cut to one line: only the host page draws them. */
 
+/* Each game's parts of the host page, registered in TC.hosts by its host script
+   (static/<game>-host.js, loaded with its board's) under the game's id, as its board
+   script registers its board:
+   - controls(box, match, send): the controls the rules allow now, appended to `box`; a tap
+     calls send(action, near) (near: the control's group, where a refusal is said);
+   - startForm(box, game, current), optional: the start form's own parts, appended to the
+     options `box` (current: the rematch record of this game, or null); returns a function
+     that adds them to the options sent.
+   A game without one gets the generic controls built from its `legal`. */
+
 /** The score in one glance, for the top of a page (the host page keeps it in sight while
  *  the controls scroll under it): a line per side, or two sides a line past two, each its
  *  colour, its name on one line (cut, whole in its title), ▶ while it is to play, its
@@ -90,6 +100,14 @@ TC.tellApart = function (box) {
     about = text ? of || key(state) : null;
   };
   const STALE = TC.t("Someone else changed the table just before your tap: nothing was recorded. Here is the table now.");
+  // The table moved on by this page's own earlier tap, made on the same state (a second
+  // tap before the first was answered): not "someone else".
+  const EARLIER = TC.t("Your tap before this one was recorded first: this one was not. Here is the table now.");
+  // A tap unanswered this long is said to be on its way (the table may be slow or stuck).
+  const WAITING = TC.t("Waiting for the table to answer…");
+  const WAIT_MS = 2000;
+  let taps = 0;  // the taps made on this page: the latest owns the message
+  const premises = new Map();  // key() of a tap's premise: its taps on their way or recorded
 
   /* Every change carries its own Idempotency-Key and the version it was made on. While
      the table is busy (503) or no answer came (the Wi-Fi dropped it), it is sent again
@@ -127,6 +145,11 @@ TC.tellApart = function (box) {
     const drawn = home.dataset.version;
     const version = drawn === undefined ? state.version : Number(drawn);
     unanswered = null;
+    const tap = ++taps;
+    const premise = key({epoch: state.epoch, version});
+    premises.set(premise, (premises.get(premise) || 0) + 1);
+    if (premises.size > 8) premises.delete(premises.keys().next().value);  // old states' taps
+    const slow = setTimeout(() => { if (tap === taps && !message.textContent) say(WAITING, undefined, true); }, WAIT_MS);
     const gone = away();  // the table was away before the tap: retrying cannot help
     const attempt = (left) => TC.post(path, body, {key: idempotency, version}).catch((err) => {
       const lost = err.status === undefined;
@@ -136,8 +159,9 @@ TC.tellApart = function (box) {
       }
       throw err;
     });
-    return attempt(RETRIES).then((s) => { say(""); stream.show(s); return s; })
+    return attempt(RETRIES).then((s) => { if (tap === taps) say(""); stream.show(s); return s; })
       .catch((err) => {
+        premises.set(premise, premises.get(premise) - 1);  // not recorded: no longer first
         // Wherever it is said, the user sees it: the page scrolls as little as it can.
         requestAnimationFrame(() => message.scrollIntoView({block: "nearest"}));
         if (err.status === undefined) {  // no answer at all (never the browser's own words)
@@ -149,10 +173,13 @@ TC.tellApart = function (box) {
         if (err.status !== 409) { say(err.message); return null; }
         // Refused by the rules or because the table moved on: show the table as it is now,
         // the reason beside it (a stale tap's in plain words; the API's names versions).
-        say(err.stale ? STALE : err.message, key({epoch: state.epoch, version: err.stale ? err.version : version}));
+        // Another tap of this page on the same state, recorded or on its way, went first.
+        const stale = premises.get(premise) > 0 ? EARLIER : STALE;
+        say(err.stale ? stale : err.message, key({epoch: state.epoch, version: err.stale ? err.version : version}));
         stream.resync();
         return null;
-      });
+      })
+      .finally(() => clearTimeout(slow));
   };
 
   function renderActions() {
@@ -168,24 +195,27 @@ TC.tellApart = function (box) {
     // The table version the controls are drawn for (what a tap's premise will be).
     box.dataset.version = state.version;
     renderMatchRow();
-    if (!match) return;
-    // The game's own controls (its host script, TC.hosts), else buttons from `legal`.
-    const own = TC.hosts[match.game];
-    (own ? own.controls : TC.legalControls)(box, match, (body, near) => act("/api/action", body, near));
-    // The actions used most (a game marks them data-bar) go to the bar at the bottom of
-    // the screen, in reach of the thumb however long the controls above them are.
-    quick.append(...box.querySelectorAll("[data-bar]"));
-    // Once the match is over the bar says how it ended, where its quick actions were.
-    if (match.status !== "active") {
-      const over = overText(match.card);
-      quick.append(TC.el("p", {class: "over", title: over}, over));
+    if (match) {
+      // The game's own controls (its host script, TC.hosts), else buttons from `legal`.
+      const own = TC.hosts[match.game];
+      (own ? own.controls : TC.legalControls)(box, match, (body, near) => act("/api/action", body, near));
+      // The actions used most (a game marks them data-bar) go to the bar at the bottom of
+      // the screen, in reach of the thumb however long the controls above them are.
+      quick.append(...box.querySelectorAll("[data-bar]"));
+      // Once the match is over the bar says how it ended, where its quick actions were.
+      if (match.status !== "active") {
+        const over = overText(match.card);
+        quick.append(TC.el("p", {class: "over", title: over}, over));
+      }
+      TC.tellApart(quick);
+      for (const empty of box.querySelectorAll(".row:empty")) empty.remove();
     }
-    TC.tellApart(quick);
-    for (const empty of box.querySelectorAll(".row:empty")) empty.remove();
     // The controls change with each shot: what lies under them (the board) keeps its place,
-    // and so does the bar's top edge.
-    TC.steady(box, `${state.epoch}/${match.id}`);
-    TC.steady($("bar"), `${state.epoch}/${match.id}`);
+    // and so does the bar's top edge, while a match is played. Once it is over or gone,
+    // its controls go: the boxes take their new height rather than stand empty.
+    const steady = match ? `${state.epoch}/${match.id}/${match.status === "active"}` : "none";
+    TC.steady(box, steady);
+    TC.steady($("bar"), steady);
   }
 
   /** How a match ended, in words, from its card: "Ann won", "Ann & Bob won", "Ended". */
@@ -434,7 +464,7 @@ TC.tellApart = function (box) {
    *  alone stay as they are in the refilled form (renderStart). */
   function refill() {
     const asked = folded;
-    fetch("/api/rematch", {cache: "no-store"}).then((r) => r.json()).then((record) => {
+    TC.readJSON("/api/rematch", {cache: "no-store"}).then((record) => {
       if (asked !== folded) return;  // the table moved on meanwhile: its own read follows
       rematch = record;
       rematchFor = asked;
@@ -442,7 +472,7 @@ TC.tellApart = function (box) {
       if ($("start").dataset.changed === asked) return;
       if (rematch) $("game").value = rematch.game;
       renderStart();
-    }, () => { if ($("start").dataset.changed !== asked) renderStart(); });  // offline: the stream says so
+    }, () => { if ($("start").dataset.changed !== asked) renderStart(); });  // busy or offline: no Rematch
   }
   // A game or an option the host chooses marks the form theirs for the table's state it
   // was chosen on (a name typed does not: see renderStart).
@@ -474,19 +504,29 @@ TC.tellApart = function (box) {
     }, () => { unanswered = tap; });  // away again: told when it is back
   };
 
+  /* The games the start form offers: asked for once logged in, and again with each state
+     until they come (a busy or absent table is said, and the form waits for them). */
+  let askingGames = false;
+  const readGames = () => {
+    if (games.length || askingGames) return;
+    askingGames = true;
+    TC.readJSON("/api/games").then((list) => {
+      games = list;
+      $("game").replaceChildren(...games.map((g) => TC.el("option", {value: g.id}, g.title)));
+      refill();
+    }, (err) => { if (err.status) say(err.message); })  // no answer: the stream says so
+      .finally(() => { askingGames = false; });
+  };
+
   let stream = null;
   TC.login($("login"), () => {
     $("host").hidden = false;
     say("");
     if (stream) { stream.resync(); return; }  // logged in again: the page already follows
-    fetch("/api/games").then((r) => r.json()).then((list) => {
-      games = list;
-      $("game").replaceChildren(...games.map((g) => TC.el("option", {value: g.id}, g.title)));
-      refill();
-    });
     setInterval(readOffer, 3000);
     stream = TC.follow((s) => {
       state = s;
+      readGames();
       fold(s);
       renderOffer();
       readOffer();
@@ -547,7 +587,7 @@ TC.tellApart = function (box) {
   const form = document.getElementById("new-match");
   const load = () => {
     if (!form.open) return;
-    fetch("/api/players").then((r) => (r.ok ? r.json() : null)).then((body) => {
+    TC.read("/api/players").then((r) => (r.ok ? r.json() : null)).then((body) => {
       if (!body) return;
       known = body;
       names.replaceChildren(...body.names.map((n) => TC.el("option", {value: n})));

@@ -6,13 +6,9 @@
   const form = (f) => TC.el("span", {class: "form", title: TC.t("latest results, oldest first: W won, D shared first place, L lost")}, f.join("") || "–");
   const rating = (r) => `${TC.number(r.rating)}${r.provisional ? "*" : ""}`;
   const fail = (box, text) => box.replaceChildren(TC.el("p", {class: "error"}, text));
-  const get = (url) => fetch(url).then((r) => r.json().then((body) => {
-    if (!r.ok) throw new Error(body.error || `${r.status}`);
-    return body;
-  }));
 
   function boards(box) {
-    get("/api/players").then((body) => {
+    TC.readJSON("/api/players").then((body) => {
       const shown = body.games.filter((g) => g.players.length);
       if (!shown.length) { box.replaceChildren(TC.el("p", {class: "empty"}, TC.t("No finished matches yet: ratings come from them."))); return; }
       box.replaceChildren(...shown.map((g) => TC.el("section", {"aria-labelledby": `h-${g.game}`},
@@ -30,7 +26,7 @@
   const OUTCOME = {W: TC.t("Won"), D: TC.t("Shared first place"), L: TC.t("Lost")};
 
   function player(box, name) {
-    get(`/api/players/${encodeURIComponent(name)}`).then((body) => {
+    TC.readJSON(`/api/players/${encodeURIComponent(name)}`).then((body) => {
       document.getElementById("name").textContent = body.name;
       box.replaceChildren(...body.games.map((g) => {
         // A course needs two points: after one match there is no line to draw.

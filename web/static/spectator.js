@@ -12,7 +12,7 @@ const showRatings = (state) => {
   rated = asked;
   if (!m) { ratings.replaceChildren(); return; }
   const query = new URLSearchParams([["game", m.game], ...m.players.map((n) => ["name", n])]);
-  fetch(`/api/players?${query}`).then((r) => (r.ok ? r.json() : null)).then((body) => {
+  TC.read(`/api/players?${query}`).then((r) => (r.ok ? r.json() : null)).then((body) => {
     if (!body || rated !== asked) return;
     ratings.replaceChildren(TC.el("span", {class: "hint"}, TC.t("Ratings") + " "), ...m.players.map((n, i) => {
       const r = body.players[i];

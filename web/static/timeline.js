@@ -141,9 +141,9 @@
    */
   function show(container, source, state) {
     if (source !== "current") {
-      fetch(`/api/matches/${encodeURIComponent(source)}/timeline`, {cache: "no-store"})
-        .then((r) => r.json().then((body) => (r.ok ? draw(container, body) : failed(container, body.error))))
-        .catch(() => failed(container, TC.t("The timeline could not be loaded.")));
+      TC.readJSON(`/api/matches/${encodeURIComponent(source)}/timeline`, {cache: "no-store"})
+        .then((body) => draw(container, body))
+        .catch((err) => failed(container, err.status ? err.message : TC.t("The timeline could not be loaded.")));
       return;
     }
     const live = container.tcTimeline || (container.tcTimeline = {want: null, have: null, busy: false, last: 0});
@@ -158,7 +158,7 @@
       const asked = live.want;
       live.busy = true;
       live.last = Date.now();
-      fetch("/api/timeline", {cache: "no-store"})
+      TC.read("/api/timeline", {cache: "no-store"})
         .then((r) => (r.ok ? r.json().then((chart) => draw(container, chart)) : null))
         .catch(() => null)
         .finally(() => { live.busy = false; live.have = asked; pull(); });
