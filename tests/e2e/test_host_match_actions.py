@@ -492,3 +492,20 @@ def test_a_tap_waiting_for_its_answer_says_so_and_a_second_on_its_state_is_told_
                                  "not. Here is the table now.")
     assert companion.table.snapshot.match["view"]["points"] == ["15", "0"]
     phone.unroute("**/api/action")
+
+
+def test_the_panel_s_undo_and_redo_are_said_on_the_host_page(companion, phone):
+    """An undo or redo from the panel (or another phone) is said on the host page as its
+    own are, in the bar by Undo: the score changing alone leaves a host guessing."""
+    start(companion, {"game": "center-court", "players": ["Łukasz", "Σοφία"]})
+    play(companion, {"type": "point", "winner": 1})
+    log_in(phone, companion, "host", "#host")
+    drawn_for(phone, companion)
+    message = phone.locator("#bar > #message")
+    companion.runner.call(lambda t: t.undo())  # as the panel's held BACK does
+    expect(message).to_have_text("Undone: point to Σοφία")
+    expect(message).to_have_class("note")
+    companion.runner.call(lambda t: t.redo())
+    expect(message).to_have_text("Redone: point to Σοφία")
+    play(companion, {"type": "point", "winner": 0})  # the next change: old news
+    expect(message).to_be_empty()

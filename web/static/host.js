@@ -424,18 +424,18 @@ TC.tellApart = function (box) {
     $("game").focus({preventScroll: true});
   });
   $("game").addEventListener("change", () => { renderStart(true); renderMatchRow(); });
-  // The table tells what the undo took back (the answer's `undone`): said in the bar, by
-  // Undo, in the page's words.
-  const told = (s, key) => s && s.match && s[key] ? TC.undoneWords(s[key], s.match.game) : null;
-  $("undo").addEventListener("click", () => act("/api/undo").then((s) => {
-    const what = told(s, "undone");
-    if (what) say(TC.t("Undone: {what}", {what}), undefined, true);
-  }));
-  // And what a redo put back (`redone`).
-  $("redo").addEventListener("click", () => act("/api/redo").then((s) => {
-    const what = told(s, "redone");
-    if (what) say(TC.t("Redone: {what}", {what}), undefined, true);
-  }));
+  // The table tells what an undo took back (the state's `undone`) and a redo put back
+  // (`redone`), whoever made it: said in the page's words, as news. This page's own, once
+  // its answer has come (the stream may have brought the state before it).
+  const told = (s, field) => s && s.match && s[field] ? TC.undoneWords(s[field], s.match.game) : null;
+  const sayTaken = (s) => {
+    const undone = told(s, "undone");
+    const redone = told(s, "redone");
+    if (undone) say(TC.t("Undone: {what}", {what: undone}), key(s), true);
+    else if (redone) say(TC.t("Redone: {what}", {what: redone}), key(s), true);
+  };
+  $("undo").addEventListener("click", () => act("/api/undo").then(sayTaken));
+  $("redo").addEventListener("click", () => act("/api/redo").then(sayTaken));
   $("end").addEventListener("click", () => {
     if (confirm(TC.t("End this match? It stays in the history, without a result."))) act("/api/match/end");
   });
@@ -524,6 +524,7 @@ TC.tellApart = function (box) {
     say("");
     if (stream) { stream.resync(); return; }  // logged in again: the page already follows
     setInterval(readOffer, 3000);
+    let opened = true;  // the state the page opened on: its undo, if any, is old news
     stream = TC.follow((s) => {
       state = s;
       readGames();
@@ -531,6 +532,10 @@ TC.tellApart = function (box) {
       renderOffer();
       readOffer();
       if (about !== null && about !== key(s)) say("");
+      // The panel's or another phone's undo or redo: said in the bar, by Undo.
+      if (!opened && (s.undone || s.redone) && !$("bar").contains(message)) $("bar").prepend(message);
+      if (!opened) sayTaken(s);
+      opened = false;
       TC.scoreHeader($("scoreline"), s);
       TC.renderBoard($("board"), s);
       // Controls of a game whose scripts are still on their way: drawn once they are here.
