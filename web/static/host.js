@@ -211,9 +211,10 @@ TC.tellApart = function (box) {
       for (const empty of box.querySelectorAll(".row:empty")) empty.remove();
     }
     // The controls change with each shot: what lies under them (the board) keeps its place,
-    // and so does the bar's top edge, while a match is played. Once it is over or gone,
-    // its controls go: the boxes take their new height rather than stand empty.
-    const steady = match ? `${state.epoch}/${match.id}/${match.status === "active"}` : "none";
+    // and so does the bar's top edge, for as long as the match is on the table (a win
+    // moves nothing under the eyes of those watching it). Once it is gone (ended, or a new
+    // one), the boxes take their new height rather than stand empty.
+    const steady = match ? `${state.epoch}/${match.id}` : "none";
     TC.steady(box, steady);
     TC.steady($("bar"), steady);
   }
