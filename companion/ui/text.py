@@ -58,6 +58,13 @@ _IGNORED = re.compile("[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufe00-\ufe
                       "\U000e0000-\U000e0fff]")
 _ARABIC = re.compile("[\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff]")
 _RIGHT_TO_LEFT = {"R", "AL"}
+#: A run of right-to-left letters (a Hebrew or Arabic name; words and the spaces between
+#: them included) in a left-to-right line: isolated for the bidi algorithm (U+2068 ...
+#: U+2069), so a number after it keeps its place ("דוד +2" not "2+ דוד"), as the pages
+#: do (web/static/common.js TC.isolate).
+_RTL_RUN = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]+"
+                      "(?:[ '.\\-]+[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]+)*")
+_ISOLATES = re.compile("[\u2068\u2069]")
 #: PCF: its table of contents' type for the character-to-glyph table, and the bit
 #: of a table's format that says its numbers are big-endian.
 _PCF_BDF_ENCODINGS, _PCF_BYTE_MASK, _NO_GLYPH = 1 << 5, 1 << 2, 0xFFFF
@@ -155,7 +162,11 @@ def display(text: str) -> str:
     text = _IGNORED.sub("", text)
     kinds = {unicodedata.bidirectional(c) for c in text}
     if kinds & _RIGHT_TO_LEFT:
-        text = get_display(text, base_dir="L" if "L" in kinds else "R")
+        if "L" in kinds:
+            text = _RTL_RUN.sub("\u2068\\g<0>\u2069", text)
+            text = _ISOLATES.sub("", get_display(text, base_dir="L"))
+        else:
+            text = get_display(text, base_dir="R")
     return text
 
 

@@ -40,3 +40,35 @@ def test_a_right_to_left_name_keeps_the_line_in_order(companion, phone, page, li
     phone.goto(url(companion, page))
     lefts = phone.evaluate(ORDER, [line, pieces])
     assert lefts == sorted(lefts), f"{line!r} drawn out of order: {lefts}"
+
+
+#: Where each piece (its last time) of the empty table's "Last: …" line is drawn: [its
+#: line's top, its left].
+LAST_LINE = """(pieces) => {
+  const p = document.querySelector("#board .empty");
+  const text = Array.from(p.childNodes).find((n) => n.nodeType === 3 && n.data.includes(pieces[0]));
+  return pieces.map((piece) => {
+    const range = document.createRange();
+    const at = text.data.lastIndexOf(piece);
+    range.setStart(text, at);
+    range.setEnd(text, at + piece.length);
+    const box = range.getBoundingClientRect();
+    return [Math.round(box.top), box.left];
+  });
+}"""
+
+
+def test_the_last_match_line_keeps_a_right_to_left_name_in_order(companion, phone):
+    """The empty table's line of the last match is written in order where a score follows
+    a right-to-left name ("… · דוד: 1 in play", not "… · 1 :דוד in play")."""
+    start(companion, {"game": "alakazoo", "players": ["Ann", "דוד"],
+                      "options": {"first_player": 1, "portals": [2, 3],
+                                  "dark_power_reset": False}})
+    companion.runner.call(lambda t: (t.act({"type": "display", "space": 1, "creature": 1}),
+                                     t.abandon()))
+    phone.goto(url(companion))
+    line = phone.locator("#board .empty")
+    sync_api.expect(line).to_contain_text("1 in play")
+    pieces = ["Last", "ended unfinished", "Ann: 0 in play", "דוד", "1 in play"]
+    places = phone.evaluate(LAST_LINE, pieces)  # the line may wrap: by line, then left
+    assert places == sorted(places), f"drawn out of order: {places}"

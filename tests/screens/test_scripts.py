@@ -106,6 +106,10 @@ def test_a_name_is_drawn_in_its_own_letters_not_replacement_marks():
             assert text.REPLACEMENT not in "".join(c for _, c in text.runs(name, style))
     assert text.display("דוד") == "דוד"[::-1]
     assert text.display("דוד wins") == "דוד"[::-1] + " wins"
+    # A number after a name in an English line stays after it (the Unicode algorithm
+    # alone takes "+2" into the name's direction: "2+ דוד"); a name of two words too.
+    assert text.display("דוד +2: own, first") == "דוד"[::-1] + " +2: own, first"
+    assert text.display("דוד לוי 3-2 Ann") == "דוד לוי"[::-1] + " 3-2 Ann"
 
 
 def test_names_are_shortened_by_their_drawn_width():

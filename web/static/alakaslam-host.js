@@ -113,7 +113,7 @@ TC.slam.startForm = function (box, game, current) {
       const sideOf = (r, k) => (active.length > 2 ? Number(r.side.value) : k);
       const members = [0, 1].map((x) => active.filter((r, k) => sideOf(r, k) === x)
         .map((r) => r.name.textContent).join(" & ") || TC.t("nobody"));
-      sides.textContent = TC.t("Side 1: {first} · Side 2: {second}", {first: members[0], second: members[1]});
+      sides.textContent = TC.isolate(TC.t("Side 1: {first} · Side 2: {second}", {first: members[0], second: members[1]}));
     } else sides.textContent = "";
   };
   // Right under the names it belongs to, before the menu options.

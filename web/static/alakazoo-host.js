@@ -43,7 +43,7 @@ TC.zoo.startForm = function (box, game, current) {
   if (reset && before.dark_power_reset === false) reset.value = "1";
   const update = () => {
     const typed = inputs().map((i) => i.value.trim());
-    portals.forEach((r, i) => { r.row.hidden = !typed[i]; r.who.textContent = TC.t("{name}'s portal", {name: typed[i]}); });
+    portals.forEach((r, i) => { r.row.hidden = !typed[i]; r.who.textContent = TC.isolate(TC.t("{name}'s portal", {name: typed[i]})); });
     // The first player's menu names the players; no choice for a seat left empty, and a
     // seat chosen, then emptied, leaves the choice to the device's roll.
     if (first) {

@@ -357,8 +357,8 @@ TC.noMatch = function (container, state) {
     const winners = m.players.filter((_, i) => (Array.isArray(m.winner) ? m.winner.includes(i) : m.winner === i));
     const came = m.status === "abandoned" ? TC.t("ended unfinished")
       : winners.length ? TC.t("{names} won", {names: winners.join(" & ")}) : "";
-    line.append(" ", TC.t("Last: {match}: {outcome}",
-      {match: TC.sidesText(m), outcome: [came, m.summary].filter(Boolean).join(" · ")}));
+    line.append(" ", TC.isolate(TC.t("Last: {match}: {outcome}",
+      {match: TC.sidesText(m), outcome: [came, m.summary].filter(Boolean).join(" · ")})));
     if (m.status !== "finished") return;
     return TC.readJSON(`/api/matches/${m.id}`, {cache: "no-store"}).then((match) => {
       if (container.tcState === state) TC.renderBoard(last, {match});
