@@ -498,3 +498,24 @@ def test_the_panel_s_undo_and_redo_are_said_on_the_host_page(companion, phone):
     expect(message).to_have_text("Redone: point to Σοφία")
     play(companion, {"type": "point", "winner": 0})  # the next change: old news
     expect(message).to_be_empty()
+
+
+def test_the_language_is_chosen_on_the_login_form_and_kept_once_in(companion, phone):
+    """A host not yet logged in finds the language picker under the login form; once in,
+    it sits above the New match form, the language kept."""
+    phone.goto(url(companion, "host"))
+    expect(phone.locator("#login")).to_be_visible()
+    picker = phone.locator("#language")
+    expect(picker).to_be_visible()
+    shot(phone, "host-login-language")
+    with phone.expect_navigation():
+        picker.select_option("pl")
+    expect(phone.locator("#login")).to_be_visible()
+    assert phone.evaluate("document.documentElement.lang") == "pl"
+    phone.fill("#pin", PIN)
+    phone.click("#login button")
+    expect(phone.locator("#host")).to_be_visible()
+    expect(picker).to_be_visible()
+    expect(picker).to_have_value("pl")
+    assert phone.evaluate("document.getElementById('logout').previousElementSibling"
+                          ".classList.contains('language')")

@@ -519,8 +519,13 @@ TC.tellApart = function (box) {
       .finally(() => { askingGames = false; });
   };
 
+  // The language picker: under the login form until the host is in (a host can read the
+  // form in their language), then in its place above the New match form.
+  const picker = document.querySelector("footer.language");
+  $("login").after(picker);
   let stream = null;
   TC.login($("login"), () => {
+    $("logout").before(picker);
     $("host").hidden = false;
     say("");
     if (stream) { stream.resync(); return; }  // logged in again: the page already follows
@@ -542,7 +547,7 @@ TC.tellApart = function (box) {
       // Controls of a game whose scripts are still on their way: drawn once they are here.
       TC.need(s.match && s.match.game).then(() => { if (state === s) renderActions(); }, (err) => say(err.message));
     }, back);
-  }, () => { $("host").hidden = true; });
+  }, () => { $("host").hidden = true; $("login").after(picker); });
 })();
 
 /* The start form's player suggestions (issue 26): every known player's name offered in
