@@ -519,3 +519,32 @@ def test_the_language_is_chosen_on_the_login_form_and_kept_once_in(companion, ph
     expect(picker).to_have_value("pl")
     assert phone.evaluate("document.getElementById('logout').previousElementSibling"
                           ".classList.contains('language')")
+
+
+def test_a_late_answer_to_an_undo_says_nothing_of_a_table_that_moved_on(companion, phone):
+    """The stream may bring the undo's state before its answer: the page says it then. An
+    answer that comes after the table moved on again (the panel's next point) is old
+    news: the message is not said again about a state no longer shown."""
+    start(companion, {"game": "center-court", "players": ["Ann", "Bob"]})
+    play(companion, {"type": "point", "winner": 1})
+    log_in(phone, companion, "host", "#host")
+    drawn_for(phone, companion)
+    late: list = []
+
+    def answer_late(route) -> None:
+        late.append((route, route.fetch()))  # the table has undone: its answer held back
+    phone.route("**/api/undo", answer_late)
+    message = phone.locator("#bar #message")
+    phone.click("#undo")
+    expect(message).to_have_text("Undone: point to Bob")  # from the stream
+    play(companion, {"type": "point", "winner": 0})
+    expect(phone.locator(".points").nth(0)).to_have_text("15")
+    expect(message).to_be_empty()
+    assert len(late) == 1
+    route, response = late[0]
+    with phone.expect_response("**/api/undo"):
+        route.fulfill(response=response)
+    # Two turns of the page's event loop: the answer's handlers have run.
+    phone.evaluate("() => new Promise((done) => setTimeout(() => setTimeout(done)))")
+    expect(message).to_be_empty()
+    phone.unroute("**/api/undo")

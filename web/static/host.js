@@ -427,9 +427,11 @@ TC.tellApart = function (box) {
   $("game").addEventListener("change", () => { renderStart(true); renderMatchRow(); });
   // The table tells what an undo took back (the state's `undone`) and a redo put back
   // (`redone`), whoever made it: said in the page's words, as news. This page's own, once
-  // its answer has come (the stream may have brought the state before it).
+  // its answer has come (the stream may have brought the state before it), unless the
+  // table has moved on since (a late answer is old news).
   const told = (s, field) => s && s.match && s[field] ? TC.undoneWords(s[field], s.match.game) : null;
   const sayTaken = (s) => {
+    if (!s || key(s) !== key(state)) return;
     const undone = told(s, "undone");
     const redone = told(s, "redone");
     if (undone) say(TC.t("Undone: {what}", {what: undone}), key(s), true);
