@@ -12,6 +12,7 @@ from hall.run import Hall
 from tests.e2e.browser_support import (
     PHONE,
     accessibility_problems,
+    broken_words,
     log_in,
     play,
     require_chromium,
@@ -128,3 +129,25 @@ def test_no_rating_chart_before_there_is_a_course(companion, phone):
     phone.goto(url(companion, "players/Ann"))
     expect(phone.locator(".game-card h2")).to_have_text("Center Court")
     expect(phone.locator(".game-card .timeline")).to_have_count(0)
+
+
+def test_a_leaderboard_keeps_names_whole_on_a_phone_in_polish(companion, browser):
+    """Polish headings are long ("Wygrana", "Ranking"): on a phone the wins are left out
+    and a name of a word ("Łukasz", "Σοφία") stays whole on its line, at 390 and 320 px;
+    a wide screen shows every column."""
+    companion.runner.call(lambda t: center_court(t, ["Łukasz", "Σοφία"], 0))
+    context = browser.new_context(locale="pl-PL")
+    try:
+        for width, height, columns in ((390, 844, 5), (320, 640, 5), (1920, 1080, 6)):
+            page = context.new_page()
+            page.set_viewport_size({"width": width, "height": height})
+            page.goto(url(companion, "players"))
+            assert page.evaluate("document.documentElement.lang") == "pl"
+            table = page.locator(".board-table")
+            expect(table.locator("tbody tr")).to_have_count(2)
+            expect(table.locator("thead th:visible")).to_have_count(columns)
+            assert broken_words(page, ".board-table") == [], width
+            shot(page, f"players-pl-{width}")
+            page.close()
+    finally:
+        context.close()

@@ -14,10 +14,10 @@
       box.replaceChildren(...shown.map((g) => TC.el("section", {"aria-labelledby": `h-${g.game}`},
         TC.el("h2", {id: `h-${g.game}`}, g.title),
         TC.el("table", {class: "board-table"},
-          TC.el("thead", {}, TC.el("tr", {}, ["#", TC.t("Player"), TC.t("Rating"), TC.t("Games"), TC.t("Won"), TC.t("Form")].map((h) => TC.el("th", {scope: "col"}, h)))),
+          TC.el("thead", {}, TC.el("tr", {}, ["#", TC.t("Player"), TC.t("Rating"), TC.t("Games"), TC.t("Won"), TC.t("Form")].map((h, i) => TC.el("th", {scope: "col", class: i === 4 ? "wide" : ""}, h)))),
           TC.el("tbody", {}, g.players.map((p) => TC.el("tr", {},
             TC.el("td", {}, p.place), TC.el("td", {}, link(p.name)), TC.el("td", {}, rating(p)),
-            TC.el("td", {}, p.matches), TC.el("td", {}, p.wins), TC.el("td", {}, form(p.form)))))))));
+            TC.el("td", {}, p.matches), TC.el("td", {class: "wide"}, p.wins), TC.el("td", {}, form(p.form)))))))));
     }).catch((err) => fail(box, TC.t("The leaderboards could not be loaded: {reason}", {reason: err.message})));
   }
 
