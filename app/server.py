@@ -53,6 +53,7 @@ from companion.config import ConfigError
 from companion.errors import CompanionError
 from companion.i18n import ENGLISH, Text, _, language, translate
 from web.fanout import Connection
+from web.guard import SECURITY_HEADERS
 from web.i18n import of_environ
 from web.reads import answered_at_once, plays_first
 
@@ -83,6 +84,12 @@ BEHIND = 4 * SPARE_THREADS
 CAUGHT_UP = SPARE_THREADS
 #: Bytes of an answer held back before they are written (see _Exchange._run_app).
 HOLD = 64 * 1024
+#: The fields Tornado takes in a query string (its ParseUrlEncodedConfig.max_arguments):
+#: a request with more is refused 400.
+MOST_QUERY_FIELDS = 1000
+#: A Host header missing (HTTP/1.1), given twice, or not a name and port (RFC 9112 3.2).
+MALFORMED_HOST = _("malformed Host header: send the server's name or address, and a port "
+                   "as digits")
 #: A request target as RFC 3986 allows it: printable ASCII.
 _URI = re.compile(r"[!-~]+")
 #: Tornado's own time limits, as multiples of ours: a backstop only, ours strike first
@@ -510,10 +517,14 @@ class _Exchange(httputil.HTTPMessageDelegate):
                                            "Transfer-Encoding: chunked, not both"))
         length = headers.get("Content-Length")  # i18n: not said (a header)
         if length is not None:
-            if not length.strip().isdigit():
+            digits = length.strip()
+            if not digits.isdigit():
                 return self._refuse_now(400, _("Content-Length must be a whole number of "
                                                "bytes"))
-            if int(length) > limits.max_body:
+            # More digits than the limit has is more than the limit (and int() refuses a
+            # number of thousands of digits).
+            if len(digits.lstrip("0")) > len(str(limits.max_body)) \
+                    or int(digits) > limits.max_body:
                 # Never 100 Continue: the answer comes before any of the body.
                 return self._refuse_now(413, _("request body too large: send at most {most} "
                                                "bytes", most=limits.max_body))
@@ -619,29 +630,49 @@ class _Exchange(httputil.HTTPMessageDelegate):
         if self._counted:
             self.exchanges.listener.begun()
         assert self.start_line is not None and self.headers is not None
-        request = httputil.HTTPServerRequest(connection=self.conn, start_line=self.start_line,
-                                             headers=self.headers, body=b"".join(self.body))
+        try:
+            request = httputil.HTTPServerRequest(
+                connection=self.conn, start_line=self.start_line, headers=self.headers,
+                body=b"".join(self.body))
+        except httputil.HTTPInputError:
+            # Tornado checks the Host (one, well formed: RFC 9112 3.2) and the query here.
+            request = None
         self.body = []
         try:
+            if request is None:
+                self._refuse_here(loop, self._input_problem())
+                return
             self._answer(request, loop)
         except iostream.StreamClosedError:
             return  # the client left, or the server is closing
         except Exception:
-            log.exception("answering %s %s failed", request.method, request.path)
+            log.exception("answering %s %s failed", self.start_line.method,
+                          self.start_line.path)
             with contextlib.suppress(RuntimeError):  # the loop has ended already
                 loop.call_soon_threadsafe(self._close)
+
+    def _input_problem(self) -> Text:
+        """What is wrong with a request Tornado would not make: its query's fields past
+        Tornado's limit, else its Host (none, several, or not a name and port)."""
+        assert isinstance(self.start_line, httputil.RequestStartLine)
+        if self.start_line.path.partition("?")[2].count("&") >= MOST_QUERY_FIELDS:
+            return _("malformed query string: send at most {most} name=value pairs",
+                     most=MOST_QUERY_FIELDS)
+        return MALFORMED_HOST
+
+    def _refuse_here(self, loop: asyncio.AbstractEventLoop, message: Text) -> None:
+        """On the request's thread: answer 400 naming ``message``, and close."""
+        body = json.dumps({"error": translate(message, self._language())}).encode()
+        self._answer_of = ["400 Bad Request", refusal_fields(body)]  # i18n: not said
+        self._held = [body]
+        self._send_last(loop)
 
     def _answer(self, request: httputil.HTTPServerRequest,
                 loop: asyncio.AbstractEventLoop) -> None:
         try:
             environ = self.owner._container.environ(request)
         except ValueError:  # a Host header with a port that is no number
-            said = translate(_("malformed Host header: send the server's name or address, "
-                               "and a port as digits"), self._language())
-            body = json.dumps({"error": said}).encode()
-            self._answer_of = ["400 Bad Request", refusal_fields(body)]  # i18n: not said
-            self._held = [body]
-            self._send_last(loop)
+            self._refuse_here(loop, MALFORMED_HOST)
             return
         client = self.client
         environ["companion.connection"] = self._no_stream if self._at_once \
@@ -844,10 +875,11 @@ class _Exchange(httputil.HTTPMessageDelegate):
 
 
 def refusal_fields(body: bytes) -> list[tuple[str, str]]:
-    """The headers of a refusal whose JSON is ``body``: the connection closes after it."""
+    """The headers of a refusal whose JSON is ``body``, the security headers every answer
+    carries among them: the connection closes after it."""
     return [("Content-Type", "application/json"),  # i18n: not said
             ("Content-Length", str(len(body))), ("Connection", "close"),  # i18n: not said
-            ("Date", http_date())]  # i18n: not said
+            ("Date", http_date()), *SECURITY_HEADERS]  # i18n: not said
 
 
 def refusal_bytes(status: int, message: str) -> bytes:

@@ -63,6 +63,7 @@ from companion.ratings import KeptRatings, Rating, Ratings, kept_table_ratings
 from companion.store import ABANDONED, ACTIVE, FINISHED, MatchSummary, StoredMatch, iso_utc
 from companion.table import Table, match_json
 from companion.timeline import timeline
+from web.guard import SECURITY_HEADERS
 from web.i18n import current, of_environ, said
 from web.memory import give_back
 
@@ -189,12 +190,14 @@ class ReadGate:
 
 def refusal(environ: dict[str, Any], status: int, message: str, retry_after: int) -> Response:
     """``{"error": message}`` (said in the request's language) with ``status`` and
-    ``Retry-After``; and under the server
+    ``Retry-After``, and the security headers (it is made outside Flask, before
+    web/guard.py sees the answer); and under the server
     (app/server.py) the connection's next request is answered only after that time, so a
     client that asks again at once anyway costs nothing meanwhile."""
     response = Response(json.dumps({"error": translate(message, of_environ(environ))}),
                         status=status, mimetype="application/json",
-                        headers={"Retry-After": str(retry_after)})  # i18n: not said
+                        headers={"Retry-After": str(retry_after),  # i18n: not said
+                                 **dict(SECURITY_HEADERS)})
     rest = environ.get("companion.rest")
     if callable(rest):
         rest(retry_after)

@@ -172,3 +172,39 @@ def test_expect_100_continue_within_the_limit_is_told_to_go_on(server):
         except (ConnectionResetError, TimeoutError):
             pass
     assert data.startswith(b"HTTP/1.1 401"), data  # a wrong PIN, read whole
+
+
+@pytest.mark.parametrize("head", [
+    b"GET /api/history HTTP/1.1\r\n",  # no Host at all
+    b"GET /api/state HTTP/1.1\r\n",  # no Host, a read made at once
+    b"GET /api/history HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: 127.0.0.1\r\n",  # two
+    b"GET /api/history HTTP/1.1\r\nHost: evil@127.0.0.1\r\n",  # not a name and port
+    b"POST /api/action HTTP/1.1\r\nContent-Length: 0\r\n",  # a change without a Host
+], ids=["missing", "missing-at-once", "twice", "malformed", "post-missing"])
+def test_a_request_without_one_good_host_is_a_json_400_and_closed(server, head):
+    """Tornado refuses such a request as it makes it; on a worker that refusal was lost
+    and the connection held, unanswered, until the client hung up (RFC 9112 3.2: 400)."""
+    status, headers, body, took = exchange(server.port, head + b"\r\n")
+    assert status == 400
+    assert "Host" in json_error(status, headers, body)
+    assert headers["x-content-type-options"] == "nosniff"  # refusals carry them too
+    assert took < PROMPT, f"answered after {took:.1f} s"
+
+
+def test_a_query_of_too_many_fields_is_a_json_400(server):
+    query = b"&".join(b"a=%d" % i for i in range(1001))
+    status, headers, body, _ = exchange(
+        server.port, b"GET /api/history?" + query + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    assert status == 400
+    assert "query" in json_error(status, headers, body)
+
+
+def test_a_content_length_of_thousands_of_digits_is_413(server):
+    """int() refuses a number of more than 4,300 digits: the server's own check raised
+    and the connection closed without an answer."""
+    status, headers, body, took = exchange(
+        server.port, b"POST /api/action HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: "
+        + b"9" * 5000 + b"\r\n\r\n")
+    assert status == 413
+    assert "too large" in json_error(status, headers, body)
+    assert took < PROMPT

@@ -248,6 +248,7 @@ def test_readers_past_their_bound_are_refused_at_once_while_the_host_plays(serve
             status, headers, body = get(server.port, "/api/history")
             assert status == 429 and headers["Retry-After"] == "1"
             assert "127.0.0.1" in json.loads(body)["error"]
+            assert headers["X-Content-Type-Options"] == "nosniff"  # made outside Flask
             # Another address: every place is taken (503).
             status, headers, body = get(server.port, "/api/history", source="127.0.0.2")
             assert status == 503 and headers["Retry-After"] == "1"
