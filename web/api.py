@@ -384,20 +384,32 @@ def action() -> Response:
     return change_with_body(lambda table, body: table.act(body))
 
 
+def change_without_body(work: Callable[[Table], Snapshot]) -> Response:
+    """Like :func:`change`, for requests that take nothing in their body: none, or JSON
+    (``{}`` from the pages) whose content is not used; a body that is not JSON, or nests
+    too deep, is refused 400 as every body is."""
+    if request.get_data():
+        try:
+            json_body()
+        except InvalidAction as err:
+            return error(400, message(err))
+    return change(work)
+
+
 @bp.post("/undo")
 @host_only
 def undo() -> Response:
     # The new state says what was taken back (``undone``, Snapshot.undone).
-    return change(lambda table: table.undo())
+    return change_without_body(lambda table: table.undo())
 
 
 @bp.post("/redo")
 @host_only
 def redo() -> Response:
-    return change(lambda table: table.redo())
+    return change_without_body(lambda table: table.redo())
 
 
 @bp.post("/match/end")
 @host_only
 def end() -> Response:
-    return change(lambda table: table.abandon())
+    return change_without_body(lambda table: table.abandon())

@@ -7,9 +7,10 @@ from concurrent.futures import TimeoutError as FutureTimeout
 
 from flask import Blueprint, Response, current_app, request
 
+from companion.errors import InvalidAction
 from companion.i18n import _, message
 from companion.inputs import BUTTONS, PANEL, SEATS
-from web.api import WRITE_TIMEOUT, host_only, state_response
+from web.api import WRITE_TIMEOUT, host_only, json_body, state_response
 from web.fanout import connection_of
 from web.pages import page
 from web.services import error
@@ -38,7 +39,10 @@ def button() -> Response:
     WRITE_TIMEOUT (plus the press itself) the answer is 503, and the press
     may still be handled later.
     """
-    body = request.get_json(silent=True)
+    try:
+        body = json_body()
+    except InvalidAction as err:  # not JSON: said so, not as a button unknown
+        return error(400, message(err))
     if not isinstance(body, dict) or body.get("button") not in BUTTONS:
         return error(400, _("'button' must be one of: {buttons}", buttons=", ".join(BUTTONS)))
     hold = body.get("hold", False)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import http.cookiejar
 import json
 import os
@@ -151,6 +152,21 @@ def test_a_simulator_press_answers_once_the_table_has_handled_it(served):
     # A button without a pin is refused at once.
     status, _, body = host.post("/api/sim/button", {"button": "seat4"})
     assert status == 409 and "no pin for button 'seat4'" in body["error"]
+
+
+def test_a_simulator_press_that_is_not_json_is_said_to_be_so(served):
+    """Not "'button' must be one of …": the body is not JSON, and the answer says so."""
+    _, host = served
+    conn = http.client.HTTPConnection("127.0.0.1", host.port, timeout=10)
+    try:
+        conn.request("POST", "/api/sim/button", body=b"button=ok", headers={
+            "Content-Type": "application/x-www-form-urlencoded", "Cookie": host.cookie,
+            "X-CSRF-Token": host.csrf})
+        response = conn.getresponse()
+        assert response.status == 400
+        assert "JSON" in json.loads(response.read())["error"]
+    finally:
+        conn.close()
 
 
 def test_a_simulator_press_the_table_cannot_handle_in_time_says_so(served, monkeypatch):

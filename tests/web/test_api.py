@@ -676,3 +676,23 @@ def test_rematch_is_the_last_match_with_device_decisions_made_again(client, host
     assert again["game"] == "center-court" and again["players"] == ["Ann", "Bob"]
     assert again["options"]["sets"] == 1 and again["options"]["first_server"] == "coin"
     assert "coin_flip" not in again["options"]
+
+
+@pytest.mark.parametrize("path", ["/api/undo", "/api/redo", "/api/match/end"])
+@pytest.mark.parametrize("body", [b"]]]][[[[", b"[" * 5000 + b"]" * 5000, b"9" * 5000,
+                                  b"\xff\xfe"], ids=["garbage", "deep", "digits", "bytes"])
+def test_a_change_that_takes_no_body_refuses_a_malformed_one(host, runner, path, body):
+    """Undo, redo and End take nothing in their body, but a body that is not JSON is
+    malformed as anywhere (docs/api.md): 400, and nothing is applied."""
+    host.post("/api/match", START)
+    host.post("/api/action", {"type": "point", "winner": 0})
+    if path == "/api/redo":
+        host.post("/api/undo")
+    before = runner.table.version
+    response = host.client.post(path, data=body, content_type="application/json",
+                                headers={"X-CSRF-Token": host.csrf})
+    assert response.status_code == 400 and "JSON" in response.json["error"]
+    assert runner.table.version == before
+    # None, or the pages' {}: applied.
+    assert host.post(path).status_code == 200
+
