@@ -330,8 +330,10 @@ class SteadySessionInterface(SecureCookieSessionInterface):
             return self.session_class()
 
 
-def cross_site(headers: Headers | Mapping[str, str], host: str) -> Text | None:
-    """Why a change request comes from another site's page (None: it does not seem to).
+def cross_site(headers: Headers | Mapping[str, str], host: str,
+               scheme: str = "http") -> Text | None:
+    """Why a change request comes from another site's page (None: it does not seem to):
+    its ``Origin`` is not ``scheme://host`` (the request's own), or the browser says so.
 
     A second line behind the CSRF token. Browsers send ``Sec-Fetch-Site``
     and ``Origin`` with every POST made by a page; a request with neither
@@ -346,10 +348,11 @@ def cross_site(headers: Headers | Mapping[str, str], host: str) -> Text | None:
     if origin is None:
         return None
     try:
-        netloc = urlsplit(origin).netloc if origin != "null" else ""
+        parts = urlsplit(origin) if origin != "null" else None
     except ValueError:
-        netloc = ""
-    if not netloc or netloc.lower() != host.lower():
+        parts = None
+    if parts is None or parts.scheme.lower() != scheme or not parts.netloc \
+            or parts.netloc.lower() != host.lower():
         return _("refused: this request came from a page of another site (Origin: {origin}); "
                  "use the companion's own pages", origin=repr(origin))
     return None

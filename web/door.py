@@ -56,7 +56,7 @@ def signed_sessions(app: Flask, secret_key: bytes, cookie: str, max_body: int) -
         # Behind the CSRF token: a change made by another site's page is refused outright.
         if request.method in SAFE_METHODS:
             return None
-        reason = cross_site(request.headers, request.host)
+        reason = cross_site(request.headers, request.host, request.scheme)
         return error(403, reason) if reason is not None else None
 
 

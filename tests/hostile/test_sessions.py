@@ -88,6 +88,8 @@ def test_a_logout_holds_across_a_restart(tmp_path):
     ({"Origin": "http://evil.example"}, False),
     ({"Origin": "null"}, False),
     ({"Origin": "http://localhost:9"}, False),  # another port is another origin
+    ({"Origin": "https://localhost"}, False),  # another scheme too (RFC 6454)
+    ({"Origin": "chrome-extension://localhost"}, False),
     ({"Sec-Fetch-Site": "cross-site"}, False),
     ({"Sec-Fetch-Site": "same-site"}, False),
     ({"Origin": "http://localhost"}, True),
