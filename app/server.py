@@ -82,8 +82,13 @@ HEADER_SLACK = 4
 #: listen queue, and at which they are accepted again (see _Listener).
 BEHIND = 4 * SPARE_THREADS
 CAUGHT_UP = SPARE_THREADS
-#: Bytes of an answer held back before they are written (see _Exchange._run_app).
-HOLD = 64 * 1024
+#: Bytes of an answer held back before they are written (see _Exchange._run_app). The
+#: answer's last piece goes to the loop without the worker waiting; a piece before it
+#: waits until the client took it. Past every answer the reads make (a history page, a
+#: match's export: bytes kept in memory, held here by reference), so that a phone that
+#: never reads holds no worker: sixteen such once held every read worker for the
+#: answer timeout, and every other phone's pages waited.
+HOLD = 1024 * 1024
 #: The fields Tornado takes in a query string (its ParseUrlEncodedConfig.max_arguments):
 #: a request with more is refused 400.
 MOST_QUERY_FIELDS = 1000
@@ -686,8 +691,9 @@ class _Exchange(httputil.HTTPMessageDelegate):
         write its answer through the loop.
 
         Pieces of the answer are held back up to HOLD bytes and written together, so
-        that most answers (one piece) and a stream's start (its retry line and first
-        message, written as it is handed over) take one turn of the loop.
+        that an answer (one piece, or a few) and a stream's start (its retry line and first
+        message, written as it is handed over) take one turn of the loop, and the worker
+        is free once it has made them.
         """
         answer = self._answer_of = []
 
@@ -711,7 +717,7 @@ class _Exchange(httputil.HTTPMessageDelegate):
                 if data:
                     self._held.append(data)
                     self._held_size += len(data)
-                    if self._held_size >= HOLD and not self._at_once:
+                    if self._held_size > HOLD and not self._at_once:
                         self._send(loop)
             if not self.handed_over:
                 self._send_last(loop)

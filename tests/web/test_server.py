@@ -273,3 +273,55 @@ def test_the_state_is_answered_while_every_play_worker_is_held():
         for conn in conns[:-1]:
             response = conn.getresponse()
             assert (response.status, response.read()) == (200, b"held")
+
+
+def test_phones_that_never_read_a_large_answer_hold_no_worker():
+    """An answer held in memory (a page of the history, a match's export) is handed to
+    the server's loop whole, up to HOLD: the worker does not wait for the phone to
+    take it. Sixteen phones that ask for one and never read (one address each) once
+    held all sixteen read workers until the answer timeout, and every other phone's
+    pages and reads waited."""
+    from flask import Flask, Response
+
+    from app.connections import ConnectionLimits
+    from app.server import HOLD, SPARE_THREADS
+
+    app = Flask(__name__)
+    big = b"x" * HOLD
+
+    @app.get("/big")
+    def large():
+        return Response(big, mimetype="application/octet-stream")
+
+    @app.get("/small")
+    def small():
+        return Response(b"small", mimetype="text/plain")
+
+    # The answer timeout far past the phone's patience: a worker held until it would fail.
+    server = WebServer(app, "127.0.0.1", 0, max_streams=200,
+                       limits=ConnectionLimits(answer_timeout=600.0, idle_timeout=600.0))
+    sleepers: list[socket.socket] = []
+    try:
+        for i in range(2 * SPARE_THREADS):
+            sock = socket.socket()
+            # A phone on the Wi-Fi: its segments and window small (loopback's would
+            # take a large answer into the kernel's buffers at once).
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_MAXSEG, 1448)
+            sock.bind((f"127.0.3.{i + 1}", 0))
+            sock.connect(("127.0.0.1", server.port))
+            sock.sendall(b"GET /big HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            sleepers.append(sock)  # and never read
+        phone = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60,
+                                           source_address=("127.0.4.1", 0))
+        try:
+            for _ in range(3):
+                phone.request("GET", "/small")
+                response = phone.getresponse()
+                assert (response.status, response.read()) == (200, b"small")
+        finally:
+            phone.close()
+    finally:
+        for sock in sleepers:
+            sock.close()
+        server.close()
