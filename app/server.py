@@ -84,8 +84,8 @@ BEHIND = 4 * SPARE_THREADS
 CAUGHT_UP = SPARE_THREADS
 #: Bytes of an answer held back before they are written (see _Exchange._run_app). The
 #: answer's last piece goes to the loop without the worker waiting; a piece before it
-#: waits until the client took it. Past every answer the reads make (a history page, a
-#: match's export: bytes kept in memory, held here by reference), so that a phone that
+#: waits until the client took it. More than any answer the reads make (a history page,
+#: a match's export: bytes kept in memory, held here by reference), so that a phone that
 #: never reads holds no worker: sixteen such once held every read worker for the
 #: answer timeout, and every other phone's pages waited.
 HOLD = 1024 * 1024
@@ -480,6 +480,8 @@ class _Exchange(httputil.HTTPMessageDelegate):
         self.refused = False
         self.gone = False
         self.handed_over = False
+        #: The connection closes once the answer is out (a request refused as malformed).
+        self._close_after = False
         #: Answered by the loop itself (web/reads.py answered_at_once), not a worker.
         self._at_once = False
         #: Counted among the requests waiting for a play worker (see _Listener).
@@ -670,6 +672,7 @@ class _Exchange(httputil.HTTPMessageDelegate):
         body = json.dumps({"error": translate(message, self._language())}).encode()
         self._answer_of = ["400 Bad Request", refusal_fields(body)]  # i18n: not said
         self._held = [body]
+        self._close_after = True  # its "Connection: close" is said, not done, by Tornado
         self._send_last(loop)
 
     def _answer(self, request: httputil.HTTPServerRequest,
@@ -787,6 +790,8 @@ class _Exchange(httputil.HTTPMessageDelegate):
         """The answer is out (or could not be): wait for the next request, or close."""
         if written is not None and (written.cancelled() or written.exception() is not None):
             self._close()  # the client left before taking it all
+        elif self._close_after:
+            self._close()
         elif not self.gone and not self.exchanges.stream.closed():
             self.exchanges.expect_request()
 
