@@ -161,7 +161,7 @@ TC.tellApart = function (box) {
     });
     return attempt(RETRIES).then((s) => { if (tap === taps) say(""); stream.show(s); return s; })
       .catch((err) => {
-        premises.set(premise, premises.get(premise) - 1);  // not recorded: no longer first
+        if (premises.has(premise)) premises.set(premise, premises.get(premise) - 1);  // not recorded: not first
         // Wherever it is said, the user sees it: the page scrolls as little as it can.
         requestAnimationFrame(() => message.scrollIntoView({block: "nearest"}));
         if (err.status === undefined) {  // no answer at all (never the browser's own words)
