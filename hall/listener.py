@@ -107,6 +107,8 @@ class Listener:
         self._stop = threading.Event()
         self._refused: str | None = None
         self._dropped: mqtt.ReasonCode | None = None  # why paho closed the last connection
+        #: A connection accepted whose greeting (on_connected, then the status) is due.
+        self._greet = False
         self._complain = Complaints()
         # Its own id: two halls (a TV and a laptop) must not push each other off.
         client = mqtt.Client(CallbackAPIVersion.VERSION2,
@@ -165,6 +167,16 @@ class Listener:
                           (Topics.every(self.prefix, AVAILABILITY), 0),
                           # QoS 1: every finished match reaches the club leaderboard.
                           (Topics.every(self.prefix, RESULTS), 1)])
+        # Greeted once paho's loop has returned (_run), not here: paho holds its callback
+        # lock while it calls this, and on_connected takes the club night's lock, under
+        # which a director's change publishes; a publish that meets a broken socket calls
+        # on_disconnect, which wants paho's callback lock. Each thread waited for the
+        # other's, and a hall hung in CI.
+        self._greet = True
+
+    def _greeted(self) -> None:
+        """On this listener's thread, outside paho's callbacks: publish what the hall holds
+        again (on_connected), then say the connection is up."""
         if self._on_connected is not None:
             try:
                 self._on_connected(self)  # self: called before the constructor returns
@@ -224,7 +236,7 @@ class Listener:
     def _run(self) -> None:
         delay = MIN_DELAY
         while not self._stop.is_set():
-            self._refused, self._dropped = None, None
+            self._refused, self._dropped, self._greet = None, None, False
             try:
                 self._client.connect(self.address.host, self.address.port, KEEPALIVE)
             except Exception as err:  # OSError, ValueError, or anything: said, tried again
@@ -234,6 +246,9 @@ class Listener:
                 try:
                     while rc == MQTTErrorCode.MQTT_ERR_SUCCESS and not self._stop.is_set():
                         rc = self._client.loop(min(LOOP_WAIT, self._retry))
+                        if self._greet:
+                            self._greet = False
+                            self._greeted()
                         if self.connected:
                             self._try_refused()
                 except Exception:  # the hall keeps trying, whatever it was

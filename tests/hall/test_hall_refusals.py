@@ -80,3 +80,30 @@ def test_an_offer_the_broker_refuses_is_said_once_shown_and_sent_once_allowed(
         assert len(records()) == 1
         assert any("takes the club night's offers" in r.getMessage() for r in caplog.records)
         assert not hall.listener.refusals.refuses([OFFER])
+
+
+
+def test_the_greeting_at_connection_holds_none_of_paho_s_locks(tmp_path):
+    """The hall's republish at each connection takes the club night's lock, under which a
+    director's change publishes; a publish that meets a broken socket calls paho's
+    on_disconnect, which waits for the lock paho holds around every callback. Called
+    inside paho's on_connect, the two threads waited for each other and a hall hung in
+    CI. The greeting now runs with that lock free (paho's ``_in_callback_mutex``: the
+    regression is read there, as the race cannot be made to happen on demand)."""
+    from drivers.broker import BrokerAddress
+
+    held: list[bool] = []
+    greeted = threading.Event()
+
+    def republish(listener: HallListener) -> None:
+        held.append(listener._client._in_callback_mutex.locked())
+        greeted.set()
+
+    with Mosquitto(tmp_path / "broker") as broker:
+        listener = HallListener(BrokerAddress.parse(broker.url), "table-companion",
+                                lambda topic, payload: None, on_connected=republish)
+        try:
+            assert greeted.wait(TIMEOUT)
+            assert held == [False]
+        finally:
+            listener.close()
